@@ -1,0 +1,2 @@
+// CLI entry point (placeholder until the foundation lands).
+export {};

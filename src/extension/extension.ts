@@ -1,0 +1,3 @@
+// Extension entry point (placeholder until the foundation lands).
+export function activate(): void {}
+export function deactivate(): void {}

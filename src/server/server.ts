@@ -1,0 +1,2 @@
+// Language server entry point (placeholder until the foundation lands).
+export {};

@@ -1,0 +1,2 @@
+// Webview entry point (placeholder until the comparison panel lands).
+export {};
