@@ -1,0 +1,142 @@
+// Starts code-server for one e2e run in its own process group and stops the whole group (the extension
+// host and file watcher are its children and would otherwise linger); dumps its logs when something fails.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { run } from './exec';
+import { codeServerEntry, extensionsDir, nodeBin, runDir, userDataDir } from './paths';
+
+/** Settings that keep the workbench quiet and deterministic: no welcome page, trust prompt, tips, chat or update checks. */
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.tips.enabled': false,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'editor.codeLens': true,
+  'files.autoSave': 'off',
+  'git.enabled': false,
+};
+
+export function writeUserSettings(): void {
+  const dir = path.join(userDataDir, 'User');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The CLI form of code-server, used to install our VSIX into the run's extensions folder. */
+export async function installExtension(vsix: string): Promise<void> {
+  await run(nodeBin, [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force']);
+}
+
+export class CodeServer {
+  private exited: Promise<void>;
+  private exitCode: number | null = null;
+  readonly logFile = path.join(runDir, 'code-server.log');
+
+  private constructor(private readonly child: ChildProcess, readonly url: string) {
+    this.exited = new Promise((resolve) => child.once('exit', (code) => { this.exitCode = code ?? -1; resolve(); }));
+  }
+
+  static async start(workspace: string): Promise<CodeServer> {
+    const port = await freePort();
+    // A short TMPDIR: VS Code puts IPC sockets there and long socket paths exceed the 108-byte limit.
+    const tmp = fs.mkdtempSync('/tmp/dl-e2e-');
+    const configFile = path.join(runDir, 'config.yaml');
+    fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+    const args = [
+      codeServerEntry, '--config', configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+      '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
+    ];
+    const logFd = fs.openSync(path.join(runDir, 'code-server.log'), 'w');
+    // detached: the child leads a new process group, so one kill(-pid) reaches the extension host too.
+    const child = spawn(nodeBin, args, {
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+      env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp },
+    });
+    fs.closeSync(logFd);
+    const server = new CodeServer(child, `http://127.0.0.1:${port}`);
+    process.once('exit', () => server.killGroup('SIGKILL'));
+    await server.waitHealthy(60_000);
+    return server;
+  }
+
+  private async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let lastError = '';
+    while (Date.now() < deadline) {
+      if (this.exitCode !== null) throw new Error(`code-server exited with ${this.exitCode} before it was healthy`);
+      try {
+        const res = await fetch(`${this.url}/healthz`);
+        if (res.ok) return;
+        lastError = `HTTP ${res.status}`;
+      } catch (err) {
+        lastError = (err as Error).message;
+      }
+      // Poll interval, not a timing assumption: the loop ends on the first healthy answer or at the deadline.
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`code-server did not answer /healthz within ${timeoutMs} ms (last: ${lastError})`);
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    if (this.exitCode !== null && signal !== 'SIGKILL') return;
+    try {
+      process.kill(-this.child.pid!, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  /** SIGTERM to the whole group, SIGKILL if code-server has not exited within 10 s. */
+  async stop(): Promise<void> {
+    this.killGroup('SIGTERM');
+    const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000).unref());
+    if ((await Promise.race([this.exited, timer])) === 'timeout') this.killGroup('SIGKILL');
+    // Children (extension host, watcher) may outlive the leader: make sure the group is gone.
+    this.killGroup('SIGKILL');
+  }
+}
+
+function tail(file: string, lines: number): string {
+  if (!fs.existsSync(file)) return `(no ${file})`;
+  return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+}
+
+/** Newest log folder of the run's user data: UD/logs/<timestamp>/. */
+function latestLogDir(): string | null {
+  const logs = path.join(userDataDir, 'logs');
+  if (!fs.existsSync(logs)) return null;
+  const dirs = fs.readdirSync(logs).sort();
+  return dirs.length ? path.join(logs, dirs[dirs.length - 1]!) : null;
+}
+
+/** Prints what explains most failures: code-server's own output and the remote extension host log. */
+export function dumpServerLogs(lines = 80): void {
+  console.log(`\n----- tail of code-server log (${path.join(runDir, 'code-server.log')}) -----`);
+  console.log(tail(path.join(runDir, 'code-server.log'), lines));
+  const dir = latestLogDir();
+  const exthost = dir ? path.join(dir, 'exthost1', 'remoteexthost.log') : null;
+  console.log(`----- tail of extension host log (${exthost ?? 'no log folder'}) -----`);
+  if (exthost) console.log(tail(exthost, lines));
+  console.log('----- end of logs -----\n');
+}

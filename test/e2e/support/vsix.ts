@@ -1,0 +1,59 @@
+// Builds and packages our VSIX (`npm run package`) and checks what went into it: the dist/ bundles, and none
+// of node_modules, sources, tests or source maps (.vscodeignore decides; this guards it).
+import * as fs from 'node:fs';
+import { node22Env, run } from './exec';
+import { repoRoot, vsixPath } from './paths';
+
+/** File names in a zip archive, read from its central directory (a VSIX is a zip; APPNOTE.TXT 4.3.12, 4.3.16). */
+export function zipEntryNames(archive: Buffer): string[] {
+  const EOCD = 0x06054b50;
+  const CENTRAL = 0x02014b50;
+  // The end-of-central-directory record sits in the last 22 + up to 65535 (comment) bytes.
+  let eocd = -1;
+  for (let i = archive.length - 22; i >= Math.max(0, archive.length - 22 - 0xffff); i--) {
+    if (archive.readUInt32LE(i) === EOCD) { eocd = i; break; }
+  }
+  if (eocd < 0) throw new Error('not a zip archive: no end-of-central-directory record');
+  const count = archive.readUInt16LE(eocd + 10);
+  let offset = archive.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let n = 0; n < count; n++) {
+    if (archive.readUInt32LE(offset) !== CENTRAL) throw new Error(`bad central directory entry at ${offset}`);
+    const nameLen = archive.readUInt16LE(offset + 28);
+    const extraLen = archive.readUInt16LE(offset + 30);
+    const commentLen = archive.readUInt16LE(offset + 32);
+    names.push(archive.toString('utf8', offset + 46, offset + 46 + nameLen));
+    offset += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+/** Problems with a VSIX's file list; empty when it holds the bundles and nothing that should stay out. */
+export function vsixContentProblems(names: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const bundle of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/package.json']) {
+    if (!names.includes(bundle)) problems.push(`missing ${bundle}`);
+  }
+  const forbidden: [RegExp, string][] = [
+    [/^extension\/node_modules\//, 'node_modules'],
+    [/^extension\/(src|test|bench|\.e2e|\.ci|\.notes|test-results)\//, 'sources/tests/caches'],
+    [/\.map$/, 'source maps'],
+    [/\.ts$/, 'TypeScript sources'],
+  ];
+  for (const [pattern, what] of forbidden) {
+    const hits = names.filter((n) => pattern.test(n));
+    if (hits.length) problems.push(`${what} packaged: ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ` (+${hits.length - 5} more)` : ''}`);
+  }
+  return problems;
+}
+
+/** `npm run package` → durability-lens.vsix, then the content check; returns the VSIX path. */
+export async function buildVsix(): Promise<string> {
+  fs.rmSync(vsixPath, { force: true });
+  await run('npm', ['run', 'package', '--silent'], { cwd: repoRoot, env: node22Env(), quiet: true });
+  const names = zipEntryNames(fs.readFileSync(vsixPath));
+  const problems = vsixContentProblems(names);
+  if (problems.length) throw new Error(`durability-lens.vsix content is wrong:\n  ${problems.join('\n  ')}`);
+  console.log(`e2e: packaged ${vsixPath} (${names.length} files: ${names.filter((n) => n.startsWith('extension/dist/')).join(', ')})`);
+  return vsixPath;
+}
