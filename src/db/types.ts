@@ -29,3 +29,121 @@ export interface SqlErrorInfo {
   lineNumber: number;
   procName?: string;
 }
+
+// ---- Connection profiles and sessions (added by the db layer; additive only) ----
+
+/** How the profile authenticates; maps onto tedious's authentication types in src/db/profile.ts. */
+export type AuthenticationProfile =
+  | { type: 'sql'; user: string }
+  | { type: 'ntlm'; user: string; domain: string }
+  /** Microsoft Entra user + password (tedious azure-active-directory-password; clientId is required by tedious). */
+  | { type: 'entra-password'; user: string; clientId: string; tenantId?: string }
+  /** DefaultAzureCredential chain (tedious azure-active-directory-default). */
+  | { type: 'entra-default'; clientId?: string }
+  /** A ready access token, passed as the secret. */
+  | { type: 'entra-access-token' }
+  | { type: 'entra-service-principal'; clientId: string; tenantId: string }
+  | { type: 'entra-msi-vm'; clientId?: string }
+  | { type: 'entra-msi-app-service'; clientId?: string };
+
+export interface ConnectionProfile {
+  server: string;
+  /** Mutually exclusive with instanceName (tedious throws when both are set). */
+  port?: number;
+  instanceName?: string;
+  database: string;
+  authentication: AuthenticationProfile;
+  /** true = TLS after PRELOGIN, 'strict' = TDS 8.0 (TLS first), false = no encryption requested. */
+  encrypt: boolean | 'strict';
+  trustServerCertificate: boolean;
+  /** Prefix for the application name; the role is appended: "<appName> (workload)". Default "Durability Lens". */
+  appName?: string;
+  connectTimeoutMs?: number;
+}
+
+export type ConnectionRole = 'workload' | 'monitor';
+
+/** Why a connection could not be opened (or was refused after opening). */
+export type ConnectionFailureKind =
+  | 'login-failed'
+  | 'unknown-database'
+  | 'unreachable'
+  | 'untrusted-certificate'
+  | 'encryption-refused'
+  | 'encryption-not-verified'
+  | 'cancelled'
+  | 'other';
+
+export interface ConnectionFailureInfo {
+  kind: ConnectionFailureKind;
+  /** One sentence: what happened. */
+  message: string;
+  /** What to do about it. */
+  action: string;
+  /** Always true: a failed connect never changes anything on the server. */
+  nothingChanged: true;
+  /** The UI may offer "trust this server's certificate" for this profile only. */
+  offerTrustServerCertificate: boolean;
+  /** Server error number when the server sent one (18456, 4060, ...). */
+  serverErrorNumber?: number;
+  /** The driver's original message, for the output channel. */
+  driverMessage: string;
+}
+
+/** An open connection: a SqlClient plus what the profiler needs to know about the session. */
+export interface SqlSession extends SqlClient {
+  readonly role: ConnectionRole;
+  /** @@SPID of this connection. */
+  readonly spid: number;
+  /** Verified from sys.dm_exec_connections.encrypt_option when encryption was requested; null when not checked. */
+  readonly encrypted: boolean | null;
+  close(): Promise<void>;
+}
+
+// ---- Workload batches ----
+
+/** One batch of the user's script as the runner receives it (see src/tsql Batch). */
+export interface WorkloadBatch {
+  text: string;
+  /** GO n → n; at least 1. */
+  repeat: number;
+  /** 0-based document line of batch line 1; error line N maps to firstLine + N - 1. */
+  firstLine: number;
+}
+
+export interface WorkloadMessage {
+  kind: 'info' | 'error';
+  /** Wall clock (ms since epoch) when the message arrived. */
+  at: number;
+  /** ms since the batch started (performance.now based). */
+  elapsedMs: number;
+  /** 0-based repetition (GO n) the message came from. */
+  iteration: number;
+  number: number;
+  state: number;
+  class: number;
+  message: string;
+  lineNumber: number;
+  procName?: string;
+  /** 0-based document line, or null when the server gave no line or the line is inside a procedure. */
+  documentLine: number | null;
+}
+
+export interface BatchReport {
+  elapsedMs: number;
+  /** How many repetitions ran to completion (≤ repeat). */
+  iterationsCompleted: number;
+  /** DONE / DONEINPROC tokens seen (one per statement the server reported). */
+  statements: number;
+  /** Sum of row counts of statements that returned no result set (INSERT/UPDATE/DELETE/MERGE). */
+  rowsAffected: number;
+  /** Rows received in result sets (counted, never kept). */
+  rowsReturned: number;
+  resultSets: number;
+  /** Messages (info + error) seen; the first `keptMessages` are kept in `messages`. */
+  messageCount: number;
+  messages: WorkloadMessage[];
+  /** First error that ended the batch (null when it completed). */
+  error: (SqlErrorInfo & { documentLine: number | null; code?: string }) | null;
+  cancelled: boolean;
+}

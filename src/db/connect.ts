@@ -1,0 +1,134 @@
+// Opens the WORKLOAD or MONITOR connection: login, error classification, session setup (monitor: low-impact
+// SET options), @@SPID, and verification that a requested encryption really is in force.
+import { Connection } from 'tedious';
+import { ConnectionFailure, classifyConnectionError, isPermissionError } from './errors';
+import { toTediousConfig } from './profile';
+import { TediousSession } from './session';
+import type { ConnectionProfile, ConnectionRole } from './types';
+
+export interface ConnectOptions {
+  role: ConnectionRole;
+  signal?: AbortSignal;
+  /** Monitor only: SET LOCK_TIMEOUT in ms, so a snapshot never queues behind the user's locks. Default 5000. */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Low-impact session for diagnostics (the pattern vscode-mssql uses on its diagnostic connections):
+ * give up on locks after a few seconds, be the deadlock victim, and don't send row counts.
+ * Sent as a plain batch so the SET options stay in force for the whole session.
+ */
+function monitorSetupSql(lockTimeoutMs: number): string {
+  return `SET NOCOUNT ON;
+SET LOCK_TIMEOUT ${Math.max(0, Math.trunc(lockTimeoutMs))};
+SET DEADLOCK_PRIORITY LOW;
+SELECT @@SPID AS spid;`;
+}
+
+const WORKLOAD_SETUP_SQL = 'SELECT @@SPID AS spid;';
+
+/**
+ * encrypt_option is "Boolean value to describe whether encryption is enabled for this connection".
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-exec-connections-transact-sql
+ */
+export const ENCRYPTION_CHECK_SQL = `SELECT encrypt_option
+FROM sys.dm_exec_connections
+WHERE session_id = @@SPID;`;
+
+function openConnection(profile: ConnectionProfile, secret: string | undefined, role: ConnectionRole, signal?: AbortSignal): Promise<{ connection: Connection; sawTls: boolean }> {
+  return new Promise((resolve, reject) => {
+    const failWith = (err: unknown, serverErrorNumber?: number) =>
+      new ConnectionFailure(classifyConnectionError(err, { serverErrorNumber, profile }), { cause: err });
+    if (signal?.aborted) {
+      reject(failWith(signal.reason ?? Object.assign(new Error('aborted'), { name: 'AbortError' })));
+      return;
+    }
+    let connection: Connection;
+    try {
+      connection = new Connection(toTediousConfig(profile, secret, role));
+    } catch (err) {
+      reject(failWith(err));
+      return;
+    }
+    // tedious's ELOGIN error carries only the text; the ERROR token's number comes through this event.
+    let lastServerError: number | undefined;
+    let sawTls = false;
+    let settled = false;
+    const onLoginError = (token: { number: number }) => {
+      lastServerError = token.number;
+    };
+    const onSecure = () => {
+      sawTls = true;
+    };
+    // A connection-level 'error' after login must not crash the host; the next request reports it.
+    connection.on('error', () => undefined);
+    connection.on('errorMessage', onLoginError);
+    connection.on('secure', onSecure);
+    const onAbort = () => {
+      if (settled) return;
+      settled = true;
+      connection.close();
+      reject(failWith(Object.assign(new Error('Connect aborted.'), { name: 'AbortError' })));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    connection.connect((err) => {
+      signal?.removeEventListener('abort', onAbort);
+      connection.removeListener('errorMessage', onLoginError);
+      connection.removeListener('secure', onSecure);
+      if (settled) return;
+      settled = true;
+      if (err) {
+        connection.close();
+        reject(failWith(err, lastServerError));
+        return;
+      }
+      resolve({ connection, sawTls });
+    });
+  });
+}
+
+/** Reads encrypt_option for this session; null when the login may not read the DMV. */
+async function readEncryptOption(session: TediousSession): Promise<boolean | null> {
+  try {
+    const rows = await session.query(ENCRYPTION_CHECK_SQL);
+    const value = rows[0]?.encrypt_option;
+    return typeof value === 'string' && value.trim().toUpperCase() === 'TRUE';
+  } catch (err) {
+    if (isPermissionError(err)) return null;
+    throw err;
+  }
+}
+
+export async function connect(profile: ConnectionProfile, secret: string | undefined, options: ConnectOptions): Promise<TediousSession> {
+  const { connection, sawTls } = await openConnection(profile, secret, options.role, options.signal);
+  const session = new TediousSession(connection, options.role);
+  try {
+    const setup = options.role === 'monitor' ? monitorSetupSql(options.lockTimeoutMs ?? 5000) : WORKLOAD_SETUP_SQL;
+    const rows = await session.query(setup);
+    session.spid = Number(rows[0]?.spid ?? 0);
+
+    if (profile.encrypt !== false) {
+      const serverSays = await readEncryptOption(session);
+      // Without VIEW SERVER STATE the DMV is unreadable; then the TLS handshake tedious completed is the evidence
+      // (strict mode cannot log in without TLS at all).
+      const encrypted = serverSays ?? (profile.encrypt === 'strict' || sawTls);
+      session.encrypted = encrypted;
+      session.encryptionEvidence = serverSays === null ? 'client' : 'server';
+      if (!encrypted) {
+        throw new ConnectionFailure({
+          kind: 'encryption-not-verified',
+          message: 'Encryption was requested, but the server reports this connection as not encrypted (sys.dm_exec_connections.encrypt_option). The connection was closed; nothing was changed on the server.',
+          action: 'Configure TLS on the server, or set "Encrypt" to false for this profile if an unencrypted connection is acceptable.',
+          nothingChanged: true,
+          offerTrustServerCertificate: false,
+          driverMessage: 'encrypt_option <> TRUE',
+        });
+      }
+    }
+    return session;
+  } catch (err) {
+    await session.close();
+    if (err instanceof ConnectionFailure) throw err;
+    throw new ConnectionFailure(classifyConnectionError(err, { profile }), { cause: err });
+  }
+}

@@ -1,0 +1,159 @@
+// Runs the user's batch on the WORKLOAD connection: SQL_BATCH per repetition (GO n), streamed — rows are
+// counted, never kept — with PRINT/errors forwarded (mapped to document lines) and cancel/AbortSignal.
+// Never calls connection.reset(): that would clear sys.dm_exec_session_wait_stats for the session.
+import { performance } from 'node:perf_hooks';
+import { Request } from 'tedious';
+import { sqlErrorsOf } from './errors';
+import type { TediousSession } from './session';
+import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
+
+export interface WorkloadRunOptions {
+  onMessage?: (message: WorkloadMessage) => void;
+  signal?: AbortSignal;
+  /** How many messages the report keeps (all are forwarded to onMessage). Default 1000. */
+  keepMessages?: number;
+}
+
+export interface WorkloadRun {
+  /** Resolves with the report; rejects only on a broken connection before anything ran. */
+  readonly done: Promise<BatchReport>;
+  /** Sends ATTENTION for the running request (tedious connection.cancel → ECANCEL) and stops repeating. */
+  cancel(): void;
+}
+
+/**
+ * Server line N (1-based, 0 = none) → 0-based document line. Inside a procedure (procName set) the line is
+ * the procedure's own, so it does not map onto the document (MS-TDS 2.2.7.10 ERROR, LineNumber).
+ */
+export function documentLineOf(firstLine: number, lineNumber: number, procName?: string): number | null {
+  if (!lineNumber || lineNumber < 1 || procName) return null;
+  return firstLine + lineNumber - 1;
+}
+
+interface MessageToken {
+  number: number;
+  state: number;
+  class: number;
+  message: string;
+  procName?: string;
+  lineNumber: number;
+}
+
+export function runWorkload(session: TediousSession, batch: WorkloadBatch, options: WorkloadRunOptions = {}): WorkloadRun {
+  const keep = options.keepMessages ?? 1000;
+  const repeat = Math.max(1, Math.trunc(batch.repeat || 1));
+  const report: BatchReport = {
+    elapsedMs: 0,
+    iterationsCompleted: 0,
+    statements: 0,
+    rowsAffected: 0,
+    rowsReturned: 0,
+    resultSets: 0,
+    messageCount: 0,
+    messages: [],
+    error: null,
+    cancelled: false,
+  };
+  let cancelRequested = false;
+  let requestActive = false;
+  const connection = session.connection;
+
+  const cancel = () => {
+    if (cancelRequested) return;
+    cancelRequested = true;
+    report.cancelled = true;
+    if (requestActive) connection.cancel();
+  };
+  if (options.signal?.aborted) cancel();
+  options.signal?.addEventListener('abort', cancel, { once: true });
+
+  const done = session.exclusive(async () => {
+    const started = performance.now();
+    let iteration = 0;
+    const forward = (kind: 'info' | 'error') => (token: MessageToken) => {
+      const message: WorkloadMessage = {
+        kind,
+        at: Date.now(),
+        elapsedMs: performance.now() - started,
+        iteration,
+        number: token.number,
+        state: token.state,
+        class: token.class,
+        message: token.message,
+        lineNumber: token.lineNumber,
+        ...(token.procName ? { procName: token.procName } : {}),
+        documentLine: documentLineOf(batch.firstLine, token.lineNumber, token.procName),
+      };
+      report.messageCount++;
+      if (report.messages.length < keep) report.messages.push(message);
+      options.onMessage?.(message);
+    };
+    const onInfo = forward('info');
+    const onError = forward('error');
+    connection.on('infoMessage', onInfo);
+    connection.on('errorMessage', onError);
+    try {
+      for (iteration = 0; iteration < repeat && !cancelRequested; iteration++) {
+        const err = await runOnce(session, batch.text, report, (active) => {
+          requestActive = active;
+          // A cancel that raced the request start is delivered as soon as the request exists.
+          if (active && cancelRequested) connection.cancel();
+        });
+        if (err) {
+          const code = (err as { code?: string }).code;
+          if (code === 'ECANCEL') {
+            report.cancelled = true;
+            break;
+          }
+          const first = sqlErrorsOf(err)[0];
+          report.error = first
+            ? { ...first, documentLine: documentLineOf(batch.firstLine, first.lineNumber, first.procName), ...(code ? { code } : {}) }
+            : { number: 0, state: 0, class: 0, message: (err as Error).message ?? String(err), lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };
+          // Measurements of a failed repetition are still reported, but the next repetition is not started:
+          // its figures would describe a different workload.
+          break;
+        }
+        report.iterationsCompleted++;
+      }
+    } finally {
+      connection.removeListener('infoMessage', onInfo);
+      connection.removeListener('errorMessage', onError);
+      options.signal?.removeEventListener('abort', cancel);
+      report.elapsedMs = performance.now() - started;
+    }
+    return report;
+  });
+  return { done, cancel };
+}
+
+/** One SQL_BATCH; resolves with the request error (or undefined). Counts statements, rows and result sets. */
+function runOnce(session: TediousSession, text: string, report: BatchReport, setActive: (active: boolean) => void): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    let inResultSet = false;
+    const request = new Request(text, (err) => {
+      setActive(false);
+      resolve(err ?? undefined);
+    });
+    request.on('columnMetadata', () => {
+      report.resultSets++;
+      inResultSet = true;
+    });
+    request.on('row', () => {
+      report.rowsReturned++;
+    });
+    const onDone = (rowCount: number | undefined) => {
+      report.statements++;
+      // A DONE after a result set counts rows returned (already counted per row); otherwise rows affected.
+      if (!inResultSet && typeof rowCount === 'number') report.rowsAffected += rowCount;
+      inResultSet = false;
+    };
+    request.on('done', onDone);
+    request.on('doneInProc', onDone);
+    if (session.isClosed) {
+      resolve(Object.assign(new Error('The workload connection is closed.'), { code: 'ECLOSE' }));
+      return;
+    }
+    session.connection.execSqlBatch(request);
+    setActive(true);
+  });
+}
