@@ -1,3 +1,54 @@
-// Extension entry point (placeholder until the foundation lands).
-export function activate(): void {}
-export function deactivate(): void {}
+// Extension entry point: starts the language client, the output channel, the language-status item and
+// the commands. Connection and profiling features plug in here (replace PendingProfiling).
+import * as vscode from 'vscode';
+import { State, type LanguageClient } from 'vscode-languageclient/node';
+import type { DatabaseContextParams } from '../shared/protocol';
+import { registerCommands } from './commands';
+import { createLanguageClient, sendDatabaseContext } from './languageClient';
+import { DurabilityLanguageStatus } from './languageStatus';
+import { PendingProfiling } from './profiling';
+
+let client: LanguageClient | undefined;
+
+/** What other parts of the extension use: the output channel and a way to tell the server the database context. */
+export interface DurabilityLensApi {
+  output: vscode.LogOutputChannel;
+  setDatabaseContext(context: DatabaseContextParams | null): Promise<void>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi> {
+  const output = vscode.window.createOutputChannel('Durability Lens', { log: true });
+  const status = new DurabilityLanguageStatus();
+  context.subscriptions.push(output, status, ...registerCommands(output, new PendingProfiling(output)));
+
+  const languageClient = createLanguageClient(context, output);
+  client = languageClient;
+  context.subscriptions.push(
+    languageClient.onDidChangeState((event) => {
+      if (event.newState === State.Running) status.setState('running');
+      else if (event.newState === State.Starting) status.setState('starting');
+      else status.setState('stopped');
+    }),
+  );
+  try {
+    await languageClient.start();
+  } catch (error) {
+    // The commands stay registered, so the user can still open the output and read why.
+    status.setState('failed');
+    output.error(`The Durability Lens language server did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  return {
+    output,
+    async setDatabaseContext(database) {
+      status.setDatabase(database);
+      await sendDatabaseContext(languageClient, database);
+    },
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  const running = client;
+  client = undefined;
+  if (running) await running.stop();
+}
