@@ -1,0 +1,89 @@
+// `npm run e2e`: installs code-server offline (cached in .e2e/), packages and installs our VSIX, starts
+// code-server, drives Debian's Chromium through the UI tests and the extension-host suite, prints
+// "N passed, N failed" and exits non-zero on any failure. See test/e2e/README.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { launchBrowser, recordConsole } from './support/browser';
+import { CodeServer, dumpServerLogs, installExtension, writeUserSettings } from './support/codeServer';
+import { report, runTests, screenshotter, type Outcome } from './support/harness';
+import { runHostSuite } from './support/hostSuite';
+import { ensureAptPackages, ensureCodeServer } from './support/install';
+import { browserProfileDir, CODE_SERVER_VERSION, fixtureWorkspace, repoRoot, resultsDir, runDir, workspaceDir } from './support/paths';
+import { buildVsix } from './support/vsix';
+import { openWorkbench } from './support/workbench';
+import { uiTests } from './ui.e2e';
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** Fresh per-run state: the workspace is a copy so tests never touch the repo's fixtures or samples. */
+function prepareRunDir(): void {
+  fs.rmSync(runDir, { recursive: true, force: true });
+  fs.mkdirSync(runDir, { recursive: true });
+  fs.cpSync(fixtureWorkspace, workspaceDir, { recursive: true });
+  const samples = path.join(repoRoot, 'samples');
+  if (fs.existsSync(samples)) fs.cpSync(samples, path.join(workspaceDir, 'samples'), { recursive: true });
+  fs.rmSync(resultsDir, { recursive: true, force: true });
+  fs.mkdirSync(resultsDir, { recursive: true });
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const outcomes: Outcome[] = [];
+  let server: CodeServer | undefined;
+  let context: BrowserContext | undefined;
+  const consoleLines: string[] = [];
+  try {
+    let t = Date.now();
+    await ensureAptPackages();
+    await ensureCodeServer();
+    console.log(`e2e: prerequisites ready (code-server ${CODE_SERVER_VERSION}) in ${seconds(t)}`);
+
+    t = Date.now();
+    prepareRunDir();
+    const vsix = await buildVsix();
+    writeUserSettings();
+    await installExtension(vsix);
+    console.log(`e2e: VSIX built and installed in ${seconds(t)}`);
+
+    t = Date.now();
+    server = await CodeServer.start(workspaceDir);
+    console.log(`e2e: code-server healthy at ${server.url} in ${seconds(t)}`);
+
+    context = await launchBrowser(browserProfileDir);
+    const page = context.pages()[0] ?? (await context.newPage());
+    recordConsole(page, consoleLines);
+    await openWorkbench(page, server.url, workspaceDir);
+    console.log('e2e: UI tests');
+    outcomes.push(...(await runTests(uiTests, { page, workspace: workspaceDir, screenshot: screenshotter(page) })));
+    await page.close();
+
+    console.log('e2e: extension-host tests');
+    for (const o of await runHostSuite(context, server.url, workspaceDir, consoleLines)) outcomes.push(report(o));
+  } catch (err) {
+    // A broken prerequisite (install, build, server start) is a failure of the run, reported like a test.
+    outcomes.push(report({ name: 'e2e setup', ok: false, ms: Date.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+  } finally {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    fs.writeFileSync(path.join(resultsDir, 'browser-console.log'), consoleLines.join('\n'));
+    await context?.close().catch(() => undefined);
+    const failed = outcomes.filter((o) => !o.ok).length;
+    if (failed) {
+      for (const line of consoleLines.filter((l) => /error|durability/i.test(l)).slice(-30)) console.log(`  console: ${line}`);
+      dumpServerLogs();
+    }
+    await server?.stop();
+  }
+  const failed = outcomes.filter((o) => !o.ok).length;
+  console.log(`e2e: finished in ${seconds(started)}; screenshots and browser console in ${path.relative(repoRoot, resultsDir)}/`);
+  console.log(`\n${outcomes.length - failed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}
+
+main().then((code) => process.exit(code), (err) => {
+  console.error(err);
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+// Page-level helpers for code-server's workbench: open the workspace, open a file, find code lenses and the
+// line they sit over, read the Problems panel, catch notifications. Every wait has a deadline.
+import type { Locator, Page } from 'playwright-core';
+
+export async function openWorkbench(page: Page, serverUrl: string, folder: string, extraQuery = ''): Promise<void> {
+  await page.goto(`${serverUrl}/?folder=${encodeURIComponent(folder)}${extraQuery}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+}
+
+/** Waits until the Explorer lists the workspace (the workbench has restored and the remote file system answers). */
+export async function waitForExplorer(page: Page): Promise<void> {
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+}
+
+/** Opens a workspace file through Quick Open and waits until its tab is the active one. */
+export async function openFile(page: Page, relativePath: string): Promise<void> {
+  const base = relativePath.split('/').pop()!;
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(relativePath);
+  // Wait for the file to be listed before Enter, or Enter picks whatever the list showed a moment earlier.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: base }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: base }).waitFor({ timeout: 20_000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
+}
+
+export function codeLens(page: Page, title: string): Locator {
+  return page.locator('.codelens-decoration a', { hasText: title });
+}
+
+/**
+ * 1-based editor line a code lens is drawn over. Monaco draws a lens in a view zone directly above its line,
+ * so the line is the first line-number box that starts at or below the lens's bottom edge.
+ */
+export async function lensLine(page: Page, lens: Locator): Promise<number> {
+  const box = await lens.boundingBox();
+  if (!box) throw new Error('code lens is not visible');
+  const lines = await page.locator('.editor-instance .margin-view-overlays .line-numbers').evaluateAll((els) =>
+    els.map((el) => ({ n: Number(el.textContent?.trim()), top: el.getBoundingClientRect().top })),
+  );
+  const below = lines.filter((l) => Number.isFinite(l.n) && l.top >= box.y + box.height - 2).sort((a, b) => a.top - b.top);
+  if (!below.length) throw new Error(`no editor line below the lens at y=${box.y}`);
+  return below[0]!.n;
+}
+
+export interface ProblemRow {
+  text: string;
+  line: number;
+  column: number;
+}
+
+/** Opens the Problems panel and returns the rows whose text contains `needle`, once at least one is there. */
+export async function problemRows(page: Page, needle: string, timeoutMs = 30_000): Promise<ProblemRow[]> {
+  await runCommand(page, 'View: Focus on Problems View');
+  const rows = page.locator('.markers-panel .monaco-list-row', { hasText: needle });
+  await rows.first().waitFor({ timeout: timeoutMs });
+  const texts = await rows.allTextContents();
+  return texts.map((text) => {
+    const m = /\[Ln (\d+), Col (\d+)\]/.exec(text);
+    if (!m) throw new Error(`Problems row has no [Ln, Col]: ${text}`);
+    return { text, line: Number(m[1]), column: Number(m[2]) };
+  });
+}
+
+/** Runs a command by its palette title (F1, then the title, then Enter on the matching entry). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** Text of the first notification toast whose text matches, once it has faded in. */
+export async function notificationText(page: Page, match: RegExp, timeoutMs = 20_000): Promise<string> {
+  const toast = page.locator('.notification-toast.notification-fade-in-done', { hasText: match }).first();
+  await toast.waitFor({ timeout: timeoutMs });
+  return (await toast.textContent()) ?? '';
+}
+
+/** 1-based line of the first line in `text` matching `pattern`: expected positions come from the fixture itself. */
+export function lineOf(text: string, pattern: RegExp): number {
+  const index = text.split(/\r?\n/).findIndex((l) => pattern.test(l));
+  if (index < 0) throw new Error(`fixture has no line matching ${pattern}`);
+  return index + 1;
+}

@@ -1,0 +1,78 @@
+// End-to-end tests through code-server's real workbench UI: lenses drawn over the right lines, the loop
+// diagnostic in the Problems panel, and what clicking a lens tells the user. Run by run.ts, not by mocha.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { E2eTest } from './support/harness';
+import { codeLens, lensLine, lineOf, notificationText, openFile, problemRows, waitForExplorer } from './support/workbench';
+
+const LOOP_FILE = 'loop-inserts.sql';
+const COMMIT_FILE = 'commit-transaction.sql';
+
+function fixtureText(workspace: string, name: string): string {
+  return fs.readFileSync(path.join(workspace, name), 'utf8');
+}
+
+export const uiTests: E2eTest[] = [
+  {
+    name: 'the workbench opens the fixture workspace',
+    run: async ({ page, screenshot }) => {
+      await waitForExplorer(page);
+      const rows = await page.locator('.explorer-folders-view .monaco-list-row').allTextContents();
+      if (!rows.some((r) => r.includes(LOOP_FILE))) throw new Error(`Explorer does not list ${LOOP_FILE}: ${rows.join(' | ')}`);
+      await screenshot('workbench-opened');
+    },
+  },
+  {
+    name: 'a loop batch shows "Profile batch" over its WHILE line',
+    timeoutMs: 120_000,
+    run: async ({ page, workspace, screenshot }) => {
+      await openFile(page, LOOP_FILE);
+      // The first lens also proves the extension activated and its language server answered.
+      const lens = codeLens(page, 'Profile batch').first();
+      await lens.waitFor({ timeout: 90_000 });
+      const expected = lineOf(fixtureText(workspace, LOOP_FILE), /^\s*WHILE\b/i);
+      const actual = await lensLine(page, lens);
+      await screenshot('profile-batch-lens');
+      if (actual !== expected) throw new Error(`"Profile batch" is over line ${actual}, expected line ${expected}`);
+    },
+  },
+  {
+    name: 'a COMMIT shows "Profile transaction" and "Compare durability" over the COMMIT line',
+    run: async ({ page, workspace, screenshot }) => {
+      await openFile(page, COMMIT_FILE);
+      const expected = lineOf(fixtureText(workspace, COMMIT_FILE), /^\s*COMMIT\b/i);
+      for (const title of ['Profile transaction', 'Compare durability']) {
+        const lens = codeLens(page, title).first();
+        await lens.waitFor({ timeout: 30_000 });
+        const actual = await lensLine(page, lens);
+        if (actual !== expected) throw new Error(`"${title}" is over line ${actual}, expected line ${expected}`);
+      }
+      if (await codeLens(page, 'Profile batch').count()) throw new Error('"Profile batch" shown on a file without a loop');
+      await screenshot('commit-lenses');
+    },
+  },
+  {
+    name: 'the Problems panel lists autocommit-dml-in-loop on the INSERT line',
+    run: async ({ page, workspace, screenshot }) => {
+      await openFile(page, LOOP_FILE);
+      const rows = await problemRows(page, 'autocommit-dml-in-loop');
+      await screenshot('problems-panel');
+      const expected = lineOf(fixtureText(workspace, LOOP_FILE), /^\s*INSERT\b/i);
+      if (rows.length !== 1) throw new Error(`expected one autocommit-dml-in-loop row, got ${rows.length}: ${rows.map((r) => r.text).join(' | ')}`);
+      if (rows[0]!.line !== expected) throw new Error(`diagnostic on line ${rows[0]!.line}, expected line ${expected}: ${rows[0]!.text}`);
+    },
+  },
+  {
+    name: 'clicking "Profile transaction" says honestly that nothing was run',
+    run: async ({ page, workspace, screenshot }) => {
+      await openFile(page, COMMIT_FILE);
+      const commitLine = lineOf(fixtureText(workspace, COMMIT_FILE), /^\s*COMMIT\b/i);
+      await codeLens(page, 'Profile transaction').first().click({ timeout: 30_000 });
+      // Until profiling lands, the command explains that it needs a connection and changed nothing.
+      const text = await notificationText(page, /Durability Lens: Profile/);
+      await screenshot('profile-transaction-notification');
+      if (!text.includes(`the transaction committed at line ${commitLine}`)) throw new Error(`notification does not name line ${commitLine}: ${text}`);
+      if (!/Nothing was run/.test(text)) throw new Error(`notification does not say that nothing was run: ${text}`);
+    },
+  },
+];
