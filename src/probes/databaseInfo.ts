@@ -1,0 +1,106 @@
+// The target database's settings that decide what delayed durability can do: DELAYED_DURABILITY itself,
+// recovery model, CDC / replication / change tracking (which keep commits fully durable), AG membership.
+import type { SqlClient } from '../db/types';
+import { measure, notApplicable, type Measurement } from './measurement';
+import type { GrantContext } from './permissions';
+import { bool, num, text } from './values';
+
+/**
+ * delayed_durability 0/1/2 = DISABLED/ALLOWED/FORCED (reference §5); group_database_id is non-NULL for AG members.
+ * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-databases-transact-sql
+ */
+export const DATABASE_SQL = `SELECT
+  d.database_id,
+  d.name,
+  d.state_desc,
+  d.recovery_model_desc,
+  d.delayed_durability,
+  d.delayed_durability_desc,
+  d.is_cdc_enabled,
+  d.is_published,
+  d.log_reuse_wait_desc,
+  CAST(d.group_database_id AS nvarchar(36)) AS group_database_id
+FROM sys.databases AS d
+WHERE d.database_id = @database_id;`;
+
+/** One row per database with change tracking on. https://learn.microsoft.com/sql/relational-databases/system-catalog-views/change-tracking-catalog-views-sys-change-tracking-databases */
+export const CHANGE_TRACKING_SQL = `SELECT COUNT(*) AS tracked
+FROM sys.change_tracking_databases
+WHERE database_id = @database_id;`;
+
+/**
+ * Replicas of this database's availability group and their commit mode (synchronous commit → HADR_SYNC_COMMIT).
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-hadr-database-replica-states-transact-sql
+ * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-availability-replicas-transact-sql
+ */
+export const AG_REPLICAS_SQL = `SELECT
+  ar.replica_server_name,
+  ar.availability_mode_desc,
+  rs.is_local,
+  rs.synchronization_state_desc
+FROM sys.dm_hadr_database_replica_states AS rs
+JOIN sys.availability_replicas AS ar ON ar.replica_id = rs.replica_id
+WHERE rs.database_id = @database_id;`;
+
+export type DelayedDurability = 'DISABLED' | 'ALLOWED' | 'FORCED';
+
+export interface AgReplica {
+  serverName: string;
+  availabilityMode: string;
+  isLocal: boolean;
+  synchronizationState: string;
+}
+
+export interface DatabaseInfo {
+  databaseId: number;
+  name: string;
+  state: string;
+  recoveryModel: string;
+  delayedDurability: DelayedDurability;
+  cdcEnabled: boolean;
+  published: boolean;
+  logReuseWait: string | null;
+  inAvailabilityGroup: boolean;
+  changeTracking: Measurement<boolean>;
+  agReplicas: Measurement<AgReplica[]>;
+}
+
+const DURABILITY_BY_CODE: Record<number, DelayedDurability> = { 0: 'DISABLED', 1: 'ALLOWED', 2: 'FORCED' };
+
+export function mapDatabaseRow(row: Record<string, unknown>): Omit<DatabaseInfo, 'changeTracking' | 'agReplicas'> {
+  const desc = text(row.delayed_durability_desc)?.toUpperCase();
+  const delayedDurability =
+    desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : (DURABILITY_BY_CODE[num(row.delayed_durability) ?? 0] ?? 'DISABLED');
+  return {
+    databaseId: num(row.database_id) ?? 0,
+    name: text(row.name) ?? '',
+    state: text(row.state_desc) ?? '',
+    recoveryModel: text(row.recovery_model_desc) ?? '',
+    delayedDurability,
+    cdcEnabled: bool(row.is_cdc_enabled) ?? false,
+    published: bool(row.is_published) ?? false,
+    logReuseWait: text(row.log_reuse_wait_desc),
+    inAvailabilityGroup: text(row.group_database_id) !== null,
+  };
+}
+
+export function mapAgReplicas(rows: readonly Record<string, unknown>[]): AgReplica[] {
+  return rows.map((r) => ({
+    serverName: text(r.replica_server_name) ?? '',
+    availabilityMode: text(r.availability_mode_desc) ?? '',
+    isLocal: bool(r.is_local) ?? false,
+    synchronizationState: text(r.synchronization_state_desc) ?? '',
+  }));
+}
+
+export async function captureDatabaseInfo(monitor: SqlClient, databaseId: number, ctx: GrantContext): Promise<DatabaseInfo> {
+  const param = [{ name: 'database_id', type: 'int' as const, value: databaseId }];
+  const rows = await monitor.query(DATABASE_SQL, param);
+  if (!rows[0]) throw new Error(`Database id ${databaseId} is not visible to this login (sys.databases returned no row).`);
+  const base = mapDatabaseRow(rows[0]);
+  const changeTracking = await measure('changeTracking', ctx, async () => (num((await monitor.query(CHANGE_TRACKING_SQL, param))[0]?.tracked) ?? 0) > 0);
+  const agReplicas = base.inAvailabilityGroup
+    ? await measure('availabilityGroup', ctx, async () => mapAgReplicas(await monitor.query(AG_REPLICAS_SQL, param)))
+    : notApplicable<AgReplica[]>('availabilityGroup', 'The database is not in an availability group (sys.databases.group_database_id is NULL).');
+  return { ...base, changeTracking, agReplicas };
+}

@@ -1,0 +1,243 @@
+// Per-file IO of the target database (sys.dm_io_virtual_file_stats joined to file metadata), the volume each
+// file lives on, and the per-file delta between two snapshots: IO counts, bytes, stalls, averages, data vs log.
+import type { SqlClient } from '../db/types';
+import { isMissingObjectError } from '../db/errors';
+import { counter, counterOrZero, delta, num, ratio, text } from './values';
+
+/**
+ * Learn: sys-dm-io-virtual-file-stats-transact-sql (columns, sample_ms) and sys-master-files-transact-sql
+ * (type 0 ROWS, 1 LOG, 2 FILESTREAM, 4 FULLTEXT). Reference §1.
+ */
+export const FILE_STATS_SQL = `SELECT
+  vfs.file_id,
+  vfs.sample_ms,
+  vfs.num_of_reads,
+  vfs.num_of_bytes_read,
+  vfs.io_stall_read_ms,
+  vfs.num_of_writes,
+  vfs.num_of_bytes_written,
+  vfs.io_stall_write_ms,
+  vfs.io_stall,
+  vfs.size_on_disk_bytes,
+  mf.type,
+  mf.type_desc,
+  mf.name AS logical_name,
+  mf.physical_name
+FROM sys.dm_io_virtual_file_stats(@database_id, NULL) AS vfs
+JOIN sys.master_files AS mf
+  ON mf.database_id = vfs.database_id AND mf.file_id = vfs.file_id
+ORDER BY vfs.file_id;`;
+
+/** Azure SQL Database has no sys.master_files; sys.database_files of the current database has the same type scheme. */
+export const FILE_STATS_CURRENT_DB_SQL = `SELECT
+  vfs.file_id,
+  vfs.sample_ms,
+  vfs.num_of_reads,
+  vfs.num_of_bytes_read,
+  vfs.io_stall_read_ms,
+  vfs.num_of_writes,
+  vfs.num_of_bytes_written,
+  vfs.io_stall_write_ms,
+  vfs.io_stall,
+  vfs.size_on_disk_bytes,
+  df.type,
+  df.type_desc,
+  df.name AS logical_name,
+  df.physical_name
+FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
+JOIN sys.database_files AS df ON df.file_id = vfs.file_id
+ORDER BY vfs.file_id;`;
+
+/** SQL Server only; NULL mount point / file system on Linux (reference §1, sys-dm-os-volume-stats-transact-sql). */
+export const VOLUME_SQL = `SELECT
+  mf.file_id,
+  v.volume_mount_point,
+  v.logical_volume_name,
+  v.file_system_type,
+  v.total_bytes,
+  v.available_bytes
+FROM sys.master_files AS mf
+CROSS APPLY sys.dm_os_volume_stats(mf.database_id, mf.file_id) AS v
+WHERE mf.database_id = @database_id;`;
+
+export type FileKind = 'data' | 'log' | 'filestream' | 'other';
+
+export interface FileStatsRow {
+  fileId: number;
+  kind: FileKind;
+  typeDesc: string;
+  logicalName: string;
+  physicalName: string;
+  /** Cumulative counters as exact decimal strings. */
+  sampleMs: string;
+  reads: string;
+  bytesRead: string;
+  readStallMs: string;
+  writes: string;
+  bytesWritten: string;
+  writeStallMs: string;
+  ioStallMs: string;
+  sizeOnDiskBytes: string | null;
+}
+
+export interface VolumeRow {
+  fileId: number;
+  mountPoint: string | null;
+  logicalVolumeName: string | null;
+  fileSystemType: string | null;
+  totalBytes: string | null;
+  availableBytes: string | null;
+}
+
+export function fileKind(type: number | null): FileKind {
+  switch (type) {
+    case 0:
+      return 'data';
+    case 1:
+      return 'log';
+    case 2:
+      return 'filestream';
+    default:
+      return 'other';
+  }
+}
+
+export function mapFileStatsRow(r: Record<string, unknown>): FileStatsRow {
+  return {
+    fileId: num(r.file_id) ?? 0,
+    kind: fileKind(num(r.type)),
+    typeDesc: text(r.type_desc) ?? '',
+    logicalName: text(r.logical_name) ?? '',
+    physicalName: text(r.physical_name) ?? '',
+    sampleMs: counterOrZero(r.sample_ms),
+    reads: counterOrZero(r.num_of_reads),
+    bytesRead: counterOrZero(r.num_of_bytes_read),
+    readStallMs: counterOrZero(r.io_stall_read_ms),
+    writes: counterOrZero(r.num_of_writes),
+    bytesWritten: counterOrZero(r.num_of_bytes_written),
+    writeStallMs: counterOrZero(r.io_stall_write_ms),
+    ioStallMs: counterOrZero(r.io_stall),
+    sizeOnDiskBytes: counter(r.size_on_disk_bytes),
+  };
+}
+
+export function mapVolumeRow(r: Record<string, unknown>): VolumeRow {
+  return {
+    fileId: num(r.file_id) ?? 0,
+    mountPoint: text(r.volume_mount_point),
+    logicalVolumeName: text(r.logical_volume_name),
+    fileSystemType: text(r.file_system_type),
+    totalBytes: counter(r.total_bytes),
+    availableBytes: counter(r.available_bytes),
+  };
+}
+
+/** Uses sys.master_files; falls back to sys.database_files (current database) where master_files does not exist. */
+export async function captureFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<FileStatsRow[]> {
+  try {
+    return (await monitor.query(FILE_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapFileStatsRow);
+  } catch (err) {
+    if (!monitorInTargetDb || !isMissingObjectError(err)) throw err;
+    return (await monitor.query(FILE_STATS_CURRENT_DB_SQL)).map(mapFileStatsRow);
+  }
+}
+
+export async function captureVolumes(monitor: SqlClient, databaseId: number): Promise<VolumeRow[]> {
+  return (await monitor.query(VOLUME_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapVolumeRow);
+}
+
+// ---- Diff ----
+
+export interface FileIoDelta {
+  fileId: number;
+  kind: FileKind;
+  logicalName: string;
+  physicalName: string;
+  /** sample_ms delta; null when it went backwards (int wrap on 2014 and earlier, reference §1). */
+  intervalMs: number | null;
+  reads: number;
+  bytesRead: number;
+  readStallMs: number;
+  writes: number;
+  bytesWritten: number;
+  writeStallMs: number;
+  ioStallMs: number;
+  /** null when there were no writes (no division by zero). */
+  avgBytesPerWrite: number | null;
+  msPerWrite: number | null;
+  avgBytesPerRead: number | null;
+  msPerRead: number | null;
+}
+
+export interface FileIoTotals {
+  kind: FileKind;
+  files: number;
+  reads: number;
+  bytesRead: number;
+  writes: number;
+  bytesWritten: number;
+  writeStallMs: number;
+  readStallMs: number;
+  avgBytesPerWrite: number | null;
+  msPerWrite: number | null;
+}
+
+export interface FileStatsDiff {
+  files: FileIoDelta[];
+  totals: FileIoTotals[];
+  /** Files present in only one snapshot (added or dropped during the run). */
+  unmatchedFileIds: number[];
+}
+
+export function diffFileStats(before: readonly FileStatsRow[], after: readonly FileStatsRow[]): FileStatsDiff {
+  const beforeById = new Map(before.map((f) => [f.fileId, f]));
+  const afterIds = new Set(after.map((f) => f.fileId));
+  const unmatchedFileIds = [...before.filter((f) => !afterIds.has(f.fileId)).map((f) => f.fileId), ...after.filter((f) => !beforeById.has(f.fileId)).map((f) => f.fileId)];
+  const files: FileIoDelta[] = [];
+  for (const a of after) {
+    const b = beforeById.get(a.fileId);
+    if (!b) continue;
+    const interval = delta(b.sampleMs, a.sampleMs);
+    const d = {
+      reads: delta(b.reads, a.reads),
+      bytesRead: delta(b.bytesRead, a.bytesRead),
+      readStallMs: delta(b.readStallMs, a.readStallMs),
+      writes: delta(b.writes, a.writes),
+      bytesWritten: delta(b.bytesWritten, a.bytesWritten),
+      writeStallMs: delta(b.writeStallMs, a.writeStallMs),
+      ioStallMs: delta(b.ioStallMs, a.ioStallMs),
+    };
+    files.push({
+      fileId: a.fileId,
+      kind: a.kind,
+      logicalName: a.logicalName,
+      physicalName: a.physicalName,
+      intervalMs: interval >= 0 ? interval : null,
+      ...d,
+      avgBytesPerWrite: ratio(d.bytesWritten, d.writes),
+      msPerWrite: ratio(d.writeStallMs, d.writes),
+      avgBytesPerRead: ratio(d.bytesRead, d.reads),
+      msPerRead: ratio(d.readStallMs, d.reads),
+    });
+  }
+  const totals: FileIoTotals[] = [];
+  for (const kind of ['data', 'log', 'filestream', 'other'] as FileKind[]) {
+    const ofKind = files.filter((f) => f.kind === kind);
+    if (ofKind.length === 0) continue;
+    const sum = (k: 'reads' | 'bytesRead' | 'writes' | 'bytesWritten' | 'writeStallMs' | 'readStallMs') => ofKind.reduce((s, f) => s + f[k], 0);
+    const writes = sum('writes');
+    totals.push({
+      kind,
+      files: ofKind.length,
+      reads: sum('reads'),
+      bytesRead: sum('bytesRead'),
+      writes,
+      bytesWritten: sum('bytesWritten'),
+      writeStallMs: sum('writeStallMs'),
+      readStallMs: sum('readStallMs'),
+      avgBytesPerWrite: ratio(sum('bytesWritten'), writes),
+      msPerWrite: ratio(sum('writeStallMs'), writes),
+    });
+  }
+  return { files, totals, unmatchedFileIds };
+}

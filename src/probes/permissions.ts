@@ -1,0 +1,216 @@
+// Which permission each measurement needs on which server version, the exact GRANT text (identifiers quoted),
+// and the preflight that asks HAS_PERMS_BY_NAME before a run so the UI can say what will be missing.
+import type { SqlClient } from '../db/types';
+import { bool, text } from './values';
+
+/** QUOTENAME-style: [a]]b] for a]b. Never interpolate a name any other way. */
+export function quoteName(name: string): string {
+  return `[${name.replace(/\]/g, ']]')}]`;
+}
+
+export type MeasurementName =
+  | 'fileStats'
+  | 'volumes'
+  | 'waitStats'
+  | 'sessionWaits'
+  | 'inFlightWaits'
+  | 'perfCounters'
+  | 'logStats'
+  | 'logSpace'
+  | 'vlfs'
+  | 'hostInfo'
+  | 'startTime'
+  | 'traceFlags'
+  | 'changeTracking'
+  | 'availabilityGroup'
+  | 'extendedEvents'
+  | 'durabilityToggle';
+
+export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
+  fileStats: 'per-file IO (sys.dm_io_virtual_file_stats)',
+  volumes: 'volume of each file (sys.dm_os_volume_stats)',
+  waitStats: 'server wait statistics (sys.dm_os_wait_stats)',
+  sessionWaits: "the workload session's own waits (sys.dm_exec_session_wait_stats)",
+  inFlightWaits: 'in-flight waits of the workload session (sys.dm_os_waiting_tasks)',
+  perfCounters: 'log flush counters (sys.dm_os_performance_counters)',
+  logStats: 'log statistics (sys.dm_db_log_stats)',
+  logSpace: 'log space used (sys.dm_db_log_space_usage)',
+  vlfs: 'VLF count (sys.dm_db_log_info)',
+  hostInfo: 'host platform (sys.dm_os_host_info)',
+  startTime: 'restart detection (sys.dm_os_sys_info.sqlserver_start_time)',
+  traceFlags: 'global trace flags (DBCC TRACESTATUS)',
+  changeTracking: 'change tracking state (sys.change_tracking_databases)',
+  availabilityGroup: 'availability group replicas (sys.dm_hadr_database_replica_states)',
+  extendedEvents: 'log-flush events (Extended Events session)',
+  durabilityToggle: 'switching DELAYED_DURABILITY (ALTER DATABASE)',
+};
+
+export interface GrantContext {
+  /** SERVERPROPERTY('ProductMajorVersion'): 16 = SQL Server 2022. */
+  majorVersion: number;
+  /** SERVERPROPERTY('EngineEdition'): 5 = Azure SQL Database (database-scoped permissions only). */
+  engineEdition: number;
+  loginName: string;
+  /** Database user of the login in the target database (USER_NAME()). */
+  userName: string;
+  databaseName: string;
+}
+
+export const AZURE_SQL_DATABASE = 5;
+
+/**
+ * The permission a DMV read needs: VIEW SERVER STATE up to 2019, VIEW SERVER PERFORMANCE STATE from 2022
+ * (reference §0 and §8, per-DMV Learn pages); on Azure SQL Database VIEW DATABASE STATE (reference §0).
+ */
+export function serverStatePermission(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): string {
+  if (ctx.engineEdition === AZURE_SQL_DATABASE) return 'VIEW DATABASE STATE';
+  return ctx.majorVersion >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+}
+
+/** sys.dm_db_log_info: "VIEW SERVER STATE" up to 2019, VIEW DATABASE PERFORMANCE STATE from 2022 (reference §3.4). */
+function logInfoPermission(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): { permission: string; scope: 'server' | 'database' } {
+  if (ctx.engineEdition === AZURE_SQL_DATABASE) return { permission: 'VIEW DATABASE STATE', scope: 'database' };
+  return ctx.majorVersion >= 16 ? { permission: 'VIEW DATABASE PERFORMANCE STATE', scope: 'database' } : { permission: 'VIEW SERVER STATE', scope: 'server' };
+}
+
+export interface RequiredPermission {
+  permission: string;
+  scope: 'server' | 'database';
+}
+
+export function requiredPermission(measurement: MeasurementName, ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): RequiredPermission | null {
+  const serverState: RequiredPermission = {
+    permission: serverStatePermission(ctx),
+    scope: ctx.engineEdition === AZURE_SQL_DATABASE ? 'database' : 'server',
+  };
+  switch (measurement) {
+    case 'vlfs':
+      return logInfoPermission(ctx);
+    case 'hostInfo':
+      // Public up to 2019 (reference §6).
+      return ctx.majorVersion >= 16 ? serverState : null;
+    case 'traceFlags':
+      // DBCC TRACESTATUS: public (reference §6, §8).
+      return null;
+    case 'changeTracking':
+      // Same checks as sys.databases (change-tracking catalog view Learn page): visible if the database is.
+      return null;
+    case 'durabilityToggle':
+      return { permission: 'ALTER', scope: 'database' };
+    case 'extendedEvents':
+      // ALTER ANY EVENT SESSION covers create/start/stop/drop on every version (reference §4.2, §8).
+      return ctx.engineEdition === AZURE_SQL_DATABASE
+        ? { permission: 'ALTER ANY DATABASE EVENT SESSION', scope: 'database' }
+        : { permission: 'ALTER ANY EVENT SESSION', scope: 'server' };
+    default:
+      return serverState;
+  }
+}
+
+/**
+ * The GRANT a DBA runs. Server-scope grants are written after USE [master] (works on every version);
+ * database-scope grants go to the database user, after USE [db].
+ */
+export function grantStatement(required: RequiredPermission, ctx: GrantContext): string {
+  if (required.scope === 'server') {
+    return `USE [master];\nGRANT ${required.permission} TO ${quoteName(ctx.loginName)};`;
+  }
+  const on = required.permission === 'ALTER' ? ` ON DATABASE::${quoteName(ctx.databaseName)}` : '';
+  return `USE ${quoteName(ctx.databaseName)};\nGRANT ${required.permission}${on} TO ${quoteName(ctx.userName)};`;
+}
+
+export function grantFor(measurement: MeasurementName, ctx: GrantContext): string | null {
+  const required = requiredPermission(measurement, ctx);
+  return required ? grantStatement(required, ctx) : null;
+}
+
+// ---- Preflight ----
+
+/**
+ * HAS_PERMS_BY_NAME returns 1 / 0, or NULL when the permission name does not exist on this version
+ * (e.g. VIEW SERVER PERFORMANCE STATE before 2022).
+ * https://learn.microsoft.com/sql/t-sql/functions/has-perms-by-name-transact-sql
+ */
+export const PREFLIGHT_SERVER_SQL = `SELECT
+  SUSER_SNAME() AS login_name,
+  USER_NAME() AS user_name,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') AS view_server_state,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') AS view_server_performance_state,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'CREATE ANY EVENT SESSION') AS create_any_event_session,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'DROP ANY EVENT SESSION') AS drop_any_event_session,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER') AS alter_database,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE STATE') AS view_database_state,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE PERFORMANCE STATE') AS view_database_performance_state;`;
+
+/** Azure SQL Database accepts only database-level securable classes (HAS_PERMS_BY_NAME Learn page). */
+export const PREFLIGHT_AZURE_SQL = `SELECT
+  SUSER_SNAME() AS login_name,
+  USER_NAME() AS user_name,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER') AS alter_database,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE STATE') AS view_database_state,
+  HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER ANY DATABASE EVENT SESSION') AS alter_any_database_event_session;`;
+
+export interface PermissionCheck {
+  permission: string;
+  scope: 'server' | 'database';
+  /** null: the server did not know the permission name (older version). */
+  held: boolean | null;
+  neededFor: MeasurementName[];
+  grant: string;
+}
+
+export interface PreflightResult {
+  loginName: string;
+  userName: string;
+  databaseName: string;
+  checks: PermissionCheck[];
+  /** Measurements that will be missing, with a readable label. */
+  missing: { measurement: MeasurementName; label: string; grant: string }[];
+  /** Every GRANT needed, de-duplicated, ready to copy. */
+  grantScript: string;
+}
+
+const ALL_MEASUREMENTS = Object.keys(MEASUREMENT_LABELS) as MeasurementName[];
+
+/** Pure part of the preflight: turns the HAS_PERMS_BY_NAME row into checks, missing measurements and GRANTs. */
+export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantContext, 'loginName' | 'userName'>): PreflightResult {
+  const full: GrantContext = { ...ctx, loginName: text(row.login_name) ?? '', userName: text(row.user_name) ?? '' };
+  const held = (permission: string, scope: 'server' | 'database'): boolean | null => {
+    const column = permission.toLowerCase().replace(/ /g, '_');
+    const key = scope === 'database' && permission === 'ALTER' ? 'alter_database' : column;
+    return bool(row[key]);
+  };
+  const byPermission = new Map<string, PermissionCheck>();
+  for (const m of ALL_MEASUREMENTS) {
+    const required = requiredPermission(m, ctx);
+    if (!required) continue;
+    const key = `${required.scope}:${required.permission}`;
+    let check = byPermission.get(key);
+    if (!check) {
+      check = { ...required, held: held(required.permission, required.scope), neededFor: [], grant: grantStatement(required, full) };
+      byPermission.set(key, check);
+    }
+    check.neededFor.push(m);
+  }
+  // 2022+: CREATE ANY + DROP ANY EVENT SESSION is an accepted alternative to ALTER ANY EVENT SESSION for create/drop.
+  const xe = byPermission.get('server:ALTER ANY EVENT SESSION');
+  if (xe && xe.held === false && bool(row.create_any_event_session) === true && bool(row.drop_any_event_session) === true) {
+    xe.held = true;
+  }
+  const checks = [...byPermission.values()];
+  const missing = checks
+    .filter((c) => c.held !== true)
+    .flatMap((c) => c.neededFor.map((m) => ({ measurement: m, label: MEASUREMENT_LABELS[m], grant: c.grant })));
+  const grantScript = [...new Set(checks.filter((c) => c.held !== true).map((c) => c.grant))].join('\n\n');
+  return { loginName: full.loginName, userName: full.userName, databaseName: ctx.databaseName, checks, missing, grantScript };
+}
+
+export async function preflightPermissions(
+  monitor: SqlClient,
+  ctx: Omit<GrantContext, 'loginName' | 'userName'>,
+): Promise<PreflightResult> {
+  const sql = ctx.engineEdition === AZURE_SQL_DATABASE ? PREFLIGHT_AZURE_SQL : PREFLIGHT_SERVER_SQL;
+  const rows = await monitor.query(sql, [{ name: 'database_name', type: 'nvarchar', value: ctx.databaseName }]);
+  return evaluatePreflight(rows[0] ?? {}, ctx);
+}

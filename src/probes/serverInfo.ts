@@ -1,0 +1,118 @@
+// Server identity (version, edition, platform), start time for restart detection, and global trace flags.
+import type { SqlClient } from '../db/types';
+import { measure, notApplicable, type Measurement } from './measurement';
+import { AZURE_SQL_DATABASE, type GrantContext } from './permissions';
+import { bool, isoOrNull, num, text } from './values';
+
+/**
+ * Public functions only, so this probe works for every login.
+ * SERVERPROPERTY: https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql
+ */
+export const SERVER_IDENTITY_SQL = `SELECT
+  @@VERSION AS version_text,
+  @@SERVERNAME AS server_name,
+  CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) AS product_version,
+  CAST(SERVERPROPERTY('ProductMajorVersion') AS nvarchar(128)) AS product_major_version,
+  CAST(SERVERPROPERTY('Edition') AS nvarchar(128)) AS edition,
+  CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition,
+  SUSER_SNAME() AS login_name,
+  USER_NAME() AS user_name,
+  DB_NAME() AS current_database;`;
+
+/** Counters start over at engine start (reference §0): compare this between snapshots. sys.dm_os_sys_info Learn page. */
+export const START_TIME_SQL = `SELECT sqlserver_start_time FROM sys.dm_os_sys_info;`;
+
+/** SQL Server 2017+ and MI, not Azure SQL DB (reference §6, sys-dm-os-host-info-transact-sql). */
+export const HOST_INFO_SQL = `SELECT host_platform, host_distribution, host_release FROM sys.dm_os_host_info;`;
+
+/** Columns TraceFlag, Status, Global, Session (reference §6, dbcc-tracestatus-transact-sql). */
+export const TRACE_STATUS_SQL = `DBCC TRACESTATUS(-1) WITH NO_INFOMSGS;`;
+
+export interface ServerIdentity {
+  versionText: string;
+  serverName: string | null;
+  productVersion: string;
+  majorVersion: number;
+  edition: string;
+  engineEdition: number;
+  isAzureSqlDatabase: boolean;
+  loginName: string;
+  userName: string;
+  currentDatabase: string;
+}
+
+export interface HostInfo {
+  platform: string | null;
+  distribution: string | null;
+  /** Empty string on Linux per the doc table, but the doc's sample shows "22.04": both kept as given. */
+  release: string | null;
+}
+
+export interface TraceFlag {
+  flag: number;
+  status: boolean;
+  global: boolean;
+  session: boolean;
+}
+
+export interface ServerInfo {
+  identity: ServerIdentity;
+  /** ISO text of sqlserver_start_time. */
+  startTime: Measurement<string>;
+  host: Measurement<HostInfo>;
+  traceFlags: Measurement<TraceFlag[]>;
+}
+
+export function mapServerIdentity(row: Record<string, unknown>): ServerIdentity {
+  const productVersion = text(row.product_version) ?? '';
+  // ProductMajorVersion is NULL on old builds; the first part of ProductVersion is the same number.
+  const majorVersion = num(row.product_major_version) ?? (Number(productVersion.split('.')[0]) || 0);
+  const engineEdition = num(row.engine_edition) ?? 0;
+  return {
+    versionText: text(row.version_text) ?? '',
+    serverName: text(row.server_name),
+    productVersion,
+    majorVersion,
+    edition: text(row.edition) ?? '',
+    engineEdition,
+    isAzureSqlDatabase: engineEdition === AZURE_SQL_DATABASE,
+    loginName: text(row.login_name) ?? '',
+    userName: text(row.user_name) ?? '',
+    currentDatabase: text(row.current_database) ?? '',
+  };
+}
+
+export function mapHostInfo(row: Record<string, unknown> | undefined): HostInfo {
+  return { platform: text(row?.host_platform), distribution: text(row?.host_distribution), release: text(row?.host_release) };
+}
+
+export function mapTraceFlags(rows: readonly Record<string, unknown>[]): TraceFlag[] {
+  return rows
+    .map((r) => ({ flag: num(r.TraceFlag) ?? -1, status: bool(r.Status) ?? false, global: bool(r.Global) ?? false, session: bool(r.Session) ?? false }))
+    .filter((t) => t.flag >= 0)
+    .sort((a, b) => a.flag - b.flag);
+}
+
+export async function captureServerIdentity(monitor: SqlClient): Promise<ServerIdentity> {
+  const rows = await monitor.query(SERVER_IDENTITY_SQL);
+  return mapServerIdentity(rows[0] ?? {});
+}
+
+export async function captureServerInfo(monitor: SqlClient, identity: ServerIdentity, ctx: GrantContext): Promise<ServerInfo> {
+  const startTime = await measure('startTime', ctx, async () => {
+    const rows = await monitor.query(START_TIME_SQL);
+    const iso = isoOrNull(rows[0]?.sqlserver_start_time);
+    if (!iso) throw new Error('sys.dm_os_sys_info returned no start time');
+    return iso;
+  });
+  const host = identity.isAzureSqlDatabase
+    ? notApplicable<HostInfo>('hostInfo', 'sys.dm_os_host_info does not exist on Azure SQL Database.')
+    : await measure('hostInfo', ctx, async () => mapHostInfo((await monitor.query(HOST_INFO_SQL))[0]));
+  const traceFlags = identity.isAzureSqlDatabase
+    ? notApplicable<TraceFlag[]>('traceFlags', 'DBCC TRACESTATUS is not confirmed on Azure SQL Database; not attempted.')
+    : await measure('traceFlags', ctx, async () => mapTraceFlags(await monitor.query(TRACE_STATUS_SQL)));
+  return { identity, startTime, host, traceFlags };
+}
+
+/** Trace flags that matter for S4 (Linux forced flush vs FUA, reference §6). */
+export const FLUSH_TRACE_FLAGS = [3979, 3982] as const;

@@ -1,0 +1,201 @@
+// Wait statistics: server-wide (sys.dm_os_wait_stats), the workload session's own (sys.dm_exec_session_wait_stats,
+// read from the monitor connection), in-flight waits for sampling, and the delta: benign filter, top N, averages.
+import benignWaitsData from '../../data/benign-waits.json';
+import type { SqlClient } from '../db/types';
+import { counterOrZero, delta, num, ratio, text } from './values';
+
+/** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
+export const SERVER_WAITS_SQL = `SELECT wait_type, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms
+FROM sys.dm_os_wait_stats
+WHERE waiting_tasks_count > 0;`;
+
+/** 2016+; cleared when the session opens or is reset (reference §2.2, sys-dm-exec-session-wait-stats-transact-sql). */
+export const SESSION_WAITS_SQL = `SELECT wait_type, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms
+FROM sys.dm_exec_session_wait_stats
+WHERE session_id = @spid;`;
+
+/**
+ * What the workload session waits on right now (for sampling during a run).
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-exec-requests-transact-sql
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-os-waiting-tasks-transact-sql
+ */
+export const IN_FLIGHT_WAITS_SQL = `SELECT
+  r.session_id,
+  r.status,
+  r.command,
+  r.wait_type,
+  r.wait_time AS wait_time_ms,
+  r.last_wait_type,
+  r.blocking_session_id,
+  wt.wait_type AS task_wait_type,
+  wt.wait_duration_ms AS task_wait_duration_ms,
+  wt.resource_description
+FROM sys.dm_exec_requests AS r
+LEFT JOIN sys.dm_os_waiting_tasks AS wt ON wt.session_id = r.session_id
+WHERE r.session_id = @spid;`;
+
+export interface WaitRow {
+  waitType: string;
+  /** Cumulative, exact decimal strings. */
+  waitingTasks: string;
+  waitTimeMs: string;
+  maxWaitTimeMs: string;
+  signalWaitTimeMs: string;
+}
+
+export interface InFlightWait {
+  sessionId: number;
+  status: string | null;
+  command: string | null;
+  waitType: string | null;
+  waitTimeMs: number | null;
+  lastWaitType: string | null;
+  blockingSessionId: number | null;
+  taskWaitType: string | null;
+  taskWaitDurationMs: number | null;
+  resourceDescription: string | null;
+}
+
+export function mapWaitRow(r: Record<string, unknown>): WaitRow {
+  return {
+    waitType: text(r.wait_type) ?? '',
+    waitingTasks: counterOrZero(r.waiting_tasks_count),
+    waitTimeMs: counterOrZero(r.wait_time_ms),
+    maxWaitTimeMs: counterOrZero(r.max_wait_time_ms),
+    signalWaitTimeMs: counterOrZero(r.signal_wait_time_ms),
+  };
+}
+
+export function mapInFlightWait(r: Record<string, unknown>): InFlightWait {
+  return {
+    sessionId: num(r.session_id) ?? 0,
+    status: text(r.status),
+    command: text(r.command),
+    waitType: text(r.wait_type),
+    waitTimeMs: num(r.wait_time_ms),
+    lastWaitType: text(r.last_wait_type),
+    blockingSessionId: num(r.blocking_session_id),
+    taskWaitType: text(r.task_wait_type),
+    taskWaitDurationMs: num(r.task_wait_duration_ms),
+    resourceDescription: text(r.resource_description),
+  };
+}
+
+export async function captureServerWaits(monitor: SqlClient): Promise<WaitRow[]> {
+  return (await monitor.query(SERVER_WAITS_SQL)).map(mapWaitRow);
+}
+
+export async function captureSessionWaits(monitor: SqlClient, spid: number): Promise<WaitRow[]> {
+  return (await monitor.query(SESSION_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapWaitRow);
+}
+
+export async function captureInFlightWaits(monitor: SqlClient, spid: number): Promise<InFlightWait[]> {
+  return (await monitor.query(IN_FLIGHT_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapInFlightWait);
+}
+
+// ---- Benign list ----
+
+/** The benign list shipped in data/benign-waits.json (source cited there). */
+export const DEFAULT_BENIGN_WAITS: readonly string[] = benignWaitsData.waitTypes;
+
+export interface BenignWaitOptions {
+  /** Extra wait types to treat as benign. */
+  exclude?: readonly string[];
+  /** Wait types to keep visible even though the list calls them benign (e.g. PREEMPTIVE_OS_FLUSHFILEBUFFERS). */
+  include?: readonly string[];
+}
+
+export function benignWaitSet(options: BenignWaitOptions = {}, base: readonly string[] = DEFAULT_BENIGN_WAITS): Set<string> {
+  const set = new Set(base.map((w) => w.toUpperCase()));
+  for (const w of options.exclude ?? []) set.add(w.toUpperCase());
+  for (const w of options.include ?? []) set.delete(w.toUpperCase());
+  return set;
+}
+
+// ---- Diff ----
+
+export interface WaitDelta {
+  waitType: string;
+  waitingTasks: number;
+  waitTimeMs: number;
+  signalWaitTimeMs: number;
+  /** wait − signal (reference §2.1). */
+  resourceWaitTimeMs: number;
+  /** Share of the total (non-benign) wait time in the interval, 0–100; null when the total is 0. */
+  percent: number | null;
+  avgWaitMs: number | null;
+  avgResourceWaitMs: number | null;
+  avgSignalWaitMs: number | null;
+  /** max_wait_time_ms is a high-water mark since start, not a delta: the after value is reported as is. */
+  maxWaitTimeMsSinceStart: number;
+}
+
+export interface WaitStatsDiff {
+  /** Top N by wait time, largest first. */
+  top: WaitDelta[];
+  /** Sum over the remaining non-benign waits beyond the top N. */
+  others: { waitTypes: number; waitTimeMs: number; waitingTasks: number };
+  totalWaitTimeMs: number;
+  totalSignalWaitTimeMs: number;
+  totalResourceWaitTimeMs: number;
+  /** Wait time filtered out as benign (for transparency). */
+  benignWaitTimeMs: number;
+}
+
+export interface WaitDiffOptions extends BenignWaitOptions {
+  /** Default 20 (the S2 tutorial's top 20). */
+  topN?: number;
+  /** Apply the benign filter (server waits: yes; the session's own waits: usually no). Default true. */
+  filterBenign?: boolean;
+}
+
+export function diffWaits(before: readonly WaitRow[], after: readonly WaitRow[], options: WaitDiffOptions = {}): WaitStatsDiff {
+  const topN = options.topN ?? 20;
+  const benign = options.filterBenign === false ? new Set<string>() : benignWaitSet(options);
+  const beforeByType = new Map(before.map((w) => [w.waitType, w]));
+  const deltas: WaitDelta[] = [];
+  let benignWaitTimeMs = 0;
+  for (const a of after) {
+    const b = beforeByType.get(a.waitType);
+    const waitingTasks = delta(b?.waitingTasks ?? '0', a.waitingTasks);
+    const waitTimeMs = delta(b?.waitTimeMs ?? '0', a.waitTimeMs);
+    const signalWaitTimeMs = delta(b?.signalWaitTimeMs ?? '0', a.signalWaitTimeMs);
+    if (waitingTasks <= 0 && waitTimeMs <= 0) continue;
+    if (benign.has(a.waitType.toUpperCase())) {
+      benignWaitTimeMs += waitTimeMs;
+      continue;
+    }
+    const resourceWaitTimeMs = waitTimeMs - signalWaitTimeMs;
+    deltas.push({
+      waitType: a.waitType,
+      waitingTasks,
+      waitTimeMs,
+      signalWaitTimeMs,
+      resourceWaitTimeMs,
+      percent: null,
+      avgWaitMs: ratio(waitTimeMs, waitingTasks),
+      avgResourceWaitMs: ratio(resourceWaitTimeMs, waitingTasks),
+      avgSignalWaitMs: ratio(signalWaitTimeMs, waitingTasks),
+      maxWaitTimeMsSinceStart: Number(a.maxWaitTimeMs),
+    });
+  }
+  const totalWaitTimeMs = deltas.reduce((s, d) => s + d.waitTimeMs, 0);
+  const totalSignalWaitTimeMs = deltas.reduce((s, d) => s + d.signalWaitTimeMs, 0);
+  for (const d of deltas) d.percent = totalWaitTimeMs === 0 ? null : (100 * d.waitTimeMs) / totalWaitTimeMs;
+  // Largest wait time first; ties by count then name so the order is stable.
+  deltas.sort((x, y) => y.waitTimeMs - x.waitTimeMs || y.waitingTasks - x.waitingTasks || x.waitType.localeCompare(y.waitType));
+  const top = deltas.slice(0, topN);
+  const rest = deltas.slice(topN);
+  return {
+    top,
+    others: {
+      waitTypes: rest.length,
+      waitTimeMs: rest.reduce((s, d) => s + d.waitTimeMs, 0),
+      waitingTasks: rest.reduce((s, d) => s + d.waitingTasks, 0),
+    },
+    totalWaitTimeMs,
+    totalSignalWaitTimeMs,
+    totalResourceWaitTimeMs: totalWaitTimeMs - totalSignalWaitTimeMs,
+    benignWaitTimeMs,
+  };
+}
