@@ -1,0 +1,57 @@
+// package.json "activationEvents"/"contributes" must agree with the ids and settings the code uses.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Commands } from '../../../src/shared/commands';
+import { DIAGNOSTIC_CODES, DIAGNOSTIC_INFO, SETTINGS_SECTION } from '../../../src/shared/settings';
+
+const root = path.resolve(__dirname, '../../..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+describe('package.json contributes', () => {
+  it('contributes exactly the shared command ids, in the Durability Lens category', () => {
+    const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(contributed, Object.values(Commands).sort());
+    for (const command of pkg.contributes.commands) assert.equal(command.category, 'Durability Lens');
+    const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+    assert.equal(titles[Commands.profileSelection], 'Profile Selection');
+    assert.equal(titles[Commands.compareDurability], 'Compare Durability');
+  });
+
+  it('activates on the sql language and on every command', () => {
+    assert.ok(pkg.activationEvents.includes('onLanguage:sql'));
+    for (const id of Object.values(Commands)) assert.ok(pkg.activationEvents.includes(`onCommand:${id}`), id);
+  });
+
+  it('declares one boolean setting per diagnostic code, default on, plus code lens and trace settings', () => {
+    const properties = pkg.contributes.configuration.properties;
+    for (const code of DIAGNOSTIC_CODES) {
+      const key = `${SETTINGS_SECTION}.diagnostics.${DIAGNOSTIC_INFO[code].setting}`;
+      assert.equal(properties[key]?.type, 'boolean', key);
+      assert.equal(properties[key].default, true, key);
+      assert.ok(properties[key].markdownDescription.includes(code), `${key} description names ${code}`);
+    }
+    assert.equal(properties['durabilityLens.codeLens.enabled'].default, true);
+    assert.deepEqual(properties['durabilityLens.trace.server'].enum, ['off', 'messages', 'verbose']);
+    const ours = Object.keys(properties).filter((k) => k.startsWith('durabilityLens.'));
+    assert.equal(ours.length, DIAGNOSTIC_CODES.length + 2);
+  });
+
+  it('puts the selection commands in the sql editor context menu and contributes sql snippets that exist', () => {
+    const context = pkg.contributes.menus['editor/context'];
+    for (const id of [Commands.profileSelection, Commands.compareDurability]) {
+      assert.ok(context.some((m: { command: string; when: string }) => m.command === id && m.when === 'editorLangId == sql'), id);
+    }
+    assert.equal(pkg.contributes.grammars, undefined, 'no grammar: the built-in SQL grammar stays in charge');
+    for (const snippet of pkg.contributes.snippets) {
+      assert.equal(snippet.language, 'sql');
+      assert.ok(fs.existsSync(path.join(root, snippet.path)), snippet.path);
+    }
+  });
+
+  it('documents every command and setting in docs/settings-and-commands.md', () => {
+    const doc = fs.readFileSync(path.join(root, 'docs/settings-and-commands.md'), 'utf8');
+    for (const id of Object.values(Commands)) assert.ok(doc.includes(`\`${id}\``), id);
+    for (const key of Object.keys(pkg.contributes.configuration.properties)) assert.ok(doc.includes(`\`${key}\``), key);
+  });
+});
