@@ -1,0 +1,226 @@
+// Every SQL statement the log-flush Extended Events session uses, in one place, each beside the Learn page it follows.
+// Identifiers are emitted QUOTENAME-style; values are parameters, except where DDL cannot take one (then validated literals).
+
+import { randomBytes } from 'node:crypto';
+
+export type SessionScope = 'server' | 'database';
+
+/** Events we want, in preference order for counting flushes (see aggregate.ts). Field names: reference §4.1 (NOT CONFIRMED; checked at run time). */
+export const LOG_FLUSH_EVENTS = ['databases_log_flush', 'databases_log_flush_wait', 'log_flush_start', 'log_flush_complete'] as const;
+/** Added only on request: it is not specific to the log and its fields are unknown (reference §4.1). */
+export const OPTIONAL_EVENTS = ['flush_file_buffers'] as const;
+export type LogFlushEventName = (typeof LOG_FLUSH_EVENTS)[number] | (typeof OPTIONAL_EVENTS)[number];
+
+/** Fields each event should carry according to public scripts (reference §4.1); absent ones are reported, not fatal. */
+export const EXPECTED_FIELDS: Readonly<Record<LogFlushEventName, readonly string[]>> = {
+  databases_log_flush: ['database_id'],
+  databases_log_flush_wait: ['database_id'],
+  log_flush_start: ['database_id', 'write_size'],
+  log_flush_complete: ['database_id', 'duration', 'write_size'],
+  flush_file_buffers: [],
+};
+
+export const SESSION_NAME_PREFIX = 'durability_lens_';
+
+/** `durability_lens_<16 hex>` from crypto randomness, so concurrent runs (and other users) never collide. */
+export function newSessionName(random: (size: number) => Uint8Array = randomBytes): string {
+  return SESSION_NAME_PREFIX + Buffer.from(random(8)).toString('hex');
+}
+
+/** QUOTENAME for a sysname: `[` + name with `]` doubled + `]`. Rejects what QUOTENAME would turn into NULL. */
+export function quoteName(name: string): string {
+  if (name.length === 0 || name.length > 128) throw new RangeError(`identifier must be 1..128 characters, got ${name.length}`);
+  if (name.includes('\u0000')) throw new RangeError('identifier must not contain NUL');
+  return `[${name.replace(/]/g, ']]')}]`;
+}
+
+/** An N'...' literal with quotes doubled: for the places DDL takes no parameters (event_file filename). */
+export function quoteString(value: string): string {
+  if (value.includes('\u0000')) throw new RangeError('string literal must not contain NUL');
+  return `N'${value.replace(/'/g, "''")}'`;
+}
+
+/** A validated integer literal (predicate values and target sizes cannot be parameters in CREATE EVENT SESSION). */
+export function integerLiteral(value: number, min: number, max: number, what: string): string {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${what} must be an integer in ${min}..${max}, got ${String(value)}`);
+  }
+  return String(value);
+}
+
+export type TargetOptions =
+  | { kind: 'ring_buffer'; maxEventsLimit: number; maxMemoryKb: number }
+  | { kind: 'event_file'; path: string; maxFileSizeMb: number; maxRolloverFiles: number };
+
+/** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */
+export const RING_BUFFER_MAX_MEMORY_KB = 1024;
+
+export interface SessionDefinition {
+  name: string;
+  scope: SessionScope;
+  databaseId: number;
+  /** Events that exist on this server (from the catalog check), without package prefix. */
+  events: readonly LogFlushEventName[];
+  /** Add package0.event_sequence to each event so re-reads can be de-duplicated (only when the action exists). */
+  eventSequence: boolean;
+  target: TargetOptions;
+}
+
+/** Validates an event_file path: `.xel`, at most 260 characters (the read function's nvarchar(260)), no control characters; Azure needs https. */
+export function validateEventFilePath(path: string, scope: SessionScope): string {
+  if (path.length === 0 || path.length > 260) throw new RangeError(`event_file path must be 1..260 characters, got ${path.length}`);
+  // Control characters are never part of a legitimate file name and would make the literal unreadable in logs.
+  if (/[\u0000-\u001f]/.test(path)) throw new RangeError('event_file path must not contain control characters');
+  if (!/\.xel$/i.test(path)) throw new RangeError('event_file path must end with .xel (reference §4.2)');
+  if (scope === 'database' && !/^https:\/\//i.test(path)) {
+    throw new RangeError('Azure SQL Database accepts only an https blob URL as event_file path (reference §4.2)');
+  }
+  return path;
+}
+
+function scopeKeyword(scope: SessionScope): string {
+  return scope === 'server' ? 'SERVER' : 'DATABASE';
+}
+
+function targetClause(target: TargetOptions, scope: SessionScope): string {
+  if (target.kind === 'ring_buffer') {
+    const limit = integerLiteral(target.maxEventsLimit, 1, 2_000_000_000, 'MAX_EVENTS_LIMIT');
+    const memory = integerLiteral(target.maxMemoryKb, 64, RING_BUFFER_MAX_MEMORY_KB, 'ring_buffer MAX_MEMORY (KB)');
+    // Target-level MAX_MEMORY is in KB (targets-for-extended-events-in-sql-server).
+    return `ADD TARGET package0.ring_buffer (SET max_events_limit = ${limit}, max_memory = ${memory})`;
+  }
+  const path = quoteString(validateEventFilePath(target.path, scope));
+  const size = integerLiteral(target.maxFileSizeMb, 1, 1_000_000, 'max_file_size (MB)');
+  const files = integerLiteral(target.maxRolloverFiles, 1, 1000, 'max_rollover_files');
+  // max_rollover_files set explicitly: its default changed between doc versions (reference §4.2).
+  return `ADD TARGET package0.event_file (SET filename = ${path}, max_file_size = ${size}, max_rollover_files = ${files})`;
+}
+
+/**
+ * CREATE EVENT SESSION, following
+ * https://learn.microsoft.com/sql/t-sql/statements/create-event-session-transact-sql
+ * The predicate is on the event's own database_id field, not the global sqlserver.database_id source: log-writer
+ * events fire on background threads (reference §4.1, inference).
+ */
+export function createSessionSql(def: SessionDefinition): string {
+  if (def.events.length === 0) throw new RangeError('a session needs at least one event');
+  const dbId = integerLiteral(def.databaseId, 1, 32767, 'database_id');
+  const known: readonly string[] = [...LOG_FLUSH_EVENTS, ...OPTIONAL_EVENTS];
+  const body = `${def.eventSequence ? 'ACTION (package0.event_sequence) ' : ''}WHERE ([database_id] = (${dbId}))`;
+  const events = def.events.map((e) => {
+    // Event names go into DDL unquoted (package.event syntax), so only our own fixed list is allowed.
+    if (!known.includes(e)) throw new RangeError(`unknown event ${String(e)}`);
+    return `ADD EVENT sqlserver.${e} (${body})`;
+  });
+  return [
+    `CREATE EVENT SESSION ${quoteName(def.name)} ON ${scopeKeyword(def.scope)}`,
+    events.join(',\n'),
+    targetClause(def.target, def.scope),
+    'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+  ].join('\n');
+}
+
+/** ALTER EVENT SESSION ... STATE = START | STOP: https://learn.microsoft.com/sql/t-sql/statements/alter-event-session-transact-sql */
+export function sessionStateSql(name: string, scope: SessionScope, state: 'START' | 'STOP'): string {
+  return `ALTER EVENT SESSION ${quoteName(name)} ON ${scopeKeyword(scope)} STATE = ${state};`;
+}
+
+/** DROP EVENT SESSION: https://learn.microsoft.com/sql/t-sql/statements/drop-event-session-transact-sql */
+export function dropSessionSql(name: string, scope: SessionScope): string {
+  return `DROP EVENT SESSION ${quoteName(name)} ON ${scopeKeyword(scope)};`;
+}
+
+/**
+ * Is the session defined, and is it running? Parameter @name. Server: sys.server_event_sessions + sys.dm_xe_sessions
+ * (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-server-event-sessions-transact-sql);
+ * Azure: sys.database_event_sessions + sys.dm_xe_database_sessions (sys-dm-xe-database-sessions-azure-sql-database).
+ */
+export function sessionStatusSql(scope: SessionScope): string {
+  const [defs, running] =
+    scope === 'server' ? ['sys.server_event_sessions', 'sys.dm_xe_sessions'] : ['sys.database_event_sessions', 'sys.dm_xe_database_sessions'];
+  return [
+    `SELECT CASE WHEN EXISTS (SELECT 1 FROM ${defs} WHERE name = @name) THEN 1 ELSE 0 END AS is_defined,`,
+    `       CASE WHEN EXISTS (SELECT 1 FROM ${running} WHERE name = @name) THEN 1 ELSE 0 END AS is_running;`,
+  ].join('\n');
+}
+
+/**
+ * Our sessions left behind by a crash: the LIKE pattern escapes `_` (a wildcard) with brackets.
+ * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-server-event-sessions-transact-sql
+ */
+export function orphanSessionsSql(scope: SessionScope): string {
+  const defs = scope === 'server' ? 'sys.server_event_sessions' : 'sys.database_event_sessions';
+  return `SELECT name FROM ${defs} WHERE name LIKE N'durability[_]lens[_]%' ORDER BY name;`;
+}
+
+/** Platform and principal, to choose the scope (EngineEdition 5 / 12 need ON DATABASE, reference §0 and §4.2) and word GRANTs. */
+export const PLATFORM_SQL = [
+  "SELECT CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition,",
+  "       CAST(SERVERPROPERTY('ProductMajorVersion') AS int) AS product_major_version,",
+  '       SUSER_SNAME() AS login_name, USER_NAME() AS user_name;',
+].join('\n');
+
+/** Effective permissions, implied ones included: https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-my-permissions-transact-sql */
+export function myPermissionsSql(scope: SessionScope): string {
+  return `SELECT permission_name FROM sys.fn_my_permissions(NULL, N'${scope === 'server' ? 'SERVER' : 'DATABASE'}');`;
+}
+
+const quotedEventList = [...LOG_FLUSH_EVENTS, ...OPTIONAL_EVENTS].map((e) => `N'${e}'`).join(', ');
+
+/**
+ * Which of our events (and the event_sequence action) this server has. Pattern from the CREATE EVENT SESSION page
+ * (sys.dm_xe_objects joined to sys.dm_xe_packages).
+ */
+export const EVENT_CATALOG_SQL = [
+  'SELECT p.name AS package_name, o.name AS object_name, o.object_type',
+  'FROM sys.dm_xe_objects AS o',
+  'JOIN sys.dm_xe_packages AS p ON o.package_guid = p.guid',
+  `WHERE (o.object_type = N'event' AND p.name = N'sqlserver' AND o.name IN (${quotedEventList}))`,
+  "   OR (o.object_type = N'action' AND p.name = N'package0' AND o.name = N'event_sequence');",
+].join('\n');
+
+/** Payload fields of our events, with descriptions (the unit of `duration` is read from there). Reference §4.1. */
+export const EVENT_COLUMNS_SQL = [
+  'SELECT o.name AS event_name, oc.name AS field_name, oc.type_name, oc.description',
+  'FROM sys.dm_xe_objects AS o',
+  'JOIN sys.dm_xe_packages AS p ON o.package_guid = p.guid',
+  'JOIN sys.dm_xe_object_columns AS oc',
+  '  ON oc.object_name = o.name AND oc.object_package_guid = o.package_guid',
+  `WHERE o.object_type = N'event' AND p.name = N'sqlserver' AND o.name IN (${quotedEventList})`,
+  "  AND oc.column_type = N'data'",
+  'ORDER BY o.name, oc.name;',
+].join('\n');
+
+/**
+ * The ring_buffer's XML (parameter @name). Server: sys.dm_xe_session_targets
+ * (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-xe-session-targets-transact-sql);
+ * reading it also flushes the session's buffers. Azure: sys.dm_xe_database_session_targets.
+ */
+export function readTargetSql(scope: SessionScope, target: 'ring_buffer' | 'event_file'): string {
+  const [targets, sessions] =
+    scope === 'server' ? ['sys.dm_xe_session_targets', 'sys.dm_xe_sessions'] : ['sys.dm_xe_database_session_targets', 'sys.dm_xe_database_sessions'];
+  return [
+    'SELECT t.target_data',
+    `FROM ${targets} AS t`,
+    `JOIN ${sessions} AS s ON t.event_session_address = s.address`,
+    `WHERE s.name = @name AND t.target_name = N'${target}';`,
+  ].join('\n');
+}
+
+/**
+ * Incremental event_file read (parameters @path, @file, @offset; @file/@offset NULL on the first read — they must be
+ * given together, and the event at @offset is skipped). mdpath is NULL (allowed since 2016).
+ * https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-xe-file-target-read-file-transact-sql
+ */
+export const READ_EVENT_FILE_SQL = [
+  'SELECT object_name, event_data, file_name, file_offset',
+  'FROM sys.fn_xe_file_target_read_file(@path, NULL, @file, @offset);',
+].join('\n');
+
+/**
+ * The pattern that matches every rollover file of an event_file target: the server appends `_<n>_<time>` before
+ * `.xel` (reference §4.2). Azure takes a blob-name prefix without wildcards, so there the path is used as given.
+ */
+export function eventFileReadPattern(path: string, scope: SessionScope): string {
+  return scope === 'server' ? path.replace(/\.xel$/i, '*.xel') : path;
+}
