@@ -21,6 +21,7 @@ export type MeasurementName =
   | 'hostInfo'
   | 'startTime'
   | 'traceFlags'
+  | 'databaseInfo'
   | 'changeTracking'
   | 'availabilityGroup'
   | 'extendedEvents'
@@ -39,6 +40,7 @@ export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   hostInfo: 'host platform (sys.dm_os_host_info)',
   startTime: 'restart detection (sys.dm_os_sys_info.sqlserver_start_time)',
   traceFlags: 'global trace flags (DBCC TRACESTATUS)',
+  databaseInfo: 'database settings (sys.databases)',
   changeTracking: 'change tracking state (sys.change_tracking_databases)',
   availabilityGroup: 'availability group replicas (sys.dm_hadr_database_replica_states)',
   extendedEvents: 'log-flush events (Extended Events session)',
@@ -92,6 +94,7 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
     case 'traceFlags':
       // DBCC TRACESTATUS: public (reference §6, §8).
       return null;
+    case 'databaseInfo':
     case 'changeTracking':
       // Same checks as sys.databases (change-tracking catalog view Learn page): visible if the database is.
       return null;

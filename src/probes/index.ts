@@ -1,0 +1,11 @@
+// The probes' public surface: snapshot capture and diff, each probe's SQL + mapper, the preflight.
+export * from './databaseInfo';
+export * from './fileStats';
+export * from './logInfo';
+export * from './measurement';
+export * from './perfCounters';
+export * from './permissions';
+export * from './serverInfo';
+export * from './snapshot';
+export * from './values';
+export * from './waitStats';

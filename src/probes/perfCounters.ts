@@ -1,0 +1,112 @@
+// Log-related performance counters of the target database (SQLServer:Databases) and their interpretation by
+// cntr_type at run time — the reference could not confirm each counter's type, so nothing is hard-coded.
+import type { SqlClient } from '../db/types';
+import { counterOrZero, delta, num, ratio, text } from './values';
+
+export const LOG_COUNTER_NAMES = [
+  'Log Flushes/sec',
+  'Log Bytes Flushed/sec',
+  'Log Flush Waits/sec',
+  'Log Flush Wait Time',
+  'Log Flush Write Time (ms)',
+  'Transactions/sec',
+  'Write Transactions/sec',
+  'Log Growths',
+  'Percent Log Used',
+] as const;
+
+/**
+ * object_name LIKE '%:Databases' because the prefix differs (SQLServer: / MSSQL$<instance>: / Azure), and
+ * nchar columns are RTRIMmed (reference §3.1, sys-dm-os-performance-counters-transact-sql; counters from
+ * performance-monitor/sql-server-databases-object).
+ */
+export const LOG_COUNTERS_SQL = `SELECT
+  RTRIM(object_name) AS object_name,
+  RTRIM(counter_name) AS counter_name,
+  RTRIM(instance_name) AS instance_name,
+  cntr_value,
+  cntr_type
+FROM sys.dm_os_performance_counters
+WHERE object_name LIKE N'%:Databases'
+  AND RTRIM(instance_name) = @database_name
+  AND RTRIM(counter_name) IN (${LOG_COUNTER_NAMES.map((n) => `N'${n}'`).join(', ')});`;
+
+/** winperf.h counter types as decimal cntr_type values (reference §3.1). */
+export const CounterType = {
+  rawValue: 65792, // PERF_COUNTER_LARGE_RAWCOUNT: last observed value
+  perSecond: 272696320, // PERF_COUNTER_COUNTER: cumulative, rate = delta / seconds
+  bulkCount: 272696576, // PERF_COUNTER_BULK_COUNT: cumulative, rate = delta / seconds
+  rawFraction: 537003264, // PERF_LARGE_RAW_FRACTION: delta / delta(base)
+  averageBulk: 1073874176, // PERF_AVERAGE_BULK: delta / delta(base)
+  base: 1073939712, // PERF_LARGE_RAW_BASE: denominator of the two above
+} as const;
+
+export interface CounterRow {
+  objectName: string;
+  counterName: string;
+  instanceName: string;
+  value: string;
+  type: number;
+}
+
+export function mapCounterRow(r: Record<string, unknown>): CounterRow {
+  return {
+    objectName: text(r.object_name) ?? '',
+    counterName: text(r.counter_name) ?? '',
+    instanceName: text(r.instance_name) ?? '',
+    value: counterOrZero(r.cntr_value),
+    type: num(r.cntr_type) ?? 0,
+  };
+}
+
+export async function captureLogCounters(monitor: SqlClient, databaseName: string): Promise<CounterRow[]> {
+  return (await monitor.query(LOG_COUNTERS_SQL, [{ name: 'database_name', type: 'nvarchar', value: databaseName }])).map(mapCounterRow);
+}
+
+export type CounterDelta =
+  /** Cumulative counter: how much happened, and per second over the interval. */
+  | { counterName: string; kind: 'cumulative'; type: number; delta: number; perSecond: number | null }
+  /** Point-in-time value: before and after as read. */
+  | { counterName: string; kind: 'point'; type: number; before: number; after: number }
+  /** Ratio or average against a base counter: delta / delta(base); null when the base did not move. */
+  | { counterName: string; kind: 'ratio'; type: number; value: number | null; delta: number; baseDelta: number }
+  | { counterName: string; kind: 'unknown-type'; type: number; before: string; after: string };
+
+/** The base of "X" is reported as "X base" (any case); e.g. "Avg Wait Time (ms)" / "Avg Wait Time Base". */
+function findBase(rows: readonly CounterRow[], name: string): CounterRow | undefined {
+  const stem = name.replace(/\s*\(ms\)\s*$/i, '').replace(/\/sec$/i, '').toLowerCase();
+  return rows.find((r) => r.type === CounterType.base && r.counterName.toLowerCase().replace(/\s*base$/, '') === stem);
+}
+
+export function diffCounters(before: readonly CounterRow[], after: readonly CounterRow[], elapsedSeconds: number): CounterDelta[] {
+  const beforeByName = new Map(before.map((r) => [r.counterName, r]));
+  const out: CounterDelta[] = [];
+  for (const a of after) {
+    if (a.type === CounterType.base) continue;
+    const b = beforeByName.get(a.counterName);
+    if (!b) continue;
+    switch (a.type) {
+      case CounterType.perSecond:
+      case CounterType.bulkCount: {
+        const d = delta(b.value, a.value);
+        out.push({ counterName: a.counterName, kind: 'cumulative', type: a.type, delta: d, perSecond: elapsedSeconds > 0 ? d / elapsedSeconds : null });
+        break;
+      }
+      case CounterType.rawValue:
+        out.push({ counterName: a.counterName, kind: 'point', type: a.type, before: Number(b.value), after: Number(a.value) });
+        break;
+      case CounterType.rawFraction:
+      case CounterType.averageBulk: {
+        const baseAfter = findBase(after, a.counterName);
+        const baseBefore = findBase(before, a.counterName);
+        const d = delta(b.value, a.value);
+        const baseDelta = baseAfter && baseBefore ? delta(baseBefore.value, baseAfter.value) : 0;
+        out.push({ counterName: a.counterName, kind: 'ratio', type: a.type, value: ratio(d, baseDelta), delta: d, baseDelta });
+        break;
+      }
+      default:
+        out.push({ counterName: a.counterName, kind: 'unknown-type', type: a.type, before: b.value, after: a.value });
+    }
+  }
+  return out;
+}

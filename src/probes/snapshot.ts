@@ -1,0 +1,189 @@
+// captureSnapshot runs every probe on the MONITOR connection (each one degrades on its own); diffSnapshots turns
+// two snapshots into typed deltas and refuses to diff across an engine restart.
+// JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
+import type { SqlClient } from '../db/types';
+import { captureDatabaseInfo, type DatabaseInfo } from './databaseInfo';
+import { captureFileStats, captureVolumes, diffFileStats, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
+import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
+import { measure, notApplicable, ok, valueOf, type Measurement } from './measurement';
+import { captureLogCounters, diffCounters, type CounterDelta, type CounterRow } from './perfCounters';
+import type { GrantContext, MeasurementName } from './permissions';
+import { captureServerIdentity, captureServerInfo, type ServerInfo } from './serverInfo';
+import { captureServerWaits, captureSessionWaits, diffWaits, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
+
+export interface SnapshotTarget {
+  databaseId: number;
+  databaseName: string;
+  /** @@SPID of the workload connection; null when there is no workload session yet. */
+  workloadSpid: number | null;
+}
+
+export interface Snapshot {
+  schemaVersion: 1;
+  /** Wall clock when capture started (ISO) and the same as epoch ms, for intervals between snapshots. */
+  capturedAt: string;
+  capturedAtMs: number;
+  target: SnapshotTarget;
+  server: ServerInfo;
+  database: Measurement<DatabaseInfo>;
+  fileStats: Measurement<FileStatsRow[]>;
+  volumes: Measurement<VolumeRow[]>;
+  serverWaits: Measurement<WaitRow[]>;
+  sessionWaits: Measurement<WaitRow[]>;
+  logCounters: Measurement<CounterRow[]>;
+  logStats: Measurement<LogStats>;
+  logSpace: Measurement<LogSpace>;
+  vlfs: Measurement<VlfCount>;
+}
+
+export interface CaptureOptions {
+  /** Skip the probes that do not change during a run (volumes, database info): for the "after" snapshot. Default false. */
+  countersOnly?: boolean;
+  now?: () => number;
+}
+
+export async function captureSnapshot(monitor: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {
+  const capturedAtMs = (options.now ?? Date.now)();
+  const identity = await captureServerIdentity(monitor);
+  const ctx: GrantContext = {
+    majorVersion: identity.majorVersion,
+    engineEdition: identity.engineEdition,
+    loginName: identity.loginName,
+    userName: identity.userName,
+    databaseName: target.databaseName,
+  };
+  const inTargetDb = identity.currentDatabase === target.databaseName;
+  const skipped = <T>(m: MeasurementName) => notApplicable<T>(m, 'Not captured in this snapshot (it does not change during a run).');
+
+  const server = await captureServerInfo(monitor, identity, ctx);
+  const database = options.countersOnly ? skipped<DatabaseInfo>('databaseInfo') : await measure('databaseInfo', ctx, () => captureDatabaseInfo(monitor, target.databaseId, ctx));
+  const fileStats = await measure('fileStats', ctx, () => captureFileStats(monitor, target.databaseId, inTargetDb));
+  const volumes = options.countersOnly
+    ? skipped<VolumeRow[]>('volumes')
+    : identity.isAzureSqlDatabase
+      ? notApplicable<VolumeRow[]>('volumes', 'sys.dm_os_volume_stats applies to SQL Server only.')
+      : await measure('volumes', ctx, () => captureVolumes(monitor, target.databaseId));
+  const serverWaits = await measure('waitStats', ctx, () => captureServerWaits(monitor));
+  const sessionWaits =
+    target.workloadSpid === null
+      ? notApplicable<WaitRow[]>('sessionWaits', 'No workload session to read waits for.')
+      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number));
+  const logCounters = await measure('perfCounters', ctx, () => captureLogCounters(monitor, target.databaseName));
+  const logStats = await measure('logStats', ctx, () => captureLogStats(monitor, target.databaseId));
+  const logSpace = inTargetDb
+    ? await measure('logSpace', ctx, () => captureLogSpace(monitor))
+    : notApplicable<LogSpace>('logSpace', `sys.dm_db_log_space_usage describes only the current database; the monitor connection is in "${identity.currentDatabase}", not "${target.databaseName}".`);
+  const vlfs = await measure('vlfs', ctx, () => captureVlfCount(monitor, target.databaseId, inTargetDb));
+
+  return {
+    schemaVersion: 1,
+    capturedAt: new Date(capturedAtMs).toISOString(),
+    capturedAtMs,
+    target,
+    server,
+    database,
+    fileStats,
+    volumes,
+    serverWaits,
+    sessionWaits,
+    logCounters,
+    logStats,
+    logSpace,
+    vlfs,
+  };
+}
+
+// ---- Diff ----
+
+export interface SnapshotDiff {
+  /** False when the deltas must not be used (engine restart, different database); notes say why. */
+  valid: boolean;
+  notes: string[];
+  /** true / false, or null when the start time could not be read. */
+  restartDetected: boolean | null;
+  elapsedMs: number;
+  files: Measurement<FileStatsDiff>;
+  serverWaits: Measurement<WaitStatsDiff>;
+  sessionWaits: Measurement<WaitStatsDiff>;
+  logCounters: Measurement<CounterDelta[]>;
+  log: LogDiff;
+}
+
+export interface DiffOptions {
+  /** Server waits: benign filter and top N. */
+  waits?: WaitDiffOptions;
+  /** The session's own waits are usually shown unfiltered. */
+  sessionWaits?: WaitDiffOptions;
+}
+
+function pair<A, R>(before: Measurement<A>, after: Measurement<A>, fn: (b: A, a: A) => R): Measurement<R> {
+  if (before.status !== 'ok') return before;
+  if (after.status !== 'ok') return after;
+  return ok(fn(before.value, after.value));
+}
+
+export function diffSnapshots(before: Snapshot, after: Snapshot, options: DiffOptions = {}): SnapshotDiff {
+  const notes: string[] = [];
+  const elapsedMs = after.capturedAtMs - before.capturedAtMs;
+  const startBefore = valueOf(before.server.startTime);
+  const startAfter = valueOf(after.server.startTime);
+  const restartDetected = startBefore !== null && startAfter !== null ? startBefore !== startAfter : null;
+  let valid = true;
+  if (restartDetected) {
+    valid = false;
+    notes.push(
+      `SQL Server restarted between the snapshots (start time ${startBefore} → ${startAfter}); cumulative counters started over, so no deltas are shown. Run the measurement again.`,
+    );
+  } else if (restartDetected === null) {
+    notes.push('Could not read sqlserver_start_time, so a restart between the snapshots cannot be ruled out.');
+  }
+  if (before.target.databaseId !== after.target.databaseId) {
+    valid = false;
+    notes.push(`The snapshots describe different databases (${before.target.databaseName} vs ${after.target.databaseName}).`);
+  }
+  const invalid = <T>(m: MeasurementName): Measurement<T> => notApplicable<T>(m, notes[0] ?? 'The snapshots cannot be compared.');
+
+  if (!valid) {
+    return {
+      valid,
+      notes,
+      restartDetected,
+      elapsedMs,
+      files: invalid('fileStats'),
+      serverWaits: invalid('waitStats'),
+      sessionWaits: invalid('sessionWaits'),
+      logCounters: invalid('perfCounters'),
+      log: { vlfCount: null, logSizeMb: null, usedBytes: null, usedPercent: null },
+    };
+  }
+
+  let sessionWaits: Measurement<WaitStatsDiff>;
+  if (before.target.workloadSpid !== after.target.workloadSpid) {
+    sessionWaits = notApplicable('sessionWaits', 'The workload session changed between the snapshots; its waits cannot be compared.');
+    notes.push('The workload session changed between the snapshots (different @@SPID).');
+  } else {
+    sessionWaits = pair(before.sessionWaits, after.sessionWaits, (b, a) => {
+      // Session waits are cleared when the session is reset (reference §2.2): a counter going down means that.
+      const beforeByType = new Map(b.map((w) => [w.waitType, w]));
+      if (a.some((w) => BigInt(w.waitTimeMs) < BigInt(beforeByType.get(w.waitType)?.waitTimeMs ?? '0'))) {
+        notes.push('The workload session\'s wait counters went down: the session was reset between snapshots, so its waits are understated.');
+      }
+      return diffWaits(b, a, { filterBenign: false, ...options.sessionWaits });
+    });
+  }
+
+  return {
+    valid,
+    notes,
+    restartDetected,
+    elapsedMs,
+    files: pair(before.fileStats, after.fileStats, diffFileStats),
+    serverWaits: pair(before.serverWaits, after.serverWaits, (b, a) => diffWaits(b, a, options.waits)),
+    sessionWaits,
+    logCounters: pair(before.logCounters, after.logCounters, (b, a) => diffCounters(b, a, elapsedMs / 1000)),
+    log: diffLog(
+      { stats: valueOf(before.logStats), space: valueOf(before.logSpace), vlfs: valueOf(before.vlfs) },
+      { stats: valueOf(after.logStats), space: valueOf(after.logSpace), vlfs: valueOf(after.vlfs) },
+    ),
+  };
+}
