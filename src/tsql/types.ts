@@ -115,4 +115,27 @@ export interface Analysis {
   flushLogCalls: Range[];
   checkpoints: Range[];
   diagnostics: AnalysisDiagnostic[];
+  /** Every statement with its kind (compound statements span their bodies). Optional: added after the first contract. */
+  statements?: StatementInfo[];
+  /** CREATE/ALTER PROCEDURE, FUNCTION and TRIGGER bodies. */
+  routines?: RoutineInfo[];
+}
+
+export type StatementKind =
+  | 'block' | 'if' | 'while' | 'try-catch' | 'atomic-block' | 'routine'
+  | 'begin-transaction' | 'commit' | 'rollback' | 'save-transaction'
+  | 'dml' | 'alter-database' | 'flush-log' | 'checkpoint' | 'set-implicit-transactions' | 'other';
+
+export interface StatementInfo {
+  kind: StatementKind;
+  range: Range;
+  batchIndex: number;
+}
+
+export interface RoutineInfo {
+  kind: 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
+  /** As written, brackets removed: `dbo.usp_load`. */
+  name: string;
+  range: Range;
+  batchIndex: number;
 }

@@ -1,0 +1,111 @@
+// What the structural scanner finds in a script, as document offsets (analyze.ts turns them into LSP ranges).
+
+import type { DmlKind, DurabilityOption, StatementKind } from './types';
+
+export type { StatementKind };
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface StatementNode extends Span {
+  kind: StatementKind;
+  batchIndex: number;
+}
+
+export interface BeginTransactionNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  name: string | null;
+  distributed: boolean;
+  withMark: boolean;
+  inLoop: boolean;
+  /** A COMMIT or ROLLBACK in the same batch closes it on some path. */
+  matched: boolean;
+}
+
+export interface CommitNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  form: 'COMMIT' | 'COMMIT TRAN' | 'COMMIT TRANSACTION' | 'COMMIT WORK';
+  name: string | null;
+  delayedDurability: DurabilityOption | null;
+  /** Range of `DELAYED_DURABILITY = ON` inside the WITH clause, when present. */
+  durabilityClause: Span | null;
+  inLoop: boolean;
+  begin: BeginTransactionNode | null;
+  /** Under `IF @@TRANCOUNT ...`/`XACT_STATE()`: written to cope with no open transaction. */
+  guarded: boolean;
+}
+
+export interface RollbackNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  name: string | null;
+  /** `ROLLBACK TRAN savepoint` of a SAVE TRAN in the same batch: leaves the transaction open. */
+  toSavepoint: boolean;
+  matched: boolean;
+  guarded: boolean;
+  inLoop: boolean;
+}
+
+export interface DmlNode extends Span {
+  kind: DmlKind;
+  keyword: Span;
+  batchIndex: number;
+  inLoop: boolean;
+  /** The loop is the client repeating the batch (`GO n`), not a WHILE in the batch. */
+  inRepeatedBatchOnly: boolean;
+  inExplicitTransaction: boolean;
+  inAtomicBlock: boolean;
+  autocommit: boolean;
+}
+
+export interface LoopNode extends Span {
+  kind: 'WHILE' | 'CURSOR';
+  batchIndex: number;
+  block: boolean;
+}
+
+export interface DurabilitySettingNode extends Span {
+  batchIndex: number;
+  /** null for `ALTER DATABASE CURRENT`. */
+  database: string | null;
+  value: 'DISABLED' | 'ALLOWED' | 'FORCED';
+}
+
+export interface AtomicBlockNode extends Span {
+  batchIndex: number;
+  delayedDurability: DurabilityOption | null;
+  durabilityClause: Span | null;
+}
+
+export interface RoutineNode extends Span {
+  kind: 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
+  name: string;
+  batchIndex: number;
+  /** Offset of the first token after AS. */
+  bodyStart: number;
+}
+
+export interface ScriptStructure {
+  statements: StatementNode[];
+  begins: BeginTransactionNode[];
+  commits: CommitNode[];
+  rollbacks: RollbackNode[];
+  dml: DmlNode[];
+  loops: LoopNode[];
+  durabilitySettings: DurabilitySettingNode[];
+  atomicBlocks: AtomicBlockNode[];
+  routines: RoutineNode[];
+  flushLogCalls: Span[];
+  checkpoints: Span[];
+}
+
+export function emptyStructure(): ScriptStructure {
+  return {
+    statements: [], begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
+    atomicBlocks: [], routines: [], flushLogCalls: [], checkpoints: [],
+  };
+}
