@@ -1,0 +1,103 @@
+// tedious against the stand-in's TDS layer: PRELOGIN encryption negotiation (clear, TLS inside PRELOGIN,
+// TDS 8.0 strict), certificate verification with the stand-in's CA, and LOGIN7 outcomes.
+import assert from 'node:assert/strict';
+import { ConnectionError } from 'tedious';
+import { startStandinServer, type StandinServer } from '../standin/server';
+import { BATCH, FakeEngine, LOGIN } from './support/fake-engine';
+import { batch, close, connect } from './support/tedious-client';
+
+describe('tedious login and encryption against the stand-in', () => {
+  let engine: FakeEngine;
+  let server: StandinServer;
+
+  beforeEach(async () => {
+    engine = new FakeEngine();
+    server = await startStandinServer({ engine });
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  async function selectOneOver(options: Parameters<typeof connect>[0]): Promise<number> {
+    const connection = await connect(options);
+    try {
+      const result = await batch(connection, BATCH.selectOne);
+      return result.rows[0]![0]!.value as number;
+    } finally {
+      await close(connection);
+    }
+  }
+
+  it('connects in clear text with encrypt: false and passes LOGIN7 fields to the engine', async () => {
+    assert.equal(await selectOneOver({ port: server.port, encrypt: false }), 1);
+    const login = engine.logins[0]!;
+    assert.equal(login.userName, LOGIN.user);
+    assert.equal(login.password, LOGIN.password);
+    assert.equal(login.database, LOGIN.database);
+    assert.equal(login.encrypted, false);
+    assert.equal(login.tdsVersion, 0x74000004);
+    assert.equal(login.packetSize, 4096);
+    assert.equal(login.appName, 'Tedious');
+  });
+
+  it('negotiates TLS inside PRELOGIN with encrypt: true and trustServerCertificate', async () => {
+    assert.equal(await selectOneOver({ port: server.port, encrypt: true, trustServerCertificate: true }), 1);
+    assert.equal(engine.logins[0]!.encrypted, true);
+  });
+
+  it('verifies the server certificate against the stand-in CA without trustServerCertificate', async () => {
+    assert.equal(await selectOneOver({ port: server.port, encrypt: true, ca: server.caPem }), 1);
+    assert.equal(engine.logins[0]!.encrypted, true);
+  });
+
+  it('rejects the certificate when the client trusts neither it nor its CA', async () => {
+    await assert.rejects(connect({ port: server.port, encrypt: true }), (error: Error) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.match(error.message, /certificate/i);
+      return true;
+    });
+    assert.equal(engine.logins.length, 0);
+  });
+
+  it('speaks TDS 8.0 (encrypt: strict): TLS before PRELOGIN', async () => {
+    assert.equal(await selectOneOver({ port: server.port, encrypt: 'strict', ca: server.caPem }), 1);
+    assert.equal(engine.logins[0]!.encrypted, true);
+  });
+
+  it('reports a wrong password as 18456 in a ConnectionError and closes the connection', async () => {
+    await assert.rejects(connect({ port: server.port, password: 'wrong' }), (error: Error) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.equal((error as ConnectionError).code, 'ELOGIN');
+      assert.equal(error.message, "Login failed for user 'sa'.");
+      return true;
+    });
+  });
+
+  it('reports an unknown database as the engine says (4060)', async () => {
+    await assert.rejects(connect({ port: server.port, database: 'nosuch' }), (error: Error) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.match(error.message, /Cannot open database "nosuch"/);
+      return true;
+    });
+  });
+
+  it('refuses clients that will not encrypt when the server requires TLS', async () => {
+    const strictServer = await startStandinServer({ engine, tls: { encryption: 'required' } });
+    try {
+      await assert.rejects(connect({ port: strictServer.port, encrypt: false }), /Server requires encryption/);
+      assert.equal(await selectOneOver({ port: strictServer.port, encrypt: true, trustServerCertificate: true }), 1);
+    } finally {
+      await strictServer.close();
+    }
+  });
+
+  it('grants the negotiated packet size from LOGIN7', async () => {
+    const connection = await connect({ port: server.port, packetSize: 8192 });
+    try {
+      assert.equal(engine.logins[0]!.packetSize, 8192);
+      assert.equal((await batch(connection, BATCH.selectOne)).rows[0]![0]!.value, 1);
+    } finally {
+      await close(connection);
+    }
+  });
+});
