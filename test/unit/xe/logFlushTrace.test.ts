@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XeSessionError } from '../../../src/xe/errors';
+import { dropOrphanSessions, dropSession, findOrphanSessions, LogFlushSession, withLogFlushTrace } from '../../../src/xe/logFlushTrace';
+import { FakeServer, serverError } from './fakeServer';
+
+const basicXml = readFileSync(join(__dirname, '../../fixtures/xe/ring_buffer_basic.xml'), 'utf8');
+const NAME = 'durability_lens_test01';
+const opts = { databaseId: 7, sessionName: NAME };
+
+async function rejection(p: Promise<unknown>): Promise<XeSessionError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof XeSessionError, `expected XeSessionError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected a rejection');
+}
+
+describe('xe lifecycle', () => {
+  it('prepares, starts, captures the ring buffer before STOP, reads, and drops', async () => {
+    const server = new FakeServer({ ringBufferXml: basicXml });
+    const summary = await withLogFlushTrace(server.client(), opts, async (s) => {
+      await s.start();
+      assert.equal(server.sessions.get(NAME)?.running, true);
+      await s.stop();
+      return s.summarize(await s.read(), { commitCount: 2, counterLogFlushes: 2 });
+    });
+    const kinds = server.sqls().map((q) => q.split(/\s+/).slice(0, 3).join(' '));
+    assert.deepEqual(kinds, [
+      "SELECT CAST(SERVERPROPERTY('EngineEdition') AS",
+      'SELECT permission_name FROM',
+      'SELECT p.name AS',
+      'SELECT o.name AS',
+      'CREATE EVENT SESSION',
+      'ALTER EVENT SESSION',
+      'SELECT t.target_data FROM', // before STOP: a stopped session has no ring buffer
+      'ALTER EVENT SESSION',
+      'SELECT CASE WHEN',
+      'DROP EVENT SESSION',
+    ]);
+    assert.equal(server.sessions.size, 0);
+    assert.equal(summary.flushEvent, 'databases_log_flush');
+    assert.equal(summary.flushes, 2);
+    assert.equal(summary.flushesPerCommit, 1);
+    assert.equal(summary.bytes, 4096);
+    assert.deepEqual(summary.latencyMs, { p50: 1.5, p95: 1.5, p99: 1.5, max: 1.5 });
+    assert.equal(summary.durationUnit, 'microseconds');
+    assert.equal(summary.counterCrossCheck!.agrees, true);
+    assert.deepEqual(summary.missingEvents, []);
+  });
+
+  it('skips an event the server lacks and records it as missing', async () => {
+    const server = new FakeServer({ events: ['databases_log_flush', 'databases_log_flush_wait', 'log_flush_start'] });
+    const s = await LogFlushSession.prepare(server.client(), opts);
+    assert.deepEqual(s.plan.events, ['databases_log_flush', 'databases_log_flush_wait', 'log_flush_start']);
+    assert.deepEqual(s.plan.missingEvents, ['log_flush_complete']);
+    assert.equal(s.plan.durationUnit, null);
+    assert.doesNotMatch(s.plan.createSql, /log_flush_complete/);
+    const summary = s.summarize({ events: [], duplicates: 0, ringBuffer: null, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 }, parseError: null, notes: [] });
+    assert.ok(summary.notes.includes('Not available on this server, so not traced: log_flush_complete.'));
+  });
+
+  it('leaves out an event without a database_id field, and notes missing fields', async () => {
+    const server = new FakeServer({
+      fields: { databases_log_flush: { database_id: null }, databases_log_flush_wait: {}, log_flush_start: { database_id: null }, log_flush_complete: { database_id: null, duration: 'Duration' } },
+      eventSequence: false,
+    });
+    const s = await LogFlushSession.prepare(server.client(), { ...opts, includeFlushFileBuffers: true });
+    assert.deepEqual(s.plan.events, ['databases_log_flush', 'log_flush_start', 'log_flush_complete']);
+    assert.deepEqual(s.plan.missingEvents, ['databases_log_flush_wait', 'flush_file_buffers']);
+    assert.deepEqual(s.plan.missingFields, [
+      'databases_log_flush_wait.database_id',
+      'log_flush_start.write_size',
+      'log_flush_complete.write_size',
+      'flush_file_buffers.database_id',
+    ]);
+    assert.equal(s.plan.eventSequence, false);
+    assert.equal(s.plan.durationUnit, 'assumed-microseconds');
+    assert.doesNotMatch(s.plan.createSql, /event_sequence/);
+  });
+
+  it('fails prepare without changing anything when no log-flush event exists', async () => {
+    const server = new FakeServer({ events: [] });
+    const err = await rejection(LogFlushSession.prepare(server.client(), opts));
+    assert.equal(err.step, 'prepare');
+    assert.match(err.message, /None of the log-flush events .* Nothing was changed/);
+    assert.ok(!server.sqls().some((q) => q.startsWith('CREATE')));
+  });
+
+  it('refuses up front, naming the GRANT, when effective permissions lack ALTER ANY EVENT SESSION (2019)', async () => {
+    const server = new FakeServer({ permissions: ['CONNECT SQL', 'VIEW SERVER STATE'] });
+    const err = await rejection(LogFlushSession.prepare(server.client(), opts));
+    assert.equal(err.grant, 'GRANT ALTER ANY EVENT SESSION TO [app];');
+    assert.match(err.message, /\(create, start, drop\)\. Nothing was changed on the server\. Ask an administrator to run: GRANT ALTER ANY EVENT SESSION TO \[app\];$/);
+  });
+
+  it('CREATE denied: maps to the 2019 GRANT, and cleanup still checks for the session', async () => {
+    const server = new FakeServer();
+    server.failOn(/^CREATE EVENT SESSION/, serverError(297, 'The user does not have permission to perform this action.'));
+    const err = await rejection(withLogFlushTrace(server.client(), opts, (s) => s.start()));
+    assert.equal(err.step, 'create');
+    assert.equal(
+      err.message,
+      `Could not create the Extended Events session ${NAME}: permission denied. No event session was created; nothing on the server changed. ` +
+        'Ask an administrator to run: GRANT ALTER ANY EVENT SESSION TO [app];',
+    );
+    assert.equal(server.sqls().at(-1), 'SELECT CASE WHEN EXISTS (SELECT 1 FROM sys.server_event_sessions WHERE name = @name) THEN 1 ELSE 0 END AS is_defined,\n' +
+      '       CASE WHEN EXISTS (SELECT 1 FROM sys.dm_xe_sessions WHERE name = @name) THEN 1 ELSE 0 END AS is_running;');
+    assert.equal(server.sessions.size, 0);
+  });
+
+  it('START fails: the created session is dropped and the message is the mapped one (2022 grant wording)', async () => {
+    const server = new FakeServer({ majorVersion: 16, permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION', 'VIEW SERVER PERFORMANCE STATE'] });
+    server.failOn(/STATE = START;$/, serverError(297, 'The user does not have permission to perform this action.'));
+    const err = await rejection(withLogFlushTrace(server.client(), opts, (s) => s.start()));
+    assert.equal(err.step, 'start');
+    assert.equal(err.grant, 'GRANT ALTER ANY EVENT SESSION ENABLE TO [app];  -- or ALTER ANY EVENT SESSION');
+    assert.match(err.message, /The session was created but not started; Durability Lens drops it again\./);
+    assert.equal(server.sqls().at(-1), `DROP EVENT SESSION [${NAME}] ON SERVER;`);
+    assert.equal(server.sessions.size, 0);
+  });
+
+  it('read fails: the running session is stopped and dropped, and the server error is in the message', async () => {
+    const server = new FakeServer();
+    server.failOn(/t\.target_data/, serverError(8115, 'Arithmetic overflow error.'));
+    const err = await rejection(
+      withLogFlushTrace(server.client(), opts, async (s) => {
+        await s.start();
+        await s.read();
+      }),
+    );
+    assert.equal(err.step, 'read');
+    assert.equal(
+      err.message,
+      `Could not read the events of the Extended Events session ${NAME} (server error 8115: Arithmetic overflow error.). The events could not be read; the session is dropped as usual.`,
+    );
+    assert.deepEqual(server.sqls().slice(-2), [`ALTER EVENT SESSION [${NAME}] ON SERVER STATE = STOP;`, `DROP EVENT SESSION [${NAME}] ON SERVER;`]);
+    assert.equal(server.sessions.size, 0);
+  });
+
+  it('drops on a fresh connection when the first one died, keeping the body error', async () => {
+    const server = new FakeServer();
+    const first = server.client();
+    const bodyError = new Error('workload connection lost');
+    await assert.rejects(
+      withLogFlushTrace(
+        first,
+        opts,
+        async (s) => {
+          await s.start();
+          first.dead = true;
+          throw bodyError;
+        },
+        { reconnect: async () => server.client() },
+      ),
+      (e) => e === bodyError,
+    );
+    assert.equal(server.sessions.size, 0);
+  });
+
+  it('reports a failed drop aside when the body failed, and throws it when the body succeeded', async () => {
+    const server = new FakeServer();
+    server.failOn(/^DROP EVENT SESSION/, serverError(297, 'The user does not have permission to perform this action.'));
+    const seen: XeSessionError[] = [];
+    await assert.rejects(
+      withLogFlushTrace(server.client(), opts, async (s) => {
+        await s.start();
+        throw new Error('boom');
+      }, { onCleanupError: (e) => seen.push(e) }),
+      /boom/,
+    );
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]!.step, 'drop');
+    assert.match(seen[0]!.message, /permission denied\. The session may still exist on the server\. Ask an administrator to drop it, or run: GRANT ALTER ANY EVENT SESSION TO \[app\];/);
+
+    server.sessions.clear();
+    const err = await rejection(withLogFlushTrace(server.client(), { ...opts, sessionName: 'durability_lens_test02' }, (s) => s.start()));
+    assert.equal(err.step, 'drop');
+  });
+
+  it('uses ON DATABASE and the DATABASE EVENT SESSION grants on Azure SQL Database (EngineEdition 5)', async () => {
+    const server = new FakeServer({ engineEdition: 5, permissions: ['CREATE ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION'] });
+    server.failOn(/^CREATE EVENT SESSION/, serverError(262, 'CREATE ANY DATABASE EVENT SESSION permission denied in database.'));
+    const err = await rejection(withLogFlushTrace(server.client(), opts, (s) => s.start()));
+    assert.match(server.calls.find((c) => c.sql.startsWith('CREATE'))!.sql, /ON DATABASE\n/);
+    assert.equal(err.grant, 'GRANT CREATE ANY DATABASE EVENT SESSION TO [app_user];');
+    assert.ok(server.sqls().some((q) => q.includes('sys.database_event_sessions WHERE name = @name')));
+  });
+});
+
+describe('xe session cleanup', () => {
+  it('dropSession tolerates a session that does not exist', async () => {
+    const server = new FakeServer();
+    assert.equal(await dropSession(server.client(), 'durability_lens_gone'), false);
+    assert.ok(!server.sqls().some((q) => q.startsWith('DROP')));
+  });
+
+  it('treats 15151 as success only when the session is really gone', async () => {
+    const server = new FakeServer();
+    server.sessions.set('durability_lens_x', { running: false });
+    server.failOn(/^DROP EVENT SESSION/, serverError(15151, "Cannot drop the event session 'durability_lens_x', because it does not exist or you do not have permission."));
+    const err = await rejection(dropSession(server.client(), 'durability_lens_x'));
+    assert.equal(err.step, 'drop');
+    assert.equal(err.grant, 'GRANT ALTER ANY EVENT SESSION TO [<login>];');
+  });
+
+  it('stops a running session before dropping it', async () => {
+    const server = new FakeServer();
+    server.sessions.set('durability_lens_r', { running: true });
+    assert.equal(await dropSession(server.client(), 'durability_lens_r'), true);
+    assert.deepEqual(server.sqls().slice(1), ['ALTER EVENT SESSION [durability_lens_r] ON SERVER STATE = STOP;', 'DROP EVENT SESSION [durability_lens_r] ON SERVER;']);
+  });
+
+  it('lists orphans except live sessions, and drops them one by one', async () => {
+    const server = new FakeServer();
+    for (const n of ['durability_lens_a', 'durability_lens_b', 'durability_lens_live']) server.sessions.set(n, { running: n.endsWith('b') });
+    const orphans = await findOrphanSessions(server.client(), ['durability_lens_live']);
+    assert.deepEqual(orphans, ['durability_lens_a', 'durability_lens_b']);
+    const results = await dropOrphanSessions(server.client(), orphans);
+    assert.deepEqual(results, [
+      { name: 'durability_lens_a', dropped: true, error: null },
+      { name: 'durability_lens_b', dropped: true, error: null },
+    ]);
+    assert.deepEqual([...server.sessions.keys()], ['durability_lens_live']);
+  });
+});

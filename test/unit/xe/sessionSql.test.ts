@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import {
+  createSessionSql,
+  dropSessionSql,
+  eventFileReadPattern,
+  newSessionName,
+  orphanSessionsSql,
+  quoteName,
+  quoteString,
+  readTargetSql,
+  sessionStateSql,
+  sessionStatusSql,
+  type SessionDefinition,
+} from '../../../src/xe/sessionSql';
+
+const ring: SessionDefinition = {
+  name: 'durability_lens_00ff',
+  scope: 'server',
+  databaseId: 7,
+  events: ['databases_log_flush', 'log_flush_complete'],
+  eventSequence: true,
+  target: { kind: 'ring_buffer', maxEventsLimit: 20000, maxMemoryKb: 1024 },
+};
+
+describe('xe session SQL', () => {
+  it('creates a server ring_buffer session with the database predicate, event_sequence and the fixed options', () => {
+    assert.equal(
+      createSessionSql(ring),
+      [
+        'CREATE EVENT SESSION [durability_lens_00ff] ON SERVER',
+        'ADD EVENT sqlserver.databases_log_flush (ACTION (package0.event_sequence) WHERE ([database_id] = (7))),',
+        'ADD EVENT sqlserver.log_flush_complete (ACTION (package0.event_sequence) WHERE ([database_id] = (7)))',
+        'ADD TARGET package0.ring_buffer (SET max_events_limit = 20000, max_memory = 1024)',
+        'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+      ].join('\n'),
+    );
+  });
+
+  it('creates an event_file session, doubling quotes in the path and quoting a hostile name', () => {
+    const sql = createSessionSql({
+      ...ring,
+      name: "x] ON SERVER; DROP LOGIN sa; --'",
+      events: ['log_flush_start'],
+      eventSequence: false,
+      target: { kind: 'event_file', path: "D:\\xe\\o'brien'); DROP TABLE t;--.xel", maxFileSizeMb: 64, maxRolloverFiles: 4 },
+    });
+    assert.equal(
+      sql,
+      [
+        "CREATE EVENT SESSION [x]] ON SERVER; DROP LOGIN sa; --'] ON SERVER",
+        'ADD EVENT sqlserver.log_flush_start (WHERE ([database_id] = (7)))',
+        "ADD TARGET package0.event_file (SET filename = N'D:\\xe\\o''brien''); DROP TABLE t;--.xel', max_file_size = 64, max_rollover_files = 4)",
+        'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+      ].join('\n'),
+    );
+  });
+
+  it('uses ON DATABASE for the database scope and requires an https path there', () => {
+    const sql = createSessionSql({ ...ring, scope: 'database', events: ['databases_log_flush'], eventSequence: false });
+    assert.equal(sql.split('\n')[0], 'CREATE EVENT SESSION [durability_lens_00ff] ON DATABASE');
+    assert.throws(
+      () => createSessionSql({ ...ring, scope: 'database', target: { kind: 'event_file', path: 'C:\\x.xel', maxFileSizeMb: 1, maxRolloverFiles: 1 } }),
+      /https blob URL/,
+    );
+  });
+
+  it('rejects values that cannot be safe literals', () => {
+    assert.throws(() => createSessionSql({ ...ring, databaseId: 7.5 }), /database_id must be an integer/);
+    assert.throws(() => createSessionSql({ ...ring, databaseId: Number.NaN }), /database_id/);
+    assert.throws(() => createSessionSql({ ...ring, target: { kind: 'ring_buffer', maxEventsLimit: 10, maxMemoryKb: 4096 } }), /MAX_MEMORY/);
+    assert.throws(() => createSessionSql({ ...ring, events: [] }), /at least one event/);
+    assert.throws(() => createSessionSql({ ...ring, events: ['x; DROP' as never] }), /unknown event/);
+    const file = (path: string) => () => createSessionSql({ ...ring, target: { kind: 'event_file', path, maxFileSizeMb: 1, maxRolloverFiles: 1 } });
+    assert.throws(file('C:\\x.txt'), /\.xel/);
+    assert.throws(file('C:\\a\nb.xel'), /control characters/);
+    assert.throws(file('C:\\' + 'a'.repeat(260) + '.xel'), /1\.\.260/);
+  });
+
+  it('quotes identifiers and strings like QUOTENAME and doubled quotes', () => {
+    assert.equal(quoteName('a]b]]'), '[a]]b]]]]]');
+    assert.equal(quoteString("it's"), "N'it''s'");
+    assert.throws(() => quoteName(''), RangeError);
+    assert.throws(() => quoteName('x'.repeat(129)), RangeError);
+  });
+
+  it('generates durability_lens_ names from the random source', () => {
+    assert.equal(newSessionName(() => new Uint8Array([0, 1, 2, 0xab, 0xcd, 0xef, 0x10, 0xff])), 'durability_lens_000102abcdef10ff');
+    const a = newSessionName();
+    assert.match(a, /^durability_lens_[0-9a-f]{16}$/);
+    assert.notEqual(a, newSessionName());
+  });
+
+  it('starts, stops and drops with the quoted name and scope', () => {
+    assert.equal(sessionStateSql('a]b', 'server', 'START'), 'ALTER EVENT SESSION [a]]b] ON SERVER STATE = START;');
+    assert.equal(sessionStateSql('s', 'database', 'STOP'), 'ALTER EVENT SESSION [s] ON DATABASE STATE = STOP;');
+    assert.equal(dropSessionSql('s', 'server'), 'DROP EVENT SESSION [s] ON SERVER;');
+  });
+
+  it('finds orphans with the underscore escaped in LIKE', () => {
+    assert.equal(orphanSessionsSql('server'), "SELECT name FROM sys.server_event_sessions WHERE name LIKE N'durability[_]lens[_]%' ORDER BY name;");
+    assert.match(orphanSessionsSql('database'), /FROM sys\.database_event_sessions /);
+  });
+
+  it('reads the target and status through the scope-specific views, by parameter', () => {
+    assert.equal(
+      readTargetSql('server', 'ring_buffer'),
+      [
+        'SELECT t.target_data',
+        'FROM sys.dm_xe_session_targets AS t',
+        'JOIN sys.dm_xe_sessions AS s ON t.event_session_address = s.address',
+        "WHERE s.name = @name AND t.target_name = N'ring_buffer';",
+      ].join('\n'),
+    );
+    assert.match(readTargetSql('database', 'ring_buffer'), /sys\.dm_xe_database_session_targets AS t\nJOIN sys\.dm_xe_database_sessions AS s/);
+    assert.match(sessionStatusSql('server'), /sys\.server_event_sessions WHERE name = @name[\s\S]*sys\.dm_xe_sessions WHERE name = @name/);
+  });
+
+  it('turns the event_file path into a rollover wildcard on servers only', () => {
+    assert.equal(eventFileReadPattern('D:\\xe\\durability_lens_ab.xel', 'server'), 'D:\\xe\\durability_lens_ab*.xel');
+    assert.equal(eventFileReadPattern('https://a.blob.core.windows.net/c/s.xel', 'database'), 'https://a.blob.core.windows.net/c/s.xel');
+  });
+});
