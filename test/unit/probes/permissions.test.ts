@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { evaluatePreflight, grantFor, quoteName, serverStatePermission } from '../../../src/probes/permissions';
+
+const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
+const ctx2022 = { ...ctx2019, majorVersion: 16 };
+
+describe('probes/permissions: GRANT text', () => {
+  it('quotes identifiers QUOTENAME-style, doubling ]', () => {
+    assert.equal(quoteName('a]b'), '[a]]b]');
+    assert.equal(quoteName('plain'), '[plain]');
+    assert.equal(quoteName('x]]y'), '[x]]]]y]');
+  });
+
+  it('asks for VIEW SERVER STATE up to 2019 and VIEW SERVER PERFORMANCE STATE from 2022', () => {
+    assert.equal(serverStatePermission(ctx2019), 'VIEW SERVER STATE');
+    assert.equal(serverStatePermission(ctx2022), 'VIEW SERVER PERFORMANCE STATE');
+    assert.equal(grantFor('waitStats', ctx2019), 'USE [master];\nGRANT VIEW SERVER STATE TO [app]]user];');
+    assert.equal(grantFor('fileStats', ctx2022), 'USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [app]]user];');
+  });
+
+  it('grants ALTER on the database to the database user, quoting a hostile database name', () => {
+    assert.equal(grantFor('durabilityToggle', ctx2019), 'USE [Sales]]DB];\nGRANT ALTER ON DATABASE::[Sales]]DB] TO [app]]user];');
+  });
+
+  it('needs nothing for host info up to 2019 and VIEW DATABASE PERFORMANCE STATE for VLFs from 2022', () => {
+    assert.equal(grantFor('hostInfo', ctx2019), null);
+    assert.equal(grantFor('vlfs', ctx2022), 'USE [Sales]]DB];\nGRANT VIEW DATABASE PERFORMANCE STATE TO [app]]user];');
+  });
+});
+
+describe('probes/permissions: preflight evaluation', () => {
+  it('lists what is missing without VIEW SERVER STATE, with one GRANT each', () => {
+    const result = evaluatePreflight(
+      { login_name: 'lens', user_name: 'lens_user', view_server_state: 0, view_server_performance_state: null, alter_any_event_session: 1, alter_database: 1, view_database_state: 1 },
+      { majorVersion: 15, engineEdition: 3, databaseName: 'Sales' },
+    );
+    const missing = new Set(result.missing.map((m) => m.measurement));
+    for (const m of ['fileStats', 'waitStats', 'sessionWaits', 'perfCounters', 'logStats', 'vlfs', 'startTime'] as const) assert.ok(missing.has(m), m);
+    assert.ok(!missing.has('extendedEvents'));
+    assert.ok(!missing.has('durabilityToggle'));
+    assert.equal(result.grantScript, 'USE [master];\nGRANT VIEW SERVER STATE TO [lens];');
+  });
+
+  it('on 2022 accepts CREATE + DROP ANY EVENT SESSION instead of ALTER ANY EVENT SESSION', () => {
+    const row = { login_name: 'lens', user_name: 'lens', view_server_performance_state: 1, alter_any_event_session: 0, create_any_event_session: 1, drop_any_event_session: 1, alter_database: 0, view_database_performance_state: 1 };
+    const result = evaluatePreflight(row, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales' });
+    assert.deepEqual(result.missing.map((m) => m.measurement), ['durabilityToggle']);
+    assert.equal(result.grantScript, 'USE [Sales];\nGRANT ALTER ON DATABASE::[Sales] TO [lens];');
+  });
+
+  it('treats an unknown permission name (NULL) as not held', () => {
+    const result = evaluatePreflight({ login_name: 'lens', user_name: 'lens', view_server_performance_state: null }, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales' });
+    const check = result.checks.find((c) => c.permission === 'VIEW SERVER PERFORMANCE STATE')!;
+    assert.equal(check.held, null);
+    assert.ok(result.missing.some((m) => m.measurement === 'waitStats'));
+  });
+});
