@@ -5,3 +5,4 @@ export { applicationName, toTediousConfig } from './profile';
 export { TediousSession } from './session';
 export { documentLineOf, runWorkload, type WorkloadRun, type WorkloadRunOptions } from './workload';
 export type * from './types';
+export { parseDataSource, profileFromConnectionString, type ParsedConnectionString } from './connectionString';

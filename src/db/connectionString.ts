@@ -1,0 +1,63 @@
+// ADO.NET connection string → ConnectionProfile + secret (for importing profiles and for the integration suite's
+// DURABILITY_LENS_TEST_SERVER). Parsing is @tediousjs/connection-string's; the mapping of keys is ours.
+import { parse, MSSQL_SCHEMA } from '@tediousjs/connection-string';
+import type { AuthenticationProfile, ConnectionProfile } from './types';
+
+export interface ParsedConnectionString {
+  profile: ConnectionProfile;
+  /** Password (or token); undefined when the string has none. */
+  secret: string | undefined;
+}
+
+/** "tcp:host,1433" / "host\\INSTANCE" / "host" → server + port or instance name. */
+export function parseDataSource(dataSource: string): { server: string; port?: number; instanceName?: string } {
+  const source = dataSource.trim().replace(/^tcp:/i, '');
+  const comma = source.lastIndexOf(',');
+  if (comma > 0) {
+    const port = Number(source.slice(comma + 1).trim());
+    if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`Not a port number in "${dataSource}".`);
+    return { server: source.slice(0, comma).trim(), port };
+  }
+  const slash = source.indexOf('\\');
+  if (slash > 0) return { server: source.slice(0, slash), instanceName: source.slice(slash + 1) };
+  return { server: source };
+}
+
+function encryptOption(raw: string | undefined): boolean | 'strict' {
+  // Microsoft.Data.SqlClient 5 accepts strict / mandatory / optional besides true / false.
+  const v = raw?.trim().toLowerCase();
+  if (v === 'strict') return 'strict';
+  if (v === 'true' || v === 'yes' || v === 'mandatory') return true;
+  if (v === 'false' || v === 'no' || v === 'optional') return false;
+  return true; // tedious's default: encrypt
+}
+
+export function profileFromConnectionString(connectionString: string): ParsedConnectionString {
+  const raw = parse(connectionString);
+  const schema = raw.toSchema(MSSQL_SCHEMA) as Record<string, unknown>;
+  const dataSource = schema['data source'];
+  if (typeof dataSource !== 'string' || dataSource.trim() === '') throw new Error('The connection string has no Server / Data Source.');
+  const user = typeof schema['user id'] === 'string' ? (schema['user id'] as string) : undefined;
+  const authKeyword = typeof schema.authentication === 'string' ? (schema.authentication as string).toLowerCase().replace(/\s+/g, '') : '';
+  let authentication: AuthenticationProfile;
+  if (authKeyword === 'activedirectorydefault') authentication = { type: 'entra-default' };
+  else if (authKeyword === 'activedirectorymanagedidentity' || authKeyword === 'activedirectorymsi') authentication = { type: 'entra-msi-vm' };
+  else if (!user) throw new Error('The connection string has no User Id (integrated security is not supported here).');
+  else authentication = { type: 'sql', user };
+  const rawEncrypt = raw.get('encrypt');
+  const appName = schema['application name'];
+  const timeout = schema['connect timeout'];
+  const database = schema['initial catalog'];
+  return {
+    profile: {
+      ...parseDataSource(dataSource),
+      database: typeof database === 'string' && database !== '' ? database : 'master',
+      authentication,
+      encrypt: encryptOption(typeof rawEncrypt === 'string' ? rawEncrypt : undefined),
+      trustServerCertificate: schema.trustservercertificate === true,
+      ...(typeof appName === 'string' && appName !== '' ? { appName } : {}),
+      ...(typeof timeout === 'number' && timeout > 0 ? { connectTimeoutMs: timeout * 1000 } : {}),
+    },
+    secret: typeof schema.password === 'string' ? (schema.password as string) : undefined,
+  };
+}
