@@ -1,0 +1,60 @@
+// Properties over arbitrary input: the lexer and analyze never throw, tokens cover the input, batches stay in bounds.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { analyze } from '../../../src/tsql/analyze';
+import { splitBatches } from '../../../src/tsql/batches';
+import { isWhitespaceCode, lex } from '../../../src/tsql/lexer';
+import { LineIndex } from '../../../src/tsql/lines';
+
+// Pieces that exercise the tricky paths far more often than uniform random text would.
+const piece = fc.constantFrom(
+  'GO', 'GO 3', '\n', '\r\n', '\r', ' ', "'", "''", 'N\'', '[', ']', ']]', '"', '--', '/*', '*/', 'BEGIN', 'END',
+  'TRAN', 'COMMIT', 'ROLLBACK', 'WHILE', 'IF', 'ELSE', 'TRY', 'CATCH', 'INSERT', 'UPDATE', 'SET', 'SELECT', 'INTO',
+  'WITH', '(', ')', ';', 'DELAYED_DURABILITY', '=', 'ON', 'CASE', 'ATOMIC', 'CREATE', 'PROCEDURE', 'AS', 'ALTER',
+  'DATABASE', 'FORCED', '@i', '@@FETCH_STATUS', '#t', '0x1F', '1e3', '.5', 'é', '\uFEFF', '\u00A0', 'x',
+);
+const scriptish = fc.oneof(
+  fc.array(piece, { maxLength: 60 }).map((p) => p.join(' ')),
+  fc.array(piece, { maxLength: 60 }).map((p) => p.join('')),
+  fc.string({ maxLength: 200 }),
+  fc.string({ unit: 'binary', maxLength: 200 }),
+);
+
+describe('tsql properties', () => {
+  it('lexes any input without throwing, tokens in order and covering it with only whitespace between', () => {
+    fc.assert(fc.property(scriptish, (text) => {
+      const s = lex(text);
+      let at = 0;
+      for (let i = 0; i < s.count; i++) {
+        const start = s.starts[i]!, end = s.ends[i]!;
+        assert.ok(start >= at && end > start && end <= text.length);
+        for (let j = at; j < start; j++) assert.ok(isWhitespaceCode(text.charCodeAt(j)), `gap char ${text.charCodeAt(j)}`);
+        at = end;
+      }
+      for (let j = at; j < text.length; j++) assert.ok(isWhitespaceCode(text.charCodeAt(j)));
+    }), { numRuns: 500 });
+  });
+
+  it('keeps batches inside the input, in order and never overlapping, each text equal to its slice', () => {
+    fc.assert(fc.property(scriptish, (text) => {
+      const batches = splitBatches(lex(text), new LineIndex(text)).map((b) => b.batch);
+      let at = 0;
+      for (const b of batches) {
+        assert.ok(b.startOffset >= at && b.endOffset >= b.startOffset && b.endOffset <= text.length);
+        assert.equal(text.slice(b.startOffset, b.endOffset), b.text);
+        assert.ok(b.repeat >= 1);
+        at = b.endOffset;
+      }
+    }), { numRuns: 500 });
+  });
+
+  it('analyses any input without throwing and with ranges inside the document', () => {
+    fc.assert(fc.property(scriptish, (text) => {
+      const a = analyze(text);
+      const lineCount = new LineIndex(text).lineCount;
+      for (const d of a.diagnostics) {
+        assert.ok(d.range.start.line <= d.range.end.line && d.range.end.line < lineCount);
+      }
+    }), { numRuns: 500 });
+  });
+});
