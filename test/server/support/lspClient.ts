@@ -29,7 +29,11 @@ import {
 import { DatabaseContextNotification, type DatabaseContextParams } from '../../../src/shared/protocol';
 
 const repoRoot = path.resolve(__dirname, '../../..');
-const serverEntry = path.join(repoRoot, 'src/server/server.ts');
+// DURABILITY_LENS_TEST_BUNDLE=1 runs the same tests against the webpack bundle VS Code would start.
+const bundled = process.env.DURABILITY_LENS_TEST_BUNDLE === '1';
+const serverArgs = bundled
+  ? [path.join(repoRoot, 'dist/server.js'), '--stdio']
+  : ['--import', 'tsx', path.join(repoRoot, 'src/server/server.ts'), '--stdio'];
 
 interface Waiter {
   matches: (p: PublishDiagnosticsParams) => boolean;
@@ -74,7 +78,7 @@ export class LspTestClient {
   }
 
   static async start(options: StartOptions = {}): Promise<{ client: LspTestClient; initialize: InitializeResult }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry, '--stdio'], { cwd: repoRoot, stdio: 'pipe' });
+    const child = spawn(process.execPath, serverArgs, { cwd: repoRoot, stdio: 'pipe' });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspTestClient(child, connection);
     connection.listen();
