@@ -1,0 +1,196 @@
+// The db layer against the stand-in (or a real server): connect, encryption check, error classification,
+// workload runner (PRINT, error lines, GO n, cancel, 1,000,000 rows with flat memory).
+import assert from 'node:assert/strict';
+import { connect } from '../../src/db/connect';
+import { ConnectionFailure } from '../../src/db/errors';
+import type { TediousSession } from '../../src/db/session';
+import type { WorkloadMessage } from '../../src/db/types';
+import { runWorkload } from '../../src/db/workload';
+import { closedPort, isRealServer, standinAvailable, startTarget, waitFor, type TestTarget } from './support';
+
+describe('integration: db connections and workload runner', function () {
+  this.timeout(60000);
+  let target: TestTarget;
+  const sessions: TediousSession[] = [];
+  const open = async (overrides: Partial<TestTarget['profile']> = {}, role: 'workload' | 'monitor' = 'workload', secret?: string) => {
+    const s = await connect({ ...target.profile, ...overrides }, secret ?? target.secret, { role });
+    sessions.push(s);
+    return s;
+  };
+
+  before(async function () {
+    if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
+    target = await startTarget();
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+  });
+  after(async () => {
+    await target?.close();
+  });
+
+  it('connects without encryption and exposes distinct @@SPIDs for workload and monitor', async () => {
+    const workload = await open({}, 'workload');
+    const monitor = await open({}, 'monitor');
+    assert.ok(workload.spid > 0 && monitor.spid > 0);
+    assert.notEqual(workload.spid, monitor.spid);
+    assert.equal(workload.encrypted, null, 'not requested, not checked');
+    const [row] = await monitor.query('SELECT @@SPID AS spid, APP_NAME() AS app;');
+    assert.equal(row!.spid, monitor.spid);
+    assert.equal(row!.app, 'Durability Lens (monitor)');
+  });
+
+  it('connects with encryption (trusting the certificate) and verifies encrypt_option = TRUE', async () => {
+    const s = await open({ encrypt: true, trustServerCertificate: true }, 'monitor');
+    assert.equal(s.encrypted, true);
+    assert.equal(s.encryptionEvidence, 'server');
+  });
+
+  it('runs parameterised queries through sp_executesql with typed values', async () => {
+    const s = await open({}, 'monitor');
+    const rows = await s.query('SELECT @n + 1 AS next, @name AS name;', [
+      { name: 'n', type: 'int', value: 41 },
+      { name: 'name', type: 'nvarchar', value: "O'Brien]" },
+    ]);
+    assert.deepEqual(rows, [{ next: 42, name: "O'Brien]" }]);
+  });
+
+  it('refuses an untrusted (self-signed) certificate and offers trustServerCertificate (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // a real server may well have a trusted certificate
+    await assert.rejects(open({ encrypt: true, trustServerCertificate: false }), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'untrusted-certificate');
+      assert.equal(err.info.offerTrustServerCertificate, true);
+      return true;
+    });
+  });
+
+  it('classifies a wrong password as login failed (18456)', async () => {
+    await assert.rejects(open({}, 'workload', 'definitely-wrong-password'), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'login-failed');
+      assert.equal(err.info.serverErrorNumber, 18456);
+      assert.match(err.info.message, /Nothing was changed/);
+      return true;
+    });
+  });
+
+  it('classifies an unknown database (4060)', async () => {
+    await assert.rejects(open({ database: 'durability_lens_no_such_db' }), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'unknown-database');
+      return true;
+    });
+  });
+
+  it('classifies a closed port as unreachable', async () => {
+    const port = await closedPort();
+    await assert.rejects(open({ server: '127.0.0.1', port, connectTimeoutMs: 3000 }), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'unreachable');
+      return true;
+    });
+  });
+
+  it('forwards PRINT with timestamps and maps an error line to the document line', async () => {
+    const s = await open();
+    const messages: WorkloadMessage[] = [];
+    const text = ["PRINT 'starting';", 'SELECT 1 AS a UNION ALL SELECT 2;', "RAISERROR('boom', 16, 1);", "PRINT 'after';"].join('\n');
+    const report = await runWorkload(s, { text, repeat: 1, firstLine: 20 }, { onMessage: (m) => messages.push(m) }).done;
+    const print = messages.find((m) => m.kind === 'info' && m.message === 'starting');
+    assert.ok(print, 'PRINT forwarded');
+    assert.ok(print.at > 0 && print.elapsedMs >= 0);
+    const error = messages.find((m) => m.kind === 'error');
+    assert.equal(error?.message, 'boom');
+    assert.equal(error?.lineNumber, 3);
+    assert.equal(error?.documentLine, 22);
+    assert.equal(report.error?.documentLine, 22);
+    assert.equal(report.rowsReturned, 2);
+    assert.equal(report.resultSets, 1);
+    assert.equal(report.iterationsCompleted, 0, 'the failing repetition does not count as completed');
+  });
+
+  it('repeats a batch for GO n and counts rows affected per statement', async () => {
+    const s = await open();
+    await s.execute('IF OBJECT_ID(N\'dbo.lens_go_n\') IS NOT NULL DROP TABLE dbo.lens_go_n; CREATE TABLE dbo.lens_go_n (id int IDENTITY(1,1) PRIMARY KEY, v int);');
+    try {
+      const infos: string[] = [];
+      const report = await runWorkload(s, { text: "INSERT INTO dbo.lens_go_n (v) VALUES (1), (2);\nPRINT 'tick';", repeat: 3, firstLine: 0 }, {
+        onMessage: (m) => m.kind === 'info' && infos.push(m.message),
+      }).done;
+      assert.equal(report.error, null);
+      assert.equal(report.iterationsCompleted, 3);
+      assert.equal(report.rowsAffected, 6);
+      assert.deepEqual(infos, ['tick', 'tick', 'tick']);
+      const [row] = await s.query('SELECT COUNT(*) AS n FROM dbo.lens_go_n;');
+      assert.equal(row!.n, 6);
+    } finally {
+      await s.execute('DROP TABLE dbo.lens_go_n;');
+    }
+  });
+
+  it('cancels a long WAITFOR (ATTENTION → ECANCEL) and the connection stays usable', async () => {
+    const s = await open();
+    let started = false;
+    const run = runWorkload(s, { text: "RAISERROR('waiting', 0, 1) WITH NOWAIT;\nWAITFOR DELAY '00:00:30';", repeat: 5, firstLine: 0 }, {
+      onMessage: (m) => {
+        if (m.message === 'waiting') started = true;
+      },
+    });
+    await waitFor(() => started, 'the batch to start');
+    run.cancel();
+    const report = await run.done;
+    assert.equal(report.cancelled, true);
+    assert.equal(report.error, null);
+    assert.equal(report.iterationsCompleted, 0);
+    assert.ok(report.elapsedMs < 30000, `cancel took ${report.elapsedMs} ms`);
+    const [row] = await s.query('SELECT 1 AS one;');
+    assert.equal(row!.one, 1);
+  });
+
+  it('stops on an AbortSignal', async () => {
+    const s = await open();
+    const controller = new AbortController();
+    const run = runWorkload(s, { text: "RAISERROR('waiting', 0, 1) WITH NOWAIT;\nWAITFOR DELAY '00:00:30';", repeat: 1, firstLine: 0 }, {
+      signal: controller.signal,
+      onMessage: (m) => m.message === 'waiting' && controller.abort(),
+    });
+    const report = await run.done;
+    assert.equal(report.cancelled, true);
+  });
+
+  it('streams a 1,000,000-row result with flat memory (rows counted, never kept)', async () => {
+    const s = await open();
+    const gcAvailable = typeof globalThis.gc === 'function';
+    globalThis.gc?.();
+    const baseline = process.memoryUsage().heapUsed;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 20);
+    try {
+      const report = await runWorkload(s, {
+        text: 'SELECT TOP (1000000) a.object_id AS a, b.object_id AS b FROM sys.all_objects AS a CROSS JOIN sys.all_objects AS b;',
+        repeat: 1,
+        firstLine: 0,
+      }).done;
+      assert.equal(report.error, null);
+      assert.equal(report.rowsReturned, 1000000);
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    const growthMb = (peak - baseline) / 1024 / 1024;
+    // Keeping 1,000,000 rows as objects would need well over 100 MB; garbage between GCs stays far below.
+    assert.ok(growthMb < (gcAvailable ? 64 : 96), `heap grew by ${growthMb.toFixed(1)} MB`);
+  });
+
+  it('closes every connection it opened (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip();
+    const s = await open();
+    await waitFor(() => (target.openConnections() ?? 0) >= 1, 'the connection to register');
+    await s.close();
+    sessions.splice(sessions.indexOf(s), 1);
+    await waitFor(() => target.openConnections() === 0, 'the stand-in to see every socket closed');
+  });
+});

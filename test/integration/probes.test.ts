@@ -1,0 +1,112 @@
+// Snapshots against the stand-in (or a real server): before/after an insert loop, preflight, and the
+// degraded snapshot of a login without VIEW SERVER (PERFORMANCE) STATE.
+import assert from 'node:assert/strict';
+import { connect } from '../../src/db/connect';
+import type { TediousSession } from '../../src/db/session';
+import { runWorkload } from '../../src/db/workload';
+import { preflightPermissions } from '../../src/probes/permissions';
+import { captureServerIdentity } from '../../src/probes/serverInfo';
+import { captureSnapshot, diffSnapshots } from '../../src/probes/snapshot';
+import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
+
+const READER = { name: 'lens]reader', password: 'Reader-1' };
+
+describe('integration: snapshots and permissions', function () {
+  this.timeout(60000);
+  let target: TestTarget;
+  const sessions: TediousSession[] = [];
+  const track = (s: TediousSession) => (sessions.push(s), s);
+
+  before(async function () {
+    if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
+    target = await startTarget({ logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+  });
+  after(async () => {
+    await target?.close();
+  });
+
+  async function targetIds(monitor: TediousSession) {
+    const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name;');
+    return { databaseId: Number(row!.id), databaseName: String(row!.name) };
+  }
+
+  it('shows log writes and WRITELOG for the workload session after an insert loop', async () => {
+    const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
+    const monitor = track(await connect(target.profile, target.secret, { role: 'monitor' }));
+    const ids = await targetIds(monitor);
+    await workload.execute("IF OBJECT_ID(N'dbo.lens_s1') IS NOT NULL DROP TABLE dbo.lens_s1; CREATE TABLE dbo.lens_s1 (id int IDENTITY(1,1) PRIMARY KEY, col1 int DEFAULT 100, col2 varchar(100) DEFAULT 'abcd');");
+    try {
+      const snapshotTarget = { ...ids, workloadSpid: workload.spid };
+      const before = await captureSnapshot(monitor, snapshotTarget);
+      const inserts = 200;
+      const report = await runWorkload(workload, {
+        text: `DECLARE @i int = 0;\nWHILE @i < ${inserts}\nBEGIN\n  INSERT INTO dbo.lens_s1 DEFAULT VALUES;\n  SET @i += 1;\nEND`,
+        repeat: 1,
+        firstLine: 0,
+      }).done;
+      assert.equal(report.error, null);
+      const after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+      const diff = diffSnapshots(before, after);
+      assert.equal(diff.valid, true, diff.notes.join(' '));
+      assert.equal(diff.restartDetected, false);
+
+      assert.equal(diff.files.status, 'ok');
+      const log = diff.files.status === 'ok' ? diff.files.value.totals.find((t) => t.kind === 'log') : undefined;
+      assert.ok(log, 'a log file is labelled');
+      // Each autocommit INSERT commits on its own: with DISABLED durability each commit waits for a log flush.
+      if (target.kind === 'standin') assert.ok(log.writes >= inserts, `log writes ${log.writes}`);
+      else assert.ok(log.writes > 0);
+      assert.ok((log.avgBytesPerWrite ?? 0) > 0);
+
+      assert.equal(diff.sessionWaits.status, 'ok');
+      const writelog = diff.sessionWaits.status === 'ok' ? diff.sessionWaits.value.top.find((w) => w.waitType === 'WRITELOG') : undefined;
+      assert.ok(writelog, 'the workload session waited on WRITELOG');
+      if (target.kind === 'standin') assert.ok(writelog.waitingTasks >= inserts, `WRITELOG waits ${writelog.waitingTasks}`);
+
+      assert.equal(diff.logCounters.status, 'ok');
+      const flushes = diff.logCounters.status === 'ok' ? diff.logCounters.value.find((c) => c.counterName === 'Log Flushes/sec') : undefined;
+      assert.ok(flushes && flushes.kind === 'cumulative' && flushes.delta > 0, 'Log Flushes/sec moved');
+      assert.ok(JSON.parse(JSON.stringify(diff)), 'the diff is JSON-serialisable');
+    } finally {
+      await workload.execute('DROP TABLE dbo.lens_s1;');
+    }
+  });
+
+  it('preflight of an admin login reports nothing missing (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // the connection string's login need not be an admin
+    const monitor = track(await connect(target.profile, target.secret, { role: 'monitor' }));
+    const identity = await captureServerIdentity(monitor);
+    const result = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: identity.currentDatabase });
+    assert.deepEqual(result.missing, []);
+    assert.equal(result.grantScript, '');
+  });
+
+  it('a login lacking VIEW SERVER STATE degrades with the right GRANT text (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    const profile = { ...target.profile, authentication: { type: 'sql' as const, user: READER.name } };
+    const workload = track(await connect(profile, READER.password, { role: 'workload' }));
+    const monitor = track(await connect(profile, READER.password, { role: 'monitor' }));
+    const identity = await captureServerIdentity(monitor);
+    const permission = identity.majorVersion >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+    const expectedGrant = `USE [master];\nGRANT ${permission} TO [lens]]reader];`;
+
+    const preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: 'lab' });
+    const missing = new Set(preflight.missing.map((m) => m.measurement));
+    assert.ok(missing.has('fileStats') && missing.has('waitStats') && missing.has('perfCounters'));
+    assert.ok(preflight.grantScript.includes(expectedGrant), preflight.grantScript);
+
+    const ids = await targetIds(monitor);
+    const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: workload.spid });
+    for (const m of [snapshot.fileStats, snapshot.serverWaits, snapshot.logCounters]) {
+      assert.equal(m.status, 'unavailable');
+      if (m.status === 'unavailable') {
+        assert.equal(m.cause, 'permission');
+        assert.equal(m.grant, expectedGrant);
+      }
+    }
+    assert.equal(snapshot.server.identity.loginName, READER.name, 'the snapshot itself still completed');
+  });
+});
