@@ -1,19 +1,14 @@
-// Finds what the cursor is on (a delayed-durability keyword, sys.sp_flush_log, a COMMIT) using the
-// analysis' ranges plus the word under the cursor, and returns the matching hover text.
+// Finds what the cursor is on (a delayed-durability keyword, sys.sp_flush_log, a COMMIT) from the
+// lexer's tokens and the analysis' ranges, and returns the matching hover text. Comments and strings get none.
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { TokenKind, lex, type TokenStream } from '../tsql/index';
 import type { Analysis, DatabaseDurabilityContext, Position, Range } from '../tsql/types';
 import { atomicText, commitOptionText, commitText, databaseOptionText, flushLogText, settingValueText } from './hoverText';
 
-interface Word {
-  text: string;
-  start: number;
-  end: number;
-}
-
-const WORD_CHAR = /[A-Za-z0-9_@#$]/;
-// How far back to look for `BEGIN ATOMIC WITH (` before an option: the option list is short.
-const ATOMIC_LOOKBACK = 400;
+// `BEGIN ATOMIC WITH (DELAYED_DURABILITY = ON, TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'x')`
+// has a handful of tokens before any option; looking further back than this cannot reach the BEGIN.
+const ATOMIC_OPTION_LOOKBACK = 40;
 
 export function hoverAt(
   document: TextDocument,
@@ -21,20 +16,16 @@ export function hoverAt(
   position: Position,
   database: DatabaseDurabilityContext | null,
 ): Hover | null {
-  const text = document.getText();
-  const word = wordAt(text, document.offsetAt(position));
-  if (!word) return null;
-  const upper = word.text.toUpperCase();
-  const range = { start: document.positionAt(word.start), end: document.positionAt(word.end) };
+  const tokens = lex(document.getText());
+  const index = tokenAt(tokens, document.offsetAt(position));
+  if (index < 0 || tokens.kinds[index] !== TokenKind.Word) return null;
+  const upper = wordText(tokens, index);
+  const range = { start: document.positionAt(tokens.starts[index]!), end: document.positionAt(tokens.ends[index]!) };
   const hover = (value: string): Hover => ({ contents: { kind: MarkupKind.Markdown, value }, range });
 
   if (upper === 'SP_FLUSH_LOG') return hover(flushLogText());
-
-  const before = text.slice(Math.max(0, word.start - ATOMIC_LOOKBACK), word.start);
-  if (upper === 'ATOMIC' && /\bBEGIN\s+$/i.test(before)) return hover(atomicText());
-  if ((upper === 'DELAYED_DURABILITY' || upper === 'ON' || upper === 'OFF') && /\bBEGIN\s+ATOMIC\s+WITH\s*\([^)]*$/i.test(before)) {
-    return hover(atomicText());
-  }
+  if (upper === 'ATOMIC' && wordText(tokens, previous(tokens, index)) === 'BEGIN') return hover(atomicText());
+  if ((upper === 'DELAYED_DURABILITY' || upper === 'ON' || upper === 'OFF') && inAtomicOptions(tokens, index)) return hover(atomicText());
 
   const commit = analysis.commits.find((c) => contains(c.range, position));
   if (commit) {
@@ -50,12 +41,43 @@ export function hoverAt(
   return null;
 }
 
-function wordAt(text: string, offset: number): Word | null {
-  let start = offset;
-  while (start > 0 && WORD_CHAR.test(text[start - 1]!)) start--;
-  let end = offset;
-  while (end < text.length && WORD_CHAR.test(text[end]!)) end++;
-  return start === end ? null : { text: text.slice(start, end), start, end };
+/** Index of the token covering `offset` (a cursor right after a word still counts), or -1. */
+function tokenAt(tokens: TokenStream, offset: number): number {
+  let low = 0;
+  let high = tokens.count - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (tokens.ends[mid]! < offset) low = mid + 1;
+    else if (tokens.starts[mid]! > offset) high = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+function wordText(tokens: TokenStream, index: number): string {
+  if (index < 0 || tokens.kinds[index] !== TokenKind.Word) return '';
+  return tokens.text.slice(tokens.starts[index]!, tokens.ends[index]!).toUpperCase();
+}
+
+function previous(tokens: TokenStream, index: number): number {
+  let i = index - 1;
+  while (i >= 0 && (tokens.kinds[i] === TokenKind.LineComment || tokens.kinds[i] === TokenKind.BlockComment)) i--;
+  return i;
+}
+
+/** Inside the option list of `BEGIN ATOMIC WITH ( ... )`. */
+function inAtomicOptions(tokens: TokenStream, index: number): boolean {
+  let i = previous(tokens, index);
+  for (let steps = 0; i >= 0 && steps < ATOMIC_OPTION_LOOKBACK; steps++, i = previous(tokens, i)) {
+    const kind = tokens.kinds[i] as TokenKind;
+    if (kind === TokenKind.RParen || kind === TokenKind.Semicolon) return false;
+    if (kind === TokenKind.LParen) {
+      const withWord = previous(tokens, i);
+      const atomic = previous(tokens, withWord);
+      return wordText(tokens, withWord) === 'WITH' && wordText(tokens, atomic) === 'ATOMIC' && wordText(tokens, previous(tokens, atomic)) === 'BEGIN';
+    }
+  }
+  return false;
 }
 
 function compare(a: Position, b: Position): number {

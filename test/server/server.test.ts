@@ -179,6 +179,28 @@ describe('language server over stdio', function () {
     assert.equal(await client.hover(uri, inside(TRANSACTION, 'UPDATE')), null);
   });
 
+  it('hovers explain BEGIN ATOMIC options and stay quiet in comments and strings', async () => {
+    const uri = 'file:///work/atomic.sql';
+    const text = [
+      'CREATE PROCEDURE dbo.usp_add WITH NATIVE_COMPILATION, SCHEMABINDING',
+      'AS BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N\'us_english\', DELAYED_DURABILITY = ON)',
+      '    INSERT INTO dbo.t (col1) VALUES (1);',
+      'END;',
+      'GO',
+      "-- DELAYED_DURABILITY in a comment, sp_flush_log too",
+      "SELECT 'DELAYED_DURABILITY' AS s;",
+      '',
+    ].join('\n');
+    await client.open(uri, text);
+    for (const needle of ['ATOMIC', 'DELAYED_DURABILITY = ON']) {
+      assert.match(markdown(await client.hover(uri, inside(text, needle))), /BEGIN ATOMIC WITH \(DELAYED_DURABILITY = ON \| OFF/, needle);
+    }
+    assert.equal(await client.hover(uri, inside(text, 'DELAYED_DURABILITY in a comment')), null);
+    assert.equal(await client.hover(uri, inside(text, 'sp_flush_log too')), null);
+    assert.equal(await client.hover(uri, inside(text, "DELAYED_DURABILITY' AS")), null);
+    await client.close(uri);
+  });
+
   it('a setting switches a diagnostic code off, and code lenses off, after didChangeConfiguration', async () => {
     const uri = 'file:///work/loop.sql';
     // Version 3 (loop without transaction) has its autocommit finding.
