@@ -57,6 +57,14 @@ function* numbers(count: number): Iterable<SqlValue[]> {
   for (let i = 1; i <= count; i++) yield [i];
 }
 
+/** Rows produced a few at a time across event-loop turns, like a scan that never ends. */
+async function* trickle(): AsyncIterable<SqlValue[]> {
+  for (let i = 1; ; i++) {
+    if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    yield [i];
+  }
+}
+
 /** Resolves when the request is cancelled: the model's "waiting" state. */
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
@@ -140,7 +148,7 @@ export class FakeEngine implements Engine {
         yield { kind: 'done', rowCount: MANY_ROWS };
         return;
       case BATCH.slowRows:
-        yield { kind: 'resultSet', columns: [{ name: 'n', type: { kind: 'int' }, nullable: false }], rows: numbers(Number.MAX_SAFE_INTEGER) };
+        yield { kind: 'resultSet', columns: [{ name: 'n', type: { kind: 'int' }, nullable: false }], rows: trickle() };
         yield { kind: 'done' };
         return;
       case BATCH.allTypes:

@@ -140,8 +140,11 @@ export async function runRequest(args: RunRequestArgs): Promise<'completed' | 'd
   }
 
   if (signal.aborted) {
-    // MS-TDS 2.2.1.7: after ATTENTION the server ends the response with DONE carrying the ATTN bit.
-    flushDone(true);
+    // MS-TDS 2.2.1.7: the cancelled response ends here (EOM, no final DONE), and the attention gets its own
+    // response message holding DONE with the ATTN bit; tedious reads exactly one message per client message.
+    pendingDone = undefined;
+    writer.end();
+    await writer.ready();
     writer.write(doneToken(TokenType.DONE, DoneStatus.ATTN));
   } else if (isRpc) {
     if (!sawReturnStatus) await emit(returnStatusToken(0));
