@@ -20,8 +20,9 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 15_000 });
   await input.fill(relativePath);
-  // Wait for the file to be listed before Enter, or Enter picks whatever the list showed a moment earlier.
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: base }).first().waitFor({ timeout: 20_000 });
+  // Enter opens the focused row; right after typing, that can still be the previous history entry, so wait
+  // until the focused row is our file.
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: base }).waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: base }).waitFor({ timeout: 20_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
@@ -54,7 +55,7 @@ export interface ProblemRow {
 
 /** Opens the Problems panel and returns the rows whose text contains `needle`, once at least one is there. */
 export async function problemRows(page: Page, needle: string, timeoutMs = 30_000): Promise<ProblemRow[]> {
-  await runCommand(page, 'View: Focus on Problems View');
+  await runCommand(page, 'Problems: Focus on Problems View');
   const rows = page.locator('.markers-panel .monaco-list-row', { hasText: needle });
   await rows.first().waitFor({ timeout: timeoutMs });
   const texts = await rows.allTextContents();
@@ -71,7 +72,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 15_000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
 }
