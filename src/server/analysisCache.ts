@@ -1,7 +1,7 @@
 // Runs the T-SQL analysis once per document version and analysis options, so diagnostics, code lenses
 // and hovers asked for the same version share one analyze() call.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze } from '../tsql/index';
+import { analyze, lex, type TokenStream } from '../tsql/index';
 import type { Analysis, AnalysisOptions, DatabaseDurabilityContext, DiagnosticCode } from '../tsql/types';
 
 interface CacheEntry {
@@ -12,6 +12,16 @@ interface CacheEntry {
 
 export class AnalysisCache {
   private readonly entries = new Map<string, CacheEntry>();
+  // Hovers need tokens (to stay quiet in comments and strings); moving the mouse asks many times per version.
+  private readonly tokenEntries = new Map<string, { version: number; tokens: TokenStream }>();
+
+  tokens(document: TextDocument): TokenStream {
+    const cached = this.tokenEntries.get(document.uri);
+    if (cached && cached.version === document.version) return cached.tokens;
+    const tokens = lex(document.getText());
+    this.tokenEntries.set(document.uri, { version: document.version, tokens });
+    return tokens;
+  }
 
   get(document: TextDocument, database: DatabaseDurabilityContext | null, disabled: ReadonlySet<DiagnosticCode>): Analysis {
     const optionsKey = keyOf(database, disabled);
@@ -25,6 +35,7 @@ export class AnalysisCache {
 
   forget(uri: string): void {
     this.entries.delete(uri);
+    this.tokenEntries.delete(uri);
   }
 }
 

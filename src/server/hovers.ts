@@ -2,7 +2,7 @@
 // lexer's tokens and the analysis' ranges, and returns the matching hover text. Comments and strings get none.
 import { MarkupKind, type Hover } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { TokenKind, lex, type TokenStream } from '../tsql/index';
+import { TokenKind, type TokenStream } from '../tsql/index';
 import type { Analysis, DatabaseDurabilityContext, Position, Range } from '../tsql/types';
 import { atomicText, commitOptionText, commitText, databaseOptionText, flushLogText, settingValueText } from './hoverText';
 
@@ -12,11 +12,11 @@ const ATOMIC_OPTION_LOOKBACK = 40;
 
 export function hoverAt(
   document: TextDocument,
+  tokens: TokenStream,
   analysis: Analysis,
   position: Position,
   database: DatabaseDurabilityContext | null,
 ): Hover | null {
-  const tokens = lex(document.getText());
   const index = tokenAt(tokens, document.offsetAt(position));
   if (index < 0 || tokens.kinds[index] !== TokenKind.Word) return null;
   const upper = wordText(tokens, index);

@@ -109,7 +109,7 @@ connection.onHover(async (params) => {
   if (!document) return null;
   const current = await settings.get(document.uri);
   const latest = documents.get(document.uri) ?? document;
-  return hoverAt(latest, analysisFor(latest, current), params.position, database);
+  return hoverAt(latest, analyses.tokens(latest), analysisFor(latest, current), params.position, database);
 });
 
 documents.listen(connection);
