@@ -23,10 +23,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
 
   const languageClient = createLanguageClient(context, output);
   client = languageClient;
+  // The server keeps the database context in memory; after a crash the client restarts it, so tell it again.
+  let database: DatabaseContextParams | null = null;
   context.subscriptions.push(
     languageClient.onDidChangeState((event) => {
-      if (event.newState === State.Running) status.setState('running');
-      else if (event.newState === State.Starting) status.setState('starting');
+      if (event.newState === State.Running) {
+        status.setState('running');
+        if (database) void sendDatabaseContext(languageClient, database);
+      } else if (event.newState === State.Starting) status.setState('starting');
       else status.setState('stopped');
     }),
   );
@@ -40,9 +44,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
 
   return {
     output,
-    async setDatabaseContext(database) {
-      status.setDatabase(database);
-      await sendDatabaseContext(languageClient, database);
+    async setDatabaseContext(next) {
+      database = next;
+      status.setDatabase(next);
+      await sendDatabaseContext(languageClient, next);
     },
   };
 }

@@ -30,22 +30,29 @@ export function buildCodeLenses(analysis: Analysis, uri: string, version: number
     lenses.push({ range: at, command: { title: 'Compare durability', command: Commands.compareDurability, arguments: [target] } });
   }
 
-  // The lens goes on the first loop of the batch (where the per-row commits happen), else on the batch start.
-  const firstLoop = new Map<number, Range>();
-  for (const loop of analysis.loops) {
-    const known = firstLoop.get(loop.batchIndex);
-    if (!known || before(loop.range, known)) firstLoop.set(loop.batchIndex, loop.range);
-  }
+  // The lens goes on the first loop of the batch (where the per-row commits happen); a batch repeated with
+  // GO n has no loop of its own, so there it goes on the first repeated DML statement; else on the batch start.
+  const firstLoop = firstByBatch(analysis.loops.map((l) => ({ batchIndex: l.batchIndex, range: l.range })));
+  const firstLoopedDml = firstByBatch(analysis.dml.filter((d) => d.inLoop));
   for (const index of analysis.batchesWithDmlInLoop) {
     const batch = batches.get(index);
     if (!batch) continue;
     const target: ProfileTarget = { uri, version, batchIndex: index, batchRange: batch.range, repeat: batch.repeat, commit: null };
-    const loop = firstLoop.get(index);
-    const at = loop ? { start: loop.start, end: loop.start } : { start: batch.range.start, end: batch.range.start };
+    const anchor = (firstLoop.get(index) ?? firstLoopedDml.get(index) ?? batch.range).start;
+    const at = { start: anchor, end: anchor };
     const title = batch.repeat > 1 ? `Profile batch (GO ${batch.repeat})` : 'Profile batch';
     lenses.push({ range: at, command: { title, command: Commands.profileBatch, arguments: [target] } });
   }
   return lenses;
+}
+
+function firstByBatch(items: readonly { batchIndex: number; range: Range }[]): Map<number, Range> {
+  const first = new Map<number, Range>();
+  for (const item of items) {
+    const known = first.get(item.batchIndex);
+    if (!known || before(item.range, known)) first.set(item.batchIndex, item.range);
+  }
+  return first;
 }
 
 function before(a: Range, b: Range): boolean {

@@ -124,6 +124,18 @@ describe('language server over stdio', function () {
     assert.equal((lenses[0]!.command!.arguments![0] as ProfileTarget).version, 3);
   });
 
+  it('a batch repeated with GO n gets "Profile batch (GO n)" on its first statement, not on the blank line after GO', async () => {
+    const uri = 'file:///work/go.sql';
+    const text = ['CREATE TABLE dbo.t (id int IDENTITY, col1 int DEFAULT 100);', 'GO', '', '-- one row per execution', 'INSERT INTO dbo.t DEFAULT VALUES;', 'GO 3', ''].join('\n');
+    await client.open(uri, text);
+    const lenses = await client.codeLenses(uri);
+    const at = rangeOf(text, 'INSERT').start;
+    assert.deepEqual(lenses.map(lensSummary), [{ title: 'Profile batch (GO 3)', command: Commands.profileBatch, range: { start: at, end: at } }]);
+    const target = lenses[0]!.command!.arguments![0] as ProfileTarget;
+    assert.deepEqual([target.batchIndex, target.repeat], [1, 3]);
+    await client.close(uri);
+  });
+
   it('a COMMIT WITH (DELAYED_DURABILITY = ON) names the connected database setting once the client reports it', async () => {
     const uri = 'untitled:Untitled-1';
     await client.open(uri, TRANSACTION);
