@@ -1,2 +1,12 @@
-// CLI entry point (placeholder until the foundation lands).
-export {};
+// CLI entry point (bundled to dist/cli.js, started by bin/durability-lens): wires the process to runCli.
+
+import { runCli } from './dispatch';
+import { processIO } from './io';
+
+runCli(process.argv.slice(2), processIO()).then(
+  (code) => { process.exitCode = code; },
+  (error: unknown) => {
+    process.stderr.write(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

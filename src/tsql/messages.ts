@@ -16,8 +16,10 @@ export function autocommitDmlInLoop(kind: DmlKind, repeatedBatchOnly: boolean, r
 
 export function commitInLoop(repeatedBatchOnly: boolean, repeat: number): string {
   const where = repeatedBatchOnly ? repeatText(repeat) : 'inside a loop';
-  return `COMMIT ${where}: every execution ends a transaction and waits for its log flush before going on. ` +
-    `Commit once after the loop, or every N iterations, so many changes share one flush.`;
+  const advice = repeatedBatchOnly
+    ? 'Loop inside the batch instead (WHILE within one BEGIN TRAN ... COMMIT), so many changes share one flush.'
+    : 'Commit once after the loop, or every N iterations, so many changes share one flush.';
+  return `COMMIT ${where}: every execution ends a transaction and waits for its log flush before going on. ${advice}`;
 }
 
 export function delayedCommit(option: 'ON' | 'OFF', what: 'COMMIT' | 'BEGIN ATOMIC', db: DatabaseDurabilityContext | null): string | null {

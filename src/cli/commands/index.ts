@@ -1,0 +1,6 @@
+// The CLI's subcommands, in the order `--help` lists them. Each lives in its own file under commands/.
+
+import type { CliCommand } from '../io';
+import { analyzeCommand } from './analyze';
+
+export const commands: readonly CliCommand[] = [analyzeCommand];
