@@ -83,7 +83,7 @@ export function atomicText(): string {
       'with the durability it asks for, under the same database rules as `COMMIT … WITH (DELAYED_DURABILITY = …)`: ' +
       'honoured when the database is `ALLOWED`, ignored under `DISABLED` (fully durable) and `FORCED` (delayed).',
     '',
-    'If a transaction is already open, the atomic block makes a savepoint in it instead of committing on its own.',
+    'If a transaction is already open, the atomic block makes a savepoint in it.',
     '',
     DURABILITY_LINK,
   ].join('\n');
