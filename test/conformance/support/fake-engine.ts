@@ -123,7 +123,7 @@ export class FakeEngine implements Engine {
       yield { kind: 'done', rowCount: 1, inProc: true };
       return;
     }
-    switch (request.sql) {
+    switch (request.sql.trim()) { // tsql sends the lines it read, newline included
       case BATCH.selectOne:
         yield { kind: 'resultSet', columns: [{ name: 'n', type: { kind: 'int' }, nullable: false }], rows: [[1]] };
         yield { kind: 'done', rowCount: 1 };

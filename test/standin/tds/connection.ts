@@ -133,7 +133,12 @@ export class TdsConnection {
     tls.on('data', this.onData);
     tls.on('error', (error) => this.fail(new Error(`TLS: ${error.message}`)));
     tls.on('close', () => this.socket.destroy());
-    return new Promise((resolve) => tls.once('secure', () => resolve()));
+    return new Promise((resolve) =>
+      tls.once('secure', () => {
+        this.options.log(`TLS ${tls.getProtocol() ?? '?'} established (${strict ? 'TDS 8.0 strict' : 'inside PRELOGIN'})`);
+        resolve();
+      }),
+    );
   }
 
   /** Login-only encryption done: continue in clear text on the raw socket. */
@@ -147,6 +152,7 @@ export class TdsConnection {
     this.assembler = new MessageAssembler();
     this.encrypted = false;
     this.socket.on('data', this.onData);
+    this.options.log('login-only encryption: LOGIN7 was read over TLS, continuing in clear text');
   }
 
   private writeMessage(tokens: Buffer[], type: number = PacketType.TABULAR_RESULT): ResponseWriter {
