@@ -1,0 +1,161 @@
+// The durability comparison: plan → confirm → journal → per run (setup, ALTER to the mode, measured run) in
+// alternating order → restore + verify in finally, whatever happened (error, cancel, dropped monitor).
+import type { SqlSession, WorkloadBatch } from '../db/types';
+import { DurabilityChangeError, DurabilityGuard, type RestoreOutcome } from './durabilityGuard';
+import { planComparison, splitSetup, type ComparisonPlan } from './plan';
+import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
+import type { RestoreJournal } from './restoreJournal';
+import { tediousExecutor } from './connections';
+import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunResult, WorkloadExecutor, XeOptions } from './types';
+import type { PreflightResult } from '../probes';
+
+export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
+
+export interface ComparisonResult {
+  schemaVersion: 1;
+  status: ComparisonStatus;
+  plan: ComparisonPlan;
+  /** Every run in the order it ran, warm-up included (flagged `warmup`). */
+  runs: RunResult[];
+  setupBatchCount: number;
+  /** null when nothing was changed (refused, declined, or failed before the first ALTER). */
+  restore: RestoreOutcome | null;
+  /** Why the comparison stopped early. */
+  error: { kind: 'durability-change' | 'workload' | 'cancelled' | 'other'; message: string } | null;
+}
+
+export interface CompareOptions extends ProfileCallbacks {
+  connections: ConnectionSource;
+  batches: readonly (WorkloadBatch & { empty?: boolean })[];
+  /** Explicit setup batch count; default: up to the `-- durability-lens: setup-end` marker, else none. */
+  setupBatches?: number;
+  modes?: DurabilityMode[];
+  repetitions?: number;
+  warmup?: boolean;
+  workloadHasDelayedCommits?: boolean;
+  allowAvailabilityGroup?: boolean;
+  journal: RestoreJournal;
+  /** Shown the plan; nothing changes unless it resolves true. */
+  confirm: (plan: ComparisonPlan) => boolean | Promise<boolean>;
+  executor?: WorkloadExecutor;
+  xe?: XeOptions;
+  signal?: AbortSignal;
+}
+
+export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
+  const executor = options.executor ?? tediousExecutor;
+  const usable = options.batches.filter((b) => !b.empty).map(({ text, repeat, firstLine }) => ({ text, repeat, firstLine }));
+  const { setup, measured } = splitSetup(usable, options.setupBatches);
+  const source = options.connections;
+  const opened: SqlSession[] = [];
+  const open = async (role: 'workload' | 'monitor') => {
+    const s = await source.open(role, options.signal);
+    opened.push(s);
+    return s;
+  };
+  const progress = (step: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]['step'], detail?: string) =>
+    options.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+
+  try {
+    progress('connect');
+    const monitor = await open('monitor');
+    const workload = await open('workload');
+    progress('plan');
+    const plan = await planComparison(monitor, {
+      server: source.serverLabel,
+      ...(options.modes ? { modes: options.modes } : {}),
+      ...(options.repetitions !== undefined ? { repetitions: options.repetitions } : {}),
+      ...(options.warmup !== undefined ? { warmup: options.warmup } : {}),
+      ...(options.workloadHasDelayedCommits !== undefined ? { workloadHasDelayedCommits: options.workloadHasDelayedCommits } : {}),
+      ...(options.allowAvailabilityGroup !== undefined ? { allowAvailabilityGroup: options.allowAvailabilityGroup } : {}),
+      measuredBatchCount: measured.length,
+    });
+    const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null };
+    if (!plan.canProceed) return { ...base, status: 'refused' };
+    if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
+
+    const target = await readTargetDatabase(monitor);
+    const guard = new DurabilityGuard({
+      journal: options.journal,
+      server: source.serverLabel,
+      database: plan.database,
+      monitor,
+      reopenMonitor: () => open('monitor'),
+    });
+    const runs: RunResult[] = [];
+    let status: ComparisonStatus = 'completed';
+    let error: ComparisonResult['error'] = null;
+    let restore: RestoreOutcome | null = null;
+    try {
+      throwIfAborted(options.signal);
+      await guard.begin(plan.currentSetting);
+      let current: DurabilityMode = plan.currentSetting;
+      let preflight: PreflightResult | null | undefined;
+      for (const [i, planned] of plan.order.entries()) {
+        throwIfAborted(options.signal);
+        const label = `run ${i + 1} of ${plan.order.length}: ${planned.mode}${planned.warmup ? ' (warm-up)' : ''}`;
+        if (setup.length > 0) {
+          progress('setup', label);
+          for (const batch of setup) {
+            const report = await executor.run(workload, batch, { ...(options.onMessage ? { onMessage: options.onMessage } : {}), ...(options.signal ? { signal: options.signal } : {}) }).done;
+            if (report.cancelled) throw new ProfileCancelledError();
+            if (report.error) {
+              const line = report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : '';
+              status = 'workload-error';
+              error = { kind: 'workload', message: `The setup failed${line}: SQL error ${report.error.number}: ${report.error.message}` };
+              break;
+            }
+          }
+          if (status !== 'completed') break;
+        }
+        if (current !== planned.mode) {
+          progress('set-durability', `${planned.mode} (${label})`);
+          await guard.apply(planned.mode);
+          current = planned.mode;
+        }
+        const run = await measureRun(
+          {
+            workload,
+            monitor,
+            target,
+            executor,
+            ...(options.xe ? { xe: options.xe } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+            ...(preflight !== undefined ? { preflight } : {}),
+            reconnectMonitor: () => open('monitor'),
+          },
+          measured,
+          { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup },
+        );
+        preflight = run.preflight;
+        runs.push(run);
+        if (run.status === 'workload-error') {
+          status = 'workload-error';
+          const e = run.errors[0];
+          error = { kind: 'workload', message: e ? `The workload failed in ${planned.mode}${e.documentLine !== null ? ` (line ${e.documentLine + 1})` : ''}: SQL error ${e.number}: ${e.message}` : 'The workload failed.' };
+          break;
+        }
+      }
+    } catch (err) {
+      if (err instanceof ProfileCancelledError || options.signal?.aborted) {
+        status = 'cancelled';
+        error = { kind: 'cancelled', message: 'The comparison was cancelled; the runs so far are kept.' };
+      } else if (err instanceof DurabilityChangeError) {
+        status = 'failed';
+        error = { kind: 'durability-change', message: err.message };
+      } else {
+        status = 'failed';
+        error = { kind: 'other', message: (err as Error).message ?? String(err) };
+      }
+    } finally {
+      progress('restore-durability');
+      restore = await guard.restore();
+    }
+    progress('done');
+    return { ...base, status, runs, restore, error };
+  } finally {
+    for (const s of opened) await s.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,224 @@
+// Changes DELAYED_DURABILITY for a comparison and guarantees it is put back: journal first, ALTER ... WITH NO_WAIT
+// from the MONITOR connection, verify by re-reading sys.databases, restore in finally (reconnecting if needed),
+// and recovery of entries a crashed run left behind.
+import type { SqlClient } from '../db/types';
+import { quoteName } from '../probes/permissions';
+import { sqlErrorsOf } from '../db/errors';
+import { text } from '../probes/values';
+import { newRestoreEntry, type RestoreEntry, type RestoreJournal } from './restoreJournal';
+import { DURABILITY_MODES, type DurabilityMode } from './types';
+
+/** delayed_durability_desc: DISABLED / ALLOWED / FORCED (Learn: sys-databases-transact-sql; reference §5). */
+export const READ_DURABILITY_SQL = `SELECT delayed_durability_desc
+FROM sys.databases
+WHERE name = @database_name;`;
+
+/**
+ * ALTER DATABASE SET DELAYED_DURABILITY with NO_WAIT: fail at once instead of waiting on locks, never roll back
+ * other sessions (Learn: alter-database-transact-sql-set-options; reference §5). The mode is one of three
+ * keywords checked here; the name is quoted.
+ */
+export function alterDurabilitySql(database: string, mode: DurabilityMode): string {
+  if (!DURABILITY_MODES.includes(mode)) throw new RangeError(`Not a DELAYED_DURABILITY value: ${String(mode)}`);
+  return `ALTER DATABASE ${quoteName(database)} SET DELAYED_DURABILITY = ${mode} WITH NO_WAIT;`;
+}
+
+export const DATA_LOSS_CAVEAT =
+  'While a database is FORCED (or ALLOWED with delayed commits), committed transactions whose log was not yet flushed can be lost on a crash, shutdown or restart; consistency is kept (Learn: Control Transaction Durability).';
+
+export async function readDurability(client: SqlClient, database: string): Promise<DurabilityMode> {
+  const rows = await client.query(READ_DURABILITY_SQL, [{ name: 'database_name', type: 'nvarchar', value: database }]);
+  const desc = text(rows[0]?.delayed_durability_desc)?.toUpperCase();
+  if (desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED') return desc;
+  throw new Error(`sys.databases has no DELAYED_DURABILITY for database ${quoteName(database)} (is it visible to this login?).`);
+}
+
+/** The ALTER failed or did not take effect; says whether the setting changed and what the server said. */
+export class DurabilityChangeError extends Error {
+  constructor(
+    message: string,
+    readonly statement: string,
+    readonly serverErrorNumber: number | null,
+    /** The setting read back after the failure; null when it could not be read. */
+    readonly settingNow: DurabilityMode | null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'DurabilityChangeError';
+  }
+}
+
+/** Runs the ALTER and re-reads the setting; throws DurabilityChangeError when it did not become `mode`. */
+export async function setDurability(client: SqlClient, database: string, mode: DurabilityMode): Promise<void> {
+  const statement = alterDurabilitySql(database, mode);
+  try {
+    await client.execute(statement);
+  } catch (err) {
+    const first = sqlErrorsOf(err)[0];
+    let now: DurabilityMode | null = null;
+    try {
+      now = await readDurability(client, database);
+    } catch {
+      now = null;
+    }
+    const serverText = first ? `SQL error ${first.number}: ${first.message}` : (err as Error).message;
+    const state = now === null ? 'The current setting could not be read back.' : `The setting is still ${now}.`;
+    throw new DurabilityChangeError(
+      `Could not set DELAYED_DURABILITY = ${mode} on ${quoteName(database)} (${serverText}). ${state} ` +
+        'WITH NO_WAIT fails instead of waiting when another session holds a lock on the database; try again when it is idle.',
+      statement,
+      first?.number ?? null,
+      now,
+      { cause: err },
+    );
+  }
+  const now = await readDurability(client, database);
+  if (now !== mode) {
+    throw new DurabilityChangeError(`ALTER DATABASE reported success, but sys.databases says ${now}, not ${mode}.`, statement, null, now);
+  }
+}
+
+export type RestoreStatus = 'restored' | 'already-original' | 'failed';
+
+export interface RestoreOutcome {
+  status: RestoreStatus;
+  server: string;
+  database: string;
+  originalSetting: DurabilityMode;
+  /** The setting read back at the end (null when it could not be read). */
+  verifiedSetting: DurabilityMode | null;
+  journalCleared: boolean;
+  /** What the user must run when status is 'failed'. */
+  restoreStatement: string;
+  message: string;
+}
+
+/** Puts one journal entry's database back and clears the entry only after verifying it. */
+export async function restoreEntry(client: SqlClient, entry: RestoreEntry, journal: RestoreJournal): Promise<RestoreOutcome> {
+  const base = { server: entry.server, database: entry.database, originalSetting: entry.originalSetting, restoreStatement: entry.restoreStatement };
+  const current = await readDurability(client, entry.database);
+  let status: RestoreStatus = 'already-original';
+  if (current !== entry.originalSetting) {
+    await setDurability(client, entry.database, entry.originalSetting);
+    status = 'restored';
+  }
+  const verified = await readDurability(client, entry.database);
+  if (verified !== entry.originalSetting) {
+    return { ...base, status: 'failed', verifiedSetting: verified, journalCleared: false, message: `Restore did not take effect: the setting is ${verified}. Run: ${entry.restoreStatement}` };
+  }
+  await journal.remove(entry.id);
+  return {
+    ...base,
+    status,
+    verifiedSetting: verified,
+    journalCleared: true,
+    message: status === 'restored' ? `DELAYED_DURABILITY of ${quoteName(entry.database)} is back to ${verified} (verified).` : `${quoteName(entry.database)} was already ${verified}.`,
+  };
+}
+
+function failedOutcome(entry: RestoreEntry, err: unknown): RestoreOutcome {
+  return {
+    status: 'failed',
+    server: entry.server,
+    database: entry.database,
+    originalSetting: entry.originalSetting,
+    verifiedSetting: err instanceof DurabilityChangeError ? err.settingNow : null,
+    journalCleared: false,
+    restoreStatement: entry.restoreStatement,
+    message: `Could not restore DELAYED_DURABILITY of ${quoteName(entry.database)} on ${entry.server} to ${entry.originalSetting} (${(err as Error).message}). The restore journal keeps the entry; run this on the server: ${entry.restoreStatement}`,
+  };
+}
+
+export interface GuardOptions {
+  journal: RestoreJournal;
+  server: string;
+  database: string;
+  monitor: SqlClient;
+  /** Opens a fresh monitor connection when the current one failed (dropped socket). */
+  reopenMonitor?: () => Promise<SqlClient>;
+}
+
+/**
+ * One comparison's hold on the setting: begin() journals the original, apply() changes it, restore() puts it back.
+ * restore() never throws; its outcome says exactly what state the database is in and what to run if it failed.
+ */
+export class DurabilityGuard {
+  private entry: RestoreEntry | null = null;
+  private monitor: SqlClient;
+
+  constructor(private readonly options: GuardOptions) {
+    this.monitor = options.monitor;
+  }
+
+  get journalEntry(): RestoreEntry | null {
+    return this.entry;
+  }
+
+  /** Writes the journal entry; must complete before the first ALTER. */
+  async begin(originalSetting: DurabilityMode): Promise<RestoreEntry> {
+    const entry = newRestoreEntry({
+      server: this.options.server,
+      database: this.options.database,
+      originalSetting,
+      lastApplied: null,
+      restoreStatement: alterDurabilitySql(this.options.database, originalSetting),
+    });
+    await this.options.journal.put(entry);
+    this.entry = entry;
+    return entry;
+  }
+
+  async apply(mode: DurabilityMode): Promise<void> {
+    if (!this.entry) throw new Error('DurabilityGuard.begin() must journal the original setting before any change.');
+    await this.options.journal.put({ ...this.entry, lastApplied: mode });
+    this.entry = { ...this.entry, lastApplied: mode };
+    await setDurability(this.monitor, this.options.database, mode);
+  }
+
+  async restore(): Promise<RestoreOutcome | null> {
+    const entry = this.entry;
+    if (!entry) return null;
+    try {
+      return await restoreEntry(this.monitor, entry, this.options.journal);
+    } catch (first) {
+      if (!this.options.reopenMonitor) return failedOutcome(entry, first);
+      try {
+        // Usually the monitor connection dropped; a new connection can still put the setting back.
+        this.monitor = await this.options.reopenMonitor();
+        return await restoreEntry(this.monitor, entry, this.options.journal);
+      } catch (second) {
+        return failedOutcome(entry, second);
+      }
+    }
+  }
+}
+
+/** Entries a previous run left (crash, killed process, lost connection), optionally only for one server. */
+export async function pendingRestores(journal: RestoreJournal, server?: string): Promise<RestoreEntry[]> {
+  const all = await journal.list();
+  return server === undefined ? all : all.filter((e) => e.server.toLowerCase() === server.toLowerCase());
+}
+
+/**
+ * Restores every pending entry `connectFor` can reach (the UI asks first and passes only confirmed entries).
+ * Never throws: each entry gets an outcome; failed ones stay in the journal.
+ */
+export async function recoverFromJournal(
+  journal: RestoreJournal,
+  connectFor: (entry: RestoreEntry) => Promise<SqlClient & { close?: () => Promise<void> }>,
+  entries?: readonly RestoreEntry[],
+): Promise<RestoreOutcome[]> {
+  const outcomes: RestoreOutcome[] = [];
+  for (const entry of entries ?? (await journal.list())) {
+    let client: (SqlClient & { close?: () => Promise<void> }) | null = null;
+    try {
+      client = await connectFor(entry);
+      outcomes.push(await restoreEntry(client, entry, journal));
+    } catch (err) {
+      outcomes.push(failedOutcome(entry, err));
+    } finally {
+      await client?.close?.().catch(() => undefined);
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,8 @@
+// Public surface of run orchestration: profile runs, durability comparisons, the restore guard and journal.
+export * from './types';
+export { describeServer, profileConnectionSource, tediousExecutor } from './connections';
+export { counterDelta, figureSourceOf, measureRun, profileRun, ProfileCancelledError, readTargetDatabase, TARGET_DATABASE_SQL, type MeasureOptions, type ProfileRunOptions, type RunContext, type TargetDatabase } from './profileRun';
+export * from './plan';
+export * from './durabilityGuard';
+export * from './restoreJournal';
+export { runComparison, type CompareOptions, type ComparisonResult, type ComparisonStatus } from './compare';

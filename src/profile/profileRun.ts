@@ -1,0 +1,352 @@
+// One profile run: preflight, before snapshot (MONITOR), log-flush trace, the user's batches (WORKLOAD), after
+// snapshot, trace read + drop in finally, diff → RunResult. profileRun opens and closes both connections.
+import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
+import {
+  captureServerIdentity,
+  captureSnapshot,
+  diffSnapshots,
+  preflightPermissions,
+  valueOf,
+  type Measurement,
+  type PreflightResult,
+  type Snapshot,
+  type SnapshotDiff,
+} from '../probes';
+import { num, text } from '../probes/values';
+import type { LogFlushTrace } from '../xe/aggregate';
+import { LogFlushSession } from '../xe/logFlushTrace';
+import { tediousExecutor } from './connections';
+import type {
+  BatchOutcome,
+  ConnectionSource,
+  DurabilityMode,
+  FigureSource,
+  MissingMeasurement,
+  ProfileCallbacks,
+  ProfileStep,
+  RunError,
+  RunResult,
+  WorkloadExecutor,
+  XeOptions,
+} from './types';
+
+/** The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql). */
+export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name;`;
+
+/** Thrown when the AbortSignal fired; everything the run opened or created was cleaned up first. */
+export class ProfileCancelledError extends Error {
+  constructor(message = 'The run was cancelled.') {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ProfileCancelledError();
+}
+
+/** The stand-in's @@VERSION says "Durability Lens stand-in"; anything else is treated as a real SQL Server. */
+export function figureSourceOf(versionText: string): FigureSource {
+  return /durability lens stand-in/i.test(versionText) ? 'stand-in' : 'sql-server';
+}
+
+export interface TargetDatabase {
+  databaseId: number;
+  databaseName: string;
+}
+
+export async function readTargetDatabase(monitor: SqlClient): Promise<TargetDatabase> {
+  const row = (await monitor.query(TARGET_DATABASE_SQL))[0] ?? {};
+  const databaseId = num(row.database_id);
+  const databaseName = text(row.database_name);
+  if (databaseId === null || databaseName === null) throw new Error('The monitor connection could not read DB_ID()/DB_NAME().');
+  return { databaseId, databaseName };
+}
+
+/** Everything one measured run needs besides the batches; the comparison runner reuses it across runs. */
+export interface RunContext extends ProfileCallbacks {
+  workload: SqlSession;
+  monitor: SqlSession;
+  target: TargetDatabase;
+  executor?: WorkloadExecutor;
+  xe?: XeOptions;
+  signal?: AbortSignal;
+  /** Reopens a monitor connection so the event session can still be dropped when the first one died. */
+  reconnectMonitor?: () => Promise<SqlClient>;
+  /** Read once per comparison; a plain run reads it itself. */
+  preflight?: PreflightResult | null;
+}
+
+export interface MeasureOptions {
+  mode?: DurabilityMode | null;
+  repetition?: number | null;
+  warmup?: boolean;
+}
+
+function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
+  ctx.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+}
+
+function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
+  if (m.status === 'ok') return null;
+  return { measurement: m.measurement, reason: m.reason, grant: m.grant };
+}
+
+function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {
+  const candidates = [
+    before.database,
+    before.fileStats,
+    before.serverWaits,
+    before.sessionWaits,
+    before.logCounters,
+    before.logStats,
+    before.logSpace,
+    before.vlfs,
+    before.server.startTime,
+    diff.files,
+    diff.sessionWaits,
+  ];
+  const out: MissingMeasurement[] = [];
+  const seen = new Set<string>();
+  for (const m of [...candidates.map(unavailable), ...extra]) {
+    if (!m || seen.has(m.measurement)) continue;
+    seen.add(m.measurement);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Sum of a cumulative perf counter's delta, or null when the counter was not read. */
+export function counterDelta(diff: SnapshotDiff, counterName: string): number | null {
+  const counters = valueOf(diff.logCounters);
+  const c = counters?.find((x) => x.counterName.toLowerCase() === counterName.toLowerCase());
+  return c && c.kind === 'cumulative' ? c.delta : null;
+}
+
+/**
+ * Runs `batches` once between two snapshots on already-open sessions. A workload error ends the batches but the
+ * run is still measured (status 'workload-error'); a cancel cleans up and throws ProfileCancelledError.
+ */
+export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatch[], options: MeasureOptions = {}): Promise<RunResult> {
+  const { workload, monitor, target, signal } = ctx;
+  const executor = ctx.executor ?? tediousExecutor;
+  const startedAt = new Date().toISOString();
+  const notes: string[] = [];
+  const extraMissing: MissingMeasurement[] = [];
+  throwIfAborted(signal);
+
+  let preflight = ctx.preflight;
+  if (preflight === undefined) {
+    progress(ctx, 'preflight');
+    try {
+      const identity = await captureServerIdentity(monitor);
+      preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: target.databaseName });
+    } catch (err) {
+      preflight = null;
+      notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
+    }
+  }
+  throwIfAborted(signal);
+
+  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
+  progress(ctx, 'snapshot-before');
+  const before = await captureSnapshot(monitor, snapshotTarget);
+  throwIfAborted(signal);
+
+  const xeWanted = ctx.xe?.enabled !== false;
+  const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
+  let trace: LogFlushSession | null = null;
+  let logFlushTrace: LogFlushTrace | null = null;
+  const batchOutcomes: BatchOutcome[] = [];
+  const errors: RunError[] = [];
+  const kept: WorkloadMessage[] = [];
+  let messageCount = 0;
+  let errorCount = 0;
+  let cancelled = false;
+  let after: Snapshot | null = null;
+
+  try {
+    if (!xeWanted) {
+      extraMissing.push({ measurement: 'extendedEvents', reason: 'The log-flush trace was turned off for this run.', grant: null });
+    } else if (xeMissing) {
+      extraMissing.push({ measurement: 'extendedEvents', reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant });
+    } else {
+      progress(ctx, 'xe-start');
+      try {
+        trace = await LogFlushSession.prepare(monitor, { databaseId: target.databaseId, ...(ctx.xe?.target ? { target: ctx.xe.target } : {}) });
+        await trace.start();
+      } catch (err) {
+        extraMissing.push({ measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+      }
+    }
+
+    progress(ctx, 'workload', `${batches.length} batch(es)`);
+    for (const [index, batch] of batches.entries()) {
+      if (signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      const run = executor.run(workload, batch, {
+        onMessage: (m) => ctx.onMessage?.(m),
+        ...(signal ? { signal } : {}),
+      });
+      const report = await run.done;
+      batchOutcomes.push({
+        batchIndex: index,
+        firstLine: batch.firstLine,
+        repeat: batch.repeat,
+        elapsedMs: report.elapsedMs,
+        iterationsCompleted: report.iterationsCompleted,
+        statements: report.statements,
+        rowsAffected: report.rowsAffected,
+        rowsReturned: report.rowsReturned,
+      });
+      messageCount += report.messageCount;
+      for (const m of report.messages) {
+        if (m.kind === 'error') errorCount++;
+        if (kept.length < 100) kept.push(m);
+      }
+      if (report.cancelled) {
+        cancelled = true;
+        break;
+      }
+      if (report.error) {
+        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index });
+        notes.push(`The workload stopped at an error in batch ${index + 1}${report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : ''}: the figures cover what ran before it.`);
+        break;
+      }
+    }
+    if (cancelled) throw new ProfileCancelledError();
+
+    progress(ctx, 'snapshot-after');
+    after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+
+    if (trace && trace.state === 'started') {
+      progress(ctx, 'xe-read');
+      try {
+        await trace.stop();
+        const read = await trace.read();
+        const diffForCounters = diffSnapshots(before, after);
+        logFlushTrace = trace.summarize(read, {
+          commitCount: counterDelta(diffForCounters, 'Write Transactions/sec'),
+          counterLogFlushes: counterDelta(diffForCounters, 'Log Flushes/sec'),
+        });
+      } catch (err) {
+        extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+      }
+    }
+  } finally {
+    if (trace) {
+      progress(ctx, 'xe-drop');
+      try {
+        await trace.dispose(ctx.reconnectMonitor);
+      } catch (err) {
+        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: DROP EVENT SESSION [${trace.name.replace(/\]/g, ']]')}] ON SERVER;`);
+      }
+    }
+  }
+
+  const diff = diffSnapshots(before, after);
+  notes.push(...diff.notes);
+  const databaseInfo = valueOf(before.database);
+  const workloadElapsedMs = batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
+  return {
+    schemaVersion: 1,
+    source: figureSourceOf(before.server.identity.versionText),
+    status: errors.length > 0 ? 'workload-error' : 'completed',
+    mode: options.mode ?? null,
+    repetition: options.repetition ?? null,
+    warmup: options.warmup ?? false,
+    startedAt,
+    workloadElapsedMs,
+    snapshotIntervalMs: diff.elapsedMs,
+    server: before.server,
+    database: databaseInfo,
+    delayedDurability: databaseInfo?.delayedDurability ?? null,
+    workloadSpid: workload.spid,
+    batches: batchOutcomes,
+    diff,
+    logFlushTrace,
+    messages: { total: messageCount, errors: errorCount, info: messageCount - errorCount, first: kept },
+    errors,
+    missing: collectMissing(before, diff, extraMissing),
+    preflight: preflight ?? null,
+    notes,
+  };
+}
+
+export interface ProfileRunOptions extends ProfileCallbacks {
+  /** Either a source to open both connections (closed again at the end) or sessions the caller owns. */
+  connections: ConnectionSource | { workload: SqlSession; monitor: SqlSession };
+  /** The batches to run (from analyze(): the selection, one batch, or the document); empty ones are skipped. */
+  batches: readonly (WorkloadBatch & { empty?: boolean })[];
+  executor?: WorkloadExecutor;
+  xe?: XeOptions;
+  signal?: AbortSignal;
+}
+
+function isSource(c: ProfileRunOptions['connections']): c is ConnectionSource {
+  return typeof (c as ConnectionSource).open === 'function';
+}
+
+async function closeQuietly(session: SqlSession | null): Promise<void> {
+  if (!session) return;
+  try {
+    await session.close();
+  } catch {
+    // Closing is best effort: the socket may already be gone.
+  }
+}
+
+/** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
+export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
+  const batches = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine }) => ({ text: t, repeat, firstLine }));
+  if (batches.length === 0) throw new Error('Nothing to run: the target holds no batch with a statement.');
+  throwIfAborted(options.signal);
+  const owned = isSource(options.connections);
+  let workload: SqlSession | null = null;
+  let monitor: SqlSession | null = null;
+  const reopened: SqlSession[] = [];
+  try {
+    progress(options, 'connect');
+    if (isSource(options.connections)) {
+      const source = options.connections;
+      monitor = await source.open('monitor', options.signal);
+      workload = await source.open('workload', options.signal);
+    } else {
+      ({ workload, monitor } = options.connections);
+    }
+    const target = await readTargetDatabase(monitor);
+    const source = owned ? (options.connections as ConnectionSource) : null;
+    const result = await measureRun(
+      {
+        workload,
+        monitor,
+        target,
+        ...(options.executor ? { executor: options.executor } : {}),
+        ...(options.xe ? { xe: options.xe } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+        ...(source
+          ? {
+              reconnectMonitor: async () => {
+                const fresh = await source.open('monitor');
+                reopened.push(fresh);
+                return fresh;
+              },
+            }
+          : {}),
+      },
+      batches,
+    );
+    progress(options, 'done');
+    return result;
+  } finally {
+    for (const s of reopened) await closeQuietly(s);
+    if (owned) {
+      await closeQuietly(workload);
+      await closeQuietly(monitor);
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// The profile layer's contracts: how it gets connections and runs batches, what it reports while running, and the
+// JSON-serialisable RunResult the report layer and the UI consume.
+import type { BatchReport, ConnectionRole, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
+import type { DatabaseInfo, PreflightResult, ServerInfo, SnapshotDiff } from '../probes';
+import type { LogFlushTrace } from '../xe/aggregate';
+
+export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
+export const DURABILITY_MODES: readonly DurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
+
+/** Where the figures came from: the UI must label stand-in figures (its @@VERSION says so). */
+export type FigureSource = 'sql-server' | 'stand-in';
+
+/** Opens WORKLOAD and MONITOR sessions; also used to reconnect the monitor when it dropped. */
+export interface ConnectionSource {
+  open(role: ConnectionRole, signal?: AbortSignal): Promise<SqlSession>;
+  /** Server and port as the user named them (journal entries and messages). */
+  readonly serverLabel: string;
+}
+
+/** Runs one batch on the workload session (src/db runWorkload over tedious; tests may fake it). */
+export interface WorkloadExecutor {
+  run(
+    session: SqlSession,
+    batch: WorkloadBatch,
+    options: { onMessage?: (message: WorkloadMessage) => void; signal?: AbortSignal },
+  ): { done: Promise<BatchReport>; cancel(): void };
+}
+
+export type ProfileStep =
+  | 'connect'
+  | 'preflight'
+  | 'snapshot-before'
+  | 'xe-start'
+  | 'setup'
+  | 'workload'
+  | 'snapshot-after'
+  | 'xe-read'
+  | 'xe-drop'
+  | 'plan'
+  | 'set-durability'
+  | 'restore-durability'
+  | 'done';
+
+export interface ProgressEvent {
+  step: ProfileStep;
+  /** ms since epoch. */
+  at: number;
+  /** Human-readable detail ("run 3 of 7: FORCED"). */
+  detail?: string;
+}
+
+export interface ProfileCallbacks {
+  onProgress?: (event: ProgressEvent) => void;
+  /** PRINT / RAISERROR / errors of the workload, with timestamps and document lines (src/db WorkloadMessage). */
+  onMessage?: (message: WorkloadMessage) => void;
+}
+
+export interface XeOptions {
+  /** Default true: trace log flushes when the login may create event sessions. */
+  enabled?: boolean;
+  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
+}
+
+/** A measurement the run could not make, why, and the GRANT that would fix it (when it is a permission). */
+export interface MissingMeasurement {
+  measurement: string;
+  reason: string;
+  grant: string | null;
+}
+
+export interface RunError {
+  number: number;
+  message: string;
+  /** 0-based document line, null when unknown or inside a procedure. */
+  documentLine: number | null;
+  batchIndex: number;
+}
+
+export interface MessagesSummary {
+  total: number;
+  errors: number;
+  info: number;
+  /** The first messages, as the workload runner kept them. */
+  first: WorkloadMessage[];
+}
+
+export interface BatchOutcome {
+  batchIndex: number;
+  firstLine: number;
+  repeat: number;
+  elapsedMs: number;
+  iterationsCompleted: number;
+  statements: number;
+  rowsAffected: number;
+  rowsReturned: number;
+}
+
+export type RunStatus = 'completed' | 'workload-error' | 'cancelled';
+
+export interface RunResult {
+  schemaVersion: 1;
+  source: FigureSource;
+  status: RunStatus;
+  /** Set by the comparison runner. */
+  mode: DurabilityMode | null;
+  /** 0-based repetition within the mode; null for a plain profile. */
+  repetition: number | null;
+  warmup: boolean;
+  startedAt: string;
+  /** Wall time of the workload batches (sum of their elapsed). */
+  workloadElapsedMs: number;
+  /** Wall time between the two snapshots. */
+  snapshotIntervalMs: number;
+  server: ServerInfo;
+  database: DatabaseInfo | null;
+  /** DELAYED_DURABILITY while the workload ran, as read from sys.databases. */
+  delayedDurability: DurabilityMode | null;
+  workloadSpid: number;
+  batches: BatchOutcome[];
+  diff: SnapshotDiff;
+  logFlushTrace: LogFlushTrace | null;
+  messages: MessagesSummary;
+  errors: RunError[];
+  missing: MissingMeasurement[];
+  preflight: PreflightResult | null;
+  notes: string[];
+}
