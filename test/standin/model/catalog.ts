@@ -1,0 +1,158 @@
+// Registry of virtual tables (catalog views, DMVs, table-valued functions) with column types as the Learn
+// pages give them, plus the catalog views of databases, files and objects. DMVs live in catalog-*.ts.
+import type { Column, SqlValue } from '../engine';
+import type { BatchContext } from './eval';
+import { tokenize } from './lexer';
+import { Cursor, parseType } from './parse-expr';
+import type { Server } from './server';
+import type { Database } from './state';
+
+export type VRow = Record<string, SqlValue>;
+
+export interface VirtualTable {
+  name: string;
+  columns: Column[];
+  /** Table-valued function: number of arguments. */
+  argCount?: number;
+  /** Permission check before any row is read (throws the SQL error). */
+  check?(b: BatchContext, line: number): void;
+  rows(b: BatchContext, args: SqlValue[], line: number): Iterable<VRow>;
+}
+
+const registry = new Map<string, VirtualTable>();
+
+/** Columns written like a CREATE TABLE list: "database_id smallint, name sysname". nchar(n) values are padded by the table. */
+export function columns(spec: string): Column[] {
+  return spec.split(',').map((part) => {
+    const c = new Cursor(tokenize(part.trim()), part.trim());
+    const name = c.name();
+    const { type } = parseType(c);
+    const notNull = c.acceptKw('NOT');
+    return { name, type, nullable: !notNull };
+  });
+}
+
+export function register(t: Omit<VirtualTable, 'columns'> & { columns: string }): void {
+  registry.set(t.name.toLowerCase(), { ...t, columns: columns(t.columns) });
+}
+
+export function findVirtualTable(parts: string[], server: Server): VirtualTable | undefined {
+  ensureLoaded();
+  const name = parts[parts.length - 1]!.toLowerCase();
+  const schema = parts.length > 1 ? parts[parts.length - 2]!.toLowerCase() : '';
+  if (schema !== 'sys' && !(schema === '' && name.startsWith('fn_'))) return undefined;
+  const t = registry.get('sys.' + name);
+  if (!t) return undefined;
+  if (t.name.startsWith('sys.dm_xe_database') || t.name === 'sys.database_event_sessions' || t.name === 'sys.dm_db_wait_stats') return server.options.azure ? t : undefined;
+  return t;
+}
+
+export function padNchar(s: string, n = 128): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+let loaded = false;
+function ensureLoaded(): void {
+  if (loaded) return;
+  loaded = true;
+  registerCatalogViews();
+  registerDmvTables();
+  registerXeTables();
+}
+
+export function requireServerState(b: BatchContext, line: number): void {
+  b.server.requireServerState(b.session, line);
+}
+
+export function dbArg(b: BatchContext, v: SqlValue): Database | undefined {
+  if (v === null) return b.session.db;
+  return b.server.databases.get(Number(v));
+}
+
+const STATE_DESC = 'ONLINE';
+
+function registerCatalogViews(): void {
+  // sys.databases — https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-databases-transact-sql
+  register({
+    name: 'sys.databases',
+    columns: 'name sysname, database_id int, source_database_id int, create_date datetime, compatibility_level tinyint, collation_name sysname, ' +
+      'user_access tinyint, user_access_desc nvarchar(60), is_read_only bit, state tinyint, state_desc nvarchar(60), recovery_model tinyint, ' +
+      'recovery_model_desc nvarchar(60), log_reuse_wait tinyint, log_reuse_wait_desc nvarchar(60), is_cdc_enabled bit, is_published bit, ' +
+      'is_subscribed bit, is_merge_published bit, is_distributor bit, is_sync_with_backup bit, group_database_id uniqueidentifier, ' +
+      'replica_id uniqueidentifier, delayed_durability int, delayed_durability_desc nvarchar(60), is_accelerated_database_recovery_on bit, ' +
+      'physical_database_name nvarchar(128)',
+    rows: (b) => [...b.server.databases.values()].map((d) => ({
+      name: d.name, database_id: d.id, source_database_id: null, create_date: d.createDate, compatibility_level: b.server.options.major * 10,
+      collation_name: 'SQL_Latin1_General_CP1_CI_AS', user_access: 0, user_access_desc: 'MULTI_USER', is_read_only: d.readOnly, state: 0,
+      state_desc: STATE_DESC, recovery_model: { FULL: 1, BULK_LOGGED: 2, SIMPLE: 3 }[d.recoveryModel], recovery_model_desc: d.recoveryModel,
+      log_reuse_wait: d.recoveryModel === 'FULL' && !d.system ? 2 : 0, log_reuse_wait_desc: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING',
+      is_cdc_enabled: d.isCdcEnabled, is_published: d.isPublished, is_subscribed: false, is_merge_published: false, is_distributor: false,
+      is_sync_with_backup: false, group_database_id: d.agGroupId, replica_id: d.agReplicaId, delayed_durability: d.delayedDurability,
+      delayed_durability_desc: ['DISABLED', 'ALLOWED', 'FORCED'][d.delayedDurability]!, is_accelerated_database_recovery_on: false,
+      physical_database_name: d.name,
+    })),
+  });
+  register({
+    name: 'sys.change_tracking_databases',
+    columns: 'database_id int, is_auto_cleanup_on tinyint, retention_period int, retention_period_units int, retention_period_units_desc nvarchar(60), max_cleanup_version bigint',
+    rows: (b) => [...b.server.databases.values()].filter((d) => d.changeTracking).map((d) => ({
+      database_id: d.id, is_auto_cleanup_on: 1, retention_period: 2, retention_period_units: 3, retention_period_units_desc: 'DAYS', max_cleanup_version: 0n,
+    })),
+  });
+  const fileCols = 'file_id int, file_guid uniqueidentifier, type tinyint, type_desc nvarchar(60), data_space_id int, name sysname, physical_name nvarchar(260), ' +
+    'state tinyint, state_desc nvarchar(60), size int, max_size int, growth int, is_media_read_only bit, is_read_only bit, is_sparse bit, is_percent_growth bit';
+  const fileRow = (d: Database, f: Database['files'][number]): VRow => ({
+    database_id: d.id, file_id: f.fileId, file_guid: null, type: f.type, type_desc: f.type === 0 ? 'ROWS' : 'LOG', data_space_id: f.type === 0 ? 1 : 0,
+    name: f.name, physical_name: f.physicalName, state: 0, state_desc: 'ONLINE', size: f.sizePages, max_size: f.type === 0 ? -1 : 268435456,
+    growth: f.growthPages, is_media_read_only: false, is_read_only: d.readOnly, is_sparse: false, is_percent_growth: false,
+  });
+  // sys.master_files — rows visible with CREATE DATABASE / ALTER ANY DATABASE / VIEW ANY DEFINITION (reference §1).
+  register({
+    name: 'sys.master_files',
+    columns: 'database_id int, ' + fileCols,
+    rows: (b) => {
+      const l = b.session.login;
+      const ok = ['CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION'].some((p) => b.server.hasServerPermission(l, p));
+      if (!ok) return [];
+      return [...b.server.databases.values()].flatMap((d) => d.files.map((f) => fileRow(d, f)));
+    },
+  });
+  register({ name: 'sys.database_files', columns: fileCols, rows: (b) => b.session.db.files.map((f) => fileRow(b.session.db, f)) });
+  // sys.all_objects: system objects (a fixed synthetic set, used by workloads as a row source) plus user tables.
+  const objCols = 'object_id int, name sysname, schema_id int, type varchar(2), type_desc nvarchar(60), create_date datetime, is_ms_shipped bit';
+  register({
+    name: 'sys.all_objects',
+    columns: objCols,
+    *rows(b) {
+      const created = b.server.startTime;
+      for (let i = 1; i <= 2000; i++) yield { object_id: -1000 - i, name: `system_object_${i}`, schema_id: 4, type: 'V', type_desc: 'VIEW', create_date: created, is_ms_shipped: true };
+      for (const t of b.session.db.tables.values()) yield { object_id: t.objectId, name: t.name, schema_id: 1, type: 'U', type_desc: 'USER_TABLE', create_date: created, is_ms_shipped: false };
+    },
+  });
+  const userTables = (b: BatchContext) => [...b.session.db.tables.values()].map((t) => ({ object_id: t.objectId, name: t.name, schema_id: 1, type: 'U', type_desc: 'USER_TABLE', create_date: b.server.startTime, is_ms_shipped: false }));
+  register({ name: 'sys.objects', columns: objCols, rows: userTables });
+  register({ name: 'sys.tables', columns: objCols, rows: userTables });
+  // sys.fn_my_permissions(securable, class)
+  register({
+    name: 'sys.fn_my_permissions',
+    columns: 'entity_name sysname, subentity_name sysname, permission_name nvarchar(60)',
+    argCount: 2,
+    rows: (b, args) => {
+      const cls = String(args[1] ?? '').toUpperCase();
+      if (cls === 'SERVER') {
+        const names = b.server.options.major >= 16 ? serverPermissionNames2022 : serverPermissionNames2019;
+        return names.filter((p) => b.server.hasServerPermission(b.session.login, p)).map((p) => ({ entity_name: 'server', subentity_name: '', permission_name: p }));
+      }
+      if (cls === 'DATABASE') {
+        const db = args[0] === null ? b.session.db : b.server.dbByName(String(args[0]));
+        if (!db) return [];
+        return dbPermissionNames.filter((p) => b.server.hasDatabasePermission(b.session.login, db, p)).map((p) => ({ entity_name: 'database', subentity_name: '', permission_name: p }));
+      }
+      return [];
+    },
+  });
+}
+
+import { DATABASE_PERMISSIONS as dbPermissionNames, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
+import { registerDmvTables } from './catalog-dmv';
+import { registerXeTables } from './catalog-xe';

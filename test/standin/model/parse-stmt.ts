@@ -1,0 +1,429 @@
+// Statement parser: batches of T-SQL statements (no GO; the client splits) into the syntax tree of ast.ts.
+import type { SqlValue } from '../engine';
+import type { ColumnDef, Expr, Stmt, XeEventDef, XeTargetDef } from './ast';
+import { tokenize } from './lexer';
+import { Cursor, parseExpr, parseSelect, parseType } from './parse-expr';
+
+export function parseBatch(sql: string): Stmt[] {
+  const c = new Cursor(tokenize(sql), sql);
+  const out: Stmt[] = [];
+  while (c.tok.kind !== 'eof') {
+    if (c.acceptOp(';')) continue;
+    out.push(parseStatement(c));
+  }
+  return out;
+}
+
+function parseStatement(c: Cursor): Stmt {
+  const line = c.tok.line;
+  const s = parseStatementBody(c, line);
+  return s;
+}
+
+function parseStatementBody(c: Cursor, line: number): Stmt {
+  const t = c.tok;
+  if (t.kind === 'op' && t.value === '(' ) {
+    // (SELECT ...) as a statement is not valid T-SQL either
+    throw c.unexpected();
+  }
+  if (t.kind !== 'ident' || t.quoted) throw c.unexpected();
+  const w = t.value.toUpperCase();
+  switch (w) {
+    case 'SELECT': return { line, k: 'select', q: parseSelect(c) };
+    case 'WITH': throw c.unexpected(); // CTEs are outside the supported forms (MODEL.md)
+    case 'DECLARE': {
+      c.next();
+      const vars: Array<{ name: string; type: ReturnType<typeof parseType>['type']; typeName: string; init?: Expr }> = [];
+      do {
+        if (c.tok.kind !== 'var') throw c.unexpected();
+        const name = c.next().value;
+        c.acceptKw('AS');
+        const { type, typeName } = parseType(c);
+        const v: (typeof vars)[number] = { name, type, typeName };
+        if (c.acceptOp('=')) v.init = parseExpr(c);
+        vars.push(v);
+      } while (c.acceptOp(','));
+      return { line, k: 'declare', vars };
+    }
+    case 'SET': {
+      c.next();
+      if (c.tok.kind === 'var') {
+        const name = c.next().value;
+        const op = c.tok;
+        if (op.kind !== 'op' || !['=', '+=', '-=', '*=', '/='].includes(op.value)) throw c.unexpected();
+        c.next();
+        return { line, k: 'setVar', name, op: op.value, e: parseExpr(c) };
+      }
+      const option = c.name().toUpperCase();
+      if (option === 'TRANSACTION') {
+        // SET TRANSACTION ISOLATION LEVEL x y
+        const words: string[] = [];
+        while (c.tok.kind === 'ident' && !['SELECT', 'SET', 'DECLARE'].includes(c.tok.value.toUpperCase()) && words.length < 5) words.push(c.next().value.toUpperCase());
+        return { line, k: 'setOption', option, value: words.join(' ') };
+      }
+      if (option === 'STATISTICS' || option === 'IDENTITY_INSERT') {
+        const what = c.multipart().join('.').toUpperCase();
+        return { line, k: 'setOption', option: option + ' ' + what, value: c.name().toUpperCase() };
+      }
+      const v = c.tok;
+      if (v.kind === 'eof') throw c.unexpected();
+      c.next();
+      if (v.kind === 'op' && v.value === '-' && c.tok.kind === 'number') return { line, k: 'setOption', option, value: '-' + c.next().value };
+      return { line, k: 'setOption', option, value: v.value.toUpperCase() };
+    }
+    case 'USE': c.next(); return { line, k: 'use', db: c.name() };
+    case 'BEGIN': {
+      c.next();
+      if (c.acceptKw('TRAN') || c.acceptKw('TRANSACTION')) {
+        const s: Stmt = { line, k: 'beginTran' };
+        if (c.isName() || c.tok.kind === 'var') s.name = c.next().value;
+        return s;
+      }
+      if (c.acceptKw('TRY')) throw c.unexpected(); // TRY/CATCH not modelled
+      const body: Stmt[] = [];
+      while (!c.isKw('END')) {
+        if (c.tok.kind === 'eof') throw c.unexpected();
+        if (c.acceptOp(';')) continue;
+        body.push(parseStatement(c));
+      }
+      c.next();
+      return { line, k: 'block', body };
+    }
+    case 'IF': {
+      c.next();
+      const cond = parseExpr(c);
+      const then = parseStatement(c);
+      while (c.acceptOp(';'));
+      const s: Stmt = { line, k: 'if', cond, then };
+      if (c.acceptKw('ELSE')) s.otherwise = parseStatement(c);
+      return s;
+    }
+    case 'WHILE': {
+      c.next();
+      const cond = parseExpr(c);
+      return { line, k: 'while', cond, body: parseStatement(c) };
+    }
+    case 'BREAK': c.next(); return { line, k: 'break' };
+    case 'CONTINUE': c.next(); return { line, k: 'continue' };
+    case 'RETURN': c.next(); return { line, k: 'return' };
+    case 'COMMIT': {
+      c.next();
+      if (!c.acceptKw('TRAN') && !c.acceptKw('TRANSACTION')) c.acceptKw('WORK');
+      if ((c.isName() && !c.isKw('WITH')) || c.tok.kind === 'var') c.next();
+      let delayed: 'ON' | 'OFF' | null = null;
+      if (c.isKw('WITH') && c.isOp('(', c.peek())) {
+        c.next(); c.next();
+        c.expectKw('DELAYED_DURABILITY');
+        c.expectOp('=');
+        const v = c.name().toUpperCase();
+        if (v !== 'ON' && v !== 'OFF') throw c.unexpected();
+        delayed = v;
+        c.expectOp(')');
+      }
+      return { line, k: 'commit', delayed };
+    }
+    case 'ROLLBACK': {
+      c.next();
+      if (!c.acceptKw('TRAN') && !c.acceptKw('TRANSACTION')) c.acceptKw('WORK');
+      const s: Stmt = { line, k: 'rollback' };
+      if (c.isName() || c.tok.kind === 'var') s.savepoint = c.next().value;
+      return s;
+    }
+    case 'SAVE': {
+      c.next();
+      if (!c.acceptKw('TRAN')) c.expectKw('TRANSACTION');
+      return { line, k: 'saveTran', name: c.next().value };
+    }
+    case 'CHECKPOINT': c.next(); if (c.tok.kind === 'number') c.next(); return { line, k: 'checkpoint' };
+    case 'PRINT': c.next(); return { line, k: 'print', e: parseExpr(c) };
+    case 'RAISERROR': {
+      c.next();
+      c.expectOp('(');
+      const args: Expr[] = [];
+      do args.push(parseExpr(c)); while (c.acceptOp(','));
+      c.expectOp(')');
+      let nowait = false;
+      if (c.acceptKw('WITH')) {
+        do { const o = c.name().toUpperCase(); if (o === 'NOWAIT') nowait = true; } while (c.acceptOp(','));
+      }
+      return { line, k: 'raiserror', args, nowait };
+    }
+    case 'WAITFOR': {
+      c.next();
+      if (!c.acceptKw('DELAY')) throw c.unexpected();
+      return { line, k: 'waitfor', delay: parseExpr(c) };
+    }
+    case 'INSERT': return parseInsert(c, line);
+    case 'UPDATE': {
+      c.next();
+      let top: Expr | undefined;
+      if (c.acceptKw('TOP')) { c.expectOp('('); top = parseExpr(c); c.expectOp(')'); }
+      const table = c.multipart();
+      c.expectKw('SET');
+      const sets: Array<{ column: string; e: Expr }> = [];
+      do {
+        const col = c.multipart();
+        const op = c.tok;
+        if (op.kind !== 'op' || !['=', '+=', '-='].includes(op.value)) throw c.unexpected();
+        c.next();
+        let e = parseExpr(c);
+        const column = col[col.length - 1]!;
+        if (op.value !== '=') e = { k: 'bin', op: op.value[0] as '+', l: { k: 'col', parts: [column], line }, r: e, line };
+        sets.push({ column, e });
+      } while (c.acceptOp(','));
+      const s: Stmt = { line, k: 'update', table, sets };
+      if (c.acceptKw('WHERE')) s.where = parseExpr(c);
+      if (top) s.top = top;
+      return s;
+    }
+    case 'DELETE': {
+      c.next();
+      let top: Expr | undefined;
+      if (c.acceptKw('TOP')) { c.expectOp('('); top = parseExpr(c); c.expectOp(')'); }
+      c.acceptKw('FROM');
+      const s: Stmt = { line, k: 'delete', table: c.multipart() };
+      if (c.acceptKw('WHERE')) s.where = parseExpr(c);
+      if (top) s.top = top;
+      return s;
+    }
+    case 'TRUNCATE': c.next(); c.expectKw('TABLE'); return { line, k: 'truncate', table: c.multipart() };
+    case 'CREATE': {
+      c.next();
+      if (c.acceptKw('TABLE')) return parseCreateTable(c, line);
+      if (c.acceptKw('EVENT', 'SESSION')) return parseCreateEventSession(c, line);
+      throw c.unexpected();
+    }
+    case 'DROP': {
+      c.next();
+      if (c.acceptKw('TABLE')) {
+        const ifExists = c.acceptKw('IF', 'EXISTS');
+        return { line, k: 'dropTable', table: c.multipart(), ifExists };
+      }
+      if (c.acceptKw('EVENT', 'SESSION')) {
+        const name = c.name();
+        c.expectKw('ON');
+        return { line, k: 'dropEventSession', name, scope: parseScope(c) };
+      }
+      throw c.unexpected();
+    }
+    case 'ALTER': {
+      c.next();
+      if (c.acceptKw('DATABASE')) return parseAlterDatabase(c, line);
+      if (c.acceptKw('EVENT', 'SESSION')) {
+        const name = c.name();
+        c.expectKw('ON');
+        const scope = parseScope(c);
+        c.expectKw('STATE');
+        c.expectOp('=');
+        const st = c.name().toUpperCase();
+        if (st !== 'START' && st !== 'STOP') throw c.unexpected();
+        return { line, k: 'alterEventSession', name, scope, state: st };
+      }
+      throw c.unexpected();
+    }
+    case 'EXEC': case 'EXECUTE': {
+      c.next();
+      if (c.acceptOp('(')) {
+        const e = parseExpr(c);
+        c.expectOp(')');
+        return { line, k: 'execString', e };
+      }
+      let returnVar: string | undefined;
+      if (c.tok.kind === 'var' && c.isOp('=', c.peek())) { returnVar = c.next().value; c.next(); }
+      const proc = c.multipart();
+      const args: Array<{ name?: string; e: Expr }> = [];
+      if (!atStatementEnd(c)) {
+        do {
+          if (c.tok.kind === 'var' && c.isOp('=', c.peek())) {
+            const name = c.next().value; c.next();
+            args.push({ name, e: parseExpr(c) });
+          } else args.push({ e: parseExpr(c) });
+          c.acceptKw('OUTPUT');
+        } while (c.acceptOp(','));
+      }
+      const s: Stmt = { line, k: 'exec', proc, args };
+      if (returnVar) s.returnVar = returnVar;
+      return s;
+    }
+    case 'DBCC': {
+      c.next();
+      const command = c.name().toUpperCase();
+      const args: Expr[] = [];
+      if (c.acceptOp('(')) {
+        if (!c.isOp(')')) do args.push(parseExpr(c)); while (c.acceptOp(','));
+        c.expectOp(')');
+      }
+      const withOpts: string[] = [];
+      if (c.acceptKw('WITH')) do withOpts.push(c.name().toUpperCase()); while (c.acceptOp(','));
+      return { line, k: 'dbcc', command, args, with: withOpts };
+    }
+    default:
+      throw c.unexpected();
+  }
+}
+
+function atStatementEnd(c: Cursor): boolean {
+  return c.tok.kind === 'eof' || c.isOp(';') || (c.tok.kind === 'ident' && !c.tok.quoted && !c.isName() && !c.isKw('DEFAULT') && !c.isKw('NULL'));
+}
+
+function parseScope(c: Cursor): 'SERVER' | 'DATABASE' {
+  if (c.acceptKw('SERVER')) return 'SERVER';
+  if (c.acceptKw('DATABASE')) return 'DATABASE';
+  throw c.unexpected();
+}
+
+function parseInsert(c: Cursor, line: number): Stmt {
+  c.next();
+  c.acceptKw('INTO');
+  const table = c.multipart();
+  let columns: string[] | undefined;
+  if (c.isOp('(')) {
+    c.next();
+    columns = [];
+    do columns.push(c.name()); while (c.acceptOp(','));
+    c.expectOp(')');
+  }
+  const s: Stmt & { k: 'insert' } = { line, k: 'insert', table };
+  if (columns) s.columns = columns;
+  if (c.acceptKw('DEFAULT', 'VALUES')) { s.defaultValues = true; return s; }
+  if (c.acceptKw('VALUES')) {
+    s.values = [];
+    do {
+      c.expectOp('(');
+      const row: Expr[] = [];
+      do row.push(c.acceptKw('DEFAULT') ? { k: 'call', name: '$DEFAULT', args: [], line } : parseExpr(c)); while (c.acceptOp(','));
+      c.expectOp(')');
+      s.values.push(row);
+    } while (c.acceptOp(','));
+    return s;
+  }
+  if (c.isKw('SELECT')) { s.select = parseSelect(c); return s; }
+  throw c.unexpected();
+}
+
+function parseCreateTable(c: Cursor, line: number): Stmt {
+  const table = c.multipart();
+  c.expectOp('(');
+  const columns: ColumnDef[] = [];
+  do {
+    if (c.isKw('CONSTRAINT') || c.isKw('PRIMARY')) { skipBalanced(c); continue; }
+    const name = c.name();
+    const { type, typeName } = parseType(c);
+    const col: ColumnDef = { name, type, typeName, nullable: true };
+    for (;;) {
+      if (c.acceptKw('IDENTITY')) {
+        let seed = 1, increment = 1;
+        if (c.acceptOp('(')) { seed = Number(c.next().value); c.expectOp(','); increment = Number(c.next().value); c.expectOp(')'); }
+        col.identity = { seed, increment };
+        col.nullable = false;
+      } else if (c.acceptKw('DEFAULT')) col.default = parseExpr(c);
+      else if (c.acceptKw('NOT', 'NULL')) col.nullable = false;
+      else if (c.acceptKw('NULL')) col.nullable = true;
+      else if (c.acceptKw('PRIMARY', 'KEY')) { col.nullable = false; c.acceptKw('CLUSTERED') || c.acceptKw('NONCLUSTERED'); }
+      else if (c.acceptKw('CONSTRAINT')) c.name();
+      else if (c.acceptKw('UNIQUE')) continue;
+      else break;
+    }
+    columns.push(col);
+  } while (c.acceptOp(','));
+  c.expectOp(')');
+  return { line, k: 'createTable', table, columns };
+}
+
+function skipBalanced(c: Cursor): void {
+  let depth = 0;
+  while (c.tok.kind !== 'eof') {
+    if (depth === 0 && (c.isOp(',') || c.isOp(')'))) return;
+    if (c.isOp('(')) depth++;
+    if (c.isOp(')')) depth--;
+    c.next();
+  }
+}
+
+function parseAlterDatabase(c: Cursor, line: number): Stmt {
+  const db = c.acceptKw('CURRENT') ? null : c.name();
+  c.expectKw('SET');
+  const option = c.name().toUpperCase();
+  let value = '';
+  if (c.acceptOp('=')) value = c.next().value.toUpperCase();
+  else value = c.next().value.toUpperCase();
+  let noWait = false;
+  let termination: string | undefined;
+  if (c.acceptKw('WITH')) {
+    if (c.acceptKw('NO_WAIT')) noWait = true;
+    else if (c.acceptKw('ROLLBACK', 'IMMEDIATE')) termination = 'ROLLBACK IMMEDIATE';
+    else if (c.acceptKw('ROLLBACK', 'AFTER')) { termination = 'ROLLBACK AFTER ' + c.next().value; c.acceptKw('SECONDS'); }
+    else throw c.unexpected();
+  }
+  const s: Stmt = { line, k: 'alterDatabase', db, option, value, noWait };
+  if (termination) s.termination = termination;
+  return s;
+}
+
+function parseCreateEventSession(c: Cursor, line: number): Stmt {
+  const name = c.name();
+  c.expectKw('ON');
+  const scope = parseScope(c);
+  const events: XeEventDef[] = [];
+  const targets: XeTargetDef[] = [];
+  const options: Record<string, string> = {};
+  for (;;) {
+    if (c.acceptKw('ADD', 'EVENT')) {
+      const parts = c.multipart();
+      const ev: XeEventDef = { pkg: parts.length > 1 ? parts[parts.length - 2]! : '', name: parts[parts.length - 1]!, actions: [] };
+      if (c.acceptOp('(')) {
+        while (!c.acceptOp(')')) {
+          if (c.acceptKw('ACTION')) {
+            c.expectOp('(');
+            do ev.actions.push(c.multipart().join('.')); while (c.acceptOp(','));
+            c.expectOp(')');
+          } else if (c.acceptKw('SET')) {
+            do { c.name(); c.expectOp('='); parseExpr(c); } while (c.acceptOp(','));
+          } else if (c.acceptKw('WHERE')) {
+            const start = c.tok.offset;
+            ev.predicateExpr = parseExpr(c);
+            ev.predicate = c.sql.slice(start, c.tokens[c.pos - 1]!.end);
+          } else throw c.unexpected();
+        }
+      }
+      events.push(ev);
+      c.acceptOp(',');
+      continue;
+    }
+    if (c.acceptKw('ADD', 'TARGET')) {
+      const parts = c.multipart();
+      const tg: XeTargetDef = { pkg: parts.length > 1 ? parts[parts.length - 2]! : '', name: parts[parts.length - 1]!, settings: {} };
+      if (c.acceptOp('(')) {
+        c.expectKw('SET');
+        do {
+          const key = c.name().toLowerCase();
+          c.expectOp('=');
+          const paren = c.acceptOp('(');
+          const t = c.next();
+          let v: SqlValue = t.kind === 'number' ? Number(t.value) : t.value;
+          if (t.kind === 'ident' && !t.quoted) v = t.value.toUpperCase();
+          if (paren) c.expectOp(')');
+          tg.settings[key] = v;
+        } while (c.acceptOp(','));
+        c.expectOp(')');
+      }
+      targets.push(tg);
+      c.acceptOp(',');
+      continue;
+    }
+    break;
+  }
+  if (c.acceptKw('WITH')) {
+    c.expectOp('(');
+    do {
+      const key = c.name().toUpperCase();
+      c.expectOp('=');
+      let v = c.next().value.toUpperCase();
+      if (c.tok.kind === 'ident' && ['SECONDS', 'KB', 'MB'].includes(c.tok.value.toUpperCase())) v += ' ' + c.next().value.toUpperCase();
+      options[key] = v;
+    } while (c.acceptOp(','));
+    c.expectOp(')');
+  }
+  if (!events.length) throw c.unexpected();
+  return { line, k: 'createEventSession', name, scope, events, targets, options };
+}

@@ -1,0 +1,158 @@
+// The simulated instance: options, databases, logins, sessions, server-wide waits, event sessions, and
+// the permission rules (2019 vs 2022 names) every DMV and statement checks against.
+import { errors } from './errors';
+import {
+  type Database, type Login, type Session, type StandinOptions, type WaitStat,
+  makeDatabase, makeLogin,
+} from './state';
+import type { EventSession, XeFileStore } from './xe';
+
+export interface ResolvedOptions {
+  major: 15 | 16;
+  platform: 'Linux' | 'Windows';
+  serverName: string;
+  speedFactor: number;
+  logWriteLatencyMs: number;
+  dataWriteLatencyMs: number;
+  logSectorBytes: number;
+  azure: boolean;
+  traceFlags: number[];
+}
+
+export const SERVER_PERMISSIONS_2019 = [
+  'VIEW SERVER STATE', 'ALTER ANY EVENT SESSION', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION', 'CREATE ANY DATABASE', 'CONTROL SERVER', 'VIEW ANY DATABASE',
+];
+/** 2022 added the granular permissions (reference §0, §4.2). */
+export const SERVER_PERMISSIONS_2022 = [
+  ...SERVER_PERMISSIONS_2019,
+  'VIEW SERVER PERFORMANCE STATE', 'VIEW SERVER SECURITY STATE', 'CREATE ANY EVENT SESSION', 'DROP ANY EVENT SESSION',
+  'ALTER ANY EVENT SESSION ENABLE', 'ALTER ANY EVENT SESSION DISABLE', 'ALTER ANY EVENT SESSION ADD EVENT', 'ALTER ANY EVENT SESSION DROP EVENT',
+  'ALTER ANY EVENT SESSION ADD TARGET', 'ALTER ANY EVENT SESSION DROP TARGET', 'ALTER ANY EVENT SESSION OPTION',
+];
+export const DATABASE_PERMISSIONS = ['CONNECT', 'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'ALTER', 'CREATE TABLE', 'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CONTROL'];
+
+/** Covering permissions (modelling choice, from the 2022 permission hierarchy: VIEW SERVER STATE covers the split ones). */
+const SERVER_IMPLIED_BY: Record<string, string[]> = {
+  'VIEW SERVER PERFORMANCE STATE': ['VIEW SERVER STATE'],
+  'VIEW SERVER SECURITY STATE': ['VIEW SERVER STATE'],
+  'CREATE ANY EVENT SESSION': ['ALTER ANY EVENT SESSION'],
+  'DROP ANY EVENT SESSION': ['ALTER ANY EVENT SESSION'],
+  'ALTER ANY EVENT SESSION ENABLE': ['ALTER ANY EVENT SESSION'],
+  'ALTER ANY EVENT SESSION DISABLE': ['ALTER ANY EVENT SESSION'],
+};
+
+export class Server {
+  options: ResolvedOptions;
+  startTime = new Date();
+  startPerf = performance.now();
+  databases = new Map<number, Database>();
+  logins = new Map<string, Login>();
+  sessions = new Map<number, Session>();
+  waits = new Map<string, WaitStat>();
+  eventSessions = new Map<string, EventSession>();
+  xeFiles: XeFileStore = new Map();
+  missingXeEvents = new Set<string>();
+  nextSpid = 51;
+  nextObjectId = 1_000_000_000 / 1000;
+  nextTranId = 1000;
+  private nextDbId = 5;
+
+  constructor(opts: StandinOptions = {}) {
+    this.options = {
+      major: opts.version === 2019 ? 15 : 16,
+      platform: opts.platform ?? 'Linux',
+      serverName: opts.serverName ?? 'standin',
+      speedFactor: opts.speedFactor ?? 1,
+      logWriteLatencyMs: opts.logWriteLatencyMs ?? 0.2,
+      dataWriteLatencyMs: opts.dataWriteLatencyMs ?? 0.2,
+      logSectorBytes: opts.logSectorBytes ?? 4096,
+      azure: !!opts.azure,
+      traceFlags: opts.traceFlags ?? [],
+    };
+    const vlfs = this.vlfsPerGrowth(8 * 1024 * 1024);
+    ['master', 'tempdb', 'model', 'msdb'].forEach((name, i) => this.databases.set(i + 1, makeDatabase(i + 1, { name }, true, this.options.platform, vlfs)));
+    this.addDatabase({ name: 'lab' });
+    for (const d of opts.databases ?? []) this.addDatabase(d);
+    this.addLogin({ name: 'sa', password: 'StandIn-1', sysadmin: true });
+    for (const l of opts.logins ?? []) this.addLogin(l);
+  }
+
+  addDatabase(spec: Parameters<typeof makeDatabase>[1]): Database {
+    const db = makeDatabase(this.nextDbId++, spec, false, this.options.platform, this.vlfsPerGrowth(8 * 1024 * 1024));
+    this.databases.set(db.id, db);
+    return db;
+  }
+
+  addLogin(spec: Parameters<typeof makeLogin>[0]): Login {
+    const l = makeLogin(spec);
+    this.logins.set(spec.name.toLowerCase(), l);
+    return l;
+  }
+
+  /** VLFs created per log growth (simplified from the documented 2022 formula: ≤64 MB → 1 VLF on 2022, 4 before). */
+  vlfsPerGrowth(bytes: number): number {
+    const mb = bytes / (1024 * 1024);
+    if (mb <= 64) return this.options.major >= 16 && mb > 8 ? 1 : 4;
+    return mb <= 1024 ? 8 : 16;
+  }
+
+  dbByName(name: string): Database | undefined {
+    const n = name.toLowerCase();
+    for (const d of this.databases.values()) if (d.name.toLowerCase() === n) return d;
+    return undefined;
+  }
+
+  versionString(): string {
+    const v = this.productVersion();
+    const year = this.options.major === 16 ? 2022 : 2019;
+    const os = this.options.platform === 'Linux' ? 'Linux (Durability Lens simulated host)' : 'Windows (Durability Lens simulated host)';
+    return `Durability Lens stand-in (simulates Microsoft SQL Server ${year} ${v}) - not a real SQL Server build\n\tDeveloper Edition (64-bit) on ${os}`;
+  }
+
+  productVersion(): string {
+    return this.options.major === 16 ? '16.0.4000.1' : '15.0.4000.1';
+  }
+
+  /** Name of the permission a server-scoped performance DMV needs on this version (reference §8). */
+  serverStatePermission(): string {
+    return this.options.major >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+  }
+
+  hasServerPermission(login: Login, perm: string): boolean {
+    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    const p = perm.toUpperCase();
+    if (login.serverPermissions.has(p)) return true;
+    return (SERVER_IMPLIED_BY[p] ?? []).some((q) => login.serverPermissions.has(q));
+  }
+
+  hasDatabasePermission(login: Login, db: Database, perm: string): boolean {
+    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    const set = login.databasePermissions.get(db.name.toLowerCase());
+    const p = perm.toUpperCase();
+    if (p === 'ALTER' && login.serverPermissions.has('ALTER ANY DATABASE')) return true;
+    if ((p === 'VIEW DATABASE STATE' || p === 'VIEW DATABASE PERFORMANCE STATE') && this.hasServerPermission(login, 'VIEW SERVER STATE')) return true;
+    if (!set) return p === 'CONNECT' && this.canOpen(login, db);
+    return set.has(p) || set.has('CONTROL') || (p === 'VIEW DATABASE PERFORMANCE STATE' && set.has('VIEW DATABASE STATE'));
+  }
+
+  canOpen(login: Login, db: Database): boolean {
+    if (login.sysadmin) return true;
+    if (db.name === 'master' || db.name === 'tempdb') return true;
+    return login.databases === 'all' || login.databases.has(db.name.toLowerCase());
+  }
+
+  requireServerState(session: Session, line: number): void {
+    const perm = this.serverStatePermission();
+    if (!this.hasServerPermission(session.login, perm)) throw errors.viewPermission(perm, line);
+  }
+
+  /** Real milliseconds a simulated wait of `ms` takes. */
+  realMs(ms: number): number {
+    return ms * this.options.speedFactor;
+  }
+
+  /** Milliseconds since the simulated machine started (sample_ms, ms_ticks). */
+  uptimeMs(): number {
+    return Math.floor(performance.now() - this.startPerf) + 3_600_000;
+  }
+}

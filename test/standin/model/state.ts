@@ -1,0 +1,266 @@
+// The simulated server's state: options, logins, databases (files, tables, log), sessions and cumulative
+// counters. Everything DMVs report is read from here; the durability model and XE write into it.
+import type { SessionHandle, SqlValue } from '../engine';
+import type { ColumnDef } from './ast';
+
+export interface StandinOptions {
+  /** Simulated major version: 2019 (15.x) or 2022 (16.x, default). */
+  version?: 2019 | 2022;
+  platform?: 'Linux' | 'Windows';
+  serverName?: string;
+  /** 1 = waits really take their simulated time, 0 = accounting only (tests), 0.01 = 100x faster. */
+  speedFactor?: number;
+  /** Log device write latency in ms (SSD-like 0.2 by default; HDD-like 4). */
+  logWriteLatencyMs?: number;
+  dataWriteLatencyMs?: number;
+  /** Bytes a log write is rounded up to (4 KB-sector device by default). */
+  logSectorBytes?: number;
+  /** Simulate Azure SQL Database (EngineEdition 5, ON DATABASE event sessions). */
+  azure?: boolean;
+  /** Extra logins besides sa. */
+  logins?: LoginSpec[];
+  /** Extra user databases besides lab. */
+  databases?: DatabaseSpec[];
+  /** Global trace flags reported by DBCC TRACESTATUS(-1). */
+  traceFlags?: number[];
+}
+
+export interface LoginSpec {
+  name: string;
+  password: string;
+  sysadmin?: boolean;
+  /** Server permissions, e.g. 'VIEW SERVER STATE', 'ALTER ANY EVENT SESSION'. */
+  serverPermissions?: string[];
+  /** Databases this login may open (default: all user databases and master/tempdb). */
+  databases?: string[];
+  /** Per-database permissions, e.g. { lab: ['ALTER'] }. */
+  databasePermissions?: Record<string, string[]>;
+  defaultDatabase?: string;
+}
+
+export interface DatabaseSpec {
+  name: string;
+  delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED';
+  recoveryModel?: 'FULL' | 'SIMPLE' | 'BULK_LOGGED';
+  cdc?: boolean;
+  changeTracking?: boolean;
+  published?: boolean;
+  /** Member of an availability group (group_database_id / replica_id are set). */
+  availabilityGroup?: boolean;
+  readOnly?: boolean;
+}
+
+export interface Login {
+  name: string;
+  password: string;
+  sysadmin: boolean;
+  serverPermissions: Set<string>;
+  databases: Set<string> | 'all';
+  databasePermissions: Map<string, Set<string>>;
+  defaultDatabase: string;
+}
+
+export interface FileIo {
+  reads: number;
+  bytesRead: number;
+  stallReadUs: number;
+  writes: number;
+  bytesWritten: number;
+  stallWriteUs: number;
+}
+
+export interface DbFile {
+  fileId: number;
+  type: 0 | 1;
+  name: string;
+  physicalName: string;
+  sizePages: number;
+  growthPages: number;
+  io: FileIo;
+}
+
+export interface Vlf {
+  sequence: number;
+  offset: number;
+  sizeBytes: number;
+  status: 0 | 2;
+  createLsn: number;
+}
+
+export interface LogState {
+  /** Bytes in the current (unflushed) log block. */
+  bufferBytes: number;
+  bufferRecords: number;
+  /** Log end (bytes since creation) and what is hardened. */
+  endLsn: number;
+  flushedLsn: number;
+  /** Active log bytes (not truncated). */
+  usedBytes: number;
+  sinceCheckpointBytes: number;
+  sinceBackupBytes: number;
+  checkpointLsn: number;
+  vlfs: Vlf[];
+  nextVlfSequence: number;
+  nextBlockId: number;
+}
+
+export interface DbCounters {
+  logFlushes: number;
+  logBytesFlushed: number;
+  logFlushWaits: number;
+  logFlushWaitTimeUs: number;
+  lastFlushWriteUs: number;
+  transactions: number;
+  writeTransactions: number;
+  logGrowths: number;
+  logTruncations: number;
+}
+
+export interface Table {
+  objectId: number;
+  name: string;
+  columns: ColumnDef[];
+  rows: SqlValue[][];
+  nextIdentity: number;
+  rowBytes: number;
+}
+
+export interface Database {
+  id: number;
+  name: string;
+  system: boolean;
+  recoveryModel: 'FULL' | 'SIMPLE' | 'BULK_LOGGED';
+  delayedDurability: 0 | 1 | 2;
+  isCdcEnabled: boolean;
+  changeTracking: boolean;
+  isPublished: boolean;
+  agGroupId: string | null;
+  agReplicaId: string | null;
+  readOnly: boolean;
+  createDate: Date;
+  files: DbFile[];
+  tables: Map<string, Table>;
+  log: LogState;
+  counters: DbCounters;
+  dirtyPages: number;
+  /** Bytes written into the current data page (rows fill pages before a new page is dirtied). */
+  pageFillBytes: number;
+}
+
+export interface WaitStat {
+  count: number;
+  timeUs: number;
+  maxUs: number;
+  signalUs: number;
+}
+
+export interface InFlightWait {
+  type: string;
+  startedAt: number;
+  resource: string;
+}
+
+export interface Transaction {
+  id: number;
+  db: Database;
+  begin: Date;
+  logBytes: number;
+  logRecords: number;
+  /** Undo actions, run newest first on ROLLBACK. */
+  undo: Array<() => void>;
+  savepoints: Map<string, number>;
+  explicit: boolean;
+}
+
+export interface Session extends SessionHandle {
+  readonly spid: number;
+  login: Login;
+  db: Database;
+  appName: string;
+  hostName: string;
+  clientPid: number;
+  encrypted: boolean;
+  loginTime: Date;
+  waits: Map<string, WaitStat>;
+  nocount: boolean;
+  lockTimeout: number;
+  deadlockPriority: string;
+  trancount: number;
+  tran: Transaction | null;
+  currentWait: InFlightWait | null;
+  /** Real ms of simulated waiting not yet slept (see Durability.wait). */
+  waitDebtMs: number;
+  request: { start: Date; command: string; statement: string } | null;
+  lastRequestStart: Date;
+  lastRequestEnd: Date;
+  alive: boolean;
+  requestCount: number;
+  /** #temp tables, private to the session. */
+  temp: Map<string, Table>;
+}
+
+export function emptyIo(): FileIo {
+  return { reads: 0, bytesRead: 0, stallReadUs: 0, writes: 0, bytesWritten: 0, stallWriteUs: 0 };
+}
+
+export function emptyCounters(): DbCounters {
+  return { logFlushes: 0, logBytesFlushed: 0, logFlushWaits: 0, logFlushWaitTimeUs: 0, lastFlushWriteUs: 0, transactions: 0, writeTransactions: 0, logGrowths: 0, logTruncations: 0 };
+}
+
+export function addWait(map: Map<string, WaitStat>, type: string, us: number): void {
+  const w = map.get(type) ?? { count: 0, timeUs: 0, maxUs: 0, signalUs: 0 };
+  w.count++;
+  w.timeUs += us;
+  w.maxUs = Math.max(w.maxUs, us);
+  map.set(type, w);
+}
+
+export const MB = 1024 * 1024;
+
+export function makeDatabase(id: number, spec: DatabaseSpec, system: boolean, platform: 'Linux' | 'Windows', vlfsPerGrowth: number): Database {
+  const dir = platform === 'Linux' ? '/var/opt/mssql/data/' : 'C:\\Program Files\\Microsoft SQL Server\\MSSQL16.MSSQLSERVER\\MSSQL\\DATA\\';
+  const dataName = spec.name === 'master' ? 'master' : spec.name === 'tempdb' ? 'tempdev' : spec.name === 'model' ? 'modeldev' : spec.name === 'msdb' ? 'MSDBData' : spec.name;
+  const logName = spec.name === 'master' ? 'mastlog' : spec.name === 'tempdb' ? 'templog' : spec.name === 'model' ? 'modellog' : spec.name === 'msdb' ? 'MSDBLog' : `${spec.name}_log`;
+  const logSize = 8 * MB;
+  const vlfSize = logSize / vlfsPerGrowth;
+  const vlfs: Vlf[] = [];
+  for (let i = 0; i < vlfsPerGrowth; i++) vlfs.push({ sequence: i === 0 ? 1 : 0, offset: 8192 + i * vlfSize, sizeBytes: vlfSize, status: i === 0 ? 2 : 0, createLsn: 0 });
+  const dd = { DISABLED: 0, ALLOWED: 1, FORCED: 2 } as const;
+  return {
+    id,
+    name: spec.name,
+    system,
+    recoveryModel: spec.recoveryModel ?? (spec.name === 'tempdb' || spec.name === 'master' ? 'SIMPLE' : 'FULL'),
+    delayedDurability: dd[spec.delayedDurability ?? 'DISABLED'],
+    isCdcEnabled: !!spec.cdc,
+    changeTracking: !!spec.changeTracking,
+    isPublished: !!spec.published,
+    agGroupId: spec.availabilityGroup ? '6f1d7a52-0c55-4b5e-9d1e-7a0b3c2d4e5f' : null,
+    agReplicaId: spec.availabilityGroup ? '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' : null,
+    readOnly: !!spec.readOnly,
+    createDate: new Date(),
+    files: [
+      { fileId: 1, type: 0, name: dataName, physicalName: `${dir}${spec.name === 'tempdb' ? 'tempdb' : spec.name}.mdf`, sizePages: 1024, growthPages: 8192, io: emptyIo() },
+      { fileId: 2, type: 1, name: logName, physicalName: `${dir}${spec.name === 'tempdb' ? 'templog' : spec.name + '_log'}.ldf`, sizePages: logSize / 8192, growthPages: 8192, io: emptyIo() },
+    ],
+    tables: new Map(),
+    log: { bufferBytes: 0, bufferRecords: 0, endLsn: 0, flushedLsn: 0, usedBytes: 0, sinceCheckpointBytes: 0, sinceBackupBytes: 0, checkpointLsn: 0, vlfs, nextVlfSequence: 2, nextBlockId: 1 },
+    counters: emptyCounters(),
+    dirtyPages: 0,
+    pageFillBytes: 0,
+  };
+}
+
+export function makeLogin(spec: LoginSpec): Login {
+  const dbPerms = new Map<string, Set<string>>();
+  for (const [db, perms] of Object.entries(spec.databasePermissions ?? {})) dbPerms.set(db.toLowerCase(), new Set(perms.map((p) => p.toUpperCase())));
+  return {
+    name: spec.name,
+    password: spec.password,
+    sysadmin: !!spec.sysadmin,
+    serverPermissions: new Set((spec.serverPermissions ?? []).map((p) => p.toUpperCase())),
+    databases: spec.databases ? new Set(spec.databases.map((d) => d.toLowerCase())) : 'all',
+    databasePermissions: dbPerms,
+    defaultDatabase: spec.defaultDatabase ?? 'master',
+  };
+}
