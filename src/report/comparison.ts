@@ -1,0 +1,110 @@
+// RunResult[] → ComparisonModel: one column per mode (median, min–max over the measured runs), one ratio per
+// non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
+import type { FigureSource, RunResult } from '../profile/types';
+import { diagnose, type Finding } from './diagnosis';
+import { METRICS, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
+import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
+
+export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
+
+export interface MetricRow {
+  id: string;
+  label: string;
+  unit: MetricUnit;
+  better: Better;
+  source: string;
+  /** Keyed by column (mode); null when no run of that mode had the figure. */
+  cells: Record<string, Summary | null>;
+  /** Keyed by non-baseline column; null when either side has no figure. */
+  ratios: Record<string, RatioCell | null>;
+}
+
+export interface ComparisonModel {
+  schemaVersion: 1;
+  source: FigureSource;
+  /** Non-null whenever any figure came from the stand-in: the UI shows it beside every table. */
+  sourceLabel: string | null;
+  server: string | null;
+  database: string | null;
+  /** Column keys in display order: modes as run (DISABLED first when present), or "RUN" for a plain profile. */
+  columns: string[];
+  baseline: string;
+  runsPerColumn: Record<string, number>;
+  rows: MetricRow[];
+  diagnosis: Finding[];
+  notes: string[];
+}
+
+export function columnOf(run: RunResult): string {
+  return run.mode ?? run.delayedDurability ?? 'RUN';
+}
+
+const COLUMN_ORDER = ['DISABLED', 'ALLOWED', 'FORCED'];
+
+export interface ModelOptions {
+  /** Column the ratios are relative to; default DISABLED when present, else the first column. */
+  baseline?: string;
+  /** How many "top other waits" rows; default 3. */
+  otherWaits?: number;
+}
+
+export function buildComparisonModel(allRuns: readonly RunResult[], options: ModelOptions = {}): ComparisonModel {
+  const notes: string[] = [];
+  const measured = allRuns.filter((r) => !r.warmup);
+  const warmups = allRuns.length - measured.length;
+  if (warmups > 0) notes.push(`${warmups} warm-up run(s) not counted.`);
+  const invalid = measured.filter((r) => !r.diff.valid);
+  if (invalid.length > 0) notes.push(`${invalid.length} run(s) left out: their snapshots cannot be compared (${invalid[0]!.diff.notes[0] ?? 'invalid diff'}).`);
+  const runs = measured.filter((r) => r.diff.valid);
+
+  const columns = [...new Set(measured.map(columnOf))].sort((a, b) => {
+    const ia = COLUMN_ORDER.indexOf(a);
+    const ib = COLUMN_ORDER.indexOf(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+  const baseline = options.baseline && columns.includes(options.baseline) ? options.baseline : (columns[0] ?? 'RUN');
+  const byColumn = new Map(columns.map((c) => [c, runs.filter((r) => columnOf(r) === c)]));
+  const runsPerColumn = Object.fromEntries(columns.map((c) => [c, byColumn.get(c)!.length]));
+
+  const definitions: MetricDefinition[] = [...METRICS, ...topOtherWaits(runs, options.otherWaits ?? 3)];
+  const rows: MetricRow[] = definitions.map((def) => {
+    const cells: Record<string, Summary | null> = {};
+    for (const c of columns) cells[c] = summarize(byColumn.get(c)!.map((r) => def.extract(r)));
+    const ratios: Record<string, RatioCell | null> = {};
+    const base = cells[baseline] ?? null;
+    for (const c of columns) {
+      if (c === baseline) continue;
+      const other = cells[c] ?? null;
+      ratios[c] = base && other ? compareSummaries(base, other, def.better) : null;
+    }
+    return { id: def.id, label: def.label, unit: def.unit, better: def.better, source: def.source, cells, ratios };
+  });
+
+  const inconclusive = rows.filter((r) => Object.values(r.ratios).some((x) => x?.inconclusive));
+  if (inconclusive.length > 0) {
+    notes.push(`Inconclusive (min–max ranges overlap, so the difference may be noise): ${inconclusive.map((r) => r.label).join(', ')}.`);
+  }
+  for (const c of columns) if (runsPerColumn[c] === 1) notes.push(`${c} has a single measured run: no spread to judge noise by.`);
+
+  const standIn = allRuns.some((r) => r.source === 'stand-in');
+  const first = allRuns[0];
+  const model: ComparisonModel = {
+    schemaVersion: 1,
+    source: standIn ? 'stand-in' : 'sql-server',
+    sourceLabel: standIn ? STAND_IN_LABEL : null,
+    server: first?.server.identity.serverName ?? null,
+    database: first?.database?.name ?? null,
+    columns,
+    baseline,
+    runsPerColumn,
+    rows,
+    diagnosis: [],
+    notes,
+  };
+  model.diagnosis = diagnose(model, allRuns);
+  return model;
+}
+
+export function rowById(model: ComparisonModel, id: string): MetricRow | undefined {
+  return model.rows.find((r) => r.id === id);
+}

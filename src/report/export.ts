@@ -1,0 +1,121 @@
+// Exporters of a ComparisonModel: Markdown (people), CSV (spreadsheets, formula injection neutralised), JSON
+// (machines). Each carries the stand-in label when any figure came from the stand-in.
+import type { ComparisonModel, MetricRow } from './comparison';
+import type { MetricUnit } from './metrics';
+import type { RatioCell, Summary } from './stats';
+
+/** Fixed-locale number text: up to `digits` decimals, thousands separated by commas. */
+export function formatNumber(value: number, digits = 2): string {
+  if (!Number.isFinite(value)) return String(value);
+  const rounded = Number(value.toFixed(digits));
+  const [int, frac] = Math.abs(rounded).toString().split('.');
+  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${rounded < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
+}
+
+export function formatValue(value: number, unit: MetricUnit): string {
+  switch (unit) {
+    case 'bytes':
+    case 'bytes/write': {
+      const suffix = unit === 'bytes/write' ? '/write' : '';
+      if (Math.abs(value) >= 1024 * 1024) return `${formatNumber(value / (1024 * 1024))} MB${suffix}`;
+      if (Math.abs(value) >= 1024) return `${formatNumber(value / 1024)} KB${suffix}`;
+      return `${formatNumber(value, 0)} B${suffix}`;
+    }
+    case 'ms':
+      return `${formatNumber(value, 1)} ms`;
+    case 'ms/write':
+    case 'ms/wait':
+      return `${formatNumber(value, 3)} ${unit}`;
+    default:
+      return formatNumber(value, 0);
+  }
+}
+
+function cellText(s: Summary | null, unit: MetricUnit): string {
+  if (!s) return 'n/a';
+  if (s.n === 1 || s.min === s.max) return formatValue(s.median, unit);
+  return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
+}
+
+function ratioText(r: RatioCell | null): string {
+  if (!r || r.ratio === null) return 'n/a';
+  const spread = r.spread.min !== null && r.spread.max !== null && r.spread.min !== r.spread.max ? ` [${formatNumber(r.spread.min)}–${formatNumber(r.spread.max)}]` : '';
+  const verdict = r.verdict === 'neutral' ? '' : ` ${r.verdict}`;
+  return `${r.arrow} ×${formatNumber(r.ratio)}${spread}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
+}
+
+/** Markdown table cells must not break the table: escape pipes and flatten newlines. */
+function md(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function toMarkdown(model: ComparisonModel, title = 'Durability comparison'): string {
+  const out: string[] = [`# ${md(title)}`, ''];
+  if (model.sourceLabel) out.push(`> **${model.sourceLabel}.**`, '');
+  if (model.database) out.push(`Database: \`${model.database.replace(/`/g, "'")}\`${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${model.baseline}.`, '');
+  const others = model.columns.filter((c) => c !== model.baseline);
+  const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} runs)`), ...others.map((c) => `${c} vs ${model.baseline}`)];
+  out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
+  for (const row of model.rows) {
+    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit)), ...others.map((c) => ratioText(row.ratios[c] ?? null))];
+    out.push(`| ${cells.map(md).join(' | ')} |`);
+  }
+  out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.diagnosis.length > 0) {
+    out.push('', '## Diagnosis', '');
+    for (const f of model.diagnosis) {
+      const evidence = f.evidence.map((e) => `${e.metric} ${e.column} = ${formatNumber(e.value, 3)}`).join('; ');
+      out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
+    }
+  }
+  if (model.notes.length > 0) {
+    out.push('', '## Notes', '');
+    for (const n of model.notes) out.push(`- ${md(n)}`);
+  }
+  if (model.sourceLabel) out.push('', `_${model.sourceLabel}._`);
+  return out.join('\n') + '\n';
+}
+
+/**
+ * CSV cell: a leading = + - @ tab or CR makes spreadsheets evaluate it as a formula, so such cells get a leading
+ * apostrophe (the OWASP CSV-injection advice); cells with quotes, commas or line breaks are quoted, quotes doubled.
+ */
+export function csvCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(model: ComparisonModel): string {
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive'];
+  const lines = [header.join(',')];
+  const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
+  const push = (row: MetricRow, column: string) => {
+    const s = row.cells[column] ?? null;
+    const r = column === model.baseline ? null : (row.ratios[column] ?? null);
+    lines.push(
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null]
+        .map(csvCell)
+        .join(','),
+    );
+  };
+  for (const row of model.rows) for (const c of model.columns) push(row, c);
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** JSON of the model (and optionally the raw runs); every value in both is already JSON-safe. */
+export function toJson(model: ComparisonModel, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...extra, model }, null, 2) + '\n';
+}
+
+export type ExportFormat = 'markdown' | 'csv' | 'json';
+
+export function formatFromPath(path: string): ExportFormat | null {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.md') || lower.endsWith('.markdown')) return 'markdown';
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.json')) return 'json';
+  return null;
+}

@@ -1,0 +1,6 @@
+// Public surface of the report model: metrics, comparison model, diagnosis and exporters (no vscode, no db).
+export * from './stats';
+export * from './metrics';
+export * from './comparison';
+export * from './diagnosis';
+export * from './export';
