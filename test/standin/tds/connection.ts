@@ -87,7 +87,12 @@ export class TdsConnection {
     if (this.phase === 'first-bytes') {
       this.phase = 'prelogin';
       if (chunk[0] === TLS_HANDSHAKE_RECORD) {
-        this.startTls(new PreloginTlsBridge(this.socket, 'raw', chunk), true);
+        void this.startTls(new PreloginTlsBridge(this.socket, 'raw', chunk), true);
+        return;
+      }
+      if (chunk[0] !== PacketType.PRELOGIN) {
+        // Not a TDS client (an HTTP probe, a port scanner): waiting for a packet that never completes helps no one.
+        this.fail(new TdsProtocolError(`first byte 0x${(chunk[0] ?? 0).toString(16)} is neither PRELOGIN nor a TLS handshake`));
         return;
       }
     }
