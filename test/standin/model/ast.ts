@@ -17,7 +17,7 @@ export type Expr =
   | { k: 'in'; e: Expr; list: Expr[] | Select; not: boolean }
   | { k: 'like'; e: Expr; pattern: Expr; not: boolean }
   | { k: 'between'; e: Expr; lo: Expr; hi: Expr; not: boolean }
-  | { k: 'call'; name: string; args: Expr[]; distinct?: boolean; line: number }
+  | { k: 'call'; name: string; args: Expr[]; distinct?: boolean; over?: boolean; line: number }
   | { k: 'case'; operand?: Expr; whens: Array<[Expr, Expr]>; otherwise?: Expr }
   | { k: 'cast'; e: Expr; type: ColumnType; typeName: string; style?: Expr; line: number }
   | { k: 'exists'; q: Select }

@@ -70,6 +70,7 @@ export function dbArg(b: BatchContext, v: SqlValue): Database | undefined {
 }
 
 const STATE_DESC = 'ONLINE';
+const AG_GROUP = '3c1e9a44-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 
 function registerCatalogViews(): void {
   // sys.databases — https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-databases-transact-sql
@@ -127,6 +128,33 @@ function registerCatalogViews(): void {
       const created = b.server.startTime;
       for (let i = 1; i <= 2000; i++) yield { object_id: -1000 - i, name: `system_object_${i}`, schema_id: 4, type: 'V', type_desc: 'VIEW', create_date: created, is_ms_shipped: true };
       for (const t of b.session.db.tables.values()) yield { object_id: t.objectId, name: t.name, schema_id: 1, type: 'U', type_desc: 'USER_TABLE', create_date: created, is_ms_shipped: false };
+    },
+  });
+  // sys.all_columns: a fixed synthetic set of system columns (a common row source: CROSS JOIN for numbers).
+  register({
+    name: 'sys.all_columns',
+    columns: 'object_id int, name sysname, column_id int, system_type_id tinyint, max_length smallint, is_nullable bit',
+    *rows() {
+      for (let i = 0; i < 6000; i++) yield { object_id: -1000 - Math.floor(i / 3), name: `column_${i}`, column_id: (i % 3) + 1, system_type_id: 56, max_length: 4, is_nullable: false };
+    },
+  });
+  // Availability groups: one synchronous-commit primary per AG database (databases created with availabilityGroup).
+  register({
+    name: 'sys.dm_hadr_database_replica_states', check: requireServerState,
+    columns: 'database_id int, group_id uniqueidentifier, replica_id uniqueidentifier, group_database_id uniqueidentifier, is_local bit, is_primary_replica bit, ' +
+      'synchronization_state tinyint, synchronization_state_desc nvarchar(60), is_commit_participant bit, synchronization_health tinyint, synchronization_health_desc nvarchar(60)',
+    rows: (b) => [...b.server.databases.values()].filter((d) => d.agGroupId).map((d) => ({
+      database_id: d.id, group_id: AG_GROUP, replica_id: d.agReplicaId, group_database_id: d.agGroupId, is_local: true, is_primary_replica: true,
+      synchronization_state: 2, synchronization_state_desc: 'SYNCHRONIZED', is_commit_participant: true, synchronization_health: 2, synchronization_health_desc: 'HEALTHY',
+    })),
+  });
+  register({
+    name: 'sys.availability_replicas',
+    columns: 'replica_id uniqueidentifier, group_id uniqueidentifier, replica_server_name nvarchar(256), endpoint_url nvarchar(128), availability_mode tinyint, ' +
+      'availability_mode_desc nvarchar(60), failover_mode tinyint, failover_mode_desc nvarchar(60)',
+    rows: (b) => {
+      const ids = new Set([...b.server.databases.values()].map((d) => d.agReplicaId).filter((x): x is string => !!x));
+      return [...ids].map((id) => ({ replica_id: id, group_id: AG_GROUP, replica_server_name: b.server.options.serverName, endpoint_url: 'TCP://standin:5022', availability_mode: 1, availability_mode_desc: 'SYNCHRONOUS_COMMIT', failover_mode: 0, failover_mode_desc: 'AUTOMATIC' }));
     },
   });
   const userTables = (b: BatchContext) => [...b.session.db.tables.values()].map((t) => ({ object_id: t.objectId, name: t.name, schema_id: 1, type: 'U', type_desc: 'USER_TABLE', create_date: b.server.startTime, is_ms_shipped: false }));

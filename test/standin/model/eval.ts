@@ -40,6 +40,8 @@ export interface EvalCtx {
   scope: Scope | null;
   /** Aggregate values of the current group, keyed by the aggregate call node. */
   agg?: Map<Expr, SqlValue>;
+  /** 1-based position of the row being projected (ROW_NUMBER() OVER (...) in the order rows are produced). */
+  rowNumber?: number;
 }
 
 const resolveCache = new WeakMap<Expr, { cols: ScopeCol[]; idx: number; depth: number }>();

@@ -4,6 +4,7 @@ import type { ColumnType, SqlValue } from '../engine';
 import type { Expr } from './ast';
 import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, typeOf } from './eval';
+import { DATABASE_PERMISSIONS, SERVER_PERMISSIONS_2019, SERVER_PERMISSIONS_2022 } from './server';
 import { compare, promote, toNumber, toText } from './values';
 
 type Call = Expr & { k: 'call' };
@@ -31,7 +32,7 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
     case 'GETDATE': case 'GETUTCDATE': case 'CURRENT_TIMESTAMP': case 'DATEADD': return { kind: 'datetime2', scale: 3 };
     case 'SYSDATETIMEOFFSET': return { kind: 'datetimeoffset', scale: 7 };
     case 'HAS_PERMS_BY_NAME': case 'OBJECT_ID': case 'LEN': case 'DATALENGTH': case 'CHARINDEX': case 'DATEDIFF': case 'FILE_ID': case 'FILE_IDEX': case 'DATEPART': return { kind: 'int' };
-    case 'DATEDIFF_BIG': return { kind: 'bigint' };
+    case 'DATEDIFF_BIG': case 'ROW_NUMBER': return { kind: 'bigint' };
     case 'ISNULL': return arg(0);
     case 'COALESCE': case 'IIF': case 'NULLIF': {
       const args = e.name === 'IIF' ? e.args.slice(1) : e.name === 'NULLIF' ? e.args.slice(0, 1) : e.args;
@@ -93,12 +94,18 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
     case 'SYSDATETIMEOFFSET': return { date: new Date(), offsetMinutes: 0 };
     case 'HAS_PERMS_BY_NAME': {
       const securable = s(0);
-      const cls = (s(1) ?? '').toUpperCase();
+      const cls = (s(1) ?? 'SERVER').toUpperCase();
       const perm = (s(2) ?? '').toUpperCase();
-      if (cls === 'SERVER') return server.hasServerPermission(session.login, perm) ? 1 : 0;
+      if (cls === 'SERVER') {
+        // NULL for a permission name this version does not have (e.g. VIEW SERVER PERFORMANCE STATE before 2022).
+        const known = server.options.major >= 16 ? SERVER_PERMISSIONS_2022 : SERVER_PERMISSIONS_2019;
+        if (!known.includes(perm)) return null;
+        return server.hasServerPermission(session.login, perm) ? 1 : 0;
+      }
       if (cls === 'DATABASE') {
         const db = securable === null ? session.db : server.dbByName(securable);
         if (!db) return null;
+        if (!DATABASE_PERMISSIONS.includes(perm) && !(server.options.azure && perm.includes('DATABASE EVENT SESSION'))) return null;
         return server.hasDatabasePermission(session.login, db, perm) ? 1 : 0;
       }
       if (cls === 'OBJECT') return session.login.sysadmin ? 1 : 0;
@@ -158,6 +165,7 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
     case 'FILE_ID': case 'FILE_IDEX': { const n = (s(0) ?? '').toLowerCase(); return session.db.files.find((f) => f.name.toLowerCase() === n)?.fileId ?? null; }
     case 'FILE_NAME': { const id = a(0); return session.db.files.find((f) => f.fileId === toNumber(id))?.name ?? null; }
     case 'NEWID': return crypto.randomUUID().toUpperCase();
+    case 'ROW_NUMBER': return BigInt(ctx.rowNumber ?? 1);
     case 'FORMAT': { const v = a(0); return v === null ? null : toText(v); }
     default: throw errors.unknownFunction(e.name, e.line);
   }

@@ -155,7 +155,7 @@ class StandinEngine implements Standin {
         yield out;
       }
       if (kill.signal.aborted && !context.signal.aborted) { yield { kind: 'dropConnection' }; return; }
-      if (!lastDone && !signal.aborted) yield { kind: 'done' };
+      if (!lastDone && !signal.aborted && request.kind !== 'rpc') yield { kind: 'done' };
     } catch (e) {
       if (!(e instanceof SimulationAborted)) throw e;
       if (dropped || (kill.signal.aborted && !context.signal.aborted)) yield { kind: 'dropConnection' };
@@ -194,9 +194,8 @@ class StandinEngine implements Standin {
             const { type } = parseType(c);
             vars.set(p.name.toLowerCase(), { type, value: coerce(p.value, type) });
           }
+          // The protocol layer ends an RPC with RETURNSTATUS 0 and DONEPROC itself.
           yield* this.interp.runBatch(session, request.statement ?? '', exec, true, vars);
-          yield { kind: 'returnStatus', value: 0 };
-          yield { kind: 'done' };
           return;
         }
         const args = request.parameters.map((p) => p.name).join(', ');
@@ -207,7 +206,6 @@ class StandinEngine implements Standin {
           vars.set(p.name.toLowerCase(), { type, value: coerce(p.value, type) });
         }
         yield* this.interp.runBatch(session, sql, exec, true, vars);
-        yield { kind: 'done' };
         return;
       }
       case 'transactionManager': {

@@ -276,6 +276,19 @@ function parsePrimary(c: Cursor): Expr {
       do args.push(parseExpr(c)); while (c.acceptOp(','));
     }
     c.expectOp(')');
+    if (c.isKw('OVER') && c.isOp('(', c.peek())) {
+      // Window clause: only ROW_NUMBER() is modelled; the OVER list is read and numbering follows row order.
+      c.next(); c.next();
+      let depth = 1;
+      while (depth > 0) {
+        if (c.tok.kind === 'eof') throw c.unexpected();
+        const x = c.next();
+        if (x.kind === 'op' && x.value === '(') depth++;
+        if (x.kind === 'op' && x.value === ')') depth--;
+      }
+      if (name !== 'ROW_NUMBER') throw errors.unknownFunction(name, t.line);
+      return { k: 'call', name, args, over: true, line: t.line };
+    }
     return distinct ? { k: 'call', name, args, distinct, line: t.line } : { k: 'call', name, args, line: t.line };
   }
   return { k: 'col', parts, line: t.line };

@@ -187,8 +187,10 @@ export function planSelect(q: Select, b: BatchContext, outer: Scope | null): Que
     }
   };
 
+  let rowNumber = 0;
   const project = (row: SqlValue[], agg?: Map<Expr, SqlValue>): SqlValue[] => {
     const ctx: EvalCtx = agg ? { batch: b, scope: { cols: src.cols, row, outer }, agg } : { batch: b, scope: { cols: src.cols, row, outer } };
+    ctx.rowNumber = ++rowNumber;
     return items.map((i, k) => coerce(evaluate(i.expr, ctx), types[k]!, q.line));
   };
 
