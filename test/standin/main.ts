@@ -1,0 +1,68 @@
+// `npm run standin -- --port N [--encryption optional|required|loginOnly]`: runs the stand-in (model + TDS
+// layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createStandin } from './model';
+import { startStandinServer } from './server';
+import type { EncryptionPolicy } from './tds/prelogin';
+
+const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--verbose]';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '14333' },
+      encryption: { type: 'string', default: 'optional' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  const encryption = values.encryption as EncryptionPolicy;
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  const engine = createStandin();
+  const server = await startStandinServer({
+    engine,
+    port,
+    tls: { encryption },
+    log: values.verbose ? (message) => console.error(`[stand-in] ${message}`) : undefined,
+  });
+  // The CA is generated at start; clients that verify certificates need this file (nothing is committed).
+  const caFile = join(tmpdir(), `durability-lens-standin-ca-${server.port}.pem`);
+  writeFileSync(caFile, server.caPem);
+  console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
+  login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
+
+tedious:
+  new Connection({
+    server: '${server.host}',
+    authentication: { type: 'default', options: { userName: 'sa', password: 'StandIn-1' } },
+    options: { port: ${server.port}, database: 'lab', encrypt: true, trustServerCertificate: true },
+  })
+  (or verify: options.cryptoCredentialsDetails: { ca: fs.readFileSync('${caFile}', 'utf8') }, serverName: 'localhost')
+
+FreeTDS:
+  tsql -H ${server.host} -p ${server.port} -U sa -P StandIn-1 -D lab
+
+Ctrl+C stops it.`);
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`stand-in failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
