@@ -131,7 +131,8 @@ export class Server {
     const p = perm.toUpperCase();
     if (p === 'ALTER' && login.serverPermissions.has('ALTER ANY DATABASE')) return true;
     if ((p === 'VIEW DATABASE STATE' || p === 'VIEW DATABASE PERFORMANCE STATE') && this.hasServerPermission(login, 'VIEW SERVER STATE')) return true;
-    if (!set) return p === 'CONNECT' && this.canOpen(login, db);
+    if (p === 'CONNECT' && this.canOpen(login, db)) return true;
+    if (!set) return false;
     return set.has(p) || set.has('CONTROL') || (p === 'VIEW DATABASE PERFORMANCE STATE' && set.has('VIEW DATABASE STATE'));
   }
 
