@@ -38,11 +38,17 @@ function cellText(s: Summary | null, unit: MetricUnit): string {
   return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
 }
 
+/** Ratios near zero keep two significant digits (×0.0067, not ×0): "a hundred times fewer" must stay visible. */
+export function formatRatio(value: number): string {
+  if (value !== 0 && Math.abs(value) < 0.1) return String(Number(value.toPrecision(2)));
+  return formatNumber(value);
+}
+
 function ratioText(r: RatioCell | null): string {
   if (!r || r.ratio === null) return 'n/a';
-  const spread = r.spread.min !== null && r.spread.max !== null && r.spread.min !== r.spread.max ? ` [${formatNumber(r.spread.min)}–${formatNumber(r.spread.max)}]` : '';
+  const spread = r.spread.min !== null && r.spread.max !== null && r.spread.min !== r.spread.max ? ` [${formatRatio(r.spread.min)}–${formatRatio(r.spread.max)}]` : '';
   const verdict = r.verdict === 'neutral' ? '' : ` ${r.verdict}`;
-  return `${r.arrow} ×${formatNumber(r.ratio)}${spread}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
+  return `${r.arrow} ×${formatRatio(r.ratio)}${spread}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
 }
 
 /** Markdown table cells must not break the table: escape pipes and flatten newlines. */
@@ -55,7 +61,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   if (model.sourceLabel) out.push(`> **${model.sourceLabel}.**`, '');
   if (model.database) out.push(`Database: \`${model.database.replace(/`/g, "'")}\`${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${model.baseline}.`, '');
   const others = model.columns.filter((c) => c !== model.baseline);
-  const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} runs)`), ...others.map((c) => `${c} vs ${model.baseline}`)];
+  const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of model.rows) {
     const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit)), ...others.map((c) => ratioText(row.ratios[c] ?? null))];

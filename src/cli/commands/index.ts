@@ -2,5 +2,7 @@
 
 import type { CliCommand } from '../io';
 import { analyzeCommand } from './analyze';
+import { compareCommand } from './compare';
+import { profileCommand } from './profile';
 
-export const commands: readonly CliCommand[] = [analyzeCommand];
+export const commands: readonly CliCommand[] = [analyzeCommand, profileCommand, compareCommand];
