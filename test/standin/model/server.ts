@@ -69,6 +69,7 @@ export class Server {
       azure: !!opts.azure,
       traceFlags: opts.traceFlags ?? [],
     };
+    this.missingXeEvents = new Set((opts.missingXeEvents ?? []).map((e) => e.toLowerCase()));
     const vlfs = this.vlfsPerGrowth(8 * 1024 * 1024);
     ['master', 'tempdb', 'model', 'msdb'].forEach((name, i) => this.databases.set(i + 1, makeDatabase(i + 1, { name }, true, this.options.platform, vlfs)));
     this.addDatabase({ name: 'lab' });

@@ -21,6 +21,8 @@ export interface StandinOptions {
   logins?: LoginSpec[];
   /** Extra user databases besides lab. */
   databases?: DatabaseSpec[];
+  /** XE events this simulated server lacks (no per-version list is sourced, so versions share one list by default). */
+  missingXeEvents?: string[];
   /** Global trace flags reported by DBCC TRACESTATUS(-1). */
   traceFlags?: number[];
 }
