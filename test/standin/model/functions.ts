@@ -40,9 +40,15 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
       for (const a of args) if (!(a.k === 'lit' && a.v === null)) t = t ? promote(t, typeOf(a, ctx)) : typeOf(a, ctx);
       return t ?? { kind: 'int' };
     }
-    case 'RTRIM': case 'LTRIM': case 'TRIM': case 'UPPER': case 'LOWER': case 'LEFT': case 'RIGHT': case 'SUBSTRING': case 'REPLACE': case 'REPLICATE': case 'STUFF': {
+    case 'RTRIM': case 'LTRIM': case 'TRIM': case 'UPPER': case 'LOWER': case 'LEFT': case 'RIGHT': case 'SUBSTRING': {
       const t = arg(0);
       return t.kind === 'nvarchar' || t.kind === 'varchar' ? t : { kind: 'varchar', length: 8000 };
+    }
+    case 'REPLACE': case 'REPLICATE': case 'STUFF': {
+      // Results can be longer than the input: (n)varchar(8000)-sized, or max for max inputs.
+      const t = arg(0);
+      if (t.kind === 'nvarchar') return { kind: 'nvarchar', length: t.length === 'max' ? 'max' : 4000 };
+      return { kind: 'varchar', length: t.kind === 'varchar' && t.length === 'max' ? 'max' : 8000 };
     }
     case 'CONCAT': case 'FORMAT': case 'STR': case 'SPACE': case 'CONCAT_WS': return NV(4000);
     case 'ABS': case 'ROUND': case 'FLOOR': case 'CEILING': return arg(0);
