@@ -1,0 +1,57 @@
+import { strict as assert } from 'node:assert';
+import { buildComparisonModel } from '../../../src/report/comparison';
+import { csvCell, formatFromPath, formatRatio, formatValue, toCsv, toJson, toMarkdown } from '../../../src/report/export';
+import { makeRun } from './runFixture';
+
+describe('report exporters', () => {
+  it('neutralises CSV formula injection with a leading apostrophe and quotes where needed', () => {
+    assert.equal(csvCell('=HYPERLINK("http://x")'), `"'=HYPERLINK(""http://x"")"`);
+    assert.equal(csvCell('+1'), "'+1");
+    assert.equal(csvCell('-2'), "'-2");
+    assert.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
+    assert.equal(csvCell('\tx'), "'\tx");
+    assert.equal(csvCell('\rx'), `"'\rx"`);
+    assert.equal(csvCell('a,b'), '"a,b"');
+    assert.equal(csvCell('plain'), 'plain');
+    assert.equal(csvCell(-3.5), '-3.5', 'numbers are data, not formulas');
+    assert.equal(csvCell(null), '');
+  });
+
+  it('writes one CSV line per metric and mode with the ratio against the baseline', () => {
+    const model = buildComparisonModel([makeRun({ mode: 'DISABLED', elapsedMs: 1000 }), makeRun({ mode: 'FORCED', elapsedMs: 250 })]);
+    const lines = toCsv(model).trimEnd().split('\r\n');
+    assert.equal(lines.length, 1 + model.rows.length * 2);
+    assert.equal(lines[0], 'source,metric_id,metric,unit,column,runs,median,min,max,baseline,ratio,ratio_min,ratio_max,change,verdict,inconclusive');
+    assert.equal(lines[2], 'sql-server,elapsed,Workload elapsed,ms,FORCED,1,250,250,250,DISABLED,0.25,0.25,0.25,decrease,better,false');
+  });
+
+  it('labels stand-in figures in Markdown, CSV and JSON', () => {
+    const model = buildComparisonModel([makeRun({ mode: 'DISABLED', source: 'stand-in' })]);
+    const md = toMarkdown(model);
+    assert.match(md, /^> \*\*Stand-in figures/m);
+    assert.match(toCsv(model).split('\r\n')[1]!, /^stand-in \(simulated\),/);
+    assert.equal(JSON.parse(toJson(model)).model.source, 'stand-in');
+  });
+
+  it('renders the Markdown table with medians, ranges, arrows and escaped pipes', () => {
+    const model = buildComparisonModel([
+      makeRun({ mode: 'DISABLED', elapsedMs: 1000 }),
+      makeRun({ mode: 'DISABLED', elapsedMs: 1200 }),
+      makeRun({ mode: 'FORCED', elapsedMs: 100 }),
+      makeRun({ mode: 'FORCED', elapsedMs: 120 }),
+    ]);
+    const md = toMarkdown(model, 'A | B');
+    assert.match(md, /^# A \\\| B$/m);
+    assert.match(md, /^\| Workload elapsed \| 1,100 ms \(1,000 ms – 1,200 ms\) \| 110 ms \(100 ms – 120 ms\) \| ↓ ×0\.1 \[0\.083–0\.12\] better \|$/m);
+  });
+
+  it('formats units and tiny ratios readably', () => {
+    assert.equal(formatValue(42.41 * 1024 * 1024, 'bytes'), '42.41 MB');
+    assert.equal(formatValue(4158, 'bytes/write'), '4.06 KB/write');
+    assert.equal(formatValue(10694, 'count'), '10,694');
+    assert.equal(formatRatio(124 / 10694), '0.012');
+    assert.equal(formatRatio(0), '0');
+    assert.equal(formatFromPath('r.CSV'), 'csv');
+    assert.equal(formatFromPath('r.txt'), null);
+  });
+});
