@@ -51,11 +51,12 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       return;
     }
     // tedious's ELOGIN error carries only the text; the ERROR token's number comes through this event.
-    let lastServerError: number | undefined;
+    // The first one is the cause: an unknown database sends 4060 and then the generic 18456.
+    let firstServerError: number | undefined;
     let sawTls = false;
     let settled = false;
     const onLoginError = (token: { number: number }) => {
-      lastServerError = token.number;
+      firstServerError ??= token.number;
     };
     const onSecure = () => {
       sawTls = true;
@@ -79,7 +80,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       settled = true;
       if (err) {
         connection.close();
-        reject(failWith(err, lastServerError));
+        reject(failWith(err, firstServerError));
         return;
       }
       resolve({ connection, sawTls });

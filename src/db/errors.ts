@@ -80,15 +80,7 @@ export function classifyConnectionError(
   if (code === 'ECANCEL' || code === 'ABORT_ERR' || (top as { name?: string }).name === 'AbortError') {
     return failure('cancelled', `Connecting to ${target} was cancelled. ${NOTHING_CHANGED}`, 'Connect again when ready.', driverMessage);
   }
-  if (number === 18456 || (code === 'ELOGIN' && /login failed/i.test(top.message ?? ''))) {
-    return failure(
-      'login-failed',
-      `The server refused the login (error 18456). ${NOTHING_CHANGED}`,
-      'Check the user name and password (or the authentication type) of this profile; the server log says which part was wrong.',
-      driverMessage,
-      { serverErrorNumber: 18456 },
-    );
-  }
+  // 4060's text also says "The login failed.", so it is checked before the generic login failure.
   if (number === 4060) {
     return failure(
       'unknown-database',
@@ -96,6 +88,15 @@ export function classifyConnectionError(
       'Check the database name in the profile, or ask for access to it (CREATE USER in that database).',
       driverMessage,
       { serverErrorNumber: 4060 },
+    );
+  }
+  if (number === 18456 || (number === undefined && code === 'ELOGIN' && /login failed/i.test(top.message ?? ''))) {
+    return failure(
+      'login-failed',
+      `The server refused the login (error 18456). ${NOTHING_CHANGED}`,
+      'Check the user name and password (or the authentication type) of this profile; the server log says which part was wrong.',
+      driverMessage,
+      { serverErrorNumber: 18456 },
     );
   }
   const tlsCode = links.map((l) => l.code).find((c) => c && UNTRUSTED_CERT_CODES.has(c));

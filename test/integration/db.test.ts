@@ -6,6 +6,7 @@ import { ConnectionFailure } from '../../src/db/errors';
 import type { TediousSession } from '../../src/db/session';
 import type { WorkloadMessage } from '../../src/db/types';
 import { runWorkload } from '../../src/db/workload';
+import { captureInFlightWaits } from '../../src/probes/waitStats';
 import { closedPort, isRealServer, standinAvailable, startTarget, waitFor, type TestTarget } from './support';
 
 describe('integration: db connections and workload runner', function () {
@@ -95,7 +96,7 @@ describe('integration: db connections and workload runner', function () {
   it('forwards PRINT with timestamps and maps an error line to the document line', async () => {
     const s = await open();
     const messages: WorkloadMessage[] = [];
-    const text = ["PRINT 'starting';", 'SELECT 1 AS a UNION ALL SELECT 2;', "RAISERROR('boom', 16, 1);", "PRINT 'after';"].join('\n');
+    const text = ["PRINT 'starting';", 'SELECT TOP (2) object_id FROM sys.all_objects;', "RAISERROR('boom', 16, 1);", "PRINT 'after';"].join('\n');
     const report = await runWorkload(s, { text, repeat: 1, firstLine: 20 }, { onMessage: (m) => messages.push(m) }).done;
     const print = messages.find((m) => m.kind === 'info' && m.message === 'starting');
     assert.ok(print, 'PRINT forwarded');
@@ -108,6 +109,7 @@ describe('integration: db connections and workload runner', function () {
     assert.equal(report.rowsReturned, 2);
     assert.equal(report.resultSets, 1);
     assert.equal(report.iterationsCompleted, 0, 'the failing repetition does not count as completed');
+    assert.ok(messages.some((m) => m.kind === 'info' && m.message === 'after'), 'severity 16 does not stop the batch');
   });
 
   it('repeats a batch for GO n and counts rows affected per statement', async () => {
@@ -129,15 +131,15 @@ describe('integration: db connections and workload runner', function () {
     }
   });
 
+  /** True once the monitor sees the workload session inside WAITFOR (sys.dm_exec_requests / dm_os_waiting_tasks). */
+  const inWaitfor = (monitor: TediousSession, spid: number) => async () =>
+    (await captureInFlightWaits(monitor, spid)).some((w) => w.waitType === 'WAITFOR' || w.taskWaitType === 'WAITFOR');
+
   it('cancels a long WAITFOR (ATTENTION → ECANCEL) and the connection stays usable', async () => {
     const s = await open();
-    let started = false;
-    const run = runWorkload(s, { text: "RAISERROR('waiting', 0, 1) WITH NOWAIT;\nWAITFOR DELAY '00:00:30';", repeat: 5, firstLine: 0 }, {
-      onMessage: (m) => {
-        if (m.message === 'waiting') started = true;
-      },
-    });
-    await waitFor(() => started, 'the batch to start');
+    const monitor = await open({}, 'monitor');
+    const run = runWorkload(s, { text: "WAITFOR DELAY '00:00:30';", repeat: 5, firstLine: 0 });
+    await waitFor(inWaitfor(monitor, s.spid), 'the workload session to wait in WAITFOR', 10000);
     run.cancel();
     const report = await run.done;
     assert.equal(report.cancelled, true);
@@ -150,13 +152,14 @@ describe('integration: db connections and workload runner', function () {
 
   it('stops on an AbortSignal', async () => {
     const s = await open();
+    const monitor = await open({}, 'monitor');
     const controller = new AbortController();
-    const run = runWorkload(s, { text: "RAISERROR('waiting', 0, 1) WITH NOWAIT;\nWAITFOR DELAY '00:00:30';", repeat: 1, firstLine: 0 }, {
-      signal: controller.signal,
-      onMessage: (m) => m.message === 'waiting' && controller.abort(),
-    });
+    const run = runWorkload(s, { text: "WAITFOR DELAY '00:00:30';", repeat: 1, firstLine: 0 }, { signal: controller.signal });
+    await waitFor(inWaitfor(monitor, s.spid), 'the workload session to wait in WAITFOR', 10000);
+    controller.abort();
     const report = await run.done;
     assert.equal(report.cancelled, true);
+    assert.ok(report.elapsedMs < 30000, `abort took ${report.elapsedMs} ms`);
   });
 
   it('streams a 1,000,000-row result with flat memory (rows counted, never kept)', async () => {

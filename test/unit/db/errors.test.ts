@@ -26,7 +26,7 @@ describe('db/errors: connection error classification', () => {
   });
 
   it('classifies an unknown database (4060) and names it', () => {
-    const info = classifyConnectionError(new ConnectionError('Cannot open database "Nope" requested by the login.', 'ELOGIN'), {
+    const info = classifyConnectionError(new ConnectionError('Cannot open database "Nope" requested by the login. The login failed.', 'ELOGIN'), {
       serverErrorNumber: 4060,
       profile: { ...profile, database: 'Nope' },
     });
