@@ -72,7 +72,18 @@ export async function setDurability(client: SqlClient, database: string, mode: D
       { cause: err },
     );
   }
-  const now = await readDurability(client, database);
+  let now: DurabilityMode;
+  try {
+    now = await readDurability(client, database);
+  } catch (err) {
+    throw new DurabilityChangeError(
+      `ALTER DATABASE ran, but the setting could not be read back (${(err as Error).message}); it may now be ${mode}.`,
+      statement,
+      null,
+      null,
+      { cause: err },
+    );
+  }
   if (now !== mode) {
     throw new DurabilityChangeError(`ALTER DATABASE reported success, but sys.databases says ${now}, not ${mode}.`, statement, null, now);
   }

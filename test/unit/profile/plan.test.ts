@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { ok, notApplicable } from '../../../src/probes/measurement';
+import type { DatabaseInfo } from '../../../src/probes/databaseInfo';
+import type { PreflightResult } from '../../../src/probes/permissions';
+import { evaluatePlanIssues, runOrder, splitSetup } from '../../../src/profile/plan';
+
+function db(overrides: Partial<DatabaseInfo> = {}): DatabaseInfo {
+  return {
+    databaseId: 5, name: 'lab', state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: 'DISABLED', cdcEnabled: false, published: false,
+    logReuseWait: 'NOTHING', inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: notApplicable('availabilityGroup', 'not in an AG'), ...overrides,
+  };
+}
+const codes = (x: { code: string }[]) => x.map((i) => i.code);
+
+describe('comparison plan', () => {
+  it('alternates the order per repetition (A B, B A, A B) after one uncounted warm-up', () => {
+    const order = runOrder(['DISABLED', 'FORCED'], 3, true);
+    assert.deepEqual(order.map((r) => `${r.mode}${r.warmup ? '*' : ''}`), ['DISABLED*', 'DISABLED', 'FORCED', 'FORCED', 'DISABLED', 'DISABLED', 'FORCED']);
+    assert.deepEqual(order.filter((r) => !r.warmup).map((r) => r.repetition), [0, 0, 1, 1, 2, 2]);
+    assert.deepEqual(runOrder(['DISABLED', 'ALLOWED', 'FORCED'], 2, false).map((r) => r.mode), ['DISABLED', 'ALLOWED', 'FORCED', 'FORCED', 'ALLOWED', 'DISABLED']);
+    assert.throws(() => runOrder(['FORCED'], 0, false), RangeError);
+  });
+
+  it('splits setup at the setup-end marker comment (inclusive), or by an explicit count', () => {
+    const b = (text: string) => ({ text, repeat: 1, firstLine: 0 });
+    const batches = [b('SET NOCOUNT ON;'), b('CREATE TABLE t (i int);\n-- durability-lens: setup-end'), b('INSERT t VALUES (1);')];
+    assert.deepEqual(splitSetup(batches).setup.map((x) => x.text), [batches[0]!.text, batches[1]!.text]);
+    assert.deepEqual(splitSetup(batches).measured.map((x) => x.text), ['INSERT t VALUES (1);']);
+    assert.equal(splitSetup([batches[0]!, batches[2]!]).setup.length, 0, 'no marker: nothing is setup');
+    assert.equal(splitSetup(batches, 1).measured.length, 2);
+    assert.throws(() => splitSetup(batches, 4), RangeError);
+  });
+
+  it('refuses system databases', () => {
+    for (const name of ['master', 'tempdb', 'model', 'MSDB']) {
+      assert.deepEqual(codes(evaluatePlanIssues(db({ name }), null, { server: 's' }).refusals), ['system-database'], name);
+    }
+  });
+
+  it('refuses CDC and transactional replication, warns for change tracking', () => {
+    assert.deepEqual(codes(evaluatePlanIssues(db({ cdcEnabled: true }), null, { server: 's' }).refusals), ['cdc']);
+    assert.deepEqual(codes(evaluatePlanIssues(db({ published: true }), null, { server: 's' }).refusals), ['replication']);
+    const ct = evaluatePlanIssues(db({ changeTracking: ok(true) }), null, { server: 's' });
+    assert.deepEqual([codes(ct.refusals), codes(ct.warnings)], [[], ['change-tracking']]);
+  });
+
+  it('refuses an availability-group member unless the caveat is accepted, then warns', () => {
+    assert.deepEqual(codes(evaluatePlanIssues(db({ inAvailabilityGroup: true }), null, { server: 's' }).refusals), ['availability-group']);
+    const accepted = evaluatePlanIssues(db({ inAvailabilityGroup: true }), null, { server: 's', allowAvailabilityGroup: true });
+    assert.deepEqual([codes(accepted.refusals), codes(accepted.warnings)], [[], ['availability-group']]);
+  });
+
+  it('refuses without ALTER permission and hands over the GRANT', () => {
+    const grant = 'USE [lab];\nGRANT ALTER ON DATABASE::[lab] TO [app];';
+    const preflight = { missing: [{ measurement: 'durabilityToggle', label: 'x', grant }] } as unknown as PreflightResult;
+    const issues = evaluatePlanIssues(db(), preflight, { server: 's' });
+    assert.deepEqual(codes(issues.refusals), ['no-alter-permission']);
+    assert.equal(issues.grant, grant);
+  });
+
+  it('warns that ALLOWED equals DISABLED for a workload without delayed COMMITs', () => {
+    const issues = evaluatePlanIssues(db(), null, { server: 's', modes: ['DISABLED', 'ALLOWED'], workloadHasDelayedCommits: false });
+    assert.deepEqual(codes(issues.warnings), ['allowed-without-delayed-commits']);
+  });
+});
