@@ -109,4 +109,19 @@ describe('integration: snapshots and permissions', function () {
     }
     assert.equal(snapshot.server.identity.loginName, READER.name, 'the snapshot itself still completed');
   });
+
+  it('refuses to diff across an engine restart and says why (stand-in only)', async function () {
+    if (!target.standin) this.skip(); // a real server is not restarted by a test
+    const first = track(await connect(target.profile, target.secret, { role: 'monitor' }));
+    const ids = await targetIds(first);
+    const before = await captureSnapshot(first, { ...ids, workloadSpid: null });
+    target.standin.restart();
+    const second = track(await connect(target.profile, target.secret, { role: 'monitor' }));
+    const after = await captureSnapshot(second, { ...ids, workloadSpid: null }, { countersOnly: true });
+    const diff = diffSnapshots(before, after);
+    assert.equal(diff.restartDetected, true);
+    assert.equal(diff.valid, false);
+    assert.match(diff.notes[0]!, /restarted between the snapshots/);
+    assert.equal(diff.files.status, 'unavailable');
+  });
 });

@@ -21,6 +21,8 @@ export interface TestTarget {
   secret: string | undefined;
   /** Open TCP connections on the stand-in (null on a real server): lets tests prove they closed theirs. */
   openConnections(): number | null;
+  /** Stand-in control (restart etc.); null on a real server. */
+  standin: { restart(): void } | null;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget>
   const connectionString = realServerConnectionString();
   if (connectionString) {
     const { profile, secret } = profileFromConnectionString(connectionString);
-    return { kind: 'real', profile, secret, openConnections: () => null, close: async () => undefined };
+    return { kind: 'real', profile, secret, openConnections: () => null, standin: null, close: async () => undefined };
   }
   const model = (await import(STANDIN_MODEL)) as { createStandin(options?: StandinSetup): unknown };
   const serverModule = (await import(STANDIN_SERVER)) as {
@@ -61,7 +63,7 @@ export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget>
   };
   const created = model.createStandin(setup) as { engine?: unknown; login?: unknown };
   // createStandin returns the Engine (or an object holding it as `engine`).
-  const engine = typeof created.login === 'function' ? created : created.engine;
+  const engine = (typeof created.login === 'function' ? created : created.engine) as { restart(): void };
   const server = await serverModule.startStandinServer({ engine, port: 0 });
   return {
     kind: 'standin',
@@ -76,6 +78,7 @@ export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget>
     },
     secret: STANDIN_ADMIN.password,
     openConnections: () => server.connections,
+    standin: engine,
     close: () => server.close(),
   };
 }
