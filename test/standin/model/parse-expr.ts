@@ -279,6 +279,7 @@ function parsePrimary(c: Cursor): Expr {
     if (c.isKw('OVER') && c.isOp('(', c.peek())) {
       // Window clause: only ROW_NUMBER() is modelled; the OVER list is read and numbering follows row order.
       c.next(); c.next();
+      const empty = c.isOp(')');
       let depth = 1;
       while (depth > 0) {
         if (c.tok.kind === 'eof') throw c.unexpected();
@@ -286,7 +287,9 @@ function parsePrimary(c: Cursor): Expr {
         if (x.kind === 'op' && x.value === '(') depth++;
         if (x.kind === 'op' && x.value === ')') depth--;
       }
-      if (name !== 'ROW_NUMBER') throw errors.unknownFunction(name, t.line);
+      // Aggregates are modelled only over the whole result: SUM(x) OVER ().
+      const aggregate = ['COUNT', 'COUNT_BIG', 'SUM', 'MIN', 'MAX', 'AVG'].includes(name);
+      if (name !== 'ROW_NUMBER' && !(aggregate && empty)) throw errors.unknownFunction(name, t.line);
       return { k: 'call', name, args, over: true, line: t.line };
     }
     return distinct ? { k: 'call', name, args, distinct, line: t.line } : { k: 'call', name, args, line: t.line };

@@ -97,13 +97,13 @@ function buildSource(item: FromItem, b: BatchContext, outerForTypes: Scope | nul
   };
 }
 
-function collectAggregates(e: Expr | undefined, out: Array<Expr & { k: 'call' }>): void {
+function collectAggregates(e: Expr | undefined, out: Array<Expr & { k: 'call' }>, windows: Array<Expr & { k: 'call' }> = []): void {
   if (!e) return;
-  if (e.k === 'call' && isAggregate(e.name)) { out.push(e); return; }
+  if (e.k === 'call' && isAggregate(e.name)) { (e.over ? windows : out).push(e); return; }
   for (const v of Object.values(e)) {
     if (v && typeof v === 'object') {
-      if (Array.isArray(v)) for (const x of v) { if (Array.isArray(x)) x.forEach((y) => collectAggregates(y as Expr, out)); else if (x && typeof x === 'object' && 'k' in x) collectAggregates(x as Expr, out); }
-      else if ('k' in v && !('items' in v)) collectAggregates(v as Expr, out);
+      if (Array.isArray(v)) for (const x of v) { if (Array.isArray(x)) x.forEach((y) => collectAggregates(y as Expr, out, windows)); else if (x && typeof x === 'object' && 'k' in x) collectAggregates(x as Expr, out, windows); }
+      else if ('k' in v && !('items' in v)) collectAggregates(v as Expr, out, windows);
     }
   }
 }
@@ -174,21 +174,32 @@ export function planSelect(q: Select, b: BatchContext, outer: Scope | null): Que
   const columns: Column[] = items.map((i, k) => ({ name: i.name, type: types[k]!, nullable: true }));
 
   const aggs: Array<Expr & { k: 'call' }> = [];
-  for (const i of items) collectAggregates(i.expr, aggs);
+  const windows: Array<Expr & { k: 'call' }> = [];
+  for (const i of items) collectAggregates(i.expr, aggs, windows);
   collectAggregates(q.having, aggs);
   for (const o of q.orderBy) collectAggregates(o.e, aggs);
   const grouped = q.groupBy.length > 0 || aggs.length > 0;
 
   const where = q.where;
-  const filtered = function* (): Iterable<SqlValue[]> {
+  const scan = function* (): Iterable<SqlValue[]> {
     for (const row of src.rows(outer)) {
       if (where && !truthy(evaluate(where, { batch: b, scope: { cols: src.cols, row, outer } }))) continue;
       yield row;
     }
   };
+  // Window aggregates (OVER ()) see every qualifying row, so those queries read their rows first.
+  let windowValues: Map<Expr, SqlValue> | undefined;
+  let filtered = scan;
+  if (windows.length) {
+    if (grouped) throw new SqlError(102, 15, "Incorrect syntax near 'OVER'.", q.line);
+    const all = [...scan()];
+    windowValues = new Map(windows.map((w) => [w, aggregate(w, all, src.cols, b, outer)]));
+    filtered = () => all;
+  }
 
   let rowNumber = 0;
-  const project = (row: SqlValue[], agg?: Map<Expr, SqlValue>): SqlValue[] => {
+  const project = (row: SqlValue[], groupAgg?: Map<Expr, SqlValue>): SqlValue[] => {
+    const agg = groupAgg ?? windowValues;
     const ctx: EvalCtx = agg ? { batch: b, scope: { cols: src.cols, row, outer }, agg } : { batch: b, scope: { cols: src.cols, row, outer } };
     ctx.rowNumber = ++rowNumber;
     return items.map((i, k) => coerce(evaluate(i.expr, ctx), types[k]!, q.line));
