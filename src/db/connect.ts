@@ -4,7 +4,7 @@ import { Connection } from 'tedious';
 import { ConnectionFailure, classifyConnectionError, isPermissionError } from './errors';
 import { toTediousConfig } from './profile';
 import { TediousSession } from './session';
-import type { ConnectionProfile, ConnectionRole } from './types';
+import type { ConnectionProfile, ConnectionRole, SqlClient } from './types';
 
 export interface ConnectOptions {
   role: ConnectionRole;
@@ -89,15 +89,43 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
 }
 
 /** Reads encrypt_option for this session; null when the login may not read the DMV. */
-async function readEncryptOption(session: TediousSession): Promise<boolean | null> {
+async function readEncryptOption(client: SqlClient): Promise<boolean | null> {
   try {
-    const rows = await session.query(ENCRYPTION_CHECK_SQL);
+    const rows = await client.query(ENCRYPTION_CHECK_SQL);
     const value = rows[0]?.encrypt_option;
     return typeof value === 'string' && value.trim().toUpperCase() === 'TRUE';
   } catch (err) {
     if (isPermissionError(err)) return null;
     throw err;
   }
+}
+
+/**
+ * Encryption was requested: the server must confirm it (encrypt_option = TRUE), or the connection is refused.
+ * Without VIEW SERVER STATE the DMV is unreadable; then the TLS handshake tedious completed is the evidence
+ * (strict mode cannot log in without TLS at all).
+ */
+export async function verifyEncryption(
+  client: SqlClient,
+  requested: true | 'strict',
+  sawTls: boolean,
+): Promise<{ encrypted: true; evidence: 'server' | 'client' }> {
+  const serverSays = await readEncryptOption(client);
+  const encrypted = serverSays ?? (requested === 'strict' || sawTls);
+  if (!encrypted) {
+    throw new ConnectionFailure({
+      kind: 'encryption-not-verified',
+      message:
+        serverSays === false
+          ? 'Encryption was requested, but the server reports this connection as not encrypted (sys.dm_exec_connections.encrypt_option). The connection was closed; nothing was changed on the server.'
+          : 'Encryption was requested, but no TLS session was seen and the server could not be asked. The connection was closed; nothing was changed on the server.',
+      action: 'Configure TLS on the server, or set "Encrypt" to false for this profile if an unencrypted connection is acceptable.',
+      nothingChanged: true,
+      offerTrustServerCertificate: false,
+      driverMessage: serverSays === false ? 'encrypt_option <> TRUE' : 'no TLS handshake observed',
+    });
+  }
+  return { encrypted: true, evidence: serverSays === null ? 'client' : 'server' };
 }
 
 export async function connect(profile: ConnectionProfile, secret: string | undefined, options: ConnectOptions): Promise<TediousSession> {
@@ -109,22 +137,9 @@ export async function connect(profile: ConnectionProfile, secret: string | undef
     session.spid = Number(rows[0]?.spid ?? 0);
 
     if (profile.encrypt !== false) {
-      const serverSays = await readEncryptOption(session);
-      // Without VIEW SERVER STATE the DMV is unreadable; then the TLS handshake tedious completed is the evidence
-      // (strict mode cannot log in without TLS at all).
-      const encrypted = serverSays ?? (profile.encrypt === 'strict' || sawTls);
-      session.encrypted = encrypted;
-      session.encryptionEvidence = serverSays === null ? 'client' : 'server';
-      if (!encrypted) {
-        throw new ConnectionFailure({
-          kind: 'encryption-not-verified',
-          message: 'Encryption was requested, but the server reports this connection as not encrypted (sys.dm_exec_connections.encrypt_option). The connection was closed; nothing was changed on the server.',
-          action: 'Configure TLS on the server, or set "Encrypt" to false for this profile if an unencrypted connection is acceptable.',
-          nothingChanged: true,
-          offerTrustServerCertificate: false,
-          driverMessage: 'encrypt_option <> TRUE',
-        });
-      }
+      const verdict = await verifyEncryption(session, profile.encrypt, sawTls);
+      session.encrypted = verdict.encrypted;
+      session.encryptionEvidence = verdict.evidence;
     }
     return session;
   } catch (err) {

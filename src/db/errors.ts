@@ -109,6 +109,14 @@ export function classifyConnectionError(
       { offerTrustServerCertificate: true },
     );
   }
+  if (code === 'EENCRYPT' && /requires encryption/i.test(top.message ?? '')) {
+    return failure(
+      'encryption-refused',
+      `${target} requires an encrypted connection, but this profile has "Encrypt" turned off. ${NOTHING_CHANGED}`,
+      'Set "Encrypt" to true (or strict) for this profile.',
+      driverMessage,
+    );
+  }
   if (code === 'EENCRYPT') {
     return failure(
       'encryption-refused',

@@ -12,6 +12,8 @@ export interface StandinSetup {
   speedFactor?: number;
   logins?: { name: string; password: string; sysadmin?: boolean; serverPermissions?: string[]; databases?: string[]; databasePermissions?: Record<string, string[]>; defaultDatabase?: string }[];
   databases?: { name: string; delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED' }[];
+  /** Server side TLS policy (test/standin/server.ts): 'optional' (default), 'required', 'loginOnly'. */
+  tls?: 'optional' | 'required' | 'loginOnly';
 }
 
 export interface TestTarget {
@@ -59,12 +61,13 @@ export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget>
   }
   const model = (await import(STANDIN_MODEL)) as { createStandin(options?: StandinSetup): unknown };
   const serverModule = (await import(STANDIN_SERVER)) as {
-    startStandinServer(options: { engine: unknown; port?: number }): Promise<{ port: number; readonly connections: number; close(): Promise<void> }>;
+    startStandinServer(options: { engine: unknown; port?: number; tls?: { encryption?: string } }): Promise<{ port: number; readonly connections: number; close(): Promise<void> }>;
   };
-  const created = model.createStandin(setup) as { engine?: unknown; login?: unknown };
+  const { tls, ...modelOptions } = setup;
+  const created = model.createStandin(modelOptions) as { engine?: unknown; login?: unknown };
   // createStandin returns the Engine (or an object holding it as `engine`).
   const engine = (typeof created.login === 'function' ? created : created.engine) as { restart(): void };
-  const server = await serverModule.startStandinServer({ engine, port: 0 });
+  const server = await serverModule.startStandinServer({ engine, port: 0, ...(tls ? { tls: { encryption: tls } } : {}) });
   return {
     kind: 'standin',
     profile: {

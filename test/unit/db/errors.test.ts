@@ -83,3 +83,11 @@ describe('db/errors: request errors', () => {
     assert.equal(isPermissionError(new Error('plain')), false);
   });
 });
+
+describe('db/errors: encryption required by the server', () => {
+  it('tells the user to turn Encrypt on when the server requires it', () => {
+    const info = classifyConnectionError(new ConnectionError("Server requires encryption, set 'encrypt' config option to `true`.", 'EENCRYPT'), { profile });
+    assert.equal(info.kind, 'encryption-refused');
+    assert.match(info.action, /Set "Encrypt" to true/);
+  });
+});

@@ -1,0 +1,72 @@
+// profileRun against the stand-in over real TDS: S1 scaled to 500 rows, cancel mid-run, cleanup of connections
+// and event sessions.
+import { strict as assert } from 'node:assert';
+import { profileConnectionSource, profileRun, ProfileCancelledError } from '../../../src/profile';
+import { buildComparisonModel, rowById } from '../../../src/report';
+import { analyze } from '../../../src/tsql';
+import { waitFor } from '../support';
+import { s1Script, serverState, startStandin, type StandinHarness } from './standin';
+
+describe('integration: profile run (stand-in)', function () {
+  this.timeout(60000);
+  let h: StandinHarness;
+  before(async () => {
+    h = await startStandin();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('profiles S1 (500 single-row inserts) under DISABLED: a log write and a WRITELOG wait per commit', async () => {
+    const steps: string[] = [];
+    const run = await profileRun({
+      connections: profileConnectionSource(h.profile, h.secret),
+      batches: analyze(s1Script(500)).batches,
+      onProgress: (e) => steps.push(e.step),
+    });
+    assert.equal(run.status, 'completed');
+    assert.equal(run.source, 'stand-in');
+    assert.equal(run.delayedDurability, 'DISABLED');
+    assert.deepEqual(run.errors, []);
+    assert.deepEqual(steps, ['connect', 'preflight', 'snapshot-before', 'xe-start', 'workload', 'snapshot-after', 'xe-read', 'xe-drop', 'done']);
+    assert.equal(run.batches.length, 3);
+    assert.deepEqual(run.batches.map((b) => b.iterationsCompleted), [1, 1, 1]);
+
+    const model = buildComparisonModel([run]);
+    const median = (id: string) => rowById(model, id)!.cells.DISABLED!.median;
+    assert.ok(median('log.writes') >= 500, `log writes ${median('log.writes')}`);
+    assert.ok(median('writelog.count') >= 500, `WRITELOG ${median('writelog.count')}`);
+    assert.ok(median('flushes.xe') >= 500, `XE flushes ${median('flushes.xe')}`);
+    assert.ok(median('log.avgBytesPerWrite') < 8192, `avg bytes ${median('log.avgBytesPerWrite')}`);
+    assert.ok(model.diagnosis.some((f) => f.id === 'commit-per-row'));
+    assert.equal(model.sourceLabel !== null, true);
+
+    await waitFor(() => h.server.connections === 0, 'both connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
+  it('cancels mid-workload: ATTENTION stops the loop, the event session is dropped, connections closed', async () => {
+    const controller = new AbortController();
+    const script = `DECLARE @i int = 0;
+WHILE @i < 1000000
+BEGIN
+  INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;
+  IF @i = 50 PRINT 'started';
+  SET @i += 1;
+END`;
+    await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(s1Script(1)).batches }); // creates the table
+    const started = Date.now();
+    const err = await profileRun({
+      connections: profileConnectionSource(h.profile, h.secret),
+      batches: analyze(script).batches,
+      onMessage: (m) => {
+        if (m.message === 'started') controller.abort();
+      },
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    assert.ok(err instanceof ProfileCancelledError, String(err));
+    assert.ok(Date.now() - started < 30000);
+    await waitFor(() => h.server.connections === 0, 'both connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+});
