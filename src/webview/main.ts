@@ -1,2 +1,154 @@
-// Webview entry point (placeholder until the comparison panel lands).
-export {};
+// Browser side of the "Durability comparison" panel: renders PanelData from the extension into elements (text via
+// textContent only), draws the charts with Chart.js in theme colours, keeps data + tab in the webview state.
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-tabs/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
+import '@vscode-elements/elements/dist/vscode-table/index.js';
+import '@vscode-elements/elements/dist/vscode-table-header/index.js';
+import '@vscode-elements/elements/dist/vscode-table-header-cell/index.js';
+import '@vscode-elements/elements/dist/vscode-table-body/index.js';
+import '@vscode-elements/elements/dist/vscode-table-row/index.js';
+import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, type ChartConfiguration } from 'chart.js';
+import type { ExportFormat, FromWebview, PanelData, ToWebview } from '../shared/webviewProtocol';
+import { assertSafeAttribute, renderPanel, type VNode } from './view';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, ScatterController, Legend, Tooltip);
+
+interface WebviewApi<S> {
+  postMessage(message: FromWebview): void;
+  getState(): S | undefined;
+  setState(state: S): void;
+}
+declare function acquireVsCodeApi<S>(): WebviewApi<S>;
+
+interface PanelState {
+  data: PanelData | null;
+  tab: number;
+}
+
+const vscode = acquireVsCodeApi<PanelState>();
+let state: PanelState = vscode.getState() ?? { data: null, tab: 0 };
+const charts: Chart[] = [];
+
+function toDom(node: VNode): Node {
+  if (typeof node === 'string') return document.createTextNode(node);
+  const el = document.createElement(node.tag);
+  for (const [k, v] of Object.entries(node.attrs)) {
+    assertSafeAttribute(k);
+    el.setAttribute(k, v);
+  }
+  for (const c of node.children) el.appendChild(toDom(c));
+  return el;
+}
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+}
+
+function palette(): string[] {
+  return [
+    cssVar('--vscode-charts-blue', '#3794ff'),
+    cssVar('--vscode-charts-orange', '#d18616'),
+    cssVar('--vscode-charts-green', '#89d185'),
+    cssVar('--vscode-charts-purple', '#b180d7'),
+    cssVar('--vscode-charts-red', '#f14c4c'),
+  ];
+}
+
+function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
+  const colours = palette();
+  const fg = cssVar('--vscode-foreground', '#cccccc');
+  const grid = cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.3)');
+  const scales = (x: string, y: string) => ({
+    x: { title: { display: true, text: x, color: fg }, ticks: { color: fg }, grid: { color: grid } },
+    y: { title: { display: true, text: y, color: fg }, ticks: { color: fg }, grid: { color: grid }, beginAtZero: true },
+  });
+  const options = (x: string, y: string) => ({
+    // Sizes come from the CSS class of the box; Chart.js then only sets canvas sizes through CSSOM (allowed by the CSP).
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false as const,
+    plugins: { legend: { labels: { color: fg } } },
+    scales: scales(x, y),
+  });
+  const bars = (labels: string[], series: { label: string; values: (number | null)[] }[], x: string, y: string): ChartConfiguration => ({
+    type: 'bar',
+    data: { labels, datasets: series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: colours[i % colours.length] })) },
+    options: options(x, y),
+  });
+  const out: Record<string, ChartConfiguration> = {
+    elapsed: bars(d.charts.repetitions, d.charts.elapsedMs, 'repetition', 'ms'),
+    writelog: bars(d.charts.repetitions, d.charts.writelogMs, 'repetition', 'ms'),
+    writesVsBytes: {
+      type: 'scatter',
+      data: { datasets: d.charts.writesVsBytes.map((s, i) => ({ label: s.label, data: s.points, backgroundColor: colours[i % colours.length] })) },
+      options: options('log writes', 'log bytes'),
+    },
+  };
+  if (d.charts.flushSizes) out.flushSizes = bars(d.charts.flushSizes.labels, d.charts.flushSizes.series, 'flush size', 'flushes');
+  if (d.charts.flushTimeline) {
+    const t = d.charts.flushTimeline;
+    const length = Math.max(0, ...t.series.map((s) => s.values.length));
+    out.flushTimeline = {
+      type: 'line',
+      data: {
+        labels: Array.from({ length }, (_, i) => String(i * t.bucketMs)),
+        datasets: t.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], pointRadius: 0 })),
+      },
+      options: options('ms since the first event', 'flushes per bucket'),
+    };
+  }
+  return out;
+}
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function render(): void {
+  const root = document.getElementById('root')!;
+  for (const c of charts.splice(0)) c.destroy();
+  root.replaceChildren();
+  if (!state.data) {
+    root.appendChild(toDom('Waiting for results…'));
+    return;
+  }
+  root.appendChild(toDom(renderPanel(state.data, state.tab)));
+  const configs = chartConfigs(state.data);
+  for (const canvas of root.querySelectorAll<HTMLCanvasElement>('canvas[data-chart]')) {
+    const config = configs[canvas.dataset.chart ?? ''];
+    if (config) charts.push(new Chart(canvas, config));
+  }
+  const tabs = root.querySelector('vscode-tabs');
+  tabs?.addEventListener('vsc-tabs-select', (event) => {
+    const index = (event as CustomEvent<{ selectedIndex: number }>).detail?.selectedIndex;
+    if (typeof index === 'number') {
+      state = { ...state, tab: index };
+      vscode.setState(state);
+    }
+  });
+}
+
+document.addEventListener('click', (event) => {
+  const target = (event.target as Element | null)?.closest('[data-action]');
+  const action = target?.getAttribute('data-action');
+  if (!action) return;
+  if (action === 'copyMarkdown') post({ type: 'copyMarkdown' });
+  else if (action === 'copyGrants') post({ type: 'copyGrants' });
+  else if (action.startsWith('export-')) post({ type: 'export', format: action.slice('export-'.length) as ExportFormat });
+});
+
+window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
+  const message = event.data;
+  if (message?.type === 'show') {
+    state = { data: message.data, tab: state.data && state.data.createdAt === message.data.createdAt ? state.tab : 0 };
+    vscode.setState(state);
+    render();
+  }
+});
+
+render();
+post({ type: 'ready' });

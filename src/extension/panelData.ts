@@ -1,0 +1,161 @@
+// Turns a comparison result or a single run into the PanelData the webview renders (vscode-free, unit-tested):
+// header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
+import { valueOf } from '../probes/measurement';
+import type { ComparisonResult } from '../profile/compare';
+import type { RunResult } from '../profile/types';
+import { buildComparisonModel, columnOf } from '../report/comparison';
+import type { ChartsData, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
+
+function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
+  const first = runs[0];
+  const identity = first?.server.identity;
+  const host = first ? valueOf(first.server.host) : null;
+  return {
+    server: server ?? identity?.serverName ?? null,
+    version: identity ? identity.productVersion : null,
+    edition: identity?.edition ?? null,
+    hostPlatform: host ? [host.platform, host.distribution, host.release].filter((x) => x).join(' ') || null : null,
+    database: first?.database?.name ?? identity?.currentDatabase ?? null,
+    recoveryModel: first?.database?.recoveryModel ?? null,
+  };
+}
+
+function writelogMs(run: RunResult): number | null {
+  const waits = valueOf(run.diff.sessionWaits);
+  if (!waits) return null;
+  return waits.top.find((w) => w.waitType.toUpperCase() === 'WRITELOG')?.waitTimeMs ?? 0;
+}
+
+function logTotals(run: RunResult): { writes: number; bytes: number } | null {
+  const files = valueOf(run.diff.files);
+  if (!files) return null;
+  const log = files.totals.find((t) => t.kind === 'log');
+  return { writes: log?.writes ?? 0, bytes: log?.bytesWritten ?? 0 };
+}
+
+/** Chart series from the measured runs (warm-up excluded), one series per column (mode) in the model's order. */
+export function chartsFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData {
+  const measured = runs.filter((r) => !r.warmup);
+  const byColumn = columns.map((c) => ({ column: c, runs: measured.filter((r) => columnOf(r) === c) }));
+  const reps = Math.max(0, ...byColumn.map((b) => b.runs.length));
+  const repetitions = Array.from({ length: reps }, (_, i) => `rep ${i + 1}`);
+  const series = (f: (r: RunResult) => number | null): Series[] =>
+    byColumn.map((b) => ({ label: b.column, values: repetitions.map((_, i) => (b.runs[i] ? f(b.runs[i]!) : null)) }));
+  const writesVsBytes = byColumn.map((b) => ({
+    label: b.column,
+    points: b.runs.map(logTotals).filter((p): p is { writes: number; bytes: number } => p !== null).map((p) => ({ x: p.writes, y: p.bytes })),
+  }));
+  let flushSizes: ChartsData['flushSizes'] = null;
+  const withHistogram = measured.find((r) => r.logFlushTrace?.sizeHistogram);
+  if (withHistogram) {
+    const labels = withHistogram.logFlushTrace!.sizeHistogram!.labels;
+    flushSizes = {
+      labels: [...labels],
+      series: byColumn.map((b) => {
+        const sums = labels.map(() => 0);
+        for (const r of b.runs) r.logFlushTrace?.sizeHistogram?.counts.forEach((n, i) => (sums[i] = (sums[i] ?? 0) + n));
+        return { label: b.column, values: sums };
+      }),
+    };
+  }
+  let flushTimeline: ChartsData['flushTimeline'] = null;
+  const withTimeline = measured.find((r) => (r.logFlushTrace?.timeline.counts.length ?? 0) > 0);
+  if (withTimeline) {
+    // The first measured run of each mode: timelines of different runs do not share a time axis.
+    flushTimeline = {
+      bucketMs: withTimeline.logFlushTrace!.timeline.bucketMs,
+      series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
+    };
+  }
+  return { repetitions, elapsedMs: series((r) => r.workloadElapsedMs), writelogMs: series(writelogMs), writesVsBytes, flushSizes, flushTimeline };
+}
+
+/** Per-file IO: one row per file per mode, from the first measured run of the mode (the table stays readable). */
+export function fileRowsFrom(runs: readonly RunResult[], columns: readonly string[]): FileIoRow[] {
+  const out: FileIoRow[] = [];
+  for (const c of columns) {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    for (const f of valueOf(run?.diff.files)?.files ?? []) {
+      out.push({ mode: c, file: f.logicalName, kind: f.kind, writes: f.writes, bytesWritten: f.bytesWritten, msPerWrite: f.msPerWrite, avgBytesPerWrite: f.avgBytesPerWrite, reads: f.reads });
+    }
+  }
+  return out;
+}
+
+export function waitRowsFrom(runs: readonly RunResult[], columns: readonly string[], perMode = 5): WaitRowView[] {
+  const out: WaitRowView[] = [];
+  for (const c of columns) {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.sessionWaits));
+    for (const w of (valueOf(run?.diff.sessionWaits)?.top ?? []).slice(0, perMode)) {
+      out.push({ mode: c, waitType: w.waitType, waitingTasks: w.waitingTasks, waitTimeMs: w.waitTimeMs, percent: w.percent });
+    }
+  }
+  return out;
+}
+
+function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
+  const seen = new Set<string>();
+  const missing: MissingRow[] = [];
+  for (const r of runs) {
+    for (const m of r.missing) {
+      if (seen.has(m.measurement)) continue;
+      seen.add(m.measurement);
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant });
+    }
+  }
+  const preflightScript = runs.find((r) => r.preflight?.grantScript)?.preflight?.grantScript ?? '';
+  const grants = [...new Set([...(preflightScript ? [preflightScript] : []), ...missing.map((m) => m.grant).filter((g): g is string => !!g)])];
+  return { missing, grantScript: grants.join('\n\n') };
+}
+
+export function panelDataFromComparison(result: ComparisonResult, now: Date = new Date()): PanelData {
+  const model = buildComparisonModel(result.runs);
+  const restore = result.restore;
+  const { missing, grantScript } = missingFrom(result.runs);
+  return {
+    kind: 'comparison',
+    title: `Durability comparison: ${result.plan.database}`,
+    createdAt: now.toISOString(),
+    header: {
+      ...headerFrom(result.runs, result.plan.server),
+      version: result.runs[0]?.server.identity.productVersion ?? result.plan.serverVersion.split('\n')[0] ?? null,
+      database: result.plan.database,
+      restore: restore
+        ? { ok: restore.status !== 'failed', message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: restore.status === 'failed' ? restore.restoreStatement : null }
+        : null,
+      status: result.status,
+      error: result.error?.message ?? null,
+    },
+    standInLabel: model.sourceLabel ?? (result.plan.source === 'stand-in' ? 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)' : null),
+    model,
+    charts: chartsFrom(result.runs, model.columns),
+    files: fileRowsFrom(result.runs, model.columns),
+    waits: waitRowsFrom(result.runs, model.columns),
+    missing,
+    grantScript,
+  };
+}
+
+export function panelDataFromRun(run: RunResult, server: string | null, now: Date = new Date()): PanelData {
+  const model = buildComparisonModel([run]);
+  const { missing, grantScript } = missingFrom([run]);
+  const firstError = run.errors[0];
+  return {
+    kind: 'profile',
+    title: `Durability profile: ${run.database?.name ?? run.server.identity.currentDatabase}`,
+    createdAt: now.toISOString(),
+    header: {
+      ...headerFrom([run], server),
+      restore: null,
+      status: run.status,
+      error: firstError ? `SQL error ${firstError.number}${firstError.documentLine !== null ? ` at line ${firstError.documentLine + 1}` : ''}: ${firstError.message}` : null,
+    },
+    standInLabel: model.sourceLabel,
+    model,
+    charts: chartsFrom([run], model.columns),
+    files: fileRowsFrom([run], model.columns),
+    waits: waitRowsFrom([run], model.columns, 10),
+    missing,
+    grantScript,
+  };
+}
