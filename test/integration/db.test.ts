@@ -164,7 +164,6 @@ describe('integration: db connections and workload runner', function () {
 
   it('streams a 1,000,000-row result with flat memory (rows counted, never kept)', async () => {
     const s = await open();
-    const gcAvailable = typeof globalThis.gc === 'function';
     globalThis.gc?.();
     const baseline = process.memoryUsage().heapUsed;
     let peak = baseline;
@@ -184,8 +183,9 @@ describe('integration: db connections and workload runner', function () {
     }
     peak = Math.max(peak, process.memoryUsage().heapUsed);
     const growthMb = (peak - baseline) / 1024 / 1024;
-    // Keeping 1,000,000 rows as objects would need well over 100 MB; garbage between GCs stays far below.
-    assert.ok(growthMb < (gcAvailable ? 64 : 96), `heap grew by ${growthMb.toFixed(1)} MB`);
+    // Keeping 1,000,000 rows as objects would need well over 100 MB; streaming measured ~15 MB of garbage between
+    // GCs here (the in-process stand-in included).
+    assert.ok(growthMb < 48, `heap grew by ${growthMb.toFixed(1)} MB`);
   });
 
   it('closes every connection it opened (stand-in only)', async function () {
