@@ -39,6 +39,10 @@ describe('integration: db connections and workload runner', function () {
     const [row] = await monitor.query('SELECT @@SPID AS spid, APP_NAME() AS app;');
     assert.equal(row!.spid, monitor.spid);
     assert.equal(row!.app, 'Durability Lens (monitor)');
+    // The monitor is a low-impact session: gives up on locks after 5 s and is the preferred deadlock victim.
+    const [options] = await monitor.query('SELECT lock_timeout, deadlock_priority FROM sys.dm_exec_sessions WHERE session_id = @@SPID;');
+    assert.equal(options!.lock_timeout, 5000);
+    assert.equal(options!.deadlock_priority, -5);
   });
 
   it('connects with encryption (trusting the certificate) and verifies encrypt_option = TRUE', async () => {

@@ -124,4 +124,19 @@ describe('integration: snapshots and permissions', function () {
     assert.match(diff.notes[0]!, /restarted between the snapshots/);
     assert.equal(diff.files.status, 'unavailable');
   });
+
+  it('on SQL Server 2019 the GRANT names VIEW SERVER STATE (stand-in only)', async function () {
+    if (!target.standin) this.skip(); // needs a login the suite controls on a 2019 server
+    const old = await startTarget({ version: 2019, logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
+    try {
+      const monitor = track(await connect({ ...old.profile, authentication: { type: 'sql', user: READER.name } }, READER.password, { role: 'monitor' }));
+      const ids = await targetIds(monitor);
+      const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: null });
+      assert.equal(snapshot.server.identity.majorVersion, 15);
+      assert.equal(snapshot.fileStats.status === 'unavailable' && snapshot.fileStats.grant, 'USE [master];\nGRANT VIEW SERVER STATE TO [lens]]reader];');
+      await monitor.close();
+    } finally {
+      await old.close();
+    }
+  });
 });

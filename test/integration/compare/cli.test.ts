@@ -1,0 +1,78 @@
+// The profile and compare CLI commands end to end against the stand-in: confirmation, exit codes, report
+// files, passwords only from the environment, and journal recovery at start.
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/dispatch';
+import { processIO } from '../../../src/cli/io';
+import { EXIT } from '../../../src/cli/commands/profile';
+import { alterDurabilitySql, FileRestoreJournal, newRestoreEntry } from '../../../src/profile';
+import { s1Script, serverState, startStandin, type StandinHarness } from '../profile/standin';
+
+describe('integration: profile/compare CLI (stand-in)', function () {
+  this.timeout(120000);
+  let h: StandinHarness;
+  let dir: string;
+  let out: string[];
+  let err: string[];
+  const io = () => ({ ...processIO(), env: { LENS_PW: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
+  const args = (...extra: string[]) => [join(dir, 's1.sql'), '--server', '127.0.0.1', '--port', String(h.server.port), '--database', 'lab', '--user', 'sa', '--password-env', 'LENS_PW', '--encrypt', 'false', '--journal', join(dir, 'journal.json'), ...extra];
+
+  before(async () => {
+    h = await startStandin();
+    dir = await mkdtemp(join(tmpdir(), 'lens-cli-'));
+    await writeFile(join(dir, 's1.sql'), s1Script(200));
+  });
+  beforeEach(() => {
+    out = [];
+    err = [];
+  });
+  after(async () => {
+    await h?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('compare without --yes prints the plan, refuses (exit 5) and changes nothing', async () => {
+    const code = await runCli(['compare', ...args('--setup-batches', '2')], io());
+    assert.equal(code, EXIT.refused);
+    const text = err.join('');
+    assert.match(text, /ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;/);
+    assert.match(text, /Re-run with --yes/);
+    assert.equal((await serverState(h)).setting, 'DISABLED');
+    assert.equal(out.join(''), '');
+  });
+
+  it('compare --yes prints the labelled table, writes the CSV and leaves the database DISABLED', async () => {
+    const csv = join(dir, 'report.csv');
+    const code = await runCli(['compare', ...args('--setup-batches', '2', '--repeat', '1', '--no-warmup', '--modes', 'FORCED,DISABLED', '--yes', '--out', csv)], io());
+    assert.equal(code, EXIT.ok, err.join(''));
+    const md = out.join('');
+    assert.match(md, /Stand-in figures/);
+    assert.match(md, /\| Log writes \| 200 \| /);
+    const lines = (await readFile(csv, 'utf8')).split('\r\n');
+    assert.ok(lines.some((l) => l.startsWith('stand-in (simulated),log.writes,Log writes,count,DISABLED,1,200,')), lines.slice(0, 3).join('\n'));
+    assert.equal((await serverState(h)).setting, 'DISABLED');
+    assert.deepEqual(await new FileRestoreJournal(join(dir, 'journal.json')).list(), []);
+  });
+
+  it('refuses a password on the command line and a missing password variable (exit 2)', async () => {
+    assert.equal(await runCli(['profile', ...args('--password', 'x')], io()), EXIT.usage);
+    assert.match(err.join(''), /not accepted on the command line/);
+    assert.equal(await runCli(['profile', ...args('--password-env', 'NOPE')], io()), EXIT.usage);
+    assert.match(err.join(''), /set the environment variable NOPE/);
+  });
+
+  it('restores what a crashed run left in the journal before profiling', async () => {
+    const journal = new FileRestoreJournal(join(dir, 'journal.json'));
+    h.engine.state.dbByName('lab')!.delayedDurability = 2; // FORCED, as a killed comparison would leave it
+    await journal.put(newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
+    const code = await runCli(['profile', ...args('--json')], io());
+    assert.equal(code, EXIT.ok, err.join(''));
+    assert.match(err.join(''), /1 unfinished restore.*\n.*back to DISABLED \(verified\)/);
+    assert.deepEqual(await journal.list(), []);
+    const json = JSON.parse(out.join(''));
+    assert.equal(json.run.delayedDurability, 'DISABLED');
+    assert.equal(json.model.source, 'stand-in');
+  });
+});
