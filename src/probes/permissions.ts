@@ -119,7 +119,10 @@ export function grantStatement(required: RequiredPermission, ctx: GrantContext):
     return `USE [master];\nGRANT ${required.permission} TO ${quoteName(ctx.loginName)};`;
   }
   const on = required.permission === 'ALTER' ? ` ON DATABASE::${quoteName(ctx.databaseName)}` : '';
-  return `USE ${quoteName(ctx.databaseName)};\nGRANT ${required.permission}${on} TO ${quoteName(ctx.userName)};`;
+  const grant = `GRANT ${required.permission}${on} TO ${quoteName(ctx.userName)};`;
+  // Azure SQL Database: the DBA connects to the database itself (no switching databases with USE there).
+  if (ctx.engineEdition === AZURE_SQL_DATABASE) return `-- run while connected to ${quoteName(ctx.databaseName)}\n${grant}`;
+  return `USE ${quoteName(ctx.databaseName)};\n${grant}`;
 }
 
 export function grantFor(measurement: MeasurementName, ctx: GrantContext): string | null {

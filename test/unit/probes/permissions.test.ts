@@ -55,3 +55,11 @@ describe('probes/permissions: preflight evaluation', () => {
     assert.ok(result.missing.some((m) => m.measurement === 'waitStats'));
   });
 });
+
+describe('probes/permissions: Azure SQL Database', () => {
+  it('asks for database-scoped permissions and does not use USE', () => {
+    const azure = { majorVersion: 12, engineEdition: 5, loginName: 'lens', userName: 'lens]u', databaseName: 'appdb' };
+    assert.equal(grantFor('waitStats', azure), '-- run while connected to [appdb]\nGRANT VIEW DATABASE STATE TO [lens]]u];');
+    assert.equal(grantFor('extendedEvents', azure), '-- run while connected to [appdb]\nGRANT ALTER ANY DATABASE EVENT SESSION TO [lens]]u];');
+  });
+});
