@@ -85,7 +85,8 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
 
   // Commit per row: log flushes ≈ commits.
   const commits = median(model, 'commits', base);
-  const flushId = median(model, 'flushes.xe', base) !== null ? 'flushes.xe' : 'flushes.counter';
+  // The counter is exact; the XE count can lose events (ring buffer limits), so it is the fallback.
+  const flushId = median(model, 'flushes.counter', base) !== null ? 'flushes.counter' : 'flushes.xe';
   const flushes = median(model, flushId, base);
   if (commits !== null && flushes !== null && commits >= MIN_COMMITS_FOR_PER_ROW && Math.abs(flushes - commits) <= FLUSH_PER_COMMIT_TOLERANCE * commits) {
     findings.push({

@@ -34,10 +34,12 @@ describe('diagnosis rules', () => {
     assert.deepEqual(ids(f).filter((id) => id.startsWith('writelog') || id === 'too-many-log-flushes'), []);
   });
 
-  it('detects a commit per row when log flushes ≈ commits, preferring the XE count', () => {
-    const f = findings([{ mode: 'DISABLED', commits: 1000, flushesCounter: 5, flushesXe: 1010 }]);
+  it('detects a commit per row when log flushes ≈ commits, preferring the exact counter over XE (which can lose events)', () => {
+    const f = findings([{ mode: 'DISABLED', commits: 1000, flushesCounter: 1003, flushesXe: 726 }]);
     const finding = f.find((x) => x.id === 'commit-per-row')!;
-    assert.deepEqual(finding.evidence.map((e) => [e.metric, e.value]), [['flushes.xe', 1010], ['commits', 1000]]);
+    assert.deepEqual(finding.evidence.map((e) => [e.metric, e.value]), [['flushes.counter', 1003], ['commits', 1000]]);
+    const xeOnly = findings([{ mode: 'DISABLED', commits: 1000, flushesXe: 1010 }]).find((x) => x.id === 'commit-per-row')!;
+    assert.deepEqual(xeOnly.evidence.map((e) => [e.metric, e.value]), [['flushes.xe', 1010], ['commits', 1000]]);
     assert.ok(!ids(findings([{ mode: 'DISABLED', commits: 1000, flushesCounter: 30 }])).includes('commit-per-row'));
     assert.ok(!ids(findings([{ mode: 'DISABLED', commits: 10, flushesCounter: 10 }])).includes('commit-per-row'), 'too few commits to judge');
   });

@@ -81,7 +81,7 @@ export function makeRun(f: RunFigures = {}): RunResult {
           ? { status: 'unavailable', measurement: 'sessionWaits', cause: 'permission', reason: 'no permission', grant: 'GRANT VIEW SERVER STATE TO [lens];', errorNumber: 300 }
           : ok({ top: waits, others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: total, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: total, benignWaitTimeMs: 0 }),
       logCounters: ok([
-        { counterName: 'Log Flushes/sec', kind: 'cumulative', type: 272696576, delta: f.flushesCounter ?? 0, perSecond: null },
+        ...(f.flushesCounter === undefined ? [] : [{ counterName: 'Log Flushes/sec', kind: 'cumulative' as const, type: 272696576, delta: f.flushesCounter, perSecond: null }]),
         { counterName: 'Write Transactions/sec', kind: 'cumulative', type: 272696576, delta: f.commits ?? 0, perSecond: null },
       ]),
       log: { vlfCount: null, logSizeMb: null, usedBytes: null, usedPercent: null },
