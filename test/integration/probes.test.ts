@@ -139,4 +139,23 @@ describe('integration: snapshots and permissions', function () {
       await old.close();
     }
   });
+
+  it('Azure SQL Database: host and volume probes are not applicable, the rest works (stand-in only)', async function () {
+    if (!target.standin) this.skip(); // the stand-in plays Azure SQL Database (EngineEdition 5)
+    const azure = await startTarget({ azure: true });
+    try {
+      const monitor = track(await connect(azure.profile, azure.secret, { role: 'monitor' }));
+      const ids = await targetIds(monitor);
+      const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: monitor.spid });
+      assert.equal(snapshot.server.identity.isAzureSqlDatabase, true);
+      assert.equal(snapshot.volumes.status === 'unavailable' && snapshot.volumes.cause, 'not-applicable');
+      assert.equal(snapshot.server.host.status === 'unavailable' && snapshot.server.host.cause, 'not-applicable');
+      assert.equal(snapshot.fileStats.status, 'ok');
+      const preflight = await preflightPermissions(monitor, { majorVersion: 16, engineEdition: 5, databaseName: ids.databaseName });
+      assert.ok(preflight.checks.every((c) => c.scope === 'database'));
+      await monitor.close();
+    } finally {
+      await azure.close();
+    }
+  });
 });

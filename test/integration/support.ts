@@ -9,6 +9,8 @@ export const REAL_SERVER_ENV = 'DURABILITY_LENS_TEST_SERVER';
 /** Options the stand-in model understands (test/standin/model/state.ts StandinOptions), kept loose here on purpose. */
 export interface StandinSetup {
   version?: 2019 | 2022;
+  /** Play Azure SQL Database (EngineEdition 5). */
+  azure?: boolean;
   speedFactor?: number;
   logins?: { name: string; password: string; sysadmin?: boolean; serverPermissions?: string[]; databases?: string[]; databasePermissions?: Record<string, string[]>; defaultDatabase?: string }[];
   databases?: { name: string; delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED' }[];
