@@ -1,12 +1,16 @@
 // Splits a script into batches on GO lines the way sqlcmd and SSMS do, keeping each batch's place in the document.
 // Rule (Learn, "SQL Server Utilities Statements - GO"): GO alone on its line, optional count, comments allowed, no statement.
 
-import { Kw } from './keywords';
-import { TokenKind, isTrivia, type TokenStream } from './lexer';
+import { Kw as KwImport } from './keywords';
+import type { TokenStream } from './lexer';
 import type { LineIndex } from './lines';
 import type { Batch } from './types';
 
-/** A batch plus the token indices it holds ([firstToken, endToken)), for the structural scanner. */
+// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
+const Kw = KwImport;
+type Kw = KwImport;
+
+/** A batch plus the (comment-free) token indices it holds ([firstToken, endToken)), for the structural scanner. */
 export interface BatchSpan {
   batch: Batch;
   firstToken: number;
@@ -58,15 +62,19 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
   const spans: BatchSpan[] = [];
   let batchStart = 0;
   let firstToken = 0;
+  const comments = tokens.comments;
+  let comment = 0;
 
   const close = (endOffset: number, endToken: number, repeat: number): void => {
     let end = endOffset;
     // The batch ends where its last line ends: drop the line break before the GO line.
     if (end > batchStart && text.charCodeAt(end - 1) === 10) end--;
     if (end > batchStart && text.charCodeAt(end - 1) === 13) end--;
-    if (endToken > firstToken || hasNonBlank(text, batchStart, end)) {
-      let empty = true;
-      for (let t = firstToken; t < endToken; t++) if (!isTrivia(tokens.kinds[t] as TokenKind)) { empty = false; break; }
+    while (comment < comments.count && comments.starts[comment]! < batchStart) comment++;
+    const hasComment = comment < comments.count && comments.starts[comment]! < end;
+    // Whitespace-only stretches are not batches; comment-only ones are, marked empty.
+    if (endToken > firstToken || hasComment) {
+      const empty = endToken === firstToken;
       const firstLine = lines.lineOf(batchStart);
       spans.push({
         batch: {
@@ -101,14 +109,6 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
   }
   close(text.length, tokens.count, 1);
   return spans;
-}
-
-function hasNonBlank(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (!(isLineSpace(c) || c === 10 || c === 13 || c === 0xa0)) return true;
-  }
-  return false;
 }
 
 /** Document line (0-based) of a server error's line number (1-based within the batch, 0 = not applicable). */

@@ -1,7 +1,12 @@
 // T-SQL lexer: offsets-only tokens in typed arrays, so a 10 MB script lexes without a string per token.
-// Whitespace is not a token; tokens plus the whitespace between them cover the input exactly. Never throws.
+// Comments go to their own stream; tokens, comments and the whitespace between them cover the input exactly. Never throws.
 
-import { Kw, MAX_KEYWORD_LENGTH, foldHashStep, keywordAt } from './keywords';
+import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordAt as keywordAtImport } from './keywords';
+
+// Module-local aliases: transpilers turn imported bindings into getter calls, too slow inside the character loop.
+const keywordAt = keywordAtImport;
+const MAX_KEYWORD_LENGTH = MAX_KW_IMPORT;
+const NO_KW = 0 as Kw;
 
 export enum TokenKind {
   /** Identifier or keyword (`keywords[i]` tells which keyword, if any). */
@@ -40,8 +45,18 @@ export enum TokenKind {
 /** Token flag: the string, identifier or comment runs to the end of input without its closing delimiter. */
 export const UNTERMINATED = 1;
 
+/** Comment tokens (LineComment/BlockComment), kept apart so structural scans never step over them. */
+export interface CommentStream {
+  readonly count: number;
+  readonly kinds: Uint8Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly flags: Uint8Array;
+}
+
 export interface TokenStream {
   readonly text: string;
+  /** Number of tokens, comments excluded. */
   readonly count: number;
   readonly kinds: Uint8Array;
   readonly starts: Int32Array;
@@ -49,6 +64,7 @@ export interface TokenStream {
   /** Keyword identity of Word tokens (Kw.None for identifiers and other kinds). */
   readonly keywords: Uint16Array;
   readonly flags: Uint8Array;
+  readonly comments: CommentStream;
 }
 
 /** A token as a plain object, for tests and callers that want convenience over speed. */
@@ -158,6 +174,7 @@ export function lex(text: string): TokenStream {
   const n = text.length;
   // Roughly one token per 4 characters in typical scripts; grows if not.
   const out = new Builder(Math.max(64, n >>> 2));
+  const comments = new Builder(64);
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -169,7 +186,7 @@ export function lex(text: string): TokenStream {
     if (c === 45 /* - */ && next === 45) {
       i += 2;
       while (i < n) { const d = text.charCodeAt(i); if (d === 10 || d === 13) break; i++; }
-      out.push(TokenKind.LineComment, start, i, Kw.None, 0);
+      comments.push(TokenKind.LineComment, start, i, NO_KW, 0);
       continue;
     }
     if (c === 47 /* / */ && next === 42 /* * */) {
@@ -182,31 +199,31 @@ export function lex(text: string): TokenStream {
         else if (d === 47 && i + 1 < n && text.charCodeAt(i + 1) === 42) { depth++; i += 2; }
         else i++;
       }
-      out.push(TokenKind.BlockComment, start, i, Kw.None, depth > 0 ? UNTERMINATED : 0);
+      comments.push(TokenKind.BlockComment, start, i, NO_KW, depth > 0 ? UNTERMINATED : 0);
       continue;
     }
     if (c === 39 /* ' */) {
       const end = scanDelimited(text, i + 1, 39);
       i = end < 0 ? n : end;
-      out.push(TokenKind.String, start, i, Kw.None, end < 0 ? UNTERMINATED : 0);
+      out.push(TokenKind.String, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
       continue;
     }
     if ((c === 78 || c === 110) /* N n */ && next === 39) {
       const end = scanDelimited(text, i + 2, 39);
       i = end < 0 ? n : end;
-      out.push(TokenKind.NString, start, i, Kw.None, end < 0 ? UNTERMINATED : 0);
+      out.push(TokenKind.NString, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
       continue;
     }
     if (c === 91 /* [ */) {
       const end = scanDelimited(text, i + 1, 93);
       i = end < 0 ? n : end;
-      out.push(TokenKind.BracketId, start, i, Kw.None, end < 0 ? UNTERMINATED : 0);
+      out.push(TokenKind.BracketId, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
       continue;
     }
     if (c === 34 /* " */) {
       const end = scanDelimited(text, i + 1, 34);
       i = end < 0 ? n : end;
-      out.push(TokenKind.QuotedId, start, i, Kw.None, end < 0 ? UNTERMINATED : 0);
+      out.push(TokenKind.QuotedId, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
       continue;
     }
     if (c < 128 ? (ASCII[c]! & ID_START) !== 0 : !isUnicodeSpace(c)) {
@@ -219,7 +236,8 @@ export function lex(text: string): TokenStream {
           const cls = ASCII[d]!;
           if ((cls & ID_PART) === 0) break;
           if (hashable) {
-            if ((cls & ID_START) !== 0 || isDigit(d)) hash = foldHashStep(hash, d);
+            // Same fold as keywords.ts foldHashStep, inlined for speed.
+            if ((cls & ID_START) !== 0 || isDigit(d)) hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
             else hashable = false;
           }
         } else {
@@ -228,7 +246,7 @@ export function lex(text: string): TokenStream {
         }
         i++;
       }
-      const kw = hashable && i - start <= MAX_KEYWORD_LENGTH ? keywordAt(text, start, i, hash) : Kw.None;
+      const kw = hashable && i - start <= MAX_KEYWORD_LENGTH ? keywordAt(text, start, i, hash) : NO_KW;
       out.push(TokenKind.Word, start, i, kw, 0);
       continue;
     }
@@ -236,7 +254,7 @@ export function lex(text: string): TokenStream {
       if (c === 48 && (next === 120 || next === 88) /* 0x */) {
         i += 2;
         while (i < n && isHexDigit(text.charCodeAt(i))) i++;
-        out.push(TokenKind.Binary, start, i, Kw.None, 0);
+        out.push(TokenKind.Binary, start, i, NO_KW, 0);
         continue;
       }
       while (i < n && isDigit(text.charCodeAt(i))) i++;
@@ -250,49 +268,52 @@ export function lex(text: string): TokenStream {
           while (i < n && isDigit(text.charCodeAt(i))) i++;
         }
       }
-      out.push(TokenKind.Number, start, i, Kw.None, 0);
+      out.push(TokenKind.Number, start, i, NO_KW, 0);
       continue;
     }
     if (c === 64 /* @ */) {
       const system = next === 64;
       i += system ? 2 : 1;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(system ? TokenKind.SystemVariable : TokenKind.Variable, start, i, Kw.None, 0);
+      out.push(system ? TokenKind.SystemVariable : TokenKind.Variable, start, i, NO_KW, 0);
       continue;
     }
     if (c === 35 /* # */) {
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(TokenKind.TempName, start, i, Kw.None, 0);
+      out.push(TokenKind.TempName, start, i, NO_KW, 0);
       continue;
     }
     if (c === 36 /* $ */ && next >= 0 && next < 128 && (ASCII[next]! & ID_START) !== 0) {
       // `$action`, `$identity`: pseudo-columns read as identifiers.
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(TokenKind.Word, start, i, Kw.None, 0);
+      out.push(TokenKind.Word, start, i, NO_KW, 0);
       continue;
     }
     i++;
     switch (c) {
-      case 59: out.push(TokenKind.Semicolon, start, i, Kw.None, 0); break;
-      case 44: out.push(TokenKind.Comma, start, i, Kw.None, 0); break;
-      case 40: out.push(TokenKind.LParen, start, i, Kw.None, 0); break;
-      case 41: out.push(TokenKind.RParen, start, i, Kw.None, 0); break;
-      case 46: out.push(TokenKind.Dot, start, i, Kw.None, 0); break;
+      case 59: out.push(TokenKind.Semicolon, start, i, NO_KW, 0); break;
+      case 44: out.push(TokenKind.Comma, start, i, NO_KW, 0); break;
+      case 40: out.push(TokenKind.LParen, start, i, NO_KW, 0); break;
+      case 41: out.push(TokenKind.RParen, start, i, NO_KW, 0); break;
+      case 46: out.push(TokenKind.Dot, start, i, NO_KW, 0); break;
       case 43: case 45: case 42: case 47: case 37: case 38: case 124: case 94: case 126:
       case 61: case 60: case 62: case 33: case 58:
         if (next >= 0 && isCompoundOperator(c, next)) i++;
-        out.push(TokenKind.Operator, start, i, Kw.None, 0);
+        out.push(TokenKind.Operator, start, i, NO_KW, 0);
         break;
       default: {
         // Keep surrogate pairs whole so a token never splits a character.
         if (c >= 0xd800 && c <= 0xdbff && i < n) { const d = text.charCodeAt(i); if (d >= 0xdc00 && d <= 0xdfff) i++; }
-        out.push(TokenKind.Other, start, i, Kw.None, 0);
+        out.push(TokenKind.Other, start, i, NO_KW, 0);
       }
     }
   }
-  return { text, count: out.count, kinds: out.kinds, starts: out.starts, ends: out.ends, keywords: out.keywords, flags: out.flags };
+  return {
+    text, count: out.count, kinds: out.kinds, starts: out.starts, ends: out.ends, keywords: out.keywords, flags: out.flags,
+    comments: { count: comments.count, kinds: comments.kinds, starts: comments.starts, ends: comments.ends, flags: comments.flags },
+  };
 }
 
 /** True for tokens the structural scanner skips. */
@@ -300,19 +321,26 @@ export function isTrivia(kind: TokenKind): boolean {
   return kind === TokenKind.LineComment || kind === TokenKind.BlockComment;
 }
 
-/** All tokens as objects (convenient, slower). */
+/** All tokens, comments included, as objects in document order (convenient, slower). */
 export function tokenize(text: string): Token[] {
   const s = lex(text);
+  const c = s.comments;
   const tokens: Token[] = [];
-  for (let i = 0; i < s.count; i++) {
-    tokens.push({
-      kind: s.kinds[i] as TokenKind,
-      start: s.starts[i]!,
-      end: s.ends[i]!,
-      text: text.slice(s.starts[i]!, s.ends[i]!),
-      keyword: s.keywords[i] as Kw,
-      unterminated: (s.flags[i]! & UNTERMINATED) !== 0,
-    });
+  let i = 0, j = 0;
+  while (i < s.count || j < c.count) {
+    if (j >= c.count || (i < s.count && s.starts[i]! < c.starts[j]!)) {
+      tokens.push({
+        kind: s.kinds[i] as TokenKind, start: s.starts[i]!, end: s.ends[i]!, text: text.slice(s.starts[i]!, s.ends[i]!),
+        keyword: s.keywords[i] as Kw, unterminated: (s.flags[i]! & UNTERMINATED) !== 0,
+      });
+      i++;
+    } else {
+      tokens.push({
+        kind: c.kinds[j] as TokenKind, start: c.starts[j]!, end: c.ends[j]!, text: text.slice(c.starts[j]!, c.ends[j]!),
+        keyword: Kw.None, unterminated: (c.flags[j]! & UNTERMINATED) !== 0,
+      });
+      j++;
+    }
   }
   return tokens;
 }

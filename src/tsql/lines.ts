@@ -9,6 +9,12 @@ export class LineIndex {
   constructor(readonly text: string) {
     const starts: number[] = [0];
     const n = text.length;
+    if (text.indexOf('\r') < 0) {
+      // Common case, no carriage returns: the native search is far faster than a character loop.
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.lineStarts = Int32Array.from(starts);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       if (c === 10) starts.push(i + 1);

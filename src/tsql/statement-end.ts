@@ -1,8 +1,14 @@
 // Where a T-SQL statement ends when nobody wrote a semicolon: which statement-opening words continue the current one.
 // T-SQL needs no terminators, so `INSERT t SELECT ...` and `UPDATE t SET ...` must not split at SELECT/SET.
 
-import { Kw, STATEMENT_START } from './keywords';
-import { TokenKind } from './lexer';
+import { Kw as KwImport, STATEMENT_START } from './keywords';
+import { TokenKind as TokenKindImport } from './lexer';
+
+// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
+const Kw = KwImport;
+type Kw = KwImport;
+const TokenKind = TokenKindImport;
+type TokenKind = TokenKindImport;
 
 const STARTS = new Uint8Array(256);
 for (const k of STATEMENT_START) STARTS[k] = 1;
@@ -31,20 +37,12 @@ export interface StatementContext {
   updateSetSeen: boolean;
 }
 
-export interface Neighbours {
-  prevKw: Kw;
-  prevKind: TokenKind;
-  nextKw: Kw;
-  nextKind: TokenKind;
-}
-
 function isGrantFamily(k: Kw): boolean {
   return k === Kw.GRANT || k === Kw.DENY || k === Kw.REVOKE;
 }
 
-/** True when the statement-opening word `k` (at paren depth 0) belongs to the current statement. */
-export function continuesStatement(ctx: StatementContext, k: Kw, nb: Neighbours): boolean {
-  const { prevKw, prevKind } = nb;
+/** True when the statement-opening word `k` (at paren depth 0, between prev and next tokens) belongs to the current statement. */
+export function continuesStatement(ctx: StatementContext, k: Kw, prevKw: Kw, prevKind: TokenKind, nextKw: Kw, nextKind: TokenKind): boolean {
   // `GRANT SELECT, INSERT, EXECUTE ON ...`: permission names are statement words.
   if (isGrantFamily(ctx.head) && (prevKw === ctx.head || prevKind === TokenKind.Comma || prevKw === Kw.WITH)) return true;
   switch (k) {
@@ -59,7 +57,7 @@ export function continuesStatement(ctx: StatementContext, k: Kw, nb: Neighbours)
     case Kw.DELETE:
       // MERGE ... THEN UPDATE/INSERT/DELETE; BULK INSERT; IF UPDATE(col) in triggers.
       if (prevKw === Kw.THEN || prevKw === Kw.BULK) return true;
-      if (k === Kw.UPDATE && nb.nextKind === TokenKind.LParen) return true;
+      if (k === Kw.UPDATE && nextKind === TokenKind.LParen) return true;
       if (ctx.head === Kw.WITH && ctx.verb === Kw.None) return true;
       // `FOR UPDATE OF` (cursors), `ON DELETE CASCADE` (constraints), `AFTER INSERT` (triggers).
       if ((prevKw === Kw.FOR || prevKw === Kw.AFTER || prevKw === Kw.OF) &&
@@ -77,19 +75,19 @@ export function continuesStatement(ctx: StatementContext, k: Kw, nb: Neighbours)
     case Kw.FETCH:
       return prevKw === Kw.ROWS || prevKw === Kw.ROW; // OFFSET n ROWS FETCH NEXT m ROWS ONLY
     case Kw.IF:
-      return (ctx.head === Kw.DROP || ctx.head === Kw.ALTER) && nb.nextKw === Kw.EXISTS && OBJECT_TYPES.has(prevKw);
+      return (ctx.head === Kw.DROP || ctx.head === Kw.ALTER) && nextKw === Kw.EXISTS && OBJECT_TYPES.has(prevKw);
     case Kw.CREATE:
     case Kw.ALTER:
     case Kw.DROP:
       if (prevKw === Kw.OR) return true; // CREATE OR ALTER
       // ALTER TABLE t ALTER COLUMN / DROP COLUMN / DROP CONSTRAINT, but not a following DROP TABLE.
-      return ctx.head === Kw.ALTER && ctx.second === Kw.TABLE && k !== Kw.CREATE && !OBJECT_TYPES.has(nb.nextKw)
-        || (ctx.head === Kw.ALTER && (nb.nextKw === Kw.COLUMN || nb.nextKw === Kw.CONSTRAINT));
+      return ctx.head === Kw.ALTER && ctx.second === Kw.TABLE && k !== Kw.CREATE && !OBJECT_TYPES.has(nextKw)
+        || (ctx.head === Kw.ALTER && (nextKw === Kw.COLUMN || nextKw === Kw.CONSTRAINT));
     case Kw.ENABLE:
     case Kw.DISABLE:
       return ctx.head === Kw.ALTER; // ALTER INDEX ... DISABLE, ALTER TABLE ... ENABLE TRIGGER
     case Kw.MERGE:
-      return nb.nextKw === Kw.JOIN; // INNER MERGE JOIN
+      return nextKw === Kw.JOIN; // INNER MERGE JOIN
     default:
       return false;
   }

@@ -1,21 +1,30 @@
 // Structural scanner: statements, blocks, loops, TRY/CATCH, transactions and DML of each batch, in one pass over tokens.
 // Tracks open transactions along control flow (IF/ELSE, TRY/CATCH, loops) to tell autocommit DML from transactional DML.
 
-import { Kw } from './keywords';
-import { TokenKind, identifierText, isTrivia, type TokenStream } from './lexer';
+import { Kw as KwImport } from './keywords';
+import { TokenKind as TokenKindImport, identifierText, type TokenStream } from './lexer';
 import type { BatchSpan } from './batches';
-import { continuesStatement, opensStatement, type StatementContext } from './statement-end';
+import { continuesStatement as continuesImport, opensStatement as opensImport, type StatementContext } from './statement-end';
 import {
   emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span, type StatementKind,
 } from './structure-types';
 import type { DmlKind, DurabilityOption } from './types';
+
+// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
+const Kw = KwImport;
+type Kw = KwImport;
+const TokenKind = TokenKindImport;
+type TokenKind = TokenKindImport;
+const continuesStatement = continuesImport;
+const opensStatement = opensImport;
 
 type TxStack = BeginTransactionNode[];
 
 /** Scans every batch; the result lists nodes in document order. */
 export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
   const out = emptyStructure();
-  for (const span of spans) new BatchScanner(tokens, span, out).run();
+  // The lexer keeps comments in their own stream, so batch token ranges hold only what the scanner reads.
+  for (const span of spans) new BatchScanner(tokens, span.firstToken, span.endToken, span, out).run();
   return out;
 }
 
@@ -31,11 +40,13 @@ function join(endsA: Flow, a: TxStack, endsB: Flow, b: TxStack): TxStack {
 }
 
 class BatchScanner {
-  private readonly sig: Int32Array;
-  private readonly n: number;
   private readonly batchIndex: number;
   private readonly repeated: boolean;
-  private p = 0;
+  private readonly kinds: Uint8Array;
+  private readonly keywords: Uint16Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private p: number;
   private loopDepth = 0;
   private atomicDepth = 0;
   private guardDepth = 0;
@@ -44,11 +55,16 @@ class BatchScanner {
   private readonly tryTrackers: { deepest: TxStack }[] = [];
   private readonly savepoints = new Set<string>();
 
-  constructor(private readonly t: TokenStream, span: BatchSpan, private readonly out: ScriptStructure) {
-    const sig: number[] = [];
-    for (let i = span.firstToken; i < span.endToken; i++) if (!isTrivia(t.kinds[i] as TokenKind)) sig.push(i);
-    this.sig = Int32Array.from(sig);
-    this.n = sig.length;
+  /** Scans tokens [lo, n) of one batch. */
+  constructor(
+    private readonly t: TokenStream, private readonly lo: number, private readonly n: number,
+    span: BatchSpan, private readonly out: ScriptStructure,
+  ) {
+    this.p = lo;
+    this.kinds = t.kinds;
+    this.keywords = t.keywords;
+    this.starts = t.starts;
+    this.ends = t.ends;
     this.batchIndex = span.batch.index;
     this.repeated = span.batch.repeat > 1;
   }
@@ -60,19 +76,25 @@ class BatchScanner {
   // ---- token access -------------------------------------------------------------------------------------------
 
   private kw(i: number = this.p): Kw {
-    return i >= 0 && i < this.n ? (this.t.keywords[this.sig[i]!] as Kw) : Kw.None;
+    return i >= this.lo && i < this.n ? (this.keywords[i] as Kw) : Kw.None;
   }
 
   private kind(i: number = this.p): TokenKind {
-    return i >= 0 && i < this.n ? (this.t.kinds[this.sig[i]!] as TokenKind) : (0 as TokenKind);
+    return i >= this.lo && i < this.n ? (this.kinds[i] as TokenKind) : (0 as TokenKind);
   }
 
   private start(i: number): number {
-    return i < this.n ? this.t.starts[this.sig[i]!]! : this.t.ends[this.sig[this.n - 1]!] ?? 0;
+    if (i < this.n) return this.starts[i]!;
+    return this.n > this.lo ? this.ends[this.n - 1]! : 0;
   }
 
   private end(i: number): number {
-    return this.t.ends[this.sig[i]!]!;
+    return this.ends[i]!;
+  }
+
+  /** Index in the token stream (for identifierText) of scanner position i. */
+  private token(i: number): number {
+    return i;
   }
 
   private text(i: number): string {
@@ -83,15 +105,11 @@ class BatchScanner {
     return this.kind(i) === TokenKind.Operator && this.text(i) === op;
   }
 
-  /** Span from token `from` to the last consumed token. */
-  private spanFrom(from: number): Span {
-    return { start: this.start(from), end: this.end(Math.max(from, this.p - 1)) };
-  }
-
   private statement(kind: StatementKind, from: number): Span {
-    const span = this.spanFrom(from);
-    this.out.statements.push({ kind, batchIndex: this.batchIndex, ...span });
-    return span;
+    const start = this.start(from);
+    const end = this.end(Math.max(from, this.p - 1));
+    this.out.statements.push({ kind, batchIndex: this.batchIndex, start, end });
+    return { start, end };
   }
 
   private get inLoop(): boolean {
@@ -292,7 +310,7 @@ class BatchScanner {
     const kind = this.kind();
     if ((kind === TokenKind.Word && this.kw() === Kw.None) || kind === TokenKind.BracketId ||
       kind === TokenKind.QuotedId || kind === TokenKind.Variable) {
-      return identifierText(this.t, this.sig[this.p++]!);
+      return identifierText(this.t, this.token(this.p++));
     }
     return null;
   }
@@ -386,7 +404,7 @@ class BatchScanner {
     let r = q + 1;
     while (r < this.n) {
       const kd = this.kind(r);
-      if (kd === TokenKind.Word || kd === TokenKind.BracketId || kd === TokenKind.QuotedId || kd === TokenKind.TempName) parts.push(identifierText(this.t, this.sig[r]!));
+      if (kd === TokenKind.Word || kd === TokenKind.BracketId || kd === TokenKind.QuotedId || kd === TokenKind.TempName) parts.push(identifierText(this.t, this.token(r)));
       else if (kd !== TokenKind.Dot) break;
       r++;
     }
@@ -431,9 +449,7 @@ class BatchScanner {
         else if (k === Kw.BEGIN) break;
         else if (depth === 0 && caseDepth === 0) {
           if (k === Kw.ELSE) break;
-          if (opensStatement(k) && !continuesStatement(ctx, k, {
-            prevKw: this.kw(this.p - 1), prevKind: this.kind(this.p - 1), nextKw: this.kw(this.p + 1), nextKind: this.kind(this.p + 1),
-          })) break;
+          if (opensStatement(k) && !continuesStatement(ctx, k, this.kw(this.p - 1), this.kind(this.p - 1), this.kw(this.p + 1), this.kind(this.p + 1))) break;
           if (ctx.verb === Kw.None && (k === Kw.INSERT || k === Kw.UPDATE || k === Kw.DELETE || k === Kw.MERGE || k === Kw.SELECT)) ctx.verb = k;
           else if (ctx.verb === Kw.INSERT && (k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT)) ctx.insertSourceSeen = true;
           else if (ctx.verb === Kw.UPDATE && k === Kw.SET) ctx.updateSetSeen = true;
@@ -502,7 +518,7 @@ class BatchScanner {
   private alterDatabase(from: number): void {
     const span = this.statement('alter-database', from);
     const nameAt = from + 2;
-    const database = this.kw(nameAt) === Kw.CURRENT ? null : identifierText(this.t, this.sig[nameAt]!);
+    const database = this.kw(nameAt) === Kw.CURRENT ? null : identifierText(this.t, this.token(nameAt));
     for (let i = nameAt + 1; i + 2 < this.p; i++) {
       if (this.kw(i) !== Kw.DELAYED_DURABILITY || !this.isOperator(i + 1, '=')) continue;
       const v = this.kw(i + 2);
@@ -518,7 +534,7 @@ class BatchScanner {
     let last: string | null = null;
     for (; i < this.p; i++) {
       const kd = this.kind(i);
-      if (kd === TokenKind.Word || kd === TokenKind.BracketId || kd === TokenKind.QuotedId) last = identifierText(this.t, this.sig[i]!);
+      if (kd === TokenKind.Word || kd === TokenKind.BracketId || kd === TokenKind.QuotedId) last = identifierText(this.t, this.token(i));
       else if (kd !== TokenKind.Dot) break;
     }
     return last !== null && last.toLowerCase() === 'sp_flush_log';

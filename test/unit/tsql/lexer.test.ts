@@ -83,6 +83,14 @@ describe('tsql lexer', () => {
   it('returns no tokens for empty and blank input', () => {
     assert.equal(lex('').count, 0);
     assert.equal(lex(' \r\n\t ').count, 0);
+    assert.equal(lex(' \r\n\t ').comments.count, 0);
+  });
+
+  it('keeps comments out of the token arrays, in their own stream', () => {
+    const stream = lex('a /* b */ -- c\nd');
+    assert.equal(stream.count, 2);
+    assert.equal(stream.comments.count, 2);
+    assert.deepEqual([stream.comments.starts[0], stream.comments.ends[0], stream.comments.starts[1]], [2, 9, 10]);
   });
 
   it('grows past its initial capacity on token-dense input', () => {

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/tsql/analyze';
 import { splitBatches } from '../../../src/tsql/batches';
-import { isWhitespaceCode, lex } from '../../../src/tsql/lexer';
+import { lex } from '../../../src/tsql/lexer';
+import { isWhitespaceCode, tokenize } from '../../../src/tsql/lexer';
 import { LineIndex } from '../../../src/tsql/lines';
 
 // Pieces that exercise the tricky paths far more often than uniform random text would.
@@ -21,12 +22,11 @@ const scriptish = fc.oneof(
 );
 
 describe('tsql properties', () => {
-  it('lexes any input without throwing, tokens in order and covering it with only whitespace between', () => {
+  it('lexes any input without throwing, tokens and comments in order and covering it with only whitespace between', () => {
     fc.assert(fc.property(scriptish, (text) => {
-      const s = lex(text);
       let at = 0;
-      for (let i = 0; i < s.count; i++) {
-        const start = s.starts[i]!, end = s.ends[i]!;
+      for (const token of tokenize(text)) {
+        const { start, end } = token;
         assert.ok(start >= at && end > start && end <= text.length);
         for (let j = at; j < start; j++) assert.ok(isWhitespaceCode(text.charCodeAt(j)), `gap char ${text.charCodeAt(j)}`);
         at = end;
