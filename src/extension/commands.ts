@@ -1,5 +1,5 @@
-// Registers the Durability Lens commands. Lens commands receive a ProfileTarget from the language
-// server; from the palette or the context menu they fall back to the active editor's selection.
+// Registers the profiling commands. Lens commands receive a ProfileTarget from the language server; from the
+// palette or the context menu they use the active editor (selection, else batch under the cursor, else document).
 import * as vscode from 'vscode';
 import { Commands, isProfileTarget } from '../shared/commands';
 import type { ProfileMode, ProfilingActions } from './profiling';
@@ -24,8 +24,5 @@ async function profileActiveEditor(profiling: ProfilingActions, mode: ProfileMod
     await vscode.window.showWarningMessage('Durability Lens: open a SQL file and select the T-SQL to profile (or use a code lens above a COMMIT).');
     return;
   }
-  const { document, selection } = editor;
-  // Nothing selected means "the whole script", the way query editors run everything without a selection.
-  const range = selection.isEmpty ? new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)) : selection;
-  await profiling.profileText(document, range, mode);
+  await profiling.profileText(editor.document, editor.selection, mode);
 }

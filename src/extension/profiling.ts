@@ -1,39 +1,37 @@
-// What the profiling commands do. Until connection support lands, the pending implementation says
-// plainly what would have been profiled and why nothing ran; the real one replaces it in extension.ts.
-import * as vscode from 'vscode';
-import { describeTarget, type ProfileTarget } from '../shared/commands';
+// What the profiling commands need from the profiling controller (implemented in profilingController.ts), and
+// the step texts shown in the progress notification (vscode-free, so tests can check them).
+import type * as vscode from 'vscode';
+import type { ProfileTarget } from '../shared/commands';
+import type { ProfileStep } from '../profile/types';
 
 export type ProfileMode = 'profile' | 'compare';
 
 export interface ProfilingActions {
   /** A lens (or another caller with a ProfileTarget) asked to profile or compare a batch / transaction. */
   profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void>;
-  /** Profile or compare T-SQL the user selected (or the whole document when nothing is selected). */
-  profileText(document: vscode.TextDocument, range: vscode.Range, mode: ProfileMode): Promise<void>;
+  /**
+   * Profile or compare from an editor: a non-empty `selection` is profiled as is; an empty one (a cursor) means
+   * the batch under the cursor, or the whole document when it has a single batch.
+   */
+  profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void>;
 }
 
-const NOT_YET =
-  'Profiling needs a SQL Server connection, and connection support is coming in the next release. ' +
-  'Nothing was run and no database setting was changed.';
+export const STEP_TEXT: Record<ProfileStep, string> = {
+  connect: 'Connecting (workload and monitor connections)',
+  preflight: 'Checking permissions',
+  'snapshot-before': 'Reading counters before the run',
+  'xe-start': 'Starting the log-flush trace',
+  setup: 'Running the setup batches (not measured)',
+  workload: 'Running the workload',
+  'snapshot-after': 'Reading counters after the run',
+  'xe-read': 'Reading the log-flush trace',
+  'xe-drop': 'Dropping the log-flush trace',
+  plan: 'Planning the comparison',
+  'set-durability': 'Switching DELAYED_DURABILITY',
+  'restore-durability': 'Restoring DELAYED_DURABILITY',
+  done: 'Done',
+};
 
-export class PendingProfiling implements ProfilingActions {
-  constructor(private readonly output: vscode.LogOutputChannel) {}
-
-  async profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void> {
-    await this.explain(`${verb(mode)} ${describeTarget(target)}`);
-  }
-
-  async profileText(document: vscode.TextDocument, range: vscode.Range, mode: ProfileMode): Promise<void> {
-    const lines = range.start.line === range.end.line ? `line ${range.start.line + 1}` : `lines ${range.start.line + 1}–${range.end.line + 1}`;
-    await this.explain(`${verb(mode)} ${lines} of ${vscode.workspace.asRelativePath(document.uri)}`);
-  }
-
-  private async explain(what: string): Promise<void> {
-    this.output.info(`${what}: not run. ${NOT_YET}`);
-    await vscode.window.showInformationMessage(`Durability Lens: ${what}. ${NOT_YET}`);
-  }
-}
-
-function verb(mode: ProfileMode): string {
-  return mode === 'compare' ? 'Compare durability modes for' : 'Profile';
+export function progressText(step: ProfileStep, detail?: string): string {
+  return detail ? `${STEP_TEXT[step]}: ${detail}` : STEP_TEXT[step];
 }

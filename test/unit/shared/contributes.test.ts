@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } from '../../../src/extension/commandIds';
 import { Commands } from '../../../src/shared/commands';
 import { DIAGNOSTIC_CODES, DIAGNOSTIC_INFO, SETTINGS_SECTION } from '../../../src/shared/settings';
 
@@ -9,18 +10,24 @@ const root = path.resolve(__dirname, '../../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 describe('package.json contributes', () => {
-  it('contributes exactly the shared command ids, in the Durability Lens category', () => {
+  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), STATUS_BAR_COMMAND];
+
+  it('contributes exactly the shared and connection command ids, in the Durability Lens category', () => {
     const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
-    assert.deepEqual(contributed, Object.values(Commands).sort());
+    assert.deepEqual(contributed, [...allCommandIds].sort());
     for (const command of pkg.contributes.commands) assert.equal(command.category, 'Durability Lens');
     const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.profileSelection], 'Profile Selection');
     assert.equal(titles[Commands.compareDurability], 'Compare Durability');
+    for (const [id, title] of Object.entries(CONNECTION_COMMAND_TITLES)) assert.equal(titles[id], title, id);
+    const hidden = pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === STATUS_BAR_COMMAND);
+    assert.equal(hidden?.when, 'false', 'the status bar menu command stays out of the palette');
   });
 
   it('activates on the sql language and on every command', () => {
     assert.ok(pkg.activationEvents.includes('onLanguage:sql'));
-    for (const id of Object.values(Commands)) assert.ok(pkg.activationEvents.includes(`onCommand:${id}`), id);
+    for (const id of allCommandIds) assert.ok(pkg.activationEvents.includes(`onCommand:${id}`), id);
+    assert.ok(pkg.activationEvents.includes('onWebviewPanel:durabilityLens.comparison'), 'a restored comparison panel activates the extension');
   });
 
   it('declares one boolean setting per diagnostic code, default on, plus code lens and trace settings', () => {
@@ -34,7 +41,12 @@ describe('package.json contributes', () => {
     assert.equal(properties['durabilityLens.codeLens.enabled'].default, true);
     assert.deepEqual(properties['durabilityLens.trace.server'].enum, ['off', 'messages', 'verbose']);
     const ours = Object.keys(properties).filter((k) => k.startsWith('durabilityLens.'));
-    assert.equal(ours.length, DIAGNOSTIC_CODES.length + 2);
+    assert.equal(ours.length, DIAGNOSTIC_CODES.length + 3);
+    const connections = properties['durabilityLens.connections'];
+    assert.equal(connections.type, 'array');
+    const fields = Object.keys(connections.items.properties);
+    for (const secret of ['password', 'secret', 'token']) assert.ok(!fields.includes(secret), `no ${secret} field in settings`);
+    assert.equal(connections.items.additionalProperties, false);
   });
 
   it('puts the selection commands in the sql editor context menu and contributes sql snippets that exist', () => {
@@ -51,7 +63,7 @@ describe('package.json contributes', () => {
 
   it('documents every command and setting in docs/settings-and-commands.md', () => {
     const doc = fs.readFileSync(path.join(root, 'docs/settings-and-commands.md'), 'utf8');
-    for (const id of Object.values(Commands)) assert.ok(doc.includes(`\`${id}\``), id);
+    for (const id of [...Object.values(Commands), ...Object.values(ConnectionCommands)]) assert.ok(doc.includes(`\`${id}\``), id);
     for (const key of Object.keys(pkg.contributes.configuration.properties)) assert.ok(doc.includes(`\`${key}\``), key);
   });
 });

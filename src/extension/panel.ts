@@ -1,0 +1,122 @@
+// Hosts the "Durability comparison" webview: strict CSP page, assets only from dist/ and media/, typed messages,
+// exports through a save dialog, and a serializer so a panel restored after a reload re-renders its data.
+import * as vscode from 'vscode';
+import { toCsv, toJson, toMarkdown } from '../report/export';
+import { isFromWebview, PANEL_VIEW_TYPE, type ExportFormat, type PanelData, type ToWebview } from '../shared/webviewProtocol';
+import { buildCsp, makeNonce, panelHtml } from './csp';
+
+/** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
+export const PANEL_STATE_KEY = 'durabilityLens.panelData';
+
+const EXTENSIONS: Record<ExportFormat, { ext: string; label: string }> = {
+  markdown: { ext: 'md', label: 'Markdown' },
+  csv: { ext: 'csv', label: 'CSV' },
+  json: { ext: 'json', label: 'JSON' },
+};
+
+export function exportText(data: PanelData, format: ExportFormat): string {
+  if (format === 'markdown') return toMarkdown(data.model, data.title);
+  if (format === 'csv') return toCsv(data.model);
+  return toJson(data.model, { title: data.title, createdAt: data.createdAt, header: data.header, missing: data.missing });
+}
+
+export class ComparisonPanels implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | null = null;
+  private data: PanelData | null = null;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.disposables.push(
+      vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
+          this.data = fromState ?? context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? null;
+          this.attach(panel);
+        },
+      }),
+    );
+  }
+
+  private roots(): vscode.Uri[] {
+    return [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
+  }
+
+  async show(data: PanelData): Promise<void> {
+    this.data = data;
+    await this.context.workspaceState.update(PANEL_STATE_KEY, data);
+    if (this.panel) {
+      this.panel.title = data.title;
+      this.panel.reveal(undefined, true);
+      await this.post({ type: 'show', data });
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, data.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: this.roots(),
+    });
+    this.attach(panel);
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: this.roots() };
+    if (this.data) panel.title = this.data.title;
+    const nonce = makeNonce();
+    webview.html = panelHtml({
+      csp: buildCsp(webview.cspSource, nonce),
+      nonce,
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', 'webview.css')).toString(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview.js')).toString(),
+      title: this.data?.title ?? 'Durability comparison',
+    });
+    const subscriptions: vscode.Disposable[] = [];
+    subscriptions.push(
+      webview.onDidReceiveMessage((message: unknown) => void this.onMessage(message)),
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = null;
+        for (const d of subscriptions) d.dispose();
+      }),
+    );
+  }
+
+  private post(message: ToWebview): Thenable<boolean> {
+    return this.panel ? this.panel.webview.postMessage(message) : Promise.resolve(false);
+  }
+
+  private async onMessage(message: unknown): Promise<void> {
+    if (!isFromWebview(message)) return;
+    const data = this.data;
+    switch (message.type) {
+      case 'ready':
+        if (data) await this.post({ type: 'show', data });
+        return;
+      case 'copyMarkdown':
+        if (!data) return;
+        await vscode.env.clipboard.writeText(exportText(data, 'markdown'));
+        void vscode.window.showInformationMessage('Durability Lens: the comparison is on the clipboard as Markdown.');
+        return;
+      case 'copyGrants':
+        if (!data?.grantScript) return;
+        await vscode.env.clipboard.writeText(data.grantScript);
+        void vscode.window.showInformationMessage('Durability Lens: the GRANT statements are on the clipboard.');
+        return;
+      case 'export': {
+        if (!data) return;
+        const { ext, label } = EXTENSIONS[message.format];
+        const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+        const name = `durability-${(data.header.database ?? 'comparison').replace(/[^A-Za-z0-9_.-]+/g, '_')}.${ext}`;
+        const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}) });
+        if (!uri) return;
+        await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, message.format)));
+        void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
+        return;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,212 @@
+// Runs "Profile …" and "Compare Durability" against the active connection: resolves the target, asks to connect
+// when needed, cancellable progress from the profile API's events, PRINT/errors to the output channel, errors at
+// their document line, the confirmation before switching DELAYED_DURABILITY, and the result panel.
+import * as vscode from 'vscode';
+import { ConnectionFailure } from '../db';
+import type { WorkloadMessage } from '../db/types';
+import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../profile';
+import { describeTarget, type ProfileTarget } from '../shared/commands';
+import { ConnectionCommands } from './commandIds';
+import type { ConnectionManager } from './connectionManager';
+import type { ComparisonPanels } from './panel';
+import { panelDataFromComparison, panelDataFromRun } from './panelData';
+import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
+import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
+import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
+
+export class ProfilingController implements ProfilingActions, vscode.Disposable {
+  private running: { abort: AbortController; done: Thenable<void> } | null = null;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('Durability Lens run');
+
+  constructor(
+    private readonly output: vscode.LogOutputChannel,
+    private readonly connections: ConnectionManager,
+    private readonly panels: ComparisonPanels,
+    private readonly journal: RestoreJournal,
+  ) {}
+
+  dispose(): void {
+    this.diagnostics.dispose();
+  }
+
+  async profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void> {
+    const uri = vscode.Uri.parse(target.uri);
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
+    const resolved = resolveLensTarget(document.getText(), target, document.version);
+    if (!resolved) {
+      await vscode.window.showWarningMessage(`Durability Lens: ${describeTarget(target)} no longer holds a statement to run (the document changed). Nothing was run.`);
+      return;
+    }
+    await this.run(document, { ...resolved, description: describeTarget(target) }, mode);
+  }
+
+  async profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void> {
+    const range = selection.isEmpty ? null : { start: document.offsetAt(selection.start), end: document.offsetAt(selection.end) };
+    const resolved = resolveEditorTarget(document.getText(), range, document.offsetAt(selection.start));
+    if (!resolved) {
+      await vscode.window.showWarningMessage('Durability Lens: there is no statement to run here (only comments or blank lines). Nothing was run.');
+      return;
+    }
+    await this.run(document, resolved, mode);
+  }
+
+  /** Cancels a running profile/comparison and waits (at most `timeoutMs`) for its restore and cleanup. */
+  async stop(timeoutMs: number): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.abort.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.resolve(running.done).catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  private async ensureConnected(what: string): Promise<boolean> {
+    if (this.connections.current) return true;
+    const choice = await vscode.window.showInformationMessage(`Durability Lens: ${what} needs a SQL Server connection. Nothing was run and no database setting was changed.`, 'Connect', 'Add Connection');
+    if (choice === 'Connect') return this.connections.connect();
+    if (choice === 'Add Connection') {
+      await vscode.commands.executeCommand(ConnectionCommands.addConnection);
+      return this.connections.current !== null;
+    }
+    return false;
+  }
+
+  private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
+    const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${target.description}`;
+    if (this.running) {
+      await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
+      return;
+    }
+    if (!(await this.ensureConnected(what))) return;
+    const source = this.connections.connectionSource()!;
+    const active = this.connections.current!;
+    this.diagnostics.delete(document.uri);
+    const abort = new AbortController();
+    const onProgress = (event: ProgressEvent, progress: vscode.Progress<{ message?: string }>) => {
+      const text = progressText(event.step, event.detail);
+      progress.report({ message: text });
+      this.output.debug(text);
+    };
+    const onMessage = (m: WorkloadMessage) => {
+      const where = m.documentLine !== null ? `line ${m.documentLine + 1}` : m.procName ? `in ${m.procName}` : 'no line';
+      const iteration = m.iteration > 0 ? ` (GO repetition ${m.iteration + 1})` : '';
+      const text = `[${formatTimestamp(m.at)} +${Math.round(m.elapsedMs)} ms] ${m.kind === 'error' ? `Msg ${m.number}, Level ${m.class}, ` : ''}${where}${iteration}: ${m.message}`;
+      if (m.kind === 'error') this.output.error(text);
+      else this.output.info(text);
+    };
+    this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
+    const done = vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
+        try {
+          if (mode === 'profile') {
+            const run = await profileRun({ connections: source, batches: target.batches, ...callbacks });
+            this.showErrors(document, run.errors);
+            await this.panels.show(panelDataFromRun(run, active.serverLabel));
+            if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures so far are shown.');
+          } else {
+            const result = await runComparison({
+              connections: source,
+              batches: target.batches,
+              journal: this.journal,
+              workloadHasDelayedCommits: target.hasDelayedCommits,
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development),
+              ...callbacks,
+            });
+            await this.afterComparison(document, result);
+          }
+        } catch (err) {
+          await this.reportFailure(err, active.profile.name);
+        }
+      },
+    );
+    this.running = { abort, done };
+    try {
+      await done;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean): Promise<boolean> {
+    const text = comparisonConfirmation(plan, profileName);
+    this.output.info(`${text.message}\n${text.detail}`);
+    if (development) {
+      this.output.info(`"${profileName}" is marked as a development database: no confirmation asked.`);
+      return true;
+    }
+    const go = 'Switch and Compare';
+    return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
+  }
+
+  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>): Promise<void> {
+    if (result.status === 'refused') {
+      const text = refusalText(result.plan)!;
+      this.output.warn(text);
+      const copy = 'Copy GRANT';
+      const choice = await vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : []));
+      if (choice === copy && result.plan.grant) await vscode.env.clipboard.writeText(result.plan.grant);
+      return;
+    }
+    if (result.status === 'declined') {
+      this.output.info('Comparison declined: nothing was changed.');
+      return;
+    }
+    this.showErrors(document, result.runs.flatMap((r) => r.errors));
+    if (result.runs.length > 0 || result.restore) await this.panels.show(panelDataFromComparison(result));
+    const restore = result.restore;
+    if (restore?.status === 'failed') {
+      this.output.error(restore.message);
+      const copy = 'Copy Statement';
+      const choice = await vscode.window.showErrorMessage(`Durability Lens: ${restore.message}`, copy);
+      if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
+    } else if (restore) {
+      this.output.info(restore.message);
+    }
+    if (result.error && result.status !== 'cancelled') void vscode.window.showErrorMessage(`Durability Lens: ${result.error.message}`);
+    await this.connections.refresh();
+  }
+
+  /** Puts workload errors on their document lines and offers to go to the first one. */
+  private showErrors(document: vscode.TextDocument, errors: readonly RunError[]): void {
+    const located = errors.filter((e) => e.documentLine !== null && e.documentLine < document.lineCount);
+    this.diagnostics.set(
+      document.uri,
+      located.map((e) => {
+        const line = document.lineAt(e.documentLine!);
+        const d = new vscode.Diagnostic(line.range, `SQL error ${e.number}: ${e.message}`, vscode.DiagnosticSeverity.Error);
+        d.source = 'Durability Lens run';
+        d.code = e.number;
+        return d;
+      }),
+    );
+    const first = errors[0];
+    if (!first) return;
+    const where = first.documentLine !== null ? ` at line ${first.documentLine + 1}` : '';
+    const go = 'Go to Line';
+    void vscode.window.showErrorMessage(`Durability Lens: the workload failed${where}: SQL error ${first.number}: ${first.message}`, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
+      if (choice !== go || first.documentLine === null) return;
+      const editor = await vscode.window.showTextDocument(document);
+      const position = new vscode.Position(first.documentLine, 0);
+      editor.selection = new vscode.Selection(position, position);
+      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+    });
+  }
+
+  private async reportFailure(err: unknown, profileName: string): Promise<void> {
+    if (err instanceof ProfileCancelledError) {
+      this.output.info('Cancelled: the event session and connections were cleaned up.');
+      return;
+    }
+    if (err instanceof ConnectionFailure) {
+      this.output.error(`${connectionFailureText(err.info, profileName)} [driver: ${err.info.driverMessage}]`);
+      await vscode.window.showErrorMessage(connectionFailureText(err.info, profileName));
+      return;
+    }
+    const message = (err as Error)?.message ?? String(err);
+    this.output.error(`The run failed: ${message}`);
+    await vscode.window.showErrorMessage(`Durability Lens: the run failed: ${message}`, 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
+  }
+}
