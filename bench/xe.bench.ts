@@ -4,6 +4,7 @@
 // Runs alone (`node --import tsx bench/xe.bench.ts`) or through bench/run.ts via the exported run().
 
 import { spawnSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { DOMParser } from '@xmldom/xmldom';
 import { aggregateLogFlushEvents, LogFlushAggregator } from '../src/xe/aggregate';
 import { convertXeValue, lostEventsOf, XeXmlReader, type XeEvent, type XeField } from '../src/xe/reader';
@@ -94,7 +95,10 @@ function viaDom(xml: string): number {
 
 interface ChildResult {
   mode: string;
+  /** Wall-clock time of parse + aggregate. */
   ms: number;
+  /** CPU time (user + system, all threads incl. GC) of the same span: stable when other processes compete for cores. */
+  cpuMs: number;
   peakExtraMb: number;
   xmlMb: number;
   flushes: number;
@@ -109,13 +113,15 @@ function child(mode: Mode): ChildResult {
   gc?.();
   const rssBefore = process.memoryUsage().rss;
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const flushes = mode === 'dom' ? viaDom(xml) : viaStream(xml, mode === 'sax' ? saxTokenize : scanXml);
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
   // maxRSS is the process's high-water mark; what parsing added is its rise above the settled RSS (or the old peak).
   const peak = process.resourceUsage().maxRSS * 1024;
   const peakExtraMb = (peak - Math.max(rssBefore, Math.min(maxRssBefore, peak))) / 2 ** 20;
-  return { mode, ms, peakExtraMb: Math.max(0, peakExtraMb), xmlMb: xml.length / 2 ** 20, flushes };
+  return { mode, ms, cpuMs: (cpu.user + cpu.system) / 1000, peakExtraMb: Math.max(0, peakExtraMb), xmlMb: xml.length / 2 ** 20, flushes };
 }
 
 function runChild(mode: Mode): ChildResult {
@@ -137,17 +143,24 @@ export async function run(): Promise<BenchRow[]> {
   }
   const r2 = (n: number) => Math.round(n * 100) / 100;
   const mem = (r: ChildResult) => Math.max(r.peakExtraMb, 0.01);
+  // On a machine busier than its cores, wall time measures the queue, not the parser: judge on CPU time then.
+  const load = loadavg()[0]!;
+  const cores = availableParallelism();
+  const busy = load > cores;
+  const judged = busy ? fast.cpuMs : fast.ms;
+  const basis = busy ? `CPU time (load ${load.toFixed(1)} on ${cores} cores)` : 'wall time';
   return [
     { name: 'xe input size (MB of XML)', value: r2(fast.xmlMb), note: `${EVENTS} events; ${fast.flushes} flushes counted identically by all three` },
-    { name: 'xe stream parse+aggregate (ms)', value: r2(fast.ms), note: `target ≤ ${TARGET_MS} ms: ${fast.ms <= TARGET_MS ? 'met' : 'MISSED'}` },
+    { name: 'xe stream parse+aggregate wall (ms)', value: r2(fast.ms), note: `target ≤ ${TARGET_MS} ms on ${basis}: ${judged <= TARGET_MS ? 'met' : 'MISSED'}` },
+    { name: 'xe stream parse+aggregate CPU (ms)', value: r2(fast.cpuMs), note: 'user + system, all threads' },
     { name: 'xe stream peak extra RSS (MB)', value: r2(fast.peakExtraMb), note: `target ≤ ${TARGET_MB} MB: ${fast.peakExtraMb <= TARGET_MB ? 'met' : 'MISSED'}` },
-    { name: 'xe same reader over sax (ms)', value: r2(sax.ms), note: 'why the product does not tokenize with sax' },
+    { name: 'xe same reader over sax wall (ms)', value: r2(sax.ms), note: `CPU ${r2(sax.cpuMs)} ms; why the product does not tokenize with sax` },
     { name: 'xe same reader over sax peak (MB)', value: r2(sax.peakExtraMb), note: '' },
-    { name: 'xe naive DOM @xmldom (ms)', value: r2(dom.ms), note: 'whole document as a DOM, then walked' },
+    { name: 'xe naive DOM @xmldom wall (ms)', value: r2(dom.ms), note: `CPU ${r2(dom.cpuMs)} ms; whole document as a DOM, then walked` },
     { name: 'xe naive DOM @xmldom peak (MB)', value: r2(dom.peakExtraMb), note: '' },
-    { name: 'xe DOM/stream time ratio', value: r2(dom.ms / fast.ms), note: '> 1: streaming is faster' },
+    { name: 'xe DOM/stream CPU time ratio', value: r2(dom.cpuMs / fast.cpuMs), note: '> 1: streaming is faster' },
     { name: 'xe DOM/stream peak memory ratio', value: r2(mem(dom) / mem(fast)), note: '> 1: streaming uses less' },
-    { name: 'xe sax/stream time ratio', value: r2(sax.ms / fast.ms), note: '> 1: the scanner beats sax' },
+    { name: 'xe sax/stream CPU time ratio', value: r2(sax.cpuMs / fast.cpuMs), note: '> 1: the scanner beats sax' },
   ];
 }
 
