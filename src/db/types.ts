@@ -146,4 +146,6 @@ export interface BatchReport {
   /** First error that ended the batch (null when it completed). */
   error: (SqlErrorInfo & { documentLine: number | null; code?: string }) | null;
   cancelled: boolean;
+  /** The connection died during the batch (socket reset / closed): the session is gone, reconnect to continue. */
+  connectionLost: boolean;
 }

@@ -7,6 +7,9 @@ import { sqlErrorsOf } from './errors';
 import type { TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
 
+/** tedious request error codes (or socket codes it passes through) meaning the connection is gone. */
+const CONNECTION_LOST_CODES = new Set(['ESOCKET', 'ECLOSE', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
 export interface WorkloadRunOptions {
   onMessage?: (message: WorkloadMessage) => void;
   signal?: AbortSignal;
@@ -53,6 +56,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
     messages: [],
     error: null,
     cancelled: false,
+    connectionLost: false,
   };
   let cancelRequested = false;
   let requestActive = false;
@@ -106,6 +110,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
             break;
           }
           const first = sqlErrorsOf(err)[0];
+          report.connectionLost = session.isClosed || (!first && code !== undefined && CONNECTION_LOST_CODES.has(code));
           report.error = first
             ? { ...first, documentLine: documentLineOf(batch.firstLine, first.lineNumber, first.procName), ...(code ? { code } : {}) }
             : { number: 0, state: 0, class: 0, message: (err as Error).message ?? String(err), lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };

@@ -166,6 +166,21 @@ describe('integration: db connections and workload runner', function () {
     assert.ok(report.elapsedMs < 30000, `abort took ${report.elapsedMs} ms`);
   });
 
+  it('reports a connection dropped mid-batch as the batch error (stand-in only)', async function () {
+    if (!target.standin) this.skip(); // fault injection
+    const s = await open();
+    target.standin.faults.dropAfterMs = 100;
+    try {
+      const report = await runWorkload(s, { text: "WAITFOR DELAY '00:00:30';", repeat: 3, firstLine: 0 }).done;
+      assert.ok(report.error, 'an error is reported');
+      assert.equal(report.connectionLost, true, `code ${report.error.code}: ${report.error.message}`);
+      assert.equal(report.iterationsCompleted, 0);
+      await waitFor(() => s.isClosed, 'tedious to report the connection ended');
+    } finally {
+      target.standin.faults.reset();
+    }
+  });
+
   it('streams a 1,000,000-row result with flat memory (rows counted, never kept)', async () => {
     const s = await open();
     globalThis.gc?.();

@@ -158,4 +158,23 @@ describe('integration: snapshots and permissions', function () {
       await azure.close();
     }
   });
+
+  it('one probe refused with 297 degrades alone, with its GRANT (stand-in only)', async function () {
+    if (!target.standin) this.skip(); // fault injection
+    const monitor = track(await connect(target.profile, target.secret, { role: 'monitor' }));
+    const ids = await targetIds(monitor);
+    target.standin.faults.statements.push({ pattern: /sys\.dm_os_performance_counters/, number: 297, class: 16, message: 'The user does not have permission to perform this action.' });
+    try {
+      const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: null });
+      assert.equal(snapshot.logCounters.status, 'unavailable');
+      if (snapshot.logCounters.status === 'unavailable') {
+        assert.equal(snapshot.logCounters.errorNumber, 297);
+        assert.equal(snapshot.logCounters.grant, 'USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [sa];');
+      }
+      assert.equal(snapshot.fileStats.status, 'ok');
+      assert.equal(snapshot.serverWaits.status, 'ok');
+    } finally {
+      target.standin.faults.reset();
+    }
+  });
 });

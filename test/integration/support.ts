@@ -18,6 +18,16 @@ export interface StandinSetup {
   tls?: 'optional' | 'required' | 'loginOnly';
 }
 
+/** The part of the stand-in's control API (test/standin/model/index.ts Standin) these suites use. */
+export interface StandinControl {
+  restart(): void;
+  faults: {
+    dropAfterMs: number | null;
+    statements: { pattern: RegExp; number: number; message: string; class?: number; times?: number }[];
+    reset(): void;
+  };
+}
+
 export interface TestTarget {
   kind: 'standin' | 'real';
   /** A profile for the admin login (sa on the stand-in), database lab (or the one in the connection string). */
@@ -25,8 +35,8 @@ export interface TestTarget {
   secret: string | undefined;
   /** Open TCP connections on the stand-in (null on a real server): lets tests prove they closed theirs. */
   openConnections(): number | null;
-  /** Stand-in control (restart etc.); null on a real server. */
-  standin: { restart(): void } | null;
+  /** Stand-in control (restart, faults); null on a real server. */
+  standin: StandinControl | null;
   close(): Promise<void>;
 }
 
@@ -68,7 +78,7 @@ export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget>
   const { tls, ...modelOptions } = setup;
   const created = model.createStandin(modelOptions) as { engine?: unknown; login?: unknown };
   // createStandin returns the Engine (or an object holding it as `engine`).
-  const engine = (typeof created.login === 'function' ? created : created.engine) as { restart(): void };
+  const engine = (typeof created.login === 'function' ? created : created.engine) as StandinControl;
   const server = await serverModule.startStandinServer({ engine, port: 0, ...(tls ? { tls: { encryption: tls } } : {}) });
   return {
     kind: 'standin',
