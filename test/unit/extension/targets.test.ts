@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import { resolveEditorTarget, resolveLensTarget } from '../../../src/extension/targets';
+
+const SCRIPT = [
+  'CREATE TABLE dbo.t (id int);', // 0
+  'GO', // 1
+  'DECLARE @i int = 0;', // 2
+  'WHILE @i < 10', // 3
+  'BEGIN', // 4
+  '  INSERT dbo.t VALUES (@i);', // 5
+  '  SET @i += 1;', // 6
+  'END', // 7
+  'GO 3', // 8
+  'BEGIN TRAN;', // 9
+  'INSERT dbo.t VALUES (1);', // 10
+  'COMMIT WITH (DELAYED_DURABILITY = ON);', // 11
+].join('\n');
+
+const offsetOfLine = (text: string, line: number) => text.split('\n').slice(0, line).join('\n').length + (line > 0 ? 1 : 0);
+
+describe('extension/targets', () => {
+  it('profiles a selection on its own, with document lines', () => {
+    const start = offsetOfLine(SCRIPT, 5);
+    const end = offsetOfLine(SCRIPT, 7);
+    const t = resolveEditorTarget(SCRIPT, { start, end }, start)!;
+    assert.equal(t.kind, 'selection');
+    assert.equal(t.batches.length, 1);
+    assert.equal(t.batches[0]!.text.trimEnd(), '  INSERT dbo.t VALUES (@i);\n  SET @i += 1;');
+    assert.equal(t.batches[0]!.firstLine, 5);
+    assert.equal(t.description, 'the selection (lines 6–8)');
+    assert.equal(t.hasDelayedCommits, false);
+  });
+
+  it('a selection spanning a GO keeps both batches and the GO count', () => {
+    const t = resolveEditorTarget(SCRIPT, { start: offsetOfLine(SCRIPT, 2), end: offsetOfLine(SCRIPT, 10) }, 0)!;
+    assert.equal(t.kind, 'selection');
+    const nonEmpty = t.batches.filter((b) => !b.empty);
+    assert.equal(nonEmpty[0]!.repeat, 3);
+    assert.equal(nonEmpty[0]!.firstLine, 2);
+    assert.equal(nonEmpty[1]!.firstLine, 9);
+  });
+
+  it('without a selection takes the batch under the cursor', () => {
+    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 6) + 3)!;
+    assert.equal(t.kind, 'batch');
+    assert.equal(t.batches.length, 1);
+    assert.equal(t.batches[0]!.repeat, 3);
+    assert.equal(t.batches[0]!.firstLine, 2);
+    assert.equal(t.description, 'batch 2 (lines 3–8) (GO 3)');
+    const last = resolveEditorTarget(SCRIPT, null, SCRIPT.length)!;
+    assert.equal(last.batches[0]!.firstLine, 9);
+    assert.equal(last.hasDelayedCommits, true);
+  });
+
+  it('on a GO line takes the batch that GO ends', () => {
+    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 8) + 2)!;
+    assert.equal(t.batches[0]!.firstLine, 2);
+  });
+
+  it('a single-batch document is profiled whole; a whitespace selection falls back to the cursor', () => {
+    const one = 'INSERT dbo.t VALUES (1);\nINSERT dbo.t VALUES (2);\n';
+    const t = resolveEditorTarget(one, { start: one.length - 1, end: one.length }, 0)!;
+    assert.equal(t.kind, 'document');
+    assert.equal(t.description, 'the whole document (lines 1–2)');
+    assert.equal(resolveEditorTarget('-- nothing here\n', null, 0), null);
+  });
+
+  it('a lens target re-finds its batch by line when the document changed', () => {
+    const target = { batchIndex: 2, version: 1, batchRange: { start: { line: 9 } } };
+    assert.equal(resolveLensTarget(SCRIPT, target, 1)!.batches[0]!.firstLine, 9);
+    const edited = 'PRINT 1;\nGO\n' + SCRIPT; // one more batch above: the index moved, the line moved by 2
+    const moved = resolveLensTarget(edited, { ...target, batchRange: { start: { line: 11 } } }, 2)!;
+    assert.equal(moved.batches[0]!.firstLine, 11);
+    assert.match(moved.batches[0]!.text, /^BEGIN TRAN;/);
+  });
+});

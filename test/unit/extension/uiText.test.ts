@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import { evaluatePreflight } from '../../../src/probes/permissions';
+import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
+import { runOrder, type ComparisonPlan } from '../../../src/profile/plan';
+import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt } from '../../../src/extension/uiText';
+import { progressText, STEP_TEXT } from '../../../src/extension/profiling';
+
+function plan(over: Partial<ComparisonPlan> = {}): ComparisonPlan {
+  const modes = over.modes ?? (['DISABLED', 'FORCED'] as const).slice();
+  return {
+    server: 'sql1,1433',
+    serverVersion: 'Microsoft SQL Server 2022',
+    source: 'sql-server',
+    database: 'lab]x',
+    databaseId: 7,
+    currentSetting: 'ALLOWED',
+    modes,
+    repetitions: 3,
+    warmup: true,
+    order: runOrder(modes, 3, true),
+    statements: [...modes.map((m) => alterDurabilitySql('lab]x', m)), alterDurabilitySql('lab]x', 'ALLOWED')],
+    restoreStatement: alterDurabilitySql('lab]x', 'ALLOWED'),
+    dataLossCaveat: DATA_LOSS_CAVEAT,
+    refusals: [],
+    warnings: [],
+    canProceed: true,
+    grant: null,
+    ...over,
+  };
+}
+
+describe('extension/uiText', () => {
+  it('the confirmation names server, database, current setting, modes, statements and the data-loss caveat', () => {
+    const t = comparisonConfirmation(plan(), 'Lab box');
+    assert.equal(t.message, 'Switch DELAYED_DURABILITY of lab]x on sql1,1433 between DISABLED and FORCED to compare?');
+    assert.match(t.detail, /^Server: sql1,1433 \(connection "Lab box"\)$/m);
+    assert.match(t.detail, /^Database: lab\]x, DELAYED_DURABILITY is ALLOWED now\.$/m);
+    assert.match(t.detail, /^Runs: DISABLED, FORCED × 3 \+ 1 warm-up, alternating order\.$/m);
+    assert.ok(t.detail.includes('  ALTER DATABASE [lab]]x] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;'));
+    assert.ok(t.detail.includes('set back to ALLOWED'));
+    assert.ok(t.detail.includes(`Data-loss caveat: ${DATA_LOSS_CAVEAT}`));
+  });
+
+  it('labels the stand-in and lists warnings; refusals stop with the GRANT', () => {
+    const t = comparisonConfirmation(plan({ source: 'stand-in', warnings: [{ code: 'change-tracking', message: 'CT is on.' }] }), 'p');
+    assert.match(t.detail, /stand-in, not a real SQL Server/);
+    assert.match(t.detail, /^Warning: CT is on\.$/m);
+    assert.equal(refusalText(plan()), null);
+    const refused = refusalText(plan({ canProceed: false, refusals: [{ code: 'no-alter-permission', message: 'No ALTER.' }], grant: 'GRANT ALTER ON DATABASE::[lab]]x] TO [u];' }))!;
+    assert.equal(refused, 'The comparison was not started and nothing was changed: No ALTER. GRANT needed: GRANT ALTER ON DATABASE::[lab]]x] TO [u];');
+  });
+
+  it('the restore prompt lists each pending entry with its statement', () => {
+    const entry = { id: '1', server: 'sql1,1433', database: 'lab', originalSetting: 'DISABLED' as const, lastApplied: 'FORCED' as const, createdAt: '2026-01-01T00:00:00.000Z', restoreStatement: 'ALTER DATABASE [lab] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;' };
+    const one = restorePrompt([entry]);
+    assert.equal(one.message, 'A durability comparison did not finish restoring lab on sql1,1433. Restore DELAYED_DURABILITY to DISABLED now?');
+    assert.ok(one.detail.includes('(last set to FORCED)'));
+    assert.ok(one.detail.includes(entry.restoreStatement));
+    assert.match(restorePrompt([entry, { ...entry, id: '2' }]).message, /^2 databases may still have/);
+  });
+
+  it('the preflight summary says which measurements are missing and carries the GRANT script', () => {
+    const ctx = { majorVersion: 16, engineEdition: 3, databaseName: 'lab' };
+    const none = evaluatePreflight({ login_name: 'lens', user_name: 'lens', view_server_performance_state: 0, view_server_state: 0, alter_any_event_session: 0, alter_database: 1, view_database_state: 0, view_database_performance_state: 0 }, ctx);
+    const s = preflightSummary(none);
+    assert.ok(none.missing.length > 0);
+    assert.match(s.message!, /^Connected, but \d+ measurements? will be missing \(/);
+    assert.equal(s.grantScript, none.grantScript);
+    assert.ok(s.log.includes(none.grantScript));
+    for (const m of none.missing) assert.ok(s.log.includes(`  - ${m.label}`));
+  });
+
+  it('connection failures keep the db layer text (what happened, nothing changed, what to do)', () => {
+    const text = connectionFailureText({ kind: 'login-failed', message: 'The server refused the login (error 18456). Nothing was changed on the server.', action: 'Check the user name.', nothingChanged: true, offerTrustServerCertificate: false, driverMessage: 'x' }, 'lab');
+    assert.equal(text, 'Durability Lens could not connect with "lab": The server refused the login (error 18456). Nothing was changed on the server. Check the user name.');
+  });
+
+  it('has progress text for every profile step', () => {
+    assert.equal(progressText('set-durability', 'FORCED (run 2 of 7: FORCED)'), 'Switching DELAYED_DURABILITY: FORCED (run 2 of 7: FORCED)');
+    assert.equal(progressText('workload'), 'Running the workload');
+    for (const text of Object.values(STEP_TEXT)) assert.ok(text.length > 0);
+  });
+});
