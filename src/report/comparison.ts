@@ -1,6 +1,6 @@
 // RunResult[] → ComparisonModel: one column per mode (median, min–max over the measured runs), one ratio per
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
-import type { FigureSource, RunResult } from '../profile/types';
+import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
 import { diagnose, type Finding } from './diagnosis';
 import { METRICS, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
@@ -33,6 +33,8 @@ export interface ComparisonModel {
   rows: MetricRow[];
   diagnosis: Finding[];
   notes: string[];
+  /** Measurements some run could not make, once each, with the GRANT that would enable them. */
+  missing: MissingMeasurement[];
 }
 
 export function columnOf(run: RunResult): string {
@@ -86,6 +88,14 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
   }
   for (const c of columns) if (runsPerColumn[c] === 1) notes.push(`${c} has a single measured run: no spread to judge noise by.`);
 
+  const lossy = runs.filter((r) => (r.logFlushTrace?.lostEvents ?? 0) > 0);
+  if (lossy.length > 0) {
+    const worst = Math.max(...lossy.map((r) => r.logFlushTrace!.lostEvents));
+    notes.push(`The log-flush trace lost events in ${lossy.length} run(s) (up to ${worst}): XE flush counts are low there; the Log Flushes/sec counter row is exact.`);
+  }
+  const missing: MissingMeasurement[] = [];
+  for (const m of allRuns.flatMap((r) => r.missing)) if (!missing.some((x) => x.measurement === m.measurement)) missing.push(m);
+
   const standIn = allRuns.some((r) => r.source === 'stand-in');
   const first = allRuns[0];
   const model: ComparisonModel = {
@@ -100,6 +110,7 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     rows,
     diagnosis: [],
     notes,
+    missing,
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -79,6 +79,10 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push('', '## Notes', '');
     for (const n of model.notes) out.push(`- ${md(n)}`);
   }
+  if (model.missing.length > 0) {
+    out.push('', '## Not measured', '');
+    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: \`${m.grant.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\`` : ''}`);
+  }
   if (model.sourceLabel) out.push('', `_${model.sourceLabel}._`);
   return out.join('\n') + '\n';
 }

@@ -101,7 +101,7 @@ export class FakeServer {
         n++;
         this.log.push(`batch:${batch.text.trim().split('\n')[0]}@${this.setting}`);
         const extra = onRun(n, batch) ?? {};
-        const report: BatchReport = { elapsedMs: 10, iterationsCompleted: 1, statements: 1, rowsAffected: 1, rowsReturned: 0, resultSets: 0, messageCount: 0, messages: [], error: null, cancelled: false, ...extra };
+        const report = { elapsedMs: 10, iterationsCompleted: 1, statements: 1, rowsAffected: 1, rowsReturned: 0, resultSets: 0, messageCount: 0, messages: [], error: null, cancelled: false, connectionLost: false, ...extra } as BatchReport;
         return { done: Promise.resolve(report), cancel: () => undefined };
       },
     };

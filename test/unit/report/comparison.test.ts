@@ -46,4 +46,15 @@ describe('comparison model', () => {
     const model = buildComparisonModel([makeRun({ mode: 'DISABLED', sessionWaitsReadable: false })]);
     assert.equal(rowById(model, 'writelog.count')!.cells.DISABLED, null);
   });
+
+  it('lists each missing measurement once with its GRANT, and notes XE event loss', () => {
+    const a = makeRun({ mode: 'DISABLED', flushesXe: 700, flushesCounter: 1000 });
+    a.missing = [{ measurement: 'sessionWaits', reason: 'No session waits.', grant: 'USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [lens];' }];
+    (a.logFlushTrace as { lostEvents: number }).lostEvents = 1098;
+    const b = makeRun({ mode: 'DISABLED' });
+    b.missing = [...a.missing];
+    const model = buildComparisonModel([a, b]);
+    assert.deepEqual(model.missing.map((m) => m.measurement), ['sessionWaits']);
+    assert.ok(model.notes.some((n) => n.includes('lost events in 1 run(s) (up to 1098)')));
+  });
 });

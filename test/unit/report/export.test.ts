@@ -54,4 +54,11 @@ describe('report exporters', () => {
     assert.equal(formatFromPath('r.CSV'), 'csv');
     assert.equal(formatFromPath('r.txt'), null);
   });
+
+  it('adds a "Not measured" section with the GRANT on one line', () => {
+    const run = makeRun({ mode: 'DISABLED' });
+    run.missing = [{ measurement: 'extendedEvents', reason: 'No log-flush trace.', grant: 'USE [master];\nGRANT ALTER ANY EVENT SESSION TO [lens];' }];
+    const md = toMarkdown(buildComparisonModel([run]));
+    assert.match(md, /^## Not measured\n\n- No log-flush trace\. To enable: `USE \[master\]; GRANT ALTER ANY EVENT SESSION TO \[lens\];`$/m);
+  });
 });
