@@ -1,0 +1,95 @@
+// T-SQL analysis speed: our lex + GO split + structure on ~10 MB (target ≤ 300 ms), the same input through
+// sql-formatter's T-SQL tokenizer for comparison, and analyze() on a 5,000-line document (target ≤ 50 ms).
+// src/tsql is measured as esbuild bundles it (as in dist/server.js): run from source through tsx it is several times slower.
+
+import { build } from 'esbuild';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generateLines, generateScript } from './tsql-workload';
+import { hostLoad, measure, ms, type BenchResult, type Timing } from './types';
+
+const TEN_MB = 10 * 1024 * 1024;
+
+interface ExternalTokenizer {
+  tokenize(input: string, paramTypesOverrides: object): unknown[];
+}
+
+/**
+ * sql-formatter (npm, MIT) exports its T-SQL dialect options but not its Tokenizer class, so the class is loaded
+ * from the package's own CommonJS build by file path. Returns null when the package is not installed.
+ */
+function sqlFormatterTokenizer(): ExternalTokenizer | null {
+  const req = createRequire(import.meta.url);
+  try {
+    const main = req.resolve('sql-formatter');
+    const pkg = req('sql-formatter') as { transactsql: { tokenizerOptions: object } };
+    const Tokenizer = (req(path.join(path.dirname(main), 'lexer', 'Tokenizer.js')) as {
+      default: new (cfg: object, dialect: string) => ExternalTokenizer;
+    }).default;
+    return new Tokenizer(pkg.transactsql.tokenizerOptions, 'transactsql');
+  } catch {
+    return null;
+  }
+}
+
+type TsqlCore = typeof import('../src/tsql/index');
+
+/** Bundles src/tsql/index.ts the way the extension's webpack + esbuild-loader build does, and loads it. */
+async function loadBundledCore(): Promise<TsqlCore> {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dl-bench-'));
+  const outfile = path.join(dir, 'tsql.cjs');
+  await build({
+    entryPoints: [path.join(root, 'src/tsql/index.ts')], bundle: true, platform: 'node', format: 'cjs',
+    target: 'es2023', outfile, logLevel: 'warning',
+  });
+  try {
+    return createRequire(import.meta.url)(outfile) as TsqlCore;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const { analyze, lex, LineIndex, scanStructure, splitBatches } = await loadBundledCore();
+  const results: BenchResult[] = [];
+  const both = (t: Timing): string => `${ms(t.wall)} (CPU ${ms(t.cpu)})`;
+  const ofTarget = (t: Timing, target: number): string => `target ${target} ms: wall ${(t.wall / target * 100).toFixed(0)}%, CPU ${(t.cpu / target * 100).toFixed(0)}%`;
+  const script = generateScript(TEN_MB);
+  const mb = (script.length / 1024 / 1024).toFixed(1);
+
+  let tokenCount = 0;
+  const ours = measure(7, () => {
+    const tokens = lex(script);
+    const structure = scanStructure(tokens, splitBatches(tokens, new LineIndex(script)));
+    tokenCount = tokens.count + tokens.comments.count;
+    return structure;
+  });
+  results.push({ name: `lex + GO split + structure, ${mb} MB`, value: both(ours), note: `median of 7; ${tokenCount.toLocaleString('en-US')} tokens; ${ofTarget(ours, 300)}; ${hostLoad()}` });
+
+  const lexOnly = measure(7, () => lex(script));
+  results.push({ name: `lex only, ${mb} MB`, value: both(lexOnly), note: 'median of 7' });
+
+  const full = measure(5, () => analyze(script));
+  results.push({ name: `analyze() incl. ranges and diagnostics, ${mb} MB`, value: both(full), note: 'median of 5' });
+
+  const external = sqlFormatterTokenizer();
+  if (external === null) {
+    results.push({ name: 'sql-formatter transactsql tokenizer', value: '-', note: 'sql-formatter not installed (npm install -D sql-formatter)' });
+  } else {
+    let theirCount = 0;
+    const theirs = measure(3, () => { theirCount = external.tokenize(script, {}).length; });
+    results.push({ name: `sql-formatter transactsql tokenizer, ${mb} MB`, value: both(theirs), note: `median of 3; ${theirCount.toLocaleString('en-US')} tokens; tokens only, no structure` });
+    results.push({
+      name: 'ratio sql-formatter tokenizer / our lex + structure', value: `${(theirs.cpu / ours.cpu).toFixed(1)}x`,
+      note: `by CPU time (by wall time ${(theirs.wall / ours.wall).toFixed(1)}x); > 1 means ours is faster`,
+    });
+  }
+
+  const doc = generateLines(5000);
+  const reanalyse = measure(21, () => analyze(doc));
+  results.push({ name: 'analyze() on a 5,000-line document', value: both(reanalyse), note: `median of 21; ${ofTarget(reanalyse, 50)}` });
+  return results;
+}
