@@ -26,6 +26,7 @@ import type {
   ProfileStep,
   RunError,
   RunResult,
+  RunTarget,
   WorkloadExecutor,
   XeOptions,
 } from './types';
@@ -211,6 +212,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         break;
       }
       if (report.error) {
+        if (report.connectionLost) notes.push('The workload connection was lost during the run (socket closed); its session and any open transaction are gone.');
         errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index });
         notes.push(`The workload stopped at an error in batch ${index + 1}${report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : ''}: the figures cover what ran before it.`);
         break;
@@ -276,6 +278,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 }
 
 export interface ProfileRunOptions extends ProfileCallbacks {
+  /** What the user picked (selection / batch / transaction / document), carried into the result for the UI. */
+  target?: RunTarget;
   /** Either a source to open both connections (closed again at the end) or sessions the caller owns. */
   connections: ConnectionSource | { workload: SqlSession; monitor: SqlSession };
   /** The batches to run (from analyze(): the selection, one batch, or the document); empty ones are skipped. */
@@ -341,7 +345,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       batches,
     );
     progress(options, 'done');
-    return result;
+    return options.target ? { ...result, target: options.target } : result;
   } finally {
     for (const s of reopened) await closeQuietly(s);
     if (owned) {

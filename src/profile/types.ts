@@ -97,6 +97,12 @@ export interface BatchOutcome {
 
 export type RunStatus = 'completed' | 'workload-error' | 'cancelled';
 
+export interface RunTarget {
+  kind: 'selection' | 'batch' | 'transaction' | 'document';
+  /** e.g. "lines 12–40 of s1.sql". */
+  label: string;
+}
+
 export interface RunResult {
   schemaVersion: 1;
   source: FigureSource;
@@ -106,6 +112,8 @@ export interface RunResult {
   /** 0-based repetition within the mode; null for a plain profile. */
   repetition: number | null;
   warmup: boolean;
+  /** Set by profileRun when the caller named the target. */
+  target?: RunTarget;
   startedAt: string;
   /** Wall time of the workload batches (sum of their elapsed). */
   workloadElapsedMs: number;

@@ -244,6 +244,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     const run = await profileRun({
       connections: source,
       batches: script.batches,
+      target: { kind: 'document', label: file },
       signal,
       xe: { enabled: xe },
       onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
