@@ -1,0 +1,114 @@
+// The real webview bundle in Chromium under the panel's exact CSP: no policy violation (Chart.js, vscode-elements),
+// hostile server strings stay text, buttons post typed messages, and the state survives a reload.
+// Skipped when Debian's Chromium is not installed (the e2e suite needs it anyway).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/csp';
+import { panelDataFromRun } from '../../../src/extension/panelData';
+import type { PanelData } from '../../../src/shared/webviewProtocol';
+import { makeRun } from '../report/runFixture';
+
+const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+const ROOT = path.resolve(__dirname, '../../..');
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+/** Stands in for VS Code's webview API: records posted messages, keeps state across reloads like VS Code does. */
+const FAKE_VSCODE_API = `
+  window.__posted = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+  window.acquireVsCodeApi = () => ({
+    postMessage: (m) => window.__posted.push(m),
+    getState: () => { const s = sessionStorage.getItem('state'); return s ? JSON.parse(s) : undefined; },
+    setState: (s) => sessionStorage.setItem('state', JSON.stringify(s)),
+  });`;
+
+function sampleData(): PanelData {
+  const run = makeRun({ mode: null, elapsedMs: 1234, commits: 500, waits: { WRITELOG: { count: 500, ms: 900 } }, source: 'stand-in' });
+  run.server.identity.serverName = `srv${HOSTILE}`;
+  run.messages.first = [];
+  run.missing = [{ measurement: 'logFlushTrace', reason: `no permission ${HOSTILE}`, grant: 'GRANT ALTER ANY EVENT SESSION TO [lens];' }];
+  return panelDataFromRun(run, `sql1${HOSTILE}`);
+}
+
+describe('webview bundle under the strict CSP (Chromium)', function () {
+  this.timeout(60_000);
+  let server: http.Server;
+  let origin = '';
+  let browser: Browser;
+  let page: Page;
+  let dir = '';
+
+  before(async function () {
+    if (!fs.existsSync(CHROMIUM)) this.skip();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dl-webview-'));
+    await build({ entryPoints: [path.join(ROOT, 'src/webview/main.ts')], bundle: true, format: 'iife', target: 'es2022', outfile: path.join(dir, 'webview.js'), logLevel: 'silent' });
+    const nonce = makeNonce();
+    server = http.createServer((req, res) => {
+      if (req.url === '/dist/webview.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(dir, 'webview.js')));
+      if (req.url === '/media/webview.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(fs.readFileSync(path.join(ROOT, 'media/webview.css')));
+      if (req.url === '/') {
+        const html = panelHtml({ csp: buildCsp(origin, nonce), nonce, styleUri: `${origin}/media/webview.css`, scriptUri: `${origin}/dist/webview.js`, title: 'Durability comparison' });
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.addInitScript(FAKE_VSCODE_API);
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: 20_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders the data with charts and no CSP violation; hostile strings stay text', async () => {
+    const data = sampleData();
+    await page.evaluate((d) => window.postMessage({ type: 'show', data: d }, '*'), data);
+    await page.waitForSelector('vscode-table-cell', { timeout: 20_000 });
+    // Charts in the Charts tab render into canvases sized by CSS classes once the tab is shown.
+    await page.click('vscode-tab-header:nth-of-type(2)');
+    await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.width > 0), undefined, { timeout: 20_000 });
+    const result = await page.evaluate(() => ({
+      violations: (window as unknown as { __violations: string[] }).__violations,
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+      imgs: document.querySelectorAll('img').length,
+      canvases: document.querySelectorAll('canvas').length,
+      text: document.body.textContent ?? '',
+    }));
+    assert.deepEqual(result.violations, []);
+    assert.equal(result.pwned, 0);
+    assert.equal(result.imgs, 0);
+    assert.equal(result.canvases, 3);
+    assert.ok(result.text.includes(`sql1${HOSTILE}`));
+    assert.ok(result.text.includes('STAND-IN'));
+  });
+
+  it('buttons post typed messages', async () => {
+    await page.click('vscode-button[data-action="copyMarkdown"]');
+    await page.click('vscode-button[data-action="export-csv"]');
+    const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+    assert.deepEqual(posted.slice(-2), [{ type: 'copyMarkdown' }, { type: 'export', format: 'csv' }]);
+  });
+
+  it('the state survives a reload: the panel re-renders without new data, on the same tab', async () => {
+    await page.reload();
+    await page.waitForSelector('vscode-table-cell', { state: 'attached', timeout: 20_000 });
+    const text = await page.evaluate(() => document.body.textContent ?? '');
+    assert.ok(text.includes('Workload elapsed'));
+    assert.equal(await page.getAttribute('vscode-tabs', 'selected-index'), '1', 'the Charts tab chosen before the reload');
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    if (process.env.DL_WEBVIEW_SCREENSHOT) await page.screenshot({ path: process.env.DL_WEBVIEW_SCREENSHOT, fullPage: true });
+  });
+});
