@@ -69,4 +69,20 @@ END`;
     await waitFor(() => h.server.connections === 0, 'both connections closed');
     assert.deepEqual((await serverState(h)).eventSessions, []);
   });
+
+  it('a login without server-state or event-session permissions still gets a run, with the missing measurements and their GRANTs', async () => {
+    h.engine.addLogin({ name: 'lens]app', password: 'App-1', databases: ['lab'], databasePermissions: { lab: ['CREATE TABLE', 'INSERT', 'SELECT'] } });
+    const run = await profileRun({
+      connections: profileConnectionSource({ ...h.profile, authentication: { type: 'sql', user: 'lens]app' } }, 'App-1'),
+      batches: analyze('CREATE TABLE dbo.lowpriv_t (i int);\nGO\nINSERT INTO dbo.lowpriv_t VALUES (1);').batches,
+    });
+    assert.equal(run.status, 'completed');
+    assert.equal(run.logFlushTrace, null);
+    const byName = new Map(run.missing.map((m) => [m.measurement, m]));
+    assert.match(byName.get('extendedEvents')!.grant!, /GRANT ALTER ANY EVENT SESSION TO \[lens\]\]app\];/);
+    assert.match(byName.get('fileStats')!.grant!, /GRANT VIEW SERVER PERFORMANCE STATE TO \[lens\]\]app\];/);
+    await waitFor(() => h.server.connections === 0, 'both connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
 });
+
