@@ -96,7 +96,7 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
       type: 'line',
       data: {
         labels: Array.from({ length }, (_, i) => String(i * t.bucketMs)),
-        datasets: t.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], pointRadius: 0 })),
+        datasets: t.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: length < 30 ? 3 : 0 })),
       },
       options: options('ms since the first event', 'flushes per bucket'),
     };
