@@ -9,6 +9,7 @@ export {
   findOrphanSessions,
   LogFlushSession,
   planLogFlushTrace,
+  ringBufferEventsLimit,
   withLogFlushTrace,
   type LogFlushTraceOptions,
   type TracePlan,

@@ -40,6 +40,8 @@ export interface LogFlushTraceOptions {
   sessionName?: string;
   /** Override the scope chosen from EngineEdition. */
   scope?: SessionScope;
+  /** Flushes the run may cause (e.g. its commit count): sizes MAX_EVENTS_LIMIT when the target does not set it. */
+  expectedFlushes?: number;
 }
 
 export interface TracePlan {
@@ -91,10 +93,20 @@ function requiredPermissions(scope: SessionScope): { step: XeStep; anyOf: string
   ];
 }
 
-function resolveTarget(opts: LogFlushTraceOptions): TargetOptions {
+/**
+ * MAX_EVENTS_LIMIT sized to the run: each expected flush raises up to one event per traced event kind, plus 25%
+ * headroom. Bounded below so short runs still catch stray flushes; the 1 MB ring MAX_MEMORY caps it in practice anyway.
+ */
+export function ringBufferEventsLimit(expectedFlushes: number | undefined, eventKinds: number): number {
+  if (expectedFlushes === undefined || !Number.isFinite(expectedFlushes) || expectedFlushes <= 0) return DEFAULT_MAX_EVENTS;
+  return Math.min(1_000_000, Math.max(1000, Math.ceil(expectedFlushes * Math.max(1, eventKinds) * 1.25)));
+}
+
+function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number): TargetOptions {
   const t = opts.target ?? { kind: 'ring_buffer' };
   if (t.kind === 'ring_buffer') {
-    return { kind: 'ring_buffer', maxEventsLimit: t.maxEventsLimit ?? DEFAULT_MAX_EVENTS, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
+    const limit = t.maxEventsLimit ?? ringBufferEventsLimit(opts.expectedFlushes, eventKinds);
+    return { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
   }
   return { kind: 'event_file', path: t.path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
 }
@@ -170,7 +182,7 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
   const durationUnit = events.includes('log_flush_complete') && durationField !== undefined ? durationUnitFromDescription(durationField) : null;
   if (durationUnit === 'assumed-microseconds') notes.push('The server does not name the unit of log_flush_complete.duration; microseconds assumed.');
 
-  const target = resolveTarget(opts);
+  const target = resolveTarget(opts, events.length);
   let createSql: string;
   try {
     createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target });

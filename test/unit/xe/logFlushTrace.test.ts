@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XeSessionError } from '../../../src/xe/errors';
-import { dropOrphanSessions, dropSession, findOrphanSessions, LogFlushSession, withLogFlushTrace } from '../../../src/xe/logFlushTrace';
+import { dropOrphanSessions, dropSession, findOrphanSessions, LogFlushSession, ringBufferEventsLimit, withLogFlushTrace } from '../../../src/xe/logFlushTrace';
 import { FakeServer, serverError } from './fakeServer';
 
 const basicXml = readFileSync(join(__dirname, '../../fixtures/xe/ring_buffer_basic.xml'), 'utf8');
@@ -80,6 +80,18 @@ describe('xe lifecycle', () => {
     assert.equal(s.plan.eventSequence, false);
     assert.equal(s.plan.durationUnit, 'assumed-microseconds');
     assert.doesNotMatch(s.plan.createSql, /event_sequence/);
+  });
+
+  it('sizes MAX_EVENTS_LIMIT to the run unless the target sets it', async () => {
+    assert.equal(ringBufferEventsLimit(10_000, 4), 50_000);
+    assert.equal(ringBufferEventsLimit(10, 4), 1000);
+    assert.equal(ringBufferEventsLimit(10_000_000, 4), 1_000_000);
+    assert.equal(ringBufferEventsLimit(undefined, 4), 50_000);
+    const server = new FakeServer();
+    const sized = await LogFlushSession.prepare(server.client(), { ...opts, expectedFlushes: 2000 });
+    assert.match(sized.plan.createSql, /max_events_limit = 10000, max_memory = 1024\)/);
+    const fixed = await LogFlushSession.prepare(server.client(), { ...opts, expectedFlushes: 2000, target: { kind: 'ring_buffer', maxEventsLimit: 777 } });
+    assert.match(fixed.plan.createSql, /max_events_limit = 777,/);
   });
 
   it('fails prepare without changing anything when no log-flush event exists', async () => {
