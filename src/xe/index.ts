@@ -1,19 +1,10 @@
 // Public surface of the Extended Events layer: session lifecycle, orphan cleanup, readers and the RunResult summary.
 
 export { aggregateLogFlushEvents, LogFlushAggregator, type AggregateContext, type DurationUnit, type LogFlushTrace } from './aggregate';
+export { dropOrphanSessions, dropSession, findOrphanSessions } from './cleanup';
 export { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 export { readEventFile, readEventFileRows, type EventFileCursor, type EventFileRead } from './eventFile';
-export {
-  dropOrphanSessions,
-  dropSession,
-  findOrphanSessions,
-  LogFlushSession,
-  planLogFlushTrace,
-  ringBufferEventsLimit,
-  withLogFlushTrace,
-  type LogFlushTraceOptions,
-  type TracePlan,
-  type WithTraceOptions,
-} from './logFlushTrace';
+export { LogFlushSession, withLogFlushTrace, type SessionState, type WithTraceOptions } from './logFlushTrace';
+export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 export { readRingBufferXml, XeXmlReader, type LostEvents, type RingBufferHeader, type XeEvent, type XeField, type XeReadResult } from './reader';
 export { newSessionName, SESSION_NAME_PREFIX, type SessionScope } from './sessionSql';

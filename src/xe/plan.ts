@@ -1,0 +1,210 @@
+// Planning the log-flush session without changing anything: platform and scope, effective permissions, which
+// events and fields this server has, and the CREATE EVENT SESSION text that follows from them.
+
+import type { QueryParameter, SqlClient } from '../db/types';
+import { durationUnitFromDescription, type DurationUnit } from './aggregate';
+import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
+import {
+  createSessionSql,
+  EVENT_CATALOG_SQL,
+  EVENT_COLUMNS_SQL,
+  EXPECTED_FIELDS,
+  LOG_FLUSH_EVENTS,
+  myPermissionsSql,
+  newSessionName,
+  PLATFORM_SQL,
+  RING_BUFFER_MAX_MEMORY_KB,
+  type LogFlushEventName,
+  type SessionScope,
+  type TargetOptions,
+} from './sessionSql';
+
+export interface LogFlushTraceOptions {
+  /** The database whose flushes are traced (the predicate value). */
+  databaseId: number;
+  target?:
+    | { kind: 'ring_buffer'; maxEventsLimit?: number; maxMemoryKb?: number }
+    | { kind: 'event_file'; path: string; maxFileSizeMb?: number; maxRolloverFiles?: number };
+  /** Also trace sqlserver.flush_file_buffers (only if it exists and has a database_id field). */
+  includeFlushFileBuffers?: boolean;
+  /** Fixed name (tests); default durability_lens_<random hex>. */
+  sessionName?: string;
+  /** Override the scope chosen from EngineEdition. */
+  scope?: SessionScope;
+  /** Flushes the run may cause (e.g. its commit count): sizes MAX_EVENTS_LIMIT when the target does not set it. */
+  expectedFlushes?: number;
+}
+
+export interface TracePlan {
+  sessionName: string;
+  scope: SessionScope;
+  platform: XePlatform & { engineEdition: number | null };
+  events: LogFlushEventName[];
+  /** Wanted events this server does not have, or that cannot be filtered by database (no database_id field). */
+  missingEvents: string[];
+  /** `event.field` pairs public scripts use that this server's event lacks. */
+  missingFields: string[];
+  eventSequence: boolean;
+  durationUnit: DurationUnit | null;
+  target: TargetOptions;
+  createSql: string;
+  notes: string[];
+}
+
+export type SessionState = 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed';
+
+const DEFAULT_MAX_EVENTS = 50_000;
+/** EngineEdition values that require ON DATABASE: 5 Azure SQL Database, 12 Fabric SQL DB (reference §0, §4.2). */
+const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
+
+export function nameParam(name: string): QueryParameter[] {
+  return [{ name: 'name', type: 'nvarchar', value: name }];
+}
+
+export function intOrNull(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+  return null;
+}
+
+/** The permissions each step needs, any one of a group being enough (reference §8); names as fn_my_permissions lists them. */
+function requiredPermissions(scope: SessionScope): { step: XeStep; anyOf: string[] }[] {
+  if (scope === 'database') {
+    return [
+      { step: 'create', anyOf: ['CREATE ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION'] },
+      { step: 'start', anyOf: ['ALTER ANY DATABASE EVENT SESSION ENABLE', 'ALTER ANY DATABASE EVENT SESSION'] },
+      { step: 'drop', anyOf: ['DROP ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION'] },
+    ];
+  }
+  return [
+    { step: 'create', anyOf: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION'] },
+    { step: 'start', anyOf: ['ALTER ANY EVENT SESSION ENABLE', 'ALTER ANY EVENT SESSION'] },
+    { step: 'drop', anyOf: ['DROP ANY EVENT SESSION', 'ALTER ANY EVENT SESSION'] },
+    { step: 'read', anyOf: ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE'] },
+  ];
+}
+
+/**
+ * MAX_EVENTS_LIMIT sized to the run: each expected flush raises up to one event per traced event kind, plus 25%
+ * headroom. Bounded below so short runs still catch stray flushes; the 1 MB ring MAX_MEMORY caps it in practice anyway.
+ */
+export function ringBufferEventsLimit(expectedFlushes: number | undefined, eventKinds: number): number {
+  if (expectedFlushes === undefined || !Number.isFinite(expectedFlushes) || expectedFlushes <= 0) return DEFAULT_MAX_EVENTS;
+  return Math.min(1_000_000, Math.max(1000, Math.ceil(expectedFlushes * Math.max(1, eventKinds) * 1.25)));
+}
+
+function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number): TargetOptions {
+  const t = opts.target ?? { kind: 'ring_buffer' };
+  if (t.kind === 'ring_buffer') {
+    const limit = t.maxEventsLimit ?? ringBufferEventsLimit(opts.expectedFlushes, eventKinds);
+    return { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
+  }
+  return { kind: 'event_file', path: t.path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
+}
+
+/** Reads platform, permissions and the event catalog, and decides what the session will contain. Changes nothing. */
+export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOptions): Promise<TracePlan> {
+  const sessionName = opts.sessionName ?? newSessionName();
+  const notes: string[] = [];
+  let platform: TracePlan['platform'] = { scope: opts.scope ?? 'server', majorVersion: null, principal: null, engineEdition: null };
+  const fail = (err: unknown) => mapSessionError('prepare', sessionName, platform, err);
+
+  try {
+    const [row] = await client.query(PLATFORM_SQL);
+    const engineEdition = intOrNull(row?.engine_edition);
+    const scope = opts.scope ?? (engineEdition !== null && DATABASE_SCOPED_EDITIONS.has(engineEdition) ? 'database' : 'server');
+    const principal = scope === 'server' ? row?.login_name : row?.user_name;
+    platform = { scope, engineEdition, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
+  } catch (err) {
+    throw fail(err);
+  }
+  const scope = platform.scope;
+
+  await checkPermissions(client, sessionName, platform, notes);
+
+  let catalog;
+  let columns;
+  try {
+    catalog = await client.query(EVENT_CATALOG_SQL);
+    columns = await client.query(EVENT_COLUMNS_SQL);
+  } catch (err) {
+    throw fail(err);
+  }
+  const available = new Set(catalog.filter((r) => r.object_type === 'event').map((r) => String(r.object_name)));
+  const eventSequence = catalog.some((r) => r.object_type === 'action' && r.object_name === 'event_sequence');
+  const fields = new Map<string, Map<string, string | null>>();
+  for (const r of columns) {
+    const ev = String(r.event_name);
+    if (!fields.has(ev)) fields.set(ev, new Map());
+    fields.get(ev)!.set(String(r.field_name), typeof r.description === 'string' ? r.description : null);
+  }
+
+  const wanted: LogFlushEventName[] = [...LOG_FLUSH_EVENTS, ...(opts.includeFlushFileBuffers ? (['flush_file_buffers'] as const) : [])];
+  const events: LogFlushEventName[] = [];
+  const missingEvents: string[] = [];
+  const missingFields: string[] = [];
+  for (const ev of wanted) {
+    if (!available.has(ev)) {
+      missingEvents.push(ev);
+      continue;
+    }
+    const have = fields.get(ev) ?? new Map<string, string | null>();
+    // The predicate needs the event's own database_id; without it the event would trace every database.
+    if (!have.has('database_id')) {
+      missingEvents.push(ev);
+      missingFields.push(`${ev}.database_id`);
+      notes.push(`${ev} has no database_id field here, so it cannot be limited to one database and is left out.`);
+      continue;
+    }
+    for (const f of EXPECTED_FIELDS[ev]) if (!have.has(f)) missingFields.push(`${ev}.${f}`);
+    events.push(ev);
+  }
+  if (events.length === 0) {
+    throw new XeSessionError(
+      'prepare',
+      sessionName,
+      `None of the log-flush events (${wanted.join(', ')}) can be traced on this server. Nothing was changed on the server. ` +
+        'The run continues without an Extended Events trace; the Log Flushes/sec counter still counts flushes.',
+      {},
+    );
+  }
+  if (!eventSequence) notes.push('package0.event_sequence is not available: duplicate events cannot be detected.');
+  const durationField = fields.get('log_flush_complete')?.get('duration');
+  const durationUnit = events.includes('log_flush_complete') && durationField !== undefined ? durationUnitFromDescription(durationField) : null;
+  if (durationUnit === 'assumed-microseconds') notes.push('The server does not name the unit of log_flush_complete.duration; microseconds assumed.');
+
+  const target = resolveTarget(opts, events.length);
+  let createSql: string;
+  try {
+    createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target });
+  } catch (err) {
+    throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
+  }
+  return { sessionName, scope, platform, events, missingEvents, missingFields, eventSequence, durationUnit, target, createSql, notes };
+}
+
+async function checkPermissions(client: SqlClient, sessionName: string, platform: XePlatform, notes: string[]): Promise<void> {
+  let rows;
+  try {
+    rows = await client.query(myPermissionsSql(platform.scope));
+  } catch {
+    notes.push('Could not list effective permissions; the session statements will tell.');
+    return;
+  }
+  if (rows.length === 0) {
+    notes.push('The server listed no effective permissions; the session statements will tell.');
+    return;
+  }
+  const held = new Set(rows.map((r) => String(r.permission_name).trim().toUpperCase()));
+  const lacking = requiredPermissions(platform.scope).filter((need) => !need.anyOf.some((p) => held.has(p)));
+  if (lacking.length === 0) return;
+  const mapped = lacking.map((l) => mapSessionError(l.step, sessionName, platform, { number: 297, message: 'permission denied' }));
+  const grants = [...new Set(mapped.map((m) => m.grant!))];
+  throw new XeSessionError(
+    'prepare',
+    sessionName,
+    `Missing permission to trace log flushes with Extended Events (${lacking.map((l) => l.step).join(', ')}). ` +
+      `Nothing was changed on the server. Ask an administrator to run: ${grants.join(' ')}`,
+    { grant: grants.join('\n') },
+  );
+}
