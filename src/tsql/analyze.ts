@@ -38,7 +38,7 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     flushLogCalls: structure.flushLogCalls.map(range),
     checkpoints: structure.checkpoints.map(range),
     diagnostics: diagnose(structure, batches.map((b) => b.repeat), options, range),
-    statements: structure.statements.map((s) => ({ kind: s.kind, range: range(s), batchIndex: s.batchIndex })),
+    statements: structure.statements.toArray().map((s) => ({ kind: s.kind, range: range(s), batchIndex: s.batchIndex })),
     routines: structure.routines.map((r) => ({ kind: r.kind, name: r.name, range: range(r), batchIndex: r.batchIndex })),
   };
   return analysis;

@@ -89,8 +89,50 @@ export interface RoutineNode extends Span {
   bodyStart: number;
 }
 
+const KINDS: readonly StatementKind[] = [
+  'block', 'if', 'while', 'try-catch', 'atomic-block', 'routine', 'begin-transaction', 'commit', 'rollback',
+  'save-transaction', 'dml', 'alter-database', 'flush-log', 'checkpoint', 'set-implicit-transactions', 'other',
+];
+const CODES = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<StatementKind, number>;
+
+/** Every statement of a script in growable typed arrays: a 10 MB script has hundreds of thousands of them. */
+export class StatementTable {
+  count = 0;
+  private kinds = new Uint8Array(256);
+  private starts = new Int32Array(256);
+  private ends = new Int32Array(256);
+  private batches = new Int32Array(256);
+
+  push(kind: StatementKind, start: number, end: number, batchIndex: number): void {
+    if (this.count === this.kinds.length) this.grow();
+    const i = this.count++;
+    this.kinds[i] = CODES[kind];
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.batches[i] = batchIndex;
+  }
+
+  at(i: number): StatementNode {
+    return { kind: KINDS[this.kinds[i]!]!, start: this.starts[i]!, end: this.ends[i]!, batchIndex: this.batches[i]! };
+  }
+
+  toArray(): StatementNode[] {
+    const out: StatementNode[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.at(i));
+    return out;
+  }
+
+  private grow(): void {
+    const size = this.kinds.length * 2;
+    const kinds = new Uint8Array(size); kinds.set(this.kinds); this.kinds = kinds;
+    const starts = new Int32Array(size); starts.set(this.starts); this.starts = starts;
+    const ends = new Int32Array(size); ends.set(this.ends); this.ends = ends;
+    const batches = new Int32Array(size); batches.set(this.batches); this.batches = batches;
+  }
+}
+
 export interface ScriptStructure {
-  statements: StatementNode[];
+  statements: StatementTable;
   begins: BeginTransactionNode[];
   commits: CommitNode[];
   rollbacks: RollbackNode[];
@@ -105,7 +147,7 @@ export interface ScriptStructure {
 
 export function emptyStructure(): ScriptStructure {
   return {
-    statements: [], begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
+    statements: new StatementTable(), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
     atomicBlocks: [], routines: [], flushLogCalls: [], checkpoints: [],
   };
 }

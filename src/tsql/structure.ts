@@ -54,6 +54,8 @@ class BatchScanner {
   private stack: TxStack = [];
   private readonly tryTrackers: { deepest: TxStack }[] = [];
   private readonly savepoints = new Set<string>();
+  /** Reused by simple(), which never nests: one object per batch instead of one per statement. */
+  private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
   /** Scans tokens [lo, n) of one batch. */
   constructor(
@@ -105,11 +107,17 @@ class BatchScanner {
     return this.kind(i) === TokenKind.Operator && this.text(i) === op;
   }
 
+  /** Records a statement from token `from` to the last consumed token and returns its span. */
   private statement(kind: StatementKind, from: number): Span {
     const start = this.start(from);
     const end = this.end(Math.max(from, this.p - 1));
-    this.out.statements.push({ kind, batchIndex: this.batchIndex, start, end });
+    this.out.statements.push(kind, start, end, this.batchIndex);
     return { start, end };
+  }
+
+  /** Same, for the many statements whose span nobody else needs (no allocation). */
+  private note(kind: StatementKind, from: number): void {
+    this.out.statements.push(kind, this.start(from), this.end(Math.max(from, this.p - 1)), this.batchIndex);
   }
 
   private get inLoop(): boolean {
@@ -151,7 +159,7 @@ class BatchScanner {
         // Stray END/ELSE (unbalanced input): consume it so scanning always moves on.
         this.p++;
         if (this.kw() === Kw.TRY || this.kw() === Kw.CATCH) this.p++;
-        this.statement('other', from);
+        this.note('other', from);
         return false;
       case Kw.None:
         if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { this.p += 2; return false; } // label:
@@ -172,7 +180,7 @@ class BatchScanner {
     const ends = this.list(true);
     if (this.kw() === Kw.END) this.p++;
     if (next === Kw.CATCH && this.kw() === Kw.CATCH) this.p++;
-    this.statement('block', from);
+    this.note('block', from);
     return ends;
   }
 
@@ -196,7 +204,7 @@ class BatchScanner {
       afterCatch = this.stack;
     }
     this.stack = join(endsTry, afterTry, endsCatch, afterCatch).slice();
-    this.statement('try-catch', from);
+    this.note('try-catch', from);
     return endsTry && endsCatch;
   }
 
@@ -273,7 +281,7 @@ class BatchScanner {
     }
     if (cond.tranCount) this.guardDepth--;
     this.stack = join(endsThen, afterThen, endsElse, afterElse).slice();
-    this.statement('if', from);
+    this.note('if', from);
     return endsThen && endsElse;
   }
 
@@ -387,7 +395,7 @@ class BatchScanner {
     const name = this.transactionName();
     if (name !== null) this.savepoints.add(name.toLowerCase());
     if (this.kind() === TokenKind.Semicolon) this.p++;
-    this.statement('save-transaction', from);
+    this.note('save-transaction', from);
   }
 
   // ---- routines -----------------------------------------------------------------------------------------------
@@ -431,9 +439,12 @@ class BatchScanner {
   private simple(): void {
     const from = this.p;
     const head = this.kw();
-    const ctx: StatementContext = {
-      head, second: this.kw(from + 1), verb: head === Kw.WITH ? Kw.None : head, insertSourceSeen: false, updateSetSeen: false,
-    };
+    const ctx = this.ctx;
+    ctx.head = head;
+    ctx.second = this.kw(from + 1);
+    ctx.verb = head === Kw.WITH ? Kw.None : head;
+    ctx.insertSourceSeen = false;
+    ctx.updateSetSeen = false;
     let into = false;
     let depth = 0, caseDepth = 0;
     this.p++;
@@ -484,10 +495,10 @@ class BatchScanner {
     if (head === Kw.CHECKPOINT) { this.out.checkpoints.push(this.statement('checkpoint', from)); return; }
     if (head === Kw.SET && ctx.second === Kw.IMPLICIT_TRANSACTIONS) {
       this.implicitTransactions = this.kw(from + 2) === Kw.ON;
-      this.statement('set-implicit-transactions', from);
+      this.note('set-implicit-transactions', from);
       return;
     }
-    this.statement('other', from);
+    this.note('other', from);
   }
 
   private dmlKind(from: number, ctx: StatementContext, into: boolean): DmlKind | null {
