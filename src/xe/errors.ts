@@ -77,7 +77,6 @@ export function grantFor(step: XeStep, p: XePlatform): string {
   if (p.scope === 'database') {
     switch (step) {
       case 'create':
-      case 'prepare':
         return `GRANT CREATE ANY DATABASE EVENT SESSION TO ${to};`;
       case 'start':
         return `GRANT ALTER ANY DATABASE EVENT SESSION ENABLE TO ${to};`;
@@ -86,13 +85,13 @@ export function grantFor(step: XeStep, p: XePlatform): string {
       case 'drop':
         return `GRANT DROP ANY DATABASE EVENT SESSION TO ${to};`;
       case 'read':
-        // Not stated for sys.dm_xe_database_session_targets in our reference; VIEW DATABASE STATE is the Azure DMV pattern (§0).
+      case 'prepare':
+        // Not stated for the sys.dm_xe_* views in our reference; VIEW DATABASE STATE is the Azure DMV pattern (§0).
         return `GRANT VIEW DATABASE STATE TO ${to};  -- verify on the sys.dm_xe_database_session_targets Learn page`;
     }
   }
   switch (step) {
     case 'create':
-    case 'prepare':
       return is2022 ? `GRANT CREATE ANY EVENT SESSION TO ${to};  -- or ALTER ANY EVENT SESSION` : `GRANT ALTER ANY EVENT SESSION TO ${to};`;
     case 'start':
       return is2022 ? `GRANT ALTER ANY EVENT SESSION ENABLE TO ${to};  -- or ALTER ANY EVENT SESSION` : `GRANT ALTER ANY EVENT SESSION TO ${to};`;
@@ -101,6 +100,8 @@ export function grantFor(step: XeStep, p: XePlatform): string {
     case 'drop':
       return is2022 ? `GRANT DROP ANY EVENT SESSION TO ${to};  -- or ALTER ANY EVENT SESSION` : `GRANT ALTER ANY EVENT SESSION TO ${to};`;
     case 'read':
+    case 'prepare':
+      // prepare reads sys.dm_xe_objects / sys.dm_xe_object_columns: the server-state permission, like the other XE DMVs (§8).
       return is2022 ? `GRANT VIEW SERVER PERFORMANCE STATE TO ${to};` : `GRANT VIEW SERVER STATE TO ${to};`;
   }
 }

@@ -69,18 +69,19 @@ export function intOrNull(v: unknown): number | null {
 
 /** The permissions each step needs, any one of a group being enough (reference §8); names as fn_my_permissions lists them. */
 function requiredPermissions(scope: SessionScope): { step: XeStep; anyOf: string[] }[] {
+  // CONTROL covers all of them (reference §4.2); listed explicitly in case a server reports it without the implied ones.
   if (scope === 'database') {
     return [
-      { step: 'create', anyOf: ['CREATE ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION'] },
-      { step: 'start', anyOf: ['ALTER ANY DATABASE EVENT SESSION ENABLE', 'ALTER ANY DATABASE EVENT SESSION'] },
-      { step: 'drop', anyOf: ['DROP ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION'] },
+      { step: 'create', anyOf: ['CREATE ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION', 'CONTROL'] },
+      { step: 'start', anyOf: ['ALTER ANY DATABASE EVENT SESSION ENABLE', 'ALTER ANY DATABASE EVENT SESSION', 'CONTROL'] },
+      { step: 'drop', anyOf: ['DROP ANY DATABASE EVENT SESSION', 'ALTER ANY DATABASE EVENT SESSION', 'CONTROL'] },
     ];
   }
   return [
-    { step: 'create', anyOf: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION'] },
-    { step: 'start', anyOf: ['ALTER ANY EVENT SESSION ENABLE', 'ALTER ANY EVENT SESSION'] },
-    { step: 'drop', anyOf: ['DROP ANY EVENT SESSION', 'ALTER ANY EVENT SESSION'] },
-    { step: 'read', anyOf: ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE'] },
+    { step: 'create', anyOf: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION', 'CONTROL SERVER'] },
+    { step: 'start', anyOf: ['ALTER ANY EVENT SESSION ENABLE', 'ALTER ANY EVENT SESSION', 'CONTROL SERVER'] },
+    { step: 'drop', anyOf: ['DROP ANY EVENT SESSION', 'ALTER ANY EVENT SESSION', 'CONTROL SERVER'] },
+    { step: 'read', anyOf: ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'CONTROL SERVER'] },
   ];
 }
 

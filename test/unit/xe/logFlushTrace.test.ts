@@ -109,6 +109,17 @@ describe('xe lifecycle', () => {
     assert.match(err.message, /\(create, start, drop\)\. Nothing was changed on the server\. Ask an administrator to run: GRANT ALTER ANY EVENT SESSION TO \[app\];$/);
   });
 
+  it('accepts CONTROL SERVER alone, and maps a denied catalog read to the server-state GRANT', async () => {
+    const ok = await LogFlushSession.prepare(new FakeServer({ permissions: ['CONTROL SERVER'] }).client(), opts);
+    assert.equal(ok.plan.events.length, 4);
+    const server = new FakeServer({ majorVersion: 16, permissions: ['CONTROL SERVER'] });
+    server.failOn(/sys\.dm_xe_objects/, serverError(300, 'VIEW SERVER PERFORMANCE STATE permission was denied on object \'server\', database \'master\'.'));
+    const err = await rejection(LogFlushSession.prepare(server.client(), opts));
+    assert.equal(err.step, 'prepare');
+    assert.equal(err.grant, 'GRANT VIEW SERVER PERFORMANCE STATE TO [app];');
+    assert.match(err.message, /^Could not check the Extended Events prerequisites for durability_lens_test01: permission denied\. Nothing was changed/);
+  });
+
   it('CREATE denied: maps to the 2019 GRANT, and cleanup still checks for the session', async () => {
     const server = new FakeServer();
     server.failOn(/^CREATE EVENT SESSION/, serverError(297, 'The user does not have permission to perform this action.'));
