@@ -2,8 +2,6 @@
 // parses ~10 MB/s and a 100k-event buffer (~47 MB of XML) must parse in under a second (see bench/xe.bench.ts).
 // Strict enough to reject malformed input (mismatched tags, bad entities, stray text); never throws on any string.
 
-import sax from 'sax';
-
 export interface XmlHandler {
   /** attrs is a reused flat array [name0, value0, name1, value1, ...] of `attrCount` pairs: copy what you keep. */
   open(name: string, attrs: readonly string[], attrCount: number): void;
@@ -194,38 +192,4 @@ export const scanXml: XmlTokenizer = (xml, h) => {
     if (err instanceof XmlError) return `${err.message} at line ${lineOf(xml, err.pos)}`;
     return err instanceof Error ? err.message : String(err);
   }
-};
-
-/** The same contract over the sax package: the reference the fast scanner is cross-checked against (tests, bench). */
-export const saxTokenize: XmlTokenizer = (xml, h) => {
-  let failed: string | null = null;
-  const parser = sax.parser(true, { position: true });
-  const flat: string[] = [];
-  parser.onerror = (err: Error) => {
-    if (failed === null) failed = err.message.split('\n')[0] ?? String(err);
-  };
-  parser.onopentag = (tag) => {
-    if (failed !== null) return;
-    let count = 0;
-    for (const [k, v] of Object.entries(tag.attributes as Record<string, string>)) {
-      flat[2 * count] = k;
-      flat[2 * count + 1] = v;
-      count++;
-    }
-    h.open(tag.name, flat, count);
-  };
-  parser.onclosetag = (name: string) => {
-    if (failed === null) h.close(name);
-  };
-  parser.ontext = parser.oncdata = (t: string) => {
-    if (failed === null) h.text(t);
-  };
-  try {
-    parser.write(xml);
-    if (failed === null) parser.close();
-  } catch (err) {
-    if (failed === null) failed = err instanceof Error ? (err.message.split('\n')[0] ?? 'error') : String(err);
-  }
-  if (failed === null && xml.trim().length === 0) failed = 'no root element';
-  return failed;
 };

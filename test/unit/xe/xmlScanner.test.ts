@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { XeXmlReader, type XeEvent } from '../../../src/xe/reader';
-import { saxTokenize, scanXml, type XmlTokenizer } from '../../../src/xe/xmlScanner';
+import { saxTokenize } from '../../../src/xe/saxTokenizer';
+import { scanXml, type XmlTokenizer } from '../../../src/xe/xmlScanner';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/xe', name), 'utf8');
 
