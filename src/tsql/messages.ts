@@ -9,9 +9,12 @@ function repeatText(repeat: number): string {
 
 export function autocommitDmlInLoop(kind: DmlKind, repeatedBatchOnly: boolean, repeat: number): string {
   const where = repeatedBatchOnly ? repeatText(repeat) : 'inside a loop';
+  const fix = repeatedBatchOnly
+    ? 'Loop inside the batch instead, within one BEGIN TRAN ... COMMIT'
+    : 'Wrap the loop in one BEGIN TRAN ... COMMIT (or commit every few thousand rows)';
   return `${kind} runs ${where} outside any explicit transaction: each execution commits on its own and waits ` +
-    `for its own log flush (WRITELOG). Wrap the loop in one BEGIN TRAN ... COMMIT (or commit every few thousand ` +
-    `rows), or use delayed durability where losing the last commits on a crash is acceptable.`;
+    `for its own log flush (WRITELOG). ${fix}, or use delayed durability where losing the last commits on a ` +
+    `crash is acceptable.`;
 }
 
 export function commitInLoop(repeatedBatchOnly: boolean, repeat: number): string {
