@@ -165,14 +165,13 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
       'prepare',
       sessionName,
       `None of the log-flush events (${wanted.join(', ')}) can be traced on this server. Nothing was changed on the server. ` +
-        'The run continues without an Extended Events trace; the Log Flushes/sec counter still counts flushes.',
+        'Profile without the Extended Events trace; the Log Flushes/sec counter still counts flushes.',
       {},
     );
   }
   if (!eventSequence) notes.push('package0.event_sequence is not available: duplicate events cannot be detected.');
   const durationField = fields.get('log_flush_complete')?.get('duration');
   const durationUnit = events.includes('log_flush_complete') && durationField !== undefined ? durationUnitFromDescription(durationField) : null;
-  if (durationUnit === 'assumed-microseconds') notes.push('The server does not name the unit of log_flush_complete.duration; microseconds assumed.');
 
   const target = resolveTarget(opts, events.length);
   let createSql: string;
