@@ -153,7 +153,11 @@ export function orphanSessionsSql(scope: SessionScope): string {
   return `SELECT name FROM ${defs} WHERE name LIKE N'durability[_]lens[_]%' ORDER BY name;`;
 }
 
-/** Platform and principal, to choose the scope (EngineEdition 5 / 12 need ON DATABASE, reference §0 and §4.2) and word GRANTs. */
+/**
+ * Platform and principal, to choose the scope (EngineEdition 5 / 12 need ON DATABASE, reference §0 and §4.2) and word
+ * GRANTs. https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql (EngineEdition values as quoted in
+ * reference §0, which did not read that page itself: NOT CONFIRMED, item 16).
+ */
 export const PLATFORM_SQL = [
   "SELECT CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition,",
   "       CAST(SERVERPROPERTY('ProductMajorVersion') AS int) AS product_major_version,",
