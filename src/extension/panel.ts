@@ -1,9 +1,9 @@
 // Hosts the "Durability comparison" webview: strict CSP page, assets only from dist/ and media/, typed messages,
 // exports through a save dialog, and a serializer so a panel restored after a reload re-renders its data.
 import * as vscode from 'vscode';
-import { toCsv, toJson, toMarkdown } from '../report/export';
 import { isFromWebview, PANEL_VIEW_TYPE, type ExportFormat, type PanelData, type ToWebview } from '../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
+import { exportText } from './panelData';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';
@@ -13,12 +13,6 @@ const EXTENSIONS: Record<ExportFormat, { ext: string; label: string }> = {
   csv: { ext: 'csv', label: 'CSV' },
   json: { ext: 'json', label: 'JSON' },
 };
-
-export function exportText(data: PanelData, format: ExportFormat): string {
-  if (format === 'markdown') return toMarkdown(data.model, data.title);
-  if (format === 'csv') return toCsv(data.model);
-  return toJson(data.model, { title: data.title, createdAt: data.createdAt, header: data.header, missing: data.missing });
-}
 
 export class ComparisonPanels implements vscode.Disposable {
   private panel: vscode.WebviewPanel | null = null;

@@ -4,7 +4,8 @@ import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
 import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
-import type { ChartsData, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
+import { toCsv, toJson, toMarkdown } from '../report/export';
+import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -158,4 +159,11 @@ export function panelDataFromRun(run: RunResult, server: string | null, now: Dat
     missing,
     grantScript,
   };
+}
+
+/** What "Copy as Markdown" and the export buttons write: the report layer's exporters over the panel's model. */
+export function exportText(data: PanelData, format: ExportFormat): string {
+  if (format === 'markdown') return toMarkdown(data.model, data.title);
+  if (format === 'csv') return toCsv(data.model);
+  return toJson(data.model, { title: data.title, createdAt: data.createdAt, header: data.header, missing: data.missing });
 }
