@@ -82,6 +82,9 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
+// Ctrl-C or a CI timeout: exit through process.exit so CodeServer's exit hook kills its process group.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().then((code) => process.exit(code), (err) => {
   console.error(err);
   console.log('\n0 passed, 1 failed');

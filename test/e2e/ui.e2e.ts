@@ -7,6 +7,7 @@ import { codeLens, lensLine, lineOf, notificationText, openFile, problemRows, wa
 
 const LOOP_FILE = 'loop-inserts.sql';
 const COMMIT_FILE = 'commit-transaction.sql';
+const SAMPLE_S1 = 'samples/s1-single-row-inserts.sql';
 
 function fixtureText(workspace: string, name: string): string {
   return fs.readFileSync(path.join(workspace, name), 'utf8');
@@ -37,6 +38,19 @@ export const uiTests: E2eTest[] = [
     },
   },
   {
+    name: 'the S1 sample shows "Profile batch" over its WHILE line',
+    run: async ({ page, workspace, screenshot }) => {
+      // The sample a user opens first (shipped in the VSIX); the run copies samples/ into the workspace.
+      await openFile(page, SAMPLE_S1);
+      const lens = codeLens(page, 'Profile batch').first();
+      await lens.waitFor({ timeout: 30_000 });
+      const expected = lineOf(fixtureText(workspace, SAMPLE_S1), /^\s*WHILE\b/i);
+      const actual = await lensLine(page, lens);
+      await screenshot('sample-s1-profile-batch-lens');
+      if (actual !== expected) throw new Error(`"Profile batch" is over line ${actual}, expected line ${expected}`);
+    },
+  },
+  {
     name: 'a COMMIT shows "Profile transaction" and "Compare durability" over the COMMIT line',
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, COMMIT_FILE);
@@ -55,7 +69,8 @@ export const uiTests: E2eTest[] = [
     name: 'the Problems panel lists autocommit-dml-in-loop on the INSERT line',
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, LOOP_FILE);
-      const rows = await problemRows(page, 'autocommit-dml-in-loop');
+      // Other open files (the S1 sample) have their own loop diagnostics: keep this file's rows.
+      const rows = (await problemRows(page, 'autocommit-dml-in-loop')).filter((r) => r.file.includes(LOOP_FILE));
       await screenshot('problems-panel');
       const expected = lineOf(fixtureText(workspace, LOOP_FILE), /^\s*INSERT\b/i);
       if (rows.length !== 1) throw new Error(`expected one autocommit-dml-in-loop row, got ${rows.length}: ${rows.map((r) => r.text).join(' | ')}`);

@@ -1,8 +1,9 @@
 // Builds and packages our VSIX (`npm run package`) and checks what went into it: the dist/ bundles, and none
 // of node_modules, sources, tests or source maps (.vscodeignore decides; this guards it).
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { node22Env, run } from './exec';
-import { repoRoot, vsixPath } from './paths';
+import { repoRoot, vsceBin, vsixPath } from './paths';
 
 /** File names in a zip archive, read from its central directory (a VSIX is a zip; APPNOTE.TXT 4.3.12, 4.3.16). */
 export function zipEntryNames(archive: Buffer): string[] {
@@ -37,6 +38,7 @@ export function vsixContentProblems(names: readonly string[]): string[] {
   const forbidden: [RegExp, string][] = [
     [/^extension\/node_modules\//, 'node_modules'],
     [/^extension\/(src|test|bench|\.e2e|\.ci|\.notes|test-results)\//, 'sources/tests/caches'],
+    [/^extension\/\.[^/]+\//, 'hidden folders'],
     [/\.map$/, 'source maps'],
     [/\.ts$/, 'TypeScript sources'],
   ];
@@ -47,10 +49,35 @@ export function vsixContentProblems(names: readonly string[]): string[] {
   return problems;
 }
 
-/** `npm run package` → durability-lens.vsix, then the content check; returns the VSIX path. */
+function newestMtime(entry: string): number {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+}
+
+/**
+ * True when dist/'s bundles are newer than everything webpack reads (make's rule). In CI `npm test` has just
+ * built them, and a second production build costs minutes on a busy machine.
+ */
+export function bundlesAreFresh(): boolean {
+  const bundles = ['extension.js', 'server.js', 'webview.js'].map((f) => path.join(repoRoot, 'dist', f));
+  if (!bundles.every((b) => fs.existsSync(b))) return false;
+  const oldestBundle = Math.min(...bundles.map((b) => fs.statSync(b).mtimeMs));
+  const inputs = ['src', 'package.json', 'package-lock.json', 'webpack.config.js', 'tsconfig.json'].map((f) => path.join(repoRoot, f));
+  return Math.max(...inputs.map(newestMtime)) < oldestBundle;
+}
+
+/** `npm run package` (build + vsce) → durability-lens.vsix, then the content check; returns the VSIX path. */
 export async function buildVsix(): Promise<string> {
   fs.rmSync(vsixPath, { force: true });
-  await run('npm', ['run', 'package', '--silent'], { cwd: repoRoot, env: node22Env(), quiet: true });
+  const env = node22Env();
+  if (process.env.E2E_REBUILD !== '1' && bundlesAreFresh()) {
+    console.log('e2e: dist/ bundles are newer than their sources: packaging them without rebuilding (E2E_REBUILD=1 forces a build)');
+    await run(vsceBin, ['package', '--no-dependencies', '--out', vsixPath], { cwd: repoRoot, env, quiet: true });
+  } else {
+    await run('npm', ['run', 'package', '--silent'], { cwd: repoRoot, env, quiet: true });
+  }
   const names = zipEntryNames(fs.readFileSync(vsixPath));
   const problems = vsixContentProblems(names);
   if (problems.length) throw new Error(`durability-lens.vsix content is wrong:\n  ${problems.join('\n  ')}`);

@@ -48,22 +48,34 @@ export async function lensLine(page: Page, lens: Locator): Promise<number> {
 }
 
 export interface ProblemRow {
+  /** Text of the file row the marker sits under (file name, folder, count). */
+  file: string;
   text: string;
   line: number;
   column: number;
 }
 
-/** Opens the Problems panel and returns the rows whose text contains `needle`, once at least one is there. */
+/**
+ * Opens the Problems panel and returns the marker rows whose text contains `needle`, once at least one is
+ * there. The panel is a tree: file rows (aria-level 1) followed by their markers (aria-level 2).
+ */
 export async function problemRows(page: Page, needle: string, timeoutMs = 30_000): Promise<ProblemRow[]> {
   await runCommand(page, 'Problems: Focus on Problems View');
-  const rows = page.locator('.markers-panel .monaco-list-row', { hasText: needle });
-  await rows.first().waitFor({ timeout: timeoutMs });
-  const texts = await rows.allTextContents();
-  return texts.map((text) => {
-    const m = /\[Ln (\d+), Col (\d+)\]/.exec(text);
-    if (!m) throw new Error(`Problems row has no [Ln, Col]: ${text}`);
-    return { text, line: Number(m[1]), column: Number(m[2]) };
-  });
+  await page.locator('.markers-panel .monaco-list-row', { hasText: needle }).first().waitFor({ timeout: timeoutMs });
+  const rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((els) =>
+    els.map((el) => ({ level: el.getAttribute('aria-level'), text: el.textContent ?? '', top: el.getBoundingClientRect().top })),
+  );
+  rows.sort((a, b) => a.top - b.top);
+  const found: ProblemRow[] = [];
+  let file = '';
+  for (const row of rows) {
+    if (row.level === '1') { file = row.text; continue; }
+    if (!row.text.includes(needle)) continue;
+    const m = /\[Ln (\d+), Col (\d+)\]/.exec(row.text);
+    if (!m) throw new Error(`Problems row has no [Ln, Col]: ${row.text}`);
+    found.push({ file, text: row.text, line: Number(m[1]), column: Number(m[2]) });
+  }
+  return found;
 }
 
 /** Runs a command by its palette title (F1, then the title, then Enter on the matching entry). */
