@@ -268,7 +268,9 @@ export class ConnectionManager implements vscode.Disposable {
       async (entry) => {
         const profile = this.profileForServer(entry.server);
         if (!profile) throw new Error(`no saved connection reaches ${entry.server}; add one (Durability Lens: Add Connection) and try again`);
-        const secret = await this.store.secretFor(profile);
+        // The active connection's secret is known to work; the stored one may have been changed since.
+        const active = this.active && this.active.profile.name === profile.name ? this.active : null;
+        const secret = active ? { secret: active.secret } : await this.store.secretFor(profile);
         if (!secret) throw new Error('no password was given');
         return connect(toConnectionProfile(profile, entry.database), secret.secret, { role: 'monitor' });
       },

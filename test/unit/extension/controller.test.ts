@@ -1,0 +1,170 @@
+// ConnectionManager + ProfilingController with a scripted fake `vscode` module against the TDS stand-in:
+// connect (password to SecretStorage, status bar, database context for the language server), compare from the
+// cursor on a development profile, run errors at their document line, a refused login, disconnect.
+// Figures are the stand-in model's.
+import * as assert from 'node:assert/strict';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
+import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
+import type { PanelData } from '../../../src/shared/webviewProtocol';
+import type { DatabaseContextParams } from '../../../src/shared/protocol';
+import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
+import { s1Script, serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeOutput, FakeVscode, installFakeVscode } from './support/fakeVscode';
+
+function fakeDocument(text: string, uri = 'file:///w/s1.sql') {
+  const lines = text.split('\n');
+  const offsetAt = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return {
+    uri: { toString: () => uri },
+    version: 1,
+    lineCount: lines.length,
+    getText: () => text,
+    offsetAt,
+    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
+  };
+}
+
+describe('extension controllers with a fake vscode (stand-in)', function () {
+  this.timeout(120_000);
+  const fake = new FakeVscode();
+  let uninstall: () => void;
+  let h: StandinHarness;
+  let manager: ConnectionManagerType;
+  let controller: ProfilingControllerType;
+  const contexts: (DatabaseContextParams | null)[] = [];
+  const panels: PanelData[] = [];
+  const lines: string[] = [];
+  const journal = new KeyValueRestoreJournal(new MemoryStore());
+
+  before(async () => {
+    uninstall = installFakeVscode(fake);
+    h = await startStandin();
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ProfilingController } = await import('../../../src/extension/profilingController');
+    fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
+    const store = new ConnectionStore(fake.secretStorage() as never);
+    manager = new ConnectionManager(store, fakeOutput(lines) as never, journal, async (c) => void contexts.push(c));
+    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async (d: PanelData) => void panels.push(d) } as never, journal);
+  });
+
+  after(async () => {
+    uninstall?.();
+    await h?.close();
+  });
+
+  it('connects: the password goes to secret storage, the status bar and the language server learn the setting', async () => {
+    fake.quickPickAnswers.push((items) => items.find((i) => i.label === 'standin'));
+    fake.inputAnswers.push(h.secret);
+    assert.equal(await manager.connect(), true);
+    assert.equal(fake.statusText, `$(database) 127.0.0.1,${h.server.port} · lab · DISABLED`);
+    assert.deepEqual(contexts.at(-1), { database: 'lab', delayedDurability: 'DISABLED' });
+    assert.equal([...fake.secrets.values()][0], h.secret);
+    assert.ok(!JSON.stringify(fake.settings).includes(h.secret), 'no password in settings');
+  });
+
+  it('profiles the batch under the cursor, then compares another one on a development profile without a confirmation', async () => {
+    const script = s1Script(30);
+    const doc = fakeDocument(script);
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    // Profile the setup batch first (cursor on CREATE TABLE): the table the loop inserts into then exists.
+    const createLine = script.split('\n').findIndex((l) => /CREATE TABLE/.test(l));
+    await controller.profileText(doc as never, new Range(new Position(createLine, 0), new Position(createLine, 0)) as never, 'profile');
+    assert.equal(panels.at(-1)?.kind, 'profile');
+    assert.equal(panels.at(-1)?.header.status, 'completed', JSON.stringify(panels.at(-1)?.header));
+    const cursorLine = script.split('\n').findIndex((l) => /INSERT INTO/.test(l));
+    const cursor = { line: cursorLine, character: 4 };
+    await controller.profileText(doc as never, new Range(new Position(cursor.line, cursor.character), new Position(cursor.line, cursor.character)) as never, 'compare');
+    const data = panels.at(-1)!;
+    assert.equal(data.kind, 'comparison');
+    assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
+    assert.ok(data.standInLabel);
+    assert.equal(fake.shown.filter((s) => s.modal).length, 0, 'development profile: no modal confirmation');
+    assert.ok(fake.progress.some((p) => p.startsWith('Switching DELAYED_DURABILITY: FORCED')), fake.progress.join(' | '));
+    assert.deepEqual(await journal.list(), []);
+    assert.equal((await serverState(h)).setting, 'DISABLED');
+    assert.ok(lines.some((l) => l === 'info "standin" is marked as a development database: no confirmation asked.'));
+  });
+
+  it('on a shared database asks first (modal, naming database, setting and caveat); declining changes nothing', async () => {
+    const connections = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
+    fake.settings['durabilityLens.connections'] = [{ ...connections[0], development: false }];
+    fake.quickPickAnswers.push((items) => items.find((i) => i.label === 'standin'));
+    assert.equal(await manager.connect(), true);
+    const before = panels.length;
+    fake.shown = [];
+    fake.messageAnswers = [undefined]; // the user closes the dialog
+    const script = 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;\n';
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    await controller.profileText(fakeDocument(script) as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'compare');
+    const modal = fake.shown.find((s) => s.modal)!;
+    assert.equal(modal.message, `Switch DELAYED_DURABILITY of lab on 127.0.0.1,${h.server.port} between DISABLED and FORCED to compare?`);
+    assert.match(modal.detail!, /DELAYED_DURABILITY is DISABLED now/);
+    assert.match(modal.detail!, /Data-loss caveat: /);
+    assert.deepEqual(modal.items, ['Switch and Compare']);
+    assert.equal(panels.length, before, 'declined: no panel');
+    assert.deepEqual(await journal.list(), []);
+    assert.equal((await serverState(h)).setting, 'DISABLED');
+    fake.settings['durabilityLens.connections'] = connections;
+  });
+
+  it('puts a workload error at its document line and offers Go to Line', async () => {
+    const doc = fakeDocument('SET NOCOUNT ON;\nSELECT 1;\nSELECT * FROM dbo.no_such_table;\n');
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    fake.shown = [];
+    await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(3, 0)) as never, 'profile');
+    const diags = fake.diagnostics.get('file:///w/s1.sql') ?? [];
+    assert.equal(diags.length, 1, JSON.stringify(diags));
+    assert.equal(diags[0]!.line, 2);
+    assert.match(diags[0]!.message, /^SQL error 208: /);
+    const error = fake.shown.find((s) => s.kind === 'error')!;
+    assert.match(error.message, /the workload failed at line 3: SQL error 208/);
+    assert.deepEqual(error.items, ['Go to Line']);
+  });
+
+  it('a refused login says nothing changed and offers to re-enter the password', async () => {
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const secrets = fake.secretStorage();
+    const store = new ConnectionStore(secrets as never);
+    const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
+    const profile = store.read().profiles[0]!;
+    await secrets.store((await import('../../../src/extension/connectionProfiles')).secretKey('standin'), 'wrong');
+    fake.shown = [];
+    assert.equal(await other.connect(profile), false);
+    const error = fake.shown.find((s) => s.kind === 'error')!;
+    assert.match(error.message, /error 18456\). Nothing was changed on the server\./);
+    assert.ok(error.items.includes('Re-enter Password'));
+    other.dispose();
+  });
+
+  it('offers to restore what an unfinished comparison left switched, and restores it when asked', async () => {
+    const { connect } = await import('../../../src/db/connect');
+    const { alterDurabilitySql, newRestoreEntry } = await import('../../../src/profile');
+    const admin = await connect(h.profile, h.secret, { role: 'monitor' });
+    await admin.execute(alterDurabilitySql('lab', 'FORCED'));
+    await admin.close();
+    const server = `127.0.0.1,${h.server.port}`;
+    await journal.put(newRestoreEntry({ server, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
+    fake.shown = [];
+    fake.messageAnswers = ['Restore Now'];
+    await manager.offerPendingRestores(server);
+    assert.equal(fake.shown[0]!.message, `A durability comparison did not finish restoring lab on ${server}. Restore DELAYED_DURABILITY to DISABLED now?`);
+    assert.equal(fake.shown[0]!.modal, true);
+    assert.equal((await serverState(h)).setting, 'DISABLED', JSON.stringify(fake.shown) + lines.slice(-3).join('\n'));
+    assert.deepEqual(await journal.list(), []);
+    assert.equal(fake.statusText, `$(database) ${server} · lab · DISABLED`);
+  });
+
+  it('disconnect clears the status bar and tells the language server null; then a command says nothing was run', async () => {
+    await manager.disconnect();
+    assert.equal(contexts.at(-1), null);
+    assert.equal(fake.statusText, '$(debug-disconnect) Durability Lens: not connected');
+    fake.shown = [];
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    await controller.profileText(fakeDocument('SELECT 1;\n') as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'profile');
+    assert.deepEqual(fake.shown.map((s) => [s.message, s.items]), [
+      ['Durability Lens: Profile the whole document (line 1) needs a SQL Server connection. Nothing was run and no database setting was changed.', ['Connect', 'Add Connection']],
+    ]);
+  });
+});

@@ -1,0 +1,140 @@
+// A small scripted stand-in for the `vscode` module, enough for ConnectionManager, ConnectionStore and
+// ProfilingController: answers to prompts are queued by the test, everything shown is recorded.
+import Module from 'node:module';
+
+export interface Shown {
+  kind: 'info' | 'warning' | 'error';
+  message: string;
+  detail?: string;
+  modal: boolean;
+  items: string[];
+}
+
+export class FakeVscode {
+  shown: Shown[] = [];
+  /** Answers for showInformation/Warning/ErrorMessage, in order (undefined = dismissed). */
+  messageAnswers: (string | undefined)[] = [];
+  quickPickAnswers: ((items: { label: string }[]) => unknown)[] = [];
+  inputAnswers: (string | undefined)[] = [];
+  settings: Record<string, unknown> = {};
+  secrets = new Map<string, string>();
+  statusText = '';
+  clipboard = '';
+  diagnostics = new Map<string, { message: string; line: number }[]>();
+  progress: string[] = [];
+
+  module(): Record<string, unknown> {
+    const self = this;
+    class Position {
+      constructor(readonly line: number, readonly character: number) {}
+    }
+    class Range {
+      constructor(readonly start: Position, readonly end: Position) {}
+      get isEmpty() {
+        return this.start.line === this.end.line && this.start.character === this.end.character;
+      }
+    }
+    class Selection extends Range {}
+    class Diagnostic {
+      source?: string;
+      code?: unknown;
+      constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
+    }
+    class EventEmitter<T> {
+      private listeners: ((v: T) => void)[] = [];
+      event = (l: (v: T) => void) => {
+        this.listeners.push(l);
+        return { dispose() {} };
+      };
+      fire(v: T) {
+        for (const l of this.listeners) l(v);
+      }
+      dispose() {}
+    }
+    const message = (kind: Shown['kind']) => async (msg: string, ...rest: unknown[]) => {
+      let modal = false;
+      let detail: string | undefined;
+      if (rest.length > 0 && typeof rest[0] === 'object' && rest[0] !== null) {
+        const options = rest.shift() as { modal?: boolean; detail?: string };
+        modal = !!options.modal;
+        detail = options.detail;
+      }
+      self.shown.push({ kind, message: msg, ...(detail !== undefined ? { detail } : {}), modal, items: rest as string[] });
+      return self.messageAnswers.shift();
+    };
+    return {
+      Position,
+      Range,
+      Selection,
+      Diagnostic,
+      EventEmitter,
+      DiagnosticSeverity: { Error: 0, Warning: 1 },
+      StatusBarAlignment: { Left: 1, Right: 2 },
+      ProgressLocation: { Notification: 15 },
+      ConfigurationTarget: { Global: 1 },
+      TextEditorRevealType: { InCenter: 2 },
+      Uri: { parse: (s: string) => ({ toString: () => s }) },
+      env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
+      commands: { executeCommand: async () => undefined, registerCommand: () => ({ dispose() {} }) },
+      languages: {
+        createDiagnosticCollection: () => ({
+          set: (uri: { toString(): string }, list: Diagnostic[]) => self.diagnostics.set(uri.toString(), list.map((d) => ({ message: d.message, line: d.range.start.line }))),
+          delete: (uri: { toString(): string }) => self.diagnostics.delete(uri.toString()),
+          dispose() {},
+        }),
+      },
+      workspace: {
+        textDocuments: [],
+        getConfiguration: (section: string) => ({
+          get: (key: string) => self.settings[`${section}.${key}`],
+          inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`] }),
+          update: async (key: string, value: unknown) => void (self.settings[`${section}.${key}`] = value),
+        }),
+      },
+      window: {
+        createStatusBarItem: () => {
+          const item = { name: '', tooltip: '', command: '', show() {}, dispose() {} } as Record<string, unknown>;
+          Object.defineProperty(item, 'text', { set: (t: string) => void (self.statusText = t), get: () => self.statusText });
+          return item;
+        },
+        showInformationMessage: message('info'),
+        showWarningMessage: message('warning'),
+        showErrorMessage: message('error'),
+        showQuickPick: async (items: { label: string }[] | Thenable<{ label: string }[]>) => {
+          const answer = self.quickPickAnswers.shift();
+          return answer ? answer(await items) : undefined;
+        },
+        showInputBox: async () => self.inputAnswers.shift(),
+        withProgress: async (_options: unknown, task: (p: { report(v: { message?: string }): void }, t: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) =>
+          task({ report: (v) => void (v.message && self.progress.push(v.message)) }, { onCancellationRequested: () => ({ dispose() {} }) }),
+      },
+    };
+  }
+
+  secretStorage() {
+    return {
+      get: async (k: string) => this.secrets.get(k),
+      store: async (k: string, v: string) => void this.secrets.set(k, v),
+      delete: async (k: string) => void this.secrets.delete(k),
+      onDidChange: () => ({ dispose() {} }),
+    };
+  }
+}
+
+/** Makes `require('vscode')` return the fake until the returned function is called. */
+export function installFakeVscode(fake: FakeVscode): () => void {
+  const mod = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const original = mod._load;
+  const api = fake.module();
+  mod._load = function (request: string, parent: unknown, isMain: boolean) {
+    if (request === 'vscode') return api;
+    return original.call(this, request, parent, isMain);
+  };
+  return () => void (mod._load = original);
+}
+
+/** A LogOutputChannel that keeps its lines. */
+export function fakeOutput(lines: string[]) {
+  const push = (level: string) => (text: string) => void lines.push(`${level} ${text}`);
+  return { info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug'), trace: push('trace'), show() {}, appendLine: push('line') };
+}
