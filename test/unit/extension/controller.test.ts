@@ -24,9 +24,11 @@ function fakeDocument(text: string, uri = 'file:///w/s1.sql') {
   };
 }
 
+// One fake for the file: the modules under test are loaded once and keep the first `vscode` object they got.
+const fake = new FakeVscode();
+
 describe('extension controllers with a fake vscode (stand-in)', function () {
   this.timeout(120_000);
-  const fake = new FakeVscode();
   let uninstall: () => void;
   let h: StandinHarness;
   let manager: ConnectionManagerType;
@@ -166,5 +168,46 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.deepEqual(fake.shown.map((s) => [s.message, s.items]), [
       ['Durability Lens: Profile the whole document (line 1) needs a SQL Server connection. Nothing was run and no database setting was changed.', ['Connect', 'Add Connection']],
     ]);
+  });
+});
+
+describe('extension connect: untrusted certificate (stand-in with its self-signed certificate)', function () {
+  this.timeout(60_000);
+  let uninstall: () => void;
+  let h: StandinHarness;
+
+  before(async () => {
+    uninstall = installFakeVscode(fake);
+    h = await startStandin();
+  });
+  after(async () => {
+    uninstall?.();
+    await h?.close();
+  });
+
+  it('offers to trust the certificate for this profile only, saves that, and connects', async () => {
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { secretKey } = await import('../../../src/extension/connectionProfiles');
+    const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
+    fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
+    fake.secrets.set(secretKey('tls'), h.secret);
+    const store = new ConnectionStore(fake.secretStorage() as never);
+    const lines: string[] = [];
+    const manager = new ConnectionManager(store, fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
+    const trust = "Trust this server's certificate for this profile only";
+    fake.shown = [];
+    fake.messageAnswers = [trust];
+    const connected = await manager.connect(store.find('tls')!);
+    assert.equal(connected, true, JSON.stringify(fake.shown) + lines.join('\n'));
+    const error = fake.shown.find((s) => s.kind === 'error')!;
+    assert.match(error.message, /TLS certificate is not trusted/);
+    assert.match(error.message, /Nothing was changed on the server\./);
+    assert.equal(error.items[0], trust);
+    const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
+    assert.equal(saved[0]!.trustServerCertificate, true);
+    assert.deepEqual(saved[1], other, 'other profiles untouched');
+    assert.equal(manager.current?.profile.trustServerCertificate, true);
+    manager.dispose();
   });
 });
