@@ -24,7 +24,8 @@ type TxStack = BeginTransactionNode[];
 export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
   const out = emptyStructure();
   // The lexer keeps comments in their own stream, so batch token ranges hold only what the scanner reads.
-  for (const span of spans) new BatchScanner(tokens, span.firstToken, span.endToken, span, out).run();
+  const scanner = new BatchScanner(tokens, out);
+  for (const span of spans) scanner.scan(span);
   return out;
 }
 
@@ -40,13 +41,16 @@ function join(endsA: Flow, a: TxStack, endsB: Flow, b: TxStack): TxStack {
 }
 
 class BatchScanner {
-  private readonly batchIndex: number;
-  private readonly repeated: boolean;
   private readonly kinds: Uint8Array;
   private readonly keywords: Uint16Array;
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
-  private p: number;
+  // Per-batch state, reset by scan(): one scanner serves every batch (tens of thousands in a big script).
+  private batchIndex = 0;
+  private repeated = false;
+  private lo = 0;
+  private n = 0;
+  private p = 0;
   private loopDepth = 0;
   private atomicDepth = 0;
   private guardDepth = 0;
@@ -54,24 +58,27 @@ class BatchScanner {
   private stack: TxStack = [];
   private readonly tryTrackers: { deepest: TxStack }[] = [];
   private readonly savepoints = new Set<string>();
-  /** Reused by simple(), which never nests: one object per batch instead of one per statement. */
+  /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
-  /** Scans tokens [lo, n) of one batch. */
-  constructor(
-    private readonly t: TokenStream, private readonly lo: number, private readonly n: number,
-    span: BatchSpan, private readonly out: ScriptStructure,
-  ) {
-    this.p = lo;
+  constructor(private readonly t: TokenStream, private readonly out: ScriptStructure) {
     this.kinds = t.kinds;
     this.keywords = t.keywords;
     this.starts = t.starts;
     this.ends = t.ends;
-    this.batchIndex = span.batch.index;
-    this.repeated = span.batch.repeat > 1;
   }
 
-  run(): void {
+  /** Scans one batch: tokens [firstToken, endToken). */
+  scan(span: BatchSpan): void {
+    this.batchIndex = span.batch.index;
+    this.repeated = span.batch.repeat > 1;
+    this.lo = this.p = span.firstToken;
+    this.n = span.endToken;
+    this.loopDepth = this.atomicDepth = this.guardDepth = 0;
+    this.implicitTransactions = false;
+    if (this.stack.length > 0) this.stack = [];
+    this.tryTrackers.length = 0;
+    if (this.savepoints.size > 0) this.savepoints.clear();
     this.list(false);
   }
 
@@ -103,8 +110,10 @@ class BatchScanner {
     return this.t.text.slice(this.start(i), this.end(i));
   }
 
+  /** Token i is the one-character operator `op` (compared by code: no string per check). */
   private isOperator(i: number, op: string): boolean {
-    return this.kind(i) === TokenKind.Operator && this.text(i) === op;
+    return this.kind(i) === TokenKind.Operator && this.ends[i]! - this.starts[i]! === 1 &&
+      this.t.text.charCodeAt(this.starts[i]!) === op.charCodeAt(0);
   }
 
   /** Records a statement from token `from` to the last consumed token and returns its span. */
@@ -305,7 +314,8 @@ class BatchScanner {
         const name = this.text(this.p).toUpperCase();
         if (name === '@@TRANCOUNT') tranCount = true;
         else if (name === '@@FETCH_STATUS') fetchStatus = true;
-      } else if (kind === TokenKind.Word && this.text(this.p).toUpperCase() === 'XACT_STATE') tranCount = true;
+      } else if (kind === TokenKind.Word && this.ends[this.p]! - this.starts[this.p]! === 10 &&
+        this.text(this.p).toUpperCase() === 'XACT_STATE') tranCount = true;
       this.p++;
     }
     return { tranCount, fetchStatus };
