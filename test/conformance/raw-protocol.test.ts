@@ -95,6 +95,31 @@ describe('stand-in TDS layer at byte level', () => {
     }
   });
 
+  it('stops pulling rows from the engine while the client does not read, and resumes when it does', async () => {
+    const client = await open();
+    await client.login();
+    client.socket.pause();
+    client.send(PacketType.SQL_BATCH, sqlBatch(BATCH.fastRows));
+    // Poll (deadline 10 s) until the count has not moved for 5 polls in a row: the writer is waiting for 'drain'.
+    const deadline = Date.now() + 10_000;
+    let last = -1;
+    let stable = 0;
+    while (stable < 5) {
+      assert.ok(Date.now() < deadline, `the engine kept producing rows with nobody reading (${engine.rowsPulled})`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (engine.rowsPulled === last) stable++;
+      else [stable, last] = [0, engine.rowsPulled];
+    }
+    assert.ok(engine.rowsPulled > 0 && engine.rowsPulled < 5_000_000, `${engine.rowsPulled} rows in flight: bounded by socket buffers`);
+    const stalledAt = engine.rowsPulled;
+    client.discard = true;
+    client.socket.resume();
+    while (engine.rowsPulled < stalledAt + 100_000) {
+      assert.ok(Date.now() < deadline + 10_000, 'rows did not flow again after the client resumed reading');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+
   it('close() ends open sockets, in-flight requests and the listener', async () => {
     const client = await open();
     await client.login();

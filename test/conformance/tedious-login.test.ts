@@ -69,6 +69,7 @@ describe('tedious login and encryption against the stand-in', () => {
       assert.ok(error instanceof ConnectionError);
       assert.equal((error as ConnectionError).code, 'ELOGIN');
       assert.equal(error.message, "Login failed for user 'sa'.");
+      assert.deepEqual((error as unknown as { serverErrors: unknown[] }).serverErrors, [{ number: 18456, message: "Login failed for user 'sa'.", class: 14 }]);
       return true;
     });
   });
@@ -77,6 +78,7 @@ describe('tedious login and encryption against the stand-in', () => {
     await assert.rejects(connect({ port: server.port, database: 'nosuch' }), (error: Error) => {
       assert.ok(error instanceof ConnectionError);
       assert.match(error.message, /Cannot open database "nosuch"/);
+      assert.equal((error as unknown as { serverErrors: Array<{ number: number }> }).serverErrors[0]!.number, 4060);
       return true;
     });
   });

@@ -48,6 +48,7 @@ export const BATCH = {
   bigText: 'SELECT big FROM dbo.big_text',
   drop: 'SELECT fault FROM dbo.drop_connection',
   slowRows: 'SELECT n FROM dbo.endless',
+  fastRows: 'SELECT n FROM dbo.endless_fast',
 } as const;
 
 export const MANY_ROWS = 100_000;
@@ -74,6 +75,8 @@ export class FakeEngine implements Engine {
   readonly requests: Array<{ request: ExecRequest; resetConnection: boolean; spid: number }> = [];
   readonly logins: LoginRequest[] = [];
   loggedOut = 0;
+  /** Rows taken so far from the endless fast generator: shows whether the protocol layer honours backpressure. */
+  rowsPulled = 0;
   private nextSpid = 51;
   private nextTransaction = 1n;
   private readonly active = new Set<AbortSignal>();
@@ -151,6 +154,14 @@ export class FakeEngine implements Engine {
         yield { kind: 'resultSet', columns: [{ name: 'n', type: { kind: 'int' }, nullable: false }], rows: trickle() };
         yield { kind: 'done' };
         return;
+      case BATCH.fastRows: {
+        const counted = function* (this: FakeEngine): Iterable<SqlValue[]> {
+          for (;;) yield [++this.rowsPulled];
+        };
+        yield { kind: 'resultSet', columns: [{ name: 'n', type: { kind: 'int' }, nullable: false }], rows: counted.call(this) };
+        yield { kind: 'done' };
+        return;
+      }
       case BATCH.allTypes:
         yield { kind: 'resultSet', columns: ALL_TYPES_COLUMNS, rows: [ALL_TYPES_ROW] };
         yield { kind: 'done', rowCount: 1 };

@@ -15,9 +15,12 @@ export class RawClient {
   private buffered = Buffer.alloc(0);
   private readonly waiters: Array<() => void> = [];
   ended = false;
+  /** Throw incoming bytes away (a reader that only drains the socket). */
+  discard = false;
 
   private constructor(readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
+      if (this.discard) return;
       this.buffered = Buffer.concat([this.buffered, chunk]);
       this.wake();
     });

@@ -38,14 +38,23 @@ export function configFor(options: ConnectOptions): ConnectionConfiguration {
   };
 }
 
-/** Connect; rejects with tedious's ConnectionError when the login or TLS fails. */
+/**
+ * Connect; rejects with tedious's ConnectionError when the login or TLS fails. The server's ERROR tokens seen
+ * during login (tedious's `errorMessage` events) are attached as `serverErrors` (the ConnectionError has no number).
+ */
 export function connect(options: ConnectOptions): Promise<Connection> {
   const connection = new Connection(configFor(options));
+  const serverErrors: Array<{ number: number; message: string; class: number }> = [];
+  const onErrorMessage = (token: { number: number; message: string; class: number }): void => {
+    serverErrors.push({ number: token.number, message: token.message, class: token.class });
+  };
+  connection.on('errorMessage', onErrorMessage);
   return new Promise((resolve, reject) => {
     connection.connect((error) => {
+      connection.off('errorMessage', onErrorMessage);
       if (error) {
         connection.close();
-        reject(error);
+        reject(Object.assign(error, { serverErrors }));
       } else resolve(connection);
     });
   });

@@ -41,9 +41,14 @@ function fixed(size: number, write: (out: Buffer, value: SqlValue) => void, null
       if (!nullable) throw new ResultEncodingError('NULL in a NOT NULL column');
       return Buffer.from([0]); // xxxN types: length 0 = NULL
     }
-    const out = Buffer.alloc(nullable ? size + 1 : size);
-    if (nullable) out.writeUInt8(size, 0);
-    write(nullable ? out.subarray(1) : out, value);
+    if (!nullable) {
+      const out = Buffer.allocUnsafe(size); // every byte is written below
+      write(out, value);
+      return out;
+    }
+    const out = Buffer.allocUnsafe(size + 1);
+    out[0] = size;
+    write(out.subarray(1), value);
     return out;
   };
 }
@@ -150,9 +155,10 @@ export function describeColumn(column: Column): { typeInfo: Buffer; encode: Enco
       const size = { tinyint: 1, smallint: 2, int: 4, bigint: 8 }[type.kind];
       const fixedId = { tinyint: TypeId.INT1, smallint: TypeId.INT2, int: TypeId.INT4, bigint: TypeId.INT8 }[type.kind];
       const write = (out: Buffer, v: SqlValue): void => {
-        if (size === 8) out.writeBigInt64LE(asBigInt(v));
-        else if (size === 1) out.writeUInt8(asNumber(v));
-        else out.writeIntLE(asNumber(v), 0, size);
+        if (size === 4) out.writeInt32LE(asNumber(v));
+        else if (size === 8) out.writeBigInt64LE(asBigInt(v));
+        else if (size === 2) out.writeInt16LE(asNumber(v));
+        else out.writeUInt8(asNumber(v));
       };
       // NOT NULL columns use the fixed-length type (as SQL Server does); nullable ones INTN with a length byte.
       return { typeInfo: nullable ? Buffer.from([TypeId.INTN, size]) : Buffer.from([fixedId]), encode: fixed(size, write, nullable) };
@@ -175,6 +181,7 @@ export function describeColumn(column: Column): { typeInfo: Buffer; encode: Enco
         encode: fixed(
           size,
           (out, v) => {
+            out.fill(0);
             const unscaled = decimalToUnscaled(typeof v === 'number' ? v.toFixed(type.scale) : String(v), type.scale);
             out.writeUInt8(unscaled < 0n ? 0 : 1, 0); // sign: 1 = positive
             let magnitude = unscaled < 0n ? -unscaled : unscaled;
@@ -243,8 +250,17 @@ export function encodeResultSet(columns: Column[]): EncodedResultSet {
     metadata: Buffer.concat(parts),
     encodeRow(values) {
       if (values.length !== columns.length) throw new ResultEncodingError(`row has ${values.length} values for ${columns.length} columns`);
-      const hasNull = values.some((v) => v === null);
-      if (!hasNull) return Buffer.concat([Buffer.from([TokenType.ROW]), ...values.map((v, i) => described[i]!.encode(v))]);
+      if (!values.includes(null)) {
+        // ROW: token byte, then every cell (the hot path of large results: one allocation for the row)
+        const cells = new Array<Buffer>(values.length);
+        let total = 1;
+        for (let i = 0; i < values.length; i++) total += (cells[i] = described[i]!.encode(values[i]!)).length;
+        const row = Buffer.allocUnsafe(total);
+        row[0] = TokenType.ROW;
+        let offset = 1;
+        for (const cell of cells) offset += cell.copy(row, offset);
+        return row;
+      }
       // NBCROW: a bitmap marks NULLs, which then take no bytes at all
       const bitmap = Buffer.alloc(nullBitmapBytes);
       const cells: Buffer[] = [];

@@ -68,13 +68,29 @@ export async function runRequest(args: RunRequestArgs): Promise<'completed' | 'd
   };
 
   const streamRows = async (rows: Iterable<SqlValue[]> | AsyncIterable<SqlValue[]>, encodeRow: (values: SqlValue[]) => Buffer): Promise<void> => {
-    const iterator = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+    // The hot loop of large results: a sync source is read without a promise per row; an async one is raced
+    // against the cancel so a stalled producer cannot delay the attention acknowledgement.
+    if (Symbol.asyncIterator in rows) {
+      const iterator = rows[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const step = await untilAborted(iterator.next(), signal);
+          if (step === ABORTED || step.done || writer.closed) return;
+          writer.write(encodeRow(step.value));
+          if (writer.mustPause) await writer.ready();
+        }
+      } finally {
+        closeQuietly(iterator);
+      }
+    }
+    const iterator = rows[Symbol.iterator]();
     try {
       for (;;) {
-        const step = await untilAborted(Promise.resolve(iterator.next()), signal);
-        if (step === ABORTED || step.done) return;
+        if (signal.aborted || writer.closed) return;
+        const step = iterator.next();
+        if (step.done) return;
         writer.write(encodeRow(step.value));
-        await writer.ready();
+        if (writer.mustPause) await writer.ready();
       }
     } finally {
       closeQuietly(iterator);

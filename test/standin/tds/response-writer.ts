@@ -3,11 +3,15 @@
 import type { Duplex } from 'node:stream';
 import { HEADER_LENGTH, PacketType, framePackets } from './packet';
 
+/** Packets written between event-loop turns when the socket never pushes back (~128 KB at 4096-byte packets). */
+const YIELD_EVERY_PACKETS = 32;
+
 export class ResponseWriter {
   private chunks: Buffer[] = [];
   private length = 0;
   private packetId = 1;
   private blocked = false;
+  private packetsSinceYield = 0;
 
   constructor(
     private readonly transport: () => Duplex,
@@ -37,11 +41,32 @@ export class ResponseWriter {
     this.packetId = 1;
   }
 
-  /** Resolves when the socket has room again (or is gone, so a dead client never stalls the engine). */
-  async ready(): Promise<void> {
-    if (!this.blocked) return;
+  /** True when the caller should `await ready()` before writing more: the socket pushed back, or it is time to yield. */
+  get mustPause(): boolean {
+    return this.blocked || this.packetsSinceYield >= YIELD_EVERY_PACKETS || this.closed;
+  }
+
+  /** The client is gone: nothing written will arrive, so producers should stop. */
+  get closed(): boolean {
     const transport = this.transport();
-    if (transport.destroyed || !transport.writable) return;
+    return transport.destroyed || !transport.writable;
+  }
+
+  /**
+   * Resolves when the socket has room again (or is gone, so a dead client never stalls the engine). While the
+   * kernel keeps accepting bytes, write() never says false, so also yield to the event loop every few packets:
+   * otherwise a fast synchronous row source would starve I/O, including the client's ATTENTION.
+   */
+  async ready(): Promise<void> {
+    if (!this.blocked || this.closed) {
+      if (this.packetsSinceYield >= YIELD_EVERY_PACKETS || this.closed) {
+        this.packetsSinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return;
+    }
+    this.packetsSinceYield = 0;
+    const transport = this.transport();
     await new Promise<void>((resolve) => {
       const done = (): void => {
         transport.off('drain', done);
@@ -58,9 +83,13 @@ export class ResponseWriter {
 
   private send(payload: Buffer, last: boolean): void {
     const transport = this.transport();
-    if (transport.destroyed) return;
+    if (this.closed) {
+      this.packetsSinceYield = YIELD_EVERY_PACKETS; // make the producer yield so the close is noticed
+      return;
+    }
     for (const packet of framePackets(this.type, payload, this.packetSize(), this.packetId, last)) {
       if (!transport.write(packet)) this.blocked = true;
+      this.packetsSinceYield++;
       this.packetId = (this.packetId + 1) & 0xff;
     }
   }
