@@ -84,6 +84,8 @@ export class Interpreter {
 
   private async *execInner(s: Stmt, ctx: RunCtx): AsyncGenerator<Output, Flow> {
     const ev: EvalCtx = { batch: ctx.b, scope: null };
+    const command = COMMANDS[s.k];
+    if (command && ctx.b.session.request) ctx.b.session.request.command = command;
     switch (s.k) {
       case 'select': yield* this.select(s, ctx); return;
       case 'declare':
@@ -222,6 +224,13 @@ export class Interpreter {
 }
 
 export class BatchAbort extends Error {}
+
+/** dm_exec_requests.command while a statement of this kind runs. */
+const COMMANDS: Partial<Record<Stmt['k'], string>> = {
+  select: 'SELECT', insert: 'INSERT', update: 'UPDATE', delete: 'DELETE', truncate: 'TRUNCATE TABLE', commit: 'COMMIT TRANSACTION',
+  rollback: 'ROLLBACK TRANSACTION', checkpoint: 'CHECKPOINT', waitfor: 'WAITFOR', alterDatabase: 'ALTER DATABASE', createTable: 'CREATE TABLE',
+  dropTable: 'DROP TABLE', exec: 'EXECUTE', dbcc: 'DBCC', createEventSession: 'CREATE EVENT SESSION', alterEventSession: 'ALTER EVENT SESSION',
+};
 
 export function doneOf(ctx: RunCtx, rowCount: number | undefined): Output {
   const count = ctx.b.session.nocount ? undefined : rowCount;

@@ -150,12 +150,12 @@ WHILE @i < 100 BEGIN BEGIN TRAN; INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;
     const deadline = Date.now() + 5000;
     let seen: Array<Record<string, unknown>> = [];
     while (Date.now() < deadline) {
-      seen = await rows(s, monitor, `SELECT r.status, r.wait_type, t.wait_type AS task_wait, t.session_id FROM sys.dm_exec_requests AS r
+      seen = await rows(s, monitor, `SELECT r.status, r.command, r.wait_type, t.wait_type AS task_wait, t.session_id FROM sys.dm_exec_requests AS r
 LEFT JOIN sys.dm_os_waiting_tasks AS t ON t.session_id = r.session_id WHERE r.session_id = ${work.spid}`);
       if (seen[0]?.task_wait === 'WRITELOG') break;
       await new Promise((res) => setTimeout(res, 5));
     }
-    assert.deepEqual(seen, [{ status: 'suspended', wait_type: 'WRITELOG', task_wait: 'WRITELOG', session_id: work.spid }]);
+    assert.deepEqual(seen, [{ status: 'suspended', command: 'INSERT', wait_type: 'WRITELOG', task_wait: 'WRITELOG', session_id: work.spid }]);
     const t0 = Date.now();
     cancel.abort();
     await running;
@@ -195,6 +195,14 @@ LEFT JOIN sys.dm_os_waiting_tasks AS t ON t.session_id = r.session_id WHERE r.se
     assert.deepEqual(reset.resultSets[0]!.objects, []);
     const [server] = await rows(s, fresh, "SELECT waiting_tasks_count FROM sys.dm_os_wait_stats WHERE wait_type = N'WRITELOG'");
     assert.equal(server!.waiting_tasks_count, 11n);
+  });
+
+  it('keeps tempdb commits lazy: #temp inserts never wait on WRITELOG (modelling choice)', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await connect(s);
+    await query(s, h, 'SET NOCOUNT ON; CREATE TABLE #snap (v int); DECLARE @i int = 0; WHILE @i < 50 BEGIN INSERT INTO #snap VALUES (@i); SET @i += 1; END');
+    assert.deepEqual(await rows(s, h, 'SELECT wait_type FROM sys.dm_exec_session_wait_stats WHERE session_id = @@SPID'), []);
+    assert.deepEqual(await rows(s, h, 'SELECT COUNT(*) AS n, SUM(v) AS total FROM #snap'), [{ n: 50, total: 1225 }]);
   });
 
   it('rolls back a transaction: rows gone, identity not reused', async () => {
