@@ -150,5 +150,9 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   }
 });
 
+// VS Code switches the body class (vscode-light / vscode-dark / vscode-high-contrast) on a theme change: the
+// charts read their colours once, so draw again.
+new MutationObserver(() => render()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
 render();
 post({ type: 'ready' });

@@ -95,6 +95,13 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     assert.ok(result.text.includes('STAND-IN'));
   });
 
+  it('draws again in the new colours when the theme class changes', async () => {
+    const before = await page.evaluateHandle(() => document.querySelector('canvas'));
+    await page.evaluate(() => document.body.classList.add('vscode-light'));
+    await page.waitForFunction((old) => document.querySelector('canvas') !== old, before, { timeout: 10_000 });
+    assert.equal(await page.evaluate(() => document.querySelectorAll('canvas').length), 3);
+  });
+
   it('buttons post typed messages', async () => {
     await page.click('vscode-button[data-action="copyMarkdown"]');
     await page.click('vscode-button[data-action="export-csv"]');
