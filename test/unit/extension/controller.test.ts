@@ -140,6 +140,30 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     other.dispose();
   });
 
+  it('a COMMIT lens profiles the batch holding its transaction', async () => {
+    const text = 'SET NOCOUNT ON;\nGO\nBEGIN TRAN;\nINSERT INTO dbo.SingleRowInsert DEFAULT VALUES;\nCOMMIT;\n';
+    const doc = { ...fakeDocument(text, 'file:///w/tx.sql'), version: 4 };
+    fake.documents = [doc];
+    const before = panels.length;
+    await controller.profileTarget(
+      {
+        uri: 'file:///w/tx.sql',
+        version: 4,
+        batchIndex: 1,
+        batchRange: { start: { line: 2, character: 0 }, end: { line: 4, character: 7 } },
+        repeat: 1,
+        commit: { position: { line: 4, character: 0 }, range: { start: { line: 4, character: 0 }, end: { line: 4, character: 7 } }, transactionRange: { start: { line: 2, character: 0 }, end: { line: 4, character: 7 } }, delayedDurability: null, inLoop: false },
+      },
+      'profile',
+    );
+    assert.equal(panels.length, before + 1);
+    const data = panels.at(-1)!;
+    assert.equal(data.kind, 'profile');
+    assert.equal(data.header.status, 'completed', JSON.stringify(data.header));
+    assert.ok(lines.some((l) => l.startsWith('info Profile the transaction committed at line 5 (lines 3–5, batch 2)')), lines.slice(-5).join('\n'));
+    fake.documents = [];
+  });
+
   it('offers to restore what an unfinished comparison left switched, and restores it when asked', async () => {
     const { connect } = await import('../../../src/db/connect');
     const { alterDurabilitySql, newRestoreEntry } = await import('../../../src/profile');

@@ -22,6 +22,8 @@ export class FakeVscode {
   clipboard = '';
   diagnostics = new Map<string, { message: string; line: number }[]>();
   progress: string[] = [];
+  /** What workspace.textDocuments returns (lens targets find their document here). */
+  documents: unknown[] = [];
 
   module(): Record<string, unknown> {
     const self = this;
@@ -84,7 +86,12 @@ export class FakeVscode {
         }),
       },
       workspace: {
-        textDocuments: [],
+        get textDocuments() {
+          return self.documents;
+        },
+        openTextDocument: async () => {
+          throw new Error('the fake opens no documents from disk');
+        },
         getConfiguration: (section: string) => ({
           get: (key: string) => self.settings[`${section}.${key}`],
           inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`] }),
