@@ -1,8 +1,8 @@
 // Statement parser: batches of T-SQL statements (no GO; the client splits) into the syntax tree of ast.ts.
-import type { SqlValue } from '../engine';
-import type { ColumnDef, Expr, Stmt, XeEventDef, XeTargetDef } from './ast';
+import type { ColumnDef, Expr, Stmt } from './ast';
 import { tokenize } from './lexer';
 import { Cursor, parseExpr, parseSelect, parseType } from './parse-expr';
+import { parseCreateEventSession } from './parse-xe';
 
 export function parseBatch(sql: string): Stmt[] {
   const c = new Cursor(tokenize(sql), sql);
@@ -266,7 +266,7 @@ function atStatementEnd(c: Cursor): boolean {
   return c.tok.kind === 'eof' || c.isOp(';') || (c.tok.kind === 'ident' && !c.tok.quoted && !c.isName() && !c.isKw('DEFAULT') && !c.isKw('NULL'));
 }
 
-function parseScope(c: Cursor): 'SERVER' | 'DATABASE' {
+export function parseScope(c: Cursor): 'SERVER' | 'DATABASE' {
   if (c.acceptKw('SERVER')) return 'SERVER';
   if (c.acceptKw('DATABASE')) return 'DATABASE';
   throw c.unexpected();
@@ -358,72 +358,4 @@ function parseAlterDatabase(c: Cursor, line: number): Stmt {
   const s: Stmt = { line, k: 'alterDatabase', db, option, value, noWait };
   if (termination) s.termination = termination;
   return s;
-}
-
-function parseCreateEventSession(c: Cursor, line: number): Stmt {
-  const name = c.name();
-  c.expectKw('ON');
-  const scope = parseScope(c);
-  const events: XeEventDef[] = [];
-  const targets: XeTargetDef[] = [];
-  const options: Record<string, string> = {};
-  for (;;) {
-    if (c.acceptKw('ADD', 'EVENT')) {
-      const parts = c.multipart();
-      const ev: XeEventDef = { pkg: parts.length > 1 ? parts[parts.length - 2]! : '', name: parts[parts.length - 1]!, actions: [] };
-      if (c.acceptOp('(')) {
-        while (!c.acceptOp(')')) {
-          if (c.acceptKw('ACTION')) {
-            c.expectOp('(');
-            do ev.actions.push(c.multipart().join('.')); while (c.acceptOp(','));
-            c.expectOp(')');
-          } else if (c.acceptKw('SET')) {
-            do { c.name(); c.expectOp('='); parseExpr(c); } while (c.acceptOp(','));
-          } else if (c.acceptKw('WHERE')) {
-            const start = c.tok.offset;
-            ev.predicateExpr = parseExpr(c);
-            ev.predicate = c.sql.slice(start, c.tokens[c.pos - 1]!.end);
-          } else throw c.unexpected();
-        }
-      }
-      events.push(ev);
-      c.acceptOp(',');
-      continue;
-    }
-    if (c.acceptKw('ADD', 'TARGET')) {
-      const parts = c.multipart();
-      const tg: XeTargetDef = { pkg: parts.length > 1 ? parts[parts.length - 2]! : '', name: parts[parts.length - 1]!, settings: {} };
-      if (c.acceptOp('(')) {
-        c.expectKw('SET');
-        do {
-          const key = c.name().toLowerCase();
-          c.expectOp('=');
-          const paren = c.acceptOp('(');
-          const t = c.next();
-          let v: SqlValue = t.kind === 'number' ? Number(t.value) : t.value;
-          if (t.kind === 'ident' && !t.quoted) v = t.value.toUpperCase();
-          if (paren) c.expectOp(')');
-          tg.settings[key] = v;
-        } while (c.acceptOp(','));
-        c.expectOp(')');
-      }
-      targets.push(tg);
-      c.acceptOp(',');
-      continue;
-    }
-    break;
-  }
-  if (c.acceptKw('WITH')) {
-    c.expectOp('(');
-    do {
-      const key = c.name().toUpperCase();
-      c.expectOp('=');
-      let v = c.next().value.toUpperCase();
-      if (c.tok.kind === 'ident' && ['SECONDS', 'KB', 'MB'].includes(c.tok.value.toUpperCase())) v += ' ' + c.next().value.toUpperCase();
-      options[key] = v;
-    } while (c.acceptOp(','));
-    c.expectOp(')');
-  }
-  if (!events.length) throw c.unexpected();
-  return { line, k: 'createEventSession', name, scope, events, targets, options };
 }
