@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { startStandinServer, type StandinServer } from '../standin/server';
 import { PacketType } from '../standin/tds/packet';
 import { BATCH, FakeEngine } from './support/fake-engine';
-import { RawClient, sqlBatch } from './support/raw-client';
+import { RawClient, preloginNotSupported, sqlBatch } from './support/raw-client';
 
 describe('stand-in robustness against malformed requests', () => {
   let server: StandinServer;
@@ -34,6 +34,31 @@ describe('stand-in robustness against malformed requests', () => {
       }),
       { numRuns: 60 },
     );
+    await expectHealthy();
+  });
+
+  it('closes only that connection on random PRELOGIN / LOGIN7 payloads before login', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.uint8Array({ maxLength: 300 }), async (atLogin, bytes) => {
+        const client = await RawClient.open(server.port);
+        try {
+          if (atLogin) {
+            client.send(PacketType.PRELOGIN, preloginNotSupported());
+            assert.ok(await client.readMessage());
+            client.send(PacketType.LOGIN7, Buffer.from(bytes));
+          } else client.send(PacketType.PRELOGIN, Buffer.from(bytes));
+          const answer = await client.readMessage();
+          if (answer) assert.equal(answer.packets[0]!.type, PacketType.TABULAR_RESULT);
+        } finally {
+          await client.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+    await expectHealthy();
+  });
+
+  async function expectHealthy(): Promise<void> {
     const healthy = await RawClient.open(server.port);
     try {
       await healthy.login();
@@ -43,5 +68,5 @@ describe('stand-in robustness against malformed requests', () => {
     } finally {
       await healthy.close();
     }
-  });
+  }
 });

@@ -138,12 +138,14 @@ export class TdsConnection {
     tls.on('data', this.onData);
     tls.on('error', (error) => this.fail(new Error(`TLS: ${error.message}`)));
     tls.on('close', () => this.socket.destroy());
-    return new Promise((resolve) =>
+    return new Promise((resolve) => {
       tls.once('secure', () => {
         this.options.log(`TLS ${tls.getProtocol() ?? '?'} established (${strict ? 'TDS 8.0 strict' : 'inside PRELOGIN'})`);
         resolve();
-      }),
-    );
+      });
+      // A failed handshake closes the connection; resolve so run() moves on and finds no next message.
+      tls.once('close', () => resolve());
+    });
   }
 
   /** Login-only encryption done: continue in clear text on the raw socket. */

@@ -133,8 +133,9 @@ export async function runRequest(args: RunRequestArgs): Promise<'completed' | 'd
   };
 
   if (args.resetConnection) await emit(envChangeResetAck());
-  const outputs = args.engine.execute(args.session, request, { signal, resetConnection: args.resetConnection })[Symbol.asyncIterator]();
+  let outputs: AsyncIterator<Output> | undefined;
   try {
+    outputs = args.engine.execute(args.session, request, { signal, resetConnection: args.resetConnection })[Symbol.asyncIterator]();
     for (;;) {
       const step = await untilAborted(outputs.next(), signal);
       if (step === ABORTED || step.done) break;
@@ -152,7 +153,7 @@ export async function runRequest(args: RunRequestArgs): Promise<'completed' | 'd
       await emit(messageToken('error', { number: 50000, state: 1, class: 16, message, lineNumber: 0 }, args.serverName));
     }
   } finally {
-    if (signal.aborted) closeQuietly(outputs);
+    if (signal.aborted && outputs) closeQuietly(outputs);
   }
 
   if (signal.aborted) {
