@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { E2eTest } from './support/harness';
-import { codeLens, lensLine, lineOf, notificationText, openFile, problemRows, waitForExplorer } from './support/workbench';
+import { codeLens, lensLine, lineOf, notificationText, openFile, problemRows, visibleLensLines, waitForExplorer } from './support/workbench';
 
 const LOOP_FILE = 'loop-inserts.sql';
 const COMMIT_FILE = 'commit-transaction.sql';
@@ -29,10 +29,8 @@ export const uiTests: E2eTest[] = [
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, LOOP_FILE);
       // The first lens also proves the extension activated and its language server answered.
-      const lens = codeLens(page, 'Profile batch').first();
-      await lens.waitFor({ timeout: 90_000 });
       const expected = lineOf(fixtureText(workspace, LOOP_FILE), /^\s*WHILE\b/i);
-      const actual = await lensLine(page, lens);
+      const actual = await lensLine(page, 'Profile batch', 90_000);
       await screenshot('profile-batch-lens');
       if (actual !== expected) throw new Error(`"Profile batch" is over line ${actual}, expected line ${expected}`);
     },
@@ -42,10 +40,8 @@ export const uiTests: E2eTest[] = [
     run: async ({ page, workspace, screenshot }) => {
       // The sample a user opens first (shipped in the VSIX); the run copies samples/ into the workspace.
       await openFile(page, SAMPLE_S1);
-      const lens = codeLens(page, 'Profile batch').first();
-      await lens.waitFor({ timeout: 30_000 });
       const expected = lineOf(fixtureText(workspace, SAMPLE_S1), /^\s*WHILE\b/i);
-      const actual = await lensLine(page, lens);
+      const actual = await lensLine(page, 'Profile batch');
       await screenshot('sample-s1-profile-batch-lens');
       if (actual !== expected) throw new Error(`"Profile batch" is over line ${actual}, expected line ${expected}`);
     },
@@ -56,12 +52,11 @@ export const uiTests: E2eTest[] = [
       await openFile(page, COMMIT_FILE);
       const expected = lineOf(fixtureText(workspace, COMMIT_FILE), /^\s*COMMIT\b/i);
       for (const title of ['Profile transaction', 'Compare durability']) {
-        const lens = codeLens(page, title).first();
-        await lens.waitFor({ timeout: 30_000 });
-        const actual = await lensLine(page, lens);
+        const actual = await lensLine(page, title);
         if (actual !== expected) throw new Error(`"${title}" is over line ${actual}, expected line ${expected}`);
       }
-      if (await codeLens(page, 'Profile batch').count()) throw new Error('"Profile batch" shown on a file without a loop');
+      const batchLenses = await visibleLensLines(page, 'Profile batch');
+      if (batchLenses.length) throw new Error(`"Profile batch" shown on a file without a loop (line ${batchLenses.join(', ')})`);
       await screenshot('commit-lenses');
     },
   },

@@ -57,15 +57,16 @@ function newestMtime(entry: string): number {
 }
 
 /**
- * True when dist/'s bundles are newer than everything webpack reads (make's rule). In CI `npm test` has just
- * built them, and a second production build costs minutes on a busy machine.
+ * True when the last webpack build is newer than everything webpack reads (make's rule). In CI `npm test` has
+ * just built dist/, and a second production build costs minutes on a busy machine. The newest bundle dates
+ * the last build: webpack rewrites only bundles whose content changed, so the others keep older times.
  */
 export function bundlesAreFresh(): boolean {
   const bundles = ['extension.js', 'server.js', 'webview.js'].map((f) => path.join(repoRoot, 'dist', f));
   if (!bundles.every((b) => fs.existsSync(b))) return false;
-  const oldestBundle = Math.min(...bundles.map((b) => fs.statSync(b).mtimeMs));
+  const lastBuild = Math.max(...bundles.map((b) => fs.statSync(b).mtimeMs));
   const inputs = ['src', 'package.json', 'package-lock.json', 'webpack.config.js', 'tsconfig.json'].map((f) => path.join(repoRoot, f));
-  return Math.max(...inputs.map(newestMtime)) < oldestBundle;
+  return Math.max(...inputs.map(newestMtime)) < lastBuild;
 }
 
 /** `npm run package` (build + vsce) → durability-lens.vsix, then the content check; returns the VSIX path. */

@@ -33,18 +33,39 @@ export function codeLens(page: Page, title: string): Locator {
 }
 
 /**
- * 1-based editor line a code lens is drawn over. Monaco draws a lens in a view zone directly above its line,
- * so the line is the first line-number box that starts at or below the lens's bottom edge.
+ * 1-based editor lines the visible code lenses titled `title` are drawn over, in one pass inside the page (the
+ * workbench re-renders lenses as they resolve, so measuring element by element from outside can race). Monaco
+ * draws a lens in a view zone directly above its line: the line is the first line number at or below the
+ * lens's bottom edge in the same editor.
  */
-export async function lensLine(page: Page, lens: Locator): Promise<number> {
-  const box = await lens.boundingBox();
-  if (!box) throw new Error('code lens is not visible');
-  const lines = await page.locator('.editor-instance .margin-view-overlays .line-numbers').evaluateAll((els) =>
-    els.map((el) => ({ n: Number(el.textContent?.trim()), top: el.getBoundingClientRect().top })),
-  );
-  const below = lines.filter((l) => Number.isFinite(l.n) && l.top >= box.y + box.height - 2).sort((a, b) => a.top - b.top);
-  if (!below.length) throw new Error(`no editor line below the lens at y=${box.y}`);
-  return below[0]!.n;
+export async function visibleLensLines(page: Page, title: string): Promise<number[]> {
+  return page.evaluate((wanted) => {
+    const result: number[] = [];
+    for (const lens of Array.from(document.querySelectorAll('.codelens-decoration a'))) {
+      if (!(lens.textContent ?? '').includes(wanted)) continue;
+      const box = lens.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const editor = lens.closest('.monaco-editor');
+      const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
+        .map((el) => ({ n: Number(el.textContent?.trim()), top: el.getBoundingClientRect().top }))
+        .filter((l) => Number.isFinite(l.n) && l.n > 0 && l.top >= box.bottom - 2)
+        .sort((a, b) => a.top - b.top);
+      if (numbers.length) result.push(numbers[0]!.n);
+    }
+    return result;
+  }, title);
+}
+
+/** Waits (with a deadline) until a lens titled `title` is visible and measurable; returns its line. */
+export async function lensLine(page: Page, title: string, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = await visibleLensLines(page, title);
+    if (lines.length === 1) return lines[0]!;
+    if (lines.length > 1) throw new Error(`expected one "${title}" lens, found them over lines ${lines.join(', ')}`);
+    if (Date.now() > deadline) throw new Error(`no visible "${title}" lens within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100)); // poll interval; the deadline above bounds the wait
+  }
 }
 
 export interface ProblemRow {
