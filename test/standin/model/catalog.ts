@@ -44,8 +44,12 @@ export function findVirtualTable(parts: string[], server: Server): VirtualTable 
   const t = registry.get('sys.' + name);
   if (!t) return undefined;
   if (t.name.startsWith('sys.dm_xe_database') || t.name === 'sys.database_event_sessions' || t.name === 'sys.dm_db_wait_stats') return server.options.azure ? t : undefined;
+  if (server.options.azure && NOT_ON_AZURE.has(t.name)) return undefined;
   return t;
 }
+
+/** Objects the reference says Azure SQL Database lacks (§1 master_files / volume stats, §6 host info). */
+const NOT_ON_AZURE = new Set(['sys.master_files', 'sys.dm_os_volume_stats', 'sys.dm_os_host_info']);
 
 export function padNchar(s: string, n = 128): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
