@@ -55,6 +55,37 @@ describe('stand-in TDS layer at byte level', () => {
     assert.ok(response.payload.includes(Buffer.from(BIG_TEXT, 'utf16le')));
   });
 
+  it('ends statements with DONE status bits: COUNT and MORE between statements, ERROR on the failing one', async () => {
+    const client = await open();
+    await client.login();
+    const doneAt = (payload: Buffer, fromEnd: number): string => payload.subarray(payload.length - 13 * fromEnd, payload.length - 13 * (fromEnd - 1)).toString('hex');
+    client.send(PacketType.SQL_BATCH, sqlBatch(BATCH.selectOne));
+    const one = await client.readMessage();
+    // DONE 0xFD, Status 0x0010 (COUNT), CurCmd 0, DoneRowCount 1
+    assert.equal(doneAt(one!.payload, 1), 'fd' + '1000' + '0000' + '0100000000000000');
+    client.send(PacketType.SQL_BATCH, sqlBatch(BATCH.errorAtLine3));
+    const three = await client.readMessage();
+    assert.equal(doneAt(three!.payload, 1), 'fd' + '0200' + '0000' + '0000000000000000', 'final DONE: ERROR');
+    assert.ok(three!.payload.includes(Buffer.from('fd' + '1100' + '0000' + '0100000000000000', 'hex')), 'DONE with MORE|COUNT before it');
+  });
+
+  it('acknowledges ATTENTION in its own message after ending the cancelled response', async () => {
+    const client = await open();
+    await client.login();
+    client.send(PacketType.SQL_BATCH, sqlBatch(BATCH.waitfor));
+    const deadline = Date.now() + 5000;
+    while (engine.running === 0) {
+      assert.ok(Date.now() < deadline, 'the engine never started waiting');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    client.send(PacketType.ATTENTION, Buffer.alloc(0));
+    const cancelled = await client.readMessage();
+    assert.equal(cancelled!.payload.length, 0, 'the cancelled response ends without tokens');
+    const ack = await client.readMessage();
+    assert.equal(ack!.payload.toString('hex'), 'fd' + '2000' + '0000' + '0000000000000000', 'DONE with ATTN');
+    assert.equal(engine.running, 0);
+  });
+
   it('answers a malformed request with an error and keeps the connection', async () => {
     const client = await open();
     await client.login();

@@ -78,6 +78,26 @@ describe('tedious requests decoded by the stand-in', () => {
     );
   });
 
+  it('passes a procedure called by name with its parameters (callProcedure)', async () => {
+    const { Request } = await import('tedious');
+    await new Promise<void>((resolve, reject) => {
+      const request = new Request('dbo.record_run', (error) => (error ? reject(error) : resolve()));
+      request.addParameter('label', TYPES.NVarChar, 'baseline');
+      request.addParameter('repeats', TYPES.Int, 3);
+      connection.callProcedure(request);
+    });
+    const { request } = engine.requests.at(-1)!;
+    assert.deepEqual(request, {
+      kind: 'rpc',
+      procedure: 'dbo.record_run',
+      statement: null,
+      parameters: [
+        { name: '@label', value: 'baseline', typeName: 'nvarchar(8)', output: false }, // TYPE_INFO as tedious sizes it,
+        { name: '@repeats', value: 3, typeName: 'int', output: false },
+      ],
+    });
+  });
+
   it('maps beginTransaction / commitTransaction to transaction manager requests', async () => {
     await new Promise<void>((resolve, reject) => connection.beginTransaction((error) => (error ? reject(error) : resolve()), 'tx1'));
     await new Promise<void>((resolve, reject) => connection.commitTransaction((error) => (error ? reject(error) : resolve())));
