@@ -122,21 +122,29 @@ function tail(file: string, lines: number): string {
   return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
 }
 
-/** Newest log folder of the run's user data: UD/logs/<timestamp>/. */
+/** Newest server log folder of the run's user data, UD/logs/<timestamp>/ (the CLI install writes an older one). */
 function latestLogDir(): string | null {
   const logs = path.join(userDataDir, 'logs');
   if (!fs.existsSync(logs)) return null;
-  const dirs = fs.readdirSync(logs).sort();
-  return dirs.length ? path.join(logs, dirs[dirs.length - 1]!) : null;
+  const dirs = fs.readdirSync(logs).sort().reverse().map((d) => path.join(logs, d));
+  return dirs.find((d) => fs.readdirSync(d).some((e) => e.startsWith('exthost'))) ?? dirs[0] ?? null;
 }
 
-/** Prints what explains most failures: code-server's own output and the remote extension host log. */
-export function dumpServerLogs(lines = 80): void {
+/**
+ * Prints what explains most failures: code-server's own output, then for each extension host (one per page
+ * load: UI tests, host suite) its log (activation failures with stacks) and our output channel's log.
+ */
+export function dumpServerLogs(lines = 60): void {
   console.log(`\n----- tail of code-server log (${path.join(runDir, 'code-server.log')}) -----`);
   console.log(tail(path.join(runDir, 'code-server.log'), lines));
   const dir = latestLogDir();
-  const exthost = dir ? path.join(dir, 'exthost1', 'remoteexthost.log') : null;
-  console.log(`----- tail of extension host log (${exthost ?? 'no log folder'}) -----`);
-  if (exthost) console.log(tail(exthost, lines));
+  const hosts = dir ? fs.readdirSync(dir).filter((e) => e.startsWith('exthost')).sort() : [];
+  if (!hosts.length) console.log(`----- no extension host logs under ${dir ?? path.join(userDataDir, 'logs')} -----`);
+  for (const host of hosts) {
+    for (const file of [path.join(dir!, host, 'remoteexthost.log'), path.join(dir!, host, 'durability-lens.durability-lens', 'Durability Lens.log')]) {
+      console.log(`----- tail of ${file} -----`);
+      console.log(tail(file, lines));
+    }
+  }
   console.log('----- end of logs -----\n');
 }
