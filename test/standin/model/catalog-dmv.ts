@@ -1,6 +1,5 @@
 // Performance DMVs: file IO, volumes, waits (server, session, in flight), requests, sessions, connections,
 // perf counters, log stats/space/VLFs, sys/host info, transactions. Columns follow the Learn pages (reference §1–§3, §6).
-import type { SqlValue } from '../engine';
 import { dbArg, padNchar, register, requireServerState, type VRow } from './catalog';
 import type { BatchContext } from './eval';
 import type { Database, Session, WaitStat } from './state';
@@ -148,12 +147,12 @@ export function registerDmvTables(): void {
       const cur = v.filter((x) => x.status === 2).at(-1) ?? v[0]!;
       const mb = (n: number) => n / (1024 * 1024);
       return [{
-        database_id: d.id, recovery_model: d.recoveryModel, log_min_lsn: lsn(d, 0), log_end_lsn: lsn(d, d.log.endLsn),
+        database_id: d.id, recovery_model: d.recoveryModel, log_min_lsn: lsn(0), log_end_lsn: lsn(d.log.endLsn),
         current_vlf_sequence_number: BigInt(cur.sequence), current_vlf_size_mb: mb(cur.sizeBytes), total_vlf_count: BigInt(v.length),
         total_log_size_mb: mb(d.files.find((f) => f.type === 1)!.sizePages * 8192), active_vlf_count: BigInt(v.filter((x) => x.status === 2).length),
         active_log_size_mb: mb(d.log.usedBytes), log_truncation_holdup_reason: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING', log_backup_time: null,
-        log_backup_lsn: lsn(d, 0), log_since_last_log_backup_mb: mb(d.log.sinceBackupBytes), log_checkpoint_lsn: lsn(d, d.log.checkpointLsn),
-        log_since_last_checkpoint_mb: mb(d.log.sinceCheckpointBytes), log_recovery_lsn: lsn(d, d.log.checkpointLsn), log_recovery_size_mb: mb(d.log.sinceCheckpointBytes),
+        log_backup_lsn: lsn(0), log_since_last_log_backup_mb: mb(d.log.sinceBackupBytes), log_checkpoint_lsn: lsn(d.log.checkpointLsn),
+        log_since_last_checkpoint_mb: mb(d.log.sinceCheckpointBytes), log_recovery_lsn: lsn(d.log.checkpointLsn), log_recovery_size_mb: mb(d.log.sinceCheckpointBytes),
         recovery_vlf_count: 1n,
       }];
     },
@@ -181,7 +180,7 @@ export function registerDmvTables(): void {
       return vlfView(d).map((v) => ({
         database_id: d.id, file_id: 2, vlf_begin_offset: BigInt(v.offset), vlf_size_mb: v.sizeBytes / (1024 * 1024), vlf_sequence_number: BigInt(v.sequence),
         vlf_active: v.status === 2, vlf_status: v.status, vlf_parity: v.sequence ? 64 : 0, vlf_first_lsn: v.sequence ? `${String(v.sequence).padStart(8, '0')}:00000010:0001` : '00000000:00000000:0000',
-        vlf_create_lsn: v.createLsn ? lsn(d, v.createLsn) : '00000000:00000000:0000',
+        vlf_create_lsn: v.createLsn ? lsn(v.createLsn) : '00000000:00000000:0000',
       }));
     },
   });
@@ -220,10 +219,11 @@ function simulatedElapsed(b: BatchContext, startedAt: number): number {
   return f > 0 ? (performance.now() - startedAt) / f : 0;
 }
 
-export function lsn(d: Database, bytes: number): string {
+/** An LSN-shaped label for a log byte offset (VLF:block:slot); the model has no real LSNs. */
+export function lsn(bytes: number): string {
   const vlf = Math.floor(bytes / (512 * 1024)) + 1;
   const block = Math.floor((bytes % (512 * 1024)) / 512);
-  return `${String(vlf).padStart(8, '0')}:${String(block).padStart(8, '0')}:0001`.slice(0, 24) + (d ? '' : '');
+  return `${String(vlf).padStart(8, '0')}:${String(block).padStart(8, '0')}:0001`.slice(0, 24);
 }
 
 /** VLF statuses: the active part of the log covers used bytes from the first VLF on (simplified; MODEL.md). */
@@ -279,4 +279,3 @@ function perfCounterRows(b: BatchContext): VRow[] {
   return rows;
 }
 
-export type { SqlValue };

@@ -4,7 +4,9 @@ import type { Column, SqlValue } from '../engine';
 import type { BatchContext } from './eval';
 import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
-import type { Server } from './server';
+import { registerDmvTables } from './catalog-dmv';
+import { registerXeTables } from './catalog-xe';
+import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
 export type VRow = Record<string, SqlValue>;
@@ -184,7 +186,3 @@ function registerCatalogViews(): void {
     },
   });
 }
-
-import { DATABASE_PERMISSIONS as dbPermissionNames, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
-import { registerDmvTables } from './catalog-dmv';
-import { registerXeTables } from './catalog-xe';

@@ -15,8 +15,7 @@ export class SqlError extends Error {
     super(message);
   }
 
-  toMessage(serverName = ''): ServerMessage {
-    void serverName;
+  toMessage(): ServerMessage {
     return { number: this.number, state: this.state, class: this.cls, message: this.message, lineNumber: this.line };
   }
 }

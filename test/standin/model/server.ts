@@ -53,7 +53,8 @@ export class Server {
   xeFiles: XeFileStore = new Map();
   missingXeEvents = new Set<string>();
   nextSpid = 51;
-  nextObjectId = 1_000_000_000 / 1000;
+  /** User object ids start high, like SQL Server's, so they never collide with the synthetic system objects. */
+  nextObjectId = 1_000_000;
   nextTranId = 1000;
   private nextDbId = 5;
 

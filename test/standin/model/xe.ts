@@ -171,7 +171,7 @@ export function newSession(id: number, def: { name: string; scope: 'SERVER' | 'D
 }
 
 /** Resets target state when a session starts (ring buffers are memory-only; event_file starts a new file). */
-export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir: string, sep: string): void {
+export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir: string): void {
   s.running = true;
   s.startTime = new Date();
   s.ring = null;
@@ -191,7 +191,6 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
       if (!/^([a-z]:\\|\\\\|\/|https:)/i.test(prefix)) prefix = defaultLogDir + prefix;
       // Name pattern: <prefix>_0_<number>.xel (a start-time number is appended; MODEL.md).
       const fileName = `${prefix}_0_${BigInt(Date.now()) * 10000n + 116444736000000000n}.xel`;
-      void sep;
       files.set(fileName, files.get(fileName) ?? []);
       s.file = { name: fileName, logged: 0 };
     }
