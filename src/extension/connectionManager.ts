@@ -8,7 +8,7 @@ import { captureServerIdentity, preflightPermissions, type PreflightResult } fro
 import { describeServer, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { STATUS_BAR_COMMAND, ConnectionCommands } from './commandIds';
-import { describeStoredServer, toConnectionProfile, type StoredProfile } from './connectionProfiles';
+import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from './connectionProfiles';
 import type { ConnectionStore } from './connectionStore';
 import { connectionFailureText, preflightSummary, restorePrompt } from './uiText';
 
@@ -35,6 +35,7 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly statusItem: vscode.StatusBarItem;
   private readonly changed = new vscode.EventEmitter<ActiveConnection | null>();
   readonly onDidChange = this.changed.event;
+  private readonly configListener: vscode.Disposable;
 
   constructor(
     private readonly store: ConnectionStore,
@@ -46,6 +47,18 @@ export class ConnectionManager implements vscode.Disposable {
     this.statusItem.name = 'Durability Lens connection';
     this.render();
     this.statusItem.show();
+    // Editing settings.json by hand: a removed profile disconnects; an edited one (e.g. `development`) applies.
+    this.configListener = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!this.active || !event.affectsConfiguration(FULL_CONNECTIONS_SETTING)) return;
+      const name = this.active.profile.name;
+      const now = this.store.find(name);
+      if (now) {
+        this.active = { ...this.active, profile: now };
+        this.render();
+        return;
+      }
+      void this.disconnect().then(() => vscode.window.showInformationMessage(`Durability Lens: the connection "${name}" is no longer in ${FULL_CONNECTIONS_SETTING}; disconnected.`));
+    });
   }
 
   get current(): ActiveConnection | null {
@@ -53,6 +66,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.configListener.dispose();
     this.statusItem.dispose();
     this.changed.dispose();
   }

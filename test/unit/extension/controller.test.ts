@@ -182,6 +182,25 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.equal(fake.statusText, `$(database) ${server} · lab · DISABLED`);
   });
 
+  it('editing the active profile in settings applies; removing it disconnects', async () => {
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
+    const store = new ConnectionStore(fake.secretStorage() as never);
+    const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
+    await fake.secretStorage().store((await import('../../../src/extension/connectionProfiles')).secretKey('standin'), h.secret);
+    assert.equal(await other.connect(store.find('standin')!), true);
+    fake.setSetting('durabilityLens.connections', [{ ...saved[0], development: false }]);
+    assert.equal(other.current?.profile.development, false);
+    fake.shown = [];
+    const disconnected = new Promise<void>((resolve) => other.onDidChange((a) => a === null && resolve()));
+    fake.setSetting('durabilityLens.connections', []);
+    await disconnected;
+    assert.equal(other.current, null);
+    fake.settings['durabilityLens.connections'] = saved;
+    other.dispose();
+  });
+
   it('disconnect clears the status bar and tells the language server null; then a command says nothing was run', async () => {
     await manager.disconnect();
     assert.equal(contexts.at(-1), null);

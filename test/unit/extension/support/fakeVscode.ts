@@ -22,6 +22,7 @@ export class FakeVscode {
   clipboard = '';
   diagnostics = new Map<string, { message: string; line: number }[]>();
   progress: string[] = [];
+  private configListeners: ((e: { affectsConfiguration(section: string): boolean }) => void)[] = [];
   /** What workspace.textDocuments returns (lens targets find their document here). */
   documents: unknown[] = [];
 
@@ -95,8 +96,12 @@ export class FakeVscode {
         getConfiguration: (section: string) => ({
           get: (key: string) => self.settings[`${section}.${key}`],
           inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`] }),
-          update: async (key: string, value: unknown) => void (self.settings[`${section}.${key}`] = value),
+          update: async (key: string, value: unknown) => self.setSetting(`${section}.${key}`, value),
         }),
+        onDidChangeConfiguration: (listener: (e: { affectsConfiguration(section: string): boolean }) => void) => {
+          self.configListeners.push(listener);
+          return { dispose: () => void (self.configListeners = self.configListeners.filter((l) => l !== listener)) };
+        },
       },
       window: {
         createStatusBarItem: () => {
@@ -116,6 +121,12 @@ export class FakeVscode {
           task({ report: (v) => void (v.message && self.progress.push(v.message)) }, { onCancellationRequested: () => ({ dispose() {} }) }),
       },
     };
+  }
+
+  /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */
+  setSetting(key: string, value: unknown): void {
+    this.settings[key] = value;
+    for (const l of this.configListeners) l({ affectsConfiguration: (section: string) => key === section || key.startsWith(`${section}.`) });
   }
 
   secretStorage() {
