@@ -10,7 +10,7 @@ import { parseBatch } from './parse-stmt';
 import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
-import { execDml } from './stmt-dml';
+import { execDml, rollbackAll } from './stmt-dml';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
 
@@ -67,11 +67,20 @@ export class Interpreter {
   async *execStmt(s: Stmt, ctx: RunCtx): AsyncGenerator<Output, Flow> {
     if (++ctx.steps % 256 === 0) await new Promise<void>((r) => setImmediate(r));
     if (ctx.exec.signal.aborted) throw new SimulationAborted();
+    const openTran = ctx.b.session.tran;
+    const undoMark = openTran?.undo.length ?? 0;
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block') ctx.b.error = 0;
       return flow;
     } catch (e) {
+      // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).
+      const session = ctx.b.session;
+      if (session.tran && !session.tran.explicit && session.trancount === 0) rollbackAll({ interp: this, b: ctx.b });
+      // Inside an explicit transaction only the failing statement's own changes are undone (statement rollback).
+      else if (openTran && session.tran === openTran && s.k !== 'block' && s.k !== 'if' && s.k !== 'while') {
+        while (openTran.undo.length > undoMark) openTran.undo.pop()!();
+      }
       if (!(e instanceof SqlError)) throw e;
       if (!e.line) e.line = s.line;
       for (const f of e.followUps) if (!f.line) f.line = e.line;

@@ -205,6 +205,20 @@ LEFT JOIN sys.dm_os_waiting_tasks AS t ON t.session_id = r.session_id WHERE r.se
     assert.deepEqual(await rows(s, h, 'SELECT COUNT(*) AS n, SUM(v) AS total FROM #snap'), [{ n: 50, total: 1225 }]);
   });
 
+  it('a failing autocommit INSERT leaves no rows and no open transaction', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await connect(s);
+    await query(s, h, 'CREATE TABLE strict_t (id int IDENTITY, v int NOT NULL);');
+    const r = await exec(s, h, 'INSERT INTO strict_t (v) VALUES (1), (NULL);\nSELECT COUNT(*) AS n, @@TRANCOUNT AS tc FROM strict_t;');
+    assert.deepEqual(r.errors.map((e) => [e.number, e.lineNumber]), [[515, 1]]);
+    assert.deepEqual(r.resultSets[0]!.objects, [{ n: 0, tc: 0 }]);
+    await query(s, h, 'INSERT INTO strict_t (v) VALUES (2);');
+    assert.equal(s.session(h.spid)!.tran, null, 'the next autocommit statement committed');
+    const inTran = await exec(s, h, 'BEGIN TRAN; INSERT INTO strict_t (v) VALUES (3); INSERT INTO strict_t (v) VALUES (4), (NULL); COMMIT; SELECT COUNT(*) AS n FROM strict_t;');
+    assert.deepEqual(inTran.errors.map((e) => e.number), [515]);
+    assert.deepEqual(inTran.resultSets[0]!.objects, [{ n: 2 }], 'the earlier insert of the transaction stays, the failed statement is undone');
+  });
+
   it('rolls back a transaction: rows gone, identity not reused', async () => {
     const s = createStandin({ speedFactor: 0 });
     const h = await connect(s);
