@@ -1,6 +1,6 @@
 // The panel's content as a plain element tree built from PanelData (no DOM here, so tests run in mocha): main.ts
 // turns it into elements with createElement/textContent, and toHtml() serialises it, escaped, for tests.
-import { formatRatio, formatValue } from '../report/export';
+import { formatNumber, formatRatio, formatValue } from '../report/export';
 import type { MetricRow } from '../report/comparison';
 import type { RatioCell, Summary } from '../report/stats';
 import type { PanelData } from '../shared/webviewProtocol';
@@ -118,7 +118,7 @@ function diagnosisSection(d: PanelData): VElement {
         h('strong', {}, f.title),
         h('p', {}, f.detail),
         f.suggestion ? h('p', { class: 'dl-suggestion' }, f.suggestion) : null,
-        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', {}, `${e.metric} (${e.column}): ${String(e.value)}`))) : null,
+        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', {}, `${e.metric} (${e.column}): ${formatNumber(e.value, 3)}`))) : null,
       ),
     ),
   );

@@ -140,3 +140,17 @@ describe('webview/view and extension/panelData', () => {
     assert.equal(isFromWebview(null), false);
   });
 });
+
+describe('webview/view diagnosis', () => {
+  it('shows each finding with its evidence, numbers formatted', () => {
+    const data = panelDataFromComparison(comparison());
+    data.model.diagnosis = [{ id: 'commit-per-row', severity: 'warning', title: `One commit per row ${HOSTILE}`, detail: 'd', suggestion: 'Batch the rows.', evidence: [{ metric: 'writelog.avgMs', column: 'DISABLED', value: 0.123456 }] }];
+    const tree = renderPanel(data, 2);
+    const finding = find(tree, (e) => e.attrs.class === 'dl-finding dl-warning');
+    assert.equal(finding.length, 1);
+    const text = texts(finding[0]!);
+    assert.ok(text.includes(`One commit per row ${HOSTILE}`));
+    assert.ok(text.includes('Batch the rows.'));
+    assert.ok(text.includes('writelog.avgMs (DISABLED): 0.123'));
+  });
+});
