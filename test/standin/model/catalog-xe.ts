@@ -116,7 +116,7 @@ export function registerXeTables(): void {
         XE_EVENTS[ev]!.forEach(([name, type], i) => out.push({
           name, column_id: i + 6, object_name: ev, object_package_guid: PACKAGES['sqlserver']!, type_name: type, type_package_guid: PACKAGES['package0']!,
           column_type: 'data', column_value: null, capabilities: 0, capabilities_desc: null,
-          description: name === 'duration' ? 'Duration of the flush in milliseconds (stand-in model)' : `${name} (stand-in)`,
+          description: name === 'duration' ? 'Duration of the flush in microseconds (stand-in model)' : `${name} (stand-in)`,
         }));
       }
       const custom: Array<[string, string, string, string | null]> = [

@@ -87,7 +87,7 @@ export class Durability {
     if (this.server.options.platform === 'Linux' && !this.server.options.traceFlags.includes(3979)) {
       this.fire('flush_file_buffers', { database_id: db.id, file_id: logFile.fileId }, session);
     }
-    this.fire('log_flush_complete', { database_id: db.id, file_id: logFile.fileId, log_block_id: BigInt(blockId), duration: BigInt(Math.max(0, Math.round(latencyUs / 1000))), write_size: size }, session);
+    this.fire('log_flush_complete', { database_id: db.id, file_id: logFile.fileId, log_block_id: BigInt(blockId), duration: BigInt(latencyUs), write_size: size }, session);
     this.fire('databases_log_flush', { database_id: db.id, count: 1n }, session);
     return latencyUs;
   }

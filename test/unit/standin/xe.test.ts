@@ -41,7 +41,7 @@ describe('stand-in model: extended events', () => {
     const complete = events.filter((e) => e[1] === 'log_flush_complete');
     assert.equal(complete.length, 21);
     assert.match(complete[0]![3]!, /<data name="database_id"><type name="uint32" package="package0"\/><value>5<\/value><\/data>/);
-    assert.match(complete[1]![3]!, /<data name="duration"><type name="uint64" package="package0"\/><value>4<\/value><\/data>/);
+    assert.match(complete[1]![3]!, /<data name="duration"><type name="uint64" package="package0"\/><value>4000<\/value><\/data>/);
     assert.match(complete[1]![3]!, /<data name="write_size"><type name="uint32" package="package0"\/><value>4096<\/value><\/data>/);
     await query(s, h, 'ALTER EVENT SESSION [dur_probe] ON SERVER STATE = STOP;');
     assert.deepEqual(await rows(s, h, readRing), []);
