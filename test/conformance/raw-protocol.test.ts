@@ -115,12 +115,13 @@ describe('stand-in TDS layer at byte level', () => {
     }
   });
 
-  it('serves 40 concurrent tedious connections', async () => {
-    const connections = await Promise.all(Array.from({ length: 40 }, () => connect({ port: server.port })));
+  it('serves 40 concurrent tedious connections, half of them over TLS', async () => {
+    const connections = await Promise.all(Array.from({ length: 40 }, (_, i) => connect({ port: server.port, encrypt: i % 2 === 0, trustServerCertificate: true })));
     try {
       assert.equal(server.connections, 40);
       const results = await Promise.all(connections.map((c) => batch(c, BATCH.selectOne)));
       assert.ok(results.every((r) => r.rows[0]![0]!.value === 1));
+      assert.equal(engine.logins.filter((login) => login.encrypted).length, 20);
     } finally {
       await Promise.all(connections.map(close));
     }
