@@ -29,7 +29,7 @@ export function installedExtensionDir(): string {
 
 interface HostLine { name?: string; ok?: boolean; ms?: number; error?: string; done?: boolean; total?: number; failed?: number }
 
-function parseResultLines(text: string, into: Map<string, Outcome>, done: { seen: boolean }): void {
+export function parseResultLines(text: string, into: Map<string, Outcome>, done: { seen: boolean }): void {
   for (const line of text.split('\n')) {
     const at = line.indexOf(RESULT_MARKER);
     if (at < 0) continue;

@@ -1,0 +1,106 @@
+// Unit tests for the pure parts of the e2e harness (VSIX listing and checks, host-suite result parsing,
+// fixture line lookup); they run in `npm test`, without code-server or a browser.
+import * as assert from 'node:assert/strict';
+import { RESULT_MARKER } from './host/marker';
+import type { Outcome } from './support/harness';
+import { parseResultLines } from './support/hostSuite';
+import { vsixContentProblems, zipEntryNames } from './support/vsix';
+import { lineOf } from './support/workbench';
+
+/** A stored (uncompressed) zip laid out as APPNOTE.TXT 4.3 describes, with an optional archive comment. */
+function storedZip(files: Record<string, string>, comment = ''): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(files)) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const data = Buffer.from(text, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    locals.push(local, nameBytes, data);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(Object.keys(files).length, 8);
+  eocd.writeUInt16LE(Object.keys(files).length, 10);
+  eocd.writeUInt32LE(centralSize, 12);
+  eocd.writeUInt32LE(offset, 16);
+  eocd.writeUInt16LE(Buffer.byteLength(comment), 20);
+  return Buffer.concat([...locals, ...centrals, eocd, Buffer.from(comment)]);
+}
+
+describe('e2e harness', () => {
+  describe('zipEntryNames', () => {
+    it('lists every file of a zip in central-directory order, past an archive comment', () => {
+      const zip = storedZip({ 'extension/package.json': '{}', 'extension/dist/extension.js': 'x', 'extension/ünïcode.md': '' }, 'a comment');
+      assert.deepEqual(zipEntryNames(zip), ['extension/package.json', 'extension/dist/extension.js', 'extension/ünïcode.md']);
+    });
+    it('rejects a buffer that is not a zip', () => {
+      assert.throws(() => zipEntryNames(Buffer.alloc(100)), /not a zip archive/);
+    });
+  });
+
+  describe('vsixContentProblems', () => {
+    const good = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/samples/s1.sql'];
+    it('accepts bundles, manifest and samples', () => {
+      assert.deepEqual(vsixContentProblems(good), []);
+    });
+    it('names a missing bundle', () => {
+      assert.deepEqual(vsixContentProblems(good.filter((n) => !n.endsWith('server.js'))), ['missing extension/dist/server.js']);
+    });
+    it('names node_modules, sources, hidden folders and source maps that slipped in', () => {
+      const problems = vsixContentProblems([
+        ...good, 'extension/node_modules/tedious/index.js', 'extension/src/tsql/lexer.ts', 'extension/.tmp/x.csv', 'extension/dist/extension.js.map',
+      ]);
+      assert.equal(problems.length, 5);
+      assert.match(problems[0]!, /^node_modules packaged: extension\/node_modules\/tedious\/index.js$/);
+      assert.match(problems.join('\n'), /sources\/tests\/caches packaged: extension\/src\/tsql\/lexer.ts/);
+      assert.match(problems.join('\n'), /hidden folders packaged: extension\/.tmp\/x.csv/);
+      assert.match(problems.join('\n'), /source maps packaged: extension\/dist\/extension.js.map/);
+      assert.match(problems.join('\n'), /TypeScript sources packaged: extension\/src\/tsql\/lexer.ts/);
+    });
+  });
+
+  describe('parseResultLines', () => {
+    it('reads result lines wrapped in console decoration, keeps the first report of a test, and sees the end line', () => {
+      const results = new Map<string, Outcome>();
+      const done = { seen: false };
+      const line = (o: object) => `%c INFO color: #33f ${RESULT_MARKER} ${JSON.stringify(o)}`;
+      parseResultLines([
+        'unrelated log line',
+        line({ name: 'lenses', ok: true, ms: 12 }),
+        line({ name: 'diagnostics', ok: false, ms: 30, error: 'diagnostic on line 9, expected 8' }),
+        `${RESULT_MARKER} {broken json`,
+      ].join('\n'), results, done);
+      parseResultLines(line({ name: 'lenses', ok: false, ms: 99 }), results, done);
+      assert.equal(done.seen, false);
+      parseResultLines(line({ done: true, total: 2, failed: 1 }), results, done);
+      assert.equal(done.seen, true);
+      assert.deepEqual([...results.values()], [
+        { name: 'extension host: lenses', ok: true, ms: 12, error: undefined },
+        { name: 'extension host: diagnostics', ok: false, ms: 30, error: 'diagnostic on line 9, expected 8' },
+      ]);
+    });
+  });
+
+  describe('lineOf', () => {
+    it('gives the 1-based line of the first match, across CRLF line ends', () => {
+      assert.equal(lineOf('-- c\r\nDECLARE @i int;\r\nWHILE @i < 3\r\nWHILE 1=0', /^\s*WHILE\b/), 3);
+    });
+    it('fails loudly when the fixture lacks the line', () => {
+      assert.throws(() => lineOf('SELECT 1', /^COMMIT/), /no line matching/);
+    });
+  });
+});
