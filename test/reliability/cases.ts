@@ -1,0 +1,73 @@
+// The reliability cases as data: each test in test/reliability/*.test.ts that docs/reliability.md reports on takes
+// its title from here, and docs.test.ts checks the document's table row for row against this list.
+
+export interface ReliabilityCase {
+  /** The test title, exactly; also the first column of the table in docs/reliability.md. */
+  title: string;
+  /** What happens, as the test asserts it; the second column of the table. */
+  outcome: string;
+}
+
+const LEFT_CLEAN = 'restored, nothing left behind';
+
+function c(title: string, outcome: string): ReliabilityCase {
+  return { title, outcome };
+}
+
+/** Connection drops at every step of a DISABLED → FORCED comparison (the database starts DISABLED). */
+export const DROP_CASES = {
+  plan: c('connection drop while planning (before any change)', 'comparison rejects with the connection error; nothing was changed, nothing journalled, nothing left behind'),
+  alter: c('connection drop on the ALTER DATABASE to FORCED', `status failed (the ALTER never ran); ${LEFT_CLEAN}`),
+  afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
+  xeStart: c('connection drop while creating the log-flush event session', `status failed; ${LEFT_CLEAN}`),
+  workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error naming the lost connection; ${LEFT_CLEAN}`),
+  afterSnapshot: c('connection drop during the after-snapshot', `status failed; event session dropped over a fresh connection, ${LEFT_CLEAN}`),
+  xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
+  restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
+};
+
+export const FAULT_CASES = {
+  restart: c('server restart mid-workload', `status failed, the error names the lost connection (both sessions died); monitor reopened, ${LEFT_CLEAN}`),
+  locked: c('ALTER refused: database locked (5061)', 'status failed, durability-change error naming 5061 and "still DISABLED"; nothing changed, nothing left behind'),
+  denied: c('ALTER refused: permission denied (5011)', 'status failed, durability-change error naming 5011; nothing changed, nothing left behind'),
+  lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
+  dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, the file-stats measurement reported missing; ${LEFT_CLEAN}`),
+  xeDenied: c('CREATE EVENT SESSION refused mid-comparison', `status completed without a trace, extendedEvents reported missing; ${LEFT_CLEAN}`),
+  restoreFails: c('restore refused (ALTER fails twice): journal keeps the entry, next start recovers it', 'restore status failed with the exact restore statement; the journal entry survives; recoverFromJournal restores it and clears the journal'),
+};
+
+/** Cancel (AbortSignal) fired at the first progress event of each step after the change to FORCED. */
+export const CANCEL_STEPS = ['set-durability', 'snapshot-before', 'xe-start', 'workload', 'snapshot-after', 'xe-read', 'xe-drop', 'restore-durability'] as const;
+export type CancelStep = (typeof CANCEL_STEPS)[number];
+
+export function cancelCase(step: CancelStep): ReliabilityCase {
+  return c(`cancel at ${step}`, cancelTooLate(step) ? `status completed (the last workload had already finished, its measurement is kept); ${LEFT_CLEAN}` : `status cancelled; ${LEFT_CLEAN}`);
+}
+
+/** Steps after the last run's workload: nothing is left to stop, so the comparison completes. */
+export function cancelTooLate(step: CancelStep): boolean {
+  return step === 'snapshot-after' || step === 'xe-read' || step === 'xe-drop' || step === 'restore-durability';
+}
+
+export const HOSTILE_CASES = {
+  compare: c('comparison on a database with a hostile name', 'exact name reached the server quoted; setting changed and restored on that database only'),
+  xe: c('event session on a hostile-named database', 'session created for that database id and dropped; nothing left behind'),
+  exports: c('hostile names in CSV and Markdown exports', 'shown as text; CSV cells starting with = + - @ are neutralised'),
+};
+
+export const LOAD_CASES = {
+  rows: c('1,000,000-row result through runWorkload', 'all rows counted, none kept; heap growth bounded'),
+  go: c('GO 10000 through runWorkload', '10,000 iterations completed; heap growth bounded'),
+  repeat: c('20 comparisons in a row', 'connections back to 0, no event sessions, journal empty, setting restored each time'),
+  lsp: c('language server with a 10 MB document', 'hover and code lenses answer within the (generous) deadline'),
+};
+
+export function allCases(): ReliabilityCase[] {
+  return [
+    ...Object.values(DROP_CASES),
+    ...Object.values(FAULT_CASES),
+    ...CANCEL_STEPS.map(cancelCase),
+    ...Object.values(HOSTILE_CASES),
+    ...Object.values(LOAD_CASES),
+  ];
+}

@@ -1,0 +1,233 @@
+// Faults against the stand-in during a real DISABLED → FORCED comparison: dropped connections at every step, a
+// restart, refused ALTERs, lock timeout, permission loss, cancel at every step. Each ends with the setting re-read
+// from sys.databases as DISABLED, no durability_lens_% session, no open connection and an empty journal.
+import { strict as assert } from 'node:assert';
+import { connect } from '../../src/db/connect';
+import { recoverFromJournal, type ComparisonResult, type KeyValueRestoreJournal } from '../../src/profile';
+import { CANCEL_STEPS, cancelCase, cancelTooLate, DROP_CASES, FAULT_CASES } from './cases';
+import { atStep, compare, leftBehind, newJournal } from './comparison';
+import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
+
+const DB = 'rel_faults';
+
+describe('reliability: faults during a comparison (stand-in)', function () {
+  this.timeout(60000);
+  let h: ReliabilityStandin;
+  let journal: KeyValueRestoreJournal;
+
+  before(async () => {
+    h = await startReliabilityStandin();
+    h.engine.addDatabase({ name: DB });
+  });
+  beforeEach(() => {
+    h.engine.faults.reset();
+    journal = newJournal();
+  });
+  afterEach(async function () {
+    h.engine.faults.reset();
+    if (this.currentTest?.state !== 'passed') return;
+    // Whatever happened: back to DISABLED (re-read from sys.databases), nothing journalled, nothing left running.
+    await waitUntil(() => h.server.connections === 0, 'every connection closed');
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
+    assert.deepEqual(await journal.list(), []);
+    await waitUntil(() => h.server.connections === 0, 'the check connection closed');
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  /** The session the workload runs on (its application name ends in "(workload)"). */
+  function workloadSession() {
+    const s = [...h.engine.state.sessions.values()].find((x) => /workload/i.test(x.appName));
+    assert.ok(s, 'a workload session is open');
+    return s;
+  }
+
+  function dropNextRequest(): void {
+    h.engine.faults.dropAtRequest = 1; // the next request of any session
+  }
+
+  function assertRestoredFromForced(result: ComparisonResult): void {
+    assert.ok(result.restore, 'a restore outcome');
+    assert.equal(result.restore.status, 'restored', result.restore.message);
+    assert.equal(result.restore.verifiedSetting, 'DISABLED');
+    assert.equal(result.restore.journalCleared, true);
+  }
+
+  describe('connection drops', () => {
+    it(DROP_CASES.plan.title, async () => {
+      await assert.rejects(compare(h, DB, journal, { onProgress: atStep('plan', dropNextRequest, false) }));
+      assert.equal(h.setting(DB), 'DISABLED');
+    });
+
+    it(DROP_CASES.alter.title, async () => {
+      h.clearLog();
+      const result = await compare(h, DB, journal, { onProgress: atStep('set-durability', dropNextRequest) });
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error?.kind, 'durability-change');
+      assert.match(result.error!.message, /FORCED.*could not be read back/s);
+      assert.equal(result.restore!.status, 'already-original', result.restore!.message);
+      assert.equal(result.restore!.verifiedSetting, 'DISABLED');
+      assert.deepEqual(result.runs.map((r) => r.mode), ['DISABLED']);
+    });
+
+    it(DROP_CASES.afterAlter.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('snapshot-before', dropNextRequest) });
+      assert.equal(result.status, 'failed');
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.xeStart.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('xe-start', dropNextRequest) });
+      assert.equal(result.status, 'failed');
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.workload.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('workload', () => {
+          h.engine.faults.dropAtRequest = workloadSession().requestCount + 3;
+        }),
+      });
+      assert.equal(result.status, 'workload-error', result.error?.message);
+      const forced = result.runs.at(-1)!;
+      assert.equal(forced.mode, 'FORCED');
+      assert.equal(forced.batches[0]!.iterationsCompleted, 2, 'two GO repetitions finished before the drop');
+      assert.ok(forced.notes.some((n) => /connection was lost/.test(n)), forced.notes.join('\n'));
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.afterSnapshot.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('snapshot-after', dropNextRequest) });
+      assert.equal(result.status, 'failed');
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.xeRead.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('xe-read', dropNextRequest) });
+      assert.equal(result.status, 'completed', result.error?.message);
+      const forced = result.runs.at(-1)!;
+      assert.equal(forced.logFlushTrace, null);
+      assert.ok(forced.missing.some((m) => m.measurement === 'extendedEvents'), JSON.stringify(forced.missing));
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.restore.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('restore-durability', dropNextRequest) });
+      assert.equal(result.status, 'completed', result.error?.message);
+      assertRestoredFromForced(result);
+    });
+  });
+
+  describe('server faults', () => {
+    it(FAULT_CASES.restart.title, async () => {
+      const result = await compare(h, DB, journal, { onProgress: atStep('workload', () => h.engine.restart()) });
+      assert.equal(result.status, 'failed', result.error?.message);
+      assert.match(result.error!.message, /socket|connection|closed/i);
+      assertRestoredFromForced(result);
+    });
+
+    it(FAULT_CASES.locked.title, async () => {
+      h.engine.faults.alterDatabaseLocked = true;
+      const result = await compare(h, DB, journal);
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error?.kind, 'durability-change');
+      assert.match(result.error!.message, /5061.*still DISABLED/s);
+      assert.equal(result.restore!.status, 'already-original');
+    });
+
+    it(FAULT_CASES.denied.title, async () => {
+      h.engine.faults.alterDatabaseDenied = true;
+      const result = await compare(h, DB, journal);
+      assert.equal(result.error?.kind, 'durability-change');
+      assert.match(result.error!.message, /SQL error 5011.*still DISABLED/s);
+      assert.equal(result.status, 'failed');
+      assert.equal(result.restore!.status, 'already-original');
+    });
+
+    it.skip('BUG: a refused ALTER (5011) says what to GRANT, not to wait for a lock', async () => {
+      // src/profile/durabilityGuard.ts setDurability appends the lock advice to every failure, also 5011 and socket drops.
+      h.engine.faults.alterDatabaseDenied = true;
+      const result = await compare(h, DB, journal);
+      assert.match(result.error!.message, /GRANT ALTER ON DATABASE::\[rel_faults\]/);
+      assert.doesNotMatch(result.error!.message, /holds a lock/);
+    });
+
+    it(FAULT_CASES.lockTimeout.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('workload', () => {
+          h.engine.faults.statements.push({ pattern: /INSERT INTO dbo\.rel_t/, number: 1222, message: 'Lock request time out period exceeded.', times: 1 });
+        }),
+      });
+      assert.equal(result.status, 'workload-error');
+      assert.match(result.error!.message, /FORCED.*SQL error 1222/);
+      assertRestoredFromForced(result);
+    });
+
+    it(FAULT_CASES.dmvDenied.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('snapshot-before', () => {
+          h.engine.faults.statements.push({
+            pattern: /sys\.dm_io_virtual_file_stats/i,
+            number: 300,
+            message: "VIEW SERVER PERFORMANCE STATE permission was denied on object 'server', database 'master'.",
+            class: 14,
+          });
+        }),
+      });
+      assert.equal(result.status, 'completed', result.error?.message);
+      const forced = result.runs.at(-1)!;
+      assert.ok(forced.missing.some((m) => /file/i.test(m.measurement)), JSON.stringify(forced.missing.map((m) => m.measurement)));
+      assertRestoredFromForced(result);
+    });
+
+    it(FAULT_CASES.xeDenied.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('set-durability', () => {
+          h.engine.faults.createEventSessionDenied = true;
+        }),
+      });
+      assert.equal(result.status, 'completed', result.error?.message);
+      const forced = result.runs.at(-1)!;
+      assert.equal(forced.logFlushTrace, null);
+      assert.ok(forced.missing.some((m) => m.measurement === 'extendedEvents'));
+      assertRestoredFromForced(result);
+    });
+
+    it(FAULT_CASES.restoreFails.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('restore-durability', () => {
+          h.engine.faults.alterDatabaseLocked = true;
+        }),
+      });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.restore!.status, 'failed');
+      assert.equal(result.restore!.journalCleared, false);
+      assert.match(result.restore!.message, /ALTER DATABASE \[rel_faults\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
+      assert.equal(h.setting(DB), 'FORCED', 'the database really is still FORCED');
+      const [entry, ...rest] = await journal.list();
+      assert.deepEqual(rest, []);
+      assert.equal(entry!.database, DB);
+      assert.equal(entry!.originalSetting, 'DISABLED');
+
+      // The next start: the lock is gone, recovery puts the database back and clears the journal.
+      h.engine.faults.alterDatabaseLocked = false;
+      await waitUntil(() => h.server.connections === 0, 'the comparison closed its connections');
+      const outcomes = await recoverFromJournal(journal, () => connect(h.profile('master'), h.secret, { role: 'monitor' }));
+      assert.deepEqual(outcomes.map((o) => [o.status, o.verifiedSetting, o.journalCleared]), [['restored', 'DISABLED', true]]);
+    });
+  });
+
+  describe('cancel', () => {
+    for (const step of CANCEL_STEPS) {
+      it(cancelCase(step).title, async () => {
+        const controller = new AbortController();
+        const result = await compare(h, DB, journal, { signal: controller.signal, onProgress: atStep(step, () => controller.abort()) });
+        assert.equal(result.status, cancelTooLate(step) ? 'completed' : 'cancelled', result.error?.message);
+        if (!cancelTooLate(step)) assert.match(result.error!.message, /cancelled/);
+        assert.equal(result.restore!.verifiedSetting, 'DISABLED');
+        assert.equal(result.restore!.journalCleared, true);
+      });
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// The reliability suites' stand-in: the model behind a recording engine (every request text, with its spid, in
+// order) so tests can prove which statements reached the server, plus "what is left behind" checks.
+import type { Engine, ExecContext, ExecRequest, SessionHandle } from '../standin/engine';
+import { createStandin, type Standin, type StandinOptions } from '../standin/model/index';
+import { startStandinServer, type StandinServer } from '../standin/server';
+import type { ConnectionProfile } from '../../src/db/types';
+import type { DurabilityMode } from '../../src/profile';
+
+export interface RecordedRequest {
+  spid: number;
+  text: string;
+}
+
+export interface ReliabilityStandin {
+  engine: Standin;
+  server: StandinServer;
+  /** Every request the server received since the last clearLog(), in arrival order. */
+  log: RecordedRequest[];
+  clearLog(): void;
+  profile(database?: string): ConnectionProfile;
+  secret: string;
+  /** DELAYED_DURABILITY of `database` straight from the model (no connection needed, so it works after faults). */
+  setting(database: string): DurabilityMode;
+  /** Names of durability_lens_% event sessions the model still defines (running or not). */
+  leftoverSessions(): string[];
+  close(): Promise<void>;
+}
+
+function requestText(request: ExecRequest): string {
+  if (request.kind === 'batch') return request.sql;
+  if (request.kind === 'rpc') return request.statement ?? request.procedure;
+  return `${request.operation} transaction`;
+}
+
+export async function startReliabilityStandin(options: StandinOptions = {}): Promise<ReliabilityStandin> {
+  // speedFactor 0: waits are accounted, never slept, so the suite stays fast on a 2-core machine.
+  const engine = createStandin({ speedFactor: 0, ...options });
+  const log: RecordedRequest[] = [];
+  const recording: Engine = {
+    login: (request) => engine.login(request),
+    logout: (session) => engine.logout(session),
+    execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
+      log.push({ spid: session.spid, text: requestText(request) });
+      return engine.execute(session, request, context);
+    },
+  };
+  const server = await startStandinServer({ engine: recording, port: 0 });
+  return {
+    engine,
+    server,
+    log,
+    clearLog: () => void log.splice(0, log.length),
+    secret: 'StandIn-1',
+    profile: (database = 'lab') => ({
+      server: '127.0.0.1',
+      port: server.port,
+      database,
+      authentication: { type: 'sql', user: 'sa' },
+      encrypt: false,
+      trustServerCertificate: false,
+      connectTimeoutMs: 5000,
+    }),
+    setting(database) {
+      const db = engine.state.dbByName(database);
+      if (!db) throw new Error(`no database ${database} in the stand-in`);
+      return (['DISABLED', 'ALLOWED', 'FORCED'] as const)[db.delayedDurability];
+    },
+    leftoverSessions: () => [...engine.state.eventSessions.values()].map((s) => s.name).filter((n) => n.toLowerCase().startsWith('durability_lens_')),
+    close: () => server.close(),
+  };
+}
+
+/** Polls `condition` until it holds or the deadline passes (no fixed sleeps). */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise<void>((resolve) => setTimeout(resolve, 5)); // poll interval, not a timing assumption
+  }
+}
