@@ -46,12 +46,13 @@ export async function installExtension(vsix: string): Promise<void> {
   await run(nodeBin, [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force']);
 }
 
+const codeServerLog = path.join(runDir, 'code-server.log');
+
 export class CodeServer {
   private exited: Promise<void>;
   private exitCode: number | null = null;
-  readonly logFile = path.join(runDir, 'code-server.log');
 
-  private constructor(private readonly child: ChildProcess, readonly url: string) {
+  private constructor(private readonly child: ChildProcess, readonly url: string, private readonly tmpDir: string) {
     this.exited = new Promise((resolve) => child.once('exit', (code) => { this.exitCode = code ?? -1; resolve(); }));
   }
 
@@ -66,7 +67,7 @@ export class CodeServer {
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
       '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
     ];
-    const logFd = fs.openSync(path.join(runDir, 'code-server.log'), 'w');
+    const logFd = fs.openSync(codeServerLog, 'w');
     // detached: the child leads a new process group, so one kill(-pid) reaches the extension host too.
     const child = spawn(nodeBin, args, {
       detached: true,
@@ -74,7 +75,7 @@ export class CodeServer {
       env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp },
     });
     fs.closeSync(logFd);
-    const server = new CodeServer(child, `http://127.0.0.1:${port}`);
+    const server = new CodeServer(child, `http://127.0.0.1:${port}`, tmp);
     process.once('exit', () => server.killGroup('SIGKILL'));
     await server.waitHealthy(60_000);
     return server;
@@ -114,6 +115,7 @@ export class CodeServer {
     if ((await Promise.race([this.exited, timer])) === 'timeout') this.killGroup('SIGKILL');
     // Children (extension host, watcher) may outlive the leader: make sure the group is gone.
     this.killGroup('SIGKILL');
+    fs.rmSync(this.tmpDir, { recursive: true, force: true });
   }
 }
 
@@ -135,8 +137,8 @@ function latestLogDir(): string | null {
  * load: UI tests, host suite) its log (activation failures with stacks) and our output channel's log.
  */
 export function dumpServerLogs(lines = 60): void {
-  console.log(`\n----- tail of code-server log (${path.join(runDir, 'code-server.log')}) -----`);
-  console.log(tail(path.join(runDir, 'code-server.log'), lines));
+  console.log(`\n----- tail of code-server log (${codeServerLog}) -----`);
+  console.log(tail(codeServerLog, lines));
   const dir = latestLogDir();
   const hosts = dir ? fs.readdirSync(dir).filter((e) => e.startsWith('exthost')).sort() : [];
   if (!hosts.length) console.log(`----- no extension host logs under ${dir ?? path.join(userDataDir, 'logs')} -----`);
