@@ -17,11 +17,11 @@ function c(title: string, outcome: string): ReliabilityCase {
 /** Connection drops at every step of a DISABLED → FORCED comparison (the database starts DISABLED). */
 export const DROP_CASES = {
   plan: c('connection drop while planning (before any change)', 'comparison rejects with the connection error; nothing was changed, nothing journalled, nothing left behind'),
-  alter: c('connection drop on the ALTER DATABASE to FORCED', `status failed (the ALTER never ran); ${LEFT_CLEAN}`),
+  alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed, the error says the setting could not be read back; restore reconnects, finds it unchanged and verifies; nothing left behind'),
   afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
   xeStart: c('connection drop while creating the log-flush event session', `status failed; ${LEFT_CLEAN}`),
-  workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error naming the lost connection; ${LEFT_CLEAN}`),
-  afterSnapshot: c('connection drop during the after-snapshot', `status failed; event session dropped over a fresh connection, ${LEFT_CLEAN}`),
+  workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error, 2 of 5 repetitions kept, the run notes the lost connection; ${LEFT_CLEAN}`),
+  afterSnapshot: c('connection drop during the after-snapshot', `status failed; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
 };
