@@ -56,14 +56,25 @@ export async function visibleLensLines(page: Page, title: string): Promise<numbe
   }, title);
 }
 
-/** Waits (with a deadline) until a lens titled `title` is visible and measurable; returns its line. */
+/**
+ * Waits (with a deadline) until a lens titled `title` is visible and its line is stable, and returns that line.
+ * Stable = the same answer on 3 consecutive polls: while an editor first lays out, Monaco can draw the lens
+ * before it has positioned it (it was once measured over line 2 for a lens that settled over line 6).
+ */
 export async function lensLine(page: Page, title: string, timeoutMs = 30_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
+  let last: string | undefined;
+  let sameCount = 0;
   for (;;) {
     const lines = await visibleLensLines(page, title);
-    if (lines.length === 1) return lines[0]!;
-    if (lines.length > 1) throw new Error(`expected one "${title}" lens, found them over lines ${lines.join(', ')}`);
-    if (Date.now() > deadline) throw new Error(`no visible "${title}" lens within ${timeoutMs} ms`);
+    const key = lines.join(',');
+    sameCount = key === last ? sameCount + 1 : 1;
+    last = key;
+    if (lines.length > 0 && sameCount >= 3) {
+      if (lines.length > 1) throw new Error(`expected one "${title}" lens, found them over lines ${key}`);
+      return lines[0]!;
+    }
+    if (Date.now() > deadline) throw new Error(`no stable visible "${title}" lens within ${timeoutMs} ms (last seen over lines: ${key || 'none'})`);
     await new Promise((r) => setTimeout(r, 100)); // poll interval; the deadline above bounds the wait
   }
 }
