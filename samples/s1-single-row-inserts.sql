@@ -4,7 +4,7 @@
 SET NOCOUNT ON;
 GO
 
--- Setup: recreate the table so every execution starts from the same state.
+-- durability-lens: setup-end  (this batch and the ones above are setup: re-run before every measured run)
 IF OBJECT_ID(N'dbo.SingleRowInsert', N'U') IS NOT NULL
     DROP TABLE dbo.SingleRowInsert;
 CREATE TABLE dbo.SingleRowInsert

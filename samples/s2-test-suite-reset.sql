@@ -17,7 +17,7 @@ DELETE FROM dbo.Customer;
 DBCC CHECKIDENT (N'dbo.Customer', RESEED, 0) WITH NO_INFOMSGS;
 GO
 
--- Micro-benchmark setup: a fresh table with a 2,000-character column.
+-- durability-lens: setup-end  (micro-benchmark setup: a fresh table with a 2,000-character column)
 IF OBJECT_ID(N'dbo.WriteLogProbe', N'U') IS NOT NULL
     DROP TABLE dbo.WriteLogProbe;
 CREATE TABLE dbo.WriteLogProbe (id int IDENTITY(1, 1) PRIMARY KEY, filler char(2000) NOT NULL);

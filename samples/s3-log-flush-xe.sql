@@ -2,7 +2,7 @@
 -- Part 2's COMMIT option only takes effect when the database is ALLOWED. (Scenario S3; SQL Server 2014+.)
 SET NOCOUNT ON;
 GO
-
+-- durability-lens: setup-end  (this batch and the ones above are setup: re-run before every measured run)
 IF OBJECT_ID(N'dbo.FlushTest', N'U') IS NOT NULL
     DROP TABLE dbo.FlushTest;
 CREATE TABLE dbo.FlushTest

@@ -3,7 +3,7 @@
 -- Scenario A writes about 20 MB per iteration (about 5 GB over 251 iterations): lower @iterations to try it.
 SET NOCOUNT ON;
 GO
-
+-- durability-lens: setup-end  (this batch and the ones above are setup: re-run before every measured run)
 IF OBJECT_ID(N'dbo.FlushPath', N'U') IS NOT NULL
     DROP TABLE dbo.FlushPath;
 CREATE TABLE dbo.FlushPath (id int IDENTITY(1, 1) PRIMARY KEY, filler char(2000) NOT NULL);
