@@ -25,6 +25,7 @@ describe('reliability: faults during a comparison (stand-in)', function () {
   });
   afterEach(async function () {
     h.engine.faults.reset();
+    h.dropNthRequest(null);
     if (this.currentTest?.state !== 'passed') return;
     // Whatever happened: back to DISABLED (re-read from sys.databases), nothing journalled, nothing left running.
     await waitUntil(() => h.server.connections === 0, 'every connection closed');
@@ -117,6 +118,14 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assert.equal(result.status, 'completed', result.error?.message);
       assertRestoredFromForced(result);
     });
+  });
+
+  it.skip('BUG: a drop after the restoring ALTER reports the database as "already DISABLED" instead of restored', async () => {
+    // src/profile/durabilityGuard.ts DurabilityGuard.restore: the retry's restoreEntry finds the setting already back
+    // (the first attempt's ALTER ran) and says 'already-original' / "was already DISABLED" after a FORCED run.
+    const result = await compare(h, DB, journal, { onProgress: atStep('restore-durability', () => h.dropNthRequest(3)) });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.restore!.status, 'restored', result.restore!.message);
   });
 
   describe('server faults', () => {

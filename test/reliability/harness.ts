@@ -17,6 +17,8 @@ export interface ReliabilityStandin {
   /** Every request the server received since the last clearLog(), in arrival order. */
   log: RecordedRequest[];
   clearLog(): void;
+  /** Drop the connection of the n-th request counted from now over ALL sessions (1-based); null = off. */
+  dropNthRequest(n: number | null): void;
   profile(database?: string): ConnectionProfile;
   secret: string;
   /** DELAYED_DURABILITY of `database` straight from the model (no connection needed, so it works after faults). */
@@ -36,11 +38,19 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
   // speedFactor 0: waits are accounted, never slept, so the suite stays fast on a 2-core machine.
   const engine = createStandin({ speedFactor: 0, ...options });
   const log: RecordedRequest[] = [];
+  let dropIn: number | null = null;
   const recording: Engine = {
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
     execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
       log.push({ spid: session.spid, text: requestText(request) });
+      // The model's dropAtRequest counts per session; a sweep over every request of a run needs one global count.
+      if (dropIn !== null && --dropIn === 0) {
+        dropIn = null;
+        return (async function* () {
+          yield { kind: 'dropConnection' as const };
+        })();
+      }
       return engine.execute(session, request, context);
     },
   };
@@ -50,6 +60,9 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     server,
     log,
     clearLog: () => void log.splice(0, log.length),
+    dropNthRequest: (n) => {
+      dropIn = n;
+    },
     secret: 'StandIn-1',
     profile: (database = 'lab') => ({
       server: '127.0.0.1',
