@@ -38,6 +38,7 @@ export const FAULT_CASES = {
   lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
   dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, the file-stats measurement reported missing; ${LEFT_CLEAN}`),
   xeDenied: c('CREATE EVENT SESSION refused mid-comparison', `status completed without a trace, extendedEvents reported missing; ${LEFT_CLEAN}`),
+  crash: c('process dies while FORCED: the journal written before the ALTER restores it on the next start', 'the entry existed before the ALTER reached the server; recoverFromJournal restores and clears it'),
   restoreFails: c('restore refused (ALTER fails twice): journal keeps the entry, next start recovers it', 'restore status failed with the exact restore statement; the journal entry survives; recoverFromJournal restores it and clears the journal'),
 };
 
@@ -57,6 +58,7 @@ export function cancelTooLate(step: CancelStep): boolean {
 export const HOSTILE_CASES = {
   compare: c('comparison on a database with a hostile name', 'exact name reached the server quoted; setting changed and restored on that database only'),
   xe: c('event session on a hostile-named database', 'session created for that database id and dropped; nothing left behind'),
+  login: c('comparison by a login with a hostile name', 'login accepted, setting changed and restored; the GRANT suggestions quote the login'),
   exports: c('hostile names in CSV and Markdown exports', 'shown as text; CSV cells starting with = + - @ are neutralised'),
 };
 

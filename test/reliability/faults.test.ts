@@ -3,7 +3,7 @@
 // from sys.databases as DISABLED, no durability_lens_% session, no open connection and an empty journal.
 import { strict as assert } from 'node:assert';
 import { connect } from '../../src/db/connect';
-import { recoverFromJournal, type ComparisonResult, type KeyValueRestoreJournal } from '../../src/profile';
+import { JOURNAL_KEY, KeyValueRestoreJournal, MemoryStore, recoverFromJournal, type ComparisonResult, type RestoreEntry } from '../../src/profile';
 import { CANCEL_STEPS, cancelCase, cancelTooLate, DROP_CASES, FAULT_CASES } from './cases';
 import { atStep, compare, leftBehind, newJournal } from './comparison';
 import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
@@ -26,6 +26,7 @@ describe('reliability: faults during a comparison (stand-in)', function () {
   afterEach(async function () {
     h.engine.faults.reset();
     h.dropNthRequest(null);
+    h.onRequest = null;
     if (this.currentTest?.state !== 'passed') return;
     // Whatever happened: back to DISABLED (re-read from sys.databases), nothing journalled, nothing left running.
     await waitUntil(() => h.server.connections === 0, 'every connection closed');
@@ -201,6 +202,29 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assert.equal(forced.logFlushTrace, null);
       assert.ok(forced.missing.some((m) => m.measurement === 'extendedEvents'));
       assertRestoredFromForced(result);
+    });
+
+    it(FAULT_CASES.crash.title, async () => {
+      // The journal's store as it would be on disk at the moment the FORCED ALTER reaches the server.
+      let persisted: unknown = 'not captured';
+      const store = new MemoryStore();
+      const live = new KeyValueRestoreJournal(store);
+      h.onRequest = (r) => {
+        if (/SET DELAYED_DURABILITY = FORCED/.test(r.text)) persisted = store.get(JOURNAL_KEY);
+      };
+      const result = await compare(h, DB, live);
+      h.onRequest = null;
+      assert.equal(result.status, 'completed');
+      const entries = persisted as RestoreEntry[];
+      assert.deepEqual(entries.map((e) => [e.database, e.originalSetting]), [[DB, 'DISABLED']]);
+
+      // The process "died" while FORCED: the database is left FORCED and the next start has only the persisted store.
+      h.engine.state.dbByName(DB)!.delayedDurability = 2;
+      const afterCrash = new KeyValueRestoreJournal(new MemoryStore());
+      for (const e of entries) await afterCrash.put(e);
+      const outcomes = await recoverFromJournal(afterCrash, () => connect(h.profile('master'), h.secret, { role: 'monitor' }));
+      assert.deepEqual(outcomes.map((o) => [o.status, o.verifiedSetting, o.journalCleared]), [['restored', 'DISABLED', true]]);
+      assert.deepEqual(await afterCrash.list(), []);
     });
 
     it(FAULT_CASES.restoreFails.title, async () => {

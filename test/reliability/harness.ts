@@ -17,9 +17,11 @@ export interface ReliabilityStandin {
   /** Every request the server received since the last clearLog(), in arrival order. */
   log: RecordedRequest[];
   clearLog(): void;
+  /** Called synchronously as each request reaches the server (before the model runs it); null = none. */
+  onRequest: ((request: RecordedRequest) => void) | null;
   /** Drop the connection of the n-th request counted from now over ALL sessions (1-based); null = off. */
   dropNthRequest(n: number | null): void;
-  profile(database?: string): ConnectionProfile;
+  profile(database?: string, user?: string): ConnectionProfile;
   secret: string;
   /** DELAYED_DURABILITY of `database` straight from the model (no connection needed, so it works after faults). */
   setting(database: string): DurabilityMode;
@@ -39,11 +41,14 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
   const engine = createStandin({ speedFactor: 0, ...options });
   const log: RecordedRequest[] = [];
   let dropIn: number | null = null;
+  const handle = { onRequest: null as ReliabilityStandin['onRequest'] };
   const recording: Engine = {
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
     execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
-      log.push({ spid: session.spid, text: requestText(request) });
+      const recorded = { spid: session.spid, text: requestText(request) };
+      log.push(recorded);
+      handle.onRequest?.(recorded);
       // The model's dropAtRequest counts per session; a sweep over every request of a run needs one global count.
       if (dropIn !== null && --dropIn === 0) {
         dropIn = null;
@@ -55,7 +60,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     },
   };
   const server = await startStandinServer({ engine: recording, port: 0 });
-  return {
+  const rest: Omit<ReliabilityStandin, 'onRequest'> = {
     engine,
     server,
     log,
@@ -64,11 +69,11 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
       dropIn = n;
     },
     secret: 'StandIn-1',
-    profile: (database = 'lab') => ({
+    profile: (database = 'lab', user = 'sa') => ({
       server: '127.0.0.1',
       port: server.port,
       database,
-      authentication: { type: 'sql', user: 'sa' },
+      authentication: { type: 'sql', user },
       encrypt: false,
       trustServerCertificate: false,
       connectTimeoutMs: 5000,
@@ -81,6 +86,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     leftoverSessions: () => [...engine.state.eventSessions.values()].map((s) => s.name).filter((n) => n.toLowerCase().startsWith('durability_lens_')),
     close: () => server.close(),
   };
+  return Object.assign(handle, rest);
 }
 
 /** Polls `condition` until it holds or the deadline passes (no fixed sleeps). */

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { connect } from '../../src/db/connect';
 import { grantFor, quoteName, type GrantContext, type MeasurementName } from '../../src/probes';
-import { alterDurabilitySql } from '../../src/profile';
+import { alterDurabilitySql, profileConnectionSource } from '../../src/profile';
 import { buildComparisonModel, csvCell, toCsv, toMarkdown } from '../../src/report';
 import { identifierText, lex, TokenKind } from '../../src/tsql';
 import { dropOrphanSessions, findOrphanSessions } from '../../src/xe';
@@ -64,6 +64,19 @@ describe('reliability: hostile names', function () {
       await waitUntil(() => h.server.connections === 0, 'connections closed');
       assert.deepEqual(await leftBehind(h, name), { setting: 'DISABLED', eventSessions: [] });
     }
+  });
+
+  it(HOSTILE_CASES.login.title, async () => {
+    const login = "o'brien]; DROP LOGIN [sa]; -- <b>é</b>";
+    h.engine.addLogin({ name: login, password: 'P@ss;word]', sysadmin: true });
+    const result = await compare(h, 'lab', newJournal(), { connections: profileConnectionSource(h.profile('lab', login), 'P@ss;word]') });
+    assert.equal(result.status, 'completed', result.error?.message);
+    assert.equal(result.restore!.status, 'restored');
+    assert.equal(h.setting('lab'), 'DISABLED');
+    const grant = grantFor('fileStats', { majorVersion: 16, engineEdition: 3, loginName: login, userName: login, databaseName: 'lab' })!;
+    assert.equal(grant, `USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [o'brien]]; DROP LOGIN [sa]]; -- <b>é</b>];`);
+    assert.ok(h.engine.state.logins.has('sa'), 'nothing ran the name as SQL');
+    await waitUntil(() => h.server.connections === 0, 'connections closed');
   });
 
   it(HOSTILE_CASES.xe.title, async () => {
