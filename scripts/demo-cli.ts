@@ -1,4 +1,4 @@
-// `npm run demo`: starts the TDS stand-in in-process on a free port, runs `durability-lens compare` on the S1
+// `npm run demo:cli`: starts the TDS stand-in in-process on a free port, runs `durability-lens compare` on the S1
 // sample (scaled down) through the real CLI code, prints the comparison table, and stops the stand-in.
 // Every figure printed comes from the stand-in's model, not from SQL Server, and is labelled so.
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
