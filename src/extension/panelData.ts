@@ -4,8 +4,10 @@ import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
 import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
-import { toCsv, toJson, toMarkdown } from '../report/export';
+import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
+import type { LogFlushTrace } from '../xe/aggregate';
+import { detailsFrom, environmentFrom, fileIoChartFrom, samplesChartFrom, serverWaitRowsFrom, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -68,7 +70,16 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
       series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
     };
   }
-  return { repetitions, elapsedMs: series((r) => r.workloadElapsedMs), writelogMs: series(writelogMs), writesVsBytes, flushSizes, flushTimeline };
+  return {
+    repetitions,
+    elapsedMs: series((r) => r.workloadElapsedMs),
+    writelogMs: series(writelogMs),
+    writesVsBytes,
+    flushSizes,
+    flushTimeline,
+    fileIo: fileIoChartFrom(runs, columns),
+    samples: samplesChartFrom(runs),
+  };
 }
 
 /** Per-file IO: one row per file per mode, from the first measured run of the mode (the table stays readable). */
@@ -132,6 +143,9 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
     charts: chartsFrom(result.runs, model.columns),
     files: fileRowsFrom(result.runs, model.columns),
     waits: waitRowsFrom(result.runs, model.columns),
+    serverWaits: serverWaitRowsFrom(result.runs, model.columns),
+    environment: environmentFrom(result.runs),
+    details: null,
     missing,
     grantScript,
   };
@@ -148,7 +162,7 @@ export function panelDataFromRun(run: RunResult, server: string | null, now: Dat
     header: {
       ...headerFrom([run], server),
       restore: null,
-      status: run.status,
+      status: run.status === 'cancelled' ? 'cancelled (figures up to the cancel; the after-snapshot was taken)' : run.status,
       error: firstError ? `SQL error ${firstError.number}${firstError.documentLine !== null ? ` at line ${firstError.documentLine + 1}` : ''}: ${firstError.message}` : null,
     },
     standInLabel: model.sourceLabel,
@@ -156,14 +170,88 @@ export function panelDataFromRun(run: RunResult, server: string | null, now: Dat
     charts: chartsFrom([run], model.columns),
     files: fileRowsFrom([run], model.columns),
     waits: waitRowsFrom([run], model.columns, 10),
+    serverWaits: serverWaitRowsFrom([run], model.columns, 10),
+    environment: environmentFrom([run]),
+    details: detailsFrom(run),
     missing,
     grantScript,
   };
 }
 
-/** What "Copy as Markdown" and the export buttons write: the report layer's exporters over the panel's model. */
-export function exportText(data: PanelData, format: ExportFormat): string {
-  if (format === 'markdown') return toMarkdown(data.model, data.title);
-  if (format === 'csv') return toCsv(data.model);
-  return toJson(data.model, { title: data.title, createdAt: data.createdAt, header: data.header, missing: data.missing });
+/** An ad-hoc log-flush trace (Start Log-Flush Trace … Stop Trace and Show): only the XE figures and charts. */
+export function panelDataFromTrace(trace: LogFlushTrace, context: { server: string | null; database: string; standIn: boolean; startedAt: Date }, now: Date = new Date()): PanelData {
+  const model = buildComparisonModel([]);
+  const seconds = (now.getTime() - context.startedAt.getTime()) / 1000;
+  return {
+    kind: 'trace',
+    title: `Log-flush trace: ${context.database}`,
+    createdAt: now.toISOString(),
+    header: { server: context.server, version: null, edition: null, hostPlatform: null, database: context.database, recoveryModel: null, restore: null, status: `traced for ${seconds.toFixed(1)} s`, error: null },
+    standInLabel: context.standIn ? 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)' : null,
+    model,
+    charts: {
+      repetitions: [],
+      elapsedMs: [],
+      writelogMs: [],
+      writesVsBytes: [],
+      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }] } : null,
+      flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
+      fileIo: null,
+      samples: null,
+    },
+    files: [],
+    waits: [],
+    serverWaits: [],
+    environment: { traceFlag3979: null, traceFlag3982: null, vlfCount: null, logSizeMb: null, recoveryModel: null, delayedDurability: null },
+    details: { logCounters: [], log: [], trace: traceRows(trace), traceNotes: [...trace.notes], notes: [] },
+    missing: [],
+    grantScript: '',
+  };
+}
+
+/** Markdown lines for the environment block and the single-run tables the report model does not carry. */
+function markdownExtras(data: PanelData): string[] {
+  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const out: string[] = [];
+  const e = data.environment;
+  if (data.kind !== 'trace') {
+    out.push('', '## Environment', '');
+    out.push(`- Recovery model: ${e.recoveryModel ?? 'unknown'}`, `- VLF count: ${e.vlfCount ?? 'unknown'}`, `- Log size: ${e.logSizeMb === null ? 'unknown' : `${e.logSizeMb} MB`}`);
+    out.push(`- Trace flag 3979: ${e.traceFlag3979 ?? 'unknown'}`, `- Trace flag 3982: ${e.traceFlag3982 ?? 'unknown'}`);
+  }
+  const d = data.details;
+  if (d && d.trace.length > 0) {
+    out.push('', '## Log-flush trace (Extended Events)', '', '| Figure | Value |', '| --- | ---: |');
+    for (const r of d.trace) out.push(`| ${cell(r.figure)} | ${cell(r.value)} |`);
+  }
+  if (d && d.log.length > 0) {
+    out.push('', '## Log before / after', '', '| Figure | Before | After |', '| --- | ---: | ---: |');
+    for (const r of d.log) out.push(`| ${cell(r.figure)} | ${cell(r.before)} | ${cell(r.after)} |`);
+  }
+  return out;
+}
+
+/**
+ * What "Copy as Markdown", the export buttons and "Export Run" write: the report layer's exporters over the panel's
+ * model, plus the environment and trace figures; JSON also carries the RunResults (schemaVersion 1) when given.
+ */
+export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[]): string {
+  if (format === 'markdown') {
+    const base = toMarkdown(data.model, data.title).trimEnd();
+    return `${base}\n${markdownExtras(data).join('\n')}\n`;
+  }
+  if (format === 'csv') {
+    if (data.kind === 'trace') return ['figure,value', ...(data.details?.trace ?? []).map((r) => `${csvCell(r.figure)},${csvCell(r.value)}`)].join('\r\n') + '\r\n';
+    return toCsv(data.model);
+  }
+  return toJson(data.model, {
+    kind: data.kind,
+    title: data.title,
+    createdAt: data.createdAt,
+    header: data.header,
+    environment: data.environment,
+    missing: data.missing,
+    ...(data.kind === 'trace' ? { trace: data.details?.trace ?? [] } : {}),
+    ...(runs ? { runs } : {}),
+  });
 }

@@ -16,13 +16,15 @@ export interface ProfilingActions {
   profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void>;
 }
 
-export const STEP_TEXT: Record<ProfileStep, string> = {
+/** 'cancel' is listed explicitly: the step exists since the profile layer reports the attention it sends. */
+export const STEP_TEXT: Record<ProfileStep | 'cancel', string> = {
   connect: 'Connecting (workload and monitor connections)',
   preflight: 'Checking permissions',
   'snapshot-before': 'Reading counters before the run',
   'xe-start': 'Starting the log-flush trace',
   setup: 'Running the setup batches (not measured)',
   workload: 'Running the workload',
+  cancel: 'Cancelling: attention sent, waiting for the server to stop the batch',
   'snapshot-after': 'Reading counters after the run',
   'xe-read': 'Reading the log-flush trace',
   'xe-drop': 'Dropping the log-flush trace',

@@ -59,10 +59,55 @@ export interface ChartsData {
   writesVsBytes: { label: string; points: { x: number; y: number }[] }[];
   flushSizes: { labels: string[]; series: Series[] } | null;
   flushTimeline: { bucketMs: number; series: Series[] } | null;
+  /** Bytes written per file (x = file), one series per mode, from the first measured run of each mode. */
+  fileIo: { labels: string[]; series: Series[] } | null;
+  /** Sampled time series of the first measured run (x = seconds since the run started); null when not sampled. */
+  samples: { labels: string[]; series: Series[] } | null;
+}
+
+/** Environment block: what shapes log flushing besides the workload (reference: trace flags 3979/3982, VLFs). */
+export interface EnvironmentView {
+  /** "on (global)", "off", or null when DBCC TRACESTATUS was not readable. */
+  traceFlag3979: string | null;
+  traceFlag3982: string | null;
+  vlfCount: number | null;
+  logSizeMb: number | null;
+  recoveryModel: string | null;
+  delayedDurability: string | null;
+}
+
+/** A before/after pair of the database's log (single-run view). */
+export interface LogBeforeAfterRow {
+  figure: string;
+  before: string;
+  after: string;
+}
+
+export interface CounterRowView {
+  counter: string;
+  /** "delta" (cumulative), "after" (point in time), "ratio". */
+  kind: string;
+  value: string;
+  perSecond: string | null;
+}
+
+/** Figures of the log-flush trace (XE) of one run or an ad-hoc trace. */
+export interface TraceFigureRow {
+  figure: string;
+  value: string;
+}
+
+/** The single-run view's extra tables (profile runs and ad-hoc traces). */
+export interface RunDetails {
+  logCounters: CounterRowView[];
+  log: LogBeforeAfterRow[];
+  trace: TraceFigureRow[];
+  traceNotes: string[];
+  notes: string[];
 }
 
 export interface PanelData {
-  kind: 'comparison' | 'profile';
+  kind: 'comparison' | 'profile' | 'trace';
   title: string;
   /** ISO time the data was made (shown, and lets a restored panel say how old it is). */
   createdAt: string;
@@ -72,7 +117,13 @@ export interface PanelData {
   model: ComparisonModel;
   charts: ChartsData;
   files: FileIoRow[];
+  /** Waits of the workload session (measured run), top per mode. */
   waits: WaitRowView[];
+  /** Server-wide waits over the same interval (benign ones filtered), top per mode. */
+  serverWaits: WaitRowView[];
+  environment: EnvironmentView;
+  /** Single-run view (profile, trace); null for a comparison. */
+  details: RunDetails | null;
   missing: MissingRow[];
   grantScript: string;
 }

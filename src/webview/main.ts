@@ -13,7 +13,7 @@ import '@vscode-elements/elements/dist/vscode-table-row/index.js';
 import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, type ChartConfiguration } from 'chart.js';
 import type { ExportFormat, FromWebview, PanelData, ToWebview } from '../shared/webviewProtocol';
-import { assertSafeAttribute, renderPanel, type VNode } from './view';
+import { assertSafeAttribute, renderPanel, TAB_TITLES, type VNode } from './view';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, ScatterController, Legend, Tooltip);
 
@@ -101,6 +101,15 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
       options: options('ms since the first event', 'flushes per bucket'),
     };
   }
+  if (d.charts.fileIo) out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series, 'file', 'bytes written');
+  if (d.charts.samples) {
+    const sm = d.charts.samples;
+    out.samples = {
+      type: 'line',
+      data: { labels: sm.labels, datasets: sm.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: sm.labels.length < 30 ? 3 : 0 })) },
+      options: options('seconds since sampling started', 'per sample interval'),
+    };
+  }
   return out;
 }
 
@@ -144,7 +153,9 @@ document.addEventListener('click', (event) => {
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   if (message?.type === 'show') {
-    state = { data: message.data, tab: state.data && state.data.createdAt === message.data.createdAt ? state.tab : 0 };
+    // A new result opens on its first tab (an ad-hoc trace on its figures); the same one keeps the tab the user chose.
+    const firstTab = message.data.kind === 'trace' ? TAB_TITLES.indexOf('Log & trace') : 0;
+    state = { data: message.data, tab: state.data && state.data.createdAt === message.data.createdAt ? state.tab : firstTab };
     vscode.setState(state);
     render();
   }

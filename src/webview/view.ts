@@ -88,7 +88,28 @@ function headerSection(d: PanelData): VElement {
     hd.restore
       ? h('p', { class: hd.restore.ok ? 'dl-restore dl-ok' : 'dl-restore dl-error', role: 'status' }, hd.restore.message, hd.restore.statement ? h('code', { class: 'dl-block' }, hd.restore.statement) : null)
       : null,
+    hd.status.startsWith('cancelled') ? h('p', { class: 'dl-cancelled', role: 'status' }, 'Cancelled: the workload was stopped; the figures cover the run up to the cancel (the after-snapshot was still taken).') : null,
     hd.error ? h('p', { class: 'dl-error', role: 'alert' }, hd.error) : null,
+    d.kind === 'trace' ? null : environmentSection(d),
+  );
+}
+
+/** Trace flags 3979/3982, VLFs, log size, recovery model: what shapes log flushing besides the workload. */
+function environmentSection(d: PanelData): VElement {
+  const e = d.environment;
+  const facts: [string, string][] = [
+    ['Recovery model', e.recoveryModel ?? 'unknown'],
+    ['VLF count', e.vlfCount === null ? 'unknown' : formatNumber(e.vlfCount, 0)],
+    ['Log size', e.logSizeMb === null ? 'unknown' : `${formatNumber(e.logSizeMb)} MB`],
+    ['Trace flag 3979', e.traceFlag3979 ?? 'unknown'],
+    ['Trace flag 3982', e.traceFlag3982 ?? 'unknown'],
+  ];
+  if (e.delayedDurability) facts.push(['DELAYED_DURABILITY', e.delayedDurability]);
+  return h(
+    'section',
+    { class: 'dl-environment', 'aria-label': 'Environment' },
+    h('h2', {}, 'Environment'),
+    h('dl', { class: 'dl-facts dl-env-facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
   );
 }
 
@@ -134,6 +155,8 @@ function chartsSection(d: PanelData): VElement {
     chart('writesVsBytes', 'Log writes vs log bytes (one point per run)'),
     d.charts.flushSizes ? chart('flushSizes', 'Log flush sizes (XE)') : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
     d.charts.flushTimeline ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)`) : null,
+    d.charts.fileIo ? chart('fileIo', 'Bytes written per file (first run of each mode)') : null,
+    d.charts.samples ? chart('samples', 'Sampled during the run, per sample interval (x: seconds since sampling started)') : null,
   );
 }
 
@@ -150,12 +173,41 @@ function ioSection(d: PanelData): VElement {
   );
 }
 
-function waitsSection(d: PanelData): VElement {
-  if (d.waits.length === 0) return h('p', { class: 'dl-muted' }, 'No session waits recorded.');
+function waitTable(rows: PanelData['waits'], label: string): VElement {
   return table(
     ['Mode', 'Wait type', 'Waiting tasks', 'Wait time', 'Share'],
-    d.waits.map((w) => [w.mode, w.waitType, num(w.waitingTasks, 'count'), num(w.waitTimeMs, 'ms'), w.percent === null ? 'n/a' : `${w.percent.toFixed(1)} %`]),
-    'Top waits of the workload session',
+    rows.map((w) => [w.mode, w.waitType, num(w.waitingTasks, 'count'), num(w.waitTimeMs, 'ms'), w.percent === null ? 'n/a' : `${w.percent.toFixed(1)} %`]),
+    label,
+  );
+}
+
+/** Session waits (what the workload itself waited on) beside server waits (everything, benign ones filtered). */
+function waitsSection(d: PanelData): VElement {
+  return h(
+    'div',
+    { class: 'dl-waits' },
+    h('h2', {}, 'Workload session'),
+    d.waits.length === 0 ? h('p', { class: 'dl-muted' }, 'No session waits recorded.') : waitTable(d.waits, 'Top waits of the workload session'),
+    h('h2', {}, 'Whole server (same interval, benign waits filtered)'),
+    d.serverWaits.length === 0 ? h('p', { class: 'dl-muted' }, 'No server waits recorded.') : waitTable(d.serverWaits, 'Top server waits'),
+  );
+}
+
+/** Single-run view: log counters, log space and VLFs before/after, and the log-flush trace's figures. */
+function logSection(d: PanelData): VElement {
+  const x = d.details;
+  if (!x) return h('p', { class: 'dl-muted' }, 'Per-run log figures are shown for a single run: open a run from Durability Lens: Show Run History.');
+  return h(
+    'div',
+    { class: 'dl-log' },
+    h('h2', {}, 'Log-flush trace (Extended Events)'),
+    x.trace.length > 0 ? table(['Figure', 'Value'], x.trace.map((r) => [r.figure, r.value]), 'Log-flush trace figures') : h('p', { class: 'dl-muted' }, 'The log-flush trace did not run (see Missing measurements).'),
+    ...x.traceNotes.map((n) => h('p', { class: 'dl-note' }, n)),
+    d.kind === 'trace' ? null : h('h2', {}, 'Log counters (sys.dm_os_performance_counters, delta over the run)'),
+    d.kind === 'trace' ? null : x.logCounters.length > 0 ? table(['Counter', 'Kind', 'Value', 'Per second'], x.logCounters.map((c) => [c.counter, c.kind, c.value, c.perSecond ?? 'n/a']), 'Log counters') : h('p', { class: 'dl-muted' }, 'No log counters.'),
+    d.kind === 'trace' ? null : h('h2', {}, 'Log space and VLFs'),
+    d.kind === 'trace' ? null : x.log.length > 0 ? table(['Figure', 'Before', 'After'], x.log.map((r) => [r.figure, r.before, r.after]), 'Log before and after') : h('p', { class: 'dl-muted' }, 'Log space and VLFs were not readable.'),
+    ...x.notes.map((n) => h('p', { class: 'dl-note' }, n)),
   );
 }
 
@@ -181,7 +233,7 @@ function toolbar(): VElement {
   );
 }
 
-export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Missing measurements'] as const;
+export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Log & trace', 'Missing measurements'] as const;
 
 /** The whole panel. `selectedTab` comes from the webview state so a reload keeps the tab. */
 export function renderPanel(d: PanelData, selectedTab = 0): VElement {
@@ -191,6 +243,7 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
     diagnosisSection(d),
     ioSection(d),
     waitsSection(d),
+    logSection(d),
     missingSection(d),
   ];
   return h(

@@ -97,7 +97,7 @@ describe('webview/view and extension/panelData', () => {
     ]);
     assert.deepEqual(data.charts.writelogMs[0], { label: 'DISABLED', values: [1500, 1600] });
     assert.deepEqual(data.charts.writesVsBytes[1]!.points, [{ x: 1000, y: 4096000 }, { x: 999, y: 4096000 }]);
-    assert.equal(find(tree, (e) => e.tag === 'canvas').length, 3); // no XE histogram/timeline in these runs
+    assert.equal(find(tree, (e) => e.tag === 'canvas').length, 4); // elapsed, WRITELOG, writes vs bytes, per-file IO: no XE histogram/timeline, no samples in these runs
   });
 
   it('lists files, waits and missing measurements with a de-duplicated GRANT script', () => {
@@ -112,7 +112,7 @@ describe('webview/view and extension/panelData', () => {
 
   it('keeps the selected tab within range', () => {
     assert.equal(find(renderPanel(data, 4), (e) => e.tag === 'vscode-tabs')[0]!.attrs['selected-index'], '4');
-    assert.equal(find(renderPanel(data, 99), (e) => e.tag === 'vscode-tabs')[0]!.attrs['selected-index'], '5');
+    assert.equal(find(renderPanel(data, 99), (e) => e.tag === 'vscode-tabs')[0]!.attrs['selected-index'], '6');
   });
 
   it('a single run renders as a profile with its SQL error at the document line', () => {

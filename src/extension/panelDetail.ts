@@ -1,0 +1,144 @@
+// The panel's per-run parts built from RunResults (vscode-free, unit-tested): environment block (trace flags
+// 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
+// the per-file IO and sampled time series charts.
+import { valueOf } from '../probes/measurement';
+import type { CounterDelta } from '../probes/perfCounters';
+import type { RunResult } from '../profile/types';
+import { columnOf } from '../report/comparison';
+import { formatNumber, formatValue } from '../report/export';
+import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../shared/webviewProtocol';
+import type { LogFlushTrace } from '../xe/aggregate';
+
+function flagText(run: RunResult | undefined, flag: number): string | null {
+  const flags = run ? valueOf(run.server.traceFlags) : null;
+  if (!flags) return null;
+  const f = flags.find((t) => t.flag === flag && t.status);
+  if (!f) return 'off';
+  const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
+  return `on${scope ? ` (${scope})` : ''}`;
+}
+
+/** From the first run that carries each figure; VLF count and log size as read after the run. */
+export function environmentFrom(runs: readonly RunResult[]): EnvironmentView {
+  const first = runs[0];
+  const withLog = runs.find((r) => r.diff.log.vlfCount || r.diff.log.logSizeMb);
+  return {
+    traceFlag3979: flagText(first, 3979),
+    traceFlag3982: flagText(first, 3982),
+    vlfCount: withLog?.diff.log.vlfCount?.after ?? null,
+    logSizeMb: withLog?.diff.log.logSizeMb?.after ?? null,
+    recoveryModel: runs.find((r) => r.database)?.database?.recoveryModel ?? null,
+    delayedDurability: runs.length === 1 ? (first?.delayedDurability ?? first?.database?.delayedDurability ?? null) : null,
+  };
+}
+
+function counterView(c: CounterDelta): CounterRowView {
+  switch (c.kind) {
+    case 'cumulative':
+      return { counter: c.counterName, kind: 'delta', value: formatNumber(c.delta, 0), perSecond: c.perSecond === null ? null : formatNumber(c.perSecond, 1) };
+    case 'point':
+      return { counter: c.counterName, kind: 'after', value: `${formatNumber(c.before, 0)} → ${formatNumber(c.after, 0)}`, perSecond: null };
+    case 'ratio':
+      return { counter: c.counterName, kind: 'ratio', value: c.value === null ? 'n/a' : formatNumber(c.value, 3), perSecond: null };
+    default:
+      return { counter: c.counterName, kind: `type ${c.type}`, value: `${c.before} → ${c.after}`, perSecond: null };
+  }
+}
+
+function logRows(run: RunResult): LogBeforeAfterRow[] {
+  const l = run.diff.log;
+  const rows: LogBeforeAfterRow[] = [];
+  if (l.vlfCount) rows.push({ figure: 'VLF count', before: formatNumber(l.vlfCount.before, 0), after: formatNumber(l.vlfCount.after, 0) });
+  if (l.logSizeMb) rows.push({ figure: 'Log size', before: `${formatNumber(l.logSizeMb.before)} MB`, after: `${formatNumber(l.logSizeMb.after)} MB` });
+  if (l.usedBytes) rows.push({ figure: 'Log space used', before: formatValue(l.usedBytes.before, 'bytes'), after: `${formatValue(l.usedBytes.after, 'bytes')} (${l.usedBytes.delta >= 0 ? '+' : ''}${formatValue(l.usedBytes.delta, 'bytes')})` });
+  if (l.usedPercent) rows.push({ figure: 'Log space used %', before: `${formatNumber(l.usedPercent.before)} %`, after: `${formatNumber(l.usedPercent.after)} %` });
+  return rows;
+}
+
+/** The trace's figures as label/value rows (shared by profile runs and ad-hoc traces). */
+export function traceRows(t: LogFlushTrace): TraceFigureRow[] {
+  const rows: TraceFigureRow[] = [
+    { figure: 'Event session', value: `${t.sessionName} (${t.target})` },
+    { figure: 'Events captured', value: formatNumber(t.eventCount, 0) },
+    { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: formatNumber(t.flushes, 0) },
+    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : formatValue(t.bytes, 'bytes') },
+    { figure: 'Average flush size', value: t.bytes !== null && t.flushes > 0 ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
+  ];
+  if (t.latencyMs) {
+    rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') });
+  } else rows.push({ figure: 'Flush latency', value: 'n/a (no duration field)' });
+  if (t.flushesPerCommit !== null) rows.push({ figure: 'Flushes per commit', value: formatNumber(t.flushesPerCommit, 3) });
+  rows.push({ figure: 'Lost events', value: t.lostEvents > 0 ? `${formatNumber(t.lostEvents, 0)} — use the event_file target` : '0' });
+  if (t.counterCrossCheck) {
+    const c = t.counterCrossCheck;
+    rows.push({ figure: 'Cross-check with Log Flushes/sec', value: `counter ${formatNumber(c.counterFlushes, 0)} vs XE ${formatNumber(c.xeFlushes, 0)} (${formatNumber(c.relativeDifference * 100, 1)} %): ${c.agrees ? 'agrees' : 'DISAGREES'}` });
+  }
+  if (t.missingEvents.length > 0) rows.push({ figure: 'Events this server lacks', value: t.missingEvents.join(', ') });
+  return rows;
+}
+
+export function detailsFrom(run: RunResult): RunDetails {
+  return {
+    logCounters: (valueOf(run.diff.logCounters) ?? []).map(counterView),
+    log: logRows(run),
+    trace: run.logFlushTrace ? traceRows(run.logFlushTrace) : [],
+    traceNotes: run.logFlushTrace?.notes ?? [],
+    notes: [...run.diff.notes, ...run.notes],
+  };
+}
+
+export function serverWaitRowsFrom(runs: readonly RunResult[], columns: readonly string[], perMode = 5): WaitRowView[] {
+  const out: WaitRowView[] = [];
+  for (const c of columns) {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.serverWaits));
+    for (const w of (valueOf(run?.diff.serverWaits)?.top ?? []).slice(0, perMode)) {
+      out.push({ mode: c, waitType: w.waitType, waitingTasks: w.waitingTasks, waitTimeMs: w.waitTimeMs, percent: w.percent });
+    }
+  }
+  return out;
+}
+
+/** Bytes written per file, one series per mode (first measured run of the mode), files in first-seen order. */
+export function fileIoChartFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData['fileIo'] {
+  const perMode = columns.map((c) => ({ c, files: valueOf(runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files))?.diff.files)?.files ?? [] }));
+  const labels = [...new Set(perMode.flatMap((m) => m.files.map((f) => `${f.logicalName} (${f.kind})`)))];
+  if (labels.length === 0) return null;
+  const series: Series[] = perMode.map((m) => ({
+    label: m.c,
+    values: labels.map((l) => m.files.find((f) => `${f.logicalName} (${f.kind})` === l)?.bytesWritten ?? null),
+  }));
+  return { labels, series };
+}
+
+interface SampleLike {
+  tMs: number;
+  files: { fileId: number; bytesWritten: number }[];
+  logFlushes: number | null;
+}
+
+/**
+ * The sampled time series (issue 4: per-file bytes and the log-flush counter every N ms), as amounts per sample
+ * interval so a long CHECKDB or BACKUP shows its phases. Samples are cumulative since sampling started, hence the
+ * differences. Read defensively: runs recorded before sampling existed have no `samples`.
+ */
+export function samplesChartFrom(runs: readonly RunResult[]): ChartsData['samples'] {
+  const run = runs.find((r) => !r.warmup && Array.isArray((r as unknown as { samples?: unknown }).samples) && (r as unknown as { samples: unknown[] }).samples.length > 1);
+  if (!run) return null;
+  const samples = (run as unknown as { samples: SampleLike[] }).samples;
+  const kindOf = new Map((valueOf(run.diff.files)?.files ?? []).map((f) => [f.fileId, f.kind]));
+  const written = (s: SampleLike, kind: 'log' | 'data') => s.files.filter((f) => (kindOf.get(f.fileId) ?? 'data') === kind).reduce((n, f) => n + f.bytesWritten, 0);
+  const step = (f: (s: SampleLike) => number | null) =>
+    samples.slice(1).map((s, i) => {
+      const a = f(samples[i]!);
+      const b = f(s);
+      return a === null || b === null ? null : Math.max(0, b - a);
+    });
+  return {
+    labels: samples.slice(1).map((s) => formatNumber(s.tMs / 1000, 1)),
+    series: [
+      { label: 'log flushes (counter)', values: step((s) => s.logFlushes) },
+      { label: 'log KB written', values: step((s) => written(s, 'log') / 1024) },
+      { label: 'data KB written', values: step((s) => written(s, 'data') / 1024) },
+    ],
+  };
+}

@@ -1,0 +1,84 @@
+// The `durabilityLens.*` settings that shape a run (sampling, timeouts, benign waits, Extended Events, history,
+// comparison defaults): names, defaults and a forgiving reader. package.json mirrors RUN_SETTING_DEFAULTS (tested).
+
+export type RunDurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
+
+export interface RunSettings {
+  samplingIntervalMs: number;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Wait types to keep visible although the shipped benign list hides them. */
+  benignInclude: string[];
+  /** Extra wait types to hide as benign. */
+  benignExclude: string[];
+  xeEnabled: boolean;
+  xeTarget: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
+  historySize: number;
+  compareModes: RunDurabilityMode[];
+  compareRepetitions: number;
+  compareWarmup: boolean;
+}
+
+/** Full setting keys (without the `durabilityLens.` section) and their defaults, as package.json declares them. */
+export const RUN_SETTING_DEFAULTS = {
+  'sampling.intervalMs': 1000,
+  'timeouts.connectMs': 15000,
+  'timeouts.requestMs': 60000,
+  'waits.benign.include': [] as string[],
+  'waits.benign.exclude': [] as string[],
+  'xe.enabled': true,
+  'xe.target': 'ring_buffer',
+  'xe.eventFilePath': '',
+  'history.size': 20,
+  'compare.modes': ['DISABLED', 'FORCED'] as RunDurabilityMode[],
+  'compare.repetitions': 3,
+  'compare.warmup': true,
+} as const;
+
+export type RunSettingKey = keyof typeof RUN_SETTING_DEFAULTS;
+
+const MODES: readonly RunDurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
+
+function int(value: unknown, min: number, max: number, fallback: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
+function names(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return [...new Set(value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim().toUpperCase()))];
+}
+
+/**
+ * Complete settings from a getter of raw values (VS Code's WorkspaceConfiguration.get). A value of the wrong type or
+ * out of range keeps its default, so a half-written settings.json never stops a run.
+ */
+export function readRunSettings(get: (key: RunSettingKey) => unknown): RunSettings {
+  const d = RUN_SETTING_DEFAULTS;
+  const modesRaw = get('compare.modes');
+  let compareModes = Array.isArray(modesRaw) ? [...new Set(modesRaw.filter((m): m is RunDurabilityMode => MODES.includes(m as RunDurabilityMode)))] : [];
+  if (compareModes.length < 2) compareModes = [...d['compare.modes']];
+  const path = get('xe.eventFilePath');
+  const targetKind = get('xe.target');
+  // event_file without a path cannot be created: fall back to the ring buffer rather than fail every run.
+  const xeTarget: RunSettings['xeTarget'] =
+    targetKind === 'event_file' && typeof path === 'string' && path.trim() !== '' ? { kind: 'event_file', path: path.trim() } : { kind: 'ring_buffer' };
+  const xeEnabled = get('xe.enabled');
+  const warmup = get('compare.warmup');
+  return {
+    samplingIntervalMs: int(get('sampling.intervalMs'), 100, 3_600_000, d['sampling.intervalMs']),
+    connectTimeoutMs: int(get('timeouts.connectMs'), 1000, 600_000, d['timeouts.connectMs']),
+    requestTimeoutMs: int(get('timeouts.requestMs'), 1000, 3_600_000, d['timeouts.requestMs']),
+    benignInclude: names(get('waits.benign.include')),
+    benignExclude: names(get('waits.benign.exclude')),
+    xeEnabled: typeof xeEnabled === 'boolean' ? xeEnabled : d['xe.enabled'],
+    xeTarget,
+    historySize: int(get('history.size'), 1, 500, d['history.size']),
+    compareModes,
+    compareRepetitions: int(get('compare.repetitions'), 1, 100, d['compare.repetitions']),
+    compareWarmup: typeof warmup === 'boolean' ? warmup : d['compare.warmup'],
+  };
+}
+
+export function defaultRunSettings(): RunSettings {
+  return readRunSettings(() => undefined);
+}
