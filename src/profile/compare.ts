@@ -6,7 +6,8 @@ import { planComparison, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
 import type { RestoreJournal } from './restoreJournal';
 import { tediousExecutor } from './connections';
-import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunResult, WorkloadExecutor, XeOptions } from './types';
+import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
+import { runSetup } from './setupRun';
 import type { PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
@@ -27,7 +28,7 @@ export interface ComparisonResult {
 export interface CompareOptions extends ProfileCallbacks {
   connections: ConnectionSource;
   batches: readonly (WorkloadBatch & { empty?: boolean })[];
-  /** Explicit setup batch count; default: up to the `-- durability-lens: setup-end` marker, else none. */
+  /** Explicit setup batch count; default: the script's markers (setup … measure, or setup-end), else none. */
   setupBatches?: number;
   modes?: DurabilityMode[];
   repetitions?: number;
@@ -40,6 +41,9 @@ export interface CompareOptions extends ProfileCallbacks {
   executor?: WorkloadExecutor;
   xe?: XeOptions;
   signal?: AbortSignal;
+  sampling?: SamplingOptions;
+  /** Per measured run: cancel the workload after this many ms (the comparison then ends 'cancelled'). */
+  workloadTimeoutMs?: number;
 }
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
@@ -96,17 +100,13 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         const label = `run ${i + 1} of ${plan.order.length}: ${planned.mode}${planned.warmup ? ' (warm-up)' : ''}`;
         if (setup.length > 0) {
           progress('setup', label);
-          for (const batch of setup) {
-            const report = await executor.run(workload, batch, { ...(options.onMessage ? { onMessage: options.onMessage } : {}), ...(options.signal ? { signal: options.signal } : {}) }).done;
-            if (report.cancelled) throw new ProfileCancelledError();
-            if (report.error) {
-              const line = report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : '';
-              status = 'workload-error';
-              error = { kind: 'workload', message: `The setup failed${line}: SQL error ${report.error.number}: ${report.error.message}` };
-              break;
-            }
+          const outcome = await runSetup(workload, setup, executor, { ...(options.onMessage ? { onMessage: options.onMessage } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+          if (outcome.status === 'cancelled') throw new ProfileCancelledError();
+          if (outcome.status === 'failed') {
+            status = 'workload-error';
+            error = { kind: 'workload', message: outcome.error.message };
+            break;
           }
-          if (status !== 'completed') break;
         }
         if (current !== planned.mode) {
           progress('set-durability', `${planned.mode} (${label})`);
@@ -124,13 +124,23 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             ...(options.onProgress ? { onProgress: options.onProgress } : {}),
             ...(options.onMessage ? { onMessage: options.onMessage } : {}),
             ...(preflight !== undefined ? { preflight } : {}),
+            ...(options.sampling ? { sampling: options.sampling } : {}),
+            ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
             reconnectMonitor: () => open('monitor'),
           },
           measured,
-          { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup },
+          { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, setupBatchCount: setup.length },
         );
         preflight = run.preflight;
         runs.push(run);
+        if (run.status === 'cancelled') {
+          status = 'cancelled';
+          error = {
+            kind: 'cancelled',
+            message: run.cancel?.reason === 'timeout' ? `A ${planned.mode} run hit the workload time limit and was cancelled; the runs so far are kept.` : 'The comparison was cancelled; the runs so far are kept.',
+          };
+          break;
+        }
         if (run.status === 'workload-error') {
           status = 'workload-error';
           const e = run.errors[0];

@@ -6,3 +6,8 @@ export * from './plan';
 export * from './durabilityGuard';
 export * from './restoreJournal';
 export { runComparison, type CompareOptions, type ComparisonResult, type ComparisonStatus } from './compare';
+export { SETUP_MARKER, MEASURE_MARKER, SetupMarkerError, isBlankSql, hasLineMarkers, splitByLineMarkers } from './setupMarkers';
+export { runSetup, SetupFailedError, type SetupOutcome } from './setupRun';
+export * from './runSchema';
+export * from './sampler';
+export * from './printSeries';

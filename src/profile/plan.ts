@@ -1,6 +1,6 @@
 // What a durability comparison will do, decided before anything changes: the run order (alternating so drift does
 // not favour one mode), the setup/measured split of the script, and the plan the UI/CLI asks the user to confirm.
-import type { SqlClient, WorkloadBatch } from '../db/types';
+import type { SqlClient } from '../db/types';
 import { captureDatabaseInfo, captureServerIdentity, preflightPermissions, valueOf, type DatabaseInfo, type PreflightResult } from '../probes';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
@@ -29,28 +29,7 @@ export function runOrder(modes: readonly DurabilityMode[], repetitions: number, 
   return out;
 }
 
-/** A line comment with this text ends the setup section: batches before it (and the batch holding it) are setup. */
-export const SETUP_END_MARKER = 'durability-lens: setup-end';
-
-export interface SplitScript<B extends WorkloadBatch> {
-  setup: B[];
-  measured: B[];
-}
-
-/**
- * Setup is re-run (unmeasured) before every measured run — S1 recreates its table. The user marks it with a
- * `-- durability-lens: setup-end` comment: every batch up to and including the one containing the marker is
- * setup. Without a marker (or with `setupBatches` given) the explicit count wins.
- */
-export function splitSetup<B extends WorkloadBatch>(batches: readonly B[], setupBatches?: number): SplitScript<B> {
-  let count = setupBatches;
-  if (count === undefined) {
-    const markerAt = batches.findIndex((b) => new RegExp(`--\\s*${SETUP_END_MARKER.replace(/[-]/g, '\\-')}`, 'i').test(b.text));
-    count = markerAt >= 0 ? markerAt + 1 : 0;
-  }
-  if (count < 0 || count > batches.length) throw new RangeError(`Setup batch count ${count} is outside 0..${batches.length}.`);
-  return { setup: batches.slice(0, count), measured: batches.slice(count) };
-}
+export { SETUP_END_MARKER, splitSetup, type SplitScript } from './setupMarkers';
 
 export interface PlanIssue {
   code: 'system-database' | 'cdc' | 'replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure';

@@ -1,5 +1,6 @@
-// One profile run: preflight, before snapshot (MONITOR), log-flush trace, the user's batches (WORKLOAD), after
-// snapshot, trace read + drop in finally, diff → RunResult. profileRun opens and closes both connections.
+// One profile run: preflight, before snapshot (MONITOR), log-flush trace and sampler, the user's batches (WORKLOAD),
+// after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult. profileRun opens and closes
+// both connections and runs the script's setup part first.
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
   captureServerIdentity,
@@ -16,6 +17,11 @@ import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
 import { tediousExecutor } from './connections';
+import { PrintSeriesCollector } from './printSeries';
+import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
+import { startSampler, type RunningSampler, type SamplerResult } from './sampler';
+import { runSetup } from './setupRun';
+import { hasLineMarkers, splitSetup } from './setupMarkers';
 import type {
   BatchOutcome,
   ConnectionSource,
@@ -24,9 +30,11 @@ import type {
   MissingMeasurement,
   ProfileCallbacks,
   ProfileStep,
+  CancelInfo,
   RunError,
   RunResult,
   RunTarget,
+  SamplingOptions,
   WorkloadExecutor,
   XeOptions,
 } from './types';
@@ -34,7 +42,10 @@ import type {
 /** The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql). */
 export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name;`;
 
-/** Thrown when the AbortSignal fired; everything the run opened or created was cleaned up first. */
+/**
+ * Thrown when the AbortSignal fired before the before-snapshot (nothing was measured yet); everything the run
+ * opened or created was cleaned up first. A cancel during the workload returns a RunResult with status 'cancelled'.
+ */
 export class ProfileCancelledError extends Error {
   constructor(message = 'The run was cancelled.') {
     super(message);
@@ -76,12 +87,18 @@ export interface RunContext extends ProfileCallbacks {
   reconnectMonitor?: () => Promise<SqlClient>;
   /** Read once per comparison; a plain run reads it itself. */
   preflight?: PreflightResult | null;
+  /** Default: on, every 1000 ms. */
+  sampling?: SamplingOptions;
+  /** Cancel the workload (attention) after this many ms; the run ends 'cancelled' with reason 'timeout'. */
+  workloadTimeoutMs?: number;
 }
 
 export interface MeasureOptions {
   mode?: DurabilityMode | null;
   repetition?: number | null;
   warmup?: boolean;
+  /** Recorded in the result (setup run by the caller before this run). */
+  setupBatchCount?: number;
 }
 
 function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
@@ -126,7 +143,9 @@ export function counterDelta(diff: SnapshotDiff, counterName: string): number | 
 
 /**
  * Runs `batches` once between two snapshots on already-open sessions. A workload error ends the batches but the
- * run is still measured (status 'workload-error'); a cancel cleans up and throws ProfileCancelledError.
+ * run is still measured (status 'workload-error'). A cancel (signal or workloadTimeoutMs) sends an attention, waits
+ * for its acknowledgement (the batch report), still takes the after-snapshot and returns status 'cancelled'; only a
+ * cancel before the before-snapshot throws ProfileCancelledError.
  */
 export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatch[], options: MeasureOptions = {}): Promise<RunResult> {
   const { workload, monitor, target, signal } = ctx;
@@ -163,8 +182,22 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const kept: WorkloadMessage[] = [];
   let messageCount = 0;
   let errorCount = 0;
-  let cancelled = false;
+  let cancel: CancelInfo | null = null;
   let after: Snapshot | null = null;
+  let sampler: RunningSampler | null = null;
+  let sampled: SamplerResult | null = null;
+  // The workload's own abort: the caller's signal or the time limit, whichever comes first.
+  const workloadAbort = new AbortController();
+  let workloadStartedAt = 0;
+  const abortWorkload = (reason: CancelInfo['reason']) => {
+    if (workloadAbort.signal.aborted) return;
+    cancel = { reason, atMs: workloadStartedAt === 0 ? 0 : Date.now() - workloadStartedAt };
+    workloadAbort.abort();
+  };
+  const onCallerAbort = () => abortWorkload('user');
+  signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let timeout: ReturnType<typeof setTimeout> | null = null;
+  const series = new PrintSeriesCollector(Date.now());
 
   try {
     if (!xeWanted) {
@@ -181,15 +214,28 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       }
     }
 
+    if (ctx.sampling?.enabled !== false) {
+      sampler = startSampler(monitor, {
+        ...(ctx.sampling?.intervalMs !== undefined ? { intervalMs: ctx.sampling.intervalMs } : {}),
+        databaseId: target.databaseId,
+        databaseName: target.databaseName,
+        monitorInTargetDb: before.server.identity.currentDatabase === target.databaseName,
+      });
+    }
+
     progress(ctx, 'workload', `${batches.length} batch(es)`);
+    workloadStartedAt = Date.now();
+    series.reset(workloadStartedAt);
+    if (signal?.aborted) abortWorkload('user');
+    if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
     for (const [index, batch] of batches.entries()) {
-      if (signal?.aborted) {
-        cancelled = true;
-        break;
-      }
+      if (workloadAbort.signal.aborted) break;
       const run = executor.run(workload, batch, {
-        onMessage: (m) => ctx.onMessage?.(m),
-        ...(signal ? { signal } : {}),
+        onMessage: (m) => {
+          series.add(m);
+          ctx.onMessage?.(m);
+        },
+        signal: workloadAbort.signal,
       });
       const report = await run.done;
       batchOutcomes.push({
@@ -208,7 +254,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         if (kept.length < 100) kept.push(m);
       }
       if (report.cancelled) {
-        cancelled = true;
+        // The batch report arrives after the server acknowledged the attention (tedious ECANCEL).
+        cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
         break;
       }
       if (report.error) {
@@ -218,7 +265,20 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         break;
       }
     }
-    if (cancelled) throw new ProfileCancelledError();
+    if (timeout) clearTimeout(timeout);
+    if (cancel) {
+      const c = cancel as CancelInfo;
+      progress(ctx, 'cancel', c.reason === 'timeout' ? `workload time limit ${ctx.workloadTimeoutMs} ms` : 'cancelled');
+      notes.push(
+        c.reason === 'timeout'
+          ? `The workload was stopped after ${ctx.workloadTimeoutMs} ms (the workload time limit): the figures cover what ran until the server acknowledged the cancel.`
+          : 'The run was cancelled: the figures cover what ran until the server acknowledged the cancel. An open transaction of the workload was rolled back by the server only if the batch had XACT_ABORT or its own handling; check @@TRANCOUNT before reusing the session.',
+      );
+    }
+    if (sampler) {
+      sampled = await sampler.stop();
+      sampler = null;
+    }
 
     progress(ctx, 'snapshot-after');
     after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
@@ -238,6 +298,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       }
     }
   } finally {
+    if (timeout) clearTimeout(timeout);
+    signal?.removeEventListener('abort', onCallerAbort);
+    // An error above must not leave the sampler querying the monitor while the trace is dropped.
+    if (sampler) await sampler.stop().catch(() => undefined);
     if (trace) {
       progress(ctx, 'xe-drop');
       try {
@@ -248,21 +312,26 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
   }
 
-  const diff = diffSnapshots(before, after);
+  // Session waits unabridged (every wait type of the session); server waits beyond the top 100 are summed in `others`.
+  const diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100 } });
   notes.push(...diff.notes);
+  if (sampled) notes.push(...sampled.notes);
+  const printed = series.result();
+  if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
   const databaseInfo = valueOf(before.database);
   const workloadElapsedMs = batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
+  const finalCancel = cancel as CancelInfo | null;
   return {
-    schemaVersion: 1,
+    schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     source: figureSourceOf(before.server.identity.versionText),
-    status: errors.length > 0 ? 'workload-error' : 'completed',
+    status: finalCancel ? 'cancelled' : errors.length > 0 ? 'workload-error' : 'completed',
     mode: options.mode ?? null,
     repetition: options.repetition ?? null,
     warmup: options.warmup ?? false,
     startedAt,
     workloadElapsedMs,
     snapshotIntervalMs: diff.elapsedMs,
-    server: before.server,
+    server: runServerOf(before.server),
     database: databaseInfo,
     delayedDurability: databaseInfo?.delayedDurability ?? null,
     workloadSpid: workload.spid,
@@ -274,6 +343,12 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     missing: collectMissing(before, diff, extraMissing),
     preflight: preflight ?? null,
     notes,
+    ...runSchemaFields(diff, workloadElapsedMs),
+    samples: sampled?.samples ?? [],
+    sampleIntervalMs: sampled?.intervalMs ?? null,
+    printSeries: printed.series,
+    cancel: finalCancel,
+    setupBatchCount: options.setupBatchCount ?? 0,
   };
 }
 
@@ -287,6 +362,11 @@ export interface ProfileRunOptions extends ProfileCallbacks {
   executor?: WorkloadExecutor;
   xe?: XeOptions;
   signal?: AbortSignal;
+  /** Explicit count of setup batches; default: the script's markers (see setupMarkers.ts), else none. */
+  setupBatches?: number;
+  sampling?: SamplingOptions;
+  /** Cancel the workload after this many ms (status 'cancelled', cancel.reason 'timeout'). */
+  workloadTimeoutMs?: number;
 }
 
 function isSource(c: ProfileRunOptions['connections']): c is ConnectionSource {
@@ -304,8 +384,13 @@ async function closeQuietly(session: SqlSession | null): Promise<void> {
 
 /** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
 export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
-  const batches = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine }) => ({ text: t, repeat, firstLine }));
-  if (batches.length === 0) throw new Error('Nothing to run: the target holds no batch with a statement.');
+  const usable = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine }) => ({ text: t, repeat, firstLine }));
+  let split = splitSetup(usable, options.setupBatches);
+  // Profiling only the setup batch (cursor on the batch holding '-- durability-lens: setup-end') runs it measured:
+  // the batch-level alias must not turn a run of just that batch into "nothing to measure".
+  if (split.measured.length === 0 && options.setupBatches === undefined && !hasLineMarkers(usable)) split = { setup: [], measured: usable };
+  const { setup, measured: batches } = split;
+  if (batches.length === 0) throw new Error(setup.length > 0 ? 'Nothing to measure: every line is inside the setup section.' : 'Nothing to run: the target holds no batch with a statement.');
   throwIfAborted(options.signal);
   const owned = isSource(options.connections);
   let workload: SqlSession | null = null;
@@ -322,6 +407,15 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
     }
     const target = await readTargetDatabase(monitor);
     const source = owned ? (options.connections as ConnectionSource) : null;
+    if (setup.length > 0) {
+      progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
+      const outcome = await runSetup(workload, setup, options.executor ?? tediousExecutor, {
+        ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (outcome.status === 'cancelled') throw new ProfileCancelledError('The run was cancelled during its setup; nothing was measured.');
+      if (outcome.status === 'failed') throw outcome.error;
+    }
     const result = await measureRun(
       {
         workload,
@@ -332,6 +426,8 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+        ...(options.sampling ? { sampling: options.sampling } : {}),
+        ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
         ...(source
           ? {
               reconnectMonitor: async () => {
@@ -343,6 +439,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
           : {}),
       },
       batches,
+      { setupBatchCount: setup.length },
     );
     progress(options, 'done');
     return options.target ? { ...result, target: options.target } : result;

@@ -1,8 +1,11 @@
 // The profile layer's contracts: how it gets connections and runs batches, what it reports while running, and the
 // JSON-serialisable RunResult the report layer and the UI consume.
 import type { BatchReport, ConnectionRole, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
-import type { DatabaseInfo, PreflightResult, ServerInfo, SnapshotDiff } from '../probes';
+import type { DatabaseInfo, PreflightResult, SnapshotDiff } from '../probes';
 import type { LogFlushTrace } from '../xe/aggregate';
+import type { PrintSeries } from './printSeries';
+import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
+import type { Sample } from './sampler';
 
 export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
 export const DURABILITY_MODES: readonly DurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
@@ -33,6 +36,7 @@ export type ProfileStep =
   | 'xe-start'
   | 'setup'
   | 'workload'
+  | 'cancel'
   | 'snapshot-after'
   | 'xe-read'
   | 'xe-drop'
@@ -97,6 +101,21 @@ export interface BatchOutcome {
 
 export type RunStatus = 'completed' | 'workload-error' | 'cancelled';
 
+/** Sampling while the workload runs (issue 4 item 3). */
+export interface SamplingOptions {
+  /** Default true. */
+  enabled?: boolean;
+  /** Default 1000 ms; at least 10. */
+  intervalMs?: number;
+}
+
+/** Why a run ended as 'cancelled': the user's signal, or the workload time limit. */
+export interface CancelInfo {
+  reason: 'user' | 'timeout';
+  /** ms after the workload started when the attention was sent. */
+  atMs: number;
+}
+
 export interface RunTarget {
   kind: 'selection' | 'batch' | 'transaction' | 'document';
   /** e.g. "lines 12–40 of s1.sql". */
@@ -119,7 +138,8 @@ export interface RunResult {
   workloadElapsedMs: number;
   /** Wall time between the two snapshots. */
   snapshotIntervalMs: number;
-  server: ServerInfo;
+  /** ServerInfo plus the flat `version` and `hostPlatform` keys. */
+  server: RunServer;
   database: DatabaseInfo | null;
   /** DELAYED_DURABILITY while the workload ran, as read from sys.databases. */
   delayedDurability: DurabilityMode | null;
@@ -132,4 +152,21 @@ export interface RunResult {
   missing: MissingMeasurement[];
   preflight: PreflightResult | null;
   notes: string[];
+
+  // ---- Flat, issue-named figures (docs/run-result-schema.md); derived from `diff`, kept in step with it ----
+  /** Same as workloadElapsedMs: client wall time of the measured batches. */
+  elapsedMs: number;
+  files: RunFile[];
+  sessionWaits: RunWait[];
+  serverWaits: RunWait[];
+  logCounters: RunLogCounters;
+  /** Cumulative-since-start readings every `sampleIntervalMs` while the workload ran; [] when sampling was off. */
+  samples: Sample[];
+  sampleIntervalMs: number | null;
+  /** Numbers after labels in PRINT lines ("INS: 12 - CHKPT: 3"), one series per label. */
+  printSeries: PrintSeries[];
+  /** Set when status is 'cancelled'. */
+  cancel: CancelInfo | null;
+  /** Batches (or marker-delimited fragments) run before the snapshots, unmeasured. */
+  setupBatchCount: number;
 }

@@ -1,7 +1,7 @@
 // profileRun against the stand-in over real TDS: S1 scaled to 500 rows, cancel mid-run, cleanup of connections
 // and event sessions.
 import { strict as assert } from 'node:assert';
-import { profileConnectionSource, profileRun, ProfileCancelledError } from '../../../src/profile';
+import { profileConnectionSource, profileRun } from '../../../src/profile';
 import { buildComparisonModel, rowById } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
 import { waitFor } from '../support';
@@ -28,9 +28,11 @@ describe('integration: profile run (stand-in)', function () {
     assert.equal(run.source, 'stand-in');
     assert.equal(run.delayedDurability, 'DISABLED');
     assert.deepEqual(run.errors, []);
-    assert.deepEqual(steps, ['connect', 'preflight', 'snapshot-before', 'xe-start', 'workload', 'snapshot-after', 'xe-read', 'xe-drop', 'done']);
-    assert.equal(run.batches.length, 3);
-    assert.deepEqual(run.batches.map((b) => b.iterationsCompleted), [1, 1, 1]);
+    // The sample's two batches up to '-- durability-lens: setup-end' run first, unmeasured.
+    assert.deepEqual(steps, ['connect', 'setup', 'preflight', 'snapshot-before', 'xe-start', 'workload', 'snapshot-after', 'xe-read', 'xe-drop', 'done']);
+    assert.equal(run.setupBatchCount, 2);
+    assert.equal(run.batches.length, 1);
+    assert.deepEqual(run.batches.map((b) => b.iterationsCompleted), [1]);
 
     const model = buildComparisonModel([run]);
     const median = (id: string) => rowById(model, id)!.cells.DISABLED!.median;
@@ -45,7 +47,7 @@ describe('integration: profile run (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, []);
   });
 
-  it('cancels mid-workload: ATTENTION stops the loop, the event session is dropped, connections closed', async () => {
+  it('cancels mid-workload: ATTENTION stops the loop, the after-snapshot is still taken, the run is returned as cancelled, the event session is dropped', async () => {
     const controller = new AbortController();
     const script = `DECLARE @i int = 0;
 WHILE @i < 1000000
@@ -56,15 +58,23 @@ BEGIN
 END`;
     await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(s1Script(1)).batches }); // creates the table
     const started = Date.now();
-    const err = await profileRun({
+    const steps: string[] = [];
+    const run = await profileRun({
       connections: profileConnectionSource(h.profile, h.secret),
       batches: analyze(script).batches,
       onMessage: (m) => {
         if (m.message === 'started') controller.abort();
       },
+      onProgress: (e) => steps.push(e.step),
       signal: controller.signal,
-    }).catch((e: unknown) => e);
-    assert.ok(err instanceof ProfileCancelledError, String(err));
+    });
+    assert.equal(run.status, 'cancelled');
+    assert.equal(run.cancel?.reason, 'user');
+    assert.deepEqual(steps.slice(steps.indexOf('workload')), ['workload', 'cancel', 'snapshot-after', 'xe-read', 'xe-drop', 'done']);
+    assert.equal(run.batches[0]!.iterationsCompleted, 0);
+    // The after-snapshot was taken: the inserts before the attention are counted (at least the 51 before PRINT).
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 51, `flushes ${run.logCounters.logFlushes}`);
+    assert.ok(run.files.some((f) => f.type === 'LOG' && f.writes >= 51));
     assert.ok(Date.now() - started < 30000);
     await waitFor(() => h.server.connections === 0, 'both connections closed');
     assert.deepEqual((await serverState(h)).eventSessions, []);

@@ -3,6 +3,7 @@ import { ok, notApplicable } from '../../../src/probes/measurement';
 import type { WaitDelta } from '../../../src/probes/waitStats';
 import type { DurabilityMode, RunResult } from '../../../src/profile/types';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
+import { runSchemaFields, runServerOf } from '../../../src/profile/runSchema';
 
 export interface RunFigures {
   mode?: DurabilityMode | null;
@@ -18,6 +19,12 @@ export interface RunFigures {
   data?: { writes: number; bytes: number };
   restart?: boolean;
   source?: 'stand-in' | 'sql-server';
+  /** Environment block figures (trace flags, log size/VLFs, recovery model). */
+  environment?: {
+    traceFlags?: { flag: number; status: boolean; global: boolean; session: boolean }[];
+    log?: RunResult['diff']['log'];
+    recoveryModel?: string;
+  };
 }
 
 function wait(type: string, count: number, ms: number): WaitDelta {
@@ -49,6 +56,24 @@ export function makeRun(f: RunFigures = {}): RunResult {
     f.flushesXe === null || f.flushesXe === undefined
       ? null
       : ({ sessionName: 'durability_lens_test', target: 'ring_buffer', eventCount: f.flushesXe, eventsByName: {}, flushEvent: 'databases_log_flush', flushes: f.flushesXe, bytes: null, sizeEvent: null, lostEvents: 0, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 }, latencyMs: null, durationUnit: null, sizeHistogram: null, flushesPerCommit: null, commitCount: null, timeline: { bucketMs: 100, startUtc: null, counts: [] }, missingEvents: [], missingFields: [], counterCrossCheck: null, notes: [] } as unknown as LogFlushTrace);
+  const diff: RunResult['diff'] = {
+    valid: !restart,
+    notes: restart ? ['SQL Server restarted between the snapshots.'] : [],
+    restartDetected: restart,
+    elapsedMs: 1050,
+    files: ok({ files: [], totals, unmatchedFileIds: [] }),
+    serverWaits: ok({ top: [], others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: 0, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: 0, benignWaitTimeMs: 0 }),
+    sessionWaits:
+      f.sessionWaitsReadable === false
+        ? { status: 'unavailable', measurement: 'sessionWaits', cause: 'permission', reason: 'no permission', grant: 'GRANT VIEW SERVER STATE TO [lens];', errorNumber: 300 }
+        : ok({ top: waits, others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: total, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: total, benignWaitTimeMs: 0 }),
+    logCounters: ok([
+      ...(f.flushesCounter === undefined ? [] : [{ counterName: 'Log Flushes/sec', kind: 'cumulative' as const, type: 272696576, delta: f.flushesCounter, perSecond: null }]),
+      { counterName: 'Write Transactions/sec', kind: 'cumulative', type: 272696576, delta: f.commits ?? 0, perSecond: null },
+    ]),
+    log: f.environment?.log ?? { vlfCount: null, logSizeMb: null, usedBytes: null, usedPercent: null },
+  };
+  const elapsedMs = f.elapsedMs ?? 1000;
   return {
     schemaVersion: 1,
     source: f.source ?? 'sql-server',
@@ -57,40 +82,30 @@ export function makeRun(f: RunFigures = {}): RunResult {
     repetition: 0,
     warmup: f.warmup ?? false,
     startedAt: '2026-01-01T00:00:00.000Z',
-    workloadElapsedMs: f.elapsedMs ?? 1000,
+    workloadElapsedMs: elapsedMs,
     snapshotIntervalMs: (f.elapsedMs ?? 1000) + 50,
-    server: {
+    server: runServerOf({
       identity: { versionText: 'Microsoft SQL Server 2022', serverName: 'SQL1', productVersion: '16.0.1000.6', majorVersion: 16, edition: 'Developer', engineEdition: 3, isAzureSqlDatabase: false, loginName: 'lens', userName: 'dbo', currentDatabase: 'lab' },
       startTime: ok('2026-01-01T00:00:00.000Z'),
       host: notApplicable('hostInfo', 'test'),
-      traceFlags: ok([]),
-    },
+      traceFlags: ok(f.environment?.traceFlags ?? []),
+    }),
     database: null,
     delayedDurability: f.mode ?? null,
     workloadSpid: 55,
     batches: [],
-    diff: {
-      valid: !restart,
-      notes: restart ? ['SQL Server restarted between the snapshots.'] : [],
-      restartDetected: restart,
-      elapsedMs: 1050,
-      files: ok({ files: [], totals, unmatchedFileIds: [] }),
-      serverWaits: ok({ top: [], others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: 0, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: 0, benignWaitTimeMs: 0 }),
-      sessionWaits:
-        f.sessionWaitsReadable === false
-          ? { status: 'unavailable', measurement: 'sessionWaits', cause: 'permission', reason: 'no permission', grant: 'GRANT VIEW SERVER STATE TO [lens];', errorNumber: 300 }
-          : ok({ top: waits, others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: total, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: total, benignWaitTimeMs: 0 }),
-      logCounters: ok([
-        ...(f.flushesCounter === undefined ? [] : [{ counterName: 'Log Flushes/sec', kind: 'cumulative' as const, type: 272696576, delta: f.flushesCounter, perSecond: null }]),
-        { counterName: 'Write Transactions/sec', kind: 'cumulative', type: 272696576, delta: f.commits ?? 0, perSecond: null },
-      ]),
-      log: { vlfCount: null, logSizeMb: null, usedBytes: null, usedPercent: null },
-    },
+    diff,
     logFlushTrace: trace,
     messages: { total: 0, errors: 0, info: 0, first: [] },
     errors: [],
     missing: [],
     preflight: null,
     notes: [],
+    ...runSchemaFields(diff, elapsedMs),
+    samples: [],
+    sampleIntervalMs: null,
+    printSeries: [],
+    cancel: null,
+    setupBatchCount: 0,
   };
 }

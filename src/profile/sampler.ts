@@ -1,0 +1,135 @@
+// Time series while the workload runs: every N ms the MONITOR connection reads per-file IO and the log counters
+// (issue 4: long operations like CHECKDB/BACKUP). One request at a time, stopped before the after-snapshot, and
+// any error ends sampling with a note instead of failing the run.
+import type { SqlClient } from '../db/types';
+import { captureFileStats, type FileStatsRow } from '../probes/fileStats';
+import { captureLogCounters, CounterType, type CounterRow } from '../probes/perfCounters';
+import { delta } from '../probes/values';
+
+export const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
+/** Fewer than this between samples would make the monitor itself the load. */
+export const MIN_SAMPLE_INTERVAL_MS = 10;
+
+export interface SampleFile {
+  fileId: number;
+  /** Since the first sample (the baseline read when sampling started). */
+  reads: number;
+  bytesRead: number;
+  writes: number;
+  bytesWritten: number;
+  ioStallReadMs: number;
+  ioStallWriteMs: number;
+}
+
+export interface Sample {
+  /** ms since sampling started (the baseline read). */
+  tMs: number;
+  files: SampleFile[];
+  /** Cumulative since the baseline; null when the counter was not readable or not cumulative. */
+  logFlushes: number | null;
+  logBytesFlushed: number | null;
+  logFlushWaitTimeMs: number | null;
+}
+
+export interface SamplerOptions {
+  intervalMs?: number;
+  databaseId: number;
+  databaseName: string;
+  monitorInTargetDb: boolean;
+  now?: () => number;
+}
+
+export interface SamplerResult {
+  intervalMs: number;
+  samples: Sample[];
+  /** Why sampling stopped early (an error), or nothing. */
+  notes: string[];
+}
+
+export interface RunningSampler {
+  /** Stops the timer, waits for a sample in flight (so the monitor is free), returns the series. */
+  stop(): Promise<SamplerResult>;
+}
+
+interface Reading {
+  at: number;
+  files: FileStatsRow[];
+  counters: CounterRow[];
+}
+
+function cumulative(before: readonly CounterRow[], after: readonly CounterRow[], name: string): number | null {
+  const a = after.find((c) => c.counterName.toLowerCase() === name.toLowerCase());
+  const b = before.find((c) => c.counterName.toLowerCase() === name.toLowerCase());
+  if (!a || !b) return null;
+  // Interpreted by cntr_type (reference §3.1): only cumulative types have a meaningful difference.
+  if (a.type !== CounterType.perSecond && a.type !== CounterType.bulkCount) return null;
+  return delta(b.value, a.value);
+}
+
+/** One sample relative to the baseline reading (pure: unit-tested with crafted rows). */
+export function sampleFrom(baseline: Reading, reading: Reading): Sample {
+  const byId = new Map(baseline.files.map((f) => [f.fileId, f]));
+  const files: SampleFile[] = [];
+  for (const f of reading.files) {
+    const b = byId.get(f.fileId);
+    if (!b) continue;
+    files.push({
+      fileId: f.fileId,
+      reads: delta(b.reads, f.reads),
+      bytesRead: delta(b.bytesRead, f.bytesRead),
+      writes: delta(b.writes, f.writes),
+      bytesWritten: delta(b.bytesWritten, f.bytesWritten),
+      ioStallReadMs: delta(b.readStallMs, f.readStallMs),
+      ioStallWriteMs: delta(b.writeStallMs, f.writeStallMs),
+    });
+  }
+  return {
+    tMs: reading.at - baseline.at,
+    files,
+    logFlushes: cumulative(baseline.counters, reading.counters, 'Log Flushes/sec'),
+    logBytesFlushed: cumulative(baseline.counters, reading.counters, 'Log Bytes Flushed/sec'),
+    logFlushWaitTimeMs: cumulative(baseline.counters, reading.counters, 'Log Flush Wait Time'),
+  };
+}
+
+/**
+ * Starts sampling: a baseline read now, then one read per interval. The next read is scheduled only after the
+ * previous one finished, so two requests never overlap on the monitor connection.
+ */
+export function startSampler(monitor: SqlClient, options: SamplerOptions): RunningSampler {
+  const intervalMs = Math.max(MIN_SAMPLE_INTERVAL_MS, Math.trunc(options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS));
+  const now = options.now ?? Date.now;
+  const samples: Sample[] = [];
+  const notes: string[] = [];
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let baseline: Reading | null = null;
+
+  const read = async (): Promise<Reading> => {
+    const files = await captureFileStats(monitor, options.databaseId, options.monitorInTargetDb);
+    const counters = await captureLogCounters(monitor, options.databaseName);
+    return { at: now(), files, counters };
+  };
+  const tick = async (): Promise<void> => {
+    try {
+      const reading = await read();
+      if (baseline === null) baseline = reading;
+      else samples.push(sampleFrom(baseline, reading));
+    } catch (err) {
+      stopped = true;
+      notes.push(`Sampling stopped after ${samples.length} sample(s): ${(err as Error).message ?? String(err)}. The before/after figures are not affected.`);
+      return;
+    }
+    if (!stopped) timer = setTimeout(() => void (inFlight = tick()), intervalMs);
+  };
+  let inFlight: Promise<void> = tick();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await inFlight;
+      return { intervalMs, samples, notes };
+    },
+  };
+}
