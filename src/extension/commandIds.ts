@@ -23,3 +23,20 @@ export const CONNECTION_COMMAND_TITLES: Record<(typeof ConnectionCommands)[keyof
 
 /** Internal: the status bar item's click (a quick pick of switch database / switch connection / disconnect). */
 export const STATUS_BAR_COMMAND = 'durabilityLens.connectionMenu';
+
+/** Run history, export and ad-hoc log-flush tracing (issue 4 item 5, issue 5 items 2 and 5). */
+export const HistoryCommands = {
+  showRunHistory: 'durabilityLens.showRunHistory',
+  exportRun: 'durabilityLens.exportRun',
+  startLogFlushTrace: 'durabilityLens.startLogFlushTrace',
+  stopLogFlushTrace: 'durabilityLens.stopLogFlushTrace',
+  dropLeftoverSessions: 'durabilityLens.dropLeftoverSessions',
+} as const;
+
+export const HISTORY_COMMAND_TITLES: Record<(typeof HistoryCommands)[keyof typeof HistoryCommands], string> = {
+  'durabilityLens.showRunHistory': 'Show Run History',
+  'durabilityLens.exportRun': 'Export Run',
+  'durabilityLens.startLogFlushTrace': 'Start Log-Flush Trace',
+  'durabilityLens.stopLogFlushTrace': 'Stop Trace and Show',
+  'durabilityLens.dropLeftoverSessions': 'Drop Leftover Event Sessions',
+};

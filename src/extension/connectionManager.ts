@@ -5,11 +5,12 @@ import * as vscode from 'vscode';
 import { connect, ConnectionFailure } from '../db';
 import type { SqlSession } from '../db/types';
 import { captureServerIdentity, preflightPermissions, type PreflightResult } from '../probes';
-import { describeServer, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
+import { describeServer, figureSourceOf, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { STATUS_BAR_COMMAND, ConnectionCommands } from './commandIds';
 import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from './connectionProfiles';
 import type { ConnectionStore } from './connectionStore';
+import { currentRunSettings } from './runOptions';
 import { connectionFailureText, preflightSummary, restorePrompt } from './uiText';
 
 /**
@@ -28,6 +29,10 @@ export interface ActiveConnection {
   serverLabel: string;
   delayedDurability: DurabilityMode | null;
   preflight: PreflightResult | null;
+  /** SERVERPROPERTY('EngineEdition'): 5 and 12 (Azure SQL Database) keep event sessions per database. */
+  engineEdition: number | null;
+  /** The figures will be the test stand-in's (its @@VERSION says so). */
+  standIn: boolean;
 }
 
 export class ConnectionManager implements vscode.Disposable {
@@ -35,6 +40,9 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly statusItem: vscode.StatusBarItem;
   private readonly changed = new vscode.EventEmitter<ActiveConnection | null>();
   readonly onDidChange = this.changed.event;
+  private readonly connected = new vscode.EventEmitter<ActiveConnection>();
+  /** A new connection (connect, switch database, reconnect): not fired by refresh. */
+  readonly onDidConnect = this.connected.event;
   private readonly configListener: vscode.Disposable;
 
   constructor(
@@ -69,11 +77,17 @@ export class ConnectionManager implements vscode.Disposable {
     this.configListener.dispose();
     this.statusItem.dispose();
     this.changed.dispose();
+    this.connected.dispose();
   }
 
   connectionSource(): ConnectionSource | null {
     const a = this.active;
-    return a ? profileConnectionSource(toConnectionProfile(a.profile, a.database), a.secret) : null;
+    return a ? profileConnectionSource(this.profileFor(a.profile, a.database), a.secret) : null;
+  }
+
+  /** The db layer's profile with the connect timeout of the `durabilityLens.timeouts.connectMs` setting. */
+  private profileFor(profile: StoredProfile, database?: string) {
+    return { ...toConnectionProfile(profile, database), connectTimeoutMs: currentRunSettings().connectTimeoutMs };
   }
 
   private render(): void {
@@ -122,7 +136,7 @@ export class ConnectionManager implements vscode.Disposable {
   private async connectWith(profile: StoredProfile, database: string): Promise<boolean> {
     const secret = await this.store.secretFor(profile);
     if (!secret) return false;
-    const connectionProfile = toConnectionProfile(profile, database);
+    const connectionProfile = this.profileFor(profile, database);
     let session: SqlSession | null = null;
     try {
       session = await vscode.window.withProgress(
@@ -149,8 +163,18 @@ export class ConnectionManager implements vscode.Disposable {
       }
       const encryption = session.encrypted === null ? 'not requested' : session.encrypted ? 'verified' : 'off';
       this.output.info(`Connected "${profile.name}": ${describeStoredServer(profile)}, database ${target.databaseName}, ${identity.productVersion} ${identity.edition}, encryption ${encryption}, DELAYED_DURABILITY ${delayedDurability ?? 'unknown'}.`);
-      this.active = { profile, database: target.databaseName, secret: secret.secret, serverLabel: describeServer(connectionProfile), delayedDurability, preflight };
+      this.active = {
+        profile,
+        database: target.databaseName,
+        secret: secret.secret,
+        serverLabel: describeServer(connectionProfile),
+        delayedDurability,
+        preflight,
+        engineEdition: identity.engineEdition,
+        standIn: figureSourceOf(identity.versionText) === 'stand-in',
+      };
       await this.publish();
+      this.connected.fire(this.active);
       if (preflight) void this.showPreflight(preflight);
       void this.offerPendingRestores(this.active.serverLabel);
       return true;

@@ -12,9 +12,17 @@ import { createLanguageClient, sendDatabaseContext } from './languageClient';
 import { DurabilityLanguageStatus } from './languageStatus';
 import { ComparisonPanels } from './panel';
 import { ProfilingController } from './profilingController';
+import { AdhocTrace } from './adhocTrace';
+import { HistoryCommands } from './commandIds';
+import { registerHistoryCommands } from './historyCommands';
+import { offerOrphanCleanup } from './orphanSessions';
+import { RunHistory } from './runHistory';
+import { currentRunSettings } from './runOptions';
+import type { ActiveConnection } from './connectionManager';
 
 let client: LanguageClient | undefined;
 let profiling: ProfilingController | undefined;
+let adhocTrace: AdhocTrace | undefined;
 
 /** How long deactivation waits for a running comparison to restore DELAYED_DURABILITY and drop its trace. */
 export const DEACTIVATE_RESTORE_TIMEOUT_MS = 15_000;
@@ -45,13 +53,42 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const store = new ConnectionStore(context.secrets);
   const connections = new ConnectionManager(store, output, journal, setDatabaseContext);
   const panels = new ComparisonPanels(context);
-  profiling = new ProfilingController(output, connections, panels, journal);
+  // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
+  const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
+  profiling = new ProfilingController(output, connections, panels, journal, history);
+  const trace = new AdhocTrace(output, connections, panels, history);
+  adhocTrace = trace;
+  const controller = profiling;
+  const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
+    const source = connections.connectionSource();
+    if (!source) return Promise.resolve();
+    if (controller.isRunning) {
+      // A run's own session would look like a leftover while it runs: look again at the next connect.
+      if (reportNone) void vscode.window.showInformationMessage('Durability Lens: a run is in progress; look for leftover event sessions after it ends.');
+      return Promise.resolve();
+    }
+    const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
+    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone }).then(() => undefined);
+  };
   context.subscriptions.push(
     connections,
     panels,
     profiling,
+    trace,
     ...registerCommands(output, profiling),
     ...registerConnectionCommands(store, connections, output),
+    ...registerHistoryCommands(history, panels),
+    vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
+    vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
+    vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
+      if (!connections.current && !(await connections.connect())) return;
+      await checkOrphans(connections.current!, true);
+    }),
+    // Not awaited: the prompt is modal and must not hold up the connect command.
+    connections.onDidConnect((active) => void checkOrphans(active, false)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('durabilityLens.history.size')) void history.trim();
+    }),
   );
 
   context.subscriptions.push(
@@ -78,6 +115,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
 }
 
 export async function deactivate(): Promise<void> {
+  const trace = adhocTrace;
+  adhocTrace = undefined;
+  // An ad-hoc trace must not outlive the window: stop and drop it (bounded like the restore below).
+  if (trace) await Promise.race([trace.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, DEACTIVATE_RESTORE_TIMEOUT_MS).unref())]);
   const controller = profiling;
   profiling = undefined;
   // A running comparison restores DELAYED_DURABILITY in its finally; give it a bounded time to do so.

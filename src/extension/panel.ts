@@ -1,22 +1,20 @@
 // Hosts the "Durability comparison" webview: strict CSP page, assets only from dist/ and media/, typed messages,
 // exports through a save dialog, and a serializer so a panel restored after a reload re-renders its data.
 import * as vscode from 'vscode';
-import { isFromWebview, PANEL_VIEW_TYPE, type ExportFormat, type PanelData, type ToWebview } from '../shared/webviewProtocol';
+import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type ToWebview } from '../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
+import { saveExport } from './historyCommands';
 import { exportText } from './panelData';
+import type { RunResult } from '../profile/types';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';
 
-const EXTENSIONS: Record<ExportFormat, { ext: string; label: string }> = {
-  markdown: { ext: 'md', label: 'Markdown' },
-  csv: { ext: 'csv', label: 'CSV' },
-  json: { ext: 'json', label: 'JSON' },
-};
-
 export class ComparisonPanels implements vscode.Disposable {
   private panel: vscode.WebviewPanel | null = null;
   private data: PanelData | null = null;
+  /** RunResults behind the shown data (JSON export carries them); empty after a reload restored the panel. */
+  private runs: readonly RunResult[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -25,6 +23,7 @@ export class ComparisonPanels implements vscode.Disposable {
         deserializeWebviewPanel: async (panel, state: unknown) => {
           const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
           this.data = fromState ?? context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? null;
+        this.runs = [];
           this.attach(panel);
         },
       }),
@@ -35,8 +34,9 @@ export class ComparisonPanels implements vscode.Disposable {
     return [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
   }
 
-  async show(data: PanelData): Promise<void> {
+  async show(data: PanelData, runs: readonly RunResult[] = []): Promise<void> {
     this.data = data;
+    this.runs = runs;
     await this.context.workspaceState.update(PANEL_STATE_KEY, data);
     if (this.panel) {
       this.panel.title = data.title;
@@ -97,13 +97,7 @@ export class ComparisonPanels implements vscode.Disposable {
         return;
       case 'export': {
         if (!data) return;
-        const { ext, label } = EXTENSIONS[message.format];
-        const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-        const name = `durability-${(data.header.database ?? 'comparison').replace(/[^A-Za-z0-9_.-]+/g, '_')}.${ext}`;
-        const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}) });
-        if (!uri) return;
-        await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, message.format)));
-        void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
+        await saveExport(data, message.format, this.runs);
         return;
       }
     }

@@ -11,6 +11,10 @@ import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
 import { panelDataFromComparison, panelDataFromRun } from './panelData';
 import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
+import type { RunHistory } from './runHistory';
+import { applyBenignOverrides, comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
+import type { PanelData } from '../shared/webviewProtocol';
+import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
 
@@ -23,7 +27,23 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly connections: ConnectionManager,
     private readonly panels: ComparisonPanels,
     private readonly journal: RestoreJournal,
+    private readonly history?: RunHistory,
   ) {}
+
+  /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  /** Shows a result and keeps it in the run history (a history failure must not hide the result). */
+  private async present(data: PanelData, runs: readonly RunResult[]): Promise<void> {
+    await this.panels.show(data, runs);
+    try {
+      await this.history?.add(data, runs);
+    } catch (err) {
+      this.output.warn(`Could not keep the result in the run history: ${(err as Error).message}`);
+    }
+  }
 
   dispose(): void {
     this.diagnostics.dispose();
@@ -94,6 +114,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       if (m.kind === 'error') this.output.error(text);
       else this.output.info(text);
     };
+    const settings = currentRunSettings();
+    const core = coreRunOptions(settings);
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
@@ -102,10 +124,12 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
         const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
         try {
           if (mode === 'profile') {
-            const run = await profileRun({ connections: source, batches: target.batches, ...callbacks });
+            const run = await profileRun({ connections: source, batches: target.batches, ...core, ...callbacks });
             this.showErrors(document, run.errors);
-            await this.panels.show(panelDataFromRun(run, active.serverLabel));
-            if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures so far are shown.');
+            const data = panelDataFromRun(run, active.serverLabel);
+            data.serverWaits = applyBenignOverrides(data.serverWaits, settings);
+            await this.present(data, [run]);
+            if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
           } else {
             const result = await runComparison({
               connections: source,
@@ -113,9 +137,11 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
               confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development),
+              ...comparisonDefaults(settings),
+              ...core,
               ...callbacks,
             });
-            await this.afterComparison(document, result);
+            await this.afterComparison(document, result, settings);
           }
         } catch (err) {
           await this.reportFailure(err, active.profile.name);
@@ -141,7 +167,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
   }
 
-  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>): Promise<void> {
+  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, settings: ReturnType<typeof currentRunSettings>): Promise<void> {
     if (result.status === 'refused') {
       const text = refusalText(result.plan)!;
       this.output.warn(text);
@@ -155,7 +181,12 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       return;
     }
     this.showErrors(document, result.runs.flatMap((r) => r.errors));
-    if (result.runs.length > 0 || result.restore) await this.panels.show(panelDataFromComparison(result));
+    if (result.runs.length > 0 || result.restore) {
+      const data = panelDataFromComparison(result);
+      data.serverWaits = applyBenignOverrides(data.serverWaits, settings);
+      await this.present(data, result.runs);
+    }
+    if (result.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the comparison was cancelled; the runs so far are shown and the original setting was restored.');
     const restore = result.restore;
     if (restore?.status === 'failed') {
       this.output.error(restore.message);
@@ -197,7 +228,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
 
   private async reportFailure(err: unknown, profileName: string): Promise<void> {
     if (err instanceof ProfileCancelledError) {
+      // A profile layer that throws on cancel leaves no figures to show; say so rather than stay silent.
       this.output.info('Cancelled: the event session and connections were cleaned up.');
+      void vscode.window.showInformationMessage('Durability Lens: the run was cancelled before it produced figures; the event session and connections were cleaned up.');
       return;
     }
     if (err instanceof ConnectionFailure) {

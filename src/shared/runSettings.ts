@@ -6,6 +6,7 @@ export type RunDurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
 export interface RunSettings {
   samplingIntervalMs: number;
   connectTimeoutMs: number;
+  /** Time limit of each measured run's workload (then cancelled like the Cancel button); 0 = no limit. */
   requestTimeoutMs: number;
   /** Wait types to keep visible although the shipped benign list hides them. */
   benignInclude: string[];
@@ -23,7 +24,7 @@ export interface RunSettings {
 export const RUN_SETTING_DEFAULTS = {
   'sampling.intervalMs': 1000,
   'timeouts.connectMs': 15000,
-  'timeouts.requestMs': 60000,
+  'timeouts.requestMs': 0,
   'waits.benign.include': [] as string[],
   'waits.benign.exclude': [] as string[],
   'xe.enabled': true,
@@ -67,7 +68,7 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown): RunSettin
   return {
     samplingIntervalMs: int(get('sampling.intervalMs'), 100, 3_600_000, d['sampling.intervalMs']),
     connectTimeoutMs: int(get('timeouts.connectMs'), 1000, 600_000, d['timeouts.connectMs']),
-    requestTimeoutMs: int(get('timeouts.requestMs'), 1000, 3_600_000, d['timeouts.requestMs']),
+    requestTimeoutMs: int(get('timeouts.requestMs'), 0, 86_400_000, d['timeouts.requestMs']),
     benignInclude: names(get('waits.benign.include')),
     benignExclude: names(get('waits.benign.exclude')),
     xeEnabled: typeof xeEnabled === 'boolean' ? xeEnabled : d['xe.enabled'],

@@ -1,0 +1,38 @@
+// Reads the run settings from VS Code and turns them into the core's options (profileRun / runComparison), so the
+// controller, the ad-hoc trace and the connection manager all honour the same `durabilityLens.*` values.
+import * as vscode from 'vscode';
+import type { WaitRowView } from '../shared/webviewProtocol';
+import { readRunSettings, type RunSettingKey, type RunSettings } from '../shared/runSettings';
+import { SETTINGS_SECTION } from '../shared/settings';
+
+export function currentRunSettings(): RunSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return readRunSettings((key: RunSettingKey) => config.get(key));
+}
+
+/**
+ * Options both profileRun and runComparison take. Sampling and the workload time limit are spread in (not written
+ * as literal keys) so this compiles against a profile layer that does not declare them yet.
+ */
+export function coreRunOptions(s: RunSettings) {
+  const extra: Record<string, unknown> = {
+    sampling: { enabled: true, intervalMs: s.samplingIntervalMs },
+    ...(s.requestTimeoutMs > 0 ? { workloadTimeoutMs: s.requestTimeoutMs } : {}),
+  };
+  return { xe: { enabled: s.xeEnabled, target: s.xeTarget }, ...extra };
+}
+
+/** Comparison defaults from settings: modes, repetitions, warm-up. */
+export function comparisonDefaults(s: RunSettings) {
+  return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup };
+}
+
+/**
+ * The user's extra benign waits hidden from the server-wait table. (Un-hiding a shipped benign wait needs the
+ * profile layer to diff with the include list; until it takes one, `include` only affects what is shown here.)
+ */
+export function applyBenignOverrides(rows: WaitRowView[], s: RunSettings): WaitRowView[] {
+  if (s.benignExclude.length === 0) return rows;
+  const hidden = new Set(s.benignExclude);
+  return rows.filter((w) => !hidden.has(w.waitType.toUpperCase()));
+}
