@@ -19,6 +19,13 @@ export class FakeVscode {
   settings: Record<string, unknown> = {};
   secrets = new Map<string, string>();
   statusText = '';
+  /** Text of status bar items other than the connection item, by id ('' once hidden). */
+  statusItems = new Map<string, string>();
+  /** What showSaveDialog answers (a path), and the files written through workspace.fs. */
+  saveAnswers: (string | undefined)[] = [];
+  written = new Map<string, string>();
+  /** Placeholders of the quick picks shown, in order (the e2e tests drive them by placeholder). */
+  quickPickPlaceholders: string[] = [];
   clipboard = '';
   diagnostics = new Map<string, { message: string; line: number }[]>();
   progress: string[] = [];
@@ -76,7 +83,7 @@ export class FakeVscode {
       ProgressLocation: { Notification: 15 },
       ConfigurationTarget: { Global: 1 },
       TextEditorRevealType: { InCenter: 2 },
-      Uri: { parse: (s: string) => ({ toString: () => s }) },
+      Uri: { parse: (s: string) => ({ toString: () => s }), joinPath: (base: { toString(): string }, ...parts: string[]) => ({ toString: () => [base.toString(), ...parts].join('/') }) },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
       commands: { executeCommand: async () => undefined, registerCommand: () => ({ dispose() {} }) },
       languages: {
@@ -90,6 +97,9 @@ export class FakeVscode {
         get textDocuments() {
           return self.documents;
         },
+        fs: { writeFile: async (uri: { toString(): string }, bytes: Uint8Array) => void self.written.set(uri.toString(), new TextDecoder().decode(bytes)) },
+        asRelativePath: (uri: { toString(): string }) => uri.toString(),
+        workspaceFolders: undefined,
         openTextDocument: async () => {
           throw new Error('the fake opens no documents from disk');
         },
@@ -104,15 +114,37 @@ export class FakeVscode {
         },
       },
       window: {
-        createStatusBarItem: () => {
-          const item = { name: '', tooltip: '', command: '', show() {}, dispose() {} } as Record<string, unknown>;
-          Object.defineProperty(item, 'text', { set: (t: string) => void (self.statusText = t), get: () => self.statusText });
-          return item;
+        createStatusBarItem: (id?: string) => {
+          if (id === undefined || id === 'durabilityLens.connection') {
+            const item = { name: '', tooltip: '', command: '', show() {}, hide() {}, dispose() {} } as Record<string, unknown>;
+            Object.defineProperty(item, 'text', { set: (t: string) => void (self.statusText = t), get: () => self.statusText });
+            return item;
+          }
+          let text = '';
+          return {
+            name: '',
+            tooltip: '',
+            command: '',
+            get text() {
+              return text;
+            },
+            set text(t: string) {
+              text = t;
+            },
+            show: () => void self.statusItems.set(id, text),
+            hide: () => void self.statusItems.set(id, ''),
+            dispose() {},
+          };
+        },
+        showSaveDialog: async () => {
+          const path = self.saveAnswers.shift();
+          return path === undefined ? undefined : { toString: () => path };
         },
         showInformationMessage: message('info'),
         showWarningMessage: message('warning'),
         showErrorMessage: message('error'),
-        showQuickPick: async (items: { label: string }[] | Thenable<{ label: string }[]>) => {
+        showQuickPick: async (items: { label: string }[] | Thenable<{ label: string }[]>, options?: { placeHolder?: string }) => {
+          self.quickPickPlaceholders.push(options?.placeHolder ?? '');
           const answer = self.quickPickAnswers.shift();
           return answer ? answer(await items) : undefined;
         },
