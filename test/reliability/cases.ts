@@ -21,6 +21,7 @@ export const DROP_CASES = {
   afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
   xeStart: c('connection drop while creating the log-flush event session', `status failed; ${LEFT_CLEAN}`),
   workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error, 2 of 5 repetitions kept, the run notes the lost connection; ${LEFT_CLEAN}`),
+  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status failed with only the driver's "The connection is closed." and the FORCED run lost; ${LEFT_CLEAN}`),
   afterSnapshot: c('connection drop during the after-snapshot', `status failed; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
@@ -47,12 +48,12 @@ export const CANCEL_STEPS = ['set-durability', 'snapshot-before', 'xe-start', 'w
 export type CancelStep = (typeof CANCEL_STEPS)[number];
 
 export function cancelCase(step: CancelStep): ReliabilityCase {
-  return c(`cancel at ${step}`, cancelTooLate(step) ? `status completed (the last workload had already finished, its measurement is kept); ${LEFT_CLEAN}` : `status cancelled; ${LEFT_CLEAN}`);
+  return c(`cancel at ${step}`, cancelTooLate(step) ? `status completed (the last run was already measured); ${LEFT_CLEAN}` : `status cancelled; ${LEFT_CLEAN}`);
 }
 
-/** Steps after the last run's workload: nothing is left to stop, so the comparison completes. */
+/** Steps after the last run's after-snapshot and trace read: nothing is left to stop, so the comparison completes. */
 export function cancelTooLate(step: CancelStep): boolean {
-  return step === 'snapshot-after' || step === 'xe-read' || step === 'xe-drop' || step === 'restore-durability';
+  return step === 'xe-drop' || step === 'restore-durability';
 }
 
 export const HOSTILE_CASES = {

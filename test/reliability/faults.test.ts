@@ -27,6 +27,7 @@ describe('reliability: faults during a comparison (stand-in)', function () {
     h.engine.faults.reset();
     h.dropNthRequest(null);
     h.onRequest = null;
+    h.dropWhen = null;
     if (this.currentTest?.state !== 'passed') return;
     // Whatever happened: back to DISABLED (re-read from sys.databases), nothing journalled, nothing left running.
     await waitUntil(() => h.server.connections === 0, 'every connection closed');
@@ -88,7 +89,10 @@ describe('reliability: faults during a comparison (stand-in)', function () {
     it(DROP_CASES.workload.title, async () => {
       const result = await compare(h, DB, journal, {
         onProgress: atStep('workload', () => {
-          h.engine.faults.dropAtRequest = workloadSession().requestCount + 3;
+          // Only the workload session's requests count: the monitor samples during the workload too.
+          const spid = workloadSession().spid;
+          let seen = 0;
+          h.dropWhen = (r) => r.spid === spid && ++seen === 3;
         }),
       });
       assert.equal(result.status, 'workload-error', result.error?.message);
@@ -96,6 +100,20 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assert.equal(forced.mode, 'FORCED');
       assert.equal(forced.batches[0]!.iterationsCompleted, 2, 'two GO repetitions finished before the drop');
       assert.ok(forced.notes.some((n) => /connection was lost/.test(n)), forced.notes.join('\n'));
+      assertRestoredFromForced(result);
+    });
+
+    it(DROP_CASES.monitorMidWorkload.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('workload', () => {
+          const spid = workloadSession().spid;
+          h.dropWhen = (r) => r.spid !== spid; // the monitor's next request while the workload runs (sampling)
+        }),
+      });
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error?.kind, 'other');
+      assert.equal(result.error?.message, 'The connection is closed.');
+      assert.deepEqual(result.runs.map((r) => r.mode), ['DISABLED'], 'the FORCED run is lost');
       assertRestoredFromForced(result);
     });
 

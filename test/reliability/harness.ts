@@ -19,6 +19,8 @@ export interface ReliabilityStandin {
   clearLog(): void;
   /** Called synchronously as each request reaches the server (before the model runs it); null = none. */
   onRequest: ((request: RecordedRequest) => void) | null;
+  /** Drops the connection of the first request this returns true for, then clears itself; null = off. */
+  dropWhen: ((request: RecordedRequest) => boolean) | null;
   /** Drop the connection of the n-th request counted from now over ALL sessions (1-based); null = off. */
   dropNthRequest(n: number | null): void;
   profile(database?: string, user?: string): ConnectionProfile;
@@ -41,7 +43,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
   const engine = createStandin({ speedFactor: 0, ...options });
   const log: RecordedRequest[] = [];
   let dropIn: number | null = null;
-  const handle = { onRequest: null as ReliabilityStandin['onRequest'] };
+  const handle = { onRequest: null as ReliabilityStandin['onRequest'], dropWhen: null as ReliabilityStandin['dropWhen'] };
   const recording: Engine = {
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
@@ -50,8 +52,10 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
       log.push(recorded);
       handle.onRequest?.(recorded);
       // The model's dropAtRequest counts per session; a sweep over every request of a run needs one global count.
-      if (dropIn !== null && --dropIn === 0) {
-        dropIn = null;
+      const dropThis = handle.dropWhen?.(recorded) ?? false;
+      if (dropThis) handle.dropWhen = null;
+      if ((dropIn !== null && --dropIn === 0) || dropThis) {
+        if (!dropThis) dropIn = null;
         return (async function* () {
           yield { kind: 'dropConnection' as const };
         })();
@@ -60,7 +64,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     },
   };
   const server = await startStandinServer({ engine: recording, port: 0 });
-  const rest: Omit<ReliabilityStandin, 'onRequest'> = {
+  const rest: Omit<ReliabilityStandin, 'onRequest' | 'dropWhen'> = {
     engine,
     server,
     log,
