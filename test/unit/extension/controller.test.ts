@@ -9,7 +9,7 @@ import type { PanelData } from '../../../src/shared/webviewProtocol';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import { s1Script, serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
-import { fakeOutput, FakeVscode, installFakeVscode } from './support/fakeVscode';
+import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 
 function fakeDocument(text: string, uri = 'file:///w/s1.sql') {
   const lines = text.split('\n');
@@ -25,7 +25,7 @@ function fakeDocument(text: string, uri = 'file:///w/s1.sql') {
 }
 
 // One fake for the file: the modules under test are loaded once and keep the first `vscode` object they got.
-const fake = new FakeVscode();
+const fake = sharedFake;
 
 describe('extension controllers with a fake vscode (stand-in)', function () {
   this.timeout(120_000);
@@ -39,6 +39,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
   const journal = new KeyValueRestoreJournal(new MemoryStore());
 
   before(async () => {
+    fake.reset();
     uninstall = installFakeVscode(fake);
     h = await startStandin();
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');

@@ -155,6 +155,18 @@ export class FakeVscode {
     };
   }
 
+  /** Clears queued answers and recorded output (settings and secrets stay: tests set what they rely on). */
+  reset(): void {
+    this.shown = [];
+    this.messageAnswers = [];
+    this.quickPickAnswers = [];
+    this.inputAnswers = [];
+    this.progress = [];
+    this.quickPickPlaceholders = [];
+    this.saveAnswers = [];
+    this.written.clear();
+  }
+
   /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */
   setSetting(key: string, value: unknown): void {
     this.settings[key] = value;
@@ -170,6 +182,12 @@ export class FakeVscode {
     };
   }
 }
+
+/**
+ * One fake for every test file: the modules under test are loaded once per mocha process and keep the `vscode`
+ * object they first got, so all files must drive the same fake (reset() between files).
+ */
+export const sharedFake = new FakeVscode();
 
 /** Makes `require('vscode')` return the fake until the returned function is called. */
 export function installFakeVscode(fake: FakeVscode): () => void {

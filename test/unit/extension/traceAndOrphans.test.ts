@@ -1,0 +1,169 @@
+// Leftover durability_lens_* sessions offered for drop after connect, the ad-hoc log-flush trace (start → status bar
+// → stop drops the session and shows the figures; shutdown drops without showing), and history reopen/export — the
+// real extension classes with the scripted fake `vscode`, against the TDS stand-in (figures are the model's).
+import * as assert from 'node:assert/strict';
+import { connect } from '../../../src/db/connect';
+import type { AdhocTrace as AdhocTraceType } from '../../../src/extension/adhocTrace';
+import type { ActiveConnection, ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
+import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
+import { quoteName } from '../../../src/probes';
+import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
+import type { RunResult } from '../../../src/profile/types';
+import type { PanelData } from '../../../src/shared/webviewProtocol';
+import { serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
+
+const fake = sharedFake;
+const HOSTILE_ORPHANS = ['durability_lens_<img src=x onerror=alert(1)>', "durability_lens_it's]; --", 'durability_lens_[click](command:workbench.action.quit)'];
+
+class MemoryMemento {
+  private values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+describe('ad-hoc trace, leftover sessions and run history with a fake vscode (stand-in)', function () {
+  this.timeout(120_000);
+  let uninstall: () => void;
+  let h: StandinHarness;
+  let manager: ConnectionManagerType;
+  let trace: AdhocTraceType;
+  let history: RunHistoryType;
+  let offerOrphanCleanup: typeof import('../../../src/extension/orphanSessions').offerOrphanCleanup;
+  let historyCommands: typeof import('../../../src/extension/historyCommands');
+  const shownPanels: { data: PanelData; runs: readonly RunResult[] }[] = [];
+  const connected: ActiveConnection[] = [];
+  const lines: string[] = [];
+  const output = fakeOutput(lines) as never;
+  const panels = { show: async (data: PanelData, runs: readonly RunResult[] = []) => void shownPanels.push({ data, runs }) } as never;
+
+  before(async () => {
+    fake.reset();
+    uninstall = installFakeVscode(fake);
+    h = await startStandin();
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { AdhocTrace } = await import('../../../src/extension/adhocTrace');
+    const { RunHistory } = await import('../../../src/extension/runHistory');
+    ({ offerOrphanCleanup } = await import('../../../src/extension/orphanSessions'));
+    historyCommands = await import('../../../src/extension/historyCommands');
+    fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
+    const store = new ConnectionStore(fake.secretStorage() as never);
+    manager = new ConnectionManager(store, output, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
+    manager.onDidConnect((a) => void connected.push(a));
+    history = new RunHistory(new MemoryMemento(), () => 5);
+    trace = new AdhocTrace(output, manager, panels, history);
+  });
+
+  after(async () => {
+    await trace?.shutdown();
+    manager?.dispose();
+    uninstall?.();
+    await h?.close();
+  });
+
+  it('after connect, lists exactly the leftover sessions (hostile names as plain text) and drops them when asked', async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      for (const n of HOSTILE_ORPHANS) await s.execute(`CREATE EVENT SESSION ${quoteName(n)} ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+    } finally {
+      await s.close();
+    }
+    fake.quickPickAnswers.push((items) => items.find((i) => i.label === 'standin'));
+    fake.inputAnswers.push(h.secret);
+    assert.equal(await manager.connect(), true);
+    assert.equal(connected.length, 1);
+    assert.equal(connected[0]!.standIn, true);
+
+    fake.messageAnswers.push('Drop Them');
+    const outcome = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output });
+    assert.deepEqual([...outcome.found].sort(), [...HOSTILE_ORPHANS].sort());
+    assert.deepEqual([...outcome.dropped].sort(), [...HOSTILE_ORPHANS].sort());
+    const prompt = fake.shown.find((m) => m.modal && m.message.includes('left on the server'))!;
+    assert.equal(prompt.message, 'Durability Lens: 3 Extended Events sessions named durability_lens_* are left on the server and no run of this window owns them.');
+    // The names are the detail's first lines, verbatim and nothing else: a dialog detail is plain text.
+    assert.deepEqual(prompt.detail!.split('\n').slice(0, 3).sort(), [...HOSTILE_ORPHANS].sort());
+    assert.equal(prompt.detail!.split('\n')[3], '');
+    assert.deepEqual(prompt.items, ['Drop Them', 'Keep']);
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
+  it('keeps leftovers when the user chooses Keep, and finds none afterwards once dropped', async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      await s.execute(`CREATE EVENT SESSION ${quoteName('durability_lens_kept')} ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+    } finally {
+      await s.close();
+    }
+    fake.messageAnswers.push('Keep');
+    const kept = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output });
+    assert.deepEqual(kept, { found: ['durability_lens_kept'], dropped: [] });
+    assert.deepEqual((await serverState(h)).eventSessions, ['durability_lens_kept']);
+    fake.messageAnswers.push('Drop Them');
+    await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output });
+    fake.shown = [];
+    const none = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output, reportNone: true });
+    assert.deepEqual(none, { found: [], dropped: [] });
+    assert.equal(fake.shown.at(-1)?.message, 'Durability Lens: no leftover durability_lens_* event sessions on this server.');
+  });
+
+  it('Start Log-Flush Trace runs a session the orphan check leaves alone; Stop Trace and Show drops it and shows the figures', async () => {
+    assert.equal(await trace.start(), true);
+    const name = trace.sessionName!;
+    assert.match(name, /^durability_lens_/);
+    assert.equal(fake.statusItems.get('durabilityLens.trace'), '$(record) Log-flush trace: lab');
+    assert.deepEqual((await serverState(h)).eventSessions, [name]);
+    const own = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [name], output, reportNone: true });
+    assert.deepEqual(own.found, [], 'the live trace is not offered as leftover');
+
+    // The user works in another tool: 20 autocommit inserts on another connection of the lab database.
+    const w = await connect(h.profile, h.secret, { role: 'workload' });
+    try {
+      await w.execute('CREATE TABLE dbo.adhoc_trace (id int NOT NULL);');
+      for (let i = 0; i < 20; i++) await w.execute(`INSERT INTO dbo.adhoc_trace (id) VALUES (${i});`);
+    } finally {
+      await w.close();
+    }
+    assert.equal(await trace.stop(), true);
+    assert.equal(trace.sessionName, null);
+    assert.equal(fake.statusItems.get('durabilityLens.trace'), '');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+    const shown = shownPanels.at(-1)!.data;
+    assert.equal(shown.kind, 'trace');
+    assert.equal(shown.title, 'Log-flush trace: lab');
+    assert.ok(shown.standInLabel, 'stand-in figures are labelled');
+    const flushes = shown.details!.trace.find((r) => r.figure.startsWith('Log flushes'))!;
+    assert.ok(Number(flushes.value.replace(/,/g, '')) >= 20, `at least one flush per autocommit insert: ${flushes.value}`);
+    assert.equal(history.list()[0]!.kind, 'trace');
+  });
+
+  it('shutdown (deactivation) stops and drops a running trace without showing anything', async () => {
+    const before = shownPanels.length;
+    assert.equal(await trace.start(), true);
+    assert.equal((await serverState(h)).eventSessions.length, 1);
+    await trace.shutdown();
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+    assert.equal(shownPanels.length, before);
+    assert.equal(fake.statusItems.get('durabilityLens.trace'), '');
+  });
+
+  it('Show Run History reopens the chosen entry; Export Run writes the chosen format', async () => {
+    shownPanels.length = 0;
+    fake.quickPickAnswers.push((items) => items[0]);
+    await historyCommands.showRunHistory(history, panels);
+    assert.equal(fake.quickPickPlaceholders.at(-1), historyCommands.HISTORY_PLACEHOLDER);
+    assert.equal(shownPanels[0]?.data.title, 'Log-flush trace: lab');
+
+    fake.quickPickAnswers.push((items) => items[0], (items) => items.find((i) => i.label === 'CSV'));
+    fake.saveAnswers.push('/tmp/out/trace.csv');
+    await historyCommands.exportRun(history);
+    assert.deepEqual(fake.quickPickPlaceholders.slice(-2), [historyCommands.EXPORT_PICK_PLACEHOLDER, historyCommands.EXPORT_FORMAT_PLACEHOLDER]);
+    const csv = fake.written.get('/tmp/out/trace.csv')!;
+    assert.ok(csv.startsWith('figure,value\r\n'), csv);
+    assert.match(csv, /^Event session,durability_lens_[0-9a-f]+ \(ring_buffer\)\r$/m);
+  });
+});
