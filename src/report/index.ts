@@ -4,3 +4,4 @@ export * from './metrics';
 export * from './comparison';
 export * from './diagnosis';
 export * from './export';
+export * from './document';

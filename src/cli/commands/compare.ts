@@ -1,27 +1,31 @@
-// `durability-lens compare FILE ... --modes DISABLED,FORCED --repeat 3 --yes`: runs the file under each
-// DELAYED_DURABILITY mode (alternating, repeated), restores the database, prints the comparison table.
-import { describePlan, DURABILITY_MODES, profileConnectionSource, runComparison, type DurabilityMode } from '../../profile';
-import { buildComparisonModel } from '../../report';
+// `durability-lens compare --connection … --file workload.sql --modes DISABLED,FORCED --repeat 5 [--json]
+// [--fail-if-speedup-below X]`: runs the file under each DELAYED_DURABILITY mode (alternating, repeated), restores
+// the database, prints the comparison table or the comparison document, and can gate a CI pipeline on the speed-up.
+import { describePlan, DURABILITY_MODES, profileConnectionSource, runComparison, SetupMarkerError, type DurabilityMode } from '../../profile';
+import { comparisonDocument, formatRatio } from '../../report';
 import type { CliCommand } from '../io';
 import {
   cancellation,
   CONNECTION_USAGE,
   connectionFailureText,
-  connectionProfileOf,
   emitReport,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
   newConnectionArgs,
-  passwordFrom,
+  newRunArgs,
   readBatches,
   recoverPending,
-  takeConnectionArg,
+  resolveCliConnection,
+  RUN_USAGE,
+  runOptionsOf,
+  takeOption,
   usageError,
   type ConnectedCliIO,
-} from './profile';
+} from './shared';
 
-const usage = `Usage: durability-lens compare FILE --server HOST --database NAME --user NAME [options] --yes
+const usage = `Usage: durability-lens compare --connection NAME|CONNECTION_STRING --file workload.sql
+         [--modes DISABLED,FORCED] [--repeat N] [--markdown|--json] [--fail-if-speedup-below X] [--yes]
 
 Runs the T-SQL file under each DELAYED_DURABILITY mode, repeated in alternating order (A B B A …) after an
 uncounted warm-up, and prints median and min–max per mode with ratios and a diagnosis. The setting is
@@ -29,10 +33,16 @@ changed with ALTER DATABASE … WITH NO_WAIT from a separate connection, journal
 and restored and verified at the end — also after an error or Ctrl+C. While FORCED, commits can be lost on a
 crash: do not use it on a database whose recent commits matter.
 
-Setup: batches up to and including the one holding a '-- durability-lens: setup-end' comment (or the first N
-with --setup-batches N) run before every measured run and are not measured (e.g. recreate the table).
+Confirmation: the plan (server, database, current setting, the ALTERs, the data-loss caveat) is printed;
+nothing changes without --yes, unless the named connection is marked "development": true in the settings.
+
+Setup: lines between '-- durability-lens: setup' and '-- durability-lens: measure' (or the batches up to one
+holding '-- durability-lens: setup-end', or the first N with --setup-batches N) run before every measured
+run and are not measured (e.g. recreate the table). FILE may also be given without --file.
 
 ${CONNECTION_USAGE}
+
+${RUN_USAGE}
 
 Comparison:
   --modes LIST                  comma-separated DISABLED, ALLOWED, FORCED (default DISABLED,FORCED);
@@ -41,11 +51,14 @@ Comparison:
   --no-warmup                   no uncounted warm-up run
   --setup-batches N             the first N batches are setup
   --allow-availability-group    accept a database in an availability group (no durability guarantee)
-  --no-xe                       do not create log-flush event sessions
   --yes                         confirm the plan; without it the plan is printed and nothing runs
+  --fail-if-speedup-below X     exit 8 when FORCED is not at least X times faster than DISABLED
+                                (median elapsed; needs both modes) — a CI gate for test suites
 
 Output:
-  --json                        print the JSON model (with plan, runs and restore outcome)
+  --markdown                    print the Markdown table (default)
+  --json                        print the comparison document: originalSetting, restoredSetting,
+                                modes [{mode, runs, median}], ratios, speedup (docs/run-result-schema.md)
   --out PATH                    also write the report to PATH (.md, .csv or .json)
 
 ${EXIT_CODES_TEXT}
@@ -65,6 +78,8 @@ function positiveInt(value: string | undefined, name: string, min: number): numb
 
 export async function runCompare(args: readonly string[], io: ConnectedCliIO): Promise<number> {
   const conn = newConnectionArgs();
+  const runArgs = newRunArgs();
+  let failBelow: number | null = null;
   let file: string | null = null;
   let json = false;
   let out: string | null = null;
@@ -76,7 +91,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   let repeat = 3;
   let setupBatches: number | undefined;
   for (let i = 0; i < args.length; i++) {
-    const used = takeConnectionArg(args, i, conn);
+    const used = takeOption(args, i, conn, runArgs);
     if (typeof used === 'string') return usageError(io, 'compare', used, usage);
     if (used > 0) {
       i += used - 1;
@@ -84,6 +99,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     }
     const arg = args[i]!;
     if (arg === '--json') json = true;
+    else if (arg === '--markdown') json = false;
     else if (arg === '--no-xe') xe = false;
     else if (arg === '--yes') yes = true;
     else if (arg === '--no-warmup') warmup = false;
@@ -91,6 +107,16 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     else if (arg === '--out') {
       out = args[++i] ?? null;
       if (out === null) return usageError(io, 'compare', '--out needs a value', usage);
+    } else if (arg === '--file') {
+      const value = args[++i];
+      if (value === undefined) return usageError(io, 'compare', '--file needs a value', usage);
+      if (file !== null) return usageError(io, 'compare', `only one FILE, got '${file}' and '${value}'`, usage);
+      file = value;
+    } else if (arg === '--fail-if-speedup-below') {
+      const value = args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n <= 0) return usageError(io, 'compare', `--fail-if-speedup-below needs a positive number, not '${value ?? ''}'`, usage);
+      failBelow = n;
     } else if (arg === '--modes') {
       const parsed = parseModes(args[++i] ?? '');
       if (typeof parsed === 'string') return usageError(io, 'compare', parsed, usage);
@@ -107,11 +133,14 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     else if (file === null) file = arg;
     else return usageError(io, 'compare', `only one FILE, got '${file}' and '${arg}'`, usage);
   }
-  if (file === null) return usageError(io, 'compare', 'FILE is missing', usage);
-  const profile = connectionProfileOf(conn);
-  if (typeof profile === 'string') return usageError(io, 'compare', profile, usage);
-  const secret = passwordFrom(io, conn);
-  if (secret === null) return usageError(io, 'compare', `no password: set the environment variable ${conn.passwordEnv}`, usage);
+  if (file === null) return usageError(io, 'compare', '--file is missing', usage);
+  if (failBelow !== null && !(modes.includes('DISABLED') && modes.includes('FORCED'))) {
+    return usageError(io, 'compare', '--fail-if-speedup-below compares FORCED with DISABLED: --modes must include both', usage);
+  }
+  const resolved = resolveCliConnection(io, conn);
+  if (typeof resolved === 'string') return usageError(io, 'compare', resolved, usage);
+  const { profile, secret, development } = resolved;
+  const confirmed = yes || development;
   const script = readBatches(io, file);
   if (typeof script === 'string') return usageError(io, 'compare', script, usage);
 
@@ -131,11 +160,13 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       allowAvailabilityGroup: allowAg,
       journal,
       xe: { enabled: xe },
+      ...runOptionsOf(runArgs),
       signal,
       confirm: (plan) => {
         io.stderr(`${describePlan(plan)}\n\n`);
-        if (!yes) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
-        return yes;
+        if (!yes && development) io.stderr('Confirmed without --yes: the connection is marked as a development server.\n');
+        if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
+        return confirmed;
       },
       onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
     });
@@ -143,10 +174,22 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       if (result.status === 'refused') io.stderr(`${describePlan(result.plan)}\n\nRefused: nothing was changed.\n`);
       return EXIT.refused;
     }
+    let speedupTooLow = false;
     if (result.runs.length > 0) {
-      const model = buildComparisonModel(result.runs);
-      const problem = emitReport(io, model, { json, out, title: `Durability comparison of ${file}`, raw: { plan: result.plan, status: result.status, restore: result.restore, error: result.error, runs: result.runs } });
+      const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
+      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${file}`, raw: {}, jsonDocument: doc });
       if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
+      if (failBelow !== null && result.status === 'completed') {
+        const s = doc.speedup;
+        if (!s) {
+          io.stderr(`--fail-if-speedup-below ${failBelow}: no elapsed figure for both DISABLED and FORCED, so the speed-up is unknown.\n`);
+          speedupTooLow = true;
+        } else {
+          const verdict = s.elapsed >= failBelow ? 'meets' : 'is BELOW';
+          io.stderr(`Speed-up FORCED vs DISABLED: ×${formatRatio(s.elapsed)} (runs' range ×${s.min !== null ? formatRatio(s.min) : '?'}–×${s.max !== null ? formatRatio(s.max) : '?'}) ${verdict} the threshold ×${formatRatio(failBelow)}.\n`);
+          speedupTooLow = s.elapsed < failBelow;
+        }
+      }
     }
     if (result.error) io.stderr(`${result.error.message}\n`);
     const restore = result.restore;
@@ -157,7 +200,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     }
     switch (result.status) {
       case 'completed':
-        return EXIT.ok;
+        return speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
       case 'cancelled':
         return EXIT.cancelled;
       case 'workload-error':
@@ -166,6 +209,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
         return result.error?.kind === 'durability-change' ? EXIT.durabilityChangeFailed : EXIT.unexpected;
     }
   } catch (err) {
+    if (err instanceof SetupMarkerError) return usageError(io, 'compare', err.message, usage);
     const failure = connectionFailureText(err);
     if (failure) {
       io.stderr(`durability-lens compare: ${failure}\n`);

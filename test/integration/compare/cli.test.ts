@@ -72,7 +72,7 @@ describe('integration: profile/compare CLI (stand-in)', function () {
     assert.match(err.join(''), /1 unfinished restore.*\n.*back to DISABLED \(verified\)/);
     assert.deepEqual(await journal.list(), []);
     const json = JSON.parse(out.join(''));
-    assert.equal(json.run.delayedDurability, 'DISABLED');
-    assert.equal(json.model.source, 'stand-in');
+    assert.equal(json.delayedDurability, 'DISABLED');
+    assert.equal(json.source, 'stand-in');
   });
 });

@@ -1,0 +1,306 @@
+// What the profile and compare commands share: connection options (--connection NAME|CONNECTION_STRING or the
+// older --server/--user flags), password from the environment, journal recovery, output writing and exit codes.
+import * as fs from 'node:fs';
+import { resolveConnection } from '../connectionOption';
+import { ConnectionFailure } from '../../db/errors';
+import type { ConnectionProfile } from '../../db/types';
+import { FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
+import { connect } from '../../db/connect';
+import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel } from '../../report';
+import { analyze } from '../../tsql/index';
+import type { Batch } from '../../tsql/types';
+import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
+
+/** Exit codes of profile and compare (documented in both usages). */
+export const EXIT = {
+  ok: EXIT_OK,
+  unexpected: 1,
+  usage: EXIT_USAGE,
+  connection: 3,
+  workloadError: 4,
+  refused: 5,
+  restoreFailed: 6,
+  durabilityChangeFailed: 7,
+  speedupBelowThreshold: 8,
+  cancelled: 130,
+} as const;
+
+export const EXIT_CODES_TEXT = `Exit codes: 0 done, 1 unexpected failure, 2 usage error or unreadable file, 3 could not connect,
+4 the workload raised an SQL error, 5 refused (plan not confirmed, or the database may not be changed),
+6 DELAYED_DURABILITY could NOT be restored (the exact ALTER to run is printed), 7 the setting could not be
+changed (nothing changed), 8 --fail-if-speedup-below: FORCED was not at least X times faster than
+DISABLED (the report is still printed), 130 cancelled (Ctrl+C or --timeout; the database is restored first).`;
+
+export const CONNECTION_USAGE = `Connection:
+  --connection NAME|STRING      a profile name from the durabilityLens.connections setting, or an ADO.NET
+                                connection string ("Server=host,1433;Database=lab;User Id=me;Encrypt=true")
+  --settings PATH               settings file holding durabilityLens.connections (default:
+                                .vscode/settings.json in the current folder, then VS Code's user settings.json)
+  --connect-timeout SECONDS     give up connecting after this long (default 15)
+  Or, instead of --connection:
+  --server HOST                 server name or address
+  --port N                      TCP port (default 1433)
+  --database NAME               database to run in
+  --user NAME                   SQL login
+  --password-env VAR            read the password from environment variable VAR
+                                (default: DURABILITY_LENS_PASSWORD); passwords are never taken as arguments
+  --encrypt true|false|strict   TLS mode (default true; strict = TDS 8.0)
+  --trust-server-certificate    accept a certificate this machine does not trust
+  --journal PATH                restore journal file (default ~/.durability-lens/restore-journal.json)`;
+
+/** The CLI IO plus what connected commands need; absent members fall back to the process. */
+export interface ConnectedCliIO extends CliIO {
+  env?: Readonly<Record<string, string | undefined>>;
+  writeFile?(path: string, text: string): void;
+  /** Cancels the run (tests); the process wires Ctrl+C instead. */
+  signal?: AbortSignal;
+  /** Where .vscode/settings.json is looked for (default: process.cwd()). */
+  cwd?: string;
+  /** VS Code's user settings.json (default: the platform's path); tests point it elsewhere. */
+  userSettings?: string;
+}
+
+export interface ConnectionArgs {
+  server: string | null;
+  port: number | null;
+  database: string | null;
+  user: string | null;
+  passwordEnv: string;
+  encrypt: boolean | 'strict';
+  trustServerCertificate: boolean;
+  journal: string | null;
+  connection: string | null;
+  settings: string | null;
+  connectTimeoutMs: number | null;
+}
+
+export function newConnectionArgs(): ConnectionArgs {
+  return { server: null, port: null, database: null, user: null, passwordEnv: 'DURABILITY_LENS_PASSWORD', encrypt: true, trustServerCertificate: false, journal: null, connection: null, settings: null, connectTimeoutMs: null };
+}
+
+/** Consumes one connection option at args[i]; returns how many items it used (0 = not a connection option) or an error. */
+export function takeConnectionArg(args: readonly string[], i: number, into: ConnectionArgs): number | string {
+  const arg = args[i]!;
+  if (arg === '--trust-server-certificate') {
+    into.trustServerCertificate = true;
+    return 1;
+  }
+  if (arg === '--password' || arg.startsWith('--password=')) return 'passwords are not accepted on the command line; put it in an environment variable (--password-env VAR)';
+  const valued = ['--server', '--port', '--database', '--user', '--password-env', '--encrypt', '--journal', '--connection', '--settings', '--connect-timeout'];
+  if (!valued.includes(arg)) return 0;
+  const value = args[i + 1];
+  if (value === undefined) return `${arg} needs a value`;
+  switch (arg) {
+    case '--server': into.server = value; break;
+    case '--port': {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) return `--port must be 1..65535, not '${value}'`;
+      into.port = n;
+      break;
+    }
+    case '--database': into.database = value; break;
+    case '--user': into.user = value; break;
+    case '--password-env': into.passwordEnv = value; break;
+    case '--encrypt': {
+      const v = value.toLowerCase();
+      if (v !== 'true' && v !== 'false' && v !== 'strict') return `--encrypt must be true, false or strict, not '${value}'`;
+      into.encrypt = v === 'strict' ? 'strict' : v === 'true';
+      break;
+    }
+    case '--journal': into.journal = value; break;
+    case '--connection': into.connection = value; break;
+    case '--settings': into.settings = value; break;
+    case '--connect-timeout': {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) return `--connect-timeout must be a positive number of seconds, not '${value}'`;
+      into.connectTimeoutMs = Math.round(n * 1000);
+      break;
+    }
+  }
+  return 2;
+}
+
+export function connectionProfileOf(c: ConnectionArgs): ConnectionProfile | string {
+  if (!c.server) return '--connection (or --server) is required';
+  if (!c.database) return '--database is required';
+  if (!c.user) return '--user is required';
+  return {
+    server: c.server,
+    ...(c.port !== null ? { port: c.port } : {}),
+    database: c.database,
+    authentication: { type: 'sql', user: c.user },
+    encrypt: c.encrypt,
+    trustServerCertificate: c.trustServerCertificate,
+    appName: 'Durability Lens CLI',
+  };
+}
+
+/** A resolved connection: the profile, its secret, and whether the settings entry marks a development server. */
+export interface CliConnection {
+  profile: ConnectionProfile;
+  secret: string | undefined;
+  development: boolean;
+}
+
+/**
+ * --connection (profile name or connection string) or the --server/--database/--user flags → profile + secret.
+ * Warnings go to stderr; a string is a usage error.
+ */
+export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): CliConnection | string {
+  let profile: ConnectionProfile;
+  let secret: string | null;
+  let development = false;
+  if (c.connection !== null) {
+    if (c.server || c.user) return '--connection cannot be combined with --server/--user';
+    const env = io.env ?? process.env;
+    const resolved = resolveConnection(c.connection, {
+      readFile: (p) => io.readFile(p),
+      exists: (p) => fs.existsSync(p),
+      cwd: io.cwd ?? process.cwd(),
+      env,
+      settingsPath: c.settings,
+      passwordEnv: c.passwordEnv,
+      ...(io.userSettings ? { userSettings: io.userSettings } : {}),
+    });
+    if (typeof resolved === 'string') return resolved;
+    for (const w of resolved.warnings) io.stderr(`${w}\n`);
+    profile = resolved.profile;
+    secret = resolved.secret;
+    development = resolved.development;
+    if (c.database) profile = { ...profile, database: c.database };
+  } else {
+    const p = connectionProfileOf(c);
+    if (typeof p === 'string') return p;
+    profile = p;
+    secret = passwordFrom(io, c);
+  }
+  if (c.connectTimeoutMs !== null) profile = { ...profile, connectTimeoutMs: c.connectTimeoutMs };
+  const needsSecret = ['sql', 'ntlm', 'entra-password', 'entra-access-token', 'entra-service-principal'].includes(profile.authentication.type);
+  if (needsSecret && secret === null) return `no password: set the environment variable ${c.passwordEnv}`;
+  return { profile, secret: secret ?? undefined, development };
+}
+
+export function passwordFrom(io: ConnectedCliIO, c: ConnectionArgs): string | null {
+  const env = io.env ?? process.env;
+  const value = env[c.passwordEnv];
+  return value === undefined || value === '' ? null : value;
+}
+
+/** Reads FILE and splits it into batches (BOM dropped, as the analyze command does). */
+export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDelayedCommits: boolean } | string {
+  let text: string;
+  try {
+    text = io.readFile(file);
+  } catch (error) {
+    return `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const analysis = analyze(text);
+  return { batches: analysis.batches, hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON') };
+}
+
+/**
+ * Start of every connected command: entries a crashed run left for this server are restored now. Returns false
+ * (after printing the exact statement) when one could not be restored: nothing else should run then.
+ */
+export async function recoverPending(io: CliIO, journal: RestoreJournal, profile: ConnectionProfile, secret: string | undefined, source: ConnectionSource): Promise<boolean> {
+  const pending = await pendingRestores(journal, source.serverLabel);
+  if (pending.length === 0) return true;
+  io.stderr(`Found ${pending.length} unfinished restore(s) in the journal for ${source.serverLabel}; restoring first.\n`);
+  const outcomes = await recoverFromJournal(journal, (entry) => connect({ ...profile, database: entry.database }, secret, { role: 'monitor' }), pending);
+  let ok = true;
+  for (const o of outcomes) {
+    io.stderr(`  ${o.message}\n`);
+    if (o.status === 'failed') ok = false;
+  }
+  return ok;
+}
+
+export function journalOf(c: ConnectionArgs): FileRestoreJournal {
+  return c.journal ? new FileRestoreJournal(c.journal) : new FileRestoreJournal();
+}
+
+/**
+ * Writes the report to --out (format from the extension) and/or stdout. JSON is `jsonDocument` when given (the
+ * RunResult or the comparison document, whose keys are documented), else the model with `raw`.
+ */
+export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown }): string | null {
+  const jsonText = () => (options.jsonDocument !== undefined ? `${JSON.stringify(options.jsonDocument, null, 2)}\n` : toJson(model, options.raw));
+  if (options.out) {
+    const format = formatFromPath(options.out);
+    if (!format) return `--out must end in .md, .csv or .json, not '${options.out}'`;
+    const text = format === 'markdown' ? toMarkdown(model, options.title) : format === 'csv' ? toCsv(model) : jsonText();
+    (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(options.out, text);
+  }
+  io.stdout(options.json ? jsonText() : toMarkdown(model, options.title));
+  return null;
+}
+
+/** Ctrl+C cancels the run (which restores the database before exiting); a second Ctrl+C is left to Node. */
+export function cancellation(io: ConnectedCliIO): { signal: AbortSignal; dispose(): void } {
+  if (io.signal) return { signal: io.signal, dispose: () => undefined };
+  const controller = new AbortController();
+  const onSigint = () => {
+    io.stderr('Cancelling: stopping the workload and restoring the database…\n');
+    controller.abort();
+  };
+  process.once('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
+}
+
+export function connectionFailureText(err: unknown): string | null {
+  if (err instanceof ConnectionFailure) return `${err.info.message} ${err.info.action}`;
+  return null;
+}
+
+
+export function usageError(io: CliIO, command: string, message: string, text: string): number {
+  io.stderr(`durability-lens ${command}: ${message}.\n\n${text}`);
+  return EXIT.usage;
+}
+
+/** --timeout SECONDS / --sample-interval MS / --no-sampling, shared by profile and compare. */
+export interface RunArgs {
+  workloadTimeoutMs: number | null;
+  sampleIntervalMs: number | null;
+  sampling: boolean;
+}
+
+export function newRunArgs(): RunArgs {
+  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true };
+}
+
+export const RUN_USAGE = `Run:
+  --timeout SECONDS             cancel the workload after this long (the run is reported as cancelled)
+  --sample-interval MS          sample per-file IO and log flushes every MS ms while it runs (default 1000)
+  --no-sampling                 no samples during the run
+  --no-xe                       do not create the log-flush event session`;
+
+export function takeRunArg(args: readonly string[], i: number, into: RunArgs): number | string {
+  const arg = args[i]!;
+  if (arg === '--no-sampling') {
+    into.sampling = false;
+    return 1;
+  }
+  if (arg !== '--timeout' && arg !== '--sample-interval') return 0;
+  const value = args[i + 1];
+  const n = Number(value);
+  if (value === undefined || !Number.isFinite(n) || n <= 0) return `${arg} needs a positive number, not '${value ?? ''}'`;
+  if (arg === '--timeout') into.workloadTimeoutMs = Math.round(n * 1000);
+  else into.sampleIntervalMs = Math.round(n);
+  return 2;
+}
+
+export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs?: number }; workloadTimeoutMs?: number } {
+  return {
+    sampling: { enabled: r.sampling, ...(r.sampleIntervalMs !== null ? { intervalMs: r.sampleIntervalMs } : {}) },
+    ...(r.workloadTimeoutMs !== null ? { workloadTimeoutMs: r.workloadTimeoutMs } : {}),
+  };
+}
+
+/** A connection or run option at args[i]: items used (0 = neither), or a usage error. */
+export function takeOption(args: readonly string[], i: number, conn: ConnectionArgs, run: RunArgs): number | string {
+  const used = takeConnectionArg(args, i, conn);
+  if (used !== 0) return used;
+  return takeRunArg(args, i, run);
+}

@@ -1,0 +1,175 @@
+// `--connection NAME|CONNECTION_STRING` for the CLI: a profile name from the `durabilityLens.connections` setting
+// (read from settings.json files, JSON with comments) or an ADO.NET connection string (parsed by src/db).
+// Passwords come from the environment, never from argv; one inside a connection string is accepted with a warning.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { profileFromConnectionString } from '../db/connectionString';
+import type { AuthenticationProfile, ConnectionProfile } from '../db/types';
+
+export const CONNECTIONS_KEY = 'durabilityLens.connections';
+
+/**
+ * VS Code's user settings.json per platform (VS Code docs "User and Workspace Settings": %APPDATA%\Code\User,
+ * $HOME/Library/Application Support/Code/User, $HOME/.config/Code/User).
+ */
+export function userSettingsPath(platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code', 'User', 'settings.json');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Code', 'User', 'settings.json');
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code', 'User', 'settings.json');
+}
+
+/** settings.json is JSON with comments and trailing commas: drop both (outside strings), then JSON.parse. */
+export function parseJsonc(text: string): unknown {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  // A comma followed only by whitespace before } or ] (strings are intact, so this cannot touch their content
+  // unless a string itself ends in ",}" — acceptable for a settings file).
+  return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+}
+
+/** The profiles array from a parsed settings object: the dotted key, or the nested form. */
+export function connectionsOf(settings: unknown): unknown[] {
+  if (typeof settings !== 'object' || settings === null) return [];
+  const s = settings as Record<string, unknown>;
+  const flat = s[CONNECTIONS_KEY];
+  if (Array.isArray(flat)) return flat;
+  const nested = (s.durabilityLens as Record<string, unknown> | undefined)?.connections;
+  return Array.isArray(nested) ? nested : [];
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** One settings entry → ConnectionProfile; a string names what is wrong. Same fields as the extension's profiles. */
+export function profileFromSettingsEntry(entry: unknown): ConnectionProfile | string {
+  if (typeof entry !== 'object' || entry === null) return 'the entry is not an object';
+  const e = entry as Record<string, unknown>;
+  const server = str(e.server);
+  const database = str(e.database);
+  if (!server) return 'it has no "server"';
+  if (!database) return 'it has no "database"';
+  const type = str(e.authenticationType) ?? 'sql';
+  const user = str(e.user) ?? '';
+  const clientId = str(e.clientId);
+  const tenantId = str(e.tenantId);
+  let authentication: AuthenticationProfile;
+  switch (type) {
+    case 'sql':
+      if (!user) return 'SQL authentication needs "user"';
+      authentication = { type: 'sql', user };
+      break;
+    case 'ntlm':
+      authentication = { type: 'ntlm', user, domain: str(e.domain) ?? '' };
+      break;
+    case 'entra-password':
+      authentication = { type: 'entra-password', user, clientId: clientId ?? '', ...(tenantId ? { tenantId } : {}) };
+      break;
+    case 'entra-default':
+      authentication = { type: 'entra-default', ...(clientId ? { clientId } : {}) };
+      break;
+    case 'entra-access-token':
+      authentication = { type: 'entra-access-token' };
+      break;
+    case 'entra-service-principal':
+      authentication = { type: 'entra-service-principal', clientId: clientId ?? '', tenantId: tenantId ?? '' };
+      break;
+    case 'entra-msi-vm':
+    case 'entra-msi-app-service':
+      authentication = { type, ...(clientId ? { clientId } : {}) };
+      break;
+    default:
+      return `unknown authenticationType "${type}"`;
+  }
+  const port = typeof e.port === 'number' && Number.isInteger(e.port) ? e.port : undefined;
+  const encrypt = e.encrypt === 'strict' ? 'strict' : e.encrypt === false ? false : true;
+  return {
+    server,
+    ...(port !== undefined ? { port } : {}),
+    ...(str(e.instanceName) && port === undefined ? { instanceName: str(e.instanceName)! } : {}),
+    database,
+    authentication,
+    encrypt,
+    trustServerCertificate: e.trustServerCertificate === true,
+    appName: str(e.applicationName) ?? 'Durability Lens CLI',
+  };
+}
+
+/** Heuristic: "Server=...;..." has a key=value pair; a profile name has none. */
+export function looksLikeConnectionString(value: string): boolean {
+  return /^\s*[A-Za-z][A-Za-z ]*\s*=/.test(value);
+}
+
+export interface ResolvedConnection {
+  profile: ConnectionProfile;
+  /** From the environment, or from the connection string. */
+  secret: string | null;
+  /** Said on stderr (a password in the connection string, which settings file was used). */
+  warnings: string[];
+  /** The settings entry has "development": true (compare then needs no --yes, like the extension's dialog). */
+  development: boolean;
+}
+
+export interface ResolveContext {
+  readFile(path: string): string;
+  exists(path: string): boolean;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** --settings PATH: only this file is read. */
+  settingsPath: string | null;
+  passwordEnv: string;
+  userSettings?: string;
+}
+
+export function resolveConnection(value: string, ctx: ResolveContext): ResolvedConnection | string {
+  const envSecret = ctx.env[ctx.passwordEnv];
+  const fromEnv = envSecret === undefined || envSecret === '' ? null : envSecret;
+  if (looksLikeConnectionString(value)) {
+    let parsed;
+    try {
+      parsed = profileFromConnectionString(value);
+    } catch (err) {
+      return `--connection: ${(err as Error).message}`;
+    }
+    const warnings: string[] = [];
+    if (parsed.secret !== undefined) {
+      warnings.push(`Warning: the connection string holds a password, which other users of this machine may see in the process list. Prefer ${ctx.passwordEnv} (or --password-env VAR) and leave Password out.`);
+    }
+    return { profile: { ...parsed.profile, appName: parsed.profile.appName ?? 'Durability Lens CLI' }, secret: parsed.secret ?? fromEnv, warnings, development: false };
+  }
+  const candidates = ctx.settingsPath ? [ctx.settingsPath] : [join(ctx.cwd, '.vscode', 'settings.json'), ctx.userSettings ?? userSettingsPath()];
+  const looked: string[] = [];
+  for (const path of candidates) {
+    if (!ctx.settingsPath && !ctx.exists(path)) continue;
+    let settings: unknown;
+    try {
+      settings = parseJsonc(ctx.readFile(path));
+    } catch (err) {
+      return `cannot read the settings file ${path}: ${(err as Error).message}`;
+    }
+    looked.push(path);
+    const entry = connectionsOf(settings).find((c) => typeof c === 'object' && c !== null && str((c as { name?: unknown }).name)?.toLowerCase() === value.trim().toLowerCase());
+    if (!entry) continue;
+    const profile = profileFromSettingsEntry(entry);
+    if (typeof profile === 'string') return `the connection "${value}" in ${path} is not usable: ${profile}`;
+    return { profile, secret: fromEnv, warnings: [`Using the connection "${value}" from ${path}.`], development: (entry as { development?: unknown }).development === true };
+  }
+  return looked.length === 0
+    ? `no connection named "${value}": no settings file found (looked for ${candidates.join(' and ')}); pass --settings PATH or an ADO.NET connection string`
+    : `no connection named "${value}" in ${CONNECTIONS_KEY} of ${looked.join(' or ')}`;
+}
