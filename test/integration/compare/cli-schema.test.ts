@@ -73,7 +73,8 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
 
   it('profile --connection CONNECTION_STRING warns about a password in it; the ADO.NET form works', async () => {
     const cs = `Server=127.0.0.1,${h.server.port};Database=lab;User Id=sa;Password=StandIn-1;Encrypt=false`;
-    const code = await runCli(['profile', '--connection', cs, '--file', join(dir, 's1.sql'), '--markdown', '--journal', join(dir, 'j.json')], { ...io(), env: {} });
+    const noPasswordEnv = { ...io(), env: {} };
+    const code = await runCli(['profile', '--connection', cs, '--file', join(dir, 's1.sql'), '--markdown', '--journal', join(dir, 'j.json')], noPasswordEnv);
     assert.equal(code, EXIT.ok, err.join(''));
     assert.match(err.join(''), /password, which other users of this machine may see in the process list/);
     assert.match(out.join(''), /\| Log writes \|/);
