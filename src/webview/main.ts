@@ -58,6 +58,22 @@ function palette(): string[] {
   ];
 }
 
+/**
+ * Byte figures plotted in one unit chosen from the largest value (B, KB or MB, 1024-based like the tables), so the
+ * axis gets round ticks ("2 MB", "4 MB") instead of 7,629,395 or 7.63 MB.
+ */
+function byteUnit(values: readonly (number | null)[]): { divisor: number; unit: string } {
+  const max = Math.max(0, ...values.map((v) => v ?? 0));
+  if (max >= 1024 * 1024) return { divisor: 1024 * 1024, unit: 'MB' };
+  if (max >= 1024) return { divisor: 1024, unit: 'KB' };
+  return { divisor: 1, unit: 'B' };
+}
+
+function shareOf(s: { label: string; values: (number | null)[] }): { label: string; values: (number | null)[] } {
+  const total = s.values.reduce<number>((n, v) => n + (v ?? 0), 0);
+  return { label: s.label, values: s.values.map((v) => (v === null || total === 0 ? null : Math.round((v / total) * 1000) / 10)) };
+}
+
 function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   const colours = palette();
   const fg = cssVar('--vscode-foreground', '#cccccc');
@@ -82,13 +98,17 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   const out: Record<string, ChartConfiguration> = {
     elapsed: bars(d.charts.repetitions, d.charts.elapsedMs, 'repetition', 'ms'),
     writelog: bars(d.charts.repetitions, d.charts.writelogMs, 'repetition', 'ms'),
-    writesVsBytes: {
-      type: 'scatter',
-      data: { datasets: d.charts.writesVsBytes.map((s, i) => ({ label: s.label, data: s.points, backgroundColor: colours[i % colours.length] })) },
-      options: options('log writes', 'log bytes'),
-    },
+    writesVsBytes: (() => {
+      const { divisor, unit } = byteUnit(d.charts.writesVsBytes.flatMap((s) => s.points.map((p) => p.y)));
+      return {
+        type: 'scatter',
+        data: { datasets: d.charts.writesVsBytes.map((s, i) => ({ label: s.label, data: s.points.map((p) => ({ x: p.x, y: p.y / divisor })), backgroundColor: colours[i % colours.length] })) },
+        options: options('log writes', `log ${unit} written`),
+      } as ChartConfiguration;
+    })(),
   };
-  if (d.charts.flushSizes) out.flushSizes = bars(d.charts.flushSizes.labels, d.charts.flushSizes.series, 'flush size', 'flushes');
+  // Shares, not counts: one mode may flush a hundred times more often, and its bars would flatten the other's.
+  if (d.charts.flushSizes) out.flushSizes = bars(d.charts.flushSizes.labels, d.charts.flushSizes.series.map(shareOf), 'flush size', '% of the mode\'s flushes');
   if (d.charts.flushTimeline) {
     const t = d.charts.flushTimeline;
     const length = Math.max(0, ...t.series.map((s) => s.values.length));
@@ -98,10 +118,13 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
         labels: Array.from({ length }, (_, i) => String(i * t.bucketMs)),
         datasets: t.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: length < 30 ? 3 : 0 })),
       },
-      options: options('ms since the first event', 'flushes per bucket'),
+      options: options('ms since the trace started', 'flushes per bucket'),
     };
   }
-  if (d.charts.fileIo) out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series, 'file', 'bytes written');
+  if (d.charts.fileIo) {
+    const { divisor, unit } = byteUnit(d.charts.fileIo.series.flatMap((s) => s.values));
+    out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit} written`);
+  }
   if (d.charts.samples) {
     const sm = d.charts.samples;
     out.samples = {

@@ -43,10 +43,17 @@ export function toHtml(node: VNode): string {
   return `<${node.tag}${attrs}>${node.children.map(toHtml).join('')}</${node.tag}>`;
 }
 
+/** "0.395 ms/wait (0.39 – 0.403)": the unit once, so median and range fit a table cell. */
 function cellText(s: Summary | null | undefined, row: MetricRow): string {
   if (!s) return 'n/a';
-  if (s.n === 1 || s.min === s.max) return formatValue(s.median, row.unit);
-  return `${formatValue(s.median, row.unit)} (${formatValue(s.min, row.unit)} – ${formatValue(s.max, row.unit)})`;
+  const median = formatValue(s.median, row.unit);
+  if (s.n === 1 || s.min === s.max) return median;
+  const lo = formatValue(s.min, row.unit);
+  const hi = formatValue(s.max, row.unit);
+  const unitOf = (t: string) => t.replace(/^-?[\d.,]+/, '');
+  const unit = unitOf(median);
+  if (unitOf(lo) === unit && unitOf(hi) === unit) return `${median} (${lo.slice(0, lo.length - unit.length)} – ${hi.slice(0, hi.length - unit.length)})`;
+  return `${median} (${lo} – ${hi})`;
 }
 
 function ratioNode(r: RatioCell | null | undefined): VNode {

@@ -12,10 +12,25 @@ import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/csp';
 import { panelDataFromRun } from '../../../src/extension/panelData';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
 import { makeRun } from '../report/runFixture';
+import { comparisonFixture, HOSTILE_DATABASE, profileFixture } from './fixtureModel';
 
 const CHROMIUM = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = path.resolve(__dirname, '../../..');
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+const SCREENSHOTS = path.join(ROOT, 'test-results/webview');
+
+/**
+ * The --vscode-* variables VS Code's Dark Modern theme gives a webview (VS Code sets them on <html>); served as a
+ * stylesheet from the page's origin, which the panel's CSP allows, so the screenshots show real theme colours.
+ */
+const DARK_THEME_CSS = `html {
+  --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f; --vscode-descriptionForeground: #9d9d9d;
+  --vscode-font-family: system-ui, sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 13px;
+  --vscode-errorForeground: #f85149; --vscode-editorWarning-foreground: #cca700; --vscode-textLink-foreground: #4daafc;
+  --vscode-charts-blue: #3794ff; --vscode-charts-orange: #d18616; --vscode-charts-green: #89d185; --vscode-charts-purple: #b180d7; --vscode-charts-red: #f14c4c;
+  --vscode-editorWidget-border: #454545; --vscode-textCodeBlock-background: #2b2b2b; --vscode-testing-iconPassed: #73c991;
+  --vscode-inputValidation-warningBorder: #b89500; --vscode-inputValidation-warningBackground: #352a05;
+}`;
 
 /** Stands in for VS Code's webview API: records posted messages, keeps state across reloads like VS Code does. */
 const FAKE_VSCODE_API = `
@@ -43,6 +58,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
   let browser: Browser;
   let page: Page;
   let dir = '';
+  const dialogs: string[] = [];
 
   before(async function () {
     if (!fs.existsSync(CHROMIUM)) this.skip();
@@ -51,6 +67,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     const nonce = makeNonce();
     server = http.createServer((req, res) => {
       if (req.url === '/dist/webview.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(fs.readFileSync(path.join(dir, 'webview.js')));
+      if (req.url === '/theme.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(DARK_THEME_CSS);
       if (req.url === '/media/webview.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(fs.readFileSync(path.join(ROOT, 'media/webview.css')));
       if (req.url === '/') {
         const html = panelHtml({ csp: buildCsp(origin, nonce), nonce, styleUri: `${origin}/media/webview.css`, scriptUri: `${origin}/dist/webview.js`, title: 'Durability comparison' });
@@ -63,6 +80,10 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.addInitScript(FAKE_VSCODE_API);
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'), undefined, { timeout: 20_000 });
   });
@@ -117,5 +138,63 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     assert.equal(await page.getAttribute('vscode-tabs', 'selected-index'), '1', 'the Charts tab chosen before the reload');
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     if (process.env.DL_WEBVIEW_SCREENSHOT) await page.screenshot({ path: process.env.DL_WEBVIEW_SCREENSHOT, fullPage: true });
+  });
+
+  /** Shows `data`, selects the tab titled `tab`, waits until every canvas on it is sized, and saves a screenshot. */
+  async function showAndShoot(data: PanelData, tab: string, file: string): Promise<number> {
+    await page.evaluate((d) => window.postMessage({ type: 'show', data: d }, '*'), data);
+    await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, data.title, { timeout: 20_000 });
+    await page.locator('vscode-tab-header', { hasText: new RegExp(`^\\s*${tab.replace(/[&]/g, '\\$&')}\\s*$`) }).click();
+    const canvases = await page.evaluate(() => [...document.querySelectorAll('vscode-tab-panel:not([hidden]) canvas')].length);
+    if (canvases > 0) {
+      await page.waitForFunction(() => [...document.querySelectorAll('vscode-tab-panel:not([hidden]) canvas')].every((c) => (c as HTMLCanvasElement).width > 0), undefined, { timeout: 20_000 });
+    }
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
+    return canvases;
+  }
+
+  it(`a comparison on a database named ${HOSTILE_DATABASE} renders it as text in a dark theme, with every chart, and no CSP violation`, async () => {
+    await page.evaluate(() => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = '/theme.css';
+      document.head.appendChild(link);
+    });
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim() === '#1f1f1f', undefined, { timeout: 10_000 });
+    const data = comparisonFixture();
+    await showAndShoot(data, 'Metrics', 'comparison-metrics.png');
+    const charts = await showAndShoot(data, 'Charts', 'comparison-charts.png');
+    // elapsed, WRITELOG, writes vs bytes, flush sizes, flush timeline, per-file IO.
+    assert.equal(charts, 6);
+    const result = await page.evaluate(() => ({
+      violations: (window as unknown as { __violations: string[] }).__violations,
+      imgs: document.querySelectorAll('img').length,
+      h1: document.querySelector('h1')?.textContent ?? '',
+      database: [...document.querySelectorAll('.dl-facts dt')].find((dt) => dt.textContent === 'Database')?.nextElementSibling?.textContent ?? '',
+      background: getComputedStyle(document.body).backgroundColor,
+    }));
+    assert.deepEqual(result.violations, []);
+    assert.equal(result.imgs, 0);
+    assert.deepEqual(dialogs, [], 'no alert() ran');
+    assert.equal(result.h1, `Durability comparison: ${HOSTILE_DATABASE}`);
+    assert.equal(result.database, HOSTILE_DATABASE);
+    assert.equal(result.background, 'rgb(31, 31, 31)');
+    await showAndShoot(data, 'Diagnosis', 'comparison-diagnosis.png');
+  });
+
+  it('a cancelled single run shows the cancel, the environment, log & trace tables and the sampled time series', async () => {
+    const data = profileFixture();
+    await showAndShoot(data, 'Log & trace', 'run-log-and-trace.png');
+    const text = await page.evaluate(() => document.body.textContent ?? '');
+    assert.ok(text.includes('Cancelled: the workload was stopped'), 'cancel banner');
+    assert.ok(text.includes('Trace flag 3979'), 'environment block');
+    assert.ok(text.includes('Flush latency p50 / p95 / p99 / max'), 'trace figures');
+    assert.ok(text.includes('Log space used'), 'log before/after');
+    const charts = await showAndShoot(data, 'Charts', 'run-charts.png');
+    assert.ok(charts >= 5, `charts on the run's Charts tab: ${charts}`);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('canvas[data-chart="samples"]').length), 1);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    assert.deepEqual(dialogs, []);
   });
 });
