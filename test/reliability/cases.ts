@@ -32,6 +32,11 @@ export const SWEEP_CASE = c(
   `each request dropped in turn: before the first ALTER the comparison rejects or stops with nothing changed; after it, failed / workload-error / completed, and always ${LEFT_CLEAN}`,
 );
 
+export const PROFILE_SWEEP_CASE = c(
+  'connection drop at every request of a single profile run (sweep)',
+  'each request dropped in turn: the run completes, ends workload-error or throws; never an event session or connection left behind',
+);
+
 export const FAULT_CASES = {
   restart: c('server restart mid-workload', `status failed, the error names the lost connection (both sessions died); monitor reopened, ${LEFT_CLEAN}`),
   locked: c('ALTER refused: database locked (5061)', 'status failed, durability-change error naming 5061 and "still DISABLED"; nothing changed, nothing left behind'),
@@ -74,6 +79,7 @@ export function allCases(): ReliabilityCase[] {
   return [
     ...Object.values(DROP_CASES),
     SWEEP_CASE,
+    PROFILE_SWEEP_CASE,
     ...Object.values(FAULT_CASES),
     ...CANCEL_STEPS.map(cancelCase),
     ...Object.values(HOSTILE_CASES),

@@ -2,8 +2,10 @@
 // request, dropping exactly that request's connection. Whatever the request was (plan query, ALTER, snapshot, XE
 // DDL, workload batch, restore read), the database must end DISABLED with nothing left behind.
 import { strict as assert } from 'node:assert';
-import { SWEEP_CASE } from './cases';
-import { compare, leftBehind, newJournal } from './comparison';
+import { profileConnectionSource, profileRun } from '../../src/profile';
+import { analyze } from '../../src/tsql';
+import { PROFILE_SWEEP_CASE, SWEEP_CASE } from './cases';
+import { compare, leftBehind, newJournal, WORKLOAD } from './comparison';
 import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
 
 const DB = 'rel_sweep';
@@ -53,5 +55,33 @@ describe('reliability: a dropped connection at every request of a comparison (st
     // Every kind of outcome the sweep produced also ends clean when read back over a fresh connection.
     assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
     assert.ok(outcomes.size >= 3, `expected several distinct outcomes, got ${JSON.stringify([...outcomes])}`);
+  });
+
+  it(PROFILE_SWEEP_CASE.title, async () => {
+    const run = () => profileRun({ connections: profileConnectionSource(h.profile(DB), h.secret), batches: analyze(WORKLOAD).batches });
+    h.clearLog();
+    const clean = await run();
+    assert.equal(clean.status, 'completed');
+    assert.ok(clean.logFlushTrace, 'the clean run traced log flushes');
+    const count = h.log.length;
+    await waitUntil(() => h.server.connections === 0, 'the clean run closed its connections');
+    const outcomes = new Map<string, number>();
+    for (let k = 1; k <= count; k++) {
+      h.clearLog();
+      h.dropNthRequest(k);
+      let outcome: string;
+      try {
+        outcome = (await run()).status;
+      } catch (err) {
+        outcome = `threw ${(err as Error).name}`;
+      }
+      h.dropNthRequest(null);
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      const dropped = h.log[k - 1]?.text.slice(0, 60).replace(/\s+/g, ' ') ?? '(none)';
+      assert.deepEqual(h.leftoverSessions(), [], `request ${k} (${dropped}) left an event session`);
+      assert.equal(h.setting(DB), 'DISABLED');
+      await waitUntil(() => h.server.connections === 0, `request ${k} (${dropped}): every connection closed`);
+    }
+    assert.ok(outcomes.size >= 2, JSON.stringify([...outcomes]));
   });
 });
