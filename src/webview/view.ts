@@ -133,6 +133,8 @@ export function metricTable(d: PanelData): VElement {
 }
 
 function diagnosisSection(d: PanelData): VElement {
+  // Evidence names metric ids (writelog.avgMs); the table's label reads better, the id stays in the tooltip.
+  const labelOf = (id: string) => d.model.rows.find((r) => r.id === id)?.label ?? id;
   if (d.model.diagnosis.length === 0) return h('p', { class: 'dl-muted' }, 'No finding: nothing in these figures matched a diagnosis rule.');
   return h(
     'ul',
@@ -146,7 +148,7 @@ function diagnosisSection(d: PanelData): VElement {
         h('strong', {}, f.title),
         h('p', {}, f.detail),
         f.suggestion ? h('p', { class: 'dl-suggestion' }, f.suggestion) : null,
-        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', {}, `${e.metric} (${e.column}): ${formatNumber(e.value, 3)}`))) : null,
+        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', { title: e.metric }, `${labelOf(e.metric)} (${e.column}): ${formatNumber(e.value, 3)}`))) : null,
       ),
     ),
   );

@@ -151,6 +151,7 @@ describe('webview/view diagnosis', () => {
     const text = texts(finding[0]!);
     assert.ok(text.includes(`One commit per row ${HOSTILE}`));
     assert.ok(text.includes('Batch the rows.'));
-    assert.ok(text.includes('writelog.avgMs (DISABLED): 0.123'));
+    assert.ok(text.includes('WRITELOG average wait (DISABLED): 0.123'), 'evidence shows the metric label');
+    assert.ok(toHtml(finding[0]!).includes('<li title="writelog.avgMs">'), 'the metric id stays in the tooltip');
   });
 });
