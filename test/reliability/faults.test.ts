@@ -192,6 +192,19 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assertRestoredFromForced(result);
     });
 
+    it(FAULT_CASES.snapshotLockTimeout.title, async () => {
+      const result = await compare(h, DB, journal, {
+        onProgress: atStep('snapshot-after', () => {
+          h.engine.faults.statements.push({ pattern: /sys\.dm_io_virtual_file_stats/i, number: 1222, message: 'Lock request time out period exceeded.', times: 1 });
+        }),
+      });
+      assert.equal(result.status, 'completed', result.error?.message);
+      // Only that run's file figures are missing, with the server's reason and no (misleading) GRANT.
+      assert.deepEqual(result.runs.map((r) => r.missing.map((m) => m.measurement)), [[], ['fileStats']]);
+      assert.deepEqual(result.runs[1]!.missing[0], { measurement: 'fileStats', reason: 'No per-file IO (sys.dm_io_virtual_file_stats): Lock request time out period exceeded.', grant: null });
+      assertRestoredFromForced(result);
+    });
+
     it(FAULT_CASES.dmvDenied.title, async () => {
       const result = await compare(h, DB, journal, {
         onProgress: atStep('snapshot-before', () => {
