@@ -4,6 +4,7 @@ import type { FigureSource, MissingMeasurement, RunResult } from '../profile/typ
 import { diagnose, type Finding } from './diagnosis';
 import { METRICS, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
+import { environmentOf, type EnvironmentInfo } from './environment';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -35,6 +36,8 @@ export interface ComparisonModel {
   notes: string[];
   /** Measurements some run could not make, once each, with the GRANT that would enable them. */
   missing: MissingMeasurement[];
+  /** Trace flags 3979/3982, VLF count, log size, recovery model (from the first measured run); null without runs. */
+  environment: EnvironmentInfo | null;
 }
 
 export function columnOf(run: RunResult): string {
@@ -111,6 +114,7 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     diagnosis: [],
     notes,
     missing,
+    environment: environmentOf(runs.length > 0 ? runs : allRuns),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -10,7 +10,17 @@ export interface Evidence {
 }
 
 export interface Finding {
-  id: 'restart-invalid' | 'writelog-internal-contention' | 'too-many-log-flushes' | 'commit-per-row' | 'no-gain-set-based' | 'logbuffer-high' | 'delayed-durability-gain';
+  id:
+    | 'restart-invalid'
+    | 'writelog-internal-contention'
+    | 'too-many-log-flushes'
+    | 'commit-per-row'
+    | 'no-gain-set-based'
+    | 'logbuffer-high'
+    | 'delayed-durability-gain'
+    | 'delayed-durability-inconclusive'
+    | 'writelog-share'
+    | 'flushes-per-commit';
   severity: 'info' | 'warning' | 'error';
   title: string;
   detail: string;
@@ -29,7 +39,20 @@ export const SET_BASED_MAX_COMMITS = 3;
 /** LOGBUFFER above this share of the session's wait time counts as high. */
 export const LOGBUFFER_SHARE = 0.1;
 
+/** WRITELOG at least this share of elapsed: the session spent most of its time waiting for log flushes. */
+export const WRITELOG_SHARE_HIGH = 0.5;
+
 const CAVEAT = 'Delayed durability trades durability for speed: commits whose log was not flushed can be lost on a crash, shutdown or restart.';
+
+/**
+ * What a crash can cost, only as strong as the sources (reference, DELAYED_DURABILITY): Microsoft Learn says unflushed
+ * delayed durable commits can be lost on a crash, shutdown or restart and gives no size bound; Paul Randal describes
+ * log blocks being flushed when they reach their 60 KB maximum, which bounds the loss at about one such buffer.
+ */
+export const LOSS_CAVEAT =
+  'On a crash, shutdown or restart, delayed durable commits whose log was not yet flushed can be lost (Microsoft Learn, "Control Transaction Durability"); ' +
+  'a log block is flushed when it reaches its 60 KB maximum (Paul Randal), so up to about one 60 KB log buffer per database of committed work can be lost. ' +
+  'Run sys.sp_flush_log to harden everything committed so far.';
 
 function median(model: ComparisonModel, id: string, column: string): number | null {
   const row: MetricRow | undefined = model.rows.find((r) => r.id === id);
@@ -83,6 +106,23 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     }
   }
 
+  // WRITELOG share of elapsed: how much of the client's wall time the session spent waiting for log flushes.
+  const shares = model.columns
+    .map((c) => ({ c, wl: median(model, 'writelog.ms', c), el: median(model, 'elapsed', c) }))
+    .filter((x): x is { c: string; wl: number; el: number } => x.wl !== null && x.el !== null && x.el > 0);
+  const baseShare = shares.find((x) => x.c === base);
+  if (baseShare && baseShare.wl > 0) {
+    const pct = (x: { wl: number; el: number }) => `${Math.round((100 * x.wl) / x.el)}%`;
+    findings.push({
+      id: 'writelog-share',
+      severity: baseShare.wl / baseShare.el >= WRITELOG_SHARE_HIGH ? 'warning' : 'info',
+      title: `WRITELOG was ${pct(baseShare)} of the elapsed time in ${label(base)}`,
+      detail: `The session waited ${baseShare.wl.toFixed(0)} ms on WRITELOG during ${baseShare.el.toFixed(0)} ms of elapsed time${shares.length > 1 ? ` (${shares.filter((x) => x.c !== base).map((x) => `${x.c}: ${pct(x)}`).join(', ')})` : ''}: that is the time commits spent waiting for their log to reach disk.`,
+      suggestion: null,
+      evidence: shares.flatMap((x) => [ev('writelog.ms', x.c, x.wl), ev('elapsed', x.c, x.el)]),
+    });
+  }
+
   // Commit per row: log flushes ≈ commits.
   const commits = median(model, 'commits', base);
   // The counter is exact; the XE count can lose events (ring buffer limits), so it is the fallback.
@@ -96,6 +136,24 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
       detail: `In ${label(base)}, ${flushes} log flushes for ${commits} write transactions: each commit waited for its own flush (typical of a loop committing every row).`,
       suggestion: `Wrap the loop in one transaction (or commit every N rows). ${CAVEAT}`,
       evidence: [ev(flushId, base, flushes), ev('commits', base, commits)],
+    });
+  }
+
+  // Flushes per commit in every column: ~1 means each commit waited for its own flush; far below 1, they were shared.
+  const perCommit = model.columns
+    .map((c) => {
+      const id = median(model, 'flushes.counter', c) !== null ? 'flushes.counter' : 'flushes.xe';
+      return { c, id, flushes: median(model, id, c), commits: median(model, 'commits', c) };
+    })
+    .filter((x): x is { c: string; id: string; flushes: number; commits: number } => x.flushes !== null && x.commits !== null && x.commits > 0);
+  if (perCommit.length > 0) {
+    findings.push({
+      id: 'flushes-per-commit',
+      severity: 'info',
+      title: `Log flushes per commit: ${perCommit.map((x) => `${label(x.c)} ${(x.flushes / x.commits).toFixed(2)}`).join(', ')}`,
+      detail: `${perCommit.map((x) => `${label(x.c)}: ${x.flushes} flushes for ${x.commits} write transactions`).join('; ')}. About 1 means every commit waited for its own flush; well below 1 means commits shared flushes (delayed durability, or larger transactions).`,
+      suggestion: null,
+      evidence: perCommit.flatMap((x) => [ev(x.id, x.c, x.flushes), ev('commits', x.c, x.commits)]),
     });
   }
 
@@ -130,20 +188,35 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     });
   }
 
-  // The comparison's headline: a delayed mode that ran clearly faster.
+  // The comparison's headline: what a delayed mode saved, with the spread the runs allow, and what it risks.
+  const saved = (ratio: number) => Math.round((1 - ratio) * 100);
   for (const [column, cell] of Object.entries(elapsedRow?.ratios ?? {})) {
-    if (!cell || cell.inconclusive || cell.verdict !== 'better' || cell.ratio === null) continue;
+    if (!cell || cell.ratio === null) continue;
     const before = median(model, 'elapsed', base);
     const after = median(model, 'elapsed', column);
     if (before === null || after === null) continue;
-    findings.push({
-      id: 'delayed-durability-gain',
-      severity: 'info',
-      title: `${column} ran ${(1 / cell.ratio).toFixed(1)}× faster than ${base}`,
-      detail: `Median elapsed ${after.toFixed(0)} ms vs ${before.toFixed(0)} ms, with no overlap between the runs' ranges.`,
-      suggestion: CAVEAT,
-      evidence: [ev('elapsed', base, before), ev('elapsed', column, after)],
-    });
+    // spread.min is the best case for the other column (fastest vs slowest baseline): the most it saved.
+    const spread = cell.spread.min !== null && cell.spread.max !== null ? ` (spread ${saved(cell.spread.max)}% to ${saved(cell.spread.min)}% over the runs' ranges)` : '';
+    const evidence = [ev('elapsed', base, before), ev('elapsed', column, after)];
+    if (!cell.inconclusive && cell.verdict === 'better') {
+      findings.push({
+        id: 'delayed-durability-gain',
+        severity: 'info',
+        title: `${column} ran ${(1 / cell.ratio).toFixed(1)}× faster than ${base}`,
+        detail: `Delayed durability saved ${saved(cell.ratio)}% of the elapsed time${spread}: median ${after.toFixed(0)} ms vs ${before.toFixed(0)} ms, with no overlap between the runs' ranges.`,
+        suggestion: LOSS_CAVEAT,
+        evidence,
+      });
+    } else if (cell.inconclusive && column !== 'DISABLED' && base === 'DISABLED') {
+      findings.push({
+        id: 'delayed-durability-inconclusive',
+        severity: 'info',
+        title: `${column} vs ${base}: no difference beyond the noise`,
+        detail: `Median elapsed ${after.toFixed(0)} ms vs ${before.toFixed(0)} ms (${saved(cell.ratio)}% saved${spread}), but the runs' ranges overlap, so the difference may be noise. Add repetitions to decide.`,
+        suggestion: null,
+        evidence,
+      });
+    }
   }
   return findings;
 }

@@ -2,6 +2,7 @@
 // (machines). Each carries the stand-in label when any figure came from the stand-in.
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
+import { environmentLines } from './environment';
 import type { RatioCell, Summary } from './stats';
 
 /** Fixed-locale number text: up to `digits` decimals, thousands separated by commas. */
@@ -74,6 +75,10 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
       const evidence = f.evidence.map((e) => `${e.metric} ${e.column} = ${formatNumber(e.value, 3)}`).join('; ');
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
+  }
+  if (model.environment) {
+    out.push('', '## Environment', '');
+    for (const line of environmentLines(model.environment)) out.push(`- ${md(line)}`);
   }
   if (model.notes.length > 0) {
     out.push('', '## Notes', '');

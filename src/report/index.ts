@@ -5,3 +5,4 @@ export * from './comparison';
 export * from './diagnosis';
 export * from './export';
 export * from './document';
+export * from './environment';

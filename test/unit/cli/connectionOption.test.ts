@@ -1,0 +1,76 @@
+// --connection resolution: settings.json (JSON with comments) profile names, ADO.NET strings, passwords.
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { connectionsOf, parseJsonc, profileFromSettingsEntry, resolveConnection, userSettingsPath } from '../../../src/cli/connectionOption';
+
+const files: Record<string, string> = {
+  '/w/.vscode/settings.json': `{
+  // workspace
+  "editor.tabSize": 2,
+  "durabilityLens.connections": [
+    { "name": "Dev", "server": "db1", "port": 1444, "database": "lab", "user": "me", "encrypt": "strict", "development": true, /* trailing */ },
+  ],
+}`,
+  '/home/u/.config/Code/User/settings.json': '{ "durabilityLens": { "connections": [ { "name": "prod", "server": "db2", "database": "app", "authenticationType": "entra-default" } ] } }',
+};
+const ctx = (over: Partial<Parameters<typeof resolveConnection>[1]> = {}) => ({
+  readFile: (p: string) => {
+    if (!(p in files)) throw new Error(`ENOENT ${p}`);
+    return files[p]!;
+  },
+  exists: (p: string) => p in files,
+  cwd: '/w',
+  env: { DURABILITY_LENS_PASSWORD: 'pw' },
+  settingsPath: null,
+  passwordEnv: 'DURABILITY_LENS_PASSWORD',
+  userSettings: '/home/u/.config/Code/User/settings.json',
+  ...over,
+});
+
+describe('cli: --connection', () => {
+  it('parses settings.json with comments and trailing commas, keeping // inside strings', () => {
+    assert.deepEqual(parseJsonc('{ "a": "http://x", // c\n "b": [1, 2,], }'), { a: 'http://x', b: [1, 2] });
+    assert.equal(connectionsOf(parseJsonc(files['/w/.vscode/settings.json']!)).length, 1);
+  });
+
+  it('finds a profile by name (case-insensitive) in the workspace settings first, then the user settings', () => {
+    const dev = resolveConnection('dev', ctx());
+    assert.ok(typeof dev !== 'string');
+    assert.deepEqual(dev.profile, { server: 'db1', port: 1444, database: 'lab', authentication: { type: 'sql', user: 'me' }, encrypt: 'strict', trustServerCertificate: false, appName: 'Durability Lens CLI' });
+    assert.equal(dev.secret, 'pw');
+    assert.equal(dev.development, true);
+    const prod = resolveConnection('prod', ctx());
+    assert.ok(typeof prod !== 'string');
+    assert.deepEqual(prod.profile.authentication, { type: 'entra-default' });
+    assert.equal(prod.development, false);
+  });
+
+  it('--settings PATH reads only that file', () => {
+    assert.match(resolveConnection('dev', ctx({ settingsPath: '/home/u/.config/Code/User/settings.json' })) as string, /no connection named "dev" in durabilityLens.connections of \/home/);
+    assert.match(resolveConnection('dev', ctx({ settingsPath: '/nope.json' })) as string, /cannot read the settings file \/nope.json: ENOENT/);
+  });
+
+  it('an ADO.NET string: the password in it is used but warned about; else the environment', () => {
+    const withPw = resolveConnection('Server=tcp:db3,1500;Database=x;User Id=u;Password=s3cret;Encrypt=true', ctx());
+    assert.ok(typeof withPw !== 'string');
+    assert.equal(withPw.secret, 's3cret');
+    assert.equal(withPw.profile.port, 1500);
+    assert.match(withPw.warnings[0]!, /process list/);
+    const without = resolveConnection('Server=db3;Database=x;User Id=u', ctx());
+    assert.ok(typeof without !== 'string');
+    assert.equal(without.secret, 'pw');
+    assert.deepEqual(without.warnings, []);
+  });
+
+  it('names what is wrong with an entry', () => {
+    assert.equal(profileFromSettingsEntry({ server: 's' }), 'it has no "database"');
+    assert.equal(profileFromSettingsEntry({ server: 's', database: 'd' }), 'SQL authentication needs "user"');
+    assert.equal(profileFromSettingsEntry({ server: 's', database: 'd', authenticationType: 'kerberos' }), 'unknown authenticationType "kerberos"');
+  });
+
+  it('knows VS Code\'s user settings path per platform', () => {
+    assert.equal(userSettingsPath('linux', {}, '/home/u'), join('/home/u', '.config', 'Code', 'User', 'settings.json'));
+    assert.equal(userSettingsPath('darwin', {}, '/Users/u'), join('/Users/u', 'Library', 'Application Support', 'Code', 'User', 'settings.json'));
+    assert.equal(userSettingsPath('win32', { APPDATA: 'C:/Users/u/AppData/Roaming' }, 'C:/Users/u'), join('C:/Users/u/AppData/Roaming', 'Code', 'User', 'settings.json'));
+  });
+});
