@@ -43,7 +43,7 @@ export const FAULT_CASES = {
   denied: c('ALTER refused: permission denied (5011)', 'status failed, durability-change error naming 5011; nothing changed, nothing left behind'),
   lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
   snapshotLockTimeout: c('lock timeout (1222) on a DMV of the after-snapshot while FORCED', `status completed; that run's file stats reported missing with the server's reason and no GRANT; ${LEFT_CLEAN}`),
-  dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, the file-stats measurement reported missing; ${LEFT_CLEAN}`),
+  dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, file stats reported missing with error 300 and the exact GRANT; ${LEFT_CLEAN}`),
   xeDenied: c('CREATE EVENT SESSION refused mid-comparison', `status completed without a trace, extendedEvents reported missing; ${LEFT_CLEAN}`),
   crash: c('process dies while FORCED: the journal written before the ALTER restores it on the next start', 'the entry existed before the ALTER reached the server; recoverFromJournal restores and clears it'),
   restoreFails: c('restore refused (ALTER fails twice): journal keeps the entry, next start recovers it', 'restore status failed with the exact restore statement; the journal entry survives; recoverFromJournal restores it and clears the journal'),

@@ -218,7 +218,10 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       });
       assert.equal(result.status, 'completed', result.error?.message);
       const forced = result.runs.at(-1)!;
-      assert.ok(forced.missing.some((m) => /file/i.test(m.measurement)), JSON.stringify(forced.missing.map((m) => m.measurement)));
+      const files = forced.missing.find((m) => m.measurement === 'fileStats');
+      assert.ok(files, JSON.stringify(forced.missing.map((m) => m.measurement)));
+      assert.match(files.reason, /server error 300/);
+      assert.equal(files.grant, 'USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [sa];');
       assertRestoredFromForced(result);
     });
 
