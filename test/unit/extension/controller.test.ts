@@ -125,6 +125,42 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.deepEqual(error.items, ['Go to Line']);
   });
 
+  it('Cancel in the progress notification: the run comes back cancelled, the panel says so and keeps the after-snapshot', async () => {
+    const script = s1Script(2_000_000);
+    const doc = fakeDocument(script);
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    const lastLine = script.split('\n').length - 1;
+    fake.shown = [];
+    fake.cancelWhenProgress = /^Running the workload/;
+    await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'profile');
+    const data = panels.at(-1)!;
+    assert.equal(data.kind, 'profile');
+    assert.match(data.header.status, /^cancelled/);
+    assert.ok(data.details && data.details.log.length > 0, 'log before/after from the after-snapshot');
+    assert.ok(fake.shown.some((m) => m.message.startsWith('Durability Lens: the run was cancelled; the figures up to the cancel are shown')), JSON.stringify(fake.shown));
+    assert.deepEqual((await serverState(h)).eventSessions, [], 'the trace was dropped');
+  });
+
+  it('Cancel during a comparison: the runs so far are shown as cancelled and the setting is restored', async () => {
+    const script = s1Script(2_000_000);
+    const doc = fakeDocument(script);
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    const lastLine = script.split('\n').length - 1;
+    fake.shown = [];
+    fake.cancelWhenProgress = /^Running the workload/;
+    // The profile from the test before is not a development one: confirm the switch.
+    fake.messageAnswers = ['Switch and Compare'];
+    await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'compare');
+    const data = panels.at(-1)!;
+    assert.equal(data.kind, 'comparison', JSON.stringify({ shown: fake.shown.map((m) => m.message), progress: fake.progress.slice(-8), lines: lines.slice(-8) }));
+    assert.equal(data.header.status, 'cancelled');
+    assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
+    assert.ok(fake.shown.some((m) => m.message.startsWith('Durability Lens: the comparison was cancelled')), JSON.stringify(fake.shown.map((m) => m.message)));
+    const state = await serverState(h);
+    assert.equal(state.setting, 'DISABLED');
+    assert.deepEqual(state.eventSessions, []);
+  });
+
   it('a refused login says nothing changed and offers to re-enter the password', async () => {
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');
     const { ConnectionManager } = await import('../../../src/extension/connectionManager');

@@ -29,6 +29,8 @@ export class FakeVscode {
   clipboard = '';
   diagnostics = new Map<string, { message: string; line: number }[]>();
   progress: string[] = [];
+  /** The user presses the notification's Cancel when a progress message matches (then the pattern is cleared). */
+  cancelWhenProgress: RegExp | null = null;
   private configListeners: ((e: { affectsConfiguration(section: string): boolean }) => void)[] = [];
   /** What workspace.textDocuments returns (lens targets find their document here). */
   documents: unknown[] = [];
@@ -149,8 +151,18 @@ export class FakeVscode {
           return answer ? answer(await items) : undefined;
         },
         showInputBox: async () => self.inputAnswers.shift(),
-        withProgress: async (_options: unknown, task: (p: { report(v: { message?: string }): void }, t: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) =>
-          task({ report: (v) => void (v.message && self.progress.push(v.message)) }, { onCancellationRequested: () => ({ dispose() {} }) }),
+        withProgress: async (_options: unknown, task: (p: { report(v: { message?: string }): void }, t: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) => {
+          const listeners: (() => void)[] = [];
+          const report = (v: { message?: string }) => {
+            if (!v.message) return;
+            self.progress.push(v.message);
+            if (self.cancelWhenProgress?.test(v.message)) {
+              self.cancelWhenProgress = null;
+              for (const l of listeners) l();
+            }
+          };
+          return task({ report }, { onCancellationRequested: (f: () => void) => (listeners.push(f), { dispose() {} }) });
+        },
       },
     };
   }
@@ -162,6 +174,7 @@ export class FakeVscode {
     this.quickPickAnswers = [];
     this.inputAnswers = [];
     this.progress = [];
+    this.cancelWhenProgress = null;
     this.quickPickPlaceholders = [];
     this.saveAnswers = [];
     this.written.clear();
