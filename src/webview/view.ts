@@ -159,9 +159,10 @@ function chartsSection(d: PanelData): VElement {
   return h(
     'div',
     { class: 'dl-charts' },
-    chart('elapsed', 'Workload elapsed (ms) per mode and repetition'),
-    chart('writelog', 'WRITELOG wait time (ms) per mode and repetition'),
-    chart('writesVsBytes', 'Log writes vs log bytes (one point per run)'),
+    // An ad-hoc trace has no runs: only its own charts.
+    d.charts.repetitions.length > 0 ? chart('elapsed', 'Workload elapsed (ms) per mode and repetition') : null,
+    d.charts.repetitions.length > 0 ? chart('writelog', 'WRITELOG wait time (ms) per mode and repetition') : null,
+    d.charts.repetitions.length > 0 ? chart('writesVsBytes', 'Log writes vs log bytes (one point per run)') : null,
     d.charts.flushSizes ? chart('flushSizes', 'Log flush sizes (XE)') : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
     d.charts.flushTimeline ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)`) : null,
     d.charts.fileIo ? chart('fileIo', 'Bytes written per file (first run of each mode)') : null,
@@ -247,7 +248,9 @@ export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits',
 /** The whole panel. `selectedTab` comes from the webview state so a reload keeps the tab. */
 export function renderPanel(d: PanelData, selectedTab = 0): VElement {
   const panels = [
-    h('div', {}, metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
+    d.kind === 'trace'
+      ? h('p', { class: 'dl-muted' }, 'An ad-hoc trace measures no workload of its own: its figures are on the Log & trace and Charts tabs.')
+      : h('div', {}, metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
     chartsSection(d),
     diagnosisSection(d),
     ioSection(d),

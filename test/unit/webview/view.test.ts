@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { panelDataFromComparison, panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromComparison, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { runOrder } from '../../../src/profile/plan';
 import type { ComparisonResult } from '../../../src/profile/compare';
@@ -153,5 +154,24 @@ describe('webview/view diagnosis', () => {
     assert.ok(text.includes('Batch the rows.'));
     assert.ok(text.includes('WRITELOG average wait (DISABLED): 0.123'), 'evidence shows the metric label');
     assert.ok(toHtml(finding[0]!).includes('<li title="writelog.avgMs">'), 'the metric id stays in the tooltip');
+  });
+});
+
+describe('webview/view ad-hoc trace', () => {
+  it('shows only the trace charts and its figures, with no empty per-run charts or environment', () => {
+    const trace = {
+      sessionName: `durability_lens_${HOSTILE}`, target: 'ring_buffer', eventCount: 4, eventsByName: {}, flushEvent: 'log_flush_complete', flushes: 4, bytes: 2048, sizeEvent: 'log_flush_complete',
+      lostEvents: 0, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 }, latencyMs: null, durationUnit: null,
+      sizeHistogram: { edgesBytes: [512], labels: ['≤512 B', '>512 B'], counts: [4, 0] }, flushesPerCommit: null, commitCount: null,
+      timeline: { bucketMs: 100, startUtc: null, counts: [1, 3] }, missingEvents: [], missingFields: [], counterCrossCheck: null, notes: [],
+    } as unknown as LogFlushTrace;
+    const data = panelDataFromTrace(trace, { server: 's', database: 'lab', standIn: true, startedAt: new Date(0) }, new Date(1500));
+    const tree = renderPanel(data, 1);
+    assert.deepEqual(find(tree, (e) => e.tag === 'canvas').map((c) => c.attrs['data-chart']), ['flushSizes', 'flushTimeline']);
+    assert.equal(find(tree, (e) => e.tag === 'section').length, 0, 'no environment block');
+    const html = toHtml(tree);
+    assert.ok(html.includes(`durability_lens_${HOSTILE.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')} (ring_buffer)`));
+    assert.ok(html.includes('Flush latency</vscode-table-cell><vscode-table-cell>n/a (no duration field)'));
+    assert.ok(html.includes('traced for 1.5 s'));
   });
 });
