@@ -63,6 +63,8 @@ export interface XeOptions {
   /** Default true: trace log flushes when the login may create event sessions. */
   enabled?: boolean;
   target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
+  /** A fixed session name (tests); when it is taken, the run falls back to a random name and leaves the other alone. */
+  sessionName?: string;
 }
 
 /** A measurement the run could not make, why, and the GRANT that would fix it (when it is a permission). */

@@ -1,0 +1,378 @@
+// One measured run on open sessions: preflight, before snapshot (MONITOR), log-flush trace and sampler, the user's
+// batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
+import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
+import {
+  captureServerIdentity,
+  captureSnapshot,
+  diffSnapshots,
+  preflightPermissions,
+  valueOf,
+  type Measurement,
+  type PreflightResult,
+  type Snapshot,
+  type SnapshotDiff,
+} from '../probes';
+import { num, text } from '../probes/values';
+import type { LogFlushTrace } from '../xe/aggregate';
+import { LogFlushSession } from '../xe/logFlushTrace';
+import { tediousExecutor } from './connections';
+import { PrintSeriesCollector } from './printSeries';
+import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
+import { startSampler, type RunningSampler, type SamplerResult } from './sampler';
+import type {
+  BatchOutcome,
+  DurabilityMode,
+  FigureSource,
+  MissingMeasurement,
+  ProfileCallbacks,
+  ProfileStep,
+  CancelInfo,
+  RunError,
+  RunResult,
+  SamplingOptions,
+  WorkloadExecutor,
+  XeOptions,
+} from './types';
+
+/** The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql). */
+export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name;`;
+
+/**
+ * Thrown when the AbortSignal fired before the before-snapshot (nothing was measured yet); everything the run
+ * opened or created was cleaned up first. A cancel during the workload returns a RunResult with status 'cancelled'.
+ */
+export class ProfileCancelledError extends Error {
+  constructor(message = 'The run was cancelled.') {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ProfileCancelledError();
+}
+
+/** CREATE EVENT SESSION on a name in use: error 25631 "The event session, "x", already exists." */
+function isNameCollision(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = (e as { cause?: unknown }).cause) {
+    const { number, message, serverErrorNumber } = e as { number?: unknown; message?: unknown; serverErrorNumber?: unknown };
+    if (number === 25631 || serverErrorNumber === 25631) return true;
+    if (typeof message === 'string' && /event session.*already exists/i.test(message)) return true;
+  }
+  return false;
+}
+
+/** The stand-in's @@VERSION says "Durability Lens stand-in"; anything else is treated as a real SQL Server. */
+export function figureSourceOf(versionText: string): FigureSource {
+  return /durability lens stand-in/i.test(versionText) ? 'stand-in' : 'sql-server';
+}
+
+export interface TargetDatabase {
+  databaseId: number;
+  databaseName: string;
+}
+
+export async function readTargetDatabase(monitor: SqlClient): Promise<TargetDatabase> {
+  const row = (await monitor.query(TARGET_DATABASE_SQL))[0] ?? {};
+  const databaseId = num(row.database_id);
+  const databaseName = text(row.database_name);
+  if (databaseId === null || databaseName === null) throw new Error('The monitor connection could not read DB_ID()/DB_NAME().');
+  return { databaseId, databaseName };
+}
+
+/** Everything one measured run needs besides the batches; the comparison runner reuses it across runs. */
+export interface RunContext extends ProfileCallbacks {
+  workload: SqlSession;
+  monitor: SqlSession;
+  target: TargetDatabase;
+  executor?: WorkloadExecutor;
+  xe?: XeOptions;
+  signal?: AbortSignal;
+  /** Reopens a monitor connection so the event session can still be dropped when the first one died. */
+  reconnectMonitor?: () => Promise<SqlClient>;
+  /** Read once per comparison; a plain run reads it itself. */
+  preflight?: PreflightResult | null;
+  /** Default: on, every 1000 ms. */
+  sampling?: SamplingOptions;
+  /** Cancel the workload (attention) after this many ms; the run ends 'cancelled' with reason 'timeout'. */
+  workloadTimeoutMs?: number;
+}
+
+export interface MeasureOptions {
+  mode?: DurabilityMode | null;
+  repetition?: number | null;
+  warmup?: boolean;
+  /** Recorded in the result (setup run by the caller before this run). */
+  setupBatchCount?: number;
+}
+
+function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
+  ctx.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+}
+
+function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
+  if (m.status === 'ok') return null;
+  return { measurement: m.measurement, reason: m.reason, grant: m.grant };
+}
+
+function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {
+  const candidates = [
+    before.database,
+    before.fileStats,
+    before.serverWaits,
+    before.sessionWaits,
+    before.logCounters,
+    before.logStats,
+    before.logSpace,
+    before.vlfs,
+    before.server.startTime,
+    diff.files,
+    diff.sessionWaits,
+  ];
+  const out: MissingMeasurement[] = [];
+  const seen = new Set<string>();
+  for (const m of [...candidates.map(unavailable), ...extra]) {
+    if (!m || seen.has(m.measurement)) continue;
+    seen.add(m.measurement);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Sum of a cumulative perf counter's delta, or null when the counter was not read. */
+export function counterDelta(diff: SnapshotDiff, counterName: string): number | null {
+  const counters = valueOf(diff.logCounters);
+  const c = counters?.find((x) => x.counterName.toLowerCase() === counterName.toLowerCase());
+  return c && c.kind === 'cumulative' ? c.delta : null;
+}
+
+/**
+ * Runs `batches` once between two snapshots on already-open sessions. A workload error ends the batches but the
+ * run is still measured (status 'workload-error'). A cancel (signal or workloadTimeoutMs) sends an attention, waits
+ * for its acknowledgement (the batch report), still takes the after-snapshot and returns status 'cancelled'; only a
+ * cancel before the before-snapshot throws ProfileCancelledError.
+ */
+export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatch[], options: MeasureOptions = {}): Promise<RunResult> {
+  const { workload, monitor, target, signal } = ctx;
+  const executor = ctx.executor ?? tediousExecutor;
+  const startedAt = new Date().toISOString();
+  const notes: string[] = [];
+  const extraMissing: MissingMeasurement[] = [];
+  throwIfAborted(signal);
+
+  let preflight = ctx.preflight;
+  if (preflight === undefined) {
+    progress(ctx, 'preflight');
+    try {
+      const identity = await captureServerIdentity(monitor);
+      preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: target.databaseName });
+    } catch (err) {
+      preflight = null;
+      notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
+    }
+  }
+  throwIfAborted(signal);
+
+  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
+  progress(ctx, 'snapshot-before');
+  const before = await captureSnapshot(monitor, snapshotTarget);
+  throwIfAborted(signal);
+
+  const xeWanted = ctx.xe?.enabled !== false;
+  const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
+  let trace: LogFlushSession | null = null;
+  let logFlushTrace: LogFlushTrace | null = null;
+  const batchOutcomes: BatchOutcome[] = [];
+  const errors: RunError[] = [];
+  const kept: WorkloadMessage[] = [];
+  let messageCount = 0;
+  let errorCount = 0;
+  let cancel: CancelInfo | null = null;
+  let after: Snapshot | null = null;
+  let sampler: RunningSampler | null = null;
+  let sampled: SamplerResult | null = null;
+  // The workload's own abort: the caller's signal or the time limit, whichever comes first.
+  const workloadAbort = new AbortController();
+  let workloadStartedAt = 0;
+  const abortWorkload = (reason: CancelInfo['reason']) => {
+    if (workloadAbort.signal.aborted) return;
+    cancel = { reason, atMs: workloadStartedAt === 0 ? 0 : Date.now() - workloadStartedAt };
+    workloadAbort.abort();
+  };
+  const onCallerAbort = () => abortWorkload('user');
+  signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let timeout: ReturnType<typeof setTimeout> | null = null;
+  const series = new PrintSeriesCollector(Date.now());
+
+  try {
+    if (!xeWanted) {
+      extraMissing.push({ measurement: 'extendedEvents', reason: 'The log-flush trace was turned off for this run.', grant: null });
+    } else if (xeMissing) {
+      extraMissing.push({ measurement: 'extendedEvents', reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant });
+    } else {
+      progress(ctx, 'xe-start');
+      const traceOptions = { databaseId: target.databaseId, ...(ctx.xe?.target ? { target: ctx.xe.target } : {}) };
+      try {
+        trace = await LogFlushSession.prepare(monitor, { ...traceOptions, ...(ctx.xe?.sessionName ? { sessionName: ctx.xe.sessionName } : {}) });
+        try {
+          await trace.start();
+        } catch (err) {
+          if (!isNameCollision(err)) throw err;
+          // Someone else's session has this name: never drop theirs (so this instance is abandoned, not disposed),
+          // and try once more under a fresh random name.
+          notes.push(`An event session named ${trace.name} already existed (not ours, left as it is); the trace used a new name.`);
+          trace = null;
+          trace = await LogFlushSession.prepare(monitor, traceOptions);
+          await trace.start();
+        }
+      } catch (err) {
+        extraMissing.push({ measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+      }
+    }
+
+    if (ctx.sampling?.enabled !== false) {
+      sampler = startSampler(monitor, {
+        ...(ctx.sampling?.intervalMs !== undefined ? { intervalMs: ctx.sampling.intervalMs } : {}),
+        databaseId: target.databaseId,
+        databaseName: target.databaseName,
+        monitorInTargetDb: before.server.identity.currentDatabase === target.databaseName,
+      });
+    }
+
+    progress(ctx, 'workload', `${batches.length} batch(es)`);
+    workloadStartedAt = Date.now();
+    series.reset(workloadStartedAt);
+    if (signal?.aborted) abortWorkload('user');
+    if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
+    for (const [index, batch] of batches.entries()) {
+      if (workloadAbort.signal.aborted) break;
+      const run = executor.run(workload, batch, {
+        onMessage: (m) => {
+          series.add(m);
+          ctx.onMessage?.(m);
+        },
+        signal: workloadAbort.signal,
+      });
+      const report = await run.done;
+      batchOutcomes.push({
+        batchIndex: index,
+        firstLine: batch.firstLine,
+        repeat: batch.repeat,
+        elapsedMs: report.elapsedMs,
+        iterationsCompleted: report.iterationsCompleted,
+        statements: report.statements,
+        rowsAffected: report.rowsAffected,
+        rowsReturned: report.rowsReturned,
+      });
+      messageCount += report.messageCount;
+      for (const m of report.messages) {
+        if (m.kind === 'error') errorCount++;
+        if (kept.length < 100) kept.push(m);
+      }
+      if (report.cancelled) {
+        // The batch report arrives after the server acknowledged the attention (tedious ECANCEL).
+        cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
+        break;
+      }
+      if (report.error) {
+        if (report.connectionLost) notes.push('The workload connection was lost during the run (socket closed); its session and any open transaction are gone.');
+        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index });
+        notes.push(`The workload stopped at an error in batch ${index + 1}${report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : ''}: the figures cover what ran before it.`);
+        break;
+      }
+    }
+    if (timeout) clearTimeout(timeout);
+    if (cancel) {
+      const c = cancel as CancelInfo;
+      progress(ctx, 'cancel', c.reason === 'timeout' ? `workload time limit ${ctx.workloadTimeoutMs} ms` : 'cancelled');
+      notes.push(
+        c.reason === 'timeout'
+          ? `The workload was stopped after ${ctx.workloadTimeoutMs} ms (the workload time limit): the figures cover what ran until the server acknowledged the cancel.`
+          : 'The run was cancelled: the figures cover what ran until the server acknowledged the cancel. An open transaction of the workload was rolled back by the server only if the batch had XACT_ABORT or its own handling; check @@TRANCOUNT before reusing the session.',
+      );
+    }
+    if (sampler) {
+      sampled = await sampler.stop();
+      sampler = null;
+    }
+
+    progress(ctx, 'snapshot-after');
+    try {
+      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+    } catch (err) {
+      // The monitor connection died during the run: the DMVs are server-wide, so a new connection can still take
+      // the after-snapshot (the workload session's waits are read by its spid).
+      if (!ctx.reconnectMonitor) throw err;
+      notes.push(`The monitor connection failed during the run (${(err as Error).message}); the after-snapshot was taken on a new connection.`);
+      after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true });
+    }
+
+    if (trace && trace.state === 'started') {
+      progress(ctx, 'xe-read');
+      try {
+        await trace.stop();
+        const read = await trace.read();
+        const diffForCounters = diffSnapshots(before, after);
+        logFlushTrace = trace.summarize(read, {
+          commitCount: counterDelta(diffForCounters, 'Write Transactions/sec'),
+          counterLogFlushes: counterDelta(diffForCounters, 'Log Flushes/sec'),
+        });
+      } catch (err) {
+        extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+      }
+    }
+  } finally {
+    if (timeout) clearTimeout(timeout);
+    signal?.removeEventListener('abort', onCallerAbort);
+    // An error above must not leave the sampler querying the monitor while the trace is dropped.
+    if (sampler) await sampler.stop().catch(() => undefined);
+    if (trace) {
+      progress(ctx, 'xe-drop');
+      try {
+        await trace.dispose(ctx.reconnectMonitor);
+      } catch (err) {
+        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: DROP EVENT SESSION [${trace.name.replace(/\]/g, ']]')}] ON SERVER;`);
+      }
+    }
+  }
+
+  // Session waits unabridged (every wait type of the session); server waits beyond the top 100 are summed in `others`.
+  const diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100 } });
+  notes.push(...diff.notes);
+  if (sampled) notes.push(...sampled.notes);
+  const printed = series.result();
+  if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
+  const databaseInfo = valueOf(before.database);
+  const workloadElapsedMs = batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
+  const finalCancel = cancel as CancelInfo | null;
+  return {
+    schemaVersion: RUN_RESULT_SCHEMA_VERSION,
+    source: figureSourceOf(before.server.identity.versionText),
+    status: finalCancel ? 'cancelled' : errors.length > 0 ? 'workload-error' : 'completed',
+    mode: options.mode ?? null,
+    repetition: options.repetition ?? null,
+    warmup: options.warmup ?? false,
+    startedAt,
+    workloadElapsedMs,
+    snapshotIntervalMs: diff.elapsedMs,
+    server: runServerOf(before.server),
+    database: databaseInfo,
+    delayedDurability: databaseInfo?.delayedDurability ?? null,
+    workloadSpid: workload.spid,
+    batches: batchOutcomes,
+    diff,
+    logFlushTrace,
+    messages: { total: messageCount, errors: errorCount, info: messageCount - errorCount, first: kept },
+    errors,
+    missing: collectMissing(before, diff, extraMissing),
+    preflight: preflight ?? null,
+    notes,
+    ...runSchemaFields(diff, workloadElapsedMs),
+    samples: sampled?.samples ?? [],
+    sampleIntervalMs: sampled?.intervalMs ?? null,
+    printSeries: printed.series,
+    cancel: finalCancel,
+    setupBatchCount: options.setupBatchCount ?? 0,
+  };
+}
+
