@@ -77,7 +77,11 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.equal(panels.at(-1)?.header.status, 'completed', JSON.stringify(panels.at(-1)?.header));
     const cursorLine = script.split('\n').findIndex((l) => /INSERT INTO/.test(l));
     const cursor = { line: cursorLine, character: 4 };
+    const contextsBefore = contexts.length;
     await controller.profileText(doc as never, new Range(new Position(cursor.line, cursor.character), new Position(cursor.line, cursor.character)) as never, 'compare');
+    // After the restore the language server is told the setting again (read back from the server).
+    assert.equal(contexts.length, contextsBefore + 1);
+    assert.deepEqual(contexts.at(-1), { database: 'lab', delayedDurability: 'DISABLED' });
     const data = panels.at(-1)!;
     assert.equal(data.kind, 'comparison');
     assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
@@ -159,6 +163,17 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const state = await serverState(h);
     assert.equal(state.setting, 'DISABLED');
     assert.deepEqual(state.eventSessions, []);
+  });
+
+  it('Switch Database tells the language server the new database and its setting', async () => {
+    // The stand-in has no HAS_DBACCESS, so the database list falls back to typing the name.
+    fake.inputAnswers.push('master');
+    await manager.switchDatabase();
+    assert.equal(manager.current?.database, 'master');
+    assert.equal(contexts.at(-1)?.database, 'master');
+    fake.inputAnswers.push('lab');
+    await manager.switchDatabase();
+    assert.deepEqual(contexts.at(-1), { database: 'lab', delayedDurability: 'DISABLED' });
   });
 
   it('a refused login says nothing changed and offers to re-enter the password', async () => {
