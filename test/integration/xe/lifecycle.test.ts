@@ -1,0 +1,178 @@
+// The log-flush event session's lifecycle inside real profile runs against the stand-in (issue 5 item 7): denied
+// permission, a name collision, a dropped monitor connection and cancel — each ends with no durability_lens_%
+// session on the server — and a scaled S3 workload showing the trace's figures next to the counters'.
+import { strict as assert } from 'node:assert';
+import { connect } from '../../../src/db/connect';
+import type { ConnectionRole, SqlSession } from '../../../src/db/types';
+import { profileConnectionSource, profileRun, tediousExecutor, type ConnectionSource, type WorkloadExecutor } from '../../../src/profile';
+import { buildComparisonModel, rowById, toMarkdown } from '../../../src/report';
+import { analyze } from '../../../src/tsql';
+import { dropSession } from '../../../src/xe/cleanup';
+import { waitFor } from '../support';
+import { serverState, startStandin, type StandinHarness } from '../profile/standin';
+
+const LOOP = (rows: number) => `DECLARE @i int = 0;
+WHILE @i < ${rows}
+BEGIN
+  INSERT INTO dbo.XeLife (v) VALUES (@i);
+  IF @i = 30 PRINT 'thirty';
+  SET @i += 1;
+END`;
+
+/** A source that remembers what it opened, so a test can cut one connection. */
+function recordingSource(h: StandinHarness): ConnectionSource & { opened: { role: ConnectionRole; session: SqlSession }[] } {
+  const inner = profileConnectionSource(h.profile, h.secret);
+  const opened: { role: ConnectionRole; session: SqlSession }[] = [];
+  return {
+    serverLabel: inner.serverLabel,
+    opened,
+    async open(role, signal) {
+      const session = await inner.open(role, signal);
+      opened.push({ role, session });
+      return session;
+    },
+  };
+}
+
+describe('integration: XE session lifecycle in profile runs (stand-in)', function () {
+  this.timeout(60000);
+  let h: StandinHarness;
+  before(async () => {
+    h = await startStandin();
+    const s = await connect(h.profile, h.secret, { role: 'workload' });
+    await s.execute('CREATE TABLE dbo.XeLife (v int NOT NULL);');
+    await s.close();
+  });
+  afterEach(() => h.engine.faults.reset());
+  after(async () => {
+    await h?.close();
+  });
+
+  async function noSessionsLeft(): Promise<void> {
+    await waitFor(() => h.server.connections === 0, 'connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  }
+
+  it('denied CREATE EVENT SESSION: the run continues without XE, says why and what to grant', async () => {
+    h.engine.faults.createEventSessionDenied = true;
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(LOOP(50)).batches });
+    assert.equal(run.status, 'completed');
+    assert.equal(run.logFlushTrace, null);
+    const xe = run.missing.find((m) => m.measurement === 'extendedEvents')!;
+    assert.match(xe.reason, /^No log-flush trace: .*permission denied/);
+    assert.match(xe.grant ?? '', /GRANT .*EVENT SESSION/);
+    // The counters still measured the run.
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 50);
+    await noSessionsLeft();
+  });
+
+  it('name collision: the existing session is left alone and the run traces under a new name', async () => {
+    const taken = 'durability_lens_taken';
+    const admin = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      await admin.execute(`CREATE EVENT SESSION [${taken}] ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+      const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(LOOP(40)).batches, xe: { sessionName: taken } });
+      assert.equal(run.status, 'completed');
+      assert.ok(run.logFlushTrace, JSON.stringify(run.missing));
+      assert.notEqual(run.logFlushTrace!.sessionName, taken);
+      assert.match(run.logFlushTrace!.sessionName, /^durability_lens_/);
+      assert.ok(run.logFlushTrace!.flushes >= 40);
+      assert.ok(run.notes.some((n) => n.includes(`${taken} already existed`)));
+      // Ours was dropped, theirs is still there.
+      assert.deepEqual((await serverState(h)).eventSessions, [taken]);
+    } finally {
+      await dropSession(admin, taken);
+      await admin.close();
+    }
+    await noSessionsLeft();
+  });
+
+  it('a monitor connection dropped mid-run: the after-snapshot and the session drop happen on a new connection', async () => {
+    const source = recordingSource(h);
+    // When the workload starts (the session is created and started by then), cut the monitor connection.
+    const executor: WorkloadExecutor = {
+      run(session, batch, options) {
+        const monitor = source.opened.find((o) => o.role === 'monitor')!.session;
+        h.engine.session(monitor.spid)!.alive = false;
+        return tediousExecutor.run(session, batch, options);
+      },
+    };
+    const run = await profileRun({ connections: source, batches: analyze(LOOP(60)).batches, executor, sampling: { enabled: false } });
+    assert.equal(run.status, 'completed');
+    assert.ok(run.notes.some((n) => /after-snapshot was taken on a new connection/.test(n)), run.notes.join('\n'));
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 60);
+    // The trace could not be read on the dead connection, and says so; the session itself is gone.
+    assert.equal(run.logFlushTrace, null);
+    assert.ok(run.missing.some((m) => m.measurement === 'extendedEvents' && /could not be read/.test(m.reason)));
+    assert.equal(source.opened.filter((o) => o.role === 'monitor').length >= 2, true);
+    await noSessionsLeft();
+  });
+
+  it('cancel: the run is returned as cancelled with the trace of what ran, and the session is dropped', async () => {
+    const controller = new AbortController();
+    const run = await profileRun({
+      connections: profileConnectionSource(h.profile, h.secret),
+      batches: analyze(LOOP(1_000_000)).batches,
+      signal: controller.signal,
+      onMessage: (m) => {
+        if (m.message === 'thirty') controller.abort();
+      },
+    });
+    assert.equal(run.status, 'cancelled');
+    assert.ok(run.logFlushTrace && run.logFlushTrace.flushes >= 31, JSON.stringify(run.logFlushTrace?.flushes));
+    await noSessionsLeft();
+  });
+});
+
+describe('integration: a profiled S3 workload shows the trace next to the counters (stand-in)', function () {
+  this.timeout(60000);
+  let h: StandinHarness;
+  before(async () => {
+    h = await startStandin();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('flush count, bytes and latencies from the trace agree with Log Flushes/sec and sit beside it in the report', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const s3 = readFileSync(join(__dirname, '../../../samples/s3-log-flush-xe.sql'), 'utf8');
+    assert.equal((s3.match(/WHILE @i < 100000/g) ?? []).length, 2, 'samples/s3-log-flush-xe.sql changed: update this test');
+    // Part 1 only (single-row autocommit inserts) with the sample's setup, scaled down.
+    const parts = s3.split(/\nGO\n/);
+    const scaled = (rows: number) => [...parts.slice(0, 3), ''].join('\nGO\n').replace('WHILE @i < 100000', `WHILE @i < ${rows}`);
+    // 500 rows: every event fits the 1 MB ring buffer.
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(scaled(500)).batches });
+    assert.equal(run.status, 'completed');
+    assert.equal(run.setupBatchCount, 2);
+    const trace = run.logFlushTrace!;
+    assert.ok(trace, JSON.stringify(run.missing));
+    assert.equal(trace.lostEvents, 0);
+    assert.ok(trace.flushes >= 500, `XE flushes ${trace.flushes}`);
+    assert.ok(trace.bytes !== null && trace.bytes >= 500 * 512, `bytes ${trace.bytes}`);
+    assert.ok(trace.latencyMs !== null);
+    assert.ok(trace.latencyMs!.p50 <= trace.latencyMs!.p95 && trace.latencyMs!.p95 <= trace.latencyMs!.max);
+    // The counter-based figure over the same window agrees (the cross-check is reported, not hidden).
+    assert.equal(trace.counterCrossCheck?.counterFlushes, run.logCounters.logFlushes);
+    assert.equal(trace.counterCrossCheck?.agrees, true);
+    const model = buildComparisonModel([run]);
+    const column = model.columns[0]!;
+    assert.equal(rowById(model, 'flushes.xe')!.cells[column]!.median, trace.flushes);
+    assert.equal(rowById(model, 'flushes.counter')!.cells[column]!.median, run.logCounters.logFlushes);
+    const md = toMarkdown(model);
+    assert.match(md, /\| Log flushes \(XE\) \| [\d,]+ \|/);
+    assert.match(md, /\| Log flushes \(counter\) \| [\d,]+ \|/);
+    assert.match(md, /\| Flush latency p95 \(XE\) \| [\d.,]+ ms \|/);
+
+    // 3,000 rows overflow the ring buffer's 1 MB: the loss is counted and said, and the counter stays exact.
+    const big = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(scaled(3000)).batches });
+    const lossy = big.logFlushTrace!;
+    assert.ok(lossy.lostEvents > 0, 'the ring buffer should overflow');
+    assert.ok(lossy.flushes < big.logCounters.logFlushes!);
+    assert.equal(lossy.counterCrossCheck?.agrees, false);
+    assert.ok(buildComparisonModel([big]).notes.some((n) => /lost events .*counter row is exact/.test(n)));
+    await waitFor(() => h.server.connections === 0, 'connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+});
