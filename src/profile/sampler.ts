@@ -117,7 +117,7 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
       else samples.push(sampleFrom(baseline, reading));
     } catch (err) {
       stopped = true;
-      notes.push(`Sampling stopped after ${samples.length} sample(s): ${(err as Error).message ?? String(err)}. The before/after figures are not affected.`);
+      notes.push(`Sampling stopped after ${samples.length} sample(s): ${String((err as Error).message ?? err).replace(/\.\s*$/, '')}. The before/after figures are not affected.`);
       return;
     }
     if (!stopped) timer = setTimeout(() => void (inFlight = tick()), intervalMs);

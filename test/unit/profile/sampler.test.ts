@@ -1,0 +1,68 @@
+// startSampler against a fake monitor: one request at a time, readings relative to the baseline, and an error that
+// ends sampling with a note instead of failing the run.
+import { strict as assert } from 'node:assert';
+import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
+import { startSampler } from '../../../src/profile/sampler';
+
+/** Answers the file-stats and counter probes with counters that grow by one write per query; counts overlap. */
+class FakeMonitor implements SqlClient {
+  inFlight = 0;
+  maxInFlight = 0;
+  queries = 0;
+  failAt: number | null = null;
+  private writes = 0;
+  async query(sql: string, _p?: readonly QueryParameter[]): Promise<Row[]> {
+    this.queries++;
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await new Promise<void>((resolve) => setImmediate(resolve)); // answer asynchronously, like a socket
+      if (this.failAt !== null && this.queries >= this.failAt) throw new Error('The connection was closed.');
+      if (/dm_io_virtual_file_stats/i.test(sql)) {
+        this.writes++;
+        return [{ file_id: 2, type: 1, type_desc: 'LOG', logical_name: 'lab_log', physical_name: '/l', sample_ms: '1', num_of_reads: '0', num_of_bytes_read: '0', io_stall_read_ms: '0', num_of_writes: String(this.writes), num_of_bytes_written: String(this.writes * 4096), io_stall_write_ms: String(this.writes), io_stall: '0', size_on_disk_bytes: '1' }];
+      }
+      return [{ object_name: 'SQLServer:Databases', counter_name: 'Log Flushes/sec', instance_name: 'lab', cntr_value: String(this.writes), cntr_type: 272696576 }];
+    } finally {
+      this.inFlight--;
+    }
+  }
+  async execute(): Promise<void> {}
+}
+
+async function until(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise<void>((resolve) => setTimeout(resolve, 5)); // poll interval, not a timing assumption
+  }
+}
+
+describe('profile: sampler', () => {
+  it('never overlaps two requests on the monitor and reports cumulative readings since its baseline', async () => {
+    const monitor = new FakeMonitor();
+    let clock = 1000;
+    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, now: () => (clock += 10) });
+    await until(() => monitor.queries >= 8, '4 readings');
+    const result = await sampler.stop();
+    assert.equal(monitor.maxInFlight, 1);
+    assert.equal(result.intervalMs, 10);
+    assert.ok(result.samples.length >= 3, String(result.samples.length));
+    result.samples.forEach((s, i) => {
+      assert.equal(s.files[0]!.writes, i + 1);
+      assert.equal(s.files[0]!.bytesWritten, (i + 1) * 4096);
+      assert.equal(s.logFlushes, i + 1);
+    });
+    assert.deepEqual(result.notes, []);
+  });
+
+  it('an error ends sampling with a note; the samples so far are kept', async () => {
+    const monitor = new FakeMonitor();
+    monitor.failAt = 7;
+    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
+    await until(() => monitor.queries >= 7, 'the failing query');
+    const result = await sampler.stop();
+    assert.equal(result.samples.length, 2);
+    assert.match(result.notes[0]!, /^Sampling stopped after 2 sample\(s\): The connection was closed\. The before\/after figures are not affected\./);
+  });
+});
