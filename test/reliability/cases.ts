@@ -19,10 +19,10 @@ export const DROP_CASES = {
   plan: c('connection drop while planning (before any change)', 'comparison rejects with the connection error; nothing was changed, nothing journalled, nothing left behind'),
   alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed, the error says the setting could not be read back; restore reconnects, finds it unchanged and verifies; nothing left behind'),
   afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
-  xeStart: c('connection drop while creating the log-flush event session', `status failed; ${LEFT_CLEAN}`),
+  xeStart: c('connection drop while creating the log-flush event session', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
   workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error, 2 of 5 repetitions kept, the run notes the lost connection; ${LEFT_CLEAN}`),
-  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status failed with only the driver's "The connection is closed." and the FORCED run lost; ${LEFT_CLEAN}`),
-  afterSnapshot: c('connection drop during the after-snapshot', `status failed; ${LEFT_CLEAN}`),
+  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
+  afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
 };
@@ -38,7 +38,7 @@ export const PROFILE_SWEEP_CASE = c(
 );
 
 export const FAULT_CASES = {
-  restart: c('server restart mid-workload', `status failed, the error names the lost connection (both sessions died); monitor reopened, ${LEFT_CLEAN}`),
+  restart: c('server restart mid-workload', `status workload-error ("SQL error 0: socket hang up"); the run reports file stats and session waits missing because the server restarted between the snapshots; ${LEFT_CLEAN}`),
   locked: c('ALTER refused: database locked (5061)', 'status failed, durability-change error naming 5061 and "still DISABLED"; nothing changed, nothing left behind'),
   denied: c('ALTER refused: permission denied (5011)', 'status failed, durability-change error naming 5011; nothing changed, nothing left behind'),
   lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),

@@ -57,6 +57,17 @@ describe('reliability: faults during a comparison (stand-in)', function () {
     assert.equal(result.restore.journalCleared, true);
   }
 
+  /** The FORCED run survived a lost monitor: after-snapshot on a new connection, trace reported missing. */
+  function assertMonitorReplaced(result: ComparisonResult): void {
+    assert.equal(result.status, 'completed', result.error?.message);
+    const forced = result.runs.at(-1)!;
+    assert.deepEqual([forced.mode, forced.status], ['FORCED', 'completed']);
+    assert.ok(forced.notes.some((n) => /monitor connection failed during the run .*after-snapshot was taken on a new connection/.test(n)), forced.notes.join('\n'));
+    assert.equal(forced.logFlushTrace, null);
+    assert.ok(forced.missing.some((m) => m.measurement === 'extendedEvents'), JSON.stringify(forced.missing));
+    assertRestoredFromForced(result);
+  }
+
   describe('connection drops', () => {
     it(DROP_CASES.plan.title, async () => {
       await assert.rejects(compare(h, DB, journal, { onProgress: atStep('plan', dropNextRequest, false) }), /socket|connection|closed/i);
@@ -82,9 +93,7 @@ describe('reliability: faults during a comparison (stand-in)', function () {
     });
 
     it(DROP_CASES.xeStart.title, async () => {
-      const result = await compare(h, DB, journal, { onProgress: atStep('xe-start', dropNextRequest) });
-      assert.equal(result.status, 'failed');
-      assertRestoredFromForced(result);
+      assertMonitorReplaced(await compare(h, DB, journal, { onProgress: atStep('xe-start', dropNextRequest) }));
     });
 
     it(DROP_CASES.workload.title, async () => {
@@ -111,17 +120,11 @@ describe('reliability: faults during a comparison (stand-in)', function () {
           h.dropWhen = (r) => r.spid !== spid; // the monitor's next request while the workload runs (sampling)
         }),
       });
-      assert.equal(result.status, 'failed');
-      assert.equal(result.error?.kind, 'other');
-      assert.equal(result.error?.message, 'The connection is closed.');
-      assert.deepEqual(result.runs.map((r) => r.mode), ['DISABLED'], 'the FORCED run is lost');
-      assertRestoredFromForced(result);
+      assertMonitorReplaced(result);
     });
 
     it(DROP_CASES.afterSnapshot.title, async () => {
-      const result = await compare(h, DB, journal, { onProgress: atStep('snapshot-after', dropNextRequest) });
-      assert.equal(result.status, 'failed');
-      assertRestoredFromForced(result);
+      assertMonitorReplaced(await compare(h, DB, journal, { onProgress: atStep('snapshot-after', dropNextRequest) }));
     });
 
     it(DROP_CASES.xeRead.title, async () => {
@@ -151,9 +154,22 @@ describe('reliability: faults during a comparison (stand-in)', function () {
   describe('server faults', () => {
     it(FAULT_CASES.restart.title, async () => {
       const result = await compare(h, DB, journal, { onProgress: atStep('workload', () => h.engine.restart()) });
-      assert.equal(result.status, 'failed', result.error?.message);
-      assert.match(result.error!.message, /socket|connection|closed/i);
+      assert.equal(result.status, 'workload-error', result.error?.message);
+      assert.match(result.error!.message, /FORCED.*socket hang up/);
+      const forced = result.runs.at(-1)!;
+      // Counters started over: no deltas, and the run says why.
+      for (const m of ['fileStats', 'sessionWaits']) {
+        assert.match(forced.missing.find((x) => x.measurement === m)?.reason ?? '', /restarted between the snapshots/, m);
+      }
       assertRestoredFromForced(result);
+    });
+
+    it.skip('BUG: a lost workload connection is reported as "SQL error 0: socket hang up"', async () => {
+      // src/profile/compare.ts formats every workload error as `SQL error ${number}`; a lost connection has no
+      // server error (number 0) and should say the connection to the server was lost.
+      const result = await compare(h, DB, journal, { onProgress: atStep('workload', () => h.engine.restart()) });
+      assert.doesNotMatch(result.error!.message, /SQL error 0/);
+      assert.match(result.error!.message, /connection/i);
     });
 
     it(FAULT_CASES.locked.title, async () => {
