@@ -31,6 +31,7 @@ export const HistoryCommands = {
   startLogFlushTrace: 'durabilityLens.startLogFlushTrace',
   stopLogFlushTrace: 'durabilityLens.stopLogFlushTrace',
   dropLeftoverSessions: 'durabilityLens.dropLeftoverSessions',
+  openComparisonFile: 'durabilityLens.openComparisonFile',
 } as const;
 
 export const HISTORY_COMMAND_TITLES: Record<(typeof HistoryCommands)[keyof typeof HistoryCommands], string> = {
@@ -39,4 +40,5 @@ export const HISTORY_COMMAND_TITLES: Record<(typeof HistoryCommands)[keyof typeo
   'durabilityLens.startLogFlushTrace': 'Start Log-Flush Trace',
   'durabilityLens.stopLogFlushTrace': 'Stop Trace and Show',
   'durabilityLens.dropLeftoverSessions': 'Drop Leftover Event Sessions',
+  'durabilityLens.openComparisonFile': 'Open Comparison File…',
 };

@@ -5,7 +5,8 @@ import type { RunResult } from '../profile/types';
 import type { ExportFormat, PanelData } from '../shared/webviewProtocol';
 import { HistoryCommands } from './commandIds';
 import type { ComparisonPanels } from './panel';
-import { exportText } from './panelData';
+import { ComparisonFormatError, loadComparison } from '../report/document';
+import { exportText, panelDataFromDocument, type ComparisonContext } from './panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
@@ -26,13 +27,13 @@ export function exportFileName(data: PanelData, format: ExportFormat): string {
 }
 
 /** Save dialog, then the exporter's text; returns the written URI (undefined when the user backed out). */
-export async function saveExport(data: PanelData, format: ExportFormat, runs: readonly RunResult[] | undefined): Promise<vscode.Uri | undefined> {
+export async function saveExport(data: PanelData, format: ExportFormat, runs: readonly RunResult[] | undefined, comparison: ComparisonContext | null = null): Promise<vscode.Uri | undefined> {
   const { ext, label } = EXPORT_FORMATS[format];
   const base = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = exportFileName(data, format);
   const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}) });
   if (!uri) return undefined;
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, format, runs && runs.length > 0 ? runs : undefined)));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, format, runs && runs.length > 0 ? runs : undefined, comparison)));
   void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
   return uri;
 }
@@ -51,7 +52,7 @@ async function pickEntry(history: RunHistory, placeHolder: string): Promise<Hist
 
 export async function showRunHistory(history: RunHistory, panels: ComparisonPanels): Promise<void> {
   const entry = await pickEntry(history, HISTORY_PLACEHOLDER);
-  if (entry) await panels.show(entry.panel, entry.runs);
+  if (entry) await panels.show(entry.panel, entry.runs, entry.comparison ?? null);
 }
 
 export async function exportRun(history: RunHistory): Promise<void> {
@@ -60,16 +61,47 @@ export async function exportRun(history: RunHistory): Promise<void> {
   type Item = vscode.QuickPickItem & { format: ExportFormat };
   const formats: Item[] = (Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => ({
     label: EXPORT_FORMATS[format].label,
-    description: format === 'json' ? 'RunResults (schemaVersion 1) and the comparison model' : format === 'markdown' ? 'tables like the blog posts' : 'one row per metric and mode',
+    description: format === 'json' ? 'as the CLI writes it: the RunResult, or the comparison document with its runs' : format === 'markdown' ? 'tables like the blog posts' : 'one row per metric and mode',
     format,
   }));
   const format = await vscode.window.showQuickPick(formats, { placeHolder: EXPORT_FORMAT_PLACEHOLDER });
-  if (format) await saveExport(entry.panel, format.format, entry.runs);
+  if (format) await saveExport(entry.panel, format.format, entry.runs, entry.comparison ?? null);
+}
+
+/**
+ * Opens a saved comparison (Export Run's JSON, or the CLI's `compare --json` from a CI pipeline) in the panel.
+ * The runs are the source of truth: the model is rebuilt with this version's rules. Returns whether it opened.
+ */
+export async function openComparisonFile(panels: ComparisonPanels, history?: RunHistory): Promise<boolean> {
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Comparison', filters: { 'Durability Lens comparison': ['json'] } });
+  const uri = picked?.[0];
+  if (!uri) return false;
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Durability Lens: could not read ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
+    return false;
+  }
+  try {
+    const doc = loadComparison(text);
+    const data = panelDataFromDocument(doc);
+    const runs = [...doc.modes.flatMap((m) => m.runs), ...doc.warmupRuns];
+    const context: ComparisonContext = { plan: doc.plan, restore: doc.restore, error: doc.error };
+    await panels.show(data, runs, context);
+    await history?.add(data, runs, context);
+    return true;
+  } catch (err) {
+    const why = err instanceof ComparisonFormatError ? err.message : `unexpected content: ${(err as Error).message}`;
+    void vscode.window.showErrorMessage(`Durability Lens: ${vscode.workspace.asRelativePath(uri)} is not a comparison this version can show. ${why}`);
+    return false;
+  }
 }
 
 export function registerHistoryCommands(history: RunHistory, panels: ComparisonPanels): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(HistoryCommands.showRunHistory, () => showRunHistory(history, panels)),
     vscode.commands.registerCommand(HistoryCommands.exportRun, () => exportRun(history)),
+    vscode.commands.registerCommand(HistoryCommands.openComparisonFile, () => openComparisonFile(panels, history)),
   ];
 }

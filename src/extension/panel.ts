@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type ToWebview } from '../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
 import { saveExport } from './historyCommands';
-import { exportText } from './panelData';
+import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../profile/types';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
@@ -15,6 +15,7 @@ export class ComparisonPanels implements vscode.Disposable {
   private data: PanelData | null = null;
   /** RunResults behind the shown data (JSON export carries them); empty after a reload restored the panel. */
   private runs: readonly RunResult[] = [];
+  private comparison: ComparisonContext | null = null;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -24,6 +25,7 @@ export class ComparisonPanels implements vscode.Disposable {
           const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
           this.data = fromState ?? context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? null;
         this.runs = [];
+        this.comparison = null;
           this.attach(panel);
         },
       }),
@@ -34,9 +36,10 @@ export class ComparisonPanels implements vscode.Disposable {
     return [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
   }
 
-  async show(data: PanelData, runs: readonly RunResult[] = []): Promise<void> {
+  async show(data: PanelData, runs: readonly RunResult[] = [], comparison: ComparisonContext | null = null): Promise<void> {
     this.data = data;
     this.runs = runs;
+    this.comparison = comparison;
     await this.context.workspaceState.update(PANEL_STATE_KEY, data);
     if (this.panel) {
       this.panel.title = data.title;
@@ -97,7 +100,7 @@ export class ComparisonPanels implements vscode.Disposable {
         return;
       case 'export': {
         if (!data) return;
-        await saveExport(data, message.format, this.runs);
+        await saveExport(data, message.format, this.runs, this.comparison);
         return;
       }
     }

@@ -2,8 +2,11 @@
 // header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
 import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
+import type { RestoreOutcome } from '../profile/durabilityGuard';
+import type { ComparisonPlan } from '../profile/plan';
 import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
+import { comparisonDocument, type ComparisonDocument } from '../report/document';
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
@@ -209,16 +212,52 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
   };
 }
 
-/** Markdown lines for the environment block and the single-run tables the report model does not carry. */
+/** What a comparison's JSON export needs besides its runs (the CLI's comparison document carries them). */
+export interface ComparisonContext {
+  plan: ComparisonPlan | null;
+  restore: RestoreOutcome | null;
+  error: { kind: string; message: string } | null;
+}
+
+export function comparisonContextOf(result: Pick<ComparisonResult, 'plan' | 'restore' | 'error'>): ComparisonContext {
+  return { plan: result.plan, restore: result.restore, error: result.error };
+}
+
+/**
+ * A saved comparison document (CLI `compare --json`, or Export Run) as panel data: with its plan it renders like a
+ * fresh comparison; without one, header facts come from the runs.
+ */
+export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
+  const runs = [...doc.modes.flatMap((m) => m.runs), ...doc.warmupRuns];
+  const createdAt = new Date(doc.createdAt);
+  const when = Number.isNaN(createdAt.getTime()) ? new Date() : createdAt;
+  if (doc.plan) {
+    return panelDataFromComparison({ schemaVersion: 1, status: doc.status as ComparisonResult['status'], plan: doc.plan, runs, setupBatchCount: 0, restore: doc.restore, error: doc.error as ComparisonResult['error'] }, when);
+  }
+  const model = buildComparisonModel(runs);
+  const { missing, grantScript } = missingFrom(runs);
+  return {
+    kind: 'comparison',
+    title: `Durability comparison: ${doc.database ?? 'unknown database'}`,
+    createdAt: when.toISOString(),
+    header: { ...headerFrom(runs, doc.server), database: doc.database, restore: null, status: doc.status, error: doc.error?.message ?? null },
+    standInLabel: model.sourceLabel,
+    model,
+    charts: chartsFrom(runs, model.columns),
+    files: fileRowsFrom(runs, model.columns),
+    waits: waitRowsFrom(runs, model.columns),
+    serverWaits: serverWaitRowsFrom(runs, model.columns),
+    environment: environmentFrom(runs),
+    details: null,
+    missing,
+    grantScript,
+  };
+}
+
+/** Markdown lines for the single-run tables the report model does not carry (its Markdown has the environment). */
 function markdownExtras(data: PanelData): string[] {
   const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
   const out: string[] = [];
-  const e = data.environment;
-  if (data.kind !== 'trace') {
-    out.push('', '## Environment', '');
-    out.push(`- Recovery model: ${e.recoveryModel ?? 'unknown'}`, `- VLF count: ${e.vlfCount ?? 'unknown'}`, `- Log size: ${e.logSizeMb === null ? 'unknown' : `${e.logSizeMb} MB`}`);
-    out.push(`- Trace flag 3979: ${e.traceFlag3979 ?? 'unknown'}`, `- Trace flag 3982: ${e.traceFlag3982 ?? 'unknown'}`);
-  }
   const d = data.details;
   if (d && d.trace.length > 0) {
     out.push('', '## Log-flush trace (Extended Events)', '', '| Figure | Value |', '| --- | ---: |');
@@ -233,9 +272,10 @@ function markdownExtras(data: PanelData): string[] {
 
 /**
  * What "Copy as Markdown", the export buttons and "Export Run" write: the report layer's exporters over the panel's
- * model, plus the environment and trace figures; JSON also carries the RunResults (schemaVersion 1) when given.
+ * model plus the trace and log tables. JSON is what the CLI prints: a comparison document (loadComparison reads it
+ * back) for a comparison, the RunResult with its diagnosis for a profile, the figures for a trace.
  */
-export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[]): string {
+export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[], comparison?: ComparisonContext | null): string {
   if (format === 'markdown') {
     const base = toMarkdown(data.model, data.title).trimEnd();
     return `${base}\n${markdownExtras(data).join('\n')}\n`;
@@ -244,6 +284,11 @@ export function exportText(data: PanelData, format: ExportFormat, runs?: readonl
     if (data.kind === 'trace') return ['figure,value', ...(data.details?.trace ?? []).map((r) => `${csvCell(r.figure)},${csvCell(r.value)}`)].join('\r\n') + '\r\n';
     return toCsv(data.model);
   }
+  if (data.kind === 'comparison' && runs && runs.length > 0) {
+    const status = comparison?.error?.kind === 'cancelled' ? 'cancelled' : data.header.status;
+    return JSON.stringify(comparisonDocument({ runs, status, plan: comparison?.plan ?? null, restore: comparison?.restore ?? null, error: comparison?.error ?? null, createdAt: data.createdAt }), null, 2) + '\n';
+  }
+  if (data.kind === 'profile' && runs && runs.length === 1) return JSON.stringify({ ...runs[0], diagnosis: data.model.diagnosis }, null, 2) + '\n';
   return toJson(data.model, {
     kind: data.kind,
     title: data.title,
@@ -252,6 +297,5 @@ export function exportText(data: PanelData, format: ExportFormat, runs?: readonl
     environment: data.environment,
     missing: data.missing,
     ...(data.kind === 'trace' ? { trace: data.details?.trace ?? [] } : {}),
-    ...(runs ? { runs } : {}),
   });
 }

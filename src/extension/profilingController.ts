@@ -9,7 +9,7 @@ import { describeTarget, type ProfileTarget } from '../shared/commands';
 import { ConnectionCommands } from './commandIds';
 import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
-import { panelDataFromComparison, panelDataFromRun } from './panelData';
+import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
 import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import type { RunHistory } from './runHistory';
 import { applyBenignOverrides, comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
@@ -36,10 +36,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   }
 
   /** Shows a result and keeps it in the run history (a history failure must not hide the result). */
-  private async present(data: PanelData, runs: readonly RunResult[]): Promise<void> {
-    await this.panels.show(data, runs);
+  private async present(data: PanelData, runs: readonly RunResult[], comparison: ComparisonContext | null = null): Promise<void> {
+    await this.panels.show(data, runs, comparison);
     try {
-      await this.history?.add(data, runs);
+      await this.history?.add(data, runs, comparison);
     } catch (err) {
       this.output.warn(`Could not keep the result in the run history: ${(err as Error).message}`);
     }
@@ -184,7 +184,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (result.runs.length > 0 || result.restore) {
       const data = panelDataFromComparison(result);
       data.serverWaits = applyBenignOverrides(data.serverWaits, settings);
-      await this.present(data, result.runs);
+      await this.present(data, result.runs, comparisonContextOf(result));
     }
     if (result.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the comparison was cancelled; the runs so far are shown and the original setting was restored.');
     const restore = result.restore;

@@ -2,6 +2,7 @@
 // PanelData to reopen them and the raw RunResults to export them. vscode-free (a Memento-like store), unit-tested.
 import type { RunResult } from '../profile/types';
 import type { PanelData } from '../shared/webviewProtocol';
+import type { ComparisonContext } from './panelData';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 
@@ -23,6 +24,8 @@ export interface HistoryEntry {
   panel: PanelData;
   /** The measured RunResults (warm-up included) so "Export Run" can write them as JSON. */
   runs: RunResult[];
+  /** Comparisons: plan, restore and error, so the JSON export is the CLI's comparison document. */
+  comparison?: ComparisonContext | null;
 }
 
 /** One line for the quick pick: what, where, when, how it ended. */
@@ -56,7 +59,7 @@ export class RunHistory {
   }
 
   /** Adds a run or comparison, newest first, and drops the oldest beyond the `history.size` setting. */
-  async add(panel: PanelData, runs: readonly RunResult[]): Promise<HistoryEntry> {
+  async add(panel: PanelData, runs: readonly RunResult[], comparison: ComparisonContext | null = null): Promise<HistoryEntry> {
     const entry: HistoryEntry = {
       id: `${panel.createdAt}#${++this.counter}`,
       kind: panel.kind,
@@ -67,6 +70,7 @@ export class RunHistory {
       status: panel.header.status,
       panel,
       runs: [...runs],
+      comparison,
     };
     // JSON round trip: workspaceState stores JSON, so what we keep is what a reload gives back.
     const kept = [JSON.parse(JSON.stringify(entry)) as HistoryEntry, ...this.list()].slice(0, Math.max(1, this.limit()));

@@ -1,6 +1,8 @@
 // Run history (bounded, newest first, survives JSON like workspaceState) and what Export Run writes.
 import * as assert from 'node:assert/strict';
-import { exportText, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import { comparisonContextOf, exportText, panelDataFromComparison, panelDataFromDocument, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import type { ComparisonResult } from '../../../src/profile/compare';
+import { loadComparison } from '../../../src/report/document';
 import { describeEntry, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/runHistory';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { makeRun } from '../report/runFixture';
@@ -65,22 +67,41 @@ describe('extension/runHistory', () => {
 });
 
 describe('extension/panelData exports of a run', () => {
-  it('JSON carries the RunResults (schemaVersion 1) and the environment; Markdown the environment block', () => {
+  it('a profile exports as the CLI prints it (the RunResult with its diagnosis); Markdown adds the environment and log tables', () => {
     const run = makeRun({ mode: null, elapsedMs: 4321 });
     run.server.traceFlags = { status: 'ok', value: [{ flag: 3979, status: true, global: true, session: false }] };
     run.diff.log = { vlfCount: { before: 12, after: 14 }, logSizeMb: { before: 64, after: 72 }, usedBytes: null, usedPercent: null };
     const data = panelDataFromRun(run, 'sql1,1433');
+    assert.deepEqual(data.environment, { traceFlag3979: 'on (global)', traceFlag3982: 'off', vlfCount: 14, logSizeMb: 72, recoveryModel: null, delayedDurability: null });
     const json = JSON.parse(exportText(data, 'json', [run]));
-    assert.equal(json.runs.length, 1);
-    assert.equal(json.runs[0].schemaVersion, 1);
-    assert.equal(json.runs[0].workloadElapsedMs, 4321);
-    assert.deepEqual(json.environment, { traceFlag3979: 'on (global)', traceFlag3982: 'off', vlfCount: 14, logSizeMb: 72, recoveryModel: null, delayedDurability: null });
+    assert.equal(json.schemaVersion, 1);
+    assert.equal(json.workloadElapsedMs, 4321);
+    assert.deepEqual(json.diagnosis, data.model.diagnosis);
     const md = exportText(data, 'markdown');
-    assert.ok(md.includes('## Environment'), md);
-    assert.ok(md.includes('- VLF count: 14'));
-    assert.ok(md.includes('- Trace flag 3979: on (global)'));
+    assert.equal(md.match(/^## Environment$/gm)?.length, 1, 'one environment section (the report layer writes it)');
+    assert.ok(md.includes('3979 on'), md);
     assert.ok(md.includes('| VLF count | 12 | 14 |'), md);
-    assert.ok(!('runs' in JSON.parse(exportText(data, 'json'))), 'no runs key when none are given');
+    assert.equal(JSON.parse(exportText(data, 'json')).kind, 'profile', 'without runs: the panel figures');
+  });
+
+  it('a comparison exports as the comparison document, which loadComparison reads back into the same panel', () => {
+    const runs = [makeRun({ mode: 'DISABLED', elapsedMs: 2000 }), makeRun({ mode: 'FORCED', elapsedMs: 500 }), makeRun({ mode: 'FORCED', elapsedMs: 520 }), makeRun({ mode: 'DISABLED', elapsedMs: 2100 })];
+    runs.forEach((r, i) => (r.repetition = i < 2 ? 0 : 1));
+    const plan = { server: 'sql1,1433', serverVersion: 'Microsoft SQL Server 2022', source: 'sql-server', database: 'lab', databaseId: 7, currentSetting: 'DISABLED', modes: ['DISABLED', 'FORCED'], repetitions: 2, warmup: false, order: [], statements: [], restoreStatement: '', dataLossCaveat: '', refusals: [], warnings: [], canProceed: true, grant: null };
+    const restore = { status: 'restored', server: 'sql1,1433', database: 'lab', originalSetting: 'DISABLED', verifiedSetting: 'DISABLED', journalCleared: true, restoreStatement: '', message: 'ok' };
+    const result = { schemaVersion: 1, status: 'completed', plan, runs, setupBatchCount: 0, restore, error: null } as unknown as ComparisonResult;
+    const data = panelDataFromComparison(result, new Date('2026-02-03T04:05:06Z'));
+    const text = exportText(data, 'json', runs, comparisonContextOf(result));
+    const doc = JSON.parse(text);
+    assert.equal(doc.originalSetting, 'DISABLED');
+    assert.equal(doc.restoredSetting, 'DISABLED');
+    assert.deepEqual(doc.modes.map((m: { mode: string; runs: unknown[]; median: { elapsedMs: number } }) => [m.mode, m.runs.length, m.median.elapsedMs]), [['DISABLED', 2, 2050], ['FORCED', 2, 510]]);
+    assert.ok(doc.ratios.elapsed.FORCED.ratio < 0.3);
+    const reopened = panelDataFromDocument(loadComparison(text));
+    assert.equal(reopened.title, data.title);
+    assert.equal(reopened.createdAt, data.createdAt);
+    assert.deepEqual(reopened.model.rows.find((r) => r.id === 'elapsed')!.cells, data.model.rows.find((r) => r.id === 'elapsed')!.cells);
+    assert.equal(reopened.header.restore?.ok, true);
   });
 
   it('a trace exports its figures as CSV rows and Markdown table rows', () => {

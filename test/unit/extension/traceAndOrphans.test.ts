@@ -166,4 +166,25 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     assert.ok(csv.startsWith('figure,value\r\n'), csv);
     assert.match(csv, /^Event session,durability_lens_[0-9a-f]+ \(ring_buffer\)\r$/m);
   });
+
+  it('Open Comparison File… shows a saved comparison document and refuses other JSON with the reason', async () => {
+    const { comparisonDocument } = await import('../../../src/report/document');
+    const { makeRun } = await import('../report/runFixture');
+    const runs = [makeRun({ mode: 'DISABLED', elapsedMs: 900 }), makeRun({ mode: 'FORCED', elapsedMs: 300 })];
+    fake.written.set('/tmp/ci/compare.json', JSON.stringify(comparisonDocument({ runs, status: 'completed', createdAt: '2026-05-06T07:08:09.000Z' })));
+    fake.written.set('/tmp/ci/other.json', JSON.stringify({ kind: 'something-else' }));
+    shownPanels.length = 0;
+    fake.openAnswers.push('/tmp/ci/compare.json');
+    assert.equal(await historyCommands.openComparisonFile(panels, history), true);
+    const opened = shownPanels[0]!;
+    assert.equal(opened.data.kind, 'comparison');
+    assert.deepEqual(opened.data.model.columns, ['DISABLED', 'FORCED']);
+    assert.equal(opened.runs.length, 2);
+    assert.equal(history.list()[0]!.createdAt, '2026-05-06T07:08:09.000Z');
+
+    fake.shown = [];
+    fake.openAnswers.push('/tmp/ci/other.json');
+    assert.equal(await historyCommands.openComparisonFile(panels, history), false);
+    assert.equal(fake.shown.at(-1)?.message, 'Durability Lens: /tmp/ci/other.json is not a comparison this version can show. Not a Durability Lens comparison (kind is "something-else", expected "durability-lens.comparison").');
+  });
 });

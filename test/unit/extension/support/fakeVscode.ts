@@ -24,6 +24,8 @@ export class FakeVscode {
   /** What showSaveDialog answers (a path), and the files written through workspace.fs. */
   saveAnswers: (string | undefined)[] = [];
   written = new Map<string, string>();
+  /** What showOpenDialog answers (a path; files are read from `written`). */
+  openAnswers: (string | undefined)[] = [];
   /** Placeholders of the quick picks shown, in order (the e2e tests drive them by placeholder). */
   quickPickPlaceholders: string[] = [];
   clipboard = '';
@@ -99,7 +101,14 @@ export class FakeVscode {
         get textDocuments() {
           return self.documents;
         },
-        fs: { writeFile: async (uri: { toString(): string }, bytes: Uint8Array) => void self.written.set(uri.toString(), new TextDecoder().decode(bytes)) },
+        fs: {
+          writeFile: async (uri: { toString(): string }, bytes: Uint8Array) => void self.written.set(uri.toString(), new TextDecoder().decode(bytes)),
+          readFile: async (uri: { toString(): string }) => {
+            const text = self.written.get(uri.toString());
+            if (text === undefined) throw new Error(`no such file: ${uri.toString()}`);
+            return new TextEncoder().encode(text);
+          },
+        },
         asRelativePath: (uri: { toString(): string }) => uri.toString(),
         workspaceFolders: undefined,
         openTextDocument: async () => {
@@ -137,6 +146,10 @@ export class FakeVscode {
             hide: () => void self.statusItems.set(id, ''),
             dispose() {},
           };
+        },
+        showOpenDialog: async () => {
+          const path = self.openAnswers.shift();
+          return path === undefined ? undefined : [{ toString: () => path }];
         },
         showSaveDialog: async () => {
           const path = self.saveAnswers.shift();
@@ -177,6 +190,7 @@ export class FakeVscode {
     this.cancelWhenProgress = null;
     this.quickPickPlaceholders = [];
     this.saveAnswers = [];
+    this.openAnswers = [];
     this.written.clear();
   }
 
