@@ -236,6 +236,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         databaseId: target.databaseId,
         databaseName: target.databaseName,
         monitorInTargetDb: before.server.identity.currentDatabase === target.databaseName,
+        // Count from the before-snapshot, so samples and the final deltas share one baseline.
+        ...(before.fileStats.status === 'ok' && before.logCounters.status === 'ok'
+          ? { baseline: { at: before.capturedAtMs, files: before.fileStats.value, counters: before.logCounters.value } }
+          : {}),
       });
     }
 

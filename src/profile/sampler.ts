@@ -12,7 +12,7 @@ export const MIN_SAMPLE_INTERVAL_MS = 10;
 
 export interface SampleFile {
   fileId: number;
-  /** Since the first sample (the baseline read when sampling started). */
+  /** Since the baseline (the before-snapshot in a profile run). */
   reads: number;
   bytesRead: number;
   writes: number;
@@ -22,7 +22,7 @@ export interface SampleFile {
 }
 
 export interface Sample {
-  /** ms since sampling started (the baseline read). */
+  /** ms since the baseline (the before-snapshot in a profile run). */
   tMs: number;
   files: SampleFile[];
   /** Cumulative since the baseline; null when the counter was not readable or not cumulative. */
@@ -37,6 +37,8 @@ export interface SamplerOptions {
   databaseName: string;
   monitorInTargetDb: boolean;
   now?: () => number;
+  /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
+  baseline?: Reading;
 }
 
 export interface SamplerResult {
@@ -51,7 +53,8 @@ export interface RunningSampler {
   stop(): Promise<SamplerResult>;
 }
 
-interface Reading {
+export interface Reading {
+  /** ms since epoch (from `now`). */
   at: number;
   files: FileStatsRow[];
   counters: CounterRow[];
@@ -103,7 +106,7 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
   const notes: string[] = [];
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let baseline: Reading | null = null;
+  let baseline: Reading | null = options.baseline ?? null;
 
   const read = async (): Promise<Reading> => {
     const files = await captureFileStats(monitor, options.databaseId, options.monitorInTargetDb);
@@ -122,7 +125,9 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
     }
     if (!stopped) timer = setTimeout(() => void (inFlight = tick()), intervalMs);
   };
-  let inFlight: Promise<void> = tick();
+  let inFlight: Promise<void> = Promise.resolve();
+  if (baseline === null) inFlight = tick();
+  else timer = setTimeout(() => void (inFlight = tick()), intervalMs);
 
   return {
     async stop() {
