@@ -65,6 +65,7 @@ export function cancelTooLate(step: CancelStep): boolean {
 export const HOSTILE_CASES = {
   compare: c('comparison on a database with a hostile name', 'exact name reached the server quoted; setting changed and restored on that database only'),
   xe: c('event session on a hostile-named database', 'session created for that database id and dropped; nothing left behind'),
+  eventFile: c('event_file target under a hostile path', 'the path reaches the server as one N\'...\' literal, events are read back from it, the session is dropped'),
   login: c('comparison by a login with a hostile name', 'login accepted, setting changed and restored; the GRANT suggestions quote the login'),
   exports: c('hostile names in CSV and Markdown exports', 'shown as text; CSV cells starting with = + - @ are neutralised'),
 };

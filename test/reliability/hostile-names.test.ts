@@ -110,6 +110,23 @@ describe('reliability: hostile names', function () {
     }
   });
 
+  it(HOSTILE_CASES.eventFile.title, async () => {
+    const dir = "/var/opt/mssql/log/it's]; DROP -- <x> ü/";
+    const path = `${dir}trace.xel`;
+    h.clearLog();
+    const result = await compare(h, 'lab', newJournal(), { xe: { target: { kind: 'event_file', path } } });
+    assert.equal(result.status, 'completed', result.error?.message);
+    const forced = result.runs.at(-1)!;
+    assert.ok(forced.logFlushTrace, JSON.stringify(forced.missing));
+    assert.ok(Object.values(forced.logFlushTrace.eventsByName).reduce((a, b) => a + b, 0) > 0, 'events were read back from the file');
+    const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text)).map((r) => r.text);
+    assert.equal(create.length, 2);
+    for (const text of create) assert.ok(text.includes(`filename = N'${path.replace(/'/g, "''")}'`), text);
+    // The stand-in wrote its files under exactly that directory: the literal reached it intact.
+    assert.ok([...h.engine.state.xeFiles.keys()].some((k) => k.startsWith(dir)), [...h.engine.state.xeFiles.keys()].join(', '));
+    assert.deepEqual(h.leftoverSessions(), []);
+  });
+
   const GRANT_WORDS = new Set(['USE', 'GRANT', 'TO', 'ON', 'DATABASE', 'VIEW', 'SERVER', 'PERFORMANCE', 'STATE', 'ALTER', 'ANY', 'EVENT', 'SESSION']);
   const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !s.includes('\u0000')));
 
