@@ -54,6 +54,11 @@ export const LOSS_CAVEAT =
   'a log block is flushed when it reaches its 60 KB maximum (Paul Randal), so up to about one 60 KB log buffer per database of committed work can be lost. ' +
   'Run sys.sp_flush_log to harden everything committed so far.';
 
+/** Two decimals, but small ratios keep two significant digits (0.004, not 0.00). */
+function perCommitText(v: number): string {
+  return v !== 0 && Math.abs(v) < 0.1 ? String(Number(v.toPrecision(2))) : v.toFixed(2);
+}
+
 function median(model: ComparisonModel, id: string, column: string): number | null {
   const row: MetricRow | undefined = model.rows.find((r) => r.id === id);
   return row?.cells[column]?.median ?? null;
@@ -150,7 +155,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     findings.push({
       id: 'flushes-per-commit',
       severity: 'info',
-      title: `Log flushes per commit: ${perCommit.map((x) => `${label(x.c)} ${(x.flushes / x.commits).toFixed(2)}`).join(', ')}`,
+      title: `Log flushes per commit: ${perCommit.map((x) => `${label(x.c)} ${perCommitText(x.flushes / x.commits)}`).join(', ')}`,
       detail: `${perCommit.map((x) => `${label(x.c)}: ${x.flushes} flushes for ${x.commits} write transactions`).join('; ')}. About 1 means every commit waited for its own flush; well below 1 means commits shared flushes (delayed durability, or larger transactions).`,
       suggestion: null,
       evidence: perCommit.flatMap((x) => [ev(x.id, x.c, x.flushes), ev('commits', x.c, x.commits)]),

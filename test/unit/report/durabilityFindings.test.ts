@@ -33,14 +33,14 @@ describe('diagnosis: durability comparison findings', () => {
   it('flushes per commit for every column, from the counter when present', () => {
     const m = model([
       { mode: 'DISABLED', commits: 1000, flushesCounter: 1000 },
-      { mode: 'FORCED', commits: 1000, flushesCounter: 20 },
+      { mode: 'FORCED', commits: 1000, flushesCounter: 4 },
     ]);
     const f = find(m.diagnosis, 'flushes-per-commit')!;
-    assert.equal(f.title, 'Log flushes per commit: DISABLED 1.00, FORCED 0.02');
+    assert.equal(f.title, 'Log flushes per commit: DISABLED 1.00, FORCED 0.004');
     assert.deepEqual(f.evidence.map((e) => [e.metric, e.column, e.value]), [
       ['flushes.counter', 'DISABLED', 1000],
       ['commits', 'DISABLED', 1000],
-      ['flushes.counter', 'FORCED', 20],
+      ['flushes.counter', 'FORCED', 4],
       ['commits', 'FORCED', 1000],
     ]);
   });
