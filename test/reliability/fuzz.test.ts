@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { analyze } from '../../src/tsql';
 import { LineIndex } from '../../src/tsql/lines';
 import type { Analysis, Range } from '../../src/tsql';
-import { readRingBufferXml } from '../../src/xe';
+import { readEventFileRows, readRingBufferXml } from '../../src/xe';
 import { TdsProtocolError } from '../standin/tds/bytes';
 import { parseLogin7 } from '../standin/tds/login7';
 import { MessageAssembler } from '../standin/tds/packet';
@@ -137,6 +137,24 @@ describe('reliability: fuzzing', function () {
         fc.tuple(fc.nat(valid.length), fc.constantFrom('<', '>', '"', '&', '/', '\u0000')).map(([at, ch]) => valid.slice(0, at) + ch + valid.slice(at + 1)),
       );
       fc.assert(fc.property(mutation, checkRead), { numRuns: 400 });
+    });
+  });
+
+  describe('XE event_file rows', () => {
+    const event = readFileSync(join(__dirname, '../fixtures/xe/ring_buffer_basic.xml'), 'utf8').match(/<event[\s\S]*?<\/event>/)![0];
+    const value = fc.oneof(fc.string({ maxLength: 200 }), fc.constant(event), fc.nat(event.length).map((n) => event.slice(0, n)), fc.constant(null), fc.integer(), fc.bigInt());
+    const row = fc.record({ event_data: value, file_name: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(null), fc.integer()), file_offset: value });
+
+    it('never throw, never report more events than rows with <event tags, and keep a well-formed cursor', () => {
+      fc.assert(
+        fc.property(fc.array(row, { maxLength: 20 }), (rows) => {
+          const read = timed('readEventFileRows', () => readEventFileRows(rows, null));
+          const tags = rows.reduce((n, r) => n + (typeof r.event_data === 'string' ? (r.event_data.match(/<event[\s>/]/g)?.length ?? 0) : 0), 0);
+          assert.ok(read.events.length <= tags, `${read.events.length} events from ${tags} <event tags`);
+          if (read.cursor) assert.match(read.cursor.offset, /^\d+$/);
+        }),
+        { numRuns: 300 },
+      );
     });
   });
 
