@@ -10,7 +10,7 @@ import { comparisonDocument, type ComparisonDocument } from '../report/document'
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { detailsFrom, environmentFrom, fileIoChartFrom, samplesChartFrom, serverWaitRowsFrom, traceRows } from './panelDetail';
+import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -82,6 +82,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushTimeline,
     fileIo: fileIoChartFrom(runs, columns),
     samples: samplesChartFrom(runs),
+    printSeries: printChartFrom(runs),
   };
 }
 
@@ -201,6 +202,7 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
       flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
       fileIo: null,
       samples: null,
+      printSeries: null,
     },
     files: [],
     waits: [],

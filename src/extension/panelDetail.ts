@@ -110,6 +110,34 @@ export function fileIoChartFrom(runs: readonly RunResult[], columns: readonly st
   return { labels, series };
 }
 
+/** At most this many points per PRINT series reach the chart: a GO 100000 loop would make Chart.js crawl. */
+export const MAX_PRINT_POINTS = 2000;
+
+/**
+ * PRINTed "LABEL: number" series of the first measured run that has any. Long series keep the maximum of each group
+ * of occurrences: spikes (a checkpoint stalling an insert, S4) are what the chart is for.
+ */
+export function printChartFrom(runs: readonly RunResult[]): ChartsData['printSeries'] {
+  const run = runs.find((r) => !r.warmup && Array.isArray(r.printSeries) && r.printSeries.some((s) => s.values.length > 0));
+  if (!run) return null;
+  const series = run.printSeries.filter((s) => s.values.length > 0);
+  const n = Math.max(...series.map((s) => s.values.length));
+  const perPoint = Math.max(1, Math.ceil(n / MAX_PRINT_POINTS));
+  const points = Math.ceil(n / perPoint);
+  const labels = Array.from({ length: points }, (_, i) => String(i * perPoint + 1));
+  return {
+    labels,
+    perPoint,
+    series: series.map((s) => ({
+      label: s.label,
+      values: labels.map((_, i) => {
+        const group = s.values.slice(i * perPoint, (i + 1) * perPoint);
+        return group.length === 0 ? null : Math.max(...group);
+      }),
+    })),
+  };
+}
+
 interface SampleLike {
   tMs: number;
   files: { fileId: number; bytesWritten: number }[];

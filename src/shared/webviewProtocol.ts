@@ -63,6 +63,9 @@ export interface ChartsData {
   fileIo: { labels: string[]; series: Series[] } | null;
   /** Sampled time series of the first measured run (x = seconds since the run started); null when not sampled. */
   samples: { labels: string[]; series: Series[] } | null;
+  /** "LABEL: number" figures the workload PRINTed (S4's per-iteration timings), x = occurrence; `perPoint` > 1 when
+   *  long series were reduced to their maximum per that many occurrences. */
+  printSeries: { labels: string[]; series: Series[]; perPoint: number } | null;
 }
 
 /** Environment block: what shapes log flushing besides the workload (reference: trace flags 3979/3982, VLFs). */

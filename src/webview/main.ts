@@ -133,6 +133,14 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
       options: options('seconds since sampling started', 'per sample interval'),
     };
   }
+  if (d.charts.printSeries) {
+    const ps = d.charts.printSeries;
+    out.printSeries = {
+      type: 'line',
+      data: { labels: ps.labels, datasets: ps.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: ps.labels.length < 30 ? 3 : 0 })) },
+      options: options('occurrence in the output', 'printed value'),
+    };
+  }
   return out;
 }
 

@@ -167,6 +167,9 @@ function chartsSection(d: PanelData): VElement {
     d.charts.flushTimeline ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)`) : null,
     d.charts.fileIo ? chart('fileIo', 'Bytes written per file (first run of each mode)') : null,
     d.charts.samples ? chart('samples', 'Sampled during the run, per sample interval (x: seconds since sampling started)') : null,
+    d.charts.printSeries
+      ? chart('printSeries', `Figures the workload PRINTed (label: number)${d.charts.printSeries.perPoint > 1 ? `, maximum per ${d.charts.printSeries.perPoint} occurrences` : ''}`)
+      : null,
   );
 }
 

@@ -194,6 +194,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     const charts = await showAndShoot(data, 'Charts', 'run-charts.png');
     assert.ok(charts >= 5, `charts on the run's Charts tab: ${charts}`);
     assert.equal(await page.evaluate(() => document.querySelectorAll('canvas[data-chart="samples"]').length), 1);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('canvas[data-chart="printSeries"]').length), 1);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     assert.deepEqual(dialogs, []);
   });

@@ -93,5 +93,11 @@ export function profileFixture(): PanelData {
     return { tMs: i * 1000, files: [{ fileId: 1, reads: 0, bytesRead: 0, writes: 0, bytesWritten: dataBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }, { fileId: 2, reads: 0, bytesRead: 0, writes: flushes, bytesWritten: logBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }], logFlushes: flushes, logBytesFlushed: logBytes, logFlushWaitTimeMs: null };
   });
   r.sampleIntervalMs = 1000;
+  // S4-style PRINT "INS: <ms> - CHKPT: <ms>" per iteration: steady inserts, a checkpoint spike every 10th.
+  const ins = Array.from({ length: 40 }, (_, i) => (i % 10 === 9 ? 38 : 4 + (i % 3)));
+  r.printSeries = [
+    { label: 'INS', values: ins, atMs: ins.map((_, i) => i * 60) },
+    { label: 'CHKPT', values: ins.map((_, i) => (i % 10 === 9 ? 31 : 0)), atMs: ins.map((_, i) => i * 60) },
+  ];
   return panelDataFromRun(r, 'sql1,1433', new Date('2026-01-01T10:05:00Z'));
 }

@@ -1,0 +1,73 @@
+// The panel's per-run parts: sampled series as amounts per interval, PRINT series reduced by maximum, per-file IO
+// series per mode, server waits per mode, and the environment block.
+import * as assert from 'node:assert/strict';
+import { environmentFrom, fileIoChartFrom, MAX_PRINT_POINTS, printChartFrom, samplesChartFrom, serverWaitRowsFrom } from '../../../src/extension/panelDetail';
+import { ok } from '../../../src/probes/measurement';
+import type { RunResult } from '../../../src/profile/types';
+import { makeRun } from '../report/runFixture';
+
+function withFiles(run: RunResult, files: { fileId: number; kind: 'data' | 'log'; name: string; bytes: number }[]): RunResult {
+  run.diff.files = ok({
+    files: files.map((f) => ({ fileId: f.fileId, kind: f.kind, logicalName: f.name, physicalName: '/x', intervalMs: 1, reads: 0, bytesRead: 0, readStallMs: 0, writes: 1, bytesWritten: f.bytes, writeStallMs: 0, ioStallMs: 0, avgBytesPerWrite: f.bytes, msPerWrite: 0, avgBytesPerRead: null, msPerRead: null })),
+    totals: [],
+    unmatchedFileIds: [],
+  } as never);
+  return run;
+}
+
+describe('extension/panelDetail', () => {
+  it('samples become amounts per interval, log and data files apart', () => {
+    const run = withFiles(makeRun({ mode: null }), [{ fileId: 1, kind: 'data', name: 'd', bytes: 0 }, { fileId: 2, kind: 'log', name: 'l', bytes: 0 }]);
+    const sample = (tMs: number, flushes: number | null, logBytes: number, dataBytes: number) => ({ tMs, files: [{ fileId: 1, reads: 0, bytesRead: 0, writes: 0, bytesWritten: dataBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }, { fileId: 2, reads: 0, bytesRead: 0, writes: 0, bytesWritten: logBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }], logFlushes: flushes, logBytesFlushed: null, logFlushWaitTimeMs: null });
+    run.samples = [sample(0, 0, 0, 0), sample(1000, 10, 10240, 0), sample(2000, null, 10240, 8192), sample(3000, 25, 20480, 8192)];
+    assert.deepEqual(samplesChartFrom([run]), {
+      labels: ['1', '2', '3'],
+      series: [
+        { label: 'log flushes (counter)', values: [10, null, null] },
+        { label: 'log KB written', values: [10, 0, 10] },
+        { label: 'data KB written', values: [0, 8, 0] },
+      ],
+    });
+    run.samples = run.samples.slice(0, 1);
+    assert.equal(samplesChartFrom([run]), null, 'one sample has no interval');
+  });
+
+  it('PRINT series keep every point when short, and the maximum of each group when long', () => {
+    const run = makeRun({ mode: null });
+    run.printSeries = [{ label: 'INS', values: [3, 1, 4], atMs: [1, 2, 3] }, { label: 'CHKPT', values: [9], atMs: [3] }];
+    assert.deepEqual(printChartFrom([run]), { labels: ['1', '2', '3'], perPoint: 1, series: [{ label: 'INS', values: [3, 1, 4] }, { label: 'CHKPT', values: [9, null, null] }] });
+    const n = MAX_PRINT_POINTS * 3 + 1;
+    const values = Array.from({ length: n }, (_, i) => (i === 4500 ? 1000 : 1));
+    run.printSeries = [{ label: 'INS', values, atMs: values.map((_, i) => i) }];
+    const long = printChartFrom([run])!;
+    assert.equal(long.perPoint, 4);
+    assert.equal(long.labels.length, Math.ceil(n / 4));
+    assert.equal(long.series[0]!.values[1125], 1000, 'the spike survives the reduction');
+    assert.equal(Math.max(...long.series[0]!.values.map((v) => v ?? 0)), 1000);
+    run.printSeries = [];
+    assert.equal(printChartFrom([run]), null);
+  });
+
+  it('per-file IO is one series per mode over the union of files; server waits are listed per mode', () => {
+    const a = withFiles(makeRun({ mode: 'DISABLED' }), [{ fileId: 1, kind: 'data', name: 'lab', bytes: 8192 }, { fileId: 2, kind: 'log', name: 'lab_log', bytes: 100 }]);
+    const b = withFiles(makeRun({ mode: 'FORCED' }), [{ fileId: 2, kind: 'log', name: 'lab_log', bytes: 50 }]);
+    assert.deepEqual(fileIoChartFrom([a, b], ['DISABLED', 'FORCED']), {
+      labels: ['lab (data)', 'lab_log (log)'],
+      series: [
+        { label: 'DISABLED', values: [8192, 100] },
+        { label: 'FORCED', values: [null, 50] },
+      ],
+    });
+    a.diff.serverWaits = ok({ top: [{ waitType: 'WRITELOG', waitingTasks: 5, waitTimeMs: 7, signalWaitTimeMs: 0, resourceWaitTimeMs: 7, percent: 70, avgWaitMs: 1.4, avgResourceWaitMs: 1.4, avgSignalWaitMs: 0, maxWaitTimeMsSinceStart: 3 }], others: { waitTypes: 0, waitTimeMs: 0, waitingTasks: 0 }, totalWaitTimeMs: 10, totalSignalWaitTimeMs: 0, totalResourceWaitTimeMs: 10, benignWaitTimeMs: 0 });
+    assert.deepEqual(serverWaitRowsFrom([a, b], ['DISABLED', 'FORCED']), [{ mode: 'DISABLED', waitType: 'WRITELOG', waitingTasks: 5, waitTimeMs: 7, percent: 70 }]);
+  });
+
+  it('environment: trace flags with their scope, or unknown when DBCC TRACESTATUS was not readable', () => {
+    const run = makeRun({ mode: null, environment: { traceFlags: [{ flag: 3982, status: true, global: true, session: true }] } });
+    const env = environmentFrom([run]);
+    assert.equal(env.traceFlag3979, 'off');
+    assert.equal(env.traceFlag3982, 'on (global, session)');
+    run.server.traceFlags = { status: 'unavailable', measurement: 'traceFlags', cause: 'permission', reason: 'no', grant: null, errorNumber: 2571 } as never;
+    assert.equal(environmentFrom([run]).traceFlag3979, null);
+  });
+});
