@@ -49,6 +49,8 @@ export const FAULT_CASES = {
   restoreFails: c('restore refused (ALTER fails twice): journal keeps the entry, next start recovers it', 'restore status failed with the exact restore statement; the journal entry survives; recoverFromJournal restores it and clears the journal'),
 };
 
+export const CANCEL_BEFORE_CHANGE = c('cancel while planning (before any change)', 'status cancelled, no restore needed (restore null), nothing journalled, nothing left behind');
+
 /** Cancel (AbortSignal) fired at the first progress event of each step after the change to FORCED. */
 export const CANCEL_STEPS = ['set-durability', 'snapshot-before', 'xe-start', 'workload', 'snapshot-after', 'xe-read', 'xe-drop', 'restore-durability'] as const;
 export type CancelStep = (typeof CANCEL_STEPS)[number];
@@ -83,6 +85,7 @@ export function allCases(): ReliabilityCase[] {
     SWEEP_CASE,
     PROFILE_SWEEP_CASE,
     ...Object.values(FAULT_CASES),
+    CANCEL_BEFORE_CHANGE,
     ...CANCEL_STEPS.map(cancelCase),
     ...Object.values(HOSTILE_CASES),
     ...Object.values(LOAD_CASES),

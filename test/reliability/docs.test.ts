@@ -17,7 +17,7 @@ export function renderTable(): string {
   const groups: Array<[string, cases.ReliabilityCase[]]> = [
     ['connection drop', [...Object.values(cases.DROP_CASES), cases.SWEEP_CASE, cases.PROFILE_SWEEP_CASE]],
     ['server fault', Object.values(cases.FAULT_CASES)],
-    ['cancel', cases.CANCEL_STEPS.map(cases.cancelCase)],
+    ['cancel', [cases.CANCEL_BEFORE_CHANGE, ...cases.CANCEL_STEPS.map(cases.cancelCase)]],
     ['hostile names', Object.values(cases.HOSTILE_CASES)],
     ['load', Object.values(cases.LOAD_CASES)],
   ];
@@ -50,7 +50,7 @@ describe('reliability: docs/reliability.md', () => {
     for (const [group, list] of Object.entries(groups)) {
       for (const key of Object.keys(list)) assert.ok(sources.includes(`it(${group}.${key}.title,`), `no it(${group}.${key}.title, ...) test`);
     }
-    for (const name of ['SWEEP_CASE', 'PROFILE_SWEEP_CASE']) assert.ok(sources.includes(`it(${name}.title,`), `no it(${name}.title, ...) test`);
+    for (const name of ['SWEEP_CASE', 'PROFILE_SWEEP_CASE', 'CANCEL_BEFORE_CHANGE']) assert.ok(sources.includes(`it(${name}.title,`), `no it(${name}.title, ...) test`);
     // Cancel cases are one test per step, generated in a loop over CANCEL_STEPS.
     assert.match(sources, /for \(const step of CANCEL_STEPS\) \{\s*it\(cancelCase\(step\)\.title,/);
     const titles = cases.allCases().map((c) => c.title);

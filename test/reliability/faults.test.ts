@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { connect } from '../../src/db/connect';
 import { JOURNAL_KEY, KeyValueRestoreJournal, MemoryStore, recoverFromJournal, type ComparisonResult, type RestoreEntry } from '../../src/profile';
-import { CANCEL_STEPS, cancelCase, cancelTooLate, DROP_CASES, FAULT_CASES } from './cases';
+import { CANCEL_BEFORE_CHANGE, CANCEL_STEPS, cancelCase, cancelTooLate, DROP_CASES, FAULT_CASES } from './cases';
 import { atStep, compare, leftBehind, newJournal } from './comparison';
 import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
 
@@ -303,6 +303,16 @@ describe('reliability: faults during a comparison (stand-in)', function () {
   });
 
   describe('cancel', () => {
+    it(CANCEL_BEFORE_CHANGE.title, async () => {
+      const controller = new AbortController();
+      h.clearLog();
+      const result = await compare(h, DB, journal, { signal: controller.signal, onProgress: atStep('plan', () => controller.abort(), false) });
+      assert.equal(result.status, 'cancelled', result.error?.message);
+      assert.equal(result.restore, null);
+      assert.deepEqual(result.runs, []);
+      assert.equal(h.log.filter((r) => /^ALTER DATABASE/.test(r.text)).length, 0);
+    });
+
     for (const step of CANCEL_STEPS) {
       it(cancelCase(step).title, async () => {
         const controller = new AbortController();
