@@ -12,7 +12,15 @@ import { ensureAptPackages, ensureCodeServer } from './support/install';
 import { browserProfileDir, CODE_SERVER_VERSION, fixtureWorkspace, repoRoot, resultsDir, runDir, workspaceDir } from './support/paths';
 import { buildVsix } from './support/vsix';
 import { openWorkbench } from './support/workbench';
+import { scenarioTests, S1_FILE, S1_ROWS } from './scenario.e2e';
+import { scaledS1, standinConnectionSetting, startE2eStandin, type RunningStandin } from './support/standin';
 import { uiTests } from './ui.e2e';
+
+/** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
+function selected<T extends { name: string }>(tests: T[]): T[] {
+  return only ? tests.filter((t) => only.test(t.name)) : tests;
+}
 
 function seconds(since: number): string {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -25,6 +33,7 @@ function prepareRunDir(): void {
   fs.cpSync(fixtureWorkspace, workspaceDir, { recursive: true });
   const samples = path.join(repoRoot, 'samples');
   if (fs.existsSync(samples)) fs.cpSync(samples, path.join(workspaceDir, 'samples'), { recursive: true });
+  fs.writeFileSync(path.join(workspaceDir, S1_FILE), scaledS1(S1_ROWS));
   fs.rmSync(resultsDir, { recursive: true, force: true });
   fs.mkdirSync(resultsDir, { recursive: true });
 }
@@ -34,6 +43,7 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = [];
   let server: CodeServer | undefined;
   let context: BrowserContext | undefined;
+  let standin: RunningStandin | undefined;
   const consoleLines: string[] = [];
   try {
     let t = Date.now();
@@ -44,7 +54,9 @@ async function main(): Promise<number> {
     t = Date.now();
     prepareRunDir();
     const vsix = await buildVsix();
-    writeUserSettings();
+    // speedFactor: the stand-in's simulated waits really elapse, 20x faster than modelled, so runs take visible time.
+    standin = await startE2eStandin({ speedFactor: 0.05 });
+    writeUserSettings({ 'durabilityLens.connections': [standinConnectionSetting(standin.server.port)] });
     await installExtension(vsix);
     console.log(`e2e: VSIX built and installed in ${seconds(t)}`);
 
@@ -56,12 +68,17 @@ async function main(): Promise<number> {
     const page = context.pages()[0] ?? (await context.newPage());
     recordConsole(page, consoleLines);
     await openWorkbench(page, server.url, workspaceDir);
+    const ctx = { page, workspace: workspaceDir, screenshot: screenshotter(page) };
     console.log('e2e: UI tests');
-    outcomes.push(...(await runTests(uiTests, { page, workspace: workspaceDir, screenshot: screenshotter(page) })));
+    outcomes.push(...(await runTests(selected(uiTests), ctx)));
+    console.log(`e2e: scenario S1 against the stand-in on port ${standin.server.port}`);
+    outcomes.push(...(await runTests(selected(scenarioTests(standin)), ctx)));
     await page.close();
 
-    console.log('e2e: extension-host tests');
-    for (const o of await runHostSuite(context, server.url, workspaceDir, consoleLines)) outcomes.push(report(o));
+    if (!only) {
+      console.log('e2e: extension-host tests');
+      for (const o of await runHostSuite(context, server.url, workspaceDir, consoleLines)) outcomes.push(report(o));
+    }
   } catch (err) {
     // A broken prerequisite (install, build, server start) is a failure of the run, reported like a test.
     outcomes.push(report({ name: 'e2e setup', ok: false, ms: Date.now() - started, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
@@ -75,6 +92,7 @@ async function main(): Promise<number> {
       dumpServerLogs();
     }
     await server?.stop();
+    await standin?.close();
   }
   const failed = outcomes.filter((o) => !o.ok).length;
   console.log(`e2e: finished in ${seconds(started)}; screenshots and browser console in ${path.relative(repoRoot, resultsDir)}/`);

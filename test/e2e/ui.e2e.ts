@@ -73,16 +73,20 @@ export const uiTests: E2eTest[] = [
     },
   },
   {
-    name: 'clicking "Profile transaction" says honestly that nothing was run',
+    name: 'clicking "Profile transaction" without a connection offers to connect and runs nothing',
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, COMMIT_FILE);
       const commitLine = lineOf(fixtureText(workspace, COMMIT_FILE), /^\s*COMMIT\b/i);
       await codeLens(page, 'Profile transaction').first().click({ timeout: 30_000 });
-      // Until profiling lands, the command explains that it needs a connection and changed nothing.
-      const text = await notificationText(page, /Durability Lens: Profile/);
-      await screenshot('profile-transaction-notification');
-      if (!text.includes(`the transaction committed at line ${commitLine}`)) throw new Error(`notification does not name line ${commitLine}: ${text}`);
-      if (!/Nothing was run/.test(text)) throw new Error(`notification does not say that nothing was run: ${text}`);
+      // No connection yet: the command names its target, says nothing ran, and offers Connect / Add Connection.
+      const text = await notificationText(page, /needs a SQL Server connection/);
+      await screenshot('profile-transaction-needs-connection');
+      if (!text.includes(`Profile the transaction committed at line ${commitLine}`)) throw new Error(`notification does not name the COMMIT at line ${commitLine}: ${text}`);
+      if (!/Nothing was run and no database setting was changed/.test(text)) throw new Error(`notification does not say that nothing was run or changed: ${text}`);
+      for (const button of ['Connect', 'Add Connection']) {
+        const count = await page.locator('.notification-toast', { hasText: /needs a SQL Server connection/ }).getByRole('button', { name: button, exact: true }).count();
+        if (count === 0) throw new Error(`the notification offers no "${button}" button: ${text}`);
+      }
     },
   },
 ];

@@ -23,10 +23,11 @@ const USER_SETTINGS = {
   'git.enabled': false,
 };
 
-export function writeUserSettings(): void {
-  const dir = path.join(userDataDir, 'User');
+/** Writes the user settings.json of `dataDir`; `extra` adds settings (e.g. the stand-in's connection profile). */
+export function writeUserSettings(extra: Record<string, unknown> = {}, dataDir = userDataDir): void {
+  const dir = path.join(dataDir, 'User');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...extra }, null, 2));
 }
 
 export function freePort(): Promise<number> {
@@ -41,9 +42,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Where one code-server instance keeps its state: the e2e run's folders by default, the demo has its own. */
+export interface ServerDirs {
+  userData: string;
+  extensions: string;
+  /** Holds config.yaml and code-server.log. */
+  run: string;
+}
+
+export const E2E_DIRS: ServerDirs = { userData: userDataDir, extensions: extensionsDir, run: runDir };
+
 /** The CLI form of code-server, used to install our VSIX into the run's extensions folder. */
-export async function installExtension(vsix: string): Promise<void> {
-  await run(nodeBin, [codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force']);
+export async function installExtension(vsix: string, dirs: ServerDirs = E2E_DIRS): Promise<void> {
+  await run(nodeBin, [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force']);
 }
 
 const codeServerLog = path.join(runDir, 'code-server.log');
@@ -56,18 +67,21 @@ export class CodeServer {
     this.exited = new Promise((resolve) => child.once('exit', (code) => { this.exitCode = code ?? -1; resolve(); }));
   }
 
-  static async start(workspace: string): Promise<CodeServer> {
-    const port = await freePort();
+  /** `port` 0 (default) = a free one; `host` is the bind address (loopback unless the demo is asked otherwise). */
+  static async start(workspace: string, options: { dirs?: ServerDirs; port?: number; host?: string } = {}): Promise<CodeServer> {
+    const dirs = options.dirs ?? E2E_DIRS;
+    const port = options.port || (await freePort());
+    const host = options.host ?? '127.0.0.1';
     // A short TMPDIR: VS Code puts IPC sockets there and long socket paths exceed the 108-byte limit.
     const tmp = fs.mkdtempSync('/tmp/dl-e2e-');
-    const configFile = path.join(runDir, 'config.yaml');
+    const configFile = path.join(dirs.run, 'config.yaml');
     fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
     const args = [
-      codeServerEntry, '--config', configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+      codeServerEntry, '--config', configFile, '--auth', 'none', '--bind-addr', `${host}:${port}`,
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
+      '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, workspace,
     ];
-    const logFd = fs.openSync(codeServerLog, 'w');
+    const logFd = fs.openSync(path.join(dirs.run, 'code-server.log'), 'w');
     // detached: the child leads a new process group, so one kill(-pid) reaches the extension host too.
     const child = spawn(nodeBin, args, {
       detached: true,
@@ -75,7 +89,7 @@ export class CodeServer {
       env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp },
     });
     fs.closeSync(logFd);
-    const server = new CodeServer(child, `http://127.0.0.1:${port}`, tmp);
+    const server = new CodeServer(child, `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, tmp);
     process.once('exit', () => server.killGroup('SIGKILL'));
     await server.waitHealthy(60_000);
     return server;
@@ -106,6 +120,11 @@ export class CodeServer {
     } catch {
       // ESRCH: the group is already gone.
     }
+  }
+
+  /** Settles when code-server's main process exits (the demo stops the stand-in then too). */
+  whenExited(): Promise<number> {
+    return this.exited.then(() => this.exitCode ?? -1);
   }
 
   /** SIGTERM to the whole group, SIGKILL if code-server has not exited within 10 s. */

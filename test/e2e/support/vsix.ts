@@ -1,4 +1,4 @@
-// Builds and packages our VSIX (`npm run package`) and checks what went into it: the dist/ bundles, and none
+// Builds and packages our VSIX (webpack build + `vsce package`) and checks what went into it: the dist/ bundles, and none
 // of node_modules, sources, tests or source maps (.vscodeignore decides; this guards it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -69,16 +69,26 @@ export function bundlesAreFresh(): boolean {
   return Math.max(...inputs.map(newestMtime)) < lastBuild;
 }
 
-/** `npm run package` (build + vsce) → durability-lens.vsix, then the content check; returns the VSIX path. */
+/** Build (unless fresh) + vsce package → durability-lens.vsix, then the content check; returns the VSIX path. */
 export async function buildVsix(): Promise<string> {
+  const given = process.env.E2E_VSIX;
+  if (given) {
+    // A VSIX built elsewhere (a release candidate): test exactly that file, with the same content check.
+    const problems = vsixContentProblems(zipEntryNames(fs.readFileSync(given)));
+    if (problems.length) throw new Error(`${given} content is wrong:\n  ${problems.join('\n  ')}`);
+    console.log(`e2e: testing the given VSIX ${given} (E2E_VSIX); nothing built`);
+    return path.resolve(given);
+  }
   fs.rmSync(vsixPath, { force: true });
   const env = node22Env();
   if (process.env.E2E_REBUILD !== '1' && bundlesAreFresh()) {
     console.log('e2e: dist/ bundles are newer than their sources: packaging them without rebuilding (E2E_REBUILD=1 forces a build)');
-    await run(vsceBin, ['package', '--no-dependencies', '--out', vsixPath], { cwd: repoRoot, env, quiet: true });
   } else {
-    await run('npm', ['run', 'package', '--silent'], { cwd: repoRoot, env, quiet: true });
+    await run('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env, quiet: true });
   }
+  // `npm run package`'s vsce call, plus --no-rewrite-relative-links: the README links docs/ relatively and the
+  // repository URL is not a GitHub one, so vsce would refuse to guess an absolute base (links stay relative).
+  await run(vsceBin, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsixPath], { cwd: repoRoot, env, quiet: true });
   const names = zipEntryNames(fs.readFileSync(vsixPath));
   const problems = vsixContentProblems(names);
   if (problems.length) throw new Error(`durability-lens.vsix content is wrong:\n  ${problems.join('\n  ')}`);

@@ -134,3 +134,50 @@ export function lineOf(text: string, pattern: RegExp): number {
   if (index < 0) throw new Error(`fixture has no line matching ${pattern}`);
   return index + 1;
 }
+
+/** Clicks the button `button` on the notification toast whose text matches `match`. */
+export async function clickNotificationButton(page: Page, match: RegExp, button: string, timeoutMs = 20_000): Promise<void> {
+  const toast = page.locator('.notification-toast.notification-fade-in-done', { hasText: match }).first();
+  await toast.waitFor({ timeout: timeoutMs });
+  await toast.getByRole('button', { name: button, exact: true }).click({ timeout: timeoutMs });
+}
+
+/** Picks the quick-pick row labelled `label` (typing it as a filter first) in the open quick input. */
+export async function pickQuickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: timeoutMs });
+  await input.fill(label);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).waitFor({ timeout: timeoutMs });
+  await page.keyboard.press('Enter');
+}
+
+/** Answers an input box (a password prompt included) whose title matches `title`. */
+export async function answerInputBox(page: Page, title: RegExp, value: string, timeoutMs = 20_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget', { hasText: title });
+  await widget.waitFor({ timeout: timeoutMs });
+  await widget.locator('input').fill(value);
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Focuses the editor of an open file (by its tab) and selects all its text. */
+export async function selectAllIn(page: Page, fileName: string): Promise<void> {
+  await page.locator('.tab', { hasText: fileName }).first().click();
+  await page.locator('.tab.active', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  await editor.click();
+  await page.keyboard.press('Control+A');
+}
+
+/** Runs "Developer: Reload Window" and waits until the reloaded workbench is there again. */
+export async function reloadWindow(page: Page, timeoutMs = 60_000): Promise<void> {
+  const loaded = page.waitForEvent('load', { timeout: timeoutMs });
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill('>Developer: Reload Window');
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Developer: Reload Window' }).waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await loaded;
+  await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+}
