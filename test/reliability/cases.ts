@@ -73,9 +73,9 @@ export const HOSTILE_CASES = {
 };
 
 export const LOAD_CASES = {
-  rows: c('1,000,000-row result through runWorkload', 'all rows counted, none kept; heap growth bounded'),
-  go: c('GO 10000 through runWorkload', '10,000 iterations completed; heap growth bounded'),
-  repeat: c('20 comparisons in a row', 'connections back to 0, no event sessions, journal empty, setting restored each time'),
+  rows: c('1,000,000-row result through runWorkload', 'all rows counted, none kept; heap peak < 128 MB over the start, < 16 MB kept after a full GC'),
+  go: c('GO 10000 through runWorkload', '10,000 iterations and messages, only the first 100 kept; heap peak < 256 MB, < 24 MB kept after a full GC'),
+  repeat: c('20 comparisons in a row', 'connections back to 0, no timers left, no event sessions, journal empty, setting restored each time'),
   lsp: c('language server with a 10 MB document', 'hover and code lenses answer within the (generous) deadline'),
 };
 
