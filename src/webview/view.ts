@@ -50,6 +50,8 @@ function cellText(s: Summary | null | undefined, row: MetricRow): string {
   if (s.n === 1 || s.min === s.max) return median;
   const lo = formatValue(s.min, row.unit);
   const hi = formatValue(s.max, row.unit);
+  // A spread below the shown precision says nothing: "1.5 KB/write (1.5 – 1.5)" reads as noise.
+  if (lo === hi) return median;
   const unitOf = (t: string) => t.replace(/^-?[\d.,]+/, '');
   const unit = unitOf(median);
   if (unitOf(lo) === unit && unitOf(hi) === unit) return `${median} (${lo.slice(0, lo.length - unit.length)} – ${hi.slice(0, hi.length - unit.length)})`;
