@@ -1,0 +1,141 @@
+// `npm run demo`: Durability Lens in VS Code in the browser without a SQL Server — builds and installs the VSIX
+// into code-server (the e2e suite's cached install), starts the TDS stand-in with demo databases, pre-seeds a
+// connection profile to it, opens the sample scripts, prints the URL; Ctrl-C stops code-server and the stand-in.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CodeServer, installExtension, writeUserSettings, type ServerDirs } from '../test/e2e/support/codeServer';
+import { ensureAptPackages, ensureCodeServer } from '../test/e2e/support/install';
+import { cacheRoot, repoRoot } from '../test/e2e/support/paths';
+import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, standinConnectionSetting, startE2eStandin } from '../test/e2e/support/standin';
+import { buildVsix } from '../test/e2e/support/vsix';
+
+const USAGE = `usage: npm run demo -- [--port 8765] [--standin-port 14333] [--host 127.0.0.1] [--speed 1]
+  --port          code-server's port (the URL to open)
+  --standin-port  the SQL Server stand-in's TDS port
+  --host          code-server's bind address (0.0.0.0 to open it from another machine; no password is asked)
+  --speed         stand-in speed factor: 1 = simulated waits take their modelled time, 0.1 = ten times faster`;
+
+const demoRoot = path.join(cacheRoot, 'demo');
+const dirs: ServerDirs = { userData: path.join(demoRoot, 'user-data'), extensions: path.join(demoRoot, 'extensions'), run: demoRoot };
+const workspace = path.join(demoRoot, 'workspace');
+
+/** Fails early with a clear message when a fixed port is taken (a demo from an earlier shell may still run). */
+function assertPortFree(port: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'EADDRINUSE' ? `port ${port} (${what}) is in use: stop what holds it or pick another with ${what === 'code-server' ? '--port' : '--standin-port'}` : err.message)),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+const WORKSPACE_README = `# Durability Lens demo (against the SQL Server stand-in)
+
+The connection **${STANDIN_PROFILE_NAME}** is already in your user settings. It points at the Durability Lens
+**stand-in**: a TDS server written for our tests that models SQL Server's durability behaviour. Its figures are
+simulated (every panel says STAND-IN); nothing here is measured on SQL Server.
+
+1. Open \`samples/s1-single-row-inserts.sql\` (10,000 single-row inserts, each its own transaction).
+2. Select all (Ctrl+A), then right-click → **Compare Durability** (or F1 → *Durability Lens: Compare Durability*).
+3. Choose **Connect** → **${STANDIN_PROFILE_NAME}**; the password is **${STANDIN_PASSWORD}** (user ${STANDIN_USER}).
+   VS Code keeps it in its secret storage, never in settings.
+4. The comparison switches DELAYED_DURABILITY (DISABLED / FORCED), runs the script in each mode, puts the
+   original setting back and shows the table, charts and diagnosis in the *Durability comparison* panel.
+
+Try **Profile batch** above the WHILE loop, and the other samples (S2 test-suite reset, S3 log-flush trace,
+S4 forced flush). This folder is a scratch copy: \`npm run demo\` recreates it on every start.
+`;
+
+/** A fresh scratch workspace with the samples (the user may edit them; the repo's copies stay untouched). */
+function prepareWorkspace(): void {
+  fs.rmSync(workspace, { recursive: true, force: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.cpSync(path.join(repoRoot, 'samples'), path.join(workspace, 'samples'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'README.md'), WORKSPACE_README);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8765' },
+      'standin-port': { type: 'string', default: '14333' },
+      host: { type: 'string', default: '127.0.0.1' },
+      speed: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  const standinPort = Number(values['standin-port']);
+  const speedFactor = Number(values.speed);
+  if (![port, standinPort].every((p) => Number.isInteger(p) && p > 0 && p < 65536) || !(speedFactor >= 0)) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  await assertPortFree(port, 'code-server');
+  await assertPortFree(standinPort, 'stand-in');
+
+  console.log('demo: checking code-server and its prerequisites (first run: a few minutes)…');
+  await ensureAptPackages();
+  await ensureCodeServer();
+  console.log('demo: building and packaging the extension…');
+  const vsix = await buildVsix();
+
+  fs.rmSync(dirs.userData, { recursive: true, force: true });
+  fs.rmSync(dirs.extensions, { recursive: true, force: true });
+  prepareWorkspace();
+  const standin = await startE2eStandin({
+    port: standinPort,
+    speedFactor,
+    databases: [{ name: 'testsuite', recoveryModel: 'SIMPLE' }],
+  });
+  writeUserSettings({
+    // The README explains the demo; open it first instead of an empty workbench.
+    'workbench.startupEditor': 'readme',
+    'durabilityLens.connections': [standinConnectionSetting(standin.server.port)],
+  }, dirs.userData);
+  await installExtension(vsix, dirs);
+  const server = await CodeServer.start(workspace, { dirs, port, host: values.host });
+
+  let stopping = false;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\ndemo: ${why}; stopping code-server and the stand-in…`);
+    await server.stop();
+    await standin.close();
+    console.log('demo: stopped.');
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('Ctrl-C'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  void server.whenExited().then((code) => stop(`code-server exited (${code}); its log is ${path.join(dirs.run, 'code-server.log')}`));
+
+  const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
+  const bar = '='.repeat(78);
+  console.log(`
+${bar}
+  Durability Lens demo is running (VS Code in the browser: code-server + the SQL Server stand-in)
+
+  Open:      ${url}
+  Connect:   profile "${STANDIN_PROFILE_NAME}" is pre-configured (stand-in on 127.0.0.1:${standin.server.port}, database lab)
+  Password:  ${STANDIN_PASSWORD}      (asked once; VS Code keeps it in its secret storage)
+  Try:       samples/s1-single-row-inserts.sql → Ctrl+A → right-click → Compare Durability
+
+  Figures come from the stand-in's model, not from SQL Server (the panel says STAND-IN).
+  Stop:      Ctrl-C (stops code-server and the stand-in)
+${bar}
+`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
