@@ -1,11 +1,15 @@
 // Unit tests for the pure parts of the e2e harness (VSIX listing and checks, host-suite result parsing,
-// fixture line lookup); they run in `npm test`, without code-server or a browser.
+// fixture line lookup, panel table reading, the seeded stand-in profile and scaled S1); they run in `npm test`, without code-server or a browser.
 import * as assert from 'node:assert/strict';
 import { RESULT_MARKER } from './host/marker';
 import type { Outcome } from './support/harness';
 import { parseResultLines } from './support/hostSuite';
 import { vsixContentProblems, zipEntryNames } from './support/vsix';
 import { lineOf } from './support/workbench';
+import { validateStoredProfile } from '../../src/extension/connectionProfiles';
+import { analyze } from '../../src/tsql';
+import { cell, leadingNumber, type MetricTable } from './support/panel';
+import { scaledS1, standinConnectionSetting, STANDIN_PROFILE_NAME } from './support/standin';
 
 /** A stored (uncompressed) zip laid out as APPNOTE.TXT 4.3 describes, with an optional archive comment. */
 function storedZip(files: Record<string, string>, comment = ''): Buffer {
@@ -101,6 +105,42 @@ describe('e2e harness', () => {
     });
     it('fails loudly when the fixture lacks the line', () => {
       assert.throws(() => lineOf('SELECT 1', /^COMMIT/), /no line matching/);
+    });
+  });
+  describe('panel table reading', () => {
+    const table: MetricTable = {
+      headers: ['Metric', 'DISABLED (3 runs)', 'FORCED (3 runs)', 'FORCED vs DISABLED'],
+      rows: new Map([['Log writes', ['Log writes', '300', '1 (1 – 2)', '↓ ×0.0033']], ['Log bytes written', ['Log bytes written', '1.17 MB', '60 KB', '↓ ×0.05']]]),
+    };
+    it('finds a cell by row label and mode column, and reads the median it shows first', () => {
+      assert.equal(cell(table, 'Log writes', 'FORCED'), '1 (1 – 2)');
+      assert.equal(leadingNumber(cell(table, 'Log writes', 'FORCED')), 1);
+      assert.equal(leadingNumber('10,694 (10,600 – 10,700)'), 10694);
+      assert.equal(leadingNumber('0.2 ms/write'), 0.2);
+      assert.ok(Number.isNaN(leadingNumber('n/a')));
+    });
+    it('names what is missing instead of returning undefined', () => {
+      assert.throws(() => cell(table, 'WRITELOG waits', 'FORCED'), /no row "WRITELOG waits"/);
+      assert.throws(() => cell(table, 'Log writes', 'ALLOWED'), /no column "ALLOWED"/);
+    });
+  });
+
+  describe('stand-in profile and S1 fixture', () => {
+    it('seeds a settings entry the extension accepts, without any secret', () => {
+      const entry = standinConnectionSetting(14333);
+      const checked = validateStoredProfile(entry);
+      assert.ok(checked.ok, `rejected: ${JSON.stringify(checked)}`);
+      assert.equal(checked.profile.name, STANDIN_PROFILE_NAME);
+      assert.equal(checked.profile.port, 14333);
+      assert.equal(checked.profile.development, true);
+      assert.ok(!/password|secret|token|StandIn-1/i.test(JSON.stringify(entry)), 'a secret in the settings entry');
+    });
+    it('scales the S1 loop and keeps its setup marker and batches', () => {
+      const text = scaledS1(300);
+      assert.match(text, /WHILE @i < 300\b/);
+      assert.doesNotMatch(text, /10000/);
+      assert.match(text, /durability-lens: setup-end/);
+      assert.equal(analyze(text).batches.filter((b) => !b.empty).length, 3);
     });
   });
 });
