@@ -20,6 +20,13 @@ const opensStatement = opensImport;
 
 type TxStack = BeginTransactionNode[];
 
+/**
+ * Compound statements (blocks, TRY, loops, IF, routines) nested deeper than this are read flat: their heads are noted
+ * and their bodies parsed at this level. The scanner recurses per level, and a few thousand levels would exhaust the
+ * stack; real code stays far below 500.
+ */
+export const MAX_NESTING = 500;
+
 /** Scans every batch; the result lists nodes in document order. */
 export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
   const out = emptyStructure();
@@ -54,6 +61,8 @@ class BatchScanner {
   private loopDepth = 0;
   private atomicDepth = 0;
   private guardDepth = 0;
+  /** Compound statements open around p (see MAX_NESTING). */
+  private depth = 0;
   private implicitTransactions = false;
   private stack: TxStack = [];
   private readonly tryTrackers: { deepest: TxStack }[] = [];
@@ -74,7 +83,7 @@ class BatchScanner {
     this.repeated = span.batch.repeat > 1;
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
-    this.loopDepth = this.atomicDepth = this.guardDepth = 0;
+    this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
     this.implicitTransactions = false;
     if (this.stack.length > 0) this.stack = [];
     this.tryTrackers.length = 0;
@@ -161,7 +170,7 @@ class BatchScanner {
         break;
       case Kw.CREATE:
       case Kw.ALTER:
-        if (this.routine()) return false;
+        if (this.depth < MAX_NESTING && this.routine()) return false;
         break;
       case Kw.END:
       case Kw.ELSE:
@@ -181,9 +190,27 @@ class BatchScanner {
   private begin(): Flow {
     const next = this.kw(this.p + 1);
     if (next === Kw.TRAN || next === Kw.TRANSACTION || next === Kw.DISTRIBUTED) { this.beginTransaction(); return false; }
-    if (next === Kw.TRY) return this.tryCatch();
-    if (next === Kw.ATOMIC) return this.atomic();
     if (next === Kw.DIALOG || next === Kw.CONVERSATION) { this.simple(); return false; }
+    if (this.depth >= MAX_NESTING) return this.flatHead(next === Kw.TRY || next === Kw.CATCH || next === Kw.ATOMIC ? 2 : 1);
+    this.depth++;
+    const ends = next === Kw.TRY ? this.tryCatch() : next === Kw.ATOMIC ? this.atomic() : this.block(next);
+    this.depth--;
+    return ends;
+  }
+
+  /**
+   * Past MAX_NESTING: consumes only the head of a compound statement (`BEGIN`, `BEGIN TRY`, `WHILE cond`, `IF cond`)
+   * and notes it; its body is parsed as the statements that follow, and its END is then consumed as a stray END.
+   */
+  private flatHead(tokens: number, condition = false): Flow {
+    const from = this.p;
+    this.p += tokens;
+    if (condition) this.condition();
+    this.note('other', from);
+    return false;
+  }
+
+  private block(next: Kw): Flow {
     const from = this.p;
     this.p += next === Kw.CATCH ? 2 : 1; // a CATCH with no TRY before it still has a body
     const ends = this.list(true);
@@ -254,6 +281,7 @@ class BatchScanner {
   }
 
   private whileLoop(): Flow {
+    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
     const from = this.p;
     this.p++;
     const cond = this.condition();
@@ -263,7 +291,9 @@ class BatchScanner {
       nextKw !== Kw.DISTRIBUTED && nextKw !== Kw.ATOMIC && nextKw !== Kw.DIALOG && nextKw !== Kw.CONVERSATION;
     const before = this.stack.slice();
     this.loopDepth++;
+    this.depth++;
     const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
+    this.depth--;
     this.loopDepth--;
     if (ends) this.stack = before;
     const span = this.statement('while', from);
@@ -272,6 +302,14 @@ class BatchScanner {
   }
 
   private ifElse(): Flow {
+    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
+    this.depth++;
+    const ends = this.ifElseBody();
+    this.depth--;
+    return ends;
+  }
+
+  private ifElseBody(): Flow {
     const from = this.p;
     this.p++;
     const cond = this.condition();
@@ -437,7 +475,9 @@ class BatchScanner {
     }
     this.p = Math.min(r + 1, this.n);
     const bodyStart = this.start(this.p);
+    this.depth++;
     this.list(false);
+    this.depth--;
     const span = this.statement('routine', from);
     this.out.routines.push({ ...span, kind, name: parts.join('.'), batchIndex: this.batchIndex, bodyStart });
     return true;
