@@ -121,8 +121,17 @@ export function grantStatement(required: RequiredPermission, ctx: GrantContext):
   const on = required.permission === 'ALTER' ? ` ON DATABASE::${quoteName(ctx.databaseName)}` : '';
   const grant = `GRANT ${required.permission}${on} TO ${quoteName(ctx.userName)};`;
   // Azure SQL Database: the DBA connects to the database itself (no switching databases with USE there).
-  if (ctx.engineEdition === AZURE_SQL_DATABASE) return `-- run while connected to ${quoteName(ctx.databaseName)}\n${grant}`;
+  if (ctx.engineEdition === AZURE_SQL_DATABASE) return `-- run while connected to ${inComment(quoteName(ctx.databaseName))}\n${grant}`;
   return `USE ${quoteName(ctx.databaseName)};\n${grant}`;
+}
+
+/**
+ * Text safe inside a `--` comment: a line break in a name would end the comment and turn the rest of the name into
+ * T-SQL the DBA runs. Control characters (CR, LF, VT, FF, NEL...) and the Unicode line/paragraph separators, which
+ * editors also show as line breaks, become a visible `\uXXXX`.
+ */
+export function inComment(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 export function grantFor(measurement: MeasurementName, ctx: GrantContext): string | null {

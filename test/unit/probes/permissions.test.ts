@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { evaluatePreflight, grantFor, quoteName, serverStatePermission } from '../../../src/probes/permissions';
+import { evaluatePreflight, grantFor, inComment, quoteName, serverStatePermission } from '../../../src/probes/permissions';
 
 const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
 const ctx2022 = { ...ctx2019, majorVersion: 16 };
@@ -61,5 +61,20 @@ describe('probes/permissions: Azure SQL Database', () => {
     const azure = { majorVersion: 12, engineEdition: 5, loginName: 'lens', userName: 'lens]u', databaseName: 'appdb' };
     assert.equal(grantFor('waitStats', azure), '-- run while connected to [appdb]\nGRANT VIEW DATABASE STATE TO [lens]]u];');
     assert.equal(grantFor('extendedEvents', azure), '-- run while connected to [appdb]\nGRANT ALTER ANY DATABASE EVENT SESSION TO [lens]]u];');
+  });
+
+  it('keeps a database name with line breaks inside the comment line (escaped there, exact in the GRANT)', () => {
+    const databaseName = 'x\nDROP TABLE dbo.Orders --\r\u2028\u2029\u0085]y';
+    const azure = { majorVersion: 12, engineEdition: 5, loginName: 'lens', userName: 'lens', databaseName };
+    const grant = grantFor('durabilityToggle', azure)!;
+    assert.equal(grant, `-- run while connected to [x\\u000ADROP TABLE dbo.Orders --\\u000D\\u2028\\u2029\\u0085]]y]\nGRANT ALTER ON DATABASE::${quoteName(databaseName)} TO [lens];`);
+    // The first line break of any kind is the one that ends the whole comment, right before GRANT.
+    const firstBreak = grant.search(/[\r\n\u000b\u000c\u0085\u2028\u2029]/);
+    assert.equal(grant.slice(firstBreak + 1, firstBreak + 7), 'GRANT ');
+  });
+
+  it('inComment escapes control characters and Unicode line separators, and leaves other text alone', () => {
+    assert.equal(inComment('a\tb\u000bc\u000cd\u0000e\u007f'), 'a\\u0009b\\u000Bc\\u000Cd\\u0000e\\u007F');
+    assert.equal(inComment("[it's ü 🚀 \u00a0 -- /* ]]]"), "[it's ü 🚀 \u00a0 -- /* ]]]");
   });
 });
