@@ -116,7 +116,7 @@ export function unscaledToDecimal(unscaled: bigint, scale: number): string {
 }
 
 function readTimeDate(bytes: Buffer, scale: number, withDate: boolean): number {
-  const timeLen = scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
+  const timeLen = timeLength(scale);
   const units = uintLE(bytes.subarray(0, timeLen));
   const ms = Number((units * 1000n) / 10n ** BigInt(scale));
   if (!withDate) return ms;
@@ -166,7 +166,39 @@ export function readTypedValue(buf: Buffer, offset: number, info: TypeInfo): Rea
   return { value: decodeBytes(bytes.value, info), offset: bytes.offset };
 }
 
+/** Time part width for a scale (MS-TDS 2.2.5.5.1.8: 3 bytes up to scale 2, 4 up to 4, else 5). */
+function timeLength(scale: number): number {
+  return scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
+}
+
+/**
+ * The value lengths MS-TDS allows for a type (2.2.5.5.1), or null when any length decodes. The length byte comes from
+ * the client, so it is checked before any read: a short value must fail as a protocol error, not a RangeError.
+ */
+function allowedLengths(info: TypeInfo): readonly number[] | null {
+  switch (info.id) {
+    case TypeId.INT1: case TypeId.INT2: case TypeId.INT4: case TypeId.INT8:
+    case TypeId.FLT8: case InTypeId.FLT4: case InTypeId.DATETIME:
+      return [info.length];
+    case TypeId.INTN: return [1, 2, 4, 8];
+    case TypeId.BIT: case TypeId.BITN: return [1];
+    case TypeId.FLTN: return [4, 8];
+    case TypeId.DECIMALN: case TypeId.NUMERICN: return [5, 9, 13, 17]; // sign byte + 4, 8, 12 or 16
+    case TypeId.GUID: return [16];
+    case InTypeId.DATEN: return [3];
+    case InTypeId.TIMEN: return [timeLength(info.scale ?? 7)];
+    case TypeId.DATETIME2N: return [timeLength(info.scale ?? 7) + 3];
+    case TypeId.DATETIMEOFFSETN: return [timeLength(info.scale ?? 7) + 5]; // + 3 date bytes + 2 offset bytes
+    case InTypeId.DATETIMN: return [4, 8];
+    default: return null;
+  }
+}
+
 function decodeBytes(bytes: Buffer, info: TypeInfo): SqlValue {
+  const allowed = allowedLengths(info);
+  if (allowed !== null && !allowed.includes(bytes.length)) {
+    throw new TdsProtocolError(`${info.typeName} value of ${bytes.length} bytes (expected ${allowed.join(' or ')})`);
+  }
   switch (info.id) {
     case TypeId.INT1:
     case TypeId.INT2:
