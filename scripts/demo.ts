@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodeServer, installExtension, writeUserSettings, type ServerDirs } from '../test/e2e/support/codeServer';
 import { ensureAptPackages, ensureCodeServer } from '../test/e2e/support/install';
+import { acquireE2eLock } from '../test/e2e/support/lock';
 import { cacheRoot, repoRoot } from '../test/e2e/support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, standinConnectionSetting, startE2eStandin } from '../test/e2e/support/standin';
 import { buildVsix } from '../test/e2e/support/vsix';
@@ -82,14 +83,18 @@ async function main(): Promise<void> {
   await assertPortFree(port, 'code-server');
   await assertPortFree(standinPort, 'stand-in');
 
+  // The install cache and durability-lens.vsix are shared with e2e runs (other engineers' `npm test`): take turns.
+  const release = await acquireE2eLock('demo');
   console.log('demo: checking code-server and its prerequisites (first run: a few minutes)…');
   await ensureAptPackages();
   await ensureCodeServer();
   console.log('demo: building and packaging the extension…');
   const vsix = await buildVsix();
-
   fs.rmSync(dirs.userData, { recursive: true, force: true });
   fs.rmSync(dirs.extensions, { recursive: true, force: true });
+  await installExtension(vsix, dirs);
+  release();
+
   prepareWorkspace();
   const standin = await startE2eStandin({
     port: standinPort,
@@ -101,7 +106,6 @@ async function main(): Promise<void> {
     'workbench.startupEditor': 'readme',
     'durabilityLens.connections': [standinConnectionSetting(standin.server.port)],
   }, dirs.userData);
-  await installExtension(vsix, dirs);
   const server = await CodeServer.start(workspace, { dirs, port, host: values.host });
 
   let stopping = false;

@@ -8,6 +8,7 @@ import { launchBrowser, recordConsole } from './support/browser';
 import { CodeServer, dumpServerLogs, installExtension, writeUserSettings } from './support/codeServer';
 import { report, runTests, screenshotter, type Outcome } from './support/harness';
 import { runHostSuite } from './support/hostSuite';
+import { acquireE2eLock } from './support/lock';
 import { ensureAptPackages, ensureCodeServer } from './support/install';
 import { browserProfileDir, CODE_SERVER_VERSION, fixtureWorkspace, repoRoot, resultsDir, runDir, workspaceDir } from './support/paths';
 import { buildVsix } from './support/vsix';
@@ -45,7 +46,9 @@ async function main(): Promise<number> {
   let context: BrowserContext | undefined;
   let standin: RunningStandin | undefined;
   const consoleLines: string[] = [];
+  let release: (() => void) | undefined;
   try {
+    release = await acquireE2eLock('e2e');
     let t = Date.now();
     await ensureAptPackages();
     await ensureCodeServer();
@@ -93,10 +96,13 @@ async function main(): Promise<number> {
     }
     await server?.stop();
     await standin?.close();
+    release?.();
   }
   const failed = outcomes.filter((o) => !o.ok).length;
   console.log(`e2e: finished in ${seconds(started)}; screenshots and browser console in ${path.relative(repoRoot, resultsDir)}/`);
-  console.log(`\n${outcomes.length - failed} passed, ${failed} failed`);
+  // A known bug's failure counts as skipped (as mocha's pending tests do in the other suites' summaries).
+  const knownBugs = outcomes.filter((o) => o.knownBug).length;
+  console.log(`\n${outcomes.length - failed - knownBugs} passed, ${failed} failed, ${knownBugs} skipped`);
   return failed ? 1 : 0;
 }
 

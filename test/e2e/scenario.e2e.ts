@@ -12,6 +12,8 @@ export const S1_ROWS = 300;
 export const S1_FILE = `s1-${S1_ROWS}-rows.sql`;
 
 const LOG_WRITES = 'Log writes';
+/** The title of the extension's password prompt for the seeded profile. */
+const PASSWORD_TITLE = new RegExp(`for "${STANDIN_PROFILE_NAME.replace(/[()]/g, '\\$&')}"`);
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -41,7 +43,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         // Not connected yet: the command says so and offers to connect; the profile comes from the seeded settings.
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
         await pickQuickItem(page, STANDIN_PROFILE_NAME);
-        await answerInputBox(page, new RegExp(`for "${STANDIN_PROFILE_NAME.replace(/[()]/g, '\\$&')}"`), STANDIN_PASSWORD);
+        await answerInputBox(page, PASSWORD_TITLE, STANDIN_PASSWORD);
         const title = await waitForPanelTitle(page, /Durability profile/, 90_000);
         const table = await readMetricTable(page);
         await screenshot('s1-profile-panel');
@@ -107,5 +109,32 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         assert(table.headers.join('|') === compared.headers.join('|'), `columns changed across the reload: ${table.headers.join(' | ')}`);
       },
     },
-  ];
+      {
+      name: 'S1: after a browser reload (F5) right after a run, the panel shows that run',
+      timeoutMs: 120_000,
+      knownBug: 'the panel serializer prefers the webview state, which the workbench may not have saved yet, over the newer workspaceState data',
+      run: async ({ page, screenshot }) => {
+        // The panel shows the comparison (restored above). Profile now, so the newest data is a profile…
+        await openFile(page, S1_FILE);
+        await selectAllIn(page, S1_FILE);
+        await runCommand(page, 'Durability Lens: Profile Selection');
+        // After the window reload the extension is not connected: Connect again (the password is in SecretStorage).
+        await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
+        await pickQuickItem(page, STANDIN_PROFILE_NAME);
+        const passwordBox = page.locator('.quick-input-widget', { hasText: PASSWORD_TITLE });
+        const asked = await Promise.race([
+          passwordBox.waitFor({ timeout: 90_000 }).then(() => true),
+          waitForPanelTitle(page, /Durability profile/, 90_000).then(() => false),
+        ]);
+        if (asked) throw new Error('the password was asked again after a window reload: it did not stay in SecretStorage');
+        // …and reload the page the way a browser user does, without VS Code's shutdown save.
+        await page.reload();
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await waitForPanelTitle(page, /Durability (profile|comparison)/, 90_000);
+        const title = (await panelFrame(page).getByRole('heading', { level: 1 }).first().textContent()) ?? '';
+        await screenshot('s1-panel-after-browser-reload');
+        assert(/Durability profile/.test(title), `after F5 the panel shows "${title}", not the profile that ran last`);
+      },
+    },
+];
 }

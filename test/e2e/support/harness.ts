@@ -17,6 +17,11 @@ export interface E2eTest {
   name: string;
   /** Whole-test deadline; individual waits inside use shorter ones so the failure says what was missing. */
   timeoutMs?: number;
+  /**
+   * A product bug this test reproduces, reported to its owner: a failure is printed as "known bug" and not
+   * counted; a pass is counted and says the mark can go (the reliability suites' "BUG (skipped)" convention).
+   */
+  knownBug?: string;
   run(ctx: E2eContext): Promise<void>;
 }
 
@@ -25,6 +30,8 @@ export interface Outcome {
   ok: boolean;
   ms: number;
   error?: string;
+  /** Set when a test marked knownBug failed: shown, not counted as a failure. */
+  knownBug?: string;
 }
 
 let shotCounter = 0;
@@ -58,17 +65,20 @@ export async function runTests(tests: readonly E2eTest[], ctx: E2eContext): Prom
     console.log(`  ▶ ${test.name}`);
     try {
       await withDeadline(test.run(ctx), test.timeoutMs ?? 60_000, test.name);
+      if (test.knownBug) console.log(`    note: passes now although marked knownBug (${test.knownBug}): remove the mark`);
       outcomes.push(report({ name: test.name, ok: true, ms: Date.now() - started }));
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      await ctx.screenshot(`FAILED-${test.name}`).catch(() => undefined);
-      outcomes.push(report({ name: test.name, ok: false, ms: Date.now() - started, error }));
+      await ctx.screenshot(`${test.knownBug ? 'KNOWN-BUG' : 'FAILED'}-${test.name}`).catch(() => undefined);
+      // A known bug's failure is expected: it is reported as such and does not fail the run.
+      outcomes.push(report({ name: test.name, ok: !!test.knownBug, ms: Date.now() - started, error, ...(test.knownBug ? { knownBug: test.knownBug } : {}) }));
     }
   }
   return outcomes;
 }
 
 export function report(o: Outcome): Outcome {
-  console.log(`  ${o.ok ? '✔' : '✘'} ${o.name} (${o.ms} ms)${o.error ? `\n      ${o.error.split('\n').join('\n      ')}` : ''}`);
+  const mark = o.knownBug ? `✘ KNOWN BUG (not counted: ${o.knownBug})` : o.ok ? '✔' : '✘';
+  console.log(`  ${mark} ${o.name} (${o.ms} ms)${o.error ? `\n      ${o.error.split('\n').join('\n      ')}` : ''}`);
   return o;
 }
