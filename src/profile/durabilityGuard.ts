@@ -48,8 +48,54 @@ export class DurabilityChangeError extends Error {
   }
 }
 
+/**
+ * Lock errors an ALTER ... WITH NO_WAIT reports when another session holds a lock on the database: 5061 (NO_WAIT
+ * could not get the lock; test/standin/MODEL.md "ALTER DATABASE") and 1222 (lock timeout). 5069 ("ALTER DATABASE
+ * statement failed") accompanies every failure, permission errors included, so it says nothing about locks.
+ */
+export const LOCK_ERROR_NUMBERS: ReadonlySet<number> = new Set([5061, 1222]);
+/** 5011: the login may not alter this database (MODEL.md "ALTER DATABASE"). */
+export const ALTER_DENIED_ERROR_NUMBER = 5011;
+
+/** Socket-level codes tedious and src/db use for a connection that is gone (src/db/workload.ts uses the same). */
+const CONNECTION_LOST_CODES = new Set(['ESOCKET', 'ECLOSE', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/** True when `err` carries no server error and its code (anywhere in the cause chain) says the socket is gone. */
+export function isConnectionLost(err: unknown): boolean {
+  if (sqlErrorsOf(err).length > 0) return false;
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+export interface ChangeAdvice {
+  /** The GRANT that allows the ALTER (identifiers quoted); shown when the server refuses with 5011. */
+  grant?: string;
+}
+
+/** What to tell the user after a failed ALTER: only the advice that fits the error. */
+function adviceFor(err: unknown, database: string, advice: ChangeAdvice): string {
+  const numbers = sqlErrorsOf(err).map((e) => e.number);
+  if (numbers.some((n) => LOCK_ERROR_NUMBERS.has(n))) {
+    return 'WITH NO_WAIT fails instead of waiting when another session holds a lock on the database; try again when it is idle.';
+  }
+  if (numbers.includes(ALTER_DENIED_ERROR_NUMBER)) {
+    const grant = advice.grant ?? `GRANT ALTER ON DATABASE::${quoteName(database)} TO <the database user of this login>;`;
+    return `The login lacks ALTER permission on ${quoteName(database)}. Ask an administrator to run: ${grant}`;
+  }
+  return '';
+}
+
+/** The driver's text without what src/db appends ("(while running: …)") and without a final period. */
+function driverText(err: unknown): string {
+  const message = (err as Error)?.message ?? String(err);
+  return message.replace(/\s*\(while running: .*\)$/s, '').replace(/\.+$/, '');
+}
+
 /** Runs the ALTER and re-reads the setting; throws DurabilityChangeError when it did not become `mode`. */
-export async function setDurability(client: SqlClient, database: string, mode: DurabilityMode): Promise<void> {
+export async function setDurability(client: SqlClient, database: string, mode: DurabilityMode, advice: ChangeAdvice = {}): Promise<void> {
   const statement = alterDurabilitySql(database, mode);
   try {
     await client.execute(statement);
@@ -61,11 +107,15 @@ export async function setDurability(client: SqlClient, database: string, mode: D
     } catch {
       now = null;
     }
-    const serverText = first ? `SQL error ${first.number}: ${first.message}` : (err as Error).message;
     const state = now === null ? 'The current setting could not be read back.' : `The setting is still ${now}.`;
+    const what = first
+      ? ` (SQL error ${first.number}: ${first.message.replace(/\.+$/, '')}).`
+      : isConnectionLost(err)
+        ? `: the connection to the server was lost (${driverText(err)}), so whether the ALTER ran is not known.`
+        : ` (${driverText(err)}).`;
+    const tail = adviceFor(err, database, advice);
     throw new DurabilityChangeError(
-      `Could not set DELAYED_DURABILITY = ${mode} on ${quoteName(database)} (${serverText}). ${state} ` +
-        'WITH NO_WAIT fails instead of waiting when another session holds a lock on the database; try again when it is idle.',
+      `Could not set DELAYED_DURABILITY = ${mode} on ${quoteName(database)}${what} ${state}${tail ? ` ${tail}` : ''}`,
       statement,
       first?.number ?? null,
       now,
@@ -77,7 +127,7 @@ export async function setDurability(client: SqlClient, database: string, mode: D
     now = await readDurability(client, database);
   } catch (err) {
     throw new DurabilityChangeError(
-      `ALTER DATABASE ran, but the setting could not be read back (${(err as Error).message}); it may now be ${mode}.`,
+      `ALTER DATABASE ran, but the setting could not be read back (${driverText(err)}); it may now be ${mode}.`,
       statement,
       null,
       null,
@@ -104,15 +154,30 @@ export interface RestoreOutcome {
   message: string;
 }
 
+/**
+ * Shared by the attempts of one restore: true while the setting is known to differ from the original (the
+ * comparison's last verified change, or an attempt that read it), so a later attempt that finds the original
+ * reports 'restored', not 'already-original' (the first attempt's ALTER ran, then the connection dropped).
+ */
+export interface RestoreProgress {
+  changed: boolean;
+}
+
 /** Puts one journal entry's database back and clears the entry only after verifying it. */
-export async function restoreEntry(client: SqlClient, entry: RestoreEntry, journal: RestoreJournal): Promise<RestoreOutcome> {
+export async function restoreEntry(
+  client: SqlClient,
+  entry: RestoreEntry,
+  journal: RestoreJournal,
+  progress: RestoreProgress = { changed: false },
+  advice: ChangeAdvice = {},
+): Promise<RestoreOutcome> {
   const base = { server: entry.server, database: entry.database, originalSetting: entry.originalSetting, restoreStatement: entry.restoreStatement };
   const current = await readDurability(client, entry.database);
-  let status: RestoreStatus = 'already-original';
   if (current !== entry.originalSetting) {
-    await setDurability(client, entry.database, entry.originalSetting);
-    status = 'restored';
+    progress.changed = true;
+    await setDurability(client, entry.database, entry.originalSetting, advice);
   }
+  const status: RestoreStatus = progress.changed ? 'restored' : 'already-original';
   const verified = await readDurability(client, entry.database);
   if (verified !== entry.originalSetting) {
     return { ...base, status: 'failed', verifiedSetting: verified, journalCleared: false, message: `Restore did not take effect: the setting is ${verified}. Run: ${entry.restoreStatement}` };
@@ -147,6 +212,8 @@ export interface GuardOptions {
   monitor: SqlClient;
   /** Opens a fresh monitor connection when the current one failed (dropped socket). */
   reopenMonitor?: () => Promise<SqlClient>;
+  /** The GRANT that allows the ALTER, named when the server refuses it (5011). */
+  grant?: string;
 }
 
 /**
@@ -156,6 +223,8 @@ export interface GuardOptions {
 export class DurabilityGuard {
   private entry: RestoreEntry | null = null;
   private monitor: SqlClient;
+  /** Whether the setting is known to differ from the original now (restore then reports 'restored'). */
+  private readonly progress: RestoreProgress = { changed: false };
 
   constructor(private readonly options: GuardOptions) {
     this.monitor = options.monitor;
@@ -183,20 +252,33 @@ export class DurabilityGuard {
     if (!this.entry) throw new Error('DurabilityGuard.begin() must journal the original setting before any change.');
     await this.options.journal.put({ ...this.entry, lastApplied: mode });
     this.entry = { ...this.entry, lastApplied: mode };
-    await setDurability(this.monitor, this.options.database, mode);
+    const original = this.entry.originalSetting;
+    try {
+      await setDurability(this.monitor, this.options.database, mode, this.advice());
+    } catch (err) {
+      // Read back after the failure: that is the state restore starts from. Unknown (null): restore will see.
+      if (err instanceof DurabilityChangeError && err.settingNow !== null) this.progress.changed = err.settingNow !== original;
+      throw err;
+    }
+    // A later run back in the original mode means restore only has to verify ('already-original').
+    this.progress.changed = mode !== original;
+  }
+
+  private advice(): ChangeAdvice {
+    return this.options.grant !== undefined ? { grant: this.options.grant } : {};
   }
 
   async restore(): Promise<RestoreOutcome | null> {
     const entry = this.entry;
     if (!entry) return null;
     try {
-      return await restoreEntry(this.monitor, entry, this.options.journal);
+      return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice());
     } catch (first) {
       if (!this.options.reopenMonitor) return failedOutcome(entry, first);
       try {
         // Usually the monitor connection dropped; a new connection can still put the setting back.
         this.monitor = await this.options.reopenMonitor();
-        return await restoreEntry(this.monitor, entry, this.options.journal);
+        return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice());
       } catch (second) {
         return failedOutcome(entry, second);
       }

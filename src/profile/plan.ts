@@ -1,7 +1,7 @@
 // What a durability comparison will do, decided before anything changes: the run order (alternating so drift does
 // not favour one mode), the setup/measured split of the script, and the plan the UI/CLI asks the user to confirm.
 import type { SqlClient } from '../db/types';
-import { captureDatabaseInfo, captureServerIdentity, preflightPermissions, valueOf, type DatabaseInfo, type PreflightResult } from '../probes';
+import { captureDatabaseInfo, captureServerIdentity, preflightPermissions, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
 import type { DurabilityMode, FigureSource } from './types';
@@ -118,12 +118,22 @@ export function evaluatePlanIssues(db: DatabaseInfo, preflight: PreflightResult 
 
 /** Reads server, database and permissions from the MONITOR connection and describes the comparison. Changes nothing. */
 export async function planComparison(monitor: SqlClient, options: PlanOptions): Promise<ComparisonPlan> {
+  return (await preparePlan(monitor, options)).plan;
+}
+
+/** The plan plus the login/user/version it was made for (the comparison builds GRANT advice from it). */
+export interface PreparedPlan {
+  plan: ComparisonPlan;
+  grantContext: GrantContext;
+}
+
+export async function preparePlan(monitor: SqlClient, options: PlanOptions): Promise<PreparedPlan> {
   const modes = [...new Set(options.modes ?? (['DISABLED', 'FORCED'] as DurabilityMode[]))];
   const repetitions = options.repetitions ?? 3;
   const warmup = options.warmup ?? true;
   const identity = await captureServerIdentity(monitor);
   const target = await readTargetDatabase(monitor);
-  const ctx = {
+  const ctx: GrantContext = {
     majorVersion: identity.majorVersion,
     engineEdition: identity.engineEdition,
     loginName: identity.loginName,
@@ -139,7 +149,7 @@ export async function planComparison(monitor: SqlClient, options: PlanOptions): 
   }
   const { refusals, warnings, grant } = evaluatePlanIssues(db, preflight, { ...options, modes });
   const restoreStatement = alterDurabilitySql(db.name, db.delayedDurability);
-  return {
+  const plan: ComparisonPlan = {
     server: options.server,
     serverVersion: identity.versionText,
     source: figureSourceOf(identity.versionText),
@@ -158,6 +168,7 @@ export async function planComparison(monitor: SqlClient, options: PlanOptions): 
     canProceed: refusals.length === 0,
     grant,
   };
+  return { plan, grantContext: ctx };
 }
 
 /** The plan as plain text for the CLI (and the UI's confirmation dialog body). */

@@ -1,7 +1,21 @@
 import { strict as assert } from 'node:assert';
 import { alterDurabilitySql, DurabilityChangeError, DurabilityGuard, recoverFromJournal, setDurability } from '../../../src/profile/durabilityGuard';
 import { newRestoreEntry } from '../../../src/profile/restoreJournal';
+import type { SqlClient } from '../../../src/db/types';
 import { FakeServer } from './fakeServer';
+
+/** A client whose ALTER fails with `error` and whose read-back answers `setting` (or fails when null). */
+function failingAlterClient(error: unknown, setting: 'DISABLED' | null): SqlClient {
+  return {
+    query: async () => {
+      if (setting === null) throw Object.assign(new Error('The connection is closed.'), { code: 'ECLOSE' });
+      return [{ delayed_durability_desc: setting }];
+    },
+    execute: async () => {
+      throw error;
+    },
+  };
+}
 
 describe('durability guard', () => {
   it('quotes the database name and accepts only the three settings', () => {
@@ -84,5 +98,71 @@ describe('durability guard', () => {
     assert.deepEqual(outcomes.map((o) => [o.status, o.verifiedSetting]), [['restored', 'DISABLED']]);
     assert.equal(journal.entries.length, 0);
     assert.ok(fake.log.includes('close#9'), 'the recovery connection is closed');
+  });
+
+  it('reports restored when the restoring ALTER ran and only its read-back hit the dropped connection', async () => {
+    const fake = new FakeServer();
+    const source = fake.source();
+    const guard = new DurabilityGuard({ journal: fake.journal(), server: 's', database: 'lab', monitor: await source.open('monitor'), reopenMonitor: () => source.open('monitor') });
+    await guard.begin('DISABLED');
+    await guard.apply('FORCED');
+    fake.dropMonitorAfterAlters = 2; // the restoring ALTER is the second: it runs, then the connection dies
+    const outcome = (await guard.restore())!;
+    assert.deepEqual(fake.log.slice(-6), ['read:FORCED', 'alter:DISABLED', 'open#2:monitor', 'read:DISABLED', 'read:DISABLED', 'journal-remove']);
+    assert.equal(outcome.status, 'restored', outcome.message);
+    assert.match(outcome.message, /back to DISABLED \(verified\)/);
+  });
+
+  it('still reports already-original when the change itself never took effect', async () => {
+    const fake = new FakeServer();
+    const journal = fake.journal();
+    const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
+    await guard.begin('DISABLED');
+    fake.alterLocked = true;
+    await assert.rejects(guard.apply('FORCED'), DurabilityChangeError);
+    fake.alterLocked = false;
+    const outcome = (await guard.restore())!;
+    assert.equal(outcome.status, 'already-original');
+    assert.equal(journal.entries.length, 0);
+  });
+
+  describe('advice of a failed ALTER', () => {
+    const serverError = (number: number, message: string) => Object.assign(new Error(message), { number, state: 1, class: 16, message, lineNumber: 1 });
+    const failure = async (client: SqlClient, grant?: string) => {
+      const err = await setDurability(client, 'la]b', 'FORCED', grant ? { grant } : {}).catch((e: unknown) => e);
+      assert.ok(err instanceof DurabilityChangeError);
+      return err;
+    };
+
+    it('a lock error (5061, 1222) gets the NO_WAIT lock advice', async () => {
+      for (const number of [5061, 1222]) {
+        const err = await failure(failingAlterClient(serverError(number, 'locked.'), 'DISABLED'));
+        assert.match(err.message, new RegExp(`SQL error ${number}: locked\\)\\. The setting is still DISABLED\\. WITH NO_WAIT fails .* holds a lock`));
+        assert.doesNotMatch(err.message, /GRANT/);
+      }
+    });
+
+    it('5011 (with the 5069 that follows every failure) names the GRANT, quoted, and no lock advice', async () => {
+      const error = new AggregateError([serverError(5011, 'User does not have permission to alter database \'la]b\'.'), serverError(5069, 'ALTER DATABASE statement failed.')], 'x');
+      const err = await failure(failingAlterClient(error, 'DISABLED'), 'USE [la]]b];\nGRANT ALTER ON DATABASE::[la]]b] TO [us]]er];');
+      assert.equal(err.serverErrorNumber, 5011);
+      assert.match(err.message, /lacks ALTER permission on \[la\]\]b\]\. Ask an administrator to run: USE \[la\]\]b\];\nGRANT ALTER ON DATABASE::\[la\]\]b\] TO \[us\]\]er\];$/);
+      assert.doesNotMatch(err.message, /lock/);
+      // Without the caller's GRANT the statement still names the database, quoted.
+      const bare = await failure(failingAlterClient(error, 'DISABLED'));
+      assert.match(bare.message, /GRANT ALTER ON DATABASE::\[la\]\]b\] TO /);
+    });
+
+    it('a dropped connection says the connection was lost, without lock or GRANT advice and without doubled periods', async () => {
+      const dropped = Object.assign(new Error('Connection lost - socket hang up. (while running: ALTER DATABASE [la]]b] SET ...)'), { code: 'ESOCKET' });
+      const err = await failure(failingAlterClient(dropped, null));
+      assert.equal(err.serverErrorNumber, null);
+      assert.equal(err.message, 'Could not set DELAYED_DURABILITY = FORCED on [la]]b]: the connection to the server was lost (Connection lost - socket hang up), so whether the ALTER ran is not known. The current setting could not be read back.');
+    });
+
+    it('another server error gets no advice', async () => {
+      const err = await failure(failingAlterClient(serverError(5058, "Option 'DELAYED_DURABILITY' cannot be set in database 'la]b'."), 'DISABLED'));
+      assert.equal(err.message, "Could not set DELAYED_DURABILITY = FORCED on [la]]b] (SQL error 5058: Option 'DELAYED_DURABILITY' cannot be set in database 'la]b'). The setting is still DISABLED.");
+    });
   });
 });
