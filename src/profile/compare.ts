@@ -2,13 +2,13 @@
 // alternating order → restore + verify in finally, whatever happened (error, cancel, dropped monitor).
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import { DurabilityChangeError, DurabilityGuard, type RestoreOutcome } from './durabilityGuard';
-import { planComparison, splitSetup, type ComparisonPlan } from './plan';
+import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
 import type { RestoreJournal } from './restoreJournal';
 import { tediousExecutor } from './connections';
-import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
+import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 import { runSetup } from './setupRun';
-import type { PreflightResult } from '../probes';
+import { grantFor, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
 
@@ -65,7 +65,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     const monitor = await open('monitor');
     const workload = await open('workload');
     progress('plan');
-    const plan = await planComparison(monitor, {
+    const { plan, grantContext } = await preparePlan(monitor, {
       server: source.serverLabel,
       ...(options.modes ? { modes: options.modes } : {}),
       ...(options.repetitions !== undefined ? { repetitions: options.repetitions } : {}),
@@ -85,11 +85,14 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       database: plan.database,
       monitor,
       reopenMonitor: () => open('monitor'),
+      // Named in the error when the server refuses the ALTER (5011) although the preflight said it may.
+      grant: grantFor('durabilityToggle', { ...grantContext, databaseName: plan.database }) ?? undefined,
     });
     const runs: RunResult[] = [];
     let status: ComparisonStatus = 'completed';
     let error: ComparisonResult['error'] = null;
     let restore: RestoreOutcome | null = null;
+    let connectionLost = false;
     try {
       throwIfAborted(options.signal);
       await guard.begin(plan.currentSetting);
@@ -144,7 +147,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         if (run.status === 'workload-error') {
           status = 'workload-error';
           const e = run.errors[0];
-          error = { kind: 'workload', message: e ? `The workload failed in ${planned.mode}${e.documentLine !== null ? ` (line ${e.documentLine + 1})` : ''}: SQL error ${e.number}: ${e.message}` : 'The workload failed.' };
+          if (e && e.number === 0) connectionLost = true;
+          error = { kind: 'workload', message: e ? workloadErrorText(planned.mode, e) : 'The workload failed.' };
           break;
         }
       }
@@ -163,9 +167,26 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       progress('restore-durability');
       restore = await guard.restore();
     }
+    // A lost workload connection has no server message to explain it: say what it meant for the database.
+    if (connectionLost && error && restore) error = { ...error, message: `${error.message} ${restoreSummary(restore)}` };
     progress('done');
     return { ...base, status, runs, restore, error };
   } finally {
     for (const s of opened) await s.close().catch(() => undefined);
   }
+}
+
+/** "SQL error n: text" for a server error; a lost connection (no server error, number 0) says so instead. */
+export function workloadErrorText(mode: DurabilityMode, e: RunError): string {
+  const where = e.documentLine !== null ? ` (line ${e.documentLine + 1})` : '';
+  if (e.number === 0) {
+    return `The workload failed in ${mode}${where}: the connection to the server was lost (${e.message.replace(/\.+$/, '')}), so the comparison stopped; the runs so far are kept.`;
+  }
+  return `The workload failed in ${mode}${where}: SQL error ${e.number}: ${e.message}`;
+}
+
+function restoreSummary(restore: RestoreOutcome): string {
+  if (restore.status === 'failed') return `DELAYED_DURABILITY was NOT restored to ${restore.originalSetting}: ${restore.message}`;
+  if (restore.status === 'restored') return `DELAYED_DURABILITY was restored to ${restore.originalSetting} (verified).`;
+  return `DELAYED_DURABILITY is ${restore.originalSetting}, as before (verified).`;
 }

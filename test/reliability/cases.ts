@@ -25,6 +25,10 @@ export const DROP_CASES = {
   afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
+  afterRestoreAlter: c(
+    'connection drop right after the restoring ALTER ran',
+    `the retry over a new connection finds DISABLED and still reports restored ("back to DISABLED (verified)"), not "already DISABLED"; ${LEFT_CLEAN}`,
+  ),
 };
 
 export const SWEEP_CASE = c(
@@ -38,9 +42,14 @@ export const PROFILE_SWEEP_CASE = c(
 );
 
 export const FAULT_CASES = {
-  restart: c('server restart mid-workload', `status workload-error ("SQL error 0: socket hang up"); the run reports file stats and session waits missing because the server restarted between the snapshots; ${LEFT_CLEAN}`),
+  restart: c('server restart mid-workload', `status workload-error (the connection to the server was lost: socket hang up); the run reports file stats and session waits missing because the server restarted between the snapshots; ${LEFT_CLEAN}`),
   locked: c('ALTER refused: database locked (5061)', 'status failed, durability-change error naming 5061 and "still DISABLED"; nothing changed, nothing left behind'),
   denied: c('ALTER refused: permission denied (5011)', 'status failed, durability-change error naming 5011; nothing changed, nothing left behind'),
+  deniedGrant: c('ALTER refused (5011): the error names the GRANT, not a lock', 'the error gives GRANT ALTER ON DATABASE::[db] TO [user] (quoted) and no lock advice'),
+  connectionLostMessage: c(
+    'lost workload connection: the error says the connection was lost, not "SQL error 0"',
+    'the error says the connection to the server was lost, that the comparison stopped, and that DELAYED_DURABILITY was restored to DISABLED (verified)',
+  ),
   lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
   snapshotLockTimeout: c('lock timeout (1222) on a DMV of the after-snapshot while FORCED', `status completed; that run's file stats reported missing with the server's reason and no GRANT; ${LEFT_CLEAN}`),
   dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, file stats reported missing with error 300 and the exact GRANT; ${LEFT_CLEAN}`),

@@ -143,12 +143,13 @@ describe('reliability: faults during a comparison (stand-in)', function () {
     });
   });
 
-  it.skip('BUG: a drop after the restoring ALTER reports the database as "already DISABLED" instead of restored', async () => {
-    // src/profile/durabilityGuard.ts DurabilityGuard.restore: the retry's restoreEntry finds the setting already back
-    // (the first attempt's ALTER ran) and says 'already-original' / "was already DISABLED" after a FORCED run.
+  it(DROP_CASES.afterRestoreAlter.title, async () => {
+    // The restoring ALTER runs, then its read-back drops: the retry over a new connection finds DISABLED, and the
+    // outcome must still say this comparison's change was put back.
     const result = await compare(h, DB, journal, { onProgress: atStep('restore-durability', () => h.dropNthRequest(3)) });
     assert.equal(result.status, 'completed');
     assert.equal(result.restore!.status, 'restored', result.restore!.message);
+    assert.match(result.restore!.message, /back to DISABLED \(verified\)/);
   });
 
   describe('server faults', () => {
@@ -164,12 +165,13 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assertRestoredFromForced(result);
     });
 
-    it.skip('BUG: a lost workload connection is reported as "SQL error 0: socket hang up"', async () => {
-      // src/profile/compare.ts formats every workload error as `SQL error ${number}`; a lost connection has no
-      // server error (number 0) and should say the connection to the server was lost.
+    it(FAULT_CASES.connectionLostMessage.title, async () => {
+      // No server error number: the message says the connection was lost, that the comparison stopped, and the restore.
       const result = await compare(h, DB, journal, { onProgress: atStep('workload', () => h.engine.restart()) });
       assert.doesNotMatch(result.error!.message, /SQL error 0/);
       assert.match(result.error!.message, /connection/i);
+      assert.match(result.error!.message, /FORCED: the connection to the server was lost \(.*socket hang up\), so the comparison stopped.*restored to DISABLED \(verified\)/);
+      assert.doesNotMatch(result.error!.message, /\.\./);
     });
 
     it(FAULT_CASES.locked.title, async () => {
@@ -190,11 +192,11 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       assert.equal(result.restore!.status, 'already-original');
     });
 
-    it.skip('BUG: a refused ALTER (5011) says what to GRANT, not to wait for a lock', async () => {
-      // src/profile/durabilityGuard.ts setDurability appends the lock advice to every failure, also 5011 and socket drops.
+    it(FAULT_CASES.deniedGrant.title, async () => {
       h.engine.faults.alterDatabaseDenied = true;
       const result = await compare(h, DB, journal);
       assert.match(result.error!.message, /GRANT ALTER ON DATABASE::\[rel_faults\]/);
+      assert.match(result.error!.message, /GRANT ALTER ON DATABASE::\[rel_faults\] TO \[dbo\];/);
       assert.doesNotMatch(result.error!.message, /holds a lock/);
     });
 
