@@ -303,17 +303,11 @@ class BatchScanner {
 
   private ifElse(): Flow {
     if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
-    this.depth++;
-    const ends = this.ifElseBody();
-    this.depth--;
-    return ends;
-  }
-
-  private ifElseBody(): Flow {
     const from = this.p;
     this.p++;
     const cond = this.condition();
     if (cond.tranCount) this.guardDepth++;
+    this.depth++;
     const before = this.stack.slice();
     const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
     while (this.kind() === TokenKind.Semicolon) this.p++;
@@ -326,6 +320,7 @@ class BatchScanner {
       endsElse = this.p < this.n && this.kw() !== Kw.END ? this.statementAt() : false;
       afterElse = this.stack;
     }
+    this.depth--;
     if (cond.tranCount) this.guardDepth--;
     this.stack = join(endsThen, afterThen, endsElse, afterElse).slice();
     this.note('if', from);
