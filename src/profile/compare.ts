@@ -8,7 +8,7 @@ import type { RestoreJournal } from './restoreJournal';
 import { tediousExecutor } from './connections';
 import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 import { runSetup } from './setupRun';
-import { grantFor, type PreflightResult } from '../probes';
+import { grantFor, type BenignWaitOptions, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
 
@@ -44,6 +44,8 @@ export interface CompareOptions extends ProfileCallbacks {
   sampling?: SamplingOptions;
   /** Per measured run: cancel the workload after this many ms (the comparison then ends 'cancelled'). */
   workloadTimeoutMs?: number;
+  /** Changes to the shipped benign-wait list applied to every run's server waits. */
+  waits?: BenignWaitOptions;
 }
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
@@ -129,6 +131,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             ...(preflight !== undefined ? { preflight } : {}),
             ...(options.sampling ? { sampling: options.sampling } : {}),
             ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
+            ...(options.waits ? { waits: options.waits } : {}),
             reconnectMonitor: () => open('monitor'),
           },
           measured,

@@ -7,6 +7,7 @@ import {
   diffSnapshots,
   preflightPermissions,
   valueOf,
+  type BenignWaitOptions,
   type Measurement,
   type PreflightResult,
   type Snapshot,
@@ -96,6 +97,8 @@ export interface RunContext extends ProfileCallbacks {
   sampling?: SamplingOptions;
   /** Cancel the workload (attention) after this many ms; the run ends 'cancelled' with reason 'timeout'. */
   workloadTimeoutMs?: number;
+  /** The user's changes to the shipped benign-wait list for the server waits (include un-hides, exclude hides). */
+  waits?: BenignWaitOptions;
 }
 
 export interface MeasureOptions {
@@ -341,7 +344,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
 
   // Session waits unabridged (every wait type of the session); server waits beyond the top 100 are summed in `others`.
-  const diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100 } });
+  const benign = { ...(ctx.waits?.include ? { include: ctx.waits.include } : {}), ...(ctx.waits?.exclude ? { exclude: ctx.waits.exclude } : {}) };
+  const diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100, ...benign } });
   notes.push(...diff.notes);
   if (sampled) notes.push(...sampled.notes);
   const printed = series.result();

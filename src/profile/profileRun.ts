@@ -1,6 +1,7 @@
 // A profile run: opens WORKLOAD and MONITOR (or uses the caller's), runs the script's setup part unmeasured, then
 // measureRun (measureRun.ts) between the snapshots, and closes what it opened.
 import type { SqlSession, WorkloadBatch } from '../db/types';
+import type { BenignWaitOptions } from '../probes';
 import { tediousExecutor } from './connections';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
 import { runSetup } from './setupRun';
@@ -28,6 +29,8 @@ export interface ProfileRunOptions extends ProfileCallbacks {
   sampling?: SamplingOptions;
   /** Cancel the workload after this many ms (status 'cancelled', cancel.reason 'timeout'). */
   workloadTimeoutMs?: number;
+  /** Changes to the shipped benign-wait list applied to the server waits (durabilityLens.waits.benign.*). */
+  waits?: BenignWaitOptions;
 }
 
 function isSource(c: ProfileRunOptions['connections']): c is ConnectionSource {
@@ -89,6 +92,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         ...(options.onMessage ? { onMessage: options.onMessage } : {}),
         ...(options.sampling ? { sampling: options.sampling } : {}),
         ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
+        ...(options.waits ? { waits: options.waits } : {}),
         ...(source
           ? {
               reconnectMonitor: async () => {
