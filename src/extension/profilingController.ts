@@ -12,7 +12,7 @@ import type { ComparisonPanels } from './panel';
 import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
 import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import type { RunHistory } from './runHistory';
-import { applyBenignOverrides, comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
+import { comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
@@ -127,7 +127,6 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
             const run = await profileRun({ connections: source, batches: target.batches, ...core, ...callbacks });
             this.showErrors(document, run.errors);
             const data = panelDataFromRun(run, active.serverLabel);
-            data.serverWaits = applyBenignOverrides(data.serverWaits, settings);
             await this.present(data, [run]);
             if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
           } else {
@@ -141,7 +140,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               ...core,
               ...callbacks,
             });
-            await this.afterComparison(document, result, settings);
+            await this.afterComparison(document, result);
           }
         } catch (err) {
           await this.reportFailure(err, active.profile.name);
@@ -167,7 +166,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
   }
 
-  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, settings: ReturnType<typeof currentRunSettings>): Promise<void> {
+  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>): Promise<void> {
     if (result.status === 'refused') {
       const text = refusalText(result.plan)!;
       this.output.warn(text);
@@ -183,7 +182,6 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     this.showErrors(document, result.runs.flatMap((r) => r.errors));
     if (result.runs.length > 0 || result.restore) {
       const data = panelDataFromComparison(result);
-      data.serverWaits = applyBenignOverrides(data.serverWaits, settings);
       await this.present(data, result.runs, comparisonContextOf(result));
     }
     if (result.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the comparison was cancelled; the runs so far are shown and the original setting was restored.');

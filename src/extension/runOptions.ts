@@ -1,7 +1,7 @@
 // Reads the run settings from VS Code and turns them into the core's options (profileRun / runComparison), so the
 // controller, the ad-hoc trace and the connection manager all honour the same `durabilityLens.*` values.
 import * as vscode from 'vscode';
-import type { WaitRowView } from '../shared/webviewProtocol';
+import type { BenignWaitOptions } from '../probes';
 import { readRunSettings, type RunSettingKey, type RunSettings } from '../shared/runSettings';
 import { SETTINGS_SECTION } from '../shared/settings';
 
@@ -19,20 +19,18 @@ export function coreRunOptions(s: RunSettings) {
     sampling: { enabled: true, intervalMs: s.samplingIntervalMs },
     ...(s.requestTimeoutMs > 0 ? { workloadTimeoutMs: s.requestTimeoutMs } : {}),
   };
-  return { xe: { enabled: s.xeEnabled, target: s.xeTarget }, ...extra };
+  return { xe: { enabled: s.xeEnabled, target: s.xeTarget }, waits: benignWaitOptions(s), ...extra };
+}
+
+/**
+ * durabilityLens.waits.benign.include / .exclude as the core's benign-wait options: the server-wait diff itself
+ * un-hides the included types and hides the excluded ones, so the panel, exports and history all agree.
+ */
+export function benignWaitOptions(s: RunSettings): BenignWaitOptions {
+  return { include: [...s.benignInclude], exclude: [...s.benignExclude] };
 }
 
 /** Comparison defaults from settings: modes, repetitions, warm-up. */
 export function comparisonDefaults(s: RunSettings) {
   return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup };
-}
-
-/**
- * The user's extra benign waits hidden from the server-wait table. (Un-hiding a shipped benign wait needs the
- * profile layer to diff with the include list; until it takes one, `include` only affects what is shown here.)
- */
-export function applyBenignOverrides(rows: WaitRowView[], s: RunSettings): WaitRowView[] {
-  if (s.benignExclude.length === 0) return rows;
-  const hidden = new Set(s.benignExclude);
-  return rows.filter((w) => !hidden.has(w.waitType.toUpperCase()));
 }

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { resolveConnection } from '../connectionOption';
 import { ConnectionFailure } from '../../db/errors';
 import type { ConnectionProfile } from '../../db/types';
+import type { BenignWaitOptions } from '../../probes';
 import { FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
 import { connect } from '../../db/connect';
 import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel } from '../../report';
@@ -259,28 +260,39 @@ export function usageError(io: CliIO, command: string, message: string, text: st
   return EXIT.usage;
 }
 
-/** --timeout SECONDS / --sample-interval MS / --no-sampling, shared by profile and compare. */
+/** --timeout SECONDS / --sample-interval MS / --no-sampling / --benign-include|exclude, shared by profile and compare. */
 export interface RunArgs {
   workloadTimeoutMs: number | null;
   sampleIntervalMs: number | null;
   sampling: boolean;
+  benignInclude: string[];
+  benignExclude: string[];
 }
 
 export function newRunArgs(): RunArgs {
-  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true };
+  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true, benignInclude: [], benignExclude: [] };
 }
 
 export const RUN_USAGE = `Run:
   --timeout SECONDS             cancel the workload after this long (the run is reported as cancelled)
   --sample-interval MS          sample per-file IO and log flushes every MS ms while it runs (default 1000)
   --no-sampling                 no samples during the run
-  --no-xe                       do not create the log-flush event session`;
+  --no-xe                       do not create the log-flush event session
+  --benign-include W1,W2        show these wait types although the shipped benign list hides them
+                                (e.g. PREEMPTIVE_OS_FLUSHFILEBUFFERS)
+  --benign-exclude W1,W2        hide these wait types from the server waits as benign`;
 
 export function takeRunArg(args: readonly string[], i: number, into: RunArgs): number | string {
   const arg = args[i]!;
   if (arg === '--no-sampling') {
     into.sampling = false;
     return 1;
+  }
+  if (arg === '--benign-include' || arg === '--benign-exclude') {
+    const names = (args[i + 1] ?? '').split(',').map((w) => w.trim()).filter((w) => w.length > 0);
+    if (names.length === 0) return `${arg} needs a comma-separated list of wait types`;
+    (arg === '--benign-include' ? into.benignInclude : into.benignExclude).push(...names);
+    return 2;
   }
   if (arg !== '--timeout' && arg !== '--sample-interval') return 0;
   const value = args[i + 1];
@@ -291,10 +303,11 @@ export function takeRunArg(args: readonly string[], i: number, into: RunArgs): n
   return 2;
 }
 
-export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs?: number }; workloadTimeoutMs?: number } {
+export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs?: number }; workloadTimeoutMs?: number; waits?: BenignWaitOptions } {
   return {
     sampling: { enabled: r.sampling, ...(r.sampleIntervalMs !== null ? { intervalMs: r.sampleIntervalMs } : {}) },
     ...(r.workloadTimeoutMs !== null ? { workloadTimeoutMs: r.workloadTimeoutMs } : {}),
+    ...(r.benignInclude.length > 0 || r.benignExclude.length > 0 ? { waits: { include: [...r.benignInclude], exclude: [...r.benignExclude] } } : {}),
   };
 }
 
