@@ -134,7 +134,9 @@ export function mapSessionError(step: XeStep, sessionName: string, platform: XeP
     const tail = step === 'drop' ? ` Ask an administrator to drop it, or run: ${grant}` : ` Ask an administrator to run: ${grant}`;
     return new XeSessionError(step, sessionName, `${what}: permission denied. ${CHANGED[step]}${tail}`, { grant, serverErrorNumber: number, cause: err });
   }
-  const server = number !== null ? ` (server error ${number}: ${message})` : `: ${message}`;
+  // The server's text is quoted verbatim in parentheses; a bare driver message ("The connection is closed.") runs
+  // into our own sentence, so its closing period goes.
+  const server = number !== null ? ` (server error ${number}: ${message})` : `: ${message.replace(/[.\s]+$/, '')}`;
   const after = step === 'drop' ? ` Find it later with "clean up orphan sessions" (it is named ${sessionName}).` : '';
   return new XeSessionError(step, sessionName, `${what}${server}. ${CHANGED[step]}${after}`, { serverErrorNumber: number, cause: err });
 }
