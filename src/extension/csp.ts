@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 export function buildCsp(cspSource: string, nonce: string): string {
   if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new RangeError('A nonce is at least 16 base64/url-safe characters.');
-  if (/[;\s'"]/.test(cspSource)) throw new RangeError(`Not a webview CSP source: ${cspSource}`);
+  if (!isWebviewCspSource(cspSource)) throw new RangeError(`Not a webview CSP source: ${cspSource}`);
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -12,6 +12,18 @@ export function buildCsp(cspSource: string, nonce: string): string {
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
   ].join('; ');
+}
+
+/**
+ * `webview.cspSource` is one origin in desktop VS Code (`https://*.vscode-cdn.net`) but a list in the web workbench
+ * (code-server gives `'self' https://*.vscode-cdn.net`). Accept a space-separated list of host or scheme sources
+ * and the `'self'` keyword — nothing that could widen the policy ('unsafe-*', a bare `*`) or end the directive.
+ */
+export function isWebviewCspSource(cspSource: string): boolean {
+  const parts = cspSource.trim().split(/\s+/);
+  const source = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d+|\*))?(?:\/[^\s;,'"]*)?$/i;
+  const scheme = /^[a-z][a-z0-9+.-]*:$/i;
+  return parts.length > 0 && parts[0] !== '' && parts.every((p) => p === "'self'" || (p !== '*' && (source.test(p) || scheme.test(p))));
 }
 
 /** 128 bits from the OS random source, fresh for every HTML page the panel gets. */

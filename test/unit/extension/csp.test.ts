@@ -16,6 +16,20 @@ describe('extension/csp', () => {
     assert.throws(() => buildCsp("x; script-src 'unsafe-inline'", 'AAAAAAAAAAAAAAAAAAAAAA'), RangeError);
   });
 
+  it("accepts the web workbench's source list (code-server: 'self' plus the CDN origin) and keeps it as given", () => {
+    const webSource = "'self' https://*.vscode-cdn.net";
+    assert.equal(
+      buildCsp(webSource, 'AAAAAAAAAAAAAAAAAAAAAA'),
+      "default-src 'none'; script-src 'nonce-AAAAAAAAAAAAAAAAAAAAAA'; style-src 'self' https://*.vscode-cdn.net; font-src 'self' https://*.vscode-cdn.net; img-src 'self' https://*.vscode-cdn.net data:",
+    );
+  });
+
+  it('refuses sources that would widen the policy: unsafe keywords, a bare *, commas, an empty source', () => {
+    for (const bad of ["'self' 'unsafe-inline'", "'unsafe-eval'", '*', 'https://a.example, https://b.example', '', '   ', "'none'"]) {
+      assert.throws(() => buildCsp(bad, 'AAAAAAAAAAAAAAAAAAAAAA'), RangeError, bad);
+    }
+  });
+
   it('makes a fresh 128-bit nonce each time', () => {
     const a = makeNonce();
     const b = makeNonce();
