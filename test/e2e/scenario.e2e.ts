@@ -36,6 +36,9 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
       run: async ({ page, screenshot }) => {
         await waitForExplorer(page);
         await runCommand(page, 'Notifications: Clear All Notifications');
+        // Room for the panel in the screenshots: no Problems panel (left open by the UI tests), no side bar.
+        if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
+        await runCommand(page, 'View: Close Primary Side Bar');
         await openFile(page, S1_FILE);
         await lensLine(page, 'Profile batch', 60_000);
         await selectAllIn(page, S1_FILE);
@@ -115,7 +118,6 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
       knownBug: 'the panel serializer prefers the webview state, which the workbench may not have saved yet, over the newer workspaceState data',
       run: async ({ page, screenshot }) => {
         // The panel shows the comparison (restored above). Profile now, so the newest data is a profile…
-        await openFile(page, S1_FILE);
         await selectAllIn(page, S1_FILE);
         await runCommand(page, 'Durability Lens: Profile Selection');
         // After the window reload the extension is not connected: Connect again (the password is in SecretStorage).

@@ -24,7 +24,8 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   // until the focused row is our file.
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: base }).waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
-  await page.locator('.tab.active', { hasText: base }).waitFor({ timeout: 20_000 });
+  // .first(): the same file may be open in two editor groups (each has an active tab).
+  await page.locator('.tab.active', { hasText: base }).first().waitFor({ timeout: 20_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
 }
 
