@@ -27,6 +27,20 @@ async function standinBanner(page: Page, what: string): Promise<void> {
   });
 }
 
+/**
+ * Waits for the panel titled `title`, or fails at once with the text of an error notification of ours (a failed
+ * run, connection or workload) instead of waiting out the whole deadline.
+ */
+async function panelOrError(page: Page, title: RegExp, timeoutMs: number): Promise<string> {
+  const error = page.locator('.notification-toast', { hasText: /Durability Lens(: the run failed|: the workload failed| could not connect)/ }).first();
+  const outcome = await Promise.race([
+    waitForPanelTitle(page, title, timeoutMs).then((text) => ({ text, failed: false })),
+    error.waitFor({ timeout: timeoutMs + 1000 }).then(async () => ({ text: (await error.textContent()) ?? '', failed: true })),
+  ]);
+  if (outcome.failed) throw new Error(`instead of the panel, the extension reported: ${outcome.text}`);
+  return outcome.text;
+}
+
 export function scenarioTests(standin: RunningStandin): E2eTest[] {
   let compared: MetricTable | null = null;
   return [
@@ -47,7 +61,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
         await pickQuickItem(page, STANDIN_PROFILE_NAME);
         await answerInputBox(page, PASSWORD_TITLE, STANDIN_PASSWORD);
-        const title = await waitForPanelTitle(page, /Durability profile/, 90_000);
+        const title = await panelOrError(page, /Durability profile/, 90_000);
         const table = await readMetricTable(page);
         await screenshot('s1-profile-panel');
         assert(/lab/.test(title), `profile panel title does not name the database lab: ${title}`);
@@ -67,7 +81,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         await selectAllIn(page, S1_FILE);
         // The profile is `development: true`, so no confirmation dialog is expected before the switch.
         await runCommand(page, 'Durability Lens: Compare Durability');
-        const title = await waitForPanelTitle(page, /Durability comparison/, 150_000);
+        const title = await panelOrError(page, /Durability comparison/, 150_000);
         assert(/lab/.test(title), `comparison panel title does not name lab: ${title}`);
         const restore = panelFrame(page).getByRole('status').filter({ hasText: /restored|restore/i }).first();
         await restore.waitFor({ timeout: 10_000 });
