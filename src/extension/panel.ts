@@ -22,10 +22,12 @@ export class ComparisonPanels implements vscode.Disposable {
     this.disposables.push(
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
+          // workspaceState is written on every show(); the webview's own state is persisted only when the window
+          // shuts down, so after a plain reload it can hold an older result. It is the fallback, not the source.
           const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
-          this.data = fromState ?? context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? null;
-        this.runs = [];
-        this.comparison = null;
+          this.data = context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? fromState;
+          this.runs = [];
+          this.comparison = null;
           this.attach(panel);
         },
       }),

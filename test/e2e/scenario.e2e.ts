@@ -126,10 +126,9 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         assert(table.headers.join('|') === compared.headers.join('|'), `columns changed across the reload: ${table.headers.join(' | ')}`);
       },
     },
-      {
+    {
       name: 'S1: after a browser reload (F5) right after a run, the panel shows that run',
       timeoutMs: 120_000,
-      knownBug: 'the panel serializer prefers the webview state, which the workbench may not have saved yet, over the newer workspaceState data',
       run: async ({ page, screenshot }) => {
         // The panel shows the comparison (restored above). Profile now, so the newest data is a profile…
         await selectAllIn(page, S1_FILE);
