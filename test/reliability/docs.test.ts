@@ -1,11 +1,11 @@
-// docs/reliability.md's table must be exactly the cases in cases.ts, and every case must be the title of a test in
+// docs/reliability.md's table (and the README's copy) must be exactly the cases in cases.ts, and every case must be the title of a test in
 // this folder. DURABILITY_LENS_WRITE_DOCS=1 rewrites the table between the markers instead of checking it.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as cases from './cases';
 
-const DOC = join(__dirname, '../../docs/reliability.md');
+const DOCS = [join(__dirname, '../../docs/reliability.md'), join(__dirname, '../../README.md')];
 const BEGIN = '<!-- reliability-table:begin (generated from test/reliability/cases.ts) -->';
 const END = '<!-- reliability-table:end -->';
 
@@ -27,18 +27,20 @@ export function renderTable(): string {
 }
 
 describe('reliability: docs/reliability.md', () => {
-  it('the table lists exactly the reliability cases with their outcomes', () => {
-    const doc = readFileSync(DOC, 'utf8');
-    const start = doc.indexOf(BEGIN);
-    const end = doc.indexOf(END);
-    assert.ok(start >= 0 && end > start, `markers missing in ${DOC}`);
-    const table = renderTable();
-    if (process.env.DURABILITY_LENS_WRITE_DOCS === '1') {
-      writeFileSync(DOC, `${doc.slice(0, start + BEGIN.length)}\n${table}\n${doc.slice(end)}`);
-      return;
-    }
-    assert.equal(doc.slice(start + BEGIN.length, end).trim(), table, 'regenerate: DURABILITY_LENS_WRITE_DOCS=1 npx mocha test/reliability/docs.test.ts');
-  });
+  for (const DOC of DOCS) {
+    it(`the table in ${DOC.split('/').slice(-2).join('/')} lists exactly the reliability cases with their outcomes`, () => {
+      const doc = readFileSync(DOC, 'utf8');
+      const start = doc.indexOf(BEGIN);
+      const end = doc.indexOf(END);
+      assert.ok(start >= 0 && end > start, `markers missing in ${DOC}`);
+      const table = renderTable();
+      if (process.env.DURABILITY_LENS_WRITE_DOCS === '1') {
+        writeFileSync(DOC, `${doc.slice(0, start + BEGIN.length)}\n${table}\n${doc.slice(end)}`);
+        return;
+      }
+      assert.equal(doc.slice(start + BEGIN.length, end).trim(), table, 'regenerate: DURABILITY_LENS_WRITE_DOCS=1 npx mocha test/reliability/docs.test.ts');
+    });
+  }
 
   it('every case in the table is the title of a test in test/reliability', () => {
     const dir = __dirname;
