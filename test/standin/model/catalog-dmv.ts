@@ -57,8 +57,10 @@ export function registerDmvTables(): void {
       const linux = b.server.options.platform === 'Linux';
       // On Linux the volume names and file system type are NULL (reference §1).
       return [{
-        database_id: d.id, file_id: f.fileId, volume_mount_point: linux ? null : 'C:\\', volume_id: linux ? null : '\\\\?\\Volume{standin}\\',
-        logical_volume_name: linux ? null : 'OS', file_system_type: linux ? null : 'NTFS', total_bytes: 512n * 1024n ** 3n, available_bytes: 300n * 1024n ** 3n,
+        // Each extra data file has its own volume (state.ts makeFiles): E:\, F:\, ... on Windows.
+        database_id: d.id, file_id: f.fileId, volume_mount_point: linux ? null : f.volume ? `${String.fromCharCode(68 + f.volume)}:\\` : 'C:\\',
+        volume_id: linux ? null : `\\\\?\\Volume{standin-${f.volume}}\\`,
+        logical_volume_name: linux ? null : f.volume ? `DATA${f.volume}` : 'OS', file_system_type: linux ? null : 'NTFS', total_bytes: 512n * 1024n ** 3n, available_bytes: 300n * 1024n ** 3n,
         supports_compression: linux ? null : 1, supports_alternate_streams: linux ? null : 1, supports_sparse_files: 1, is_read_only: 0, is_compressed: 0,
         incurs_seek_penalty: linux ? null : b.server.options.logWriteLatencyMs >= 2 ? 1 : 0,
       }];
@@ -262,7 +264,7 @@ function perfCounterRows(b: BatchContext): VRow[] {
       ['Log File(s) Size (KB)', logBytes / 1024, RAW],
       ['Log File(s) Used Size (KB)', d.log.usedBytes / 1024, RAW],
       ['Percent Log Used', (100 * d.log.usedBytes) / logBytes, RAW],
-      ['Data File(s) Size (KB)', d.files.find((f) => f.type === 0)!.sizePages * 8, RAW],
+      ['Data File(s) Size (KB)', d.files.filter((f) => f.type === 0).reduce((n, f) => n + f.sizePages * 8, 0), RAW],
       ['Active Transactions', [...b.server.sessions.values()].filter((s) => s.alive && s.tran?.db === d).length, RAW],
     ];
   };

@@ -238,7 +238,7 @@ export class BatchAbort extends Error {}
 const COMMANDS: Partial<Record<Stmt['k'], string>> = {
   select: 'SELECT', insert: 'INSERT', update: 'UPDATE', delete: 'DELETE', truncate: 'TRUNCATE TABLE', commit: 'COMMIT TRANSACTION',
   rollback: 'ROLLBACK TRANSACTION', checkpoint: 'CHECKPOINT', waitfor: 'WAITFOR', alterDatabase: 'ALTER DATABASE', createTable: 'CREATE TABLE',
-  dropTable: 'DROP TABLE', exec: 'EXECUTE', dbcc: 'DBCC', createEventSession: 'CREATE EVENT SESSION', alterEventSession: 'ALTER EVENT SESSION',
+  dropTable: 'DROP TABLE', exec: 'EXECUTE', dbcc: 'DBCC', backup: 'BACKUP DATABASE', createEventSession: 'CREATE EVENT SESSION', alterEventSession: 'ALTER EVENT SESSION',
 };
 
 export function doneOf(ctx: RunCtx, rowCount: number | undefined): Output {

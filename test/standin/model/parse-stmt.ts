@@ -254,12 +254,33 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
         c.expectOp(')');
       }
       const withOpts: string[] = [];
-      if (c.acceptKw('WITH')) do withOpts.push(c.name().toUpperCase()); while (c.acceptOp(','));
+      if (c.acceptKw('WITH')) withOpts.push(...parseWithList(c));
       return { line, k: 'dbcc', command, args, with: withOpts };
+    }
+    case 'BACKUP': {
+      // BACKUP DATABASE db TO DISK = N'...' [, DISK = ...] [WITH opt [= value], ...]; LOG backups are not modelled.
+      c.next();
+      c.expectKw('DATABASE');
+      const db = c.name();
+      c.expectKw('TO');
+      const disks: Expr[] = [];
+      do { c.expectKw('DISK'); c.expectOp('='); disks.push(parseExpr(c)); } while (c.acceptOp(','));
+      const withOpts = c.acceptKw('WITH') ? parseWithList(c) : [];
+      return { line, k: 'backup', db, disks, with: withOpts };
     }
     default:
       throw c.unexpected();
   }
+}
+
+/** `WITH A, B = value, C` (DBCC and BACKUP options): the option names, upper-cased; values are skipped. */
+function parseWithList(c: Cursor): string[] {
+  const out: string[] = [];
+  do {
+    out.push(c.name().toUpperCase());
+    if (c.acceptOp('=')) parseExpr(c);
+  } while (c.acceptOp(','));
+  return out;
 }
 
 function atStatementEnd(c: Cursor): boolean {

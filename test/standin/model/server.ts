@@ -14,6 +14,8 @@ export interface ResolvedOptions {
   speedFactor: number;
   logWriteLatencyMs: number;
   dataWriteLatencyMs: number;
+  dataReadLatencyMs: number;
+  dataReadMBps: number;
   logSectorBytes: number;
   azure: boolean;
   traceFlags: number[];
@@ -66,6 +68,8 @@ export class Server {
       speedFactor: opts.speedFactor ?? 1,
       logWriteLatencyMs: opts.logWriteLatencyMs ?? 0.2,
       dataWriteLatencyMs: opts.dataWriteLatencyMs ?? 0.2,
+      dataReadLatencyMs: opts.dataReadLatencyMs ?? 0.2,
+      dataReadMBps: opts.dataReadMBps ?? 200,
       logSectorBytes: opts.logSectorBytes ?? 4096,
       azure: !!opts.azure,
       traceFlags: opts.traceFlags ?? [],

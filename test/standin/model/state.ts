@@ -13,6 +13,10 @@ export interface StandinOptions {
   /** Log device write latency in ms (SSD-like 0.2 by default; HDD-like 4). */
   logWriteLatencyMs?: number;
   dataWriteLatencyMs?: number;
+  /** Data device read latency per read in ms (default 0.2) and sequential read bandwidth in MB/s (default 200):
+   *  what paces CHECKDB and BACKUP reads (stmt-io.ts). Modelling choice, SSD-like. */
+  dataReadLatencyMs?: number;
+  dataReadMBps?: number;
   /** Bytes a log write is rounded up to (4 KB-sector device by default). */
   logSectorBytes?: number;
   /** Simulate Azure SQL Database (EngineEdition 5, ON DATABASE event sessions). */
@@ -50,6 +54,11 @@ export interface DatabaseSpec {
   /** Member of an availability group (group_database_id / replica_id are set). */
   availabilityGroup?: boolean;
   readOnly?: boolean;
+  /** Data files (default 1). File 1 is the .mdf, the log is file 2, further data files are 3, 4, ... (.ndf),
+   *  each on its own volume (S5: eight files on eight LUNs). */
+  dataFiles?: number;
+  /** Size of each data file in MB (default 8). CHECKDB and BACKUP read every page of every data file. */
+  sizeMb?: number;
 }
 
 export interface Login {
@@ -79,6 +88,8 @@ export interface DbFile {
   sizePages: number;
   growthPages: number;
   io: FileIo;
+  /** Volume number for sys.dm_os_volume_stats (0 = the default data/log volume). */
+  volume: number;
 }
 
 export interface Vlf {
@@ -241,16 +252,30 @@ export function makeDatabase(id: number, spec: DatabaseSpec, system: boolean, pl
     agReplicaId: spec.availabilityGroup ? '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' : null,
     readOnly: !!spec.readOnly,
     createDate: new Date(),
-    files: [
-      { fileId: 1, type: 0, name: dataName, physicalName: `${dir}${spec.name === 'tempdb' ? 'tempdb' : spec.name}.mdf`, sizePages: 1024, growthPages: 8192, io: emptyIo() },
-      { fileId: 2, type: 1, name: logName, physicalName: `${dir}${spec.name === 'tempdb' ? 'templog' : spec.name + '_log'}.ldf`, sizePages: logSize / 8192, growthPages: 8192, io: emptyIo() },
-    ],
+    files: makeFiles(spec, dir, dataName, logName, logSize),
     tables: new Map(),
     log: { bufferBytes: 0, bufferRecords: 0, endLsn: 0, flushedLsn: 0, usedBytes: 0, sinceCheckpointBytes: 0, sinceBackupBytes: 0, checkpointLsn: 0, vlfs, nextVlfSequence: 2, nextBlockId: 1 },
     counters: emptyCounters(),
     dirtyPages: 0,
     pageFillBytes: 0,
   };
+}
+
+function makeFiles(spec: DatabaseSpec, dir: string, dataName: string, logName: string, logSize: number): DbFile[] {
+  const base = spec.name === 'tempdb' ? 'tempdb' : spec.name;
+  const dataPages = Math.max(1, Math.round((spec.sizeMb ?? 8) * 128));
+  const n = Math.max(1, Math.trunc(spec.dataFiles ?? 1));
+  const files: DbFile[] = [
+    { fileId: 1, type: 0, name: dataName, physicalName: `${dir}${base}.mdf`, sizePages: dataPages, growthPages: 8192, io: emptyIo(), volume: 0 },
+    { fileId: 2, type: 1, name: logName, physicalName: `${dir}${spec.name === 'tempdb' ? 'templog' : spec.name + '_log'}.ldf`, sizePages: logSize / 8192, growthPages: 8192, io: emptyIo(), volume: 0 },
+  ];
+  // Extra data files go on volumes 1..n-1: a directory per volume (Linux mount points / Windows drive letters).
+  const linux = dir.startsWith('/');
+  for (let i = 1; i < n; i++) {
+    const vdir = linux ? `/var/opt/mssql/data${i}/` : `${String.fromCharCode(68 + i)}:\\MSSQL\\DATA\\`;
+    files.push({ fileId: i + 2, type: 0, name: `${dataName}_${i + 1}`, physicalName: `${vdir}${base}_${i + 1}.ndf`, sizePages: dataPages, growthPages: 8192, io: emptyIo(), volume: i });
+  }
+  return files;
 }
 
 export function makeLogin(spec: LoginSpec): Login {

@@ -1,5 +1,5 @@
 // Server statements: ALTER DATABASE ... SET DELAYED_DURABILITY / RECOVERY, event sessions (CREATE/ALTER/DROP),
-// DBCC (TRACESTATUS, LOGINFO, SQLPERF, CHECKIDENT), EXEC of sys.sp_flush_log / sp_executesql / EXEC('...').
+// DBCC (TRACESTATUS, LOGINFO, SQLPERF, CHECKIDENT; CHECKDB and BACKUP in stmt-io.ts), EXEC of sys.sp_flush_log / sp_executesql / EXEC('...').
 import type { Output, SqlValue } from '../engine';
 import type { Stmt } from './ast';
 import { errors, SqlError } from './errors';
@@ -13,6 +13,7 @@ import { availableEvents } from './catalog-xe';
 import { newSession, startTargets, validateSessionDefinition } from './xe';
 import { coerce, toNumber, toText } from './values';
 import { sleep } from './durability';
+import { backupDatabase, checkdb } from './stmt-io';
 
 type Gen = AsyncGenerator<Output, Flow>;
 const DBCC_DONE = 'DBCC execution completed. If DBCC printed error messages, contact your system administrator.';
@@ -24,6 +25,7 @@ export function execServerStatement(s: Stmt, ctx: RunCtx): Gen | null {
     case 'alterEventSession': return alterEventSession(s, ctx);
     case 'dropEventSession': return dropEventSession(s, ctx);
     case 'dbcc': return dbcc(s, ctx);
+    case 'backup': return backupDatabase(s, ctx);
     case 'exec': return exec(s, ctx);
     case 'execString': return execString(s, ctx);
     default: return null;
@@ -173,6 +175,9 @@ async function* dbcc(s: Stmt & { k: 'dbcc' }, ctx: RunCtx): Gen {
       } else if (!quiet) yield info(7998, `Checking identity information: current identity value '${current}', current column value '${current}'.`, s.line);
       break;
     }
+    case 'CHECKDB':
+      yield* checkdb(args, s.with, ctx, s.line);
+      break;
     case 'DROPCLEANBUFFERS': case 'FREEPROCCACHE': case 'FREESYSTEMCACHE':
       if (!session.login.sysadmin) throw new SqlError(2571, 14, `User '${session.login.name}' does not have permission to run DBCC ${s.command.toLowerCase()}.`, s.line);
       break;
