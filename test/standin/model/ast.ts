@@ -90,6 +90,6 @@ export type Stmt = { line: number } & (
   | { k: 'alterEventSession'; name: string; scope: 'SERVER' | 'DATABASE'; state: 'START' | 'STOP' }
   | { k: 'dropEventSession'; name: string; scope: 'SERVER' | 'DATABASE' }
   | { k: 'dbcc'; command: string; args: Expr[]; with: string[] }
-  | { k: 'backup'; db: string; disks: Expr[]; with: string[] }
+  | { k: 'backup'; db: string | Expr; disks: Expr[]; with: string[] }
   | { k: 'noop' }
 );

@@ -261,7 +261,8 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
       // BACKUP DATABASE db TO DISK = N'...' [, DISK = ...] [WITH opt [= value], ...]; LOG backups are not modelled.
       c.next();
       c.expectKw('DATABASE');
-      const db = c.name();
+      // The database is a name or a variable holding one (BACKUP DATABASE @db ...).
+      const db: string | Expr = c.tok.kind === 'var' ? { k: 'var', name: c.next().value, line } : c.name();
       c.expectKw('TO');
       const disks: Expr[] = [];
       do { c.expectKw('DISK'); c.expectOp('='); disks.push(parseExpr(c)); } while (c.acceptOp(','));

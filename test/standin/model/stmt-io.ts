@@ -97,8 +97,9 @@ export async function* checkdb(args: SqlValue[], withOpts: string[], ctx: RunCtx
 export async function* backupDatabase(s: Stmt & { k: 'backup' }, ctx: RunCtx): Gen {
   const { server, session } = ctx.b;
   const terminating = () => new SqlError(3013, 16, 'BACKUP DATABASE is terminating abnormally.', s.line);
-  const db = server.dbByName(s.db);
-  if (!db) { const e = errors.dbNotExist(s.db, s.line); e.followUps.push(terminating()); throw e; }
+  const name = typeof s.db === 'string' ? s.db : toText(evaluate(s.db, { batch: ctx.b, scope: null }));
+  const db = server.dbByName(name);
+  if (!db) { const e = errors.dbNotExist(name, s.line); e.followUps.push(terminating()); throw e; }
   if (db.name.toLowerCase() === 'tempdb') throw new SqlError(3147, 16, 'Backup and restore operations are not allowed on database tempdb.', s.line, 1, [terminating()]);
   if (!server.hasDatabasePermission(session.login, db, 'CONTROL') && !server.hasDatabasePermission(session.login, db, 'BACKUP DATABASE')) {
     throw new SqlError(262, 14, `BACKUP DATABASE permission denied in database '${db.name}'.`, s.line, 1, [terminating()]);
