@@ -1,12 +1,8 @@
 // Which permission each measurement needs on which server version, the exact GRANT text (identifiers quoted),
 // and the preflight that asks HAS_PERMS_BY_NAME before a run so the UI can say what will be missing.
+import { quoteName } from '../db/quote';
 import type { SqlClient } from '../db/types';
 import { bool, text } from './values';
-
-/** QUOTENAME-style: [a]]b] for a]b. Never interpolate a name any other way. */
-export function quoteName(name: string): string {
-  return `[${name.replace(/\]/g, ']]')}]`;
-}
 
 export type MeasurementName =
   | 'fileStats'

@@ -2,7 +2,7 @@
 // from the MONITOR connection, verify by re-reading sys.databases, restore in finally (reconnecting if needed),
 // and recovery of entries a crashed run left behind.
 import type { SqlClient } from '../db/types';
-import { quoteName } from '../probes/permissions';
+import { quoteName } from '../db/quote';
 import { sqlErrorsOf } from '../db/errors';
 import { text } from '../probes/values';
 import { newRestoreEntry, type RestoreEntry, type RestoreJournal } from './restoreJournal';

@@ -1,5 +1,6 @@
 // One measured run on open sessions: preflight, before snapshot (MONITOR), log-flush trace and sampler, the user's
 // batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
+import { quoteName } from '../db/quote';
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
   captureServerIdentity,
@@ -338,7 +339,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       try {
         await trace.dispose(ctx.reconnectMonitor);
       } catch (err) {
-        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: DROP EVENT SESSION [${trace.name.replace(/\]/g, ']]')}] ON SERVER;`);
+        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: DROP EVENT SESSION ${quoteName(trace.name)} ON SERVER;`);
       }
     }
   }

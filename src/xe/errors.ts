@@ -1,6 +1,7 @@
 // Turns failures of the log-flush session's statements into messages that say what happened, whether the server
 // was changed, and the exact GRANT to ask for (permission cheat-sheet, reference §8 and §4.2).
 
+import { quoteName } from '../db/quote';
 import type { SessionScope } from './sessionSql';
 
 export type XeStep = 'prepare' | 'create' | 'start' | 'stop' | 'read' | 'drop';
@@ -67,7 +68,7 @@ export function isMissingSessionError(err: unknown): boolean {
 }
 
 function principalName(p: XePlatform): string {
-  return p.principal ? `[${p.principal.replace(/]/g, ']]')}]` : (p.scope === 'server' ? '[<login>]' : '[<user>]');
+  return p.principal ? quoteName(p.principal) : (p.scope === 'server' ? '[<login>]' : '[<user>]');
 }
 
 /** The permissions a step needs on this platform, as GRANT statements (reference §8, §4.2 "Permissions"). */

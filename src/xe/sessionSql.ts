@@ -2,6 +2,7 @@
 // Identifiers are emitted QUOTENAME-style; values are parameters, except where DDL cannot take one (then validated literals).
 
 import { randomBytes } from 'node:crypto';
+import { quoteName, quoteString } from '../db/quote';
 
 export type SessionScope = 'server' | 'database';
 
@@ -27,17 +28,11 @@ export function newSessionName(random: (size: number) => Uint8Array = randomByte
   return SESSION_NAME_PREFIX + Buffer.from(random(8)).toString('hex');
 }
 
-/** QUOTENAME for a sysname: `[` + name with `]` doubled + `]`. Rejects what QUOTENAME would turn into NULL. */
-export function quoteName(name: string): string {
+/** quoteName for a sysname in our DDL: first rejects what QUOTENAME would turn into NULL (empty, over 128, NUL). */
+export function quoteSysname(name: string): string {
   if (name.length === 0 || name.length > 128) throw new RangeError(`identifier must be 1..128 characters, got ${name.length}`);
   if (name.includes('\u0000')) throw new RangeError('identifier must not contain NUL');
-  return `[${name.replace(/]/g, ']]')}]`;
-}
-
-/** An N'...' literal with quotes doubled: for the places DDL takes no parameters (event_file filename). */
-export function quoteString(value: string): string {
-  if (value.includes('\u0000')) throw new RangeError('string literal must not contain NUL');
-  return `N'${value.replace(/'/g, "''")}'`;
+  return quoteName(name);
 }
 
 /** A validated integer literal (predicate values and target sizes cannot be parameters in CREATE EVENT SESSION). */
@@ -113,7 +108,7 @@ export function createSessionSql(def: SessionDefinition): string {
     return `ADD EVENT sqlserver.${e} (${body})`;
   });
   return [
-    `CREATE EVENT SESSION ${quoteName(def.name)} ON ${scopeKeyword(def.scope)}`,
+    `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
     events.join(',\n'),
     targetClause(def.target, def.scope),
     'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
@@ -122,12 +117,12 @@ export function createSessionSql(def: SessionDefinition): string {
 
 /** ALTER EVENT SESSION ... STATE = START | STOP: https://learn.microsoft.com/sql/t-sql/statements/alter-event-session-transact-sql */
 export function sessionStateSql(name: string, scope: SessionScope, state: 'START' | 'STOP'): string {
-  return `ALTER EVENT SESSION ${quoteName(name)} ON ${scopeKeyword(scope)} STATE = ${state};`;
+  return `ALTER EVENT SESSION ${quoteSysname(name)} ON ${scopeKeyword(scope)} STATE = ${state};`;
 }
 
 /** DROP EVENT SESSION: https://learn.microsoft.com/sql/t-sql/statements/drop-event-session-transact-sql */
 export function dropSessionSql(name: string, scope: SessionScope): string {
-  return `DROP EVENT SESSION ${quoteName(name)} ON ${scopeKeyword(scope)};`;
+  return `DROP EVENT SESSION ${quoteSysname(name)} ON ${scopeKeyword(scope)};`;
 }
 
 /**

@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { connect } from '../../src/db/connect';
-import { grantFor, quoteName, type GrantContext, type MeasurementName } from '../../src/probes';
+import { quoteName } from '../../src/db/quote';
+import { grantFor, type GrantContext, type MeasurementName } from '../../src/probes';
 import { alterDurabilitySql, profileConnectionSource } from '../../src/profile';
 import { buildComparisonModel, csvCell, toCsv, toMarkdown } from '../../src/report';
 import { identifierText, lex, TokenKind } from '../../src/tsql';

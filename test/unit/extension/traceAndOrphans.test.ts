@@ -6,7 +6,7 @@ import { connect } from '../../../src/db/connect';
 import type { AdhocTrace as AdhocTraceType } from '../../../src/extension/adhocTrace';
 import type { ActiveConnection, ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
 import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
-import { quoteName } from '../../../src/probes';
+import { quoteName } from '../../../src/db/quote';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { RunResult } from '../../../src/profile/types';
 import type { PanelData } from '../../../src/shared/webviewProtocol';

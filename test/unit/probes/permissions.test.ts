@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { evaluatePreflight, grantFor, inComment, quoteName, serverStatePermission } from '../../../src/probes/permissions';
+import { quoteName } from '../../../src/db/quote';
+import { evaluatePreflight, grantFor, inComment, serverStatePermission } from '../../../src/probes/permissions';
 
 const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
 const ctx2022 = { ...ctx2019, majorVersion: 16 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { quoteName } from '../../../src/probes/permissions';
+import { quoteName } from '../../../src/db/quote';
 import { diffWaits, mapWaitRow } from '../../../src/probes/waitStats';
 import { delta } from '../../../src/probes/values';
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
+import { quoteString } from '../../../src/db/quote';
 import {
   createSessionSql,
   dropSessionSql,
   eventFileReadPattern,
   newSessionName,
   orphanSessionsSql,
-  quoteName,
-  quoteString,
+  quoteSysname,
   readTargetSql,
   sessionStateSql,
   sessionStatusSql,
@@ -77,10 +77,10 @@ describe('xe session SQL', () => {
   });
 
   it('quotes identifiers and strings like QUOTENAME and doubled quotes', () => {
-    assert.equal(quoteName('a]b]]'), '[a]]b]]]]]');
+    assert.equal(quoteSysname('a]b]]'), '[a]]b]]]]]');
     assert.equal(quoteString("it's"), "N'it''s'");
-    assert.throws(() => quoteName(''), RangeError);
-    assert.throws(() => quoteName('x'.repeat(129)), RangeError);
+    assert.throws(() => quoteSysname(''), RangeError);
+    assert.throws(() => quoteSysname('x'.repeat(129)), RangeError);
   });
 
   it('generates durability_lens_ names from the random source', () => {
