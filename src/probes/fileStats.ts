@@ -5,10 +5,11 @@ import { isMissingObjectError } from '../db/errors';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
 
 /**
- * Learn: sys-dm-io-virtual-file-stats-transact-sql (columns, sample_ms) and sys-master-files-transact-sql
- * (type 0 ROWS, 1 LOG, 2 FILESTREAM, 4 FULLTEXT). Reference §1.
+ * The select list of both variants below; `meta` is the alias of the file-metadata view (sys.master_files or
+ * sys.database_files), which share the columns read here.
  */
-export const FILE_STATS_SQL = `SELECT
+function fileStatsSelect(meta: 'mf' | 'df'): string {
+  return `SELECT
   vfs.file_id,
   vfs.sample_ms,
   vfs.num_of_reads,
@@ -19,31 +20,24 @@ export const FILE_STATS_SQL = `SELECT
   vfs.io_stall_write_ms,
   vfs.io_stall,
   vfs.size_on_disk_bytes,
-  mf.type,
-  mf.type_desc,
-  mf.name AS logical_name,
-  mf.physical_name
+  ${meta}.type,
+  ${meta}.type_desc,
+  ${meta}.name AS logical_name,
+  ${meta}.physical_name`;
+}
+
+/**
+ * Learn: sys-dm-io-virtual-file-stats-transact-sql (columns, sample_ms) and sys-master-files-transact-sql
+ * (type 0 ROWS, 1 LOG, 2 FILESTREAM, 4 FULLTEXT). Reference §1.
+ */
+export const FILE_STATS_SQL = `${fileStatsSelect('mf')}
 FROM sys.dm_io_virtual_file_stats(@database_id, NULL) AS vfs
 JOIN sys.master_files AS mf
   ON mf.database_id = vfs.database_id AND mf.file_id = vfs.file_id
 ORDER BY vfs.file_id;`;
 
 /** Azure SQL Database has no sys.master_files; sys.database_files of the current database has the same type scheme. */
-export const FILE_STATS_CURRENT_DB_SQL = `SELECT
-  vfs.file_id,
-  vfs.sample_ms,
-  vfs.num_of_reads,
-  vfs.num_of_bytes_read,
-  vfs.io_stall_read_ms,
-  vfs.num_of_writes,
-  vfs.num_of_bytes_written,
-  vfs.io_stall_write_ms,
-  vfs.io_stall,
-  vfs.size_on_disk_bytes,
-  df.type,
-  df.type_desc,
-  df.name AS logical_name,
-  df.physical_name
+export const FILE_STATS_CURRENT_DB_SQL = `${fileStatsSelect('df')}
 FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
 JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 ORDER BY vfs.file_id;`;
