@@ -98,6 +98,17 @@ export async function captureServerIdentity(monitor: SqlClient): Promise<ServerI
   return mapServerIdentity(rows[0] ?? {});
 }
 
+/** What the GRANT text for `databaseName` needs from the server identity (version, edition, login and user). */
+export function grantContextOf(identity: ServerIdentity, databaseName: string): GrantContext {
+  return {
+    majorVersion: identity.majorVersion,
+    engineEdition: identity.engineEdition,
+    loginName: identity.loginName,
+    userName: identity.userName,
+    databaseName,
+  };
+}
+
 export async function captureServerInfo(monitor: SqlClient, identity: ServerIdentity, ctx: GrantContext): Promise<ServerInfo> {
   const startTime = await measure('startTime', ctx, async () => {
     const rows = await monitor.query(START_TIME_SQL);

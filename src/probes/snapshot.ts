@@ -7,8 +7,8 @@ import { captureFileStats, captureVolumes, diffFileStats, type FileStatsDiff, ty
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
 import { measure, notApplicable, ok, valueOf, type Measurement } from './measurement';
 import { captureLogCounters, diffCounters, type CounterDelta, type CounterRow } from './perfCounters';
-import type { GrantContext, MeasurementName } from './permissions';
-import { captureServerIdentity, captureServerInfo, type ServerInfo } from './serverInfo';
+import type { MeasurementName } from './permissions';
+import { captureServerIdentity, captureServerInfo, grantContextOf, type ServerInfo } from './serverInfo';
 import { captureServerWaits, captureSessionWaits, diffWaits, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
 
 export interface SnapshotTarget {
@@ -45,13 +45,7 @@ export interface CaptureOptions {
 export async function captureSnapshot(monitor: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {
   const capturedAtMs = (options.now ?? Date.now)();
   const identity = await captureServerIdentity(monitor);
-  const ctx: GrantContext = {
-    majorVersion: identity.majorVersion,
-    engineEdition: identity.engineEdition,
-    loginName: identity.loginName,
-    userName: identity.userName,
-    databaseName: target.databaseName,
-  };
+  const ctx = grantContextOf(identity, target.databaseName);
   const inTargetDb = identity.currentDatabase === target.databaseName;
   const skipped = <T>(m: MeasurementName) => notApplicable<T>(m, 'Not captured in this snapshot (it does not change during a run).');
 

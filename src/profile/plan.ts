@@ -1,7 +1,7 @@
 // What a durability comparison will do, decided before anything changes: the run order (alternating so drift does
 // not favour one mode), the setup/measured split of the script, and the plan the UI/CLI asks the user to confirm.
 import type { SqlClient } from '../db/types';
-import { captureDatabaseInfo, captureServerIdentity, preflightPermissions, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
+import { captureDatabaseInfo, captureServerIdentity, grantContextOf, preflightPermissions, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
 import type { DurabilityMode, FigureSource } from './types';
@@ -133,13 +133,7 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
   const warmup = options.warmup ?? true;
   const identity = await captureServerIdentity(monitor);
   const target = await readTargetDatabase(monitor);
-  const ctx: GrantContext = {
-    majorVersion: identity.majorVersion,
-    engineEdition: identity.engineEdition,
-    loginName: identity.loginName,
-    userName: identity.userName,
-    databaseName: target.databaseName,
-  };
+  const ctx = grantContextOf(identity, target.databaseName);
   const db = await captureDatabaseInfo(monitor, target.databaseId, ctx);
   let preflight: PreflightResult | null = null;
   try {
