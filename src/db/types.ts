@@ -111,7 +111,8 @@ export interface WorkloadBatch {
   firstLine: number;
 }
 
-export interface WorkloadMessage {
+/** An info or error message of the workload: the driver reports the same fields for both kinds. */
+export interface WorkloadMessage extends SqlErrorInfo {
   kind: 'info' | 'error';
   /** Wall clock (ms since epoch) when the message arrived. */
   at: number;
@@ -119,12 +120,6 @@ export interface WorkloadMessage {
   elapsedMs: number;
   /** 0-based repetition (GO n) the message came from. */
   iteration: number;
-  number: number;
-  state: number;
-  class: number;
-  message: string;
-  lineNumber: number;
-  procName?: string;
   /** 0-based document line, or null when the server gave no line or the line is inside a procedure. */
   documentLine: number | null;
 }
