@@ -12,16 +12,20 @@ export const RUN_RESULT_SCHEMA_VERSION = 1 as const;
 /** sys.master_files type_desc names (ROWS / LOG / FILESTREAM / FULLTEXT …); OTHER when the type is unknown. */
 export type FileTypeName = 'ROWS' | 'LOG' | 'FILESTREAM' | 'OTHER';
 
-export interface RunFile {
+/** Per-file IO between two readings (sys.dm_io_virtual_file_stats deltas): a run's files and each sample's. */
+export interface FileIoCounts {
   fileId: number;
-  type: FileTypeName;
-  logicalName: string;
   reads: number;
   bytesRead: number;
   writes: number;
   bytesWritten: number;
   ioStallReadMs: number;
   ioStallWriteMs: number;
+}
+
+export interface RunFile extends FileIoCounts {
+  type: FileTypeName;
+  logicalName: string;
 }
 
 export interface RunWait {

@@ -5,21 +5,14 @@ import type { SqlClient } from '../db/types';
 import { captureFileStats, type FileStatsRow } from '../probes/fileStats';
 import { captureLogCounters, CounterType, type CounterRow } from '../probes/perfCounters';
 import { delta } from '../probes/values';
+import type { FileIoCounts } from './runSchema';
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
 /** Fewer than this between samples would make the monitor itself the load. */
 export const MIN_SAMPLE_INTERVAL_MS = 10;
 
-export interface SampleFile {
-  fileId: number;
-  /** Since the baseline (the before-snapshot in a profile run). */
-  reads: number;
-  bytesRead: number;
-  writes: number;
-  bytesWritten: number;
-  ioStallReadMs: number;
-  ioStallWriteMs: number;
-}
+/** Counts since the baseline (the before-snapshot in a profile run). */
+export type SampleFile = FileIoCounts;
 
 export interface Sample {
   /** ms since the baseline (the before-snapshot in a profile run). */
