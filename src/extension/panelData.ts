@@ -10,7 +10,7 @@ import { comparisonDocument, type ComparisonDocument } from '../report/document'
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, traceRows } from './panelDetail';
+import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -99,14 +99,7 @@ export function fileRowsFrom(runs: readonly RunResult[], columns: readonly strin
 }
 
 export function waitRowsFrom(runs: readonly RunResult[], columns: readonly string[], perMode = 5): WaitRowView[] {
-  const out: WaitRowView[] = [];
-  for (const c of columns) {
-    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.sessionWaits));
-    for (const w of (valueOf(run?.diff.sessionWaits)?.top ?? []).slice(0, perMode)) {
-      out.push({ mode: c, waitType: w.waitType, waitingTasks: w.waitingTasks, waitTimeMs: w.waitTimeMs, percent: w.percent });
-    }
-  }
-  return out;
+  return topWaitRows(runs, columns, 'sessionWaits', perMode);
 }
 
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {

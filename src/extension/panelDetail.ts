@@ -87,15 +87,20 @@ export function detailsFrom(run: RunResult): RunDetails {
   };
 }
 
-export function serverWaitRowsFrom(runs: readonly RunResult[], columns: readonly string[], perMode = 5): WaitRowView[] {
+/** The top `perMode` waits (session or server) of the first measured run of each column that has them. */
+export function topWaitRows(runs: readonly RunResult[], columns: readonly string[], which: 'sessionWaits' | 'serverWaits', perMode: number): WaitRowView[] {
   const out: WaitRowView[] = [];
   for (const c of columns) {
-    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.serverWaits));
-    for (const w of (valueOf(run?.diff.serverWaits)?.top ?? []).slice(0, perMode)) {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff[which]));
+    for (const w of (valueOf(run?.diff[which])?.top ?? []).slice(0, perMode)) {
       out.push({ mode: c, waitType: w.waitType, waitingTasks: w.waitingTasks, waitTimeMs: w.waitTimeMs, percent: w.percent });
     }
   }
   return out;
+}
+
+export function serverWaitRowsFrom(runs: readonly RunResult[], columns: readonly string[], perMode = 5): WaitRowView[] {
+  return topWaitRows(runs, columns, 'serverWaits', perMode);
 }
 
 /** Bytes written per file, one series per mode (first measured run of the mode), files in first-seen order. */
