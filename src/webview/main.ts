@@ -95,6 +95,12 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
     data: { labels, datasets: series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: colours[i % colours.length] })) },
     options: options(x, y),
   });
+  // Points are drawn only while few enough to tell apart; a long series reads better as a bare line.
+  const lines = (labels: string[], series: { label: string; values: (number | null)[] }[], x: string, y: string): ChartConfiguration => ({
+    type: 'line',
+    data: { labels, datasets: series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: labels.length < 30 ? 3 : 0 })) },
+    options: options(x, y),
+  });
   const out: Record<string, ChartConfiguration> = {
     elapsed: bars(d.charts.repetitions, d.charts.elapsedMs, 'repetition', 'ms'),
     writelog: bars(d.charts.repetitions, d.charts.writelogMs, 'repetition', 'ms'),
@@ -112,35 +118,14 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   if (d.charts.flushTimeline) {
     const t = d.charts.flushTimeline;
     const length = Math.max(0, ...t.series.map((s) => s.values.length));
-    out.flushTimeline = {
-      type: 'line',
-      data: {
-        labels: Array.from({ length }, (_, i) => String(i * t.bucketMs)),
-        datasets: t.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: length < 30 ? 3 : 0 })),
-      },
-      options: options('ms since the trace started', 'flushes per bucket'),
-    };
+    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the trace started', 'flushes per bucket');
   }
   if (d.charts.fileIo) {
     const { divisor, unit } = byteUnit(d.charts.fileIo.series.flatMap((s) => s.values));
     out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit} written`);
   }
-  if (d.charts.samples) {
-    const sm = d.charts.samples;
-    out.samples = {
-      type: 'line',
-      data: { labels: sm.labels, datasets: sm.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: sm.labels.length < 30 ? 3 : 0 })) },
-      options: options('seconds since sampling started', 'per sample interval'),
-    };
-  }
-  if (d.charts.printSeries) {
-    const ps = d.charts.printSeries;
-    out.printSeries = {
-      type: 'line',
-      data: { labels: ps.labels, datasets: ps.series.map((s, i) => ({ label: s.label, data: s.values, borderColor: colours[i % colours.length], backgroundColor: colours[i % colours.length], pointRadius: ps.labels.length < 30 ? 3 : 0 })) },
-      options: options('occurrence in the output', 'printed value'),
-    };
-  }
+  if (d.charts.samples) out.samples = lines(d.charts.samples.labels, d.charts.samples.series, 'seconds since sampling started', 'per sample interval');
+  if (d.charts.printSeries) out.printSeries = lines(d.charts.printSeries.labels, d.charts.printSeries.series, 'occurrence in the output', 'printed value');
   return out;
 }
 
