@@ -1,7 +1,7 @@
 // The target database's transaction log before/after: log statistics, space used and VLF count.
 import type { SqlClient } from '../db/types';
 import { isMissingObjectError } from '../db/errors';
-import { counter, num, text } from './values';
+import { counter, delta, num, text } from './values';
 
 /** 2016 SP2+, Azure SQL DB, MI (reference §3.2, sys-dm-db-log-stats-transact-sql). */
 export const LOG_STATS_SQL = `SELECT
@@ -121,7 +121,7 @@ export function diffLog(
     logSizeMb: sizeBefore !== null && sizeAfter !== null ? { before: sizeBefore, after: sizeAfter } : null,
     usedBytes:
       usedBefore !== null && usedAfter !== null
-        ? { before: Number(usedBefore), after: Number(usedAfter), delta: Number(BigInt(usedAfter) - BigInt(usedBefore)) }
+        ? { before: Number(usedBefore), after: Number(usedAfter), delta: delta(usedBefore, usedAfter) }
         : null,
     usedPercent: pctBefore !== null && pctAfter !== null ? { before: pctBefore, after: pctAfter } : null,
   };
