@@ -116,17 +116,13 @@ export function evaluatePlanIssues(db: DatabaseInfo, preflight: PreflightResult 
   return { refusals, warnings, grant };
 }
 
-/** Reads server, database and permissions from the MONITOR connection and describes the comparison. Changes nothing. */
-export async function planComparison(monitor: SqlClient, options: PlanOptions): Promise<ComparisonPlan> {
-  return (await preparePlan(monitor, options)).plan;
-}
-
 /** The plan plus the login/user/version it was made for (the comparison builds GRANT advice from it). */
 export interface PreparedPlan {
   plan: ComparisonPlan;
   grantContext: GrantContext;
 }
 
+/** Reads server, database and permissions from the MONITOR connection and describes the comparison. Changes nothing. */
 export async function preparePlan(monitor: SqlClient, options: PlanOptions): Promise<PreparedPlan> {
   const modes = [...new Set(options.modes ?? (['DISABLED', 'FORCED'] as DurabilityMode[]))];
   const repetitions = options.repetitions ?? 3;

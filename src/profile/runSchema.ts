@@ -98,20 +98,3 @@ export function runSchemaFields(diff: SnapshotDiff, elapsedMs: number): RunSchem
     },
   };
 }
-
-/** Every documented top-level key (the CLI test checks real output against this list and the doc). */
-export const RUN_RESULT_KEYS = [
-  'schemaVersion',
-  'server',
-  'database',
-  'elapsedMs',
-  'files',
-  'sessionWaits',
-  'serverWaits',
-  'logCounters',
-  'logFlushTrace',
-  'errors',
-  'status',
-  'samples',
-  'printSeries',
-] as const;

@@ -316,11 +316,6 @@ export function lex(text: string): TokenStream {
   };
 }
 
-/** True for tokens the structural scanner skips. */
-export function isTrivia(kind: TokenKind): boolean {
-  return kind === TokenKind.LineComment || kind === TokenKind.BlockComment;
-}
-
 /** All tokens, comments included, as objects in document order (convenient, slower). */
 export function tokenize(text: string): Token[] {
   const s = lex(text);
