@@ -1,6 +1,7 @@
 // `--connection NAME|CONNECTION_STRING` for the CLI: a profile name from the `durabilityLens.connections` setting
 // (read from settings.json files, JSON with comments) or an ADO.NET connection string (parsed by src/db).
 // Passwords come from the environment, never from argv; one inside a connection string is accepted with a warning.
+import { parse as parseJsoncText, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { profileFromConnectionString } from '../db/connectionString';
@@ -18,30 +19,15 @@ export function userSettingsPath(platform: NodeJS.Platform = process.platform, e
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code', 'User', 'settings.json');
 }
 
-/** settings.json is JSON with comments and trailing commas: drop both (outside strings), then JSON.parse. */
+/** settings.json is JSON with comments and trailing commas, read the way VS Code reads it (jsonc-parser). */
 export function parseJsonc(text: string): unknown {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else {
-      out += c;
-      i++;
-    }
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsoncText(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    throw new SyntaxError(`${printParseErrorCode(first.error)} at offset ${first.offset}`);
   }
-  // A comma followed only by whitespace before } or ] (strings are intact, so this cannot touch their content
-  // unless a string itself ends in ",}" — acceptable for a settings file).
-  return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+  return value;
 }
 
 /** The profiles array from a parsed settings object: the dotted key, or the nested form. */

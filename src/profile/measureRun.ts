@@ -1,6 +1,5 @@
 // One measured run on open sessions: preflight, before snapshot (MONITOR), log-flush trace and sampler, the user's
 // batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
-import { quoteName } from '../db/quote';
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
   captureServerIdentity,
@@ -17,6 +16,7 @@ import {
 import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
+import { dropSessionSql } from '../xe/sessionSql';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
@@ -339,7 +339,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       try {
         await trace.dispose(ctx.reconnectMonitor);
       } catch (err) {
-        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: DROP EVENT SESSION ${quoteName(trace.name)} ON SERVER;`);
+        notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: ${dropSessionSql(trace.name, trace.plan.scope)}`);
       }
     }
   }

@@ -30,6 +30,8 @@ const ctx = (over: Partial<Parameters<typeof resolveConnection>[1]> = {}) => ({
 describe('cli: --connection', () => {
   it('parses settings.json with comments and trailing commas, keeping // inside strings', () => {
     assert.deepEqual(parseJsonc('{ "a": "http://x", // c\n "b": [1, 2,], }'), { a: 'http://x', b: [1, 2] });
+    assert.deepEqual(parseJsonc('{ "name": "a,}b,]c", /* block */ "n": 1, }'), { name: 'a,}b,]c', n: 1 });
+    assert.throws(() => parseJsonc('{ "a": }'), SyntaxError);
     assert.equal(connectionsOf(parseJsonc(files['/w/.vscode/settings.json']!)).length, 1);
   });
 
