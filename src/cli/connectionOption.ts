@@ -1,11 +1,12 @@
 // `--connection NAME|CONNECTION_STRING` for the CLI: a profile name from the `durabilityLens.connections` setting
 // (read from settings.json files, JSON with comments) or an ADO.NET connection string (parsed by src/db).
 // Passwords come from the environment, never from argv; one inside a connection string is accepted with a warning.
+import { toConnectionProfile, validateStoredProfile } from '../db/storedProfiles';
 import { parse as parseJsoncText, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { profileFromConnectionString } from '../db/connectionString';
-import type { AuthenticationProfile, ConnectionProfile } from '../db/types';
+import type { ConnectionProfile } from '../db/types';
 
 export const CONNECTIONS_KEY = 'durabilityLens.connections';
 
@@ -42,58 +43,15 @@ export function connectionsOf(settings: unknown): unknown[] {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
-/** One settings entry → ConnectionProfile; a string names what is wrong. Same fields as the extension's profiles. */
+/**
+ * One settings entry → ConnectionProfile, by the same rules the extension applies to the same setting
+ * (src/db/storedProfiles.ts); a string names every problem.
+ */
 export function profileFromSettingsEntry(entry: unknown): ConnectionProfile | string {
-  if (typeof entry !== 'object' || entry === null) return 'the entry is not an object';
-  const e = entry as Record<string, unknown>;
-  const server = str(e.server);
-  const database = str(e.database);
-  if (!server) return 'it has no "server"';
-  if (!database) return 'it has no "database"';
-  const type = str(e.authenticationType) ?? 'sql';
-  const user = str(e.user) ?? '';
-  const clientId = str(e.clientId);
-  const tenantId = str(e.tenantId);
-  let authentication: AuthenticationProfile;
-  switch (type) {
-    case 'sql':
-      if (!user) return 'SQL authentication needs "user"';
-      authentication = { type: 'sql', user };
-      break;
-    case 'ntlm':
-      authentication = { type: 'ntlm', user, domain: str(e.domain) ?? '' };
-      break;
-    case 'entra-password':
-      authentication = { type: 'entra-password', user, clientId: clientId ?? '', ...(tenantId ? { tenantId } : {}) };
-      break;
-    case 'entra-default':
-      authentication = { type: 'entra-default', ...(clientId ? { clientId } : {}) };
-      break;
-    case 'entra-access-token':
-      authentication = { type: 'entra-access-token' };
-      break;
-    case 'entra-service-principal':
-      authentication = { type: 'entra-service-principal', clientId: clientId ?? '', tenantId: tenantId ?? '' };
-      break;
-    case 'entra-msi-vm':
-    case 'entra-msi-app-service':
-      authentication = { type, ...(clientId ? { clientId } : {}) };
-      break;
-    default:
-      return `unknown authenticationType "${type}"`;
-  }
-  const port = typeof e.port === 'number' && Number.isInteger(e.port) ? e.port : undefined;
-  const encrypt = e.encrypt === 'strict' ? 'strict' : e.encrypt === false ? false : true;
-  return {
-    server,
-    ...(port !== undefined ? { port } : {}),
-    ...(str(e.instanceName) && port === undefined ? { instanceName: str(e.instanceName)! } : {}),
-    database,
-    authentication,
-    encrypt,
-    trustServerCertificate: e.trustServerCertificate === true,
-    appName: str(e.applicationName) ?? 'Durability Lens CLI',
-  };
+  const checked = validateStoredProfile(entry);
+  if (!checked.ok) return checked.errors.join(' ');
+  const profile = toConnectionProfile(checked.profile);
+  return { ...profile, appName: profile.appName ?? 'Durability Lens CLI' };
 }
 
 /** Heuristic: "Server=...;..." has a key=value pair; a profile name has none. */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { parseDataSource } from '../db/connectionString';
 import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } from './commandIds';
-import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from './connectionProfiles';
+import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from '../db/storedProfiles';
 import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
 

@@ -8,7 +8,7 @@ import { captureServerIdentity, preflightPermissions, type PreflightResult } fro
 import { describeServer, figureSourceOf, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { STATUS_BAR_COMMAND, ConnectionCommands } from './commandIds';
-import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from './connectionProfiles';
+import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from '../db/storedProfiles';
 import type { ConnectionStore } from './connectionStore';
 import { currentRunSettings } from './runOptions';
 import { connectionFailureText, preflightSummary, restorePrompt } from './uiText';

@@ -10,7 +10,7 @@ import {
   secretLabel,
   upsertProfile,
   type StoredProfile,
-} from './connectionProfiles';
+} from '../db/storedProfiles';
 
 export class ConnectionStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}

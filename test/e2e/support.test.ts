@@ -6,7 +6,7 @@ import type { Outcome } from './support/harness';
 import { parseResultLines } from './support/hostSuite';
 import { vsixContentProblems, zipEntryNames } from './support/vsix';
 import { lineOf } from './support/workbench';
-import { validateStoredProfile } from '../../src/extension/connectionProfiles';
+import { validateStoredProfile } from '../../src/db/storedProfiles';
 import { analyze } from '../../src/tsql';
 import { cell, leadingNumber, type MetricTable } from './support/panel';
 import { scaledS1, standinConnectionSetting, STANDIN_PROFILE_NAME } from './support/standin';

@@ -64,10 +64,24 @@ describe('cli: --connection', () => {
     assert.deepEqual(without.warnings, []);
   });
 
-  it('names what is wrong with an entry', () => {
-    assert.equal(profileFromSettingsEntry({ server: 's' }), 'it has no "database"');
-    assert.equal(profileFromSettingsEntry({ server: 's', database: 'd' }), 'SQL authentication needs "user"');
-    assert.equal(profileFromSettingsEntry({ server: 's', database: 'd', authenticationType: 'kerberos' }), 'unknown authenticationType "kerberos"');
+  it('names what is wrong with an entry, by the same rules as the extension', () => {
+    assert.equal(profileFromSettingsEntry({ name: 'a', server: 's', database: 'd' }), 'Connection "a": "user" is required for sql authentication.');
+    assert.match(profileFromSettingsEntry({ name: 'a', server: 's', database: 'd', authenticationType: 'kerberos', user: 'u' }) as string, /^Connection "a": "authenticationType" must be one of sql, ntlm, /);
+    assert.equal(profileFromSettingsEntry({ name: 'a', server: 's', database: 'd', authenticationType: 'ntlm', user: 'u' }), 'Connection "a": "domain" is required for NTLM authentication.');
+    assert.equal(profileFromSettingsEntry({ name: 'a', server: 's', user: 'u', port: 1433, instanceName: 'X' }), 'Connection "a": set either "port" or "instanceName", not both.');
+    assert.match(profileFromSettingsEntry({ name: 'a', server: 's', user: 'u', password: 'pw' }) as string, /passwords and tokens are not read from settings/);
+  });
+
+  it('maps a valid entry like the extension does (database defaults to master) with the CLI as application name', () => {
+    assert.deepEqual(profileFromSettingsEntry({ name: 'a', server: 's', user: 'u', port: 1444, encrypt: 'strict' }), {
+      server: 's',
+      port: 1444,
+      database: 'master',
+      authentication: { type: 'sql', user: 'u' },
+      encrypt: 'strict',
+      trustServerCertificate: false,
+      appName: 'Durability Lens CLI',
+    });
   });
 
   it('knows VS Code\'s user settings path per platform', () => {

@@ -183,7 +183,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const store = new ConnectionStore(secrets as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
     const profile = store.read().profiles[0]!;
-    await secrets.store((await import('../../../src/extension/connectionProfiles')).secretKey('standin'), 'wrong');
+    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey('standin'), 'wrong');
     fake.shown = [];
     assert.equal(await other.connect(profile), false);
     const error = fake.shown.find((s) => s.kind === 'error')!;
@@ -240,7 +240,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
     const store = new ConnectionStore(fake.secretStorage() as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
-    await fake.secretStorage().store((await import('../../../src/extension/connectionProfiles')).secretKey('standin'), h.secret);
+    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey('standin'), h.secret);
     assert.equal(await other.connect(store.find('standin')!), true);
     fake.setSetting('durabilityLens.connections', [{ ...saved[0], development: false }]);
     assert.equal(other.current?.profile.development, false);
@@ -283,7 +283,7 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
   it('offers to trust the certificate for this profile only, saves that, and connects', async () => {
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');
     const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { secretKey } = await import('../../../src/extension/connectionProfiles');
+    const { secretKey } = await import('../../../src/db/storedProfiles');
     const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
     fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
     fake.secrets.set(secretKey('tls'), h.secret);

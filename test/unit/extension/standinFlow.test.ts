@@ -2,7 +2,7 @@
 // the editor target, the confirmation text, the globalState-style journal, panel data and the rendered panel.
 // Figures here are the stand-in model's, never SQL Server evidence.
 import * as assert from 'node:assert/strict';
-import { toConnectionProfile, validateStoredProfile } from '../../../src/extension/connectionProfiles';
+import { toConnectionProfile, validateStoredProfile } from '../../../src/db/storedProfiles';
 import { panelDataFromComparison } from '../../../src/extension/panelData';
 import { resolveEditorTarget } from '../../../src/extension/targets';
 import { comparisonConfirmation } from '../../../src/extension/uiText';

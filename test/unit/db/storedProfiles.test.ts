@@ -10,9 +10,9 @@ import {
   toConnectionProfile,
   upsertProfile,
   validateStoredProfile,
-} from '../../../src/extension/connectionProfiles';
+} from '../../../src/db/storedProfiles';
 
-describe('extension/connectionProfiles', () => {
+describe('db/storedProfiles', () => {
   it('fills defaults for a minimal SQL-login profile', () => {
     const v = validateStoredProfile({ name: 'lab', server: 'sql1', user: 'lens' });
     assert.equal(v.ok, true);

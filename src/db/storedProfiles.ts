@@ -1,7 +1,7 @@
 // Connection profiles as stored in the `durabilityLens.connections` setting (no secrets, ever): validation, the
 // mapping to src/db's ConnectionProfile, and imports from an ADO.NET connection string or an mssql profile.
-import { parseDataSource, profileFromConnectionString } from '../db/connectionString';
-import type { AuthenticationProfile, ConnectionProfile } from '../db/types';
+import { parseDataSource, profileFromConnectionString } from './connectionString';
+import type { AuthenticationProfile, ConnectionProfile } from './types';
 
 export const CONNECTIONS_SETTING = 'connections';
 export const FULL_CONNECTIONS_SETTING = 'durabilityLens.connections';
