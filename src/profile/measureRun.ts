@@ -193,6 +193,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   let errorCount = 0;
   let cancel: CancelInfo | null = null;
   let after: Snapshot | null = null;
+  let diff: SnapshotDiff;
   let sampler: RunningSampler | null = null;
   let sampled: SamplerResult | null = null;
   // The workload's own abort: the caller's signal or the time limit, whichever comes first.
@@ -314,16 +315,19 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       notes.push(`The monitor connection failed during the run (${(err as Error).message}); the after-snapshot was taken on a new connection.`);
       after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true });
     }
+    // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
+    // the session); server waits beyond the top 100 are summed in `others`.
+    const benign = { ...(ctx.waits?.include ? { include: ctx.waits.include } : {}), ...(ctx.waits?.exclude ? { exclude: ctx.waits.exclude } : {}) };
+    diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100, ...benign } });
 
     if (trace && trace.state === 'started') {
       progress(ctx, 'xe-read');
       try {
         await trace.stop();
         const read = await trace.read();
-        const diffForCounters = diffSnapshots(before, after);
         logFlushTrace = trace.summarize(read, {
-          commitCount: counterDelta(diffForCounters, 'Write Transactions/sec'),
-          counterLogFlushes: counterDelta(diffForCounters, 'Log Flushes/sec'),
+          commitCount: counterDelta(diff, 'Write Transactions/sec'),
+          counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
@@ -344,9 +348,6 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
   }
 
-  // Session waits unabridged (every wait type of the session); server waits beyond the top 100 are summed in `others`.
-  const benign = { ...(ctx.waits?.include ? { include: ctx.waits.include } : {}), ...(ctx.waits?.exclude ? { exclude: ctx.waits.exclude } : {}) };
-  const diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100, ...benign } });
   notes.push(...diff.notes);
   if (sampled) notes.push(...sampled.notes);
   const printed = series.result();
