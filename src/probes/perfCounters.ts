@@ -27,7 +27,7 @@ export const LOG_COUNTERS_SQL = `SELECT
   cntr_value,
   cntr_type
 FROM sys.dm_os_performance_counters
-WHERE object_name LIKE N'%:Databases'
+WHERE RTRIM(object_name) LIKE N'%:Databases'
   AND RTRIM(instance_name) = @database_name
   AND RTRIM(counter_name) IN (${LOG_COUNTER_NAMES.map((n) => `N'${n}'`).join(', ')});`;
 

@@ -11,8 +11,9 @@ export type ColumnType =
   | { kind: 'bit' }
   | { kind: 'float' }
   | { kind: 'decimal'; precision: number; scale: number }
-  | { kind: 'nvarchar'; length: number | 'max' }
-  | { kind: 'varchar'; length: number | 'max' }
+  /** fixed: nchar(n) / char(n): values are blank-padded to n and sent as NCHAR / BIGCHAR (MS-TDS 2.2.5.4.3). */
+  | { kind: 'nvarchar'; length: number | 'max'; fixed?: boolean }
+  | { kind: 'varchar'; length: number | 'max'; fixed?: boolean }
   | { kind: 'datetime2'; scale: number }
   | { kind: 'datetimeoffset'; scale: number }
   | { kind: 'uniqueidentifier' };

@@ -41,8 +41,9 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
       return t ?? { kind: 'int' };
     }
     case 'RTRIM': case 'LTRIM': case 'TRIM': case 'UPPER': case 'LOWER': case 'LEFT': case 'RIGHT': case 'SUBSTRING': {
+      // Results are variable length (RTRIM of an nchar is nvarchar), so the fixed flag is dropped.
       const t = arg(0);
-      return t.kind === 'nvarchar' || t.kind === 'varchar' ? t : { kind: 'varchar', length: 8000 };
+      return t.kind === 'nvarchar' || t.kind === 'varchar' ? { kind: t.kind, length: t.length } : { kind: 'varchar', length: 8000 };
     }
     case 'REPLACE': case 'REPLICATE': case 'STUFF': {
       // Results can be longer than the input: (n)varchar(8000)-sized, or max for max inputs.

@@ -8,7 +8,7 @@ function row(counterName: string, value: string, type: number) {
 
 describe('probes/perfCounters: interpretation by cntr_type', () => {
   it('matches any instance prefix and trims the nchar columns', () => {
-    assert.match(LOG_COUNTERS_SQL, /object_name LIKE N'%:Databases'/);
+    assert.match(LOG_COUNTERS_SQL, /RTRIM\(object_name\) LIKE N'%:Databases'/);
     assert.match(LOG_COUNTERS_SQL, /RTRIM\(instance_name\) = @database_name/);
     const r = row('Log Flushes/sec', '10', CounterType.bulkCount);
     assert.equal(r.counterName, 'Log Flushes/sec');
