@@ -116,4 +116,9 @@ export interface Engine {
   execute(session: SessionHandle, request: ExecRequest, context: ExecContext): AsyncIterable<Output>;
   /** The connection closed (either side). */
   logout(session: SessionHandle): void;
+  /**
+   * Optional: real ms to hold back the attention acknowledgement (DONE with ATTN) after a cancel, as a real server
+   * acknowledges only once the cancelled statement has stopped and rolled back. 0 / absent = at once.
+   */
+  attentionAckDelayMs?(): number;
 }

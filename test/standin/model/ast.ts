@@ -50,6 +50,8 @@ export interface ColumnDef {
   type: ColumnType;
   typeName: string;
   identity?: { seed: number; increment: number };
+  /** Column-level PRIMARY KEY: duplicate values raise 2627 (stmt-dml.ts). */
+  primaryKey?: boolean;
   default?: Expr;
   nullable: boolean;
 }

@@ -341,7 +341,7 @@ function parseCreateTable(c: Cursor, line: number): Stmt {
       } else if (c.acceptKw('DEFAULT')) col.default = parseExpr(c);
       else if (c.acceptKw('NOT', 'NULL')) col.nullable = false;
       else if (c.acceptKw('NULL')) col.nullable = true;
-      else if (c.acceptKw('PRIMARY', 'KEY')) { col.nullable = false; c.acceptKw('CLUSTERED') || c.acceptKw('NONCLUSTERED'); }
+      else if (c.acceptKw('PRIMARY', 'KEY')) { col.nullable = false; col.primaryKey = true; c.acceptKw('CLUSTERED') || c.acceptKw('NONCLUSTERED'); }
       else if (c.acceptKw('CONSTRAINT')) c.name();
       else if (c.acceptKw('UNIQUE')) continue;
       else break;

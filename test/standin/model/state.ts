@@ -196,6 +196,8 @@ export interface Session extends SessionHandle {
   loginTime: Date;
   waits: Map<string, WaitStat>;
   nocount: boolean;
+  /** SET XACT_ABORT: a run-time error rolls back the transaction and ends the batch (interpreter.ts). */
+  xactAbort: boolean;
   lockTimeout: number;
   deadlockPriority: string;
   trancount: number;
