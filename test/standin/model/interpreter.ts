@@ -11,6 +11,7 @@ import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
 import { execDml, rollbackAll } from './stmt-dml';
+import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
 
@@ -178,7 +179,7 @@ export class Interpreter {
         return;
       }
       default: {
-        const out = execDml(s, ctx) ?? execServerStatement(s, ctx);
+        const out = execDml(s, ctx) ?? execServerStatement(s, ctx) ?? execSecurityStatement(s, ctx);
         if (!out) throw new SqlError(102, 15, `Incorrect syntax near '${s.k}'.`, s.line);
         return yield* out;
       }

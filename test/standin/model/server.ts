@@ -33,6 +33,19 @@ export const SERVER_PERMISSIONS_2022 = [
 ];
 export const DATABASE_PERMISSIONS = ['CONNECT', 'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'ALTER', 'CREATE TABLE', 'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CONTROL'];
 
+/**
+ * Fixed server roles and the permissions they carry ("Server-level roles", https://learn.microsoft.com/sql/relational-databases/security/authentication-access/server-level-roles:
+ * ##MS_ServerStateReader## = VIEW SERVER STATE (+ PERFORMANCE / SECURITY STATE), ##MS_ServerPerformanceStateReader##
+ * = VIEW SERVER PERFORMANCE STATE, ##MS_DefinitionReader## = VIEW ANY DATABASE, VIEW ANY DEFINITION ...). Other
+ * roles are recorded but carry nothing in the model.
+ */
+export const SERVER_ROLE_PERMISSIONS: Record<string, string[]> = {
+  '##ms_serverstatereader##': ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'VIEW SERVER SECURITY STATE'],
+  '##ms_serverperformancestatereader##': ['VIEW SERVER PERFORMANCE STATE'],
+  '##ms_definitionreader##': ['VIEW ANY DATABASE', 'VIEW ANY DEFINITION'],
+  dbcreator: ['CREATE ANY DATABASE'],
+};
+
 /** Covering permissions (modelling choice, from the 2022 permission hierarchy: VIEW SERVER STATE covers the split ones). */
 const SERVER_IMPLIED_BY: Record<string, string[]> = {
   'VIEW SERVER PERFORMANCE STATE': ['VIEW SERVER STATE'],
@@ -52,6 +65,8 @@ export class Server {
   sessions = new Map<number, Session>();
   waits = new Map<string, WaitStat>();
   eventSessions = new Map<string, EventSession>();
+  /** Database users made by CREATE USER: database id → user name (lower-case) → login name (lower-case). */
+  dbUsers = new Map<number, Map<string, string>>();
   xeFiles: XeFileStore = new Map();
   missingXeEvents = new Set<string>();
   nextSpid = 51;
@@ -125,16 +140,20 @@ export class Server {
   }
 
   hasServerPermission(login: Login, perm: string): boolean {
-    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    if (login.sysadmin) return true;
     const p = perm.toUpperCase();
-    if (login.serverPermissions.has(p)) return true;
-    return (SERVER_IMPLIED_BY[p] ?? []).some((q) => login.serverPermissions.has(q));
+    // DENY overrides any GRANT, the implied ones included ("DENY Server Permissions"); sysadmin is never checked.
+    if (login.deniedServer.has(p) || (SERVER_IMPLIED_BY[p] ?? []).some((q) => login.deniedServer.has(q))) return false;
+    const held = (q: string): boolean => login.serverPermissions.has(q) || [...login.serverRoles].some((r) => SERVER_ROLE_PERMISSIONS[r]?.includes(q));
+    if (held('CONTROL SERVER') || held(p)) return true;
+    return (SERVER_IMPLIED_BY[p] ?? []).some(held);
   }
 
   hasDatabasePermission(login: Login, db: Database, perm: string): boolean {
-    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    if (login.sysadmin || this.hasServerPermission(login, 'CONTROL SERVER')) return true;
     const set = login.databasePermissions.get(db.name.toLowerCase());
     const p = perm.toUpperCase();
+    if (login.deniedDatabase.get(db.name.toLowerCase())?.has(p)) return false;
     if (p === 'ALTER' && login.serverPermissions.has('ALTER ANY DATABASE')) return true;
     if ((p === 'VIEW DATABASE STATE' || p === 'VIEW DATABASE PERFORMANCE STATE') && this.hasServerPermission(login, 'VIEW SERVER STATE')) return true;
     if (p === 'CONNECT' && this.canOpen(login, db)) return true;

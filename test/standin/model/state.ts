@@ -42,6 +42,8 @@ export interface LoginSpec {
   /** Per-database permissions, e.g. { lab: ['ALTER'] }. */
   databasePermissions?: Record<string, string[]>;
   defaultDatabase?: string;
+  /** Fixed server roles, e.g. '##MS_ServerStateReader##' (Azure SQL DB Basic/S0/S1/pool DMV access). */
+  serverRoles?: string[];
 }
 
 export interface DatabaseSpec {
@@ -69,6 +71,11 @@ export interface Login {
   databases: Set<string> | 'all';
   databasePermissions: Map<string, Set<string>>;
   defaultDatabase: string;
+  /** DENY wins over GRANT (not for sysadmin): server permissions and, per database (lower-case name), database ones. */
+  deniedServer: Set<string>;
+  deniedDatabase: Map<string, Set<string>>;
+  /** Fixed server roles besides sysadmin (e.g. ##MS_ServerStateReader##, lower-case), from ALTER SERVER ROLE. */
+  serverRoles: Set<string>;
 }
 
 export interface FileIo {
@@ -291,5 +298,8 @@ export function makeLogin(spec: LoginSpec): Login {
     databases: spec.databases ? new Set(spec.databases.map((d) => d.toLowerCase())) : 'all',
     databasePermissions: dbPerms,
     defaultDatabase: spec.defaultDatabase ?? 'master',
+    deniedServer: new Set(),
+    deniedDatabase: new Map(),
+    serverRoles: new Set((spec.serverRoles ?? []).map((r) => r.toLowerCase())),
   };
 }
