@@ -96,7 +96,7 @@ function registerCatalogViews(): void {
       is_cdc_enabled: d.isCdcEnabled, is_published: d.isPublished, is_subscribed: false, is_merge_published: false, is_distributor: false,
       is_sync_with_backup: false, group_database_id: d.agGroupId, replica_id: d.agReplicaId, delayed_durability: d.delayedDurability,
       delayed_durability_desc: ['DISABLED', 'ALLOWED', 'FORCED'][d.delayedDurability]!, is_accelerated_database_recovery_on: false,
-      physical_database_name: d.name,
+      physical_database_name: d.physicalName,
     })),
   });
   register({

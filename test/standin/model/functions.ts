@@ -83,9 +83,10 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
         productminorversion: '0',
         productbuild: '4000',
         productlevel: 'RTM',
-        productupdatelevel: 'CU0',
-        edition: server.options.azure ? 'SQL Azure' : 'Developer Edition (64-bit)',
-        engineedition: server.options.azure ? 5 : 3,
+        productupdatelevel: `CU${server.options.cu}`,
+        edition: server.options.product !== 'sqlserver' ? 'SQL Azure' : 'Developer Edition (64-bit)',
+        // EngineEdition 5 = SQL Database, 8 = Managed Instance (https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql).
+        engineedition: server.engineEdition(),
         servername: server.options.serverName,
         machinename: server.options.serverName,
         instancename: null,
