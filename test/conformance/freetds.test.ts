@@ -135,6 +135,15 @@ describe('FreeTDS tsql against the stand-in model: errors after result sets', fu
     assertShows(run.stdout, /^(?:\d+> )*n\nnext\n/m);
   });
 
+  it('prints 8134 raised after rows were already sent (not a stand-in failure) and runs the rest of the batch', async () => {
+    const run = await runTsql(server.port, 'off', ["SELECT 6 / (column_id - 2) AS q FROM sys.all_columns\nPRINT 'after'"]);
+    assert.equal(run.status, 0, run.stderr);
+    assertShows(run.stdout, /^(?:\d+> )*q\n-6\n/m);
+    assert.match(run.stderr, /Msg 8134 \(severity 16, state 1\) from \S+ Line 1:\s+"Divide by zero error encountered\."/);
+    assert.doesNotMatch(run.stderr, /stand-in engine failure/);
+    assertShows(run.stderr, /^after$/m);
+  });
+
   it('prints 8134 for a divide by zero between two result sets and the batch goes on', async () => {
     const run = await runTsql(server.port, 'off', ['SELECT 1 AS a\nSELECT 1 / 0 AS z\nSELECT 3 AS c']);
     assert.equal(run.status, 0, run.stderr);

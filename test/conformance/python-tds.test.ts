@@ -108,6 +108,30 @@ describe('python-tds against the stand-in', function () {
     assert.deepEqual(r.batches[1]!.resultSets[0]!.rows, [[3]], 'the connection stays usable');
   });
 
+  it('raises 8134 hit after the first row was sent, with that row delivered', async () => {
+    const r = await runPytds(server.port, ['SELECT 6 / (column_id - 2) AS q FROM sys.all_columns']);
+    assert.equal(r.batches[0]!.error?.number, 8134);
+    assert.equal(r.batches[0]!.error?.text, 'Divide by zero error encountered.');
+  });
+
+  it('sets up a least-privileged login through T-SQL as a DBA would, and that login then sees what SQL Server shows it', async () => {
+    const setup = await runPytds(server.port, [
+      "CREATE LOGIN [dl_py] WITH PASSWORD = N'Dl-Py-Pass-1', CHECK_POLICY = OFF",
+      'USE lab; CREATE USER [dl_py] FOR LOGIN [dl_py]',
+      'GRANT VIEW SERVER PERFORMANCE STATE TO [dl_py]; GRANT ALTER ANY EVENT SESSION TO [dl_py]',
+      'USE lab; GRANT ALTER ON DATABASE::[lab] TO [dl_py]; GRANT VIEW DATABASE STATE TO [dl_py]',
+    ], { database: 'master' });
+    assert.deepEqual(setup.batches.map((b) => b.error), [null, null, null, null]);
+    const r = await runPytds(server.port, [
+      "SELECT HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') AS vsps, HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW ANY DEFINITION') AS vad, HAS_PERMS_BY_NAME(N'lab', 'DATABASE', 'ALTER') AS alter_lab",
+      'SELECT COUNT(*) AS n FROM sys.master_files',
+      'SELECT COUNT(*) AS n FROM sys.database_files',
+    ], { user: 'dl_py', password: 'Dl-Py-Pass-1' });
+    assert.deepEqual(r.login, { ok: true });
+    // sys.master_files: no rows without CREATE DATABASE / ALTER ANY DATABASE / VIEW ANY DEFINITION; sys.database_files: public.
+    assert.deepEqual(r.batches.map((b) => b.resultSets[0]!.rows[0]), [[1, 0, 1], [0], [2]]);
+  });
+
   it('raises 300/297 for a server DMV without the permission, and 2627 as an IntegrityError', async () => {
     standin.addLogin({ name: 'py_plain', password: 'Py-Plain-1' });
     const denied = await runPytds(server.port, ['SELECT COUNT(*) FROM sys.dm_os_wait_stats'], { user: 'py_plain', password: 'Py-Plain-1' });

@@ -216,12 +216,22 @@ export class Interpreter {
     })();
     // Evaluate the first row now so an error surfaces before column metadata, like SQL Server's compile-time checks.
     const first = counted.next();
+    // A run-time error in a later row (1/0 on row 2) ends the rows sent so far; the error then ends the statement
+    // like any other (ERROR + DONE with DONE_ERROR, statement- or batch-level per execStmt) instead of escaping
+    // into the protocol layer while it streams.
+    const midStream: { error?: SqlError } = {};
     const rows: Iterable<SqlValue[]> = (function* () {
-      if (!first.done) yield first.value;
-      yield* counted;
+      try {
+        if (!first.done) yield first.value;
+        yield* counted;
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        midStream.error = e;
+      }
     })();
     yield { kind: 'resultSet', columns: plan.columns as Column[], rows };
     ctx.b.rowcount = counter.n;
+    if (midStream.error) throw midStream.error;
     yield { kind: 'done', get rowCount() { return ctx.b.session.nocount ? undefined : counter.n; }, inProc: ctx.inProc } as Output;
   }
 

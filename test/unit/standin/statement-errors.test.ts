@@ -61,6 +61,15 @@ PRINT 'not reached';`);
     await exec(s, h, 'SET XACT_ABORT OFF');
   });
 
+  it('ends a result set at the row that raised 8134, sends the error and DONE_ERROR, and runs the rest of the batch', async () => {
+    const h = await connect(s);
+    const r = await exec(s, h, "SELECT 6 / (column_id - 2) AS q FROM sys.all_columns; PRINT 'after';");
+    assert.deepEqual(r.resultSets.map((x) => x.rows), [[[-6]]], 'the row before the failing one was sent');
+    assert.deepEqual(r.errors.map((e) => [e.number, e.lineNumber]), [[8134, 1]]);
+    assert.deepEqual(r.infos.map((i) => i.message), ['after']);
+    assert.equal(r.dones[0]!.error, true);
+  });
+
   it('stops the whole batch before anything runs on a syntax error (compile errors are not affected by XACT_ABORT)', async () => {
     const h = await connect(s);
     const r = await exec(s, h, "PRINT 'first'; SELEC 2;");
