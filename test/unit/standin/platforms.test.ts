@@ -76,6 +76,20 @@ describe('stand-in model: platform modes and version rules', () => {
     assert.deepEqual(outcome, [['S2', [], 0], ['S0', [300, 297], 0], ['ElasticPool', [300, 297], 0]]);
   });
 
+  // DATABASEPROPERTYEX 'ServiceObjective' (https://learn.microsoft.com/sql/t-sql/functions/databasepropertyex-transact-sql)
+  // and IS_SRVROLEMEMBER (https://learn.microsoft.com/sql/t-sql/functions/is-srvrolemember-transact-sql) let a
+  // preflight see the tier and the ##MS_ServerStateReader## membership the small-tier rule depends on.
+  it('reports the Azure service objective and ##MS_ServerStateReader## membership to the caller', async () => {
+    const s = createStandin({ speedFactor: 0, product: 'azure-sqldb', serviceObjective: 'S0', logins: [{ name: 'app', password: 'A-1', serverRoles: ['##MS_ServerStateReader##'] }] });
+    const [r] = await rows(s, await connect(s, { user: 'app', password: 'A-1' }), `SELECT DATABASEPROPERTYEX(DB_NAME(), 'ServiceObjective') AS so,
+  DATABASEPROPERTYEX(DB_NAME(), 'Edition') AS ed, IS_SRVROLEMEMBER('##MS_ServerStateReader##') AS reader, IS_SRVROLEMEMBER('sysadmin') AS sa,
+  IS_SRVROLEMEMBER('no_such_role') AS unknown`);
+    assert.deepEqual(r, { so: 'S0', ed: 'Standard', reader: 1, sa: 0, unknown: null });
+    const onServer = createStandin({ speedFactor: 0 });
+    const [plain] = await rows(onServer, await connect(onServer), "SELECT DATABASEPROPERTYEX(N'lab', 'ServiceObjective') AS so, DATABASEPROPERTYEX(N'lab', 'Recovery') AS rec");
+    assert.deepEqual(plain, { so: null, rec: 'FULL' });
+  });
+
   // Control Transaction Durability: "Starting in SQL Server 2022 CU2 and SQL Server 2019 CU20 … Enable delayed
   // durability for a database with Transactional Replication, Change Tracking, or Change Data Capture enabled. You
   // will receive error 22892" (https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability).
