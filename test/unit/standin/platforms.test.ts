@@ -76,6 +76,24 @@ describe('stand-in model: platform modes and version rules', () => {
     assert.deepEqual(outcome, [['S2', [], 0], ['S0', [300, 297], 0], ['ElasticPool', [300, 297], 0]]);
   });
 
+  // "An event must occur in the context of a user database to be included in a session" (Extended Events in Azure SQL,
+  // https://learn.microsoft.com/azure/azure-sql/database/xevent-db-diff-from-svr); whether the log writer's flushes
+  // qualify is NOT CONFIRMED, so the model can play both (issue #11 finding 6: an empty trace on a run that committed).
+  it('can leave a database-scoped session without log-flush events while the counters still move', async () => {
+    const counts: unknown[] = [];
+    for (const databaseSessionsSeeLogFlushes of [true, false]) {
+      const s = createStandin({ speedFactor: 0, product: 'azure-sqldb', databaseSessionsSeeLogFlushes });
+      const h = await connect(s);
+      await query(s, h, `CREATE EVENT SESSION [a] ON DATABASE ADD EVENT sqlserver.log_flush_complete, ADD EVENT sqlserver.databases_log_flush
+ADD TARGET package0.ring_buffer; ALTER EVENT SESSION [a] ON DATABASE STATE = START;`);
+      await query(s, h, 'CREATE TABLE t (i int); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2);');
+      const [ring] = await rows(s, h, "SELECT t.target_data FROM sys.dm_xe_database_session_targets t JOIN sys.dm_xe_database_sessions s ON t.event_session_address = s.address WHERE s.name = N'a'");
+      const [flushes] = await rows(s, h, "SELECT cntr_value FROM sys.dm_os_performance_counters WHERE counter_name = N'Log Flushes/sec' AND RTRIM(instance_name) = (SELECT physical_database_name FROM sys.databases WHERE name = N'lab')");
+      counts.push([databaseSessionsSeeLogFlushes, /eventCount="(\d+)"/.exec(String(ring!.target_data))![1], flushes!.cntr_value]);
+    }
+    assert.deepEqual(counts, [[true, '6', 3n], [false, '0', 3n]]);
+  });
+
   // DATABASEPROPERTYEX 'ServiceObjective' (https://learn.microsoft.com/sql/t-sql/functions/databasepropertyex-transact-sql)
   // and IS_SRVROLEMEMBER (https://learn.microsoft.com/sql/t-sql/functions/is-srvrolemember-transact-sql) let a
   // preflight see the tier and the ##MS_ServerStateReader## membership the small-tier rule depends on.
