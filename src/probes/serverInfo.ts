@@ -153,6 +153,7 @@ export function grantContextOf(identity: ServerIdentity, databaseName: string): 
     loginName: identity.loginName,
     userName: identity.userName,
     databaseName,
+    monitorInTargetDb: identity.currentDatabase === databaseName,
   };
 }
 
