@@ -2,6 +2,7 @@
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
 import { valueOf } from '../probes/measurement';
+import { flushTraceFlagState } from '../probes/serverInfo';
 import type { CounterDelta } from '../probes/perfCounters';
 import type { RunResult } from '../profile/types';
 import { columnOf } from '../report/comparison';
@@ -10,12 +11,8 @@ import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, Ru
 import type { LogFlushTrace } from '../xe/aggregate';
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
-  const flags = run ? valueOf(run.server.traceFlags) : null;
-  if (!flags) return null;
-  const f = flags.find((t) => t.flag === flag && t.status);
-  if (!f) return 'off';
-  const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
-  return `on${scope ? ` (${scope})` : ''}`;
+  if (!run || run.server.traceFlags.status !== 'ok') return null;
+  return flushTraceFlagState(run.server, flag).text;
 }
 
 /** From the first run that carries each figure; VLF count and log size as read after the run. */

@@ -33,8 +33,11 @@ export function formatValue(value: number, unit: MetricUnit): string {
   }
 }
 
-function cellText(s: Summary | null, unit: MetricUnit): string {
-  if (!s) return 'n/a';
+/** A row whose source was not measured says so (the why and the GRANT are in "## Not measured"); never "0". */
+export const NOT_MEASURED_TEXT = 'not measured';
+
+function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
+  if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
   if (s.n === 1 || s.min === s.max) return formatValue(s.median, unit);
   return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
 }
@@ -65,7 +68,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of model.rows) {
-    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit)), ...others.map((c) => ratioText(row.ratios[c] ?? null))];
+    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit, row.notMeasured !== null)), ...others.map((c) => ratioText(row.ratios[c] ?? null))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
@@ -104,14 +107,14 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(model: ComparisonModel): string {
-  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive'];
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'not_measured'];
   const lines = [header.join(',')];
   const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
   const push = (row: MetricRow, column: string) => {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
         .map(csvCell)
         .join(','),
     );

@@ -45,7 +45,8 @@ export function toHtml(node: VNode): string {
 
 /** "0.395 ms/wait (0.39 – 0.403)": the unit once, so median and range fit a table cell. */
 function cellText(s: Summary | null | undefined, row: MetricRow): string {
-  if (!s) return 'n/a';
+  // A source that was not measured reads "not measured" (why and GRANT in the Missing measurements tab), never 0.
+  if (!s) return row.notMeasured ? 'not measured' : 'n/a';
   const median = formatValue(s.median, row.unit);
   if (s.n === 1 || s.min === s.max) return median;
   const lo = formatValue(s.min, row.unit);

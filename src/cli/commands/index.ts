@@ -3,6 +3,7 @@
 import type { CliCommand } from '../io';
 import { analyzeCommand } from './analyze';
 import { compareCommand } from './compare';
+import { doctorCommand } from './doctor';
 import { profileCommand } from './profile';
 
-export const commands: readonly CliCommand[] = [analyzeCommand, profileCommand, compareCommand];
+export const commands: readonly CliCommand[] = [analyzeCommand, profileCommand, compareCommand, doctorCommand];
