@@ -66,7 +66,7 @@ export function traceRows(t: LogFlushTrace): TraceFigureRow[] {
     { figure: 'Event session', value: `${t.sessionName} (${t.target})` },
     { figure: 'Events counted', value: `${formatNumber(t.eventCount, 0)} (${countFrom})` },
     { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: flushes },
-    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : `${formatValue(t.bytes, 'bytes')} (${sizeFrom})` },
+    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : `${formatValue(t.bytes, 'bytes')}${sizeFrom ? ` (${sizeFrom})` : ''}` },
     { figure: 'Average flush size', value: t.averageFlushBytes != null ? formatValue(t.averageFlushBytes, 'bytes') : t.bytes !== null && t.flushes ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
   ];
   if (t.latencyMs) {

@@ -68,7 +68,7 @@ export const METRICS: readonly MetricDefinition[] = [
   { id: 'log.bytes', label: 'Log bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', extract: fileTotal('log', 'bytesWritten') },
   { id: 'log.avgBytesPerWrite', label: 'Average bytes per log write', unit: 'bytes/write', better: 'neutral', source: 'sys.dm_io_virtual_file_stats (log file)', extract: fileTotal('log', 'avgBytesPerWrite') },
   { id: 'log.msPerWrite', label: 'Average ms per log write', unit: 'ms/write', better: 'lower', source: 'sys.dm_io_virtual_file_stats io_stall_write_ms (log file)', extract: fileTotal('log', 'msPerWrite') },
-  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events log-flush session', extract: (r) => r.logFlushTrace?.flushes ?? null },
+  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events event_counter (exact; a sample only where the counter target could not be read)', extract: (r) => r.logFlushTrace?.flushes ?? null },
   { id: 'flushes.counter', label: 'Log flushes (counter)', unit: 'count', better: 'lower', source: 'Log Flushes/sec counter delta', extract: (r) => counter(r, 'Log Flushes/sec') },
   { id: 'flush.p95', label: 'Flush latency p95 (XE)', unit: 'ms', better: 'lower', source: 'log_flush_complete duration', extract: (r) => r.logFlushTrace?.latencyMs?.p95 ?? null },
   { id: 'data.writes', label: 'Data file writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', extract: fileTotal('data', 'writes') },
