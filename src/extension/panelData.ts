@@ -39,6 +39,17 @@ function logTotals(run: RunResult): { writes: number; bytes: number } | null {
   return { writes: log?.writes ?? 0, bytes: log?.bytesWritten ?? 0 };
 }
 
+/** Where a size chart's counts come from, with what it missed: the server histogram (exact) or a sample. */
+function sizeSourceText(traces: readonly (LogFlushTrace | null | undefined)[]): string {
+  const present = traces.filter((t): t is LogFlushTrace => !!t?.sizeHistogram);
+  if (present.length === 0) return 'no sizes';
+  const missed = present.reduce((s, t) => s + (t.sizeHistogram!.notBucketed ?? 0), 0);
+  if (present.every((t) => t.sizeHistogram!.source === 'histogram')) {
+    return missed > 0 ? `server histogram, ${missed.toLocaleString('en-US')} flushes not bucketed (slots full)` : 'every flush (server histogram, exact)';
+  }
+  return `sampled flushes only (${present[0]!.target === 'ring_buffer' ? 'ring buffer' : 'event file'})`;
+}
+
 /** Chart series from the measured runs (warm-up excluded), one series per column (mode) in the model's order. */
 export function chartsFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData {
   const measured = runs.filter((r) => !r.warmup);
@@ -62,6 +73,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
         for (const r of b.runs) r.logFlushTrace?.sizeHistogram?.counts.forEach((n, i) => (sums[i] = (sums[i] ?? 0) + n));
         return { label: b.column, values: sums };
       }),
+      sources: byColumn.map((b) => `${b.column}: ${sizeSourceText(b.runs.map((r) => r.logFlushTrace))}`),
     };
   }
   let flushTimeline: ChartsData['flushTimeline'] = null;
@@ -71,6 +83,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushTimeline = {
       bucketMs: withTimeline.logFlushTrace!.timeline.bucketMs,
       series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
+      coverage: byColumn.map((b) => `${b.column}: ${b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.coverage?.label ?? 'coverage not recorded'}`),
     };
   }
   return {
@@ -191,8 +204,11 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
       elapsedMs: [],
       writelogMs: [],
       writesVsBytes: [],
-      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }] } : null,
-      flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
+      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }], sources: [sizeSourceText([trace])] } : null,
+      flushTimeline:
+        trace.timeline.counts.length > 0
+          ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }], coverage: [trace.timeline.coverage?.label ?? 'coverage not recorded'] }
+          : null,
       fileIo: null,
       samples: null,
       printSeries: null,
