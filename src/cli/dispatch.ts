@@ -2,6 +2,7 @@
 
 import { commands } from './commands/index';
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from './io';
+import { terminalSafeSinks } from './terminalText';
 
 function overallHelp(list: readonly CliCommand[]): string {
   const width = Math.max(...list.map((c) => c.name.length));
@@ -16,7 +17,9 @@ function overallHelp(list: readonly CliCommand[]): string {
   ].join('\n');
 }
 
-export async function runCli(argv: readonly string[], io: CliIO, list: readonly CliCommand[] = commands): Promise<number> {
+export async function runCli(argv: readonly string[], rawIO: CliIO, list: readonly CliCommand[] = commands): Promise<number> {
+  // Every printer writes through these: server and file strings reach the terminal with control sequences escaped.
+  const io = terminalSafeSinks(rawIO);
   const [name, ...rest] = argv;
   if (name === undefined) {
     io.stderr(overallHelp(list));
