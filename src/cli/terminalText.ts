@@ -9,27 +9,16 @@
 // (JSON.stringify already writes C0 characters as \u00XX; it leaves C1 and bidi characters raw, which this covers).
 // A literal backslash is left alone: the output is for reading, and JSON needs it unchanged.
 
-/** C0 controls except TAB (09) and LF (0A), DEL, C1 controls, and the Unicode bidi embedding/override/isolate marks. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-function visible(ch: string): string {
-  const code = ch.charCodeAt(0);
-  // C0 and DEL as \xHH (never inside JSON output: JSON.stringify escaped them already); the rest as \uXXXX.
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
+import { hasActiveCharacters, withVisibleControls } from '../shared/visibleText';
 
 /** `text` with every terminal control and bidi character written as visible escape text. */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, visible);
+  return withVisibleControls(text);
 }
 
 /** True when `text` holds nothing a terminal would act on (what tests and fuzzers assert). */
 export function isTerminalSafe(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const found = UNSAFE.test(text);
-  UNSAFE.lastIndex = 0;
-  return !found;
+  return !hasActiveCharacters(text);
 }
 
 /** The same sinks with every write neutralised: wrap once where output leaves the CLI (runCli). */
