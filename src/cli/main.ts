@@ -2,11 +2,12 @@
 
 import { runCli } from './dispatch';
 import { processIO } from './io';
+import { terminalSafe } from './terminalText';
 
 runCli(process.argv.slice(2), processIO()).then(
   (code) => { process.exitCode = code; },
   (error: unknown) => {
-    process.stderr.write(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(terminalSafe(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`));
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,6 @@
 // Turns a comparison result or a single run into the PanelData the webview renders (vscode-free, unit-tested):
 // header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
+import { rebuildGrant, rebuildGrants } from '../probes/grantRebuild';
 import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
 import type { RestoreOutcome } from '../profile/durabilityGuard';
@@ -8,6 +9,7 @@ import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
 import { comparisonDocument, type ComparisonDocument } from '../report/document';
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
+import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
@@ -115,18 +117,37 @@ export function waitRowsFrom(runs: readonly RunResult[], columns: readonly strin
   return topWaitRows(runs, columns, 'sessionWaits', perMode);
 }
 
+/** Facts a run states about its login and server, for rebuilding GRANTs (a loaded file may hold anything here). */
+function grantFactsOf(run: RunResult | undefined) {
+  const identity = run?.server?.identity;
+  return {
+    majorVersion: identity?.majorVersion,
+    engineEdition: identity?.engineEdition,
+    loginName: run?.preflight?.loginName ?? identity?.loginName,
+    userName: run?.preflight?.userName ?? identity?.userName,
+    databaseName: run?.database?.name ?? run?.preflight?.databaseName,
+  };
+}
+
+/**
+ * Missing measurements and the script "Copy GRANTs" puts on the clipboard. Both GRANT texts are rebuilt from the
+ * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings: runs may
+ * come from a comparison JSON opened from disk.
+ */
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
+  const facts = grantFactsOf(runs[0]);
   for (const r of runs) {
-    for (const m of r.missing) {
-      if (seen.has(m.measurement)) continue;
+    for (const m of Array.isArray(r.missing) ? r.missing : []) {
+      if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant(m.measurement, facts) });
     }
   }
-  const preflightScript = runs.find((r) => r.preflight?.grantScript)?.preflight?.grantScript ?? '';
-  const grants = [...new Set([...(preflightScript ? [preflightScript] : []), ...missing.map((m) => m.grant).filter((g): g is string => !!g)])];
+  const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
+  const preflightMissing = preflight ? preflight.missing.map((m) => m?.measurement) : [];
+  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...missing.filter((m) => m.grant !== null).map((m) => m.measurement)] });
   return { missing, grantScript: grants.join('\n\n') };
 }
 
@@ -267,7 +288,7 @@ export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
 
 /** Markdown lines for the single-run tables the report model does not carry (its Markdown has the environment). */
 function markdownExtras(data: PanelData): string[] {
-  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const cell = markdownText;
   const out: string[] = [];
   const d = data.details;
   if (d && d.trace.length > 0) {

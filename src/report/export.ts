@@ -3,6 +3,7 @@
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { environmentLines } from './environment';
+import { markdownCode, markdownText } from './markdownText';
 import type { RatioCell, Summary } from './stats';
 
 /** Fixed-locale number text: up to `digits` decimals, thousands separated by commas. */
@@ -55,15 +56,13 @@ function ratioText(r: RatioCell | null): string {
   return `${r.arrow} ×${formatRatio(r.ratio)}${spread}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
 }
 
-/** Markdown table cells must not break the table: escape pipes and flatten newlines. */
-function md(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+/** Every value in the Markdown (names, paths, messages from servers and files) is text, never markup. */
+const md = markdownText;
 
 export function toMarkdown(model: ComparisonModel, title = 'Durability comparison'): string {
   const out: string[] = [`# ${md(title)}`, ''];
   if (model.sourceLabel) out.push(`> **${model.sourceLabel}.**`, '');
-  if (model.database) out.push(`Database: \`${model.database.replace(/`/g, "'")}\`${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${model.baseline}.`, '');
+  if (model.database) out.push(`Database: ${markdownCode(model.database)}${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${md(model.baseline)}.`, '');
   const others = model.columns.filter((c) => c !== model.baseline);
   const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
@@ -89,7 +88,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   }
   if (model.missing.length > 0) {
     out.push('', '## Not measured', '');
-    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: \`${m.grant.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\`` : ''}`);
+    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: ${markdownCode(m.grant)}` : ''}`);
   }
   if (model.sourceLabel) out.push('', `_${model.sourceLabel}._`);
   return out.join('\n') + '\n';

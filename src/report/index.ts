@@ -4,5 +4,6 @@ export * from './metrics';
 export * from './comparison';
 export * from './diagnosis';
 export * from './export';
+export * from './markdownText';
 export * from './document';
 export * from './environment';
