@@ -250,7 +250,8 @@ export function cancellation(io: ConnectedCliIO): { signal: AbortSignal; dispose
 }
 
 export function connectionFailureText(err: unknown): string | null {
-  if (err instanceof ConnectionFailure) return `${err.info.message} ${err.info.action}`;
+  // The extension's advice points at its output channel; a terminal has none, so it gets the driver message itself.
+  if (err instanceof ConnectionFailure) return `${err.info.message} ${/output channel/i.test(err.info.action) ? `Driver message: ${err.info.driverMessage}` : err.info.action}`;
   return null;
 }
 
