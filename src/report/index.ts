@@ -6,3 +6,5 @@ export * from './diagnosis';
 export * from './export';
 export * from './document';
 export * from './environment';
+export { byteScale, formatByteRate, formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+export * from './verdict';
