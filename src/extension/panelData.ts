@@ -12,7 +12,7 @@ import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
+import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -96,6 +96,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushSizes,
     flushTimeline,
     fileIo: fileIoChartFrom(runs, columns),
+    fileThroughput: fileThroughputChartFrom(runs, columns),
     samples: samplesChartFrom(runs),
     printSeries: printChartFrom(runs),
   };
@@ -106,8 +107,22 @@ export function fileRowsFrom(runs: readonly RunResult[], columns: readonly strin
   const out: FileIoRow[] = [];
   for (const c of columns) {
     const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    const intervalMs = run?.diff.elapsedMs ?? null;
     for (const f of valueOf(run?.diff.files)?.files ?? []) {
-      out.push({ mode: c, file: f.logicalName, kind: f.kind, writes: f.writes, bytesWritten: f.bytesWritten, msPerWrite: f.msPerWrite, avgBytesPerWrite: f.avgBytesPerWrite, reads: f.reads });
+      out.push({
+        mode: c,
+        file: f.logicalName,
+        kind: f.kind,
+        writes: f.writes,
+        bytesWritten: f.bytesWritten,
+        msPerWrite: f.msPerWrite,
+        avgBytesPerWrite: f.avgBytesPerWrite,
+        reads: f.reads,
+        bytesRead: f.bytesRead,
+        msPerRead: f.msPerRead,
+        readBytesPerSec: perSecond(f.bytesRead, intervalMs),
+        writeBytesPerSec: perSecond(f.bytesWritten, intervalMs),
+      });
     }
   }
   return out;
@@ -164,7 +179,13 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       version: result.runs[0]?.server.identity.productVersion ?? result.plan.serverVersion.split('\n')[0] ?? null,
       database: result.plan.database,
       restore: restore
-        ? { ok: restore.status !== 'failed', message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: restore.status === 'failed' ? restore.restoreStatement : null }
+        ? {
+            ok: restore.status !== 'failed',
+            message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`,
+            statement: restore.status === 'failed' ? restore.restoreStatement : null,
+            originalSetting: restore.originalSetting,
+            verifiedSetting: restore.verifiedSetting,
+          }
         : null,
       status: result.status,
       error: result.error?.message ?? null,
@@ -231,6 +252,7 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
           ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }], coverage: [trace.timeline.coverage?.label ?? 'coverage not recorded'] }
           : null,
       fileIo: null,
+      fileThroughput: null,
       samples: null,
       printSeries: null,
     },
@@ -309,7 +331,9 @@ function markdownExtras(data: PanelData): string[] {
  */
 export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[], comparison?: ComparisonContext | null): string {
   if (format === 'markdown') {
-    const base = toMarkdown(data.model, data.title).trimEnd();
+    const r = data.header.restore;
+    const verdict = data.kind === 'trace' ? undefined : { restore: r ? { ok: r.ok, originalSetting: r.originalSetting ?? null, verifiedSetting: r.verifiedSetting ?? null, message: r.message } : null, workload: data.header.workload ?? null };
+    const base = toMarkdown(data.model, data.title, verdict).trimEnd();
     return `${base}\n${markdownExtras(data).join('\n')}\n`;
   }
   if (format === 'csv') {

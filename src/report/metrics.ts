@@ -5,7 +5,7 @@ import type { WaitDelta, WaitStatsDiff } from '../probes/waitStats';
 import type { RunResult } from '../profile/types';
 import type { Better } from './stats';
 
-export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'ms/write' | 'ms/wait';
+export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'bytes/s' | 'ms/write' | 'ms/wait' | 'ms/read';
 
 export interface MetricDefinition {
   id: string;
