@@ -6,6 +6,7 @@ import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
 import { registerDmvTables } from './catalog-dmv';
 import { registerXeTables } from './catalog-xe';
+import { registerAppLockTables } from './applock';
 import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
@@ -64,6 +65,7 @@ function ensureLoaded(): void {
   registerCatalogViews();
   registerDmvTables();
   registerXeTables();
+  registerAppLockTables();
 }
 
 export function requireServerState(b: BatchContext, line: number): void {

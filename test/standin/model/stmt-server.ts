@@ -15,6 +15,7 @@ import { coerce, toNumber, toText } from './values';
 import { sleep } from './durability';
 import { backupDatabase, checkdb } from './stmt-io';
 import { blobUrlRequired } from './select';
+import { getAppLock, releaseAppLock } from './applock';
 
 type Gen = AsyncGenerator<Output, Flow>;
 const DBCC_DONE = 'DBCC execution completed. If DBCC printed error messages, contact your system administrator.';
@@ -225,6 +226,9 @@ async function* exec(s: Stmt & { k: 'exec' }, ctx: RunCtx): Gen {
   if (name === 'sp_flush_log' && schema === 'sys') {
     await ctx.interp.durability.flushAndWait(ctx.b.session, ctx.b.session.db, ctx.exec.signal);
     status = 1; // "Return code 1 = success" per the reference §5
+  } else if ((name === 'sp_getapplock' || name === 'sp_releaseapplock') && schema === 'sys') {
+    const args = s.args.map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) }));
+    status = name === 'sp_getapplock' ? getAppLock(ctx.b, args) : releaseAppLock(ctx.b, args);
   } else if (name === 'sp_executesql' && schema === 'sys') {
     const stmt = s.args[0] ? toText(evaluate(s.args[0].e, ev)) : '';
     const decl = s.args[1] ? toText(evaluate(s.args[1].e, ev)) : '';
