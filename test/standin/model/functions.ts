@@ -106,8 +106,8 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       const azure = server.options.product === 'azure-sqldb';
       const objective = server.options.serviceObjective;
       switch ((s(1) ?? '').toLowerCase()) {
-        case 'serviceobjective': return azure ? objective : null;
-        case 'edition': return azure ? (/^basic$/i.test(objective) ? 'Basic' : /^s\d/i.test(objective) ? 'Standard' : /^p\d/i.test(objective) ? 'Premium' : objective) : null;
+        case 'serviceobjective': return azure && objective ? objective : null;
+        case 'edition': return !azure || !objective ? null : (/^basic$/i.test(objective) ? 'Basic' : /^s\d/i.test(objective) ? 'Standard' : /^p\d/i.test(objective) ? 'Premium' : objective);
         case 'recovery': return db.recoveryModel;
         case 'status': return 'ONLINE';
         case 'updateability': return db.readOnly ? 'READ_ONLY' : 'READ_WRITE';

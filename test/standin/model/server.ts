@@ -94,7 +94,7 @@ export class Server {
       major: opts.version === 2019 ? 15 : opts.version === 2025 ? 17 : 16,
       cu: opts.cumulativeUpdate ?? (opts.version === 2019 ? 32 : opts.version === 2025 ? 0 : 20),
       product: opts.product ?? (opts.azure ? 'azure-sqldb' : 'sqlserver'),
-      serviceObjective: opts.serviceObjective ?? 'S2',
+      serviceObjective: opts.serviceObjective ?? '',
       databaseSessionsSeeLogFlushes: opts.databaseSessionsSeeLogFlushes ?? true,
       platform: opts.platform ?? 'Linux',
       serverName: opts.serverName ?? 'standin',

@@ -15,7 +15,8 @@ export interface StandinOptions {
    * is the older spelling of 'azure-sqldb'.
    */
   product?: 'sqlserver' | 'mi' | 'azure-sqldb';
-  /** Azure SQL Database service objective (default S2). Basic, S0, S1 and elastic pools need ##MS_ServerStateReader## for several DMVs. */
+  /** Azure SQL Database service objective (default: not reported — DATABASEPROPERTYEX gives NULL and DMVs follow the
+   *  larger-tier rule). Basic, S0, S1 and elastic pools need ##MS_ServerStateReader## for several DMVs. */
   serviceObjective?: string;
   /**
    * Whether database-scoped event sessions (Azure SQL Database) receive the log writer's flush events. Azure documents
