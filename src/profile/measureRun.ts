@@ -33,6 +33,7 @@ import type {
   RunError,
   RunResult,
   SamplingOptions,
+  WorkloadDatabaseChange,
   WorkloadExecutor,
   XeOptions,
 } from './types';
@@ -212,6 +213,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   signal?.addEventListener('abort', onCallerAbort, { once: true });
   let timeout: ReturnType<typeof setTimeout> | null = null;
   const series = new PrintSeriesCollector(Date.now());
+  let historyAtStart = 0;
 
   try {
     if (!xeWanted) {
@@ -253,6 +255,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
 
     progress(ctx, 'workload', `${batches.length} batch(es)`);
+    historyAtStart = workload.databaseHistory?.length ?? 0;
     workloadStartedAt = Date.now();
     series.reset(workloadStartedAt);
     if (signal?.aborted) abortWorkload('user');
@@ -353,6 +356,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
 
   notes.push(...diff.notes);
+  const workloadDatabaseChange = databaseChangeOf(workload.databaseHistory, historyAtStart, target.databaseName);
+  if (workloadDatabaseChange) notes.push(workloadDatabaseChange.message);
   if (sampled) notes.push(...sampled.notes);
   const printed = series.result();
   if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
@@ -387,6 +392,26 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     printSeries: printed.series,
     cancel: finalCancel,
     setupBatchCount: options.setupBatchCount ?? 0,
+    workloadDatabaseChange,
+  };
+}
+
+/**
+ * The workload session's databases during the run (tedious 'databaseChange', kept by the session): the one it was in
+ * when the run started and every USE since. Anything other than the measured database means the monitor measured
+ * one database while the workload wrote to another.
+ */
+export function databaseChangeOf(history: readonly string[] | undefined, atStart: number, measured: string): WorkloadDatabaseChange | null {
+  if (!history || history.length === 0) return null;
+  const during = [...(atStart > 0 ? [history[atStart - 1]!] : []), ...history.slice(atStart)];
+  const same = (a: string) => a.toLowerCase() === measured.toLowerCase();
+  const visited = [...new Set(during.filter((d) => !same(d)))];
+  if (visited.length === 0) return null;
+  const list = visited.map((d) => `"${d}"`).join(', ');
+  return {
+    measured,
+    visited,
+    message: `The workload session ran in ${list} (a USE in the workload moved it), while the measurements describe "${measured}": per-file IO, log counters and the log-flush trace cover "${measured}" only, so the work done in ${list} is not in them (the session's own waits cover both). Remove the USE, or connect to that database and measure it there.`,
   };
 }
 
