@@ -331,11 +331,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       progress(ctx, 'xe-read');
       try {
         await trace.stop();
-        const read = await trace.read();
-        logFlushTrace = trace.summarize(read, {
+        logFlushTrace = await trace.collect({
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
+        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents.flushes', reason: logFlushTrace.notMeasured, grant: null });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }

@@ -44,6 +44,15 @@ export interface ComparisonModel {
   missing: MissingMeasurement[];
   /** Trace flags 3979/3982, VLF count, log size, recovery model (from the first measured run); null without runs. */
   environment: EnvironmentInfo | null;
+  /** The first SQL error a measured run's workload raised (it leads the verdict and the diagnosis); null when none. */
+  failure: WorkloadFailure | null;
+}
+
+export interface WorkloadFailure {
+  number: number;
+  message: string;
+  /** 0-based document line; null when unknown (inside a procedure). */
+  line: number | null;
 }
 
 export function columnOf(run: RunResult): string {
@@ -126,9 +135,16 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     notes,
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
+    failure: failureOf(allRuns),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;
+}
+
+function failureOf(runs: readonly RunResult[]): WorkloadFailure | null {
+  const failed = runs.find((r) => r.status === 'workload-error' && r.errors.length > 0) ?? runs.find((r) => r.errors.length > 0);
+  const e = failed?.errors[0];
+  return e ? { number: e.number, message: e.message, line: e.documentLine } : null;
 }
 
 export function rowById(model: ComparisonModel, id: string): MetricRow | undefined {

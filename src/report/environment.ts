@@ -3,6 +3,7 @@
 import { valueOf } from '../probes/measurement';
 import { FLUSH_TRACE_FLAGS, flushTraceFlagState } from '../probes/serverInfo';
 import type { RunResult } from '../profile/types';
+import { formatBytes } from './units';
 
 export interface TraceFlagState {
   flag: number;
@@ -45,6 +46,6 @@ export function environmentLines(env: EnvironmentInfo): string[] {
     `SQL Server ${env.version ?? 'version unknown'}${env.hostPlatform ? ` on ${env.hostPlatform}` : ''}`,
     `Recovery model: ${env.recoveryModel ?? 'unknown'}`,
     `Trace flags: ${env.traceFlags.map(flag).join(', ')}`,
-    `Log: ${env.logSizeMb !== null ? `${Number(env.logSizeMb.toFixed(2))} MB` : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
+    `Log: ${env.logSizeMb !== null ? formatBytes(env.logSizeMb * 1024 * 1024) : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
   ];
 }

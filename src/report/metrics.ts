@@ -5,7 +5,7 @@ import type { WaitDelta, WaitStatsDiff } from '../probes/waitStats';
 import type { RunResult } from '../profile/types';
 import type { Better } from './stats';
 
-export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'ms/write' | 'ms/wait';
+export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'bytes/s' | 'ms/write' | 'ms/wait' | 'ms/read';
 
 export interface MetricDefinition {
   id: string;
@@ -71,7 +71,7 @@ export const METRICS: readonly MetricDefinition[] = [
   { id: 'log.bytes', label: 'Log bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', measurement: 'fileStats', extract: fileTotal('log', 'bytesWritten') },
   { id: 'log.avgBytesPerWrite', label: 'Average bytes per log write', unit: 'bytes/write', better: 'neutral', source: 'sys.dm_io_virtual_file_stats (log file)', measurement: 'fileStats', extract: fileTotal('log', 'avgBytesPerWrite') },
   { id: 'log.msPerWrite', label: 'Average ms per log write', unit: 'ms/write', better: 'lower', source: 'sys.dm_io_virtual_file_stats io_stall_write_ms (log file)', measurement: 'fileStats', extract: fileTotal('log', 'msPerWrite') },
-  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events log-flush session', measurement: 'extendedEvents', extract: (r) => r.logFlushTrace?.flushes ?? null },
+  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events event_counter (exact; a sample only where the counter target could not be read)', measurement: 'extendedEvents', extract: (r) => r.logFlushTrace?.flushes ?? null },
   { id: 'flushes.counter', label: 'Log flushes (counter)', unit: 'count', better: 'lower', source: 'Log Flushes/sec counter delta', measurement: 'perfCounters', extract: (r) => counter(r, 'Log Flushes/sec') },
   { id: 'flush.p95', label: 'Flush latency p95 (XE)', unit: 'ms', better: 'lower', source: 'log_flush_complete duration', measurement: 'extendedEvents', extract: (r) => r.logFlushTrace?.latencyMs?.p95 ?? null },
   { id: 'data.writes', label: 'Data file writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', measurement: 'fileStats', extract: fileTotal('data', 'writes') },

@@ -93,7 +93,7 @@ describe('report: environment block', () => {
       logSizeMb: 72,
     });
     const md = toMarkdown(m);
-    assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72 MB, 8 VLFs/);
+    assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72\.00 MiB, 8 VLFs/);
   });
 
   it('on Linux an unlisted 3982 reads "not set (Linux default behaviour applies)", not "off" (issue 11 finding 9)', () => {

@@ -63,12 +63,20 @@ describe('report exporters', () => {
     ]);
     const md = toMarkdown(model, 'A | B');
     assert.match(md, /^# A \\\| B$/m);
-    assert.match(md, /^\| Workload elapsed \| 1,100 ms \(1,000 ms – 1,200 ms\) \| 110 ms \(100 ms – 120 ms\) \| ↓ ×0\.1 \[0\.083–0\.12\] better \|$/m);
+    // A 10× speed-up reads as one: "10.0× faster", never "↓ ×0.1" (issue 20).
+    assert.match(md, /^\| Workload elapsed \| 1\.10 s \(1\.00 s – 1\.20 s\) \| 110 ms \(100 ms – 120 ms\) \| 10\.0× faster \[8\.3×–12\.0×\] better \|$/m);
+    assert.match(md, /^\| Log writes \| 100 \| 100 \| → same \|$/m);
   });
 
   it('formats units and tiny ratios readably', () => {
-    assert.equal(formatValue(42.41 * 1024 * 1024, 'bytes'), '42.41 MB');
-    assert.equal(formatValue(4158, 'bytes/write'), '4.06 KB/write');
+    // Binary units, labelled as binary: one formatter for the panel, the exports and the CLI.
+    assert.equal(formatValue(42.41 * 1024 * 1024, 'bytes'), '42.41 MiB');
+    assert.equal(formatValue(5099 * 1024 * 1024, 'bytes'), '4.98 GiB');
+    assert.equal(formatValue(4158, 'bytes/write'), '4.06 KiB/write');
+    assert.equal(formatValue(12.5 * 1024 * 1024, 'bytes/s'), '12.50 MiB/s');
+    assert.equal(formatValue(1296.3, 'ms'), '1.30 s');
+    assert.equal(formatValue(95_000, 'ms'), '1 min 35 s');
+    assert.equal(formatValue(42.49, 'ms'), '42.5 ms');
     assert.equal(formatValue(10694, 'count'), '10,694');
     assert.equal(formatRatio(124 / 10694), '0.012');
     assert.equal(formatRatio(0), '0');
