@@ -6,6 +6,7 @@ import {
   captureSnapshot,
   diffSnapshots,
   grantContextOf,
+  readCounterInstance,
   preflightPermissions,
   valueOf,
   type BenignWaitOptions,
@@ -242,7 +243,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
 
     if (ctx.sampling?.enabled !== false) {
+      // On MI / Azure SQL Database the counters name the database by its GUID (probes/perfCounters.ts).
+      const counterInstance = await readCounterInstance(monitor, target.databaseId, target.databaseName, before.server.identity.platform).catch(() => undefined);
       sampler = startSampler(monitor, {
+        ...(counterInstance ? { counterInstance } : {}),
         ...(ctx.sampling?.intervalMs !== undefined ? { intervalMs: ctx.sampling.intervalMs } : {}),
         databaseId: target.databaseId,
         databaseName: target.databaseName,

@@ -277,6 +277,19 @@ describe('integration: counters, platforms and Azure tiers as SQL Server documen
     assert.ok(snapshot.logCounters.status === 'ok' && snapshot.logCounters.value.every((c) => c.instanceName === String(row!.guid)));
   });
 
+  it('Managed Instance: a profile run reads the log counters by GUID in the snapshots and in every sample', async () => {
+    const t = await startTarget({ product: 'mi', speedFactor: 0 } as Parameters<typeof startTarget>[0]);
+    started.push(t);
+    const { profileConnectionSource, profileRun } = await import('../../src/profile');
+    const { analyze } = await import('../../src/tsql');
+    const script = "IF OBJECT_ID(N'dbo.mi_t') IS NULL CREATE TABLE dbo.mi_t (id int);\nGO\nDECLARE @i int = 0;\nWHILE @i < 50\nBEGIN\n  INSERT INTO dbo.mi_t VALUES (@i);\n  SET @i += 1;\nEND";
+    const run = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: analyze(script).batches, xe: { enabled: false }, sampling: { intervalMs: 10 } });
+    assert.equal(run.server.identity.platform, 'azure-sql-managed-instance');
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 50, `Log Flushes/sec delta ${run.logCounters.logFlushes}`);
+    assert.ok(!run.notes.some((n) => /Sampling stopped/.test(n)), run.notes.join('\n'));
+    assert.ok(run.samples.every((s) => s.logFlushes !== null), 'every sample has the counters');
+  });
+
   it('Azure SQL Database S0: the preflight lists ##MS_ServerStateReader## instead of "all held"', async () => {
     const monitor = await monitorOf({ product: 'azure-sqldb', serviceObjective: 'S0' });
     const identity = await captureServerIdentity(monitor);
