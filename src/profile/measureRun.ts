@@ -119,7 +119,7 @@ function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): vo
 
 function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
   if (m.status === 'ok') return null;
-  return { measurement: m.measurement, reason: m.reason, grant: m.grant };
+  return { measurement: m.measurement, reason: m.reason, grant: m.grant, ...(m.required ? { required: m.required } : {}) };
 }
 
 function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {

@@ -72,6 +72,8 @@ export interface MissingMeasurement {
   measurement: string;
   reason: string;
   grant: string | null;
+  /** The permission (and its scope) `grant` asks for, as data: the panel rebuilds the GRANT from this, not from text. */
+  required?: { permission: string; scope: string } | null;
 }
 
 export interface RunError {
