@@ -35,7 +35,12 @@ export const ENCRYPTION_CHECK_SQL = `SELECT encrypt_option
 FROM sys.dm_exec_connections
 WHERE session_id = @@SPID;`;
 
-function openConnection(profile: ConnectionProfile, secret: string | undefined, role: ConnectionRole, signal?: AbortSignal): Promise<{ connection: Connection; sawTls: boolean }> {
+function openConnection(
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  role: ConnectionRole,
+  signal?: AbortSignal,
+): Promise<{ connection: Connection; sawTls: boolean; loginDatabase: string | null }> {
   return new Promise((resolve, reject) => {
     const failWith = (err: unknown, serverErrorNumber?: number) =>
       new ConnectionFailure(classifyConnectionError(err, { serverErrorNumber, profile }), { cause: err });
@@ -54,6 +59,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
     // The first one is the cause: an unknown database sends 4060 and then the generic 18456.
     let firstServerError: number | undefined;
     let sawTls = false;
+    let loginDatabase: string | null = null;
     let settled = false;
     const onLoginError = (token: { number: number }) => {
       firstServerError ??= token.number;
@@ -61,10 +67,15 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
     const onSecure = () => {
       sawTls = true;
     };
+    // The login's ENVCHANGE names the database the session starts in (tedious 'databaseChange').
+    const onDatabase = (name: string) => {
+      loginDatabase = name;
+    };
     // A connection-level 'error' after login must not crash the host; the next request reports it.
     connection.on('error', () => undefined);
     connection.on('errorMessage', onLoginError);
     connection.on('secure', onSecure);
+    connection.on('databaseChange', onDatabase);
     const onAbort = () => {
       if (settled) return;
       settled = true;
@@ -76,6 +87,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       signal?.removeEventListener('abort', onAbort);
       connection.removeListener('errorMessage', onLoginError);
       connection.removeListener('secure', onSecure);
+      connection.removeListener('databaseChange', onDatabase);
       if (settled) return;
       settled = true;
       if (err) {
@@ -83,7 +95,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
         reject(failWith(err, firstServerError));
         return;
       }
-      resolve({ connection, sawTls });
+      resolve({ connection, sawTls, loginDatabase });
     });
   });
 }
@@ -129,8 +141,9 @@ export async function verifyEncryption(
 }
 
 export async function connect(profile: ConnectionProfile, secret: string | undefined, options: ConnectOptions): Promise<TediousSession> {
-  const { connection, sawTls } = await openConnection(profile, secret, options.role, options.signal);
+  const { connection, sawTls, loginDatabase } = await openConnection(profile, secret, options.role, options.signal);
   const session = new TediousSession(connection, options.role);
+  if (loginDatabase !== null) session.databaseHistory.push(loginDatabase);
   try {
     const setup = options.role === 'monitor' ? monitorSetupSql(options.lockTimeoutMs ?? 5000) : WORKLOAD_SETUP_SQL;
     const rows = await session.query(setup);

@@ -97,6 +97,8 @@ export interface SqlSession extends SqlClient {
   readonly spid: number;
   /** Verified from sys.dm_exec_connections.encrypt_option when encryption was requested; null when not checked. */
   readonly encrypted: boolean | null;
+  /** Databases the session was moved to (login database, then each USE); absent where the driver does not report it. */
+  readonly databaseHistory?: readonly string[];
   close(): Promise<void>;
 }
 
