@@ -45,8 +45,10 @@ export interface LogFlushTrace {
   histogram?: { event: string; field: string; slots: number | null; bucketed: number; notBucketed: number; distinctValues: number } | null;
   /** Nearest-rank percentiles from the sampled durations (`latencySource`, `latencyFlushes` say which flushes). */
   latencyMs: { p50: number; p95: number; p99: number; max: number } | null;
-  latencySource?: SampleTarget | null;
+  latencySource?: 'histogram' | SampleTarget | null;
   latencyFlushes?: number;
+  /** Flushes the latency histogram could not bucket (slots full); the percentiles are over the others. */
+  latencyNotBucketed?: number;
   durationUnit: DurationUnit | null;
   sizeHistogram: { edgesBytes: number[]; labels: string[]; counts: number[]; source?: 'histogram' | 'sample'; notBucketed?: number } | null;
   flushesPerCommit: number | null;
@@ -66,6 +68,8 @@ export interface LogFlushTrace {
 export interface ExactTargets {
   counter: CounterData | null;
   histogram: (HistogramData & { event: string; field: string }) | null;
+  /** log_flush_complete durations by exact value, from the latency companion session (absent: latencies from the sample). */
+  latency?: (HistogramData & { event: string; field: string }) | null;
 }
 
 export interface AggregateContext {
@@ -203,20 +207,10 @@ export class LogFlushAggregator {
     lostEvents += histogramLost;
 
     const unit = ctx.durationUnit ?? null;
-    let latencyMs: LogFlushTrace['latencyMs'] = null;
-    let latencyFlushes = 0;
-    for (const n of this.durations.values()) latencyFlushes += n;
-    if (latencyFlushes > 0) {
-      const scale = unit === 'milliseconds' ? 1 : 1 / 1000;
-      const q = (p: number) => nearestRankOfBuckets(this.durations, p) * scale;
-      latencyMs = { p50: q(50), p95: q(95), p99: q(99), max: Math.max(...this.durations.keys()) * scale };
-      if (unit === null || unit === 'assumed-microseconds') {
-        notes.push('log_flush_complete.duration has no documented unit and the server did not name one; latencies assume microseconds.');
-      }
-      const exactCompletes = counter?.counts.get('log_flush_complete');
-      if (exactCompletes !== undefined && latencyFlushes < exactCompletes) {
-        notes.push(`Flush latencies come from ${latencyFlushes} of ${exactCompletes} log_flush_complete events (the ${ctx.target === 'ring_buffer' ? 'ring buffer sample' : 'event file'}).`);
-      }
+    const latency = this.latency(ctx, counter, notes);
+    const latencyMs = latency.ms;
+    if (latencyMs && (unit === null || unit === 'assumed-microseconds')) {
+      notes.push('log_flush_complete.duration has no documented unit and the server did not name one; latencies assume microseconds.');
     }
 
     const sampleFlushes = flushEvent ? (this.byName.get(flushEvent)?.count ?? 0) : 0;
@@ -283,8 +277,9 @@ export class LogFlushAggregator {
       lost: sampleLost,
       histogram,
       latencyMs,
-      latencySource: latencyMs ? ctx.target : null,
-      latencyFlushes,
+      latencySource: latency.source,
+      latencyFlushes: latency.flushes,
+      latencyNotBucketed: latency.notBucketed,
       durationUnit: latencyMs ? (unit ?? 'assumed-microseconds') : null,
       sizeHistogram,
       flushesPerCommit,
@@ -297,6 +292,39 @@ export class LogFlushAggregator {
       eventFiles: ctx.eventFiles ?? null,
       notes,
     };
+  }
+
+  /**
+   * Latency percentiles: from the companion session's histogram of exact durations when it was read (every flush,
+   * unless its slots ran out), else from the sampled events — each labelled with how many flushes it covers.
+   */
+  private latency(ctx: AggregateContext, counter: CounterData | null, notes: string[]) {
+    const scale = ctx.durationUnit === 'milliseconds' ? 1 : 1 / 1000;
+    const percentiles = (b: ReadonlyMap<number, number>) => ({
+      p50: nearestRankOfBuckets(b, 50) * scale,
+      p95: nearestRankOfBuckets(b, 95) * scale,
+      p99: nearestRankOfBuckets(b, 99) * scale,
+      max: Math.max(...[...b].filter(([, n]) => n > 0).map(([v]) => v)) * scale,
+    });
+    const exactCompletes = counter?.counts.get('log_flush_complete');
+    const h = ctx.exact?.latency ?? null;
+    if (h && h.parseError === null && bucketedCount(h.buckets) > 0) {
+      const bucketed = bucketedCount(h.buckets);
+      // The companion starts before and is read together with the main session, so it saw at least its flushes.
+      const notBucketed = exactCompletes !== undefined ? Math.max(0, exactCompletes - bucketed) : 0;
+      if (notBucketed > 0) {
+        notes.push(`The latency histogram bucketed ${bucketed} of ${exactCompletes} flushes (${h.slots ?? '?'} slots full): the percentiles are over those ${bucketed}.`);
+      }
+      return { ms: percentiles(h.buckets), source: 'histogram' as const, flushes: bucketed, notBucketed };
+    }
+    if (h?.parseError) notes.push(`${h.parseError}: latencies come from the sampled events instead.`);
+    let flushes = 0;
+    for (const n of this.durations.values()) flushes += n;
+    if (flushes === 0) return { ms: null, source: null, flushes: 0, notBucketed: 0 };
+    if (exactCompletes !== undefined && flushes < exactCompletes) {
+      notes.push(`Flush latencies come from ${flushes} of ${exactCompletes} log_flush_complete events (the ${ctx.target === 'ring_buffer' ? 'ring buffer sample' : 'event file'}).`);
+    }
+    return { ms: percentiles(this.durations), source: ctx.target, flushes, notBucketed: 0 };
   }
 
   /** Bytes and the size distribution: from the server histogram when it was read, else from the sample. */
