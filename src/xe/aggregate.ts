@@ -120,18 +120,25 @@ export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
-/** Nearest-rank percentile over exact value → count buckets (same result as over the expanded values). */
-export function nearestRankOfBuckets(buckets: ReadonlyMap<number, number>, p: number): number {
+/** Nearest-rank percentiles over exact value → count buckets (same result as over the expanded values); one sort. */
+export function nearestRanksOfBuckets(buckets: ReadonlyMap<number, number>, ps: readonly number[]): number[] {
   const sorted = [...buckets].filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
-  const total = sorted.reduce((s, [, n]) => s + n, 0);
+  let total = 0;
+  for (const [, n] of sorted) total += n;
   if (total === 0) throw new RangeError('no values');
-  const rank = Math.max(1, Math.ceil((p / 100) * total));
-  let seen = 0;
-  for (const [v, n] of sorted) {
-    seen += n;
-    if (seen >= rank) return v;
-  }
-  return sorted[sorted.length - 1]![0];
+  return ps.map((p) => {
+    const rank = Math.max(1, Math.ceil((p / 100) * total));
+    let seen = 0;
+    for (const [v, n] of sorted) {
+      seen += n;
+      if (seen >= rank) return v;
+    }
+    return sorted[sorted.length - 1]![0];
+  });
+}
+
+export function nearestRankOfBuckets(buckets: ReadonlyMap<number, number>, p: number): number {
+  return nearestRanksOfBuckets(buckets, [p])[0]!;
 }
 
 export function histogramBucket(bytes: number): number {
@@ -300,12 +307,10 @@ export class LogFlushAggregator {
    */
   private latency(ctx: AggregateContext, counter: CounterData | null, notes: string[]) {
     const scale = ctx.durationUnit === 'milliseconds' ? 1 : 1 / 1000;
-    const percentiles = (b: ReadonlyMap<number, number>) => ({
-      p50: nearestRankOfBuckets(b, 50) * scale,
-      p95: nearestRankOfBuckets(b, 95) * scale,
-      p99: nearestRankOfBuckets(b, 99) * scale,
-      max: Math.max(...[...b].filter(([, n]) => n > 0).map(([v]) => v)) * scale,
-    });
+    const percentiles = (b: ReadonlyMap<number, number>) => {
+      const [p50, p95, p99, max] = nearestRanksOfBuckets(b, [50, 95, 99, 100]).map((v) => v * scale);
+      return { p50: p50!, p95: p95!, p99: p99!, max: max! };
+    };
     const exactCompletes = counter?.counts.get('log_flush_complete');
     const h = ctx.exact?.latency ?? null;
     if (h && h.parseError === null && bucketedCount(h.buckets) > 0) {
