@@ -251,14 +251,17 @@ describe('xe session cleanup', () => {
 
   it('lists orphans except live sessions, and drops them one by one', async () => {
     const server = new FakeServer();
-    for (const n of ['durability_lens_a', 'durability_lens_b', 'durability_lens_live']) server.sessions.set(n, { running: n.endsWith('b') });
+    for (const n of ['durability_lens_a', 'durability_lens_a_latency', 'durability_lens_b', 'durability_lens_live', 'durability_lens_live_latency']) server.sessions.set(n, { running: n.endsWith('b') });
+    // A live session's latency companion is live too; an orphan's companion is an orphan.
     const orphans = await findOrphanSessions(server.client(), ['durability_lens_live']);
-    assert.deepEqual(orphans, ['durability_lens_a', 'durability_lens_b']);
+    assert.deepEqual(orphans, ['durability_lens_a', 'durability_lens_a_latency', 'durability_lens_b']);
+    server.sessions.delete('durability_lens_a_latency');
+    orphans.splice(1, 1);
     const results = await dropOrphanSessions(server.client(), orphans);
     assert.deepEqual(results, [
       { name: 'durability_lens_a', dropped: true, error: null },
       { name: 'durability_lens_b', dropped: true, error: null },
     ]);
-    assert.deepEqual([...server.sessions.keys()], ['durability_lens_live']);
+    assert.deepEqual([...server.sessions.keys()], ['durability_lens_live', 'durability_lens_live_latency']);
   });
 });
