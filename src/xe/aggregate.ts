@@ -234,7 +234,8 @@ export class LogFlushAggregator {
 
     const commitCount = ctx.commitCount ?? null;
     let notMeasured: string | null = null;
-    if (ctx.scope === 'database' && flushes === 0 && commitCount !== null && commitCount > 0) {
+    // A counter that also saw no flush makes 0 a measurement (a delayed-durable run may not flush at all).
+    if (ctx.scope === 'database' && flushes === 0 && commitCount !== null && commitCount > 0 && ctx.counterLogFlushes !== 0) {
       // Extended Events in Azure SQL: "an event must occur in the context of a user database to be included" in a
       // database-scoped session (https://learn.microsoft.com/azure/azure-sql/database/xevent-db-diff-from-svr); log-writer
       // events may not qualify (reference §9 item 5, NOT CONFIRMED). An empty trace is then no evidence of zero flushes.
