@@ -2,20 +2,18 @@
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
 import { valueOf } from '../probes/measurement';
+import { flushTraceFlagState } from '../probes/serverInfo';
 import type { CounterDelta } from '../probes/perfCounters';
 import type { RunResult } from '../profile/types';
 import { columnOf } from '../report/comparison';
 import { formatNumber, formatValue } from '../report/export';
+import { formatBytes } from '../report/units';
 import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
-  const flags = run ? valueOf(run.server.traceFlags) : null;
-  if (!flags) return null;
-  const f = flags.find((t) => t.flag === flag && t.status);
-  if (!f) return 'off';
-  const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
-  return `on${scope ? ` (${scope})` : ''}`;
+  if (!run || run.server.traceFlags.status !== 'ok') return null;
+  return flushTraceFlagState(run.server, flag).text;
 }
 
 /** From the first run that carries each figure; VLF count and log size as read after the run. */
@@ -49,7 +47,7 @@ function logRows(run: RunResult): LogBeforeAfterRow[] {
   const l = run.diff.log;
   const rows: LogBeforeAfterRow[] = [];
   if (l.vlfCount) rows.push({ figure: 'VLF count', before: formatNumber(l.vlfCount.before, 0), after: formatNumber(l.vlfCount.after, 0) });
-  if (l.logSizeMb) rows.push({ figure: 'Log size', before: `${formatNumber(l.logSizeMb.before)} MB`, after: `${formatNumber(l.logSizeMb.after)} MB` });
+  if (l.logSizeMb) rows.push({ figure: 'Log size', before: formatBytes(l.logSizeMb.before * 1024 * 1024), after: formatBytes(l.logSizeMb.after * 1024 * 1024) });
   if (l.usedBytes) rows.push({ figure: 'Log space used', before: formatValue(l.usedBytes.before, 'bytes'), after: `${formatValue(l.usedBytes.after, 'bytes')} (${l.usedBytes.delta >= 0 ? '+' : ''}${formatValue(l.usedBytes.delta, 'bytes')})` });
   if (l.usedPercent) rows.push({ figure: 'Log space used %', before: `${formatNumber(l.usedPercent.before)} %`, after: `${formatNumber(l.usedPercent.after)} %` });
   return rows;
@@ -129,6 +127,36 @@ export function fileIoChartFrom(runs: readonly RunResult[], columns: readonly st
   return { labels, series };
 }
 
+/** Bytes per second of the run's snapshot interval; null when the interval is unknown. */
+export function perSecond(bytes: number, intervalMs: number | null | undefined): number | null {
+  return intervalMs && intervalMs > 0 ? (bytes * 1000) / intervalMs : null;
+}
+
+/**
+ * Read and write throughput per file (S5: CHECKDB and BACKUP read the data files at a rate worth seeing), from the
+ * first measured run of each mode: one series per mode and direction, bytes per second of the snapshot interval.
+ */
+export function fileThroughputChartFrom(runs: readonly RunResult[], columns: readonly string[]): NonNullable<ChartsData['fileThroughput']> | null {
+  const perMode = columns.map((c) => {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    return { c, files: valueOf(run?.diff.files)?.files ?? [], intervalMs: run?.diff.elapsedMs ?? null };
+  });
+  const labels = [...new Set(perMode.flatMap((m) => m.files.map((f) => `${f.logicalName} (${f.kind})`)))];
+  if (labels.length === 0 || perMode.every((m) => !m.intervalMs)) return null;
+  const series: Series[] = perMode.flatMap((m) =>
+    (['read', 'written'] as const).map((dir) => ({
+      label: `${m.c} ${dir}`,
+      values: labels.map((l) => {
+        const f = m.files.find((x) => `${x.logicalName} (${x.kind})` === l);
+        return f ? perSecond(dir === 'read' ? f.bytesRead : f.bytesWritten, m.intervalMs) : null;
+      }),
+    })),
+  );
+  // A series that is zero everywhere (no reads under either mode, S1) would only add empty legend entries.
+  const shown = series.filter((s) => s.values.some((v) => v !== null && v > 0));
+  return shown.length > 0 ? { labels, series: shown } : null;
+}
+
 /** At most this many points per PRINT series reach the chart: a GO 100000 loop would make Chart.js crawl. */
 export const MAX_PRINT_POINTS = 2000;
 
@@ -159,7 +187,7 @@ export function printChartFrom(runs: readonly RunResult[]): ChartsData['printSer
 
 interface SampleLike {
   tMs: number;
-  files: { fileId: number; bytesWritten: number }[];
+  files: { fileId: number; bytesWritten: number; bytesRead?: number }[];
   logFlushes: number | null;
 }
 
@@ -174,6 +202,7 @@ export function samplesChartFrom(runs: readonly RunResult[]): ChartsData['sample
   const samples = (run as unknown as { samples: SampleLike[] }).samples;
   const kindOf = new Map((valueOf(run.diff.files)?.files ?? []).map((f) => [f.fileId, f.kind]));
   const written = (s: SampleLike, kind: 'log' | 'data') => s.files.filter((f) => (kindOf.get(f.fileId) ?? 'data') === kind).reduce((n, f) => n + f.bytesWritten, 0);
+  const read = (s: SampleLike) => s.files.reduce((n, f) => n + (f.bytesRead ?? 0), 0);
   const step = (f: (s: SampleLike) => number | null) =>
     samples.slice(1).map((s, i) => {
       const a = f(samples[i]!);
@@ -184,8 +213,9 @@ export function samplesChartFrom(runs: readonly RunResult[]): ChartsData['sample
     labels: samples.slice(1).map((s) => formatNumber(s.tMs / 1000, 1)),
     series: [
       { label: 'log flushes (counter)', values: step((s) => s.logFlushes) },
-      { label: 'log KB written', values: step((s) => written(s, 'log') / 1024) },
-      { label: 'data KB written', values: step((s) => written(s, 'data') / 1024) },
-    ],
+      { label: 'log KiB written', values: step((s) => written(s, 'log') / 1024) },
+      { label: 'data KiB written', values: step((s) => written(s, 'data') / 1024) },
+      { label: 'KiB read (all files)', values: step((s) => read(s) / 1024) },
+    ].filter((series) => series.label !== 'KiB read (all files)' || series.values.some((v) => v !== null && v > 0)),
   };
 }

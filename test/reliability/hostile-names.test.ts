@@ -7,7 +7,7 @@ import { connect } from '../../src/db/connect';
 import { quoteName } from '../../src/db/quote';
 import { grantFor, type GrantContext, type MeasurementName } from '../../src/probes';
 import { alterDurabilitySql, profileConnectionSource } from '../../src/profile';
-import { buildComparisonModel, csvCell, toCsv, toMarkdown } from '../../src/report';
+import { buildComparisonModel, csvCell, markdownText, toCsv, toMarkdown } from '../../src/report';
 import { identifierText, lex, TokenKind } from '../../src/tsql';
 import { dropOrphanSessions, findOrphanSessions } from '../../src/xe';
 import { HOSTILE_CASES } from './cases';
@@ -195,7 +195,9 @@ describe('reliability: hostile names', function () {
     const tableRows = md.split('\n').filter((l) => l.startsWith('| '));
     const columns = tableRows[0]!.split(/(?<!\\)\|/).length;
     for (const row of tableRows) assert.equal(row.split(/(?<!\\)\|/).length, columns, row);
-    for (const n of HOSTILE_NAMES) assert.ok(md.includes(`- ${n.replace(/\|/g, '\\|')}`), n);
+    // Each name is a list item of escaped text: no raw HTML, link or table syntax survives.
+    for (const n of HOSTILE_NAMES) assert.ok(md.includes(`- ${markdownText(n)}\n`), n);
+    assert.doesNotMatch(md, /(?<!\\)<(script|img)/, 'raw HTML reached the Markdown');
 
     // CSV: every cell reads back as the text (formula starters get a leading apostrophe).
     fc.assert(
