@@ -339,7 +339,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
-        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents.flushes', reason: logFlushTrace.notMeasured, grant: null });
+        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents', reason: logFlushTrace.notMeasured, grant: null });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
