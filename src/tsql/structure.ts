@@ -49,6 +49,8 @@ interface LoopFrame {
   everyN: number | null;
   firstCommit: number;
   firstDml: number;
+  /** Offset of the WHILE keyword. */
+  start: number;
 }
 
 /** What an IF/WHILE condition tests. */
@@ -86,6 +88,8 @@ class BatchScanner {
   private readonly loopFrames: LoopFrame[] = [];
   /** Kind of the routine whose body is being scanned. */
   private routineKind: RoutineKind | null = null;
+  /** CONTINUE and GOTO statements seen so far: a loop body that always ends without one never repeats. */
+  private jumps = 0;
   /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
@@ -215,6 +219,7 @@ class BatchScanner {
         if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { this.p += 2; return false; } // label:
         break;
     }
+    if (k === Kw.CONTINUE || k === Kw.GOTO) this.jumps++;
     this.simple();
     return k === Kw.RETURN || k === Kw.THROW || k === Kw.BREAK || k === Kw.CONTINUE || k === Kw.GOTO;
   }
@@ -323,8 +328,11 @@ class BatchScanner {
     // `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ends the open transactions: a guard, not a loop of commits.
     if (cond.tranCount && !cond.other) return this.tranCountLoop(from);
     const before = this.tx.snapshot();
-    const frame: LoopFrame = { conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length };
+    const frame: LoopFrame = {
+      conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length, start: this.start(from),
+    };
     this.loopFrames.push(frame);
+    const jumps = this.jumps;
     this.loopDepth++;
     this.depth++;
     const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
@@ -332,7 +340,9 @@ class BatchScanner {
     this.loopDepth--;
     this.loopFrames.pop();
     if (ends) this.tx.restore(before);
-    this.markChunkCommits(frame);
+    // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
+    if (ends && this.jumps === jumps) this.runsOnce(frame);
+    else this.markChunkCommits(frame);
     const span = this.statement('while', from);
     this.out.loops.push({ ...span, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
@@ -346,6 +356,31 @@ class BatchScanner {
     if (!chunked) return;
     const commits = this.out.commits;
     for (let i = frame.firstCommit; i < commits.length; i++) if (commits[i]!.loopCommit === 'per-iteration') commits[i]!.loopCommit = 'chunk';
+  }
+
+  /**
+   * A loop that runs at most once repeats nothing: what its body recorded is in a loop only through loops nested in
+   * it (recorded after it started) or a `GO n` batch. Loops around it keep their own marks, so only an outermost one
+   * is corrected.
+   */
+  private runsOnce(frame: LoopFrame): void {
+    if (this.loopFrames.length > 0) return;
+    const nested = this.out.loops.filter((l) => l.batchIndex === this.batchIndex && l.start >= frame.start);
+    const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
+    const dml = this.out.dml;
+    for (let i = frame.firstDml; i < dml.length; i++) {
+      const d = dml[i]!;
+      if (inNested(d.start)) continue;
+      d.inLoop = this.repeated;
+      d.inRepeatedBatchOnly = this.repeated;
+    }
+    const commits = this.out.commits;
+    for (let i = frame.firstCommit; i < commits.length; i++) {
+      const c = commits[i]!;
+      if (inNested(c.start)) continue;
+      c.inLoop = this.repeated;
+      c.loopCommit = this.repeated ? 'per-iteration' : null;
+    }
   }
 
   private tranCountLoop(from: number): Flow {

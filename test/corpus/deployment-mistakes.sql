@@ -7,7 +7,7 @@ GO
 -- Processing loop written as a one-shot block: WHILE 1 = 1 ... BREAK runs once.
 WHILE 1 = 1
 BEGIN
-    INSERT dbo.ImportRun (started_at) VALUES (SYSUTCDATETIME()); --! autocommit-dml-in-loop fp: the loop body always ends in BREAK, so it runs once
+    INSERT dbo.ImportRun (started_at) VALUES (SYSUTCDATETIME());
     BREAK;
 END
 GO

@@ -113,6 +113,19 @@ describe('tsql loop diagnostics on real patterns', () => {
     assert.deepEqual(codes(text), []);
   });
 
+  it('does not treat a WHILE whose body always leaves (BREAK, RETURN, THROW, no CONTINUE) as repeating anything', () => {
+    const once = script('WHILE 1 = 1', 'BEGIN', '  INSERT dbo.run (at) VALUES (GETDATE())', '  BEGIN TRAN', '  UPDATE dbo.t SET a = 1', '  COMMIT', '  BREAK', 'END');
+    const a = analyze(once);
+    assert.deepEqual(a.diagnostics, []);
+    assert.deepEqual(a.dml.map((d) => d.inLoop), [false, false]);
+    assert.deepEqual(a.batchesWithDmlInLoop, []);
+    // With a CONTINUE somewhere in the body it can repeat, and a loop nested in it still does.
+    const repeats = script('WHILE 1 = 1', 'BEGIN', '  INSERT dbo.run (at) VALUES (GETDATE())', '  IF @x = 1 CONTINUE', '  BREAK', 'END');
+    assert.deepEqual(codes(repeats), ['autocommit-dml-in-loop']);
+    const nested = script('WHILE 1 = 1', 'BEGIN', '  WHILE @i < 9 INSERT dbo.t VALUES (@i)', '  RETURN', 'END');
+    assert.deepEqual(codes(nested), ['autocommit-dml-in-loop']);
+  });
+
   it('still flags a COMMIT that runs on every iteration and autocommit DML into a real table', () => {
     const text = script('WHILE @i < 10', 'BEGIN', '  BEGIN TRAN', '  INSERT dbo.t VALUES (@i)', '  COMMIT', '  SET @i += 1', 'END', 'WHILE @j < 10 UPDATE dbo.t SET a = @j');
     assert.deepEqual(of(text, 'commit-in-loop').map((d) => [d.severity, d.range]), [['information', rangeOf(text, 'COMMIT')]]);
