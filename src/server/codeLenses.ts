@@ -14,12 +14,15 @@ export function lensCount(analysis: Analysis): number {
 }
 
 export function buildCodeLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
-  // Batch lenses first (one per batch at most, the ones that say where the time goes), then COMMIT pairs.
-  const lenses: CodeLens[] = batchLenses(analysis, uri, version);
+  // Batch lenses get their room first (one per batch at most, the ones that say where the time goes); COMMIT pairs
+  // fill the rest. Listed COMMITs first, as before the cap.
+  const perBatch = batchLenses(analysis, uri, version);
+  const room = MAX_LENSES - perBatch.length;
+  const lenses: CodeLens[] = [];
   const batches = new Map(analysis.batches.map((batch) => [batch.index, batch]));
 
   for (const commit of analysis.commits) {
-    if (lenses.length + 2 > MAX_LENSES) break;
+    if (lenses.length + 2 > room) break;
     const batch = batches.get(commit.batchIndex);
     if (!batch) continue;
     const target: ProfileTarget = {
@@ -40,7 +43,7 @@ export function buildCodeLenses(analysis: Analysis, uri: string, version: number
     lenses.push({ range: at, command: { title: 'Profile transaction', command: Commands.profileTransaction, arguments: [target] } });
     lenses.push({ range: at, command: { title: 'Compare durability', command: Commands.compareDurability, arguments: [target] } });
   }
-  return lenses;
+  return lenses.concat(perBatch);
 }
 
 function batchLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {

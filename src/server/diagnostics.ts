@@ -48,7 +48,7 @@ export function toLspDiagnostics(analysis: Analysis, disabled: ReadonlySet<Diagn
 function summary(omitted: number, omittedLenses: number): Diagnostic {
   const parts: string[] = [];
   if (omitted > 0) parts.push(`${omitted} more diagnostic${omitted === 1 ? '' : 's'} (only the first ${MAX_DIAGNOSTICS} are shown)`);
-  if (omittedLenses > 0) parts.push(`${omittedLenses} code lens${omittedLenses === 1 ? '' : 'es'} (only ${MAX_LENSES} are shown)`);
+  if (omittedLenses > 0) parts.push(`${omittedLenses} code lens${omittedLenses === 1 ? '' : 'es'} (at most ${MAX_LENSES} are shown)`);
   return {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Information,
