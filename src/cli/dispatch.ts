@@ -2,6 +2,7 @@
 
 import { commands, type LazyCliCommand } from './commands/index';
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from './io';
+import { terminalSafeSinks } from './terminalText';
 
 function overallHelp(list: readonly CliCommand[]): string {
   const width = Math.max(...list.map((c) => c.name.length));
@@ -22,7 +23,9 @@ async function load(entry: Entry): Promise<CliCommand> {
   return 'load' in entry ? entry.load() : entry;
 }
 
-export async function runCli(argv: readonly string[], io: CliIO, entries: readonly Entry[] = commands): Promise<number> {
+export async function runCli(argv: readonly string[], rawIO: CliIO, entries: readonly Entry[] = commands): Promise<number> {
+  // Every printer writes through these: server and file strings reach the terminal with control sequences escaped.
+  const io = terminalSafeSinks(rawIO);
   const [name, ...rest] = argv;
   const entry = entries.find((c) => c.name === name);
   // Only the command asked for is loaded; the overall help lists every summary, so it loads them all.

@@ -16,4 +16,5 @@ export const commands: readonly (CliCommand | LazyCliCommand)[] = [
   analyzeCommand,
   { name: 'profile', load: async () => (await import(/* webpackMode: "eager" */ './profile')).profileCommand },
   { name: 'compare', load: async () => (await import(/* webpackMode: "eager" */ './compare')).compareCommand },
+  { name: 'doctor', load: async () => (await import(/* webpackMode: "eager" */ './doctor')).doctorCommand },
 ];
