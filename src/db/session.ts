@@ -49,6 +49,8 @@ export class TediousSession implements SqlSession {
   encrypted: boolean | null = null;
   /** 'server': encrypt_option was read; 'client': the login lacked VIEW SERVER STATE, the TLS handshake was the evidence. */
   encryptionEvidence: 'server' | 'client' | null = null;
+  /** When encrypted: 'verified' (trusted issuer, host name, dates), 'pinned' (the profile's fingerprint) or 'not-verified'. */
+  certificate: 'verified' | 'pinned' | 'not-verified' | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 

@@ -1,5 +1,6 @@
 // Connection profiles as stored in the `durabilityLens.connections` setting (no secrets, ever): validation, the
 // mapping to src/db's ConnectionProfile, and imports from an ADO.NET connection string or an mssql profile.
+import { normaliseFingerprint } from './certificate';
 import { parseDataSource, profileFromConnectionString } from './connectionString';
 import type { AuthenticationProfile, ConnectionProfile } from './types';
 
@@ -32,6 +33,8 @@ export interface StoredProfile {
   tenantId?: string;
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /** SHA-256 fingerprint of the one certificate trusted for this profile ("Trust this certificate"); encrypt true only. */
+  certificateSha256?: string;
   applicationName?: string;
   /** A development database: the comparison runs without the confirmation dialog. */
   development: boolean;
@@ -89,6 +92,12 @@ export function validateStoredProfile(raw: unknown): Validation {
   if (authenticationType === 'entra-service-principal' && !tenantId) errors.push(`${label}"tenantId" is required for entra-service-principal.`);
   const encrypt = r.encrypt === undefined ? true : r.encrypt;
   if (encrypt !== true && encrypt !== false && encrypt !== 'strict') errors.push(`${label}"encrypt" must be true, false or "strict".`);
+  let certificateSha256: string | undefined;
+  if (r.certificateSha256 !== undefined) {
+    const fp = typeof r.certificateSha256 === 'string' ? normaliseFingerprint(r.certificateSha256) : null;
+    if (!fp) errors.push(`${label}"certificateSha256" must be a SHA-256 fingerprint (64 hex digits, e.g. "AB:CD:…").`);
+    else certificateSha256 = fp;
+  }
   for (const key of ['trustServerCertificate', 'development'] as const) {
     if (r[key] !== undefined && typeof r[key] !== 'boolean') errors.push(`${label}"${key}" must be true or false.`);
   }
@@ -109,6 +118,7 @@ export function validateStoredProfile(raw: unknown): Validation {
       ...(tenantId ? { tenantId } : {}),
       encrypt: encrypt as boolean | 'strict',
       trustServerCertificate: r.trustServerCertificate === true,
+      ...(certificateSha256 ? { certificateSha256 } : {}),
       ...(applicationName ? { applicationName } : {}),
       development: r.development === true,
     },
@@ -170,6 +180,7 @@ export function toConnectionProfile(p: StoredProfile, database?: string): Connec
     authentication: authenticationOf(p),
     encrypt: p.encrypt,
     trustServerCertificate: p.trustServerCertificate,
+    ...(p.certificateSha256 ? { pinnedCertificateSha256: p.certificateSha256 } : {}),
     ...(p.applicationName ? { appName: p.applicationName } : {}),
   };
 }
