@@ -184,7 +184,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const store = new ConnectionStore(secrets as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
     const profile = store.read().profiles[0]!;
-    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey('standin'), 'wrong');
+    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey(profile), 'wrong');
     fake.shown = [];
     assert.equal(await other.connect(profile), false);
     const error = fake.shown.find((s) => s.kind === 'error')!;
@@ -241,7 +241,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
     const store = new ConnectionStore(fake.secretStorage() as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
-    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey('standin'), h.secret);
+    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey(store.find('standin')!), h.secret);
     assert.equal(await other.connect(store.find('standin')!), true);
     fake.setSetting('durabilityLens.connections', [{ ...saved[0], development: false }]);
     assert.equal(other.current?.profile.development, false);
@@ -288,8 +288,8 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
     const { TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION } = await import('../../../src/extension/certificateTrust');
     const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
     fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
-    fake.secrets.set(secretKey('tls'), h.secret);
     const store = new ConnectionStore(fake.secretStorage() as never);
+    fake.secrets.set(secretKey(store.find('tls')!), h.secret);
     const lines: string[] = [];
     const manager = new ConnectionManager(store, fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     fake.shown = [];
