@@ -10,7 +10,7 @@ import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
 import { panelDataFromTrace } from './panelData';
 import type { RunHistory } from './runHistory';
-import { currentRunSettings } from './runOptions';
+import { runSettingsForRun } from './runOptions';
 
 interface RunningTrace {
   session: LogFlushSession;
@@ -53,8 +53,11 @@ export class AdhocTrace implements vscode.Disposable {
     if (!this.connections.current && !(await this.connections.connect())) return false;
     const active = this.connections.current!;
     const source = this.connections.connectionSource()!;
-    const settings = currentRunSettings();
     this.busy = true;
+    const settings = await runSettingsForRun((line) => this.output.info(line)).catch((err: unknown) => {
+      this.busy = false;
+      throw err;
+    });
     let monitor: SqlSession | null = null;
     let session: LogFlushSession | null = null;
     try {

@@ -12,7 +12,7 @@ import type { ComparisonPanels } from './panel';
 import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
 import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import type { RunHistory } from './runHistory';
-import { comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
+import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
@@ -114,7 +114,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       if (m.kind === 'error') this.output.error(text);
       else this.output.info(text);
     };
-    const settings = currentRunSettings();
+    const settings = await runSettingsForRun((line) => this.output.info(line));
     const core = coreRunOptions(settings);
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
@@ -135,7 +135,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, traceTargetText(settings)),
               ...comparisonDefaults(settings),
               ...core,
               ...callbacks,
@@ -155,8 +155,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
   }
 
-  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean): Promise<boolean> {
-    const text = comparisonConfirmation(plan, profileName);
+  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean, traceTarget: string): Promise<boolean> {
+    const confirmation = comparisonConfirmation(plan, profileName);
+    const text = { ...confirmation, detail: `${confirmation.detail}\n\n${traceTarget}` };
     this.output.info(`${text.message}\n${text.detail}`);
     if (development) {
       this.output.info(`"${profileName}" is marked as a development database: no confirmation asked.`);
