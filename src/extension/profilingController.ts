@@ -17,6 +17,7 @@ import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
+import { limitMessages } from '../shared/messageFlood';
 
 export class ProfilingController implements ProfilingActions, vscode.Disposable {
   private running: { abort: AbortController; done: Thenable<void> } | null = null;
@@ -107,13 +108,13 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       progress.report({ message: text });
       this.output.debug(text);
     };
-    const onMessage = (m: WorkloadMessage) => {
+    const onMessage = limitMessages((m: WorkloadMessage) => {
       const where = m.documentLine !== null ? `line ${m.documentLine + 1}` : m.procName ? `in ${m.procName}` : 'no line';
       const iteration = m.iteration > 0 ? ` (GO repetition ${m.iteration + 1})` : '';
       const text = `[${formatTimestamp(m.at)} +${Math.round(m.elapsedMs)} ms] ${m.kind === 'error' ? `Msg ${m.number}, Level ${m.class}, ` : ''}${where}${iteration}: ${m.message}`;
       if (m.kind === 'error') this.output.error(text);
       else this.output.info(text);
-    };
+    }, (t) => this.output.warn(t));
     const settings = await runSettingsForRun((line) => this.output.info(line));
     const core = coreRunOptions(settings);
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
