@@ -18,6 +18,7 @@ import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
 import { limitMessages } from '../shared/messageFlood';
+import type { SessionLedger } from './sessionLedger';
 
 export class ProfilingController implements ProfilingActions, vscode.Disposable {
   private running: { abort: AbortController; done: Thenable<void> } | null = null;
@@ -29,6 +30,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly panels: ComparisonPanels,
     private readonly journal: RestoreJournal,
     private readonly history?: RunHistory,
+    /** Records this window as the owner of each run's event session (the leftover prompt of other windows skips it). */
+    private readonly ledger?: SessionLedger,
   ) {}
 
   /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
@@ -116,7 +119,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       else this.output.info(text);
     }, (t) => this.output.warn(t));
     const settings = await runSettingsForRun((line) => this.output.info(line));
-    const core = coreRunOptions(settings);
+    const base = coreRunOptions(settings);
+    const core = this.ledger ? { ...base, xe: { ...base.xe, sessionName: await this.ledger.claim() } } : base;
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
