@@ -12,11 +12,13 @@ import type { ComparisonPanels } from './panel';
 import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
 import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import type { RunHistory } from './runHistory';
-import { comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
+import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, targetText, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
+import { limitMessages } from '../shared/messageFlood';
+import type { SessionLedger } from './sessionLedger';
 
 export class ProfilingController implements ProfilingActions, vscode.Disposable {
   private running: { abort: AbortController; done: Thenable<void> } | null = null;
@@ -28,6 +30,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly panels: ComparisonPanels,
     private readonly journal: RestoreJournal,
     private readonly history?: RunHistory,
+    /** Records this window as the owner of each run's event session (the leftover prompt of other windows skips it). */
+    private readonly ledger?: SessionLedger,
   ) {}
 
   /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
@@ -107,15 +111,16 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       progress.report({ message: text });
       this.output.debug(text);
     };
-    const onMessage = (m: WorkloadMessage) => {
+    const onMessage = limitMessages((m: WorkloadMessage) => {
       const where = m.documentLine !== null ? `line ${m.documentLine + 1}` : m.procName ? `in ${m.procName}` : 'no line';
       const iteration = m.iteration > 0 ? ` (GO repetition ${m.iteration + 1})` : '';
       const text = `[${formatTimestamp(m.at)} +${Math.round(m.elapsedMs)} ms] ${m.kind === 'error' ? `Msg ${m.number}, Level ${m.class}, ` : ''}${where}${iteration}: ${m.message}`;
       if (m.kind === 'error') this.output.error(text);
       else this.output.info(text);
-    };
-    const settings = currentRunSettings();
-    const core = coreRunOptions(settings);
+    }, (t) => this.output.warn(t));
+    const settings = await runSettingsForRun((line) => this.output.info(line));
+    const base = coreRunOptions(settings);
+    const core = this.ledger ? { ...base, xe: { ...base.xe, sessionName: await this.ledger.claim() } } : base;
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
@@ -135,7 +140,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, traceTargetText(settings)),
               ...comparisonDefaults(settings),
               ...core,
               ...callbacks,
@@ -155,8 +160,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
   }
 
-  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean): Promise<boolean> {
-    const text = comparisonConfirmation(plan, profileName);
+  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean, traceTarget: string): Promise<boolean> {
+    const confirmation = comparisonConfirmation(plan, profileName);
+    const text = { ...confirmation, detail: `${confirmation.detail}\n\n${traceTarget}` };
     this.output.info(`${text.message}\n${text.detail}`);
     if (development) {
       this.output.info(`"${profileName}" is marked as a development database: no confirmation asked.`);

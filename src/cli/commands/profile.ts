@@ -22,6 +22,8 @@ import {
   usageError,
   type ConnectedCliIO,
 } from './shared';
+import { limitMessages } from '../../shared/messageFlood';
+import type { WorkloadMessage } from '../../db/types';
 
 // Kept for importers of the phase-1 module layout.
 export * from './shared';
@@ -105,7 +107,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       xe: { enabled: xe },
       ...runOptionsOf(runArgs),
       onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
-      onMessage: (m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}\n`),
+      onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}\n`), (t) => io.stderr(`${t}\n`)),
     });
     const model = buildComparisonModel([run]);
     const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, diagnosis: model.diagnosis } });
