@@ -2,7 +2,8 @@
 // the step texts shown in the progress notification (vscode-free, so tests can check them).
 import type * as vscode from 'vscode';
 import type { ProfileTarget } from '../shared/commands';
-import type { ProfileStep } from '../profile/types';
+import type { ProfileStep, ProgressEvent } from '../profile/types';
+import { formatBytes, formatCount, formatDuration } from '../report/units';
 
 export type ProfileMode = 'profile' | 'compare';
 
@@ -36,4 +37,18 @@ export const STEP_TEXT: Record<ProfileStep | 'cancel', string> = {
 
 export function progressText(step: ProfileStep, detail?: string): string {
   return detail ? `${STEP_TEXT[step]}: ${detail}` : STEP_TEXT[step];
+}
+
+/**
+ * The whole progress line: the comparison run, the step, and while the workload runs its batch / GO iteration,
+ * elapsed time and the sampler's live log figures ("Run 3 of 7: FORCED — Running the workload: batch 1 of 1,
+ * GO iteration 120 of 500 — 4.20 s, 1,234 log flushes, 4.82 MiB of log").
+ */
+export function progressLine(event: ProgressEvent): string {
+  const run = event.run ? `${event.run[0]!.toUpperCase()}${event.run.slice(1)} — ` : '';
+  const live = event.live;
+  const figures = live
+    ? ` — ${formatDuration(live.elapsedMs)}${live.logFlushes !== null ? `, ${formatCount(live.logFlushes)} log flushes` : ''}${live.logBytes !== null ? `, ${formatBytes(live.logBytes)} of log` : ''}`
+    : '';
+  return `${run}${progressText(event.step, event.detail)}${figures}`;
 }
