@@ -2,6 +2,7 @@
 
 import { runCli } from './dispatch';
 import { processIO } from './io';
+import { terminalSafe } from './terminalText';
 import { nodeVersionProblem } from './nodeVersion';
 
 const tooOld = nodeVersionProblem(process.argv.slice(2), process.versions.node);
@@ -12,7 +13,7 @@ if (tooOld) {
   runCli(process.argv.slice(2), processIO()).then(
     (code) => { process.exitCode = code; },
     (error: unknown) => {
-      process.stderr.write(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.stderr.write(terminalSafe(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`));
       process.exitCode = 1;
     },
   );

@@ -1,5 +1,6 @@
 // Turns a comparison result or a single run into the PanelData the webview renders (vscode-free, unit-tested):
 // header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
+import { rebuildGrant, rebuildGrants } from '../probes/grantRebuild';
 import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
 import type { RestoreOutcome } from '../profile/durabilityGuard';
@@ -8,6 +9,7 @@ import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
 import { comparisonDocument, type ComparisonDocument } from '../report/document';
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
+import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
@@ -39,6 +41,17 @@ function logTotals(run: RunResult): { writes: number; bytes: number } | null {
   return { writes: log?.writes ?? 0, bytes: log?.bytesWritten ?? 0 };
 }
 
+/** Where a size chart's counts come from, with what it missed: the server histogram (exact) or a sample. */
+function sizeSourceText(traces: readonly (LogFlushTrace | null | undefined)[]): string {
+  const present = traces.filter((t): t is LogFlushTrace => !!t?.sizeHistogram);
+  if (present.length === 0) return 'no sizes';
+  const missed = present.reduce((s, t) => s + (t.sizeHistogram!.notBucketed ?? 0), 0);
+  if (present.every((t) => t.sizeHistogram!.source === 'histogram')) {
+    return missed > 0 ? `server histogram, ${missed.toLocaleString('en-US')} flushes not bucketed (slots full)` : 'every flush (server histogram, exact)';
+  }
+  return `sampled flushes only (${present[0]!.target === 'ring_buffer' ? 'ring buffer' : 'event file'})`;
+}
+
 /** Chart series from the measured runs (warm-up excluded), one series per column (mode) in the model's order. */
 export function chartsFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData {
   const measured = runs.filter((r) => !r.warmup);
@@ -62,6 +75,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
         for (const r of b.runs) r.logFlushTrace?.sizeHistogram?.counts.forEach((n, i) => (sums[i] = (sums[i] ?? 0) + n));
         return { label: b.column, values: sums };
       }),
+      sources: byColumn.map((b) => `${b.column}: ${sizeSourceText(b.runs.map((r) => r.logFlushTrace))}`),
     };
   }
   let flushTimeline: ChartsData['flushTimeline'] = null;
@@ -71,6 +85,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushTimeline = {
       bucketMs: withTimeline.logFlushTrace!.timeline.bucketMs,
       series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
+      coverage: byColumn.map((b) => `${b.column}: ${b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.coverage?.label ?? 'coverage not recorded'}`),
     };
   }
   return {
@@ -117,18 +132,37 @@ export function waitRowsFrom(runs: readonly RunResult[], columns: readonly strin
   return topWaitRows(runs, columns, 'sessionWaits', perMode);
 }
 
+/** Facts a run states about its login and server, for rebuilding GRANTs (a loaded file may hold anything here). */
+function grantFactsOf(run: RunResult | undefined) {
+  const identity = run?.server?.identity;
+  return {
+    majorVersion: identity?.majorVersion,
+    engineEdition: identity?.engineEdition,
+    loginName: run?.preflight?.loginName ?? identity?.loginName,
+    userName: run?.preflight?.userName ?? identity?.userName,
+    databaseName: run?.database?.name ?? run?.preflight?.databaseName,
+  };
+}
+
+/**
+ * Missing measurements and the script "Copy GRANTs" puts on the clipboard. Both GRANT texts are rebuilt from the
+ * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings: runs may
+ * come from a comparison JSON opened from disk.
+ */
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
+  const facts = grantFactsOf(runs[0]);
   for (const r of runs) {
-    for (const m of r.missing) {
-      if (seen.has(m.measurement)) continue;
+    for (const m of Array.isArray(r.missing) ? r.missing : []) {
+      if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant(m.measurement, facts) });
     }
   }
-  const preflightScript = runs.find((r) => r.preflight?.grantScript)?.preflight?.grantScript ?? '';
-  const grants = [...new Set([...(preflightScript ? [preflightScript] : []), ...missing.map((m) => m.grant).filter((g): g is string => !!g)])];
+  const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
+  const preflightMissing = preflight ? preflight.missing.map((m) => m?.measurement) : [];
+  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...missing.filter((m) => m.grant !== null).map((m) => m.measurement)] });
   return { missing, grantScript: grants.join('\n\n') };
 }
 
@@ -212,8 +246,11 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
       elapsedMs: [],
       writelogMs: [],
       writesVsBytes: [],
-      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }] } : null,
-      flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
+      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }], sources: [sizeSourceText([trace])] } : null,
+      flushTimeline:
+        trace.timeline.counts.length > 0
+          ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }], coverage: [trace.timeline.coverage?.label ?? 'coverage not recorded'] }
+          : null,
       fileIo: null,
       fileThroughput: null,
       samples: null,
@@ -273,7 +310,7 @@ export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
 
 /** Markdown lines for the single-run tables the report model does not carry (its Markdown has the environment). */
 function markdownExtras(data: PanelData): string[] {
-  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const cell = markdownText;
   const out: string[] = [];
   const d = data.details;
   if (d && d.trace.length > 0) {

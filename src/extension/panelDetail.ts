@@ -2,6 +2,7 @@
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
 import { valueOf } from '../probes/measurement';
+import { flushTraceFlagState } from '../probes/serverInfo';
 import type { CounterDelta } from '../probes/perfCounters';
 import type { RunResult } from '../profile/types';
 import { columnOf } from '../report/comparison';
@@ -11,12 +12,8 @@ import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, Ru
 import type { LogFlushTrace } from '../xe/aggregate';
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
-  const flags = run ? valueOf(run.server.traceFlags) : null;
-  if (!flags) return null;
-  const f = flags.find((t) => t.flag === flag && t.status);
-  if (!f) return 'off';
-  const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
-  return `on${scope ? ` (${scope})` : ''}`;
+  if (!run || run.server.traceFlags.status !== 'ok') return null;
+  return flushTraceFlagState(run.server, flag).text;
 }
 
 /** From the first run that carries each figure; VLF count and log size as read after the run. */
@@ -56,24 +53,32 @@ function logRows(run: RunResult): LogBeforeAfterRow[] {
   return rows;
 }
 
-/** The trace's figures as label/value rows (shared by profile runs and ad-hoc traces). */
+/** The trace's figures as label/value rows (shared by profile runs and ad-hoc traces); a loss sits beside the figure it affects. */
 export function traceRows(t: LogFlushTrace): TraceFigureRow[] {
+  const exact = t.countSource === 'event_counter';
+  const countFrom = exact ? 'event_counter, exact' : `${t.target} sample${t.lost.total > 0 ? `, ${formatNumber(t.lost.total, 0)} events lost` : ''}`;
+  const notBucketed = t.histogram?.notBucketed ?? 0;
+  const sizeFrom = t.sizeSource === 'histogram' ? (notBucketed > 0 ? `histogram, ${formatNumber(notBucketed, 0)} flushes not bucketed: lower bound` : 'histogram, exact') : t.sizeSource === 'sample' ? `${t.target} sample` : null;
+  const flushes = t.flushes === null ? `not measured${t.notMeasured ? ` — ${t.notMeasured}` : ''}` : `${formatNumber(t.flushes, 0)} (${countFrom})`;
   const rows: TraceFigureRow[] = [
     { figure: 'Event session', value: `${t.sessionName} (${t.target})` },
-    { figure: 'Events captured', value: formatNumber(t.eventCount, 0) },
-    { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: formatNumber(t.flushes, 0) },
-    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : formatValue(t.bytes, 'bytes') },
-    { figure: 'Average flush size', value: t.bytes !== null && t.flushes > 0 ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
+    { figure: 'Events counted', value: `${formatNumber(t.eventCount, 0)} (${countFrom})` },
+    { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: flushes },
+    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : `${formatValue(t.bytes, 'bytes')}${sizeFrom ? ` (${sizeFrom})` : ''}` },
+    { figure: 'Average flush size', value: t.averageFlushBytes != null ? formatValue(t.averageFlushBytes, 'bytes') : t.bytes !== null && t.flushes ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
   ];
   if (t.latencyMs) {
-    rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') });
+    const of = t.latencyFlushes ? ` (from ${formatNumber(t.latencyFlushes, 0)} sampled flushes)` : '';
+    rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') + of });
   } else rows.push({ figure: 'Flush latency', value: 'n/a (no duration field)' });
   if (t.flushesPerCommit !== null) rows.push({ figure: 'Flushes per commit', value: formatNumber(t.flushesPerCommit, 3) });
-  rows.push({ figure: 'Lost events', value: t.lostEvents > 0 ? `${formatNumber(t.lostEvents, 0)} — use the event_file target` : '0' });
+  if (t.timeline.coverage) rows.push({ figure: 'Timeline covers', value: t.timeline.coverage.label });
+  rows.push({ figure: 'Events missing from the counts', value: t.lostEvents > 0 ? `${formatNumber(t.lostEvents, 0)} — the counts above are lower bounds` : '0' });
   if (t.counterCrossCheck) {
     const c = t.counterCrossCheck;
     rows.push({ figure: 'Cross-check with Log Flushes/sec', value: `counter ${formatNumber(c.counterFlushes, 0)} vs XE ${formatNumber(c.xeFlushes, 0)} (${formatNumber(c.relativeDifference * 100, 1)} %): ${c.agrees ? 'agrees' : 'DISAGREES'}` });
   }
+  if (t.eventFiles) rows.push({ figure: 'Files left on the server', value: t.eventFiles.files.length > 0 ? t.eventFiles.files.join(', ') : t.eventFiles.pattern });
   if (t.missingEvents.length > 0) rows.push({ figure: 'Events this server lacks', value: t.missingEvents.join(', ') });
   return rows;
 }

@@ -3,6 +3,7 @@
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { environmentLines } from './environment';
+import { markdownCode, markdownText } from './markdownText';
 import { formatByteRate, formatBytes, formatDuration, formatFactor, formatNumber } from './units';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import type { RatioCell, Summary } from './stats';
@@ -29,8 +30,11 @@ export function formatValue(value: number, unit: MetricUnit): string {
   }
 }
 
-function cellText(s: Summary | null, unit: MetricUnit): string {
-  if (!s) return 'n/a';
+/** A row whose source was not measured says so (the why and the GRANT are in "## Not measured"); never "0". */
+export const NOT_MEASURED_TEXT = 'not measured';
+
+function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
+  if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
   if (s.n === 1 || s.min === s.max) return formatValue(s.median, unit);
   return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
 }
@@ -69,22 +73,20 @@ function ratioText(row: MetricRow, r: RatioCell | null): string {
   return `${words.text}${words.spread ? ` [${words.spread}]` : ''}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
 }
 
-/** Markdown table cells must not break the table: escape pipes and flatten newlines. */
-function md(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+/** Every value in the Markdown (names, paths, messages from servers and files) is text, never markup. */
+const md = markdownText;
 
 export function toMarkdown(model: ComparisonModel, title = 'Durability comparison', verdict: VerdictContext = {}): string {
   const out: string[] = [`# ${md(title)}`, ''];
   if (model.sourceLabel) out.push(`> **${model.sourceLabel}.**`, '');
   // The answer first (issue 20): the verdict block, then the details.
   if (model.columns.length > 0 || model.failure) out.push(...verdictMarkdown(buildVerdict(model, verdict), md), '');
-  if (model.database) out.push(`Database: \`${model.database.replace(/`/g, "'")}\`${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${model.baseline}.`, '');
+  if (model.database) out.push(`Database: ${markdownCode(model.database)}${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${md(model.baseline)}.`, '');
   const others = model.columns.filter((c) => c !== model.baseline);
   const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of model.rows) {
-    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit)), ...others.map((c) => ratioText(row, row.ratios[c] ?? null))];
+    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit, row.notMeasured !== null)), ...others.map((c) => ratioText(row, row.ratios[c] ?? null))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
@@ -105,7 +107,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   }
   if (model.missing.length > 0) {
     out.push('', '## Not measured', '');
-    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: \`${m.grant.replace(/\r?\n/g, ' ').replace(/`/g, "'")}\`` : ''}`);
+    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: ${markdownCode(m.grant)}` : ''}`);
   }
   if (model.sourceLabel) out.push('', `_${model.sourceLabel}._`);
   return out.join('\n') + '\n';
@@ -123,14 +125,14 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(model: ComparisonModel): string {
-  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive'];
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'not_measured'];
   const lines = [header.join(',')];
   const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
   const push = (row: MetricRow, column: string) => {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
         .map(csvCell)
         .join(','),
     );

@@ -65,8 +65,10 @@ export interface ChartsData {
   writelogMs: Series[];
   /** Log writes (x) vs log bytes (y): one point per run, one series per mode. */
   writesVsBytes: { label: string; points: { x: number; y: number }[] }[];
-  flushSizes: { labels: string[]; series: Series[] } | null;
-  flushTimeline: { bucketMs: number; series: Series[] } | null;
+  /** `sources`: per series, where its counts come from ("exact (histogram)" or a sample) and what it missed. */
+  flushSizes: { labels: string[]; series: Series[]; sources?: string[] } | null;
+  /** `coverage`: per series, how much of its run the timeline draws ("sample: the last 725 of 10,000 flushes …"). */
+  flushTimeline: { bucketMs: number; series: Series[]; coverage?: string[] } | null;
   /** Bytes written per file (x = file), one series per mode, from the first measured run of each mode. */
   fileIo: { labels: string[]; series: Series[] } | null;
   /** Read and written bytes per second per file (one series per mode and direction), first measured run of each mode;

@@ -106,7 +106,7 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   if (d.charts.flushTimeline) {
     const t = d.charts.flushTimeline;
     const length = Math.max(0, ...t.series.map((s) => s.values.length));
-    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the trace started', 'flushes per bucket');
+    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the timeline starts (session start, or the first sampled flush)', 'flushes per bucket');
   }
   if (d.charts.fileIo) {
     const { divisor, unit } = byteUnit(d.charts.fileIo.series.flatMap((s) => s.values));

@@ -47,7 +47,8 @@ export function toHtml(node: VNode): string {
 
 /** "0.395 ms/wait (0.39 – 0.403)": the unit once, so median and range fit a table cell. */
 function cellText(s: Summary | null | undefined, row: MetricRow): string {
-  if (!s) return 'n/a';
+  // A source that was not measured reads "not measured" (why and GRANT in the Missing measurements tab), never 0.
+  if (!s) return row.notMeasured ? 'not measured' : 'n/a';
   const median = formatValue(s.median, row.unit);
   if (s.n === 1 || s.min === s.max) return median;
   const lo = formatValue(s.min, row.unit);
@@ -204,8 +205,12 @@ function chartsSection(d: PanelData): VElement {
     d.charts.repetitions.length > 0 ? chart('elapsed', 'Workload elapsed (ms) per mode and repetition') : null,
     d.charts.repetitions.length > 0 ? chart('writelog', 'WRITELOG wait time (ms) per mode and repetition') : null,
     d.charts.repetitions.length > 0 ? chart('writesVsBytes', 'Log writes vs log bytes (one point per run)') : null,
-    d.charts.flushSizes ? chart('flushSizes', 'Log flush sizes (XE)') : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
-    d.charts.flushTimeline ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)`) : null,
+    d.charts.flushSizes
+      ? chart('flushSizes', `Log flush sizes (XE)${d.charts.flushSizes.sources?.length ? ` — ${d.charts.flushSizes.sources.join('; ')}` : ''}`)
+      : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
+    d.charts.flushTimeline
+      ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)${d.charts.flushTimeline.coverage?.length ? ` — ${d.charts.flushTimeline.coverage.join('; ')}` : ''}`)
+      : null,
     d.charts.fileIo ? chart('fileIo', 'Bytes written per file (first run of each mode)') : null,
     d.charts.fileThroughput ? chart('fileThroughput', 'Read and write throughput per file (first run of each mode)') : null,
     d.charts.samples ? chart('samples', 'Sampled during the run, per sample interval (x: seconds since sampling started)') : null,

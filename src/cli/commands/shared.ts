@@ -35,8 +35,8 @@ DISABLED (the report is still printed), 130 cancelled (Ctrl+C or --timeout; the 
 export const CONNECTION_USAGE = `Connection:
   --connection NAME|STRING      a profile name from the durabilityLens.connections setting, or an ADO.NET
                                 connection string ("Server=host,1433;Database=lab;User Id=me;Encrypt=true")
-  --settings PATH               settings file holding durabilityLens.connections (default:
-                                .vscode/settings.json in the current folder, then VS Code's user settings.json)
+  --settings PATH               settings file holding durabilityLens.connections (default: VS Code's
+                                user settings.json; a folder's .vscode/settings.json is never read)
   --connect-timeout SECONDS     give up connecting after this long (default 15)
   Or, instead of --connection:
   --server HOST                 server name or address
@@ -55,7 +55,7 @@ export interface ConnectedCliIO extends CliIO {
   writeFile?(path: string, text: string): void;
   /** Cancels the run (tests); the process wires Ctrl+C instead. */
   signal?: AbortSignal;
-  /** Where .vscode/settings.json is looked for (default: process.cwd()). */
+  /** The working folder (default: process.cwd()); its .vscode/settings.json is only reported as ignored. */
   cwd?: string;
   /** VS Code's user settings.json (default: the platform's path); tests point it elsewhere. */
   userSettings?: string;
@@ -178,6 +178,8 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
   if (c.connectTimeoutMs !== null) profile = { ...profile, connectTimeoutMs: c.connectTimeoutMs };
   const needsSecret = ['sql', 'ntlm', 'entra-password', 'entra-access-token', 'entra-service-principal'].includes(profile.authentication.type);
   if (needsSecret && secret === null) return `no password: set the environment variable ${c.passwordEnv}`;
+  // tedious has no login-only encryption: with encrypt false the password itself crosses the network readable.
+  if (needsSecret && profile.encrypt === false) io.stderr(`Warning: encryption is off for ${profile.server}: the ${profile.authentication.type === 'entra-access-token' ? 'token' : 'password'} is sent in clear text. Use --encrypt true (or "encrypt": true in the profile) unless this is a lab server on a trusted network.\n`);
   return { profile, secret: secret ?? undefined, development };
 }
 

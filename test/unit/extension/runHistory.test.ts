@@ -112,7 +112,7 @@ describe('extension/panelData exports of a run', () => {
     } as unknown as LogFlushTrace;
     const data = panelDataFromTrace(trace, { server: 's,1433', database: 'lab', standIn: false, startedAt: new Date('2026-01-01T00:00:00Z') }, new Date('2026-01-01T00:00:05Z'));
     assert.equal(data.header.status, 'traced for 5.0 s');
-    assert.deepEqual(data.charts.flushTimeline, { bucketMs: 100, series: [{ label: 'trace', values: [3, 7] }] });
+    assert.deepEqual(data.charts.flushTimeline, { bucketMs: 100, series: [{ label: 'trace', values: [3, 7] }], coverage: ['coverage not recorded'] });
     const csv = exportText(data, 'csv').split('\r\n');
     assert.equal(csv[0], 'figure,value');
     assert.ok(csv.includes('Bytes flushed,40 KB'), csv.join('\n'));

@@ -22,7 +22,7 @@ function hostileRun(mode: 'DISABLED' | 'FORCED', rep: number, elapsedMs: number,
     totals: [{ kind: 'log', files: 1, reads: 0, bytesRead: 0, writes: 1000 - rep, bytesWritten: 4096000, writeStallMs: 100, readStallMs: 0, avgBytesPerWrite: 4096, msPerWrite: 0.1 }],
     unmatchedFileIds: [],
   });
-  run.missing = [{ measurement: 'logFlushTrace', reason: `no permission ${HOSTILE}`, grant: 'GRANT ALTER ANY EVENT SESSION TO [lens];' }];
+  run.missing = [{ measurement: 'extendedEvents', reason: `no permission ${HOSTILE}`, grant: 'GRANT ALTER ANY EVENT SESSION TO [lens];' }];
   return run;
 }
 
@@ -146,7 +146,8 @@ describe('webview/view and extension/panelData', () => {
     assert.equal(data.files[0]!.file, `log${HOSTILE}`);
     assert.equal(data.waits[0]!.waitType, 'WRITELOG');
     assert.equal(data.missing.length, 1);
-    assert.equal(data.grantScript, 'GRANT ALTER ANY EVENT SESSION TO [lens];');
+    // Rebuilt from the run's facts (login "lens", SQL Server 2022), not copied from the run's grant text.
+    assert.equal(data.grantScript, 'USE [master];\nGRANT ALTER ANY EVENT SESSION TO [lens];');
     assert.equal(find(tree, (e) => e.attrs['data-action'] === 'copyGrants').length, 1);
     for (const a of ['copyMarkdown', 'export-markdown', 'export-csv', 'export-json']) assert.equal(find(tree, (e) => e.attrs['data-action'] === a).length, 1, a);
   });
