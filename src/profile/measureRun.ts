@@ -254,7 +254,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       lastLive = now;
       live.elapsedMs = now - workloadStartedAt;
       const iterations = live.iterations > 1 ? `, GO iteration ${Math.min(live.iterationsDone + 1, live.iterations)} of ${live.iterations}` : '';
-      ctx.onProgress?.({ step: 'workload', at: now, detail: `batch ${live.batch} of ${live.batches}${iterations}`, live: { ...live } });
+      ctx.onProgress?.({ step: 'workload-progress', at: now, detail: `batch ${live.batch} of ${live.batches}${iterations}`, live: { ...live } });
     };
     if (ctx.sampling?.enabled !== false) {
       sampler = startSampler(monitor, {

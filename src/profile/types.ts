@@ -36,6 +36,8 @@ export type ProfileStep =
   | 'xe-start'
   | 'setup'
   | 'workload'
+  /** Live workload progress (batch, GO iteration, elapsed, sampled log figures): repeats while 'workload' runs. */
+  | 'workload-progress'
   | 'cancel'
   | 'snapshot-after'
   | 'xe-read'

@@ -8,6 +8,7 @@ import {
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
+  progressPrinter,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
@@ -104,7 +105,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       signal,
       xe: { enabled: xe },
       ...runOptionsOf(runArgs),
-      onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
+      onProgress: progressPrinter(io),
       onMessage: (m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}\n`),
     });
     const model = buildComparisonModel([run]);
