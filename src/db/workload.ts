@@ -22,6 +22,8 @@ export interface WorkloadRunOptions {
   signal?: AbortSignal;
   /** How many messages the report keeps (all are forwarded to onMessage). Default 1000. */
   keepMessages?: number;
+  /** After each completed GO n iteration (progress), with the count completed so far. */
+  onIteration?: (completed: number) => void;
 }
 
 export interface WorkloadRun {
@@ -127,6 +129,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
           break;
         }
         report.iterationsCompleted++;
+        options.onIteration?.(report.iterationsCompleted);
       }
     } finally {
       connection.removeListener('infoMessage', onInfo);

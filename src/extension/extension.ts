@@ -5,6 +5,7 @@ import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { KeyValueRestoreJournal } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
+import { trackConnectionsContext } from './walkthrough';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -82,6 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     profiling,
     trace,
     ...registerCommands(output, profiling),
+    trackConnectionsContext(),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
     registerReadinessCommand(connections, output),
