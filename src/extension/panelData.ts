@@ -130,7 +130,10 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       version: result.runs[0]?.server.identity.productVersion ?? result.plan.serverVersion.split('\n')[0] ?? null,
       database: result.plan.database,
       restore: restore
-        ? { ok: restore.status !== 'failed', message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: restore.status === 'failed' ? restore.restoreStatement : null }
+        ? restore.status === 'restored' || restore.status === 'already-original'
+          ? { ok: true, message: `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: null }
+          : // failed, or another session's change left in place (external-change): say so and give the statement.
+            { ok: false, message: restore.message, statement: restore.restoreStatement }
         : null,
       status: result.status,
       error: result.error?.message ?? null,

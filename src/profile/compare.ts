@@ -197,11 +197,18 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           break;
         }
         if (run.status === 'workload-error') {
-          status = 'workload-error';
-          const e = run.errors[0];
-          if (e && e.number === 0) connectionLost = true;
-          error = { kind: 'workload', message: e ? workloadErrorText(planned.mode, e) : 'The workload failed.' };
-          break;
+          // Statement errors (the server carried on) are reported and the comparison goes on; an error that ended
+          // the run (lost connection, fatal severity) stops it.
+          const ended = run.errors.find((x) => x.endedRun !== false);
+          const e = ended ?? run.errors[0];
+          if (error === null || ended) {
+            status = 'workload-error';
+            error = { kind: 'workload', message: e ? workloadErrorText(planned.mode, e, !ended) : 'The workload failed.' };
+          }
+          if (ended) {
+            if (ended.number === 0) connectionLost = true;
+            break;
+          }
         }
       }
     } catch (err) {
@@ -244,8 +251,9 @@ function externalChangeText(database: string, planned: DurabilityMode, found: Du
 }
 
 /** "SQL error n: text" for a server error; a lost connection (no server error, number 0) says so instead. */
-export function workloadErrorText(mode: DurabilityMode, e: RunError): string {
+export function workloadErrorText(mode: DurabilityMode, e: RunError, continued = false): string {
   const where = e.documentLine !== null ? ` (line ${e.documentLine + 1})` : '';
+  if (continued) return `The workload raised an error in ${mode}${where}: SQL error ${e.number}: ${e.message} — the server carried on past it, so did the comparison (every run is kept; see each run's errors).`;
   if (e.number === 0) {
     return `The workload failed in ${mode}${where}: the connection to the server was lost (${e.message.replace(/\.+$/, '')}), so the comparison stopped; the runs so far are kept.`;
   }

@@ -50,7 +50,7 @@ export const FAULT_CASES = {
     'lost workload connection: the error says the connection was lost, not "SQL error 0"',
     'the error says the connection to the server was lost, that the comparison stopped, and that DELAYED_DURABILITY was restored to DISABLED (verified)',
   ),
-  lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
+  lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222, but the run went on: all 5 GO repetitions ran and the error is listed as a statement error; ${LEFT_CLEAN}`),
   snapshotLockTimeout: c('lock timeout (1222) on a DMV of the after-snapshot while FORCED', `status completed; that run's file stats reported missing with the server's reason and no GRANT; ${LEFT_CLEAN}`),
   dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, file stats reported missing with error 300 and the exact GRANT; ${LEFT_CLEAN}`),
   xeDenied: c('CREATE EVENT SESSION refused mid-comparison', `status completed without a trace, extendedEvents reported missing; ${LEFT_CLEAN}`),
@@ -123,9 +123,10 @@ export const OWNERSHIP_CASES = {
   restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
   cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
   statementError: c(
-    'a severity 16 statement error in the FORCED workload',
-    `the run is not stopped: the error is reported with its line, every GO repetition ran, status completed; ${LEFT_CLEAN}`,
+    'a severity 16 statement error in the DISABLED run',
+    `the comparison is not stopped: the error is reported with its line, every GO repetition ran, the FORCED run follows; status workload-error (exit 4); ${LEFT_CLEAN}`,
   ),
+  fatalError: c('a severity 20 error in the workload', `ends the run and the comparison (status workload-error, the error marked as ending the run); ${LEFT_CLEAN}`),
 };
 
 export function allCases(): ReliabilityCase[] {
