@@ -119,7 +119,7 @@ export const OWNERSHIP_CASES = {
   ),
   originalUnderLock: c('the original is read after the confirmation, under the lock', 'a change between the plan and the confirmation becomes the original the database is restored to'),
   liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database; the setting is untouched; the running comparison restores it itself'),
-  journalWriters: c('two journal files writers at once (two instances, 40 writes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
+  journalWriters: c('two processes write one journal file at once (40 puts, 20 removes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
   restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
   cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
   statementError: c(
