@@ -64,7 +64,7 @@ function viaStream(xml: string, tokenize: XmlTokenizer): number {
   const agg = new LogFlushAggregator();
   const reader = new XeXmlReader((e) => agg.add(e));
   if (!reader.readDocument(xml, 'bench', tokenize)) throw new Error(reader.parseError ?? 'parse failed');
-  return agg.finish({ ...ctx, lost: lostEventsOf(reader.ringBuffer, reader.parsed) }).flushes;
+  return agg.finish({ ...ctx, lost: lostEventsOf(reader.ringBuffer, reader.parsed) }).flushes ?? 0;
 }
 
 /** The naive way: whole document in memory as a DOM, then walk it into the same events. */
@@ -87,7 +87,7 @@ function viaDom(xml: string): number {
     }
     events.push(e);
   }
-  return aggregateLogFlushEvents(events, ctx).flushes;
+  return aggregateLogFlushEvents(events, ctx).flushes ?? 0;
 }
 
 interface ChildResult {

@@ -1,6 +1,11 @@
 // `--connection NAME|CONNECTION_STRING` for the CLI: a profile name from the `durabilityLens.connections` setting
-// (read from settings.json files, JSON with comments) or an ADO.NET connection string (parsed by src/db).
-// Passwords come from the environment, never from argv; one inside a connection string is accepted with a warning.
+// (read from VS Code's USER settings.json, or the file --settings names; JSON with comments) or an ADO.NET connection
+// string (parsed by src/db). Passwords come from the environment, never from argv; one inside a connection string is
+// accepted with a warning.
+//
+// Never from `<cwd>/.vscode/settings.json`: a cloned repository could define a profile named like the user's ("prod")
+// pointing at its own host with encrypt:false and development:true, and receive the password in clear and run the
+// ALTERs unconfirmed. The extension makes the setting application-scoped for the same reason (package.json).
 import { toConnectionProfile, validateStoredProfile } from '../db/storedProfiles';
 import { parse as parseJsoncText, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { homedir } from 'node:os';
@@ -72,6 +77,7 @@ export interface ResolvedConnection {
 export interface ResolveContext {
   readFile(path: string): string;
   exists(path: string): boolean;
+  /** Only to say that a workspace's .vscode/settings.json was ignored; it is never used for a connection. */
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** --settings PATH: only this file is read. */
@@ -96,24 +102,26 @@ export function resolveConnection(value: string, ctx: ResolveContext): ResolvedC
     }
     return { profile: { ...parsed.profile, appName: parsed.profile.appName ?? 'Durability Lens CLI' }, secret: parsed.secret ?? fromEnv, warnings, development: false };
   }
-  const candidates = ctx.settingsPath ? [ctx.settingsPath] : [join(ctx.cwd, '.vscode', 'settings.json'), ctx.userSettings ?? userSettingsPath()];
-  const looked: string[] = [];
-  for (const path of candidates) {
-    if (!ctx.settingsPath && !ctx.exists(path)) continue;
-    let settings: unknown;
-    try {
-      settings = parseJsonc(ctx.readFile(path));
-    } catch (err) {
-      return `cannot read the settings file ${path}: ${(err as Error).message}`;
-    }
-    looked.push(path);
-    const entry = connectionsOf(settings).find((c) => typeof c === 'object' && c !== null && str((c as { name?: unknown }).name)?.toLowerCase() === value.trim().toLowerCase());
-    if (!entry) continue;
-    const profile = profileFromSettingsEntry(entry);
-    if (typeof profile === 'string') return `the connection "${value}" in ${path} is not usable: ${profile}`;
-    return { profile, secret: fromEnv, warnings: [`Using the connection "${value}" from ${path}.`], development: (entry as { development?: unknown }).development === true };
+  const userPath = ctx.userSettings ?? userSettingsPath();
+  const path = ctx.settingsPath ?? userPath;
+  if (!ctx.settingsPath && !ctx.exists(path)) {
+    return `no connection named "${value}": VS Code's user settings file ${path} does not exist; pass --settings PATH or an ADO.NET connection string`;
   }
-  return looked.length === 0
-    ? `no connection named "${value}": no settings file found (looked for ${candidates.join(' and ')}); pass --settings PATH or an ADO.NET connection string`
-    : `no connection named "${value}" in ${CONNECTIONS_KEY} of ${looked.join(' or ')}`;
+  let settings: unknown;
+  try {
+    settings = parseJsonc(ctx.readFile(path));
+  } catch (err) {
+    return `cannot read the settings file ${path}: ${(err as Error).message}`;
+  }
+  const warnings: string[] = [];
+  const workspaceSettings = join(ctx.cwd, '.vscode', 'settings.json');
+  if (!ctx.settingsPath && ctx.exists(workspaceSettings)) {
+    warnings.push(`Note: ${workspaceSettings} is not read for connections (a repository's settings must not choose the server that receives your password); using VS Code's user settings.`);
+  }
+  const entry = connectionsOf(settings).find((c) => typeof c === 'object' && c !== null && str((c as { name?: unknown }).name)?.toLowerCase() === value.trim().toLowerCase());
+  if (!entry) return `no connection named "${value}" in ${CONNECTIONS_KEY} of ${path}`;
+  const profile = profileFromSettingsEntry(entry);
+  if (typeof profile === 'string') return `the connection "${value}" in ${path} is not usable: ${profile}`;
+  warnings.push(`Using the connection "${value}" from ${path}.`);
+  return { profile, secret: fromEnv, warnings, development: (entry as { development?: unknown }).development === true };
 }

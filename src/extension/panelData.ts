@@ -1,5 +1,6 @@
 // Turns a comparison result or a single run into the PanelData the webview renders (vscode-free, unit-tested):
 // header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
+import { rebuildGrant, rebuildGrants } from '../probes/grantRebuild';
 import { valueOf } from '../probes/measurement';
 import type { ComparisonResult } from '../profile/compare';
 import type { RestoreOutcome } from '../profile/durabilityGuard';
@@ -8,9 +9,10 @@ import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
 import { comparisonDocument, type ComparisonDocument } from '../report/document';
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
+import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
+import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -39,6 +41,17 @@ function logTotals(run: RunResult): { writes: number; bytes: number } | null {
   return { writes: log?.writes ?? 0, bytes: log?.bytesWritten ?? 0 };
 }
 
+/** Where a size chart's counts come from, with what it missed: the server histogram (exact) or a sample. */
+function sizeSourceText(traces: readonly (LogFlushTrace | null | undefined)[]): string {
+  const present = traces.filter((t): t is LogFlushTrace => !!t?.sizeHistogram);
+  if (present.length === 0) return 'no sizes';
+  const missed = present.reduce((s, t) => s + (t.sizeHistogram!.notBucketed ?? 0), 0);
+  if (present.every((t) => t.sizeHistogram!.source === 'histogram')) {
+    return missed > 0 ? `server histogram, ${missed.toLocaleString('en-US')} flushes not bucketed (slots full)` : 'every flush (server histogram, exact)';
+  }
+  return `sampled flushes only (${present[0]!.target === 'ring_buffer' ? 'ring buffer' : 'event file'})`;
+}
+
 /** Chart series from the measured runs (warm-up excluded), one series per column (mode) in the model's order. */
 export function chartsFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData {
   const measured = runs.filter((r) => !r.warmup);
@@ -62,6 +75,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
         for (const r of b.runs) r.logFlushTrace?.sizeHistogram?.counts.forEach((n, i) => (sums[i] = (sums[i] ?? 0) + n));
         return { label: b.column, values: sums };
       }),
+      sources: byColumn.map((b) => `${b.column}: ${sizeSourceText(b.runs.map((r) => r.logFlushTrace))}`),
     };
   }
   let flushTimeline: ChartsData['flushTimeline'] = null;
@@ -71,6 +85,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushTimeline = {
       bucketMs: withTimeline.logFlushTrace!.timeline.bucketMs,
       series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
+      coverage: byColumn.map((b) => `${b.column}: ${b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.coverage?.label ?? 'coverage not recorded'}`),
     };
   }
   return {
@@ -81,6 +96,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushSizes,
     flushTimeline,
     fileIo: fileIoChartFrom(runs, columns),
+    fileThroughput: fileThroughputChartFrom(runs, columns),
     samples: samplesChartFrom(runs),
     printSeries: printChartFrom(runs),
   };
@@ -91,8 +107,22 @@ export function fileRowsFrom(runs: readonly RunResult[], columns: readonly strin
   const out: FileIoRow[] = [];
   for (const c of columns) {
     const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    const intervalMs = run?.diff.elapsedMs ?? null;
     for (const f of valueOf(run?.diff.files)?.files ?? []) {
-      out.push({ mode: c, file: f.logicalName, kind: f.kind, writes: f.writes, bytesWritten: f.bytesWritten, msPerWrite: f.msPerWrite, avgBytesPerWrite: f.avgBytesPerWrite, reads: f.reads });
+      out.push({
+        mode: c,
+        file: f.logicalName,
+        kind: f.kind,
+        writes: f.writes,
+        bytesWritten: f.bytesWritten,
+        msPerWrite: f.msPerWrite,
+        avgBytesPerWrite: f.avgBytesPerWrite,
+        reads: f.reads,
+        bytesRead: f.bytesRead,
+        msPerRead: f.msPerRead,
+        readBytesPerSec: perSecond(f.bytesRead, intervalMs),
+        writeBytesPerSec: perSecond(f.bytesWritten, intervalMs),
+      });
     }
   }
   return out;
@@ -102,18 +132,37 @@ export function waitRowsFrom(runs: readonly RunResult[], columns: readonly strin
   return topWaitRows(runs, columns, 'sessionWaits', perMode);
 }
 
+/** Facts a run states about its login and server, for rebuilding GRANTs (a loaded file may hold anything here). */
+function grantFactsOf(run: RunResult | undefined) {
+  const identity = run?.server?.identity;
+  return {
+    majorVersion: identity?.majorVersion,
+    engineEdition: identity?.engineEdition,
+    loginName: run?.preflight?.loginName ?? identity?.loginName,
+    userName: run?.preflight?.userName ?? identity?.userName,
+    databaseName: run?.database?.name ?? run?.preflight?.databaseName,
+  };
+}
+
+/**
+ * Missing measurements and the script "Copy GRANTs" puts on the clipboard. Both GRANT texts are rebuilt from the
+ * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings: runs may
+ * come from a comparison JSON opened from disk.
+ */
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
+  const facts = grantFactsOf(runs[0]);
   for (const r of runs) {
-    for (const m of r.missing) {
-      if (seen.has(m.measurement)) continue;
+    for (const m of Array.isArray(r.missing) ? r.missing : []) {
+      if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant(m.measurement, facts) });
     }
   }
-  const preflightScript = runs.find((r) => r.preflight?.grantScript)?.preflight?.grantScript ?? '';
-  const grants = [...new Set([...(preflightScript ? [preflightScript] : []), ...missing.map((m) => m.grant).filter((g): g is string => !!g)])];
+  const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
+  const preflightMissing = preflight ? preflight.missing.map((m) => m?.measurement) : [];
+  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...missing.filter((m) => m.grant !== null).map((m) => m.measurement)] });
   return { missing, grantScript: grants.join('\n\n') };
 }
 
@@ -130,10 +179,18 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       version: result.runs[0]?.server.identity.productVersion ?? result.plan.serverVersion.split('\n')[0] ?? null,
       database: result.plan.database,
       restore: restore
-        ? restore.status === 'restored' || restore.status === 'already-original'
-          ? { ok: true, message: `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: null }
-          : // failed, or another session's change left in place (external-change): say so and give the statement.
-            { ok: false, message: restore.message, statement: restore.restoreStatement }
+        ? {
+            // Only a verified restore is "ok"; a failed one, or another session's change left in place
+            // (external-change), shows its own message and the statement for the original.
+            ok: restore.status === 'restored' || restore.status === 'already-original',
+            message:
+              restore.status === 'restored' || restore.status === 'already-original'
+                ? `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`
+                : restore.message,
+            statement: restore.status === 'restored' || restore.status === 'already-original' ? null : restore.restoreStatement,
+            originalSetting: restore.originalSetting,
+            verifiedSetting: restore.verifiedSetting,
+          }
         : null,
       status: result.status,
       error: result.error?.message ?? null,
@@ -194,9 +251,13 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
       elapsedMs: [],
       writelogMs: [],
       writesVsBytes: [],
-      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }] } : null,
-      flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
+      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }], sources: [sizeSourceText([trace])] } : null,
+      flushTimeline:
+        trace.timeline.counts.length > 0
+          ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }], coverage: [trace.timeline.coverage?.label ?? 'coverage not recorded'] }
+          : null,
       fileIo: null,
+      fileThroughput: null,
       samples: null,
       printSeries: null,
     },
@@ -254,7 +315,7 @@ export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
 
 /** Markdown lines for the single-run tables the report model does not carry (its Markdown has the environment). */
 function markdownExtras(data: PanelData): string[] {
-  const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  const cell = markdownText;
   const out: string[] = [];
   const d = data.details;
   if (d && d.trace.length > 0) {
@@ -275,7 +336,9 @@ function markdownExtras(data: PanelData): string[] {
  */
 export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[], comparison?: ComparisonContext | null): string {
   if (format === 'markdown') {
-    const base = toMarkdown(data.model, data.title).trimEnd();
+    const r = data.header.restore;
+    const verdict = data.kind === 'trace' ? undefined : { restore: r ? { ok: r.ok, originalSetting: r.originalSetting ?? null, verifiedSetting: r.verifiedSetting ?? null, message: r.message } : null, workload: data.header.workload ?? null };
+    const base = toMarkdown(data.model, data.title, verdict).trimEnd();
     return `${base}\n${markdownExtras(data).join('\n')}\n`;
   }
   if (format === 'csv') {

@@ -9,3 +9,4 @@ export * from './serverInfo';
 export * from './snapshot';
 export * from './values';
 export * from './waitStats';
+export * from './grantRebuild';

@@ -5,6 +5,7 @@ import {
   captureServerIdentity,
   captureSnapshot,
   diffSnapshots,
+  grantContextOf,
   preflightPermissions,
   valueOf,
   type BenignWaitOptions,
@@ -132,6 +133,9 @@ function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeas
     before.server.startTime,
     diff.files,
     diff.sessionWaits,
+    // The after-snapshot can fail on its own (e.g. an empty source): its diff is then not measured either.
+    diff.logCounters,
+    diff.serverWaits,
   ];
   const out: MissingMeasurement[] = [];
   const seen = new Set<string>();
@@ -169,7 +173,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     progress(ctx, 'preflight');
     try {
       const identity = await captureServerIdentity(monitor);
-      preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: target.databaseName });
+      preflight = await preflightPermissions(monitor, grantContextOf(identity, target.databaseName));
     } catch (err) {
       preflight = null;
       notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
@@ -331,11 +335,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       progress(ctx, 'xe-read');
       try {
         await trace.stop();
-        const read = await trace.read();
-        logFlushTrace = trace.summarize(read, {
+        logFlushTrace = await trace.collect({
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
+        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents.flushes', reason: logFlushTrace.notMeasured, grant: null });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }

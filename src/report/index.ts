@@ -4,5 +4,8 @@ export * from './metrics';
 export * from './comparison';
 export * from './diagnosis';
 export * from './export';
+export * from './markdownText';
 export * from './document';
 export * from './environment';
+export { byteScale, formatByteRate, formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+export * from './verdict';

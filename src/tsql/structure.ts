@@ -1,13 +1,17 @@
-// Structural scanner: statements, blocks, loops, TRY/CATCH, transactions and DML of each batch, in one pass over tokens.
-// Tracks open transactions along control flow (IF/ELSE, TRY/CATCH, loops) to tell autocommit DML from transactional DML.
+// Structural scanner: statements, blocks, loops, TRY/CATCH, routines, transactions and DML of each batch, in one pass
+// over tokens. Follows the session's open transactions (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops)
+// and across batches to tell autocommit DML from transactional DML.
 
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, identifierText, type TokenStream } from './lexer';
 import type { BatchSpan } from './batches';
 import { continuesStatement as continuesImport, opensStatement as opensImport, type StatementContext } from './statement-end';
+import { routineHeader } from './routines';
 import {
-  emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span, type StatementKind,
+  emptyStructure, type BeginTransactionNode, type DmlTarget, type LoopCommit, type RoutineKind, type ScriptStructure,
+  type Span, type StatementKind,
 } from './structure-types';
+import { SessionTransactions, join } from './transactions';
 import type { DmlKind, DurabilityOption } from './types';
 
 // Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
@@ -17,8 +21,6 @@ const TokenKind = TokenKindImport;
 type TokenKind = TokenKindImport;
 const continuesStatement = continuesImport;
 const opensStatement = opensImport;
-
-type TxStack = BeginTransactionNode[];
 
 /**
  * Compound statements (blocks, TRY, loops, IF, routines) nested deeper than this are read flat: their heads are noted
@@ -39,13 +41,29 @@ export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]):
 /** Outcome of a statement for flow: `terminates` when control never falls through (RETURN, THROW, BREAK...). */
 type Flow = boolean;
 
-/** Picks the transaction state after two paths join: a path that does not fall through does not count. */
-function join(endsA: Flow, a: TxStack, endsB: Flow, b: TxStack): TxStack {
-  if (endsA && !endsB) return b;
-  if (endsB && !endsA) return a;
-  // Keep the deeper state so a later COMMIT still finds the BEGIN it closes.
-  return a.length >= b.length ? a : b;
+/** A WHILE loop being scanned: what its body's COMMITs and DML need to know about it. */
+interface LoopFrame {
+  /** IFs with a non-transaction condition open inside this loop (a COMMIT under one runs only some iterations). */
+  conditional: number;
+  /** `N` of the innermost `IF ... % N = 0` around the current position, when a literal. */
+  everyN: number | null;
+  firstCommit: number;
+  firstDml: number;
 }
+
+/** What an IF/WHILE condition tests. */
+interface Condition {
+  /** Mentions @@TRANCOUNT or XACT_STATE(). */
+  tranCount: boolean;
+  fetchStatus: boolean;
+  /** Tests anything else (a variable, @@ROWCOUNT, a subquery...): not a pure transaction guard. */
+  other: boolean;
+  /** `% N` with a literal N. */
+  modulo: number | null;
+}
+
+/** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
+const GUARD_WORDS = new Set(['XACT_STATE', 'AND', 'OR', 'NOT', 'IS', 'NULL']);
 
 class BatchScanner {
   private readonly kinds: Uint8Array;
@@ -63,10 +81,11 @@ class BatchScanner {
   private guardDepth = 0;
   /** Compound statements open around p (see MAX_NESTING). */
   private depth = 0;
-  private implicitTransactions = false;
-  private stack: TxStack = [];
-  private readonly tryTrackers: { deepest: TxStack }[] = [];
-  private readonly savepoints = new Set<string>();
+  /** The session's transactions: they outlive a batch (GO), so one object serves the whole script. */
+  private readonly tx = new SessionTransactions();
+  private readonly loopFrames: LoopFrame[] = [];
+  /** Kind of the routine whose body is being scanned. */
+  private routineKind: RoutineKind | null = null;
   /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
@@ -84,10 +103,9 @@ class BatchScanner {
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
     this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
-    this.implicitTransactions = false;
-    if (this.stack.length > 0) this.stack = [];
-    this.tryTrackers.length = 0;
-    if (this.savepoints.size > 0) this.savepoints.clear();
+    this.loopFrames.length = 0;
+    this.routineKind = null;
+    this.tx.startBatch();
     this.list(false);
   }
 
@@ -147,11 +165,25 @@ class BatchScanner {
   /** Parses statements until END (when `stopAtEnd`) or the end of the batch. */
   private list(stopAtEnd: boolean): Flow {
     let ends = false;
+    const firstCommit = this.out.commits.length;
     while (this.p < this.n) {
       if (stopAtEnd && this.kw() === Kw.END) break;
-      if (this.statementAt()) ends = true;
+      const head = this.kw();
+      if (this.statementAt()) {
+        ends = true;
+        // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
+        if (head === Kw.BREAK || head === Kw.RETURN) this.commitsLeaveLoop(firstCommit);
+      }
     }
     return ends;
+  }
+
+  private commitsLeaveLoop(firstCommit: number): void {
+    const commits = this.out.commits;
+    for (let i = firstCommit; i < commits.length; i++) {
+      const c = commits[i]!;
+      if (c.loopCommit === 'per-iteration' && this.loopDepth > 0) c.loopCommit = 'once-then-exit';
+    }
   }
 
   /** Parses one statement; always consumes at least one token when any is left. */
@@ -223,23 +255,22 @@ class BatchScanner {
   private tryCatch(): Flow {
     const from = this.p;
     this.p += 2;
-    const tracker = { deepest: this.stack.slice() };
-    this.tryTrackers.push(tracker);
+    const tracker = this.tx.enterTry();
     const endsTry = this.list(true);
-    this.tryTrackers.pop();
+    this.tx.leaveTry();
     if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.TRY) this.p++; }
-    const afterTry = this.stack;
+    const afterTry = this.tx.stack;
     let endsCatch = false;
     let afterCatch = afterTry;
     if (this.kw() === Kw.BEGIN && this.kw(this.p + 1) === Kw.CATCH) {
       this.p += 2;
       // An error can leave TRY at any point, so CATCH sees the deepest transaction state TRY reached.
-      this.stack = (tracker.deepest.length >= afterTry.length ? tracker.deepest : afterTry).slice();
+      this.tx.restore(tracker.deepest.length >= afterTry.length ? tracker.deepest : afterTry);
       endsCatch = this.list(true);
       if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.CATCH) this.p++; }
-      afterCatch = this.stack;
+      afterCatch = this.tx.stack;
     }
-    this.stack = join(endsTry, afterTry, endsCatch, afterCatch).slice();
+    this.tx.restore(join(endsTry, afterTry, endsCatch, afterCatch));
     this.note('try-catch', from);
     return endsTry && endsCatch;
   }
@@ -289,15 +320,43 @@ class BatchScanner {
     const nextKw = this.kw(this.p + 1);
     const block = bodyKw === Kw.BEGIN && nextKw !== Kw.TRAN && nextKw !== Kw.TRANSACTION && nextKw !== Kw.TRY &&
       nextKw !== Kw.DISTRIBUTED && nextKw !== Kw.ATOMIC && nextKw !== Kw.DIALOG && nextKw !== Kw.CONVERSATION;
-    const before = this.stack.slice();
+    // `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ends the open transactions: a guard, not a loop of commits.
+    if (cond.tranCount && !cond.other) return this.tranCountLoop(from);
+    const before = this.tx.snapshot();
+    const frame: LoopFrame = { conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length };
+    this.loopFrames.push(frame);
     this.loopDepth++;
     this.depth++;
     const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
     this.depth--;
     this.loopDepth--;
-    if (ends) this.stack = before;
+    this.loopFrames.pop();
+    if (ends) this.tx.restore(before);
+    this.markChunkCommits(frame);
     const span = this.statement('while', from);
     this.out.loops.push({ ...span, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
+    return false;
+  }
+
+  /** A loop that works through rows in chunks (`DELETE TOP (n)`) commits once per chunk: its COMMITs say so. */
+  private markChunkCommits(frame: LoopFrame): void {
+    const dml = this.out.dml;
+    let chunked = false;
+    for (let i = frame.firstDml; i < dml.length && !chunked; i++) chunked = dml[i]!.chunked;
+    if (!chunked) return;
+    const commits = this.out.commits;
+    for (let i = frame.firstCommit; i < commits.length; i++) if (commits[i]!.loopCommit === 'per-iteration') commits[i]!.loopCommit = 'chunk';
+  }
+
+  private tranCountLoop(from: number): Flow {
+    const ends = this.out.commits.length + this.out.rollbacks.length;
+    this.guardDepth++;
+    this.depth++;
+    if (this.p < this.n && this.kw() !== Kw.END) this.statementAt();
+    this.depth--;
+    this.guardDepth--;
+    if (this.out.commits.length + this.out.rollbacks.length > ends) this.tx.closeAll();
+    this.note('while', from);
     return false;
   }
 
@@ -306,31 +365,39 @@ class BatchScanner {
     const from = this.p;
     this.p++;
     const cond = this.condition();
+    const guard = cond.tranCount && !cond.other;
     if (cond.tranCount) this.guardDepth++;
+    // Inside a loop, a condition other than a transaction guard makes what it holds run on some iterations only.
+    const frame = guard ? undefined : this.loopFrames[this.loopFrames.length - 1];
+    const outerEveryN = frame ? frame.everyN : null;
+    if (frame) { frame.conditional++; if (cond.modulo !== null) frame.everyN = cond.modulo; }
     this.depth++;
-    const before = this.stack.slice();
+    const before = this.tx.snapshot();
     const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
     while (this.kind() === TokenKind.Semicolon) this.p++;
-    const afterThen = this.stack;
+    const afterThen = this.tx.stack;
     let endsElse = false;
     let afterElse = before;
-    if (this.kw() === Kw.ELSE) {
+    const hasElse = this.kw() === Kw.ELSE;
+    if (hasElse) {
       this.p++;
-      this.stack = before.slice();
+      this.tx.restore(before);
       endsElse = this.p < this.n && this.kw() !== Kw.END ? this.statementAt() : false;
-      afterElse = this.stack;
+      afterElse = this.tx.stack;
     }
     this.depth--;
+    if (frame) { frame.conditional--; frame.everyN = outerEveryN; }
     if (cond.tranCount) this.guardDepth--;
-    this.stack = join(endsThen, afterThen, endsElse, afterElse).slice();
+    // `IF @@TRANCOUNT > 0 ROLLBACK` with no ELSE: when the test fails there was nothing open, so the THEN state holds.
+    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : join(endsThen, afterThen, endsElse, afterElse));
     this.note('if', from);
     return endsThen && endsElse;
   }
 
   /** Consumes an IF/WHILE condition: up to the first statement word at paren depth 0. */
-  private condition(): { tranCount: boolean; fetchStatus: boolean } {
+  private condition(): Condition {
     let depth = 0, caseDepth = 0, first = true;
-    let tranCount = false, fetchStatus = false;
+    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null };
     while (this.p < this.n) {
       const kind = this.kind();
       const k = this.kw();
@@ -345,13 +412,20 @@ class BatchScanner {
       else if (k === Kw.END && caseDepth > 0) caseDepth--;
       else if (kind === TokenKind.SystemVariable) {
         const name = this.text(this.p).toUpperCase();
-        if (name === '@@TRANCOUNT') tranCount = true;
-        else if (name === '@@FETCH_STATUS') fetchStatus = true;
-      } else if (kind === TokenKind.Word && this.ends[this.p]! - this.starts[this.p]! === 10 &&
-        this.text(this.p).toUpperCase() === 'XACT_STATE') tranCount = true;
+        if (name === '@@TRANCOUNT') cond.tranCount = true;
+        else { cond.other = true; if (name === '@@FETCH_STATUS') cond.fetchStatus = true; }
+      } else if (kind === TokenKind.Word) {
+        const word = this.text(this.p).toUpperCase();
+        if (word === 'XACT_STATE') cond.tranCount = true;
+        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !GUARD_WORDS.has(word)) cond.other = true;
+      } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
+      else if (this.isOperator(this.p, '%')) {
+        cond.other = true;
+        if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
+      }
       this.p++;
     }
-    return { tranCount, fetchStatus };
+    return cond;
   }
 
   // ---- transactions -------------------------------------------------------------------------------------------
@@ -364,11 +438,6 @@ class BatchScanner {
       return identifierText(this.t, this.token(this.p++));
     }
     return null;
-  }
-
-  private pushBegin(node: BeginTransactionNode): void {
-    this.stack.push(node);
-    for (const tracker of this.tryTrackers) if (this.stack.length > tracker.deepest.length) tracker.deepest = this.stack.slice();
   }
 
   private beginTransaction(): void {
@@ -388,9 +457,17 @@ class BatchScanner {
     const span = this.statement('begin-transaction', from);
     const node: BeginTransactionNode = {
       ...span, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
+      depth: this.tx.depth, synthetic: false,
     };
     this.out.begins.push(node);
-    this.pushBegin(node);
+    this.tx.begin(node);
+  }
+
+  /** How a COMMIT at p behaves in the loops around it. */
+  private loopCommit(): { loopCommit: LoopCommit | null; everyN: number | null } {
+    const frame = this.loopFrames[this.loopFrames.length - 1];
+    if (frame !== undefined && frame.conditional > 0) return { loopCommit: 'every-n', everyN: frame.everyN };
+    return { loopCommit: this.inLoop ? 'per-iteration' : null, everyN: null };
   }
 
   private commit(): void {
@@ -408,11 +485,13 @@ class BatchScanner {
     if (this.kw() === Kw.WITH && this.kind(this.p + 1) === TokenKind.LParen) { this.p++; option = this.withOptions(); }
     if (this.kind() === TokenKind.Semicolon) this.p++;
     const span = this.statement('commit', from);
-    const begin = this.stack.pop() ?? null;
-    if (begin) begin.matched = true;
+    const depth = this.tx.depth;
+    const { begin, opener } = this.tx.commit(this.batchIndex);
+    const { loopCommit, everyN } = this.loopCommit();
     this.out.commits.push({
       ...span, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
-      durabilityClause: option.clause, inLoop: this.inLoop, begin, guarded: this.guardDepth > 0,
+      durabilityClause: option.clause, inLoop: this.inLoop, begin, opener, guarded: this.guardDepth > 0, depth,
+      loopCommit, everyN, inRoutine: this.routineKind,
     });
   }
 
@@ -424,19 +503,18 @@ class BatchScanner {
     else if (this.kw() === Kw.WORK) this.p++;
     if (this.kind() === TokenKind.Semicolon) this.p++;
     const span = this.statement('rollback', from);
-    const toSavepoint = name !== null && this.savepoints.has(name.toLowerCase());
-    const matched = toSavepoint || this.stack.length > 0;
-    if (!toSavepoint) { for (const open of this.stack) open.matched = true; this.stack = []; }
+    const depth = this.tx.depth;
+    const { toSavepoint, opener } = this.tx.rollback(name, this.batchIndex);
     this.out.rollbacks.push({
-      ...span, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched, guarded: this.guardDepth > 0, inLoop: this.inLoop,
+      ...span, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
+      guarded: this.guardDepth > 0, inLoop: this.inLoop, depth, inRoutine: this.routineKind,
     });
   }
 
   private save(): void {
     const from = this.p;
     this.p += 2;
-    const name = this.transactionName();
-    if (name !== null) this.savepoints.add(name.toLowerCase());
+    this.tx.save(this.transactionName());
     if (this.kind() === TokenKind.Semicolon) this.p++;
     this.note('save-transaction', from);
   }
@@ -446,35 +524,32 @@ class BatchScanner {
   /** CREATE [OR ALTER] | ALTER {PROC|FUNCTION|TRIGGER} ... AS body: the body runs to the end of the batch. */
   private routine(): boolean {
     const from = this.p;
-    let q = from + 1;
-    if (this.kw(from) === Kw.CREATE && this.kw(q) === Kw.OR && this.kw(q + 1) === Kw.ALTER) q += 2;
-    const k = this.kw(q);
-    const kind = k === Kw.PROC || k === Kw.PROCEDURE ? 'PROCEDURE' : k === Kw.FUNCTION ? 'FUNCTION' : k === Kw.TRIGGER ? 'TRIGGER' : null;
-    if (kind === null) return false;
-    const parts: string[] = [];
-    let r = q + 1;
-    while (r < this.n) {
-      const kd = this.kind(r);
-      if (kd === TokenKind.Word || kd === TokenKind.BracketId || kd === TokenKind.QuotedId || kd === TokenKind.TempName) parts.push(identifierText(this.t, this.token(r)));
-      else if (kd !== TokenKind.Dot) break;
-      r++;
-    }
-    // The body starts at the first AS outside parentheses that is not `@param AS type` or `EXECUTE AS`.
-    let depth = 0;
-    for (; r < this.n; r++) {
-      const kd = this.kind(r);
-      if (kd === TokenKind.LParen) depth++;
-      else if (kd === TokenKind.RParen) depth--;
-      else if (depth === 0 && this.kw(r) === Kw.AS && this.kind(r - 1) !== TokenKind.Variable &&
-        this.kw(r - 1) !== Kw.EXEC && this.kw(r - 1) !== Kw.EXECUTE) break;
-    }
-    this.p = Math.min(r + 1, this.n);
-    const bodyStart = this.start(this.p);
+    const header = routineHeader(this.t, from, this.n);
+    if (header === null) return false;
+    this.p = header.bodyAt;
+    const bodyStart = this.p < this.n ? this.start(this.p) : this.end(this.n - 1);
+    // Defining a routine runs none of its body: it gets its own transaction state, loop context and repeat count.
+    const trigger: BeginTransactionNode | null = header.kind === 'TRIGGER'
+      ? { start: bodyStart, end: bodyStart, keyword: { start: bodyStart, end: bodyStart }, batchIndex: this.batchIndex, name: null,
+        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true }
+      : null;
+    const saved = this.tx.enterRoutine(trigger);
+    const outer = { routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth };
+    const frames = this.loopFrames.splice(0);
+    this.routineKind = header.kind;
+    this.repeated = false;
+    this.loopDepth = this.guardDepth = 0;
     this.depth++;
     this.list(false);
     this.depth--;
+    this.tx.leaveRoutine(saved);
+    this.loopFrames.push(...frames);
+    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth } = outer);
     const span = this.statement('routine', from);
-    this.out.routines.push({ ...span, kind, name: parts.join('.'), batchIndex: this.batchIndex, bodyStart });
+    this.out.routines.push({
+      ...span, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,
+      bodyStart: Math.min(bodyStart, span.end), external: header.external,
+    });
     return true;
   }
 
@@ -522,12 +597,13 @@ class BatchScanner {
     if (dml !== null) {
       const span = this.statement('dml', from);
       const verbAt = ctx.head === Kw.WITH ? this.findVerb(from, ctx.verb) : from;
-      const inExplicitTransaction = this.stack.length > 0 || this.implicitTransactions;
+      const inExplicitTransaction = this.tx.open;
       const inAtomicBlock = this.atomicDepth > 0;
+      const { target, chunked } = this.dmlTarget(verbAt, dml);
       this.out.dml.push({
         ...span, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
-        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock,
+        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, chunked, inRoutine: this.routineKind,
       });
       return;
     }
@@ -539,7 +615,7 @@ class BatchScanner {
     }
     if (head === Kw.CHECKPOINT) { this.out.checkpoints.push(this.statement('checkpoint', from)); return; }
     if (head === Kw.SET && ctx.second === Kw.IMPLICIT_TRANSACTIONS) {
-      this.implicitTransactions = this.kw(from + 2) === Kw.ON;
+      this.tx.implicitTransactions = this.kw(from + 2) === Kw.ON;
       this.note('set-implicit-transactions', from);
       return;
     }
@@ -556,6 +632,61 @@ class BatchScanner {
       case Kw.BULK: return this.kw(from + 1) === Kw.INSERT ? 'BULK INSERT' : null;
       default: return null;
     }
+  }
+
+  /** Word token i spelled `upper` (for words the keyword table leaves out: TOP, FROM). */
+  private wordIs(i: number, upper: string): boolean {
+    return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.text(i).toUpperCase() === upper;
+  }
+
+  /**
+   * The object a DML statement (verb at token `verbAt`, statement ending before p) writes, and whether it works in
+   * `TOP (n)` chunks. `UPDATE a ... FROM #t a` writes #t: an alias is looked up among the statement's tokens.
+   */
+  private dmlTarget(verbAt: number, kind: DmlKind): { target: DmlTarget; chunked: boolean } {
+    let i = verbAt + 1;
+    if (kind === 'SELECT INTO') {
+      let depth = 0;
+      for (; i < this.p; i++) {
+        const kd = this.kind(i);
+        if (kd === TokenKind.LParen) depth++;
+        else if (kd === TokenKind.RParen) depth--;
+        else if (depth === 0 && this.kw(i) === Kw.INTO) { i++; break; }
+      }
+    } else if (kind === 'BULK INSERT') i++;
+    let chunked = false;
+    if (this.wordIs(i, 'TOP')) {
+      chunked = kind === 'DELETE' || kind === 'UPDATE';
+      i++;
+      if (this.kind(i) === TokenKind.LParen) {
+        let depth = 0;
+        for (; i < this.p; i++) {
+          if (this.kind(i) === TokenKind.LParen) depth++;
+          else if (this.kind(i) === TokenKind.RParen && --depth === 0) { i++; break; }
+        }
+      } else i++;
+      if (this.wordIs(i, 'PERCENT')) i++;
+    }
+    if (this.kw(i) === Kw.INTO || this.wordIs(i, 'FROM')) i++;
+    return { target: this.targetKind(i, verbAt), chunked };
+  }
+
+  private targetKind(i: number, verbAt: number): DmlTarget {
+    const kd = this.kind(i);
+    if (kd === TokenKind.TempName) return 'temp-table';
+    if (kd === TokenKind.Variable) return 'table-variable';
+    if (kd !== TokenKind.Word || this.kind(i + 1) === TokenKind.Dot) return 'table';
+    // A bare word may be an alias: `#t AS a` / `@t a` elsewhere in the statement.
+    const alias = this.text(i).toLowerCase();
+    for (let j = verbAt + 1; j + 1 < this.p; j++) {
+      const source = this.kind(j);
+      if (source !== TokenKind.TempName && source !== TokenKind.Variable) continue;
+      const at = this.kw(j + 1) === Kw.AS ? j + 2 : j + 1;
+      if (at !== i && this.kind(at) === TokenKind.Word && this.text(at).toLowerCase() === alias) {
+        return source === TokenKind.TempName ? 'temp-table' : 'table-variable';
+      }
+    }
+    return 'table';
   }
 
   /** Index of the first `verb` at paren depth 0 after a CTE head. */

@@ -10,6 +10,8 @@ import { captureSnapshot, diffSnapshots } from '../../src/probes/snapshot';
 import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
 
 const READER = { name: 'lens]reader', password: 'Reader-1' };
+/** The README's least-privileged monitoring login: VIEW SERVER PERFORMANCE STATE (2022+), nothing server-wide besides. */
+const MONITOR = { name: 'lens_monitor', password: 'Monitor-1' };
 
 describe('integration: snapshots and permissions', function () {
   this.timeout(60000);
@@ -19,7 +21,12 @@ describe('integration: snapshots and permissions', function () {
 
   before(async function () {
     if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
-    target = await startTarget({ logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
+    target = await startTarget({
+      logins: [
+        { name: READER.name, password: READER.password, databases: ['lab'] },
+        { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
+      ],
+    });
   });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
@@ -152,7 +159,10 @@ describe('integration: snapshots and permissions', function () {
       assert.equal(snapshot.server.host.status === 'unavailable' && snapshot.server.host.cause, 'not-applicable');
       assert.equal(snapshot.fileStats.status, 'ok');
       const preflight = await preflightPermissions(monitor, { majorVersion: 16, engineEdition: 5, databaseName: ids.databaseName });
-      assert.ok(preflight.checks.every((c) => c.scope === 'database'));
+      assert.ok(preflight.checks.filter((c) => c.scope !== 'server-role').every((c) => c.scope === 'database'));
+      // The stand-in does not report a service objective it is known to be above S1 with, so the role is not assumed held.
+      const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
+      assert.ok(role && role.held === null && role.neededFor.includes('perfCounters'), 'Basic/S0/S1/pool role listed, not "all held"');
       await monitor.close();
     } finally {
       await azure.close();
@@ -175,6 +185,54 @@ describe('integration: snapshots and permissions', function () {
       assert.equal(snapshot.serverWaits.status, 'ok');
     } finally {
       target.standin.faults.reset();
+    }
+  });
+
+  it('a login without VIEW ANY DEFINITION measures real per-file IO through sys.database_files, never "Log writes 0" (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    const profile = { ...target.profile, authentication: { type: 'sql' as const, user: MONITOR.name } };
+    const admin = track(await connect(target.profile, target.secret, { role: 'workload' }));
+    await admin.execute("IF OBJECT_ID(N'dbo.lens_s1m') IS NOT NULL DROP TABLE dbo.lens_s1m; CREATE TABLE dbo.lens_s1m (id int IDENTITY(1,1) PRIMARY KEY, col1 int DEFAULT 100);");
+    try {
+      const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
+      const monitor = track(await connect(profile, MONITOR.password, { role: 'monitor' }));
+      // The premise: sys.master_files hides every row from this login (Learn: sys-master-files-transact-sql).
+      const [visible] = await monitor.query('SELECT COUNT(*) AS n FROM sys.master_files;');
+      assert.equal(Number(visible!.n), 0, 'sys.master_files shows nothing to a login without VIEW ANY DEFINITION');
+      const ids = await targetIds(monitor);
+      const snapshotTarget = { ...ids, workloadSpid: workload.spid };
+      const before = await captureSnapshot(monitor, snapshotTarget);
+      const inserts = 120;
+      const report = await runWorkload(workload, { text: `DECLARE @i int = 0;\nWHILE @i < ${inserts}\nBEGIN\n  INSERT INTO dbo.lens_s1m DEFAULT VALUES;\n  SET @i += 1;\nEND`, repeat: 1, firstLine: 0 }).done;
+      assert.equal(report.error, null);
+      const after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+      const diff = diffSnapshots(before, after);
+      assert.equal(diff.files.status, 'ok', diff.files.status === 'unavailable' ? diff.files.reason : '');
+      const log = diff.files.status === 'ok' ? diff.files.value.totals.find((t) => t.kind === 'log') : undefined;
+      assert.ok(log && log.writes >= inserts, `log writes ${log?.writes}`);
+      // The holder of VIEW SERVER PERFORMANCE STATE sees the workload session's waits and the log counters too.
+      assert.equal(diff.sessionWaits.status, 'ok');
+      assert.ok(diff.sessionWaits.status === 'ok' && (diff.sessionWaits.value.top.find((w) => w.waitType === 'WRITELOG')?.waitingTasks ?? 0) >= inserts);
+      assert.equal(diff.logCounters.status, 'ok');
+    } finally {
+      await admin.execute('DROP TABLE dbo.lens_s1m;');
+    }
+  });
+
+  it("without VIEW SERVER STATE the workload session's waits are not measured, with the GRANT — never 0 waits (stand-in only)", async function () {
+    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    const profile = { ...target.profile, authentication: { type: 'sql' as const, user: READER.name } };
+    const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
+    const monitor = track(await connect(profile, READER.password, { role: 'monitor' }));
+    await workload.execute("IF OBJECT_ID(N'dbo.lens_s1r') IS NOT NULL DROP TABLE dbo.lens_s1r; CREATE TABLE dbo.lens_s1r (id int); INSERT INTO dbo.lens_s1r VALUES (1); DROP TABLE dbo.lens_s1r;");
+    const identity = await captureServerIdentity(monitor);
+    const permission = identity.majorVersion >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+    const ids = await targetIds(monitor);
+    const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: workload.spid });
+    assert.equal(snapshot.sessionWaits.status, 'unavailable');
+    if (snapshot.sessionWaits.status === 'unavailable') {
+      assert.equal(snapshot.sessionWaits.cause, 'empty');
+      assert.equal(snapshot.sessionWaits.grant, `USE [master];\nGRANT ${permission} TO [lens]]reader];`);
     }
   });
 });

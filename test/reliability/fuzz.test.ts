@@ -1,6 +1,7 @@
 // Bounded fuzzing of everything that reads untrusted text or bytes: the T-SQL analysis (whole pipeline, with every
 // range checked against the input), the XE XML reader (arbitrary and mutated-valid XML), and the stand-in's TDS
-// parsers called directly (test/conformance fuzzes them over sockets; here each parser sees raw buffers).
+// parsers called directly (test/conformance fuzzes them over sockets; here each parser sees raw buffers), and the
+// sinks server/file strings end up in: the CLI's terminal output, the Markdown export and the GRANTs we copy.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,12 +10,21 @@ import { analyze } from '../../src/tsql';
 import { LineIndex } from '../../src/tsql/lines';
 import type { Analysis, Range } from '../../src/tsql';
 import { readEventFileRows, readRingBufferXml } from '../../src/xe';
+import { runCli } from '../../src/cli/dispatch';
+import { isTerminalSafe } from '../../src/cli/terminalText';
+import { rebuildGrants } from '../../src/probes/grantRebuild';
+import { buildComparisonModel, toMarkdown } from '../../src/report';
+import { makeRun } from '../unit/report/runFixture';
 import { TdsProtocolError } from '../standin/tds/bytes';
 import { parseLogin7 } from '../standin/tds/login7';
 import { MessageAssembler } from '../standin/tds/packet';
 import { parsePrelogin } from '../standin/tds/prelogin';
 import { parseRpc, parseSqlBatch, parseTransactionManager, parseParameterDeclarations } from '../standin/tds/requests';
 import { readTypedValue, readTypeInfo } from '../standin/tds/type-info';
+
+// markdown-it (installed with @vscode/vsce; no type declarations here) renders as VS Code's Markdown preview does.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const markdown = new (require('markdown-it') as new (options: { html: boolean; linkify: boolean }) => { render(text: string): string })({ html: true, linkify: false });
 
 /** Generous per-input bound: catches quadratic blow-ups and hangs, not a timing assertion. */
 const PER_INPUT_MS = 1000;
@@ -223,6 +233,67 @@ describe('reliability: fuzzing', function () {
             for (const c of chunks) assembler.push(c);
           });
         }),
+        { numRuns: 500 },
+      );
+    });
+  });
+
+  describe('sinks of hostile strings', () => {
+    // Names as a hostile server or file would send them: escape sequences, markup, table and line breakers.
+    const hostilePiece = fc.constantFrom('\x1b[2J', '\x1b]52;c;ZXZpbA==\x07', '\x9b31m', '\u202e', '\r', '\n', '|', '<img src=x>', '[a](http://e)', '![i](http://t)', '`', '\\', '&lt;', '# h', '*', 'é', '🚀');
+    const hostileName = fc.oneof(fc.string({ unit: 'binary', maxLength: 80 }), fc.array(hostilePiece, { maxLength: 12 }).map((p) => p.join('')));
+
+    it('terminal: nothing any CLI command prints holds a control or bidi character', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileName, async (name) => {
+          const written: string[] = [];
+          const io = { stdout: (t: string) => written.push(t), stderr: (t: string) => written.push(t), readFile: () => '' };
+          const echo = { name: 'echo', summary: '', usage: '', run: async (_a: readonly string[], cio: typeof io) => (cio.stdout(JSON.stringify({ name })), cio.stdout(`${name}\n`), cio.stderr(name), 0) };
+          await runCli(['echo'], io, [echo]);
+          for (const w of written) assert.ok(isTerminalSafe(w), JSON.stringify(w));
+          assert.equal(JSON.parse(written[0]!).name, name);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('Markdown: a hostile database, server, title or note renders as text: no HTML, link, image, heading or table cell', () => {
+      const base = buildComparisonModel([makeRun({ mode: 'DISABLED' }), makeRun({ mode: 'FORCED' })]);
+      const shape = (html: string) => ({
+        tags: [...new Set(html.match(/<[a-z0-9]+/g) ?? [])].sort(),
+        headings: (html.match(/<h[1-6]>/g) ?? []).length,
+        cells: (html.match(/<t[dh][ >]/g) ?? []).length,
+        items: (html.match(/<li>/g) ?? []).length,
+      });
+      const plain = shape(markdown.render(toMarkdown({ ...base, database: 'db', server: 'srv', notes: ['n'] }, 't')));
+      fc.assert(
+        fc.property(hostileName, (name) => {
+          const text = timed('toMarkdown', () => toMarkdown({ ...base, database: name || 'db', server: name || 'srv', notes: [name] }, name));
+          assert.ok(isTerminalSafe(text), 'a control character reached the Markdown');
+          const got = shape(markdown.render(text));
+          // Same elements as with plain names, except that a name may be shown in a code span or emphasis.
+          assert.deepEqual({ ...got, tags: got.tags.filter((t) => t !== '<code' && t !== '<em' && t !== '<strong') }, { ...plain, tags: plain.tags.filter((t) => t !== '<code' && t !== '<em' && t !== '<strong') }, text);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('clipboard: every rebuilt GRANT is one of our statements with bracket-quoted names, whatever the facts say', () => {
+      const statement = /^(USE \[(?:[^\]]|\]\])*\];\n|-- run while connected to [^\n\r\u2028\u2029]*\n)GRANT [A-Z ]+(?: ON DATABASE::\[(?:[^\]]|\]\])*\])? TO \[(?:[^\]]|\]\])*\];$/;
+      fc.assert(
+        fc.property(
+          fc.record({
+            measurements: fc.array(fc.oneof(fc.constantFrom('fileStats', 'vlfs', 'durabilityToggle', 'extendedEvents', 'hostInfo', 'waitStats'), fc.string(), fc.anything()), { maxLength: 6 }),
+            majorVersion: fc.oneof(fc.integer({ min: 9, max: 17 }), fc.anything()),
+            engineEdition: fc.oneof(fc.constantFrom(2, 3, 5, 8), fc.anything()),
+            loginName: fc.oneof(hostileName, fc.anything()),
+            userName: fc.oneof(hostileName, fc.anything()),
+            databaseName: fc.oneof(hostileName, fc.anything()),
+          }),
+          (facts) => {
+            for (const g of rebuildGrants(facts)) assert.match(g, statement);
+          },
+        ),
         { numRuns: 500 },
       );
     });

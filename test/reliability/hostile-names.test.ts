@@ -7,7 +7,7 @@ import { connect } from '../../src/db/connect';
 import { quoteName } from '../../src/db/quote';
 import { grantFor, type GrantContext, type MeasurementName } from '../../src/probes';
 import { alterDurabilitySql, profileConnectionSource } from '../../src/profile';
-import { buildComparisonModel, csvCell, toCsv, toMarkdown } from '../../src/report';
+import { buildComparisonModel, csvCell, markdownText, toCsv, toMarkdown } from '../../src/report';
 import { identifierText, lex, TokenKind } from '../../src/tsql';
 import { dropOrphanSessions, findOrphanSessions } from '../../src/xe';
 import { HOSTILE_CASES } from './cases';
@@ -111,18 +111,25 @@ describe('reliability: hostile names', function () {
     }
   });
 
+  const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
   it(HOSTILE_CASES.eventFile.title, async () => {
     const dir = "/var/opt/mssql/log/it's]; DROP -- <x> ü/";
     const path = `${dir}trace.xel`;
     h.clearLog();
     const result = await compare(h, 'lab', newJournal(), { xe: { target: { kind: 'event_file', path } } });
     assert.equal(result.status, 'completed', result.error?.message);
-    const forced = result.runs.at(-1)!;
-    assert.ok(forced.logFlushTrace, JSON.stringify(forced.missing));
-    assert.ok(Object.values(forced.logFlushTrace.eventsByName).reduce((a, b) => a + b, 0) > 0, 'events were read back from the file');
+    // The DISABLED run flushes once per commit; FORCED may flush not at all. Each run reads only its own file now,
+    // so the events come from the DISABLED run's file.
+    const disabled = result.runs.find((r) => r.mode === 'DISABLED' && !r.warmup)!;
+    assert.ok(disabled.logFlushTrace, JSON.stringify(disabled.missing));
+    assert.ok(disabled.logFlushTrace.flushes! > 0, JSON.stringify(disabled.logFlushTrace));
+    assert.equal(disabled.logFlushTrace.timeline.counts.reduce((a, b) => a + b, 0), disabled.logFlushTrace.flushes, 'events were read back from the file');
+    assert.equal(disabled.logFlushTrace.eventFiles!.files.length, 1);
     const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text)).map((r) => r.text);
     assert.equal(create.length, 2);
-    for (const text of create) assert.ok(text.includes(`filename = N'${path.replace(/'/g, "''")}'`), text);
+    // Each session writes its own file: the user's path with the session name before .xel (issue #12).
+    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}\\.xel'`), text);
     // The stand-in wrote its files under exactly that directory: the literal reached it intact.
     assert.ok([...h.engine.state.xeFiles.keys()].some((k) => k.startsWith(dir)), [...h.engine.state.xeFiles.keys()].join(', '));
     assert.deepEqual(h.leftoverSessions(), []);
@@ -186,7 +193,9 @@ describe('reliability: hostile names', function () {
     const tableRows = md.split('\n').filter((l) => l.startsWith('| '));
     const columns = tableRows[0]!.split(/(?<!\\)\|/).length;
     for (const row of tableRows) assert.equal(row.split(/(?<!\\)\|/).length, columns, row);
-    for (const n of HOSTILE_NAMES) assert.ok(md.includes(`- ${n.replace(/\|/g, '\\|')}`), n);
+    // Each name is a list item of escaped text: no raw HTML, link or table syntax survives.
+    for (const n of HOSTILE_NAMES) assert.ok(md.includes(`- ${markdownText(n)}\n`), n);
+    assert.doesNotMatch(md, /(?<!\\)<(script|img)/, 'raw HTML reached the Markdown');
 
     // CSV: every cell reads back as the text (formula starters get a leading apostrophe).
     fc.assert(

@@ -7,7 +7,7 @@ import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
 import { describePending, FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
 import { connect } from '../../db/connect';
-import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel } from '../../report';
+import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { analyze } from '../../tsql/index';
 import type { Batch } from '../../tsql/types';
 import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
@@ -39,8 +39,8 @@ restored first). Ended by a signal after the restore: 129 SIGHUP, 130 SIGINT, 14
 export const CONNECTION_USAGE = `Connection:
   --connection NAME|STRING      a profile name from the durabilityLens.connections setting, or an ADO.NET
                                 connection string ("Server=host,1433;Database=lab;User Id=me;Encrypt=true")
-  --settings PATH               settings file holding durabilityLens.connections (default:
-                                .vscode/settings.json in the current folder, then VS Code's user settings.json)
+  --settings PATH               settings file holding durabilityLens.connections (default: VS Code's
+                                user settings.json; a folder's .vscode/settings.json is never read)
   --connect-timeout SECONDS     give up connecting after this long (default 15)
   Or, instead of --connection:
   --server HOST                 server name or address
@@ -59,7 +59,7 @@ export interface ConnectedCliIO extends CliIO {
   writeFile?(path: string, text: string): void;
   /** Cancels the run (tests); the process wires Ctrl+C instead. */
   signal?: AbortSignal;
-  /** Where .vscode/settings.json is looked for (default: process.cwd()). */
+  /** The working folder (default: process.cwd()); its .vscode/settings.json is only reported as ignored. */
   cwd?: string;
   /** VS Code's user settings.json (default: the platform's path); tests point it elsewhere. */
   userSettings?: string;
@@ -184,6 +184,8 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
   if (c.connectTimeoutMs !== null) profile = { ...profile, connectTimeoutMs: c.connectTimeoutMs };
   const needsSecret = ['sql', 'ntlm', 'entra-password', 'entra-access-token', 'entra-service-principal'].includes(profile.authentication.type);
   if (needsSecret && secret === null) return `no password: set the environment variable ${c.passwordEnv}`;
+  // tedious has no login-only encryption: with encrypt false the password itself crosses the network readable.
+  if (needsSecret && profile.encrypt === false) io.stderr(`Warning: encryption is off for ${profile.server}: the ${profile.authentication.type === 'entra-access-token' ? 'token' : 'password'} is sent in clear text. Use --encrypt true (or "encrypt": true in the profile) unless this is a lab server on a trusted network.\n`);
   return { profile, secret: secret ?? undefined, development };
 }
 
@@ -269,20 +271,21 @@ export function journalOf(c: ConnectionArgs): FileRestoreJournal {
  * Writes the report to --out (format from the extension) and/or stdout. JSON is `jsonDocument` when given (the
  * RunResult or the comparison document, whose keys are documented), else the model with `raw`.
  */
-export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown }): string | null {
+export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown; verdict?: VerdictContext }): string | null {
   const jsonText = () => (options.jsonDocument !== undefined ? `${JSON.stringify(options.jsonDocument, null, 2)}\n` : toJson(model, options.raw));
   if (options.out) {
     const format = formatFromPath(options.out);
     if (!format) return `--out must end in .md, .csv or .json, not '${options.out}'`;
-    const text = format === 'markdown' ? toMarkdown(model, options.title) : format === 'csv' ? toCsv(model) : jsonText();
+    const text = format === 'markdown' ? toMarkdown(model, options.title, options.verdict) : format === 'csv' ? toCsv(model) : jsonText();
     (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(options.out, text);
   }
-  io.stdout(options.json ? jsonText() : toMarkdown(model, options.title));
+  io.stdout(options.json ? jsonText() : toMarkdown(model, options.title, options.verdict));
   return null;
 }
 
 export function connectionFailureText(err: unknown): string | null {
-  if (err instanceof ConnectionFailure) return `${err.info.message} ${err.info.action}`;
+  // The extension's advice points at its output channel; a terminal has none, so it gets the driver message itself.
+  if (err instanceof ConnectionFailure) return `${err.info.message} ${/output channel/i.test(err.info.action) ? `Driver message: ${err.info.driverMessage}` : err.info.action}`;
   return null;
 }
 

@@ -41,8 +41,9 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
       return t ?? { kind: 'int' };
     }
     case 'RTRIM': case 'LTRIM': case 'TRIM': case 'UPPER': case 'LOWER': case 'LEFT': case 'RIGHT': case 'SUBSTRING': {
+      // Results are variable length (RTRIM of an nchar is nvarchar), so the fixed flag is dropped.
       const t = arg(0);
-      return t.kind === 'nvarchar' || t.kind === 'varchar' ? t : { kind: 'varchar', length: 8000 };
+      return t.kind === 'nvarchar' || t.kind === 'varchar' ? { kind: t.kind, length: t.length } : { kind: 'varchar', length: 8000 };
     }
     case 'REPLACE': case 'REPLICATE': case 'STUFF': {
       // Results can be longer than the input: (n)varchar(8000)-sized, or max for max inputs.
@@ -82,9 +83,10 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
         productminorversion: '0',
         productbuild: '4000',
         productlevel: 'RTM',
-        productupdatelevel: 'CU0',
-        edition: server.options.azure ? 'SQL Azure' : 'Developer Edition (64-bit)',
-        engineedition: server.options.azure ? 5 : 3,
+        productupdatelevel: `CU${server.options.cu}`,
+        edition: server.options.product !== 'sqlserver' ? 'SQL Azure' : 'Developer Edition (64-bit)',
+        // EngineEdition 5 = SQL Database, 8 = Managed Instance (https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql).
+        engineedition: server.engineEdition(),
         servername: server.options.serverName,
         machinename: server.options.serverName,
         instancename: null,

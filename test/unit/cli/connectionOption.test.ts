@@ -35,19 +35,41 @@ describe('cli: --connection', () => {
     assert.equal(connectionsOf(parseJsonc(files['/w/.vscode/settings.json']!)).length, 1);
   });
 
-  it('finds a profile by name (case-insensitive) in the workspace settings first, then the user settings', () => {
-    const dev = resolveConnection('dev', ctx());
+  it('finds a profile by name (case-insensitive) in the user settings, never in <cwd>/.vscode/settings.json', () => {
+    const prod = resolveConnection('PROD', ctx());
+    assert.ok(typeof prod !== 'string');
+    assert.deepEqual(prod.profile.authentication, { type: 'entra-default' });
+    assert.equal(prod.profile.server, 'db2');
+    assert.equal(prod.development, false);
+    assert.match(prod.warnings[0]!, /\/w\/\.vscode\/settings\.json is not read for connections/);
+    // "Dev" exists only in the workspace file: it is not found, and the message names the user settings file.
+    assert.match(resolveConnection('dev', ctx()) as string, /^no connection named "dev" in durabilityLens.connections of \/home\/u\/\.config\/Code\/User\/settings\.json$/);
+  });
+
+  it('a workspace profile with the user profile\'s name never wins, nor its development flag', () => {
+    const original = files['/w/.vscode/settings.json']!;
+    files['/w/.vscode/settings.json'] = '{ "durabilityLens.connections": [ { "name": "prod", "server": "evil", "user": "x", "encrypt": false, "development": true } ] }';
+    try {
+      const prod = resolveConnection('prod', ctx());
+      assert.ok(typeof prod !== 'string');
+      assert.equal(prod.profile.server, 'db2');
+      assert.equal(prod.development, false);
+    } finally {
+      files['/w/.vscode/settings.json'] = original;
+    }
+  });
+
+  it('without a user settings file: says which file is missing', () => {
+    assert.match(resolveConnection('prod', ctx({ userSettings: '/home/u/none.json' })) as string, /user settings file \/home\/u\/none\.json does not exist; pass --settings PATH/);
+  });
+
+  it('--settings PATH reads only that file (an explicit choice: its development flag counts)', () => {
+    const dev = resolveConnection('dev', ctx({ settingsPath: '/w/.vscode/settings.json' }));
     assert.ok(typeof dev !== 'string');
     assert.deepEqual(dev.profile, { server: 'db1', port: 1444, database: 'lab', authentication: { type: 'sql', user: 'me' }, encrypt: 'strict', trustServerCertificate: false, appName: 'Durability Lens CLI' });
     assert.equal(dev.secret, 'pw');
     assert.equal(dev.development, true);
-    const prod = resolveConnection('prod', ctx());
-    assert.ok(typeof prod !== 'string');
-    assert.deepEqual(prod.profile.authentication, { type: 'entra-default' });
-    assert.equal(prod.development, false);
-  });
-
-  it('--settings PATH reads only that file', () => {
+    assert.deepEqual(dev.warnings, ['Using the connection "dev" from /w/.vscode/settings.json.']);
     assert.match(resolveConnection('dev', ctx({ settingsPath: '/home/u/.config/Code/User/settings.json' })) as string, /no connection named "dev" in durabilityLens.connections of \/home/);
     assert.match(resolveConnection('dev', ctx({ settingsPath: '/nope.json' })) as string, /cannot read the settings file \/nope.json: ENOENT/);
   });

@@ -79,3 +79,31 @@ describe('probes/permissions: Azure SQL Database', () => {
     assert.equal(inComment("[it's ü 🚀 \u00a0 -- /* ]]]"), "[it's ü 🚀 \u00a0 -- /* ]]]");
   });
 });
+
+describe('probes/permissions: the preflight checks what each probe really needs (issue 11)', () => {
+  const allHeld2022 = { login_name: 'lens', user_name: 'lens', view_server_state: 0, view_server_performance_state: 1, alter_any_event_session: 1, alter_database: 1, view_database_state: 1, view_database_performance_state: 1, view_any_definition: 0, alter_any_database: 0 };
+
+  it('with the monitor in the target database, VIEW ANY DEFINITION is not needed (sys.database_files is public)', () => {
+    const result = evaluatePreflight(allHeld2022, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: true });
+    assert.deepEqual(result.missing, []);
+  });
+
+  it('with the monitor elsewhere, file IO needs VIEW ANY DEFINITION (sys.master_files) and says so with the GRANT', () => {
+    const result = evaluatePreflight(allHeld2022, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: false });
+    assert.deepEqual(result.missing.map((m) => m.measurement).sort(), ['fileStats', 'volumes']);
+    assert.equal(result.missing[0]!.grant, 'USE [master];\nGRANT VIEW ANY DEFINITION TO [lens];');
+    const viaAlter = evaluatePreflight({ ...allHeld2022, alter_any_database: 1 }, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: false });
+    assert.deepEqual(viaAlter.missing, [], 'ALTER ANY DATABASE also shows the rows');
+  });
+
+  it('Azure SQL Database on S0 (or an unknown objective) never says "all held": ##MS_ServerStateReader## is listed', () => {
+    const azureRow = { login_name: 'lens', user_name: 'lens', alter_database: 1, view_database_state: 1, alter_any_database_event_session: 1 };
+    const ctx = { majorVersion: 12, engineEdition: 5, databaseName: 'Sales' };
+    for (const serviceObjective of ['S0', 'Basic', 'ElasticPool', null]) {
+      const result = evaluatePreflight(azureRow, ctx, { serviceObjective });
+      assert.deepEqual(result.missing.map((m) => m.measurement).sort(), ['logSpace', 'perfCounters', 'startTime', 'waitStats'], String(serviceObjective));
+      assert.equal(result.missing[0]!.grant, '-- run while connected to the master database of the logical server\nALTER SERVER ROLE [##MS_ServerStateReader##] ADD MEMBER [lens];');
+    }
+    assert.deepEqual(evaluatePreflight(azureRow, ctx, { serviceObjective: 'P1' }).missing, [], 'VIEW DATABASE STATE suffices above S1');
+  });
+});

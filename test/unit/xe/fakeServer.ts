@@ -18,6 +18,11 @@ export interface FakeOptions {
   /** event → fields (description per field); default: the fields public scripts use. */
   fields?: Record<string, Record<string, string | null>>;
   ringBufferXml?: string | null;
+  /** target_data of event_counter / histogram (absent: the target returns no row). */
+  counterXml?: string | null;
+  histogramXml?: string | null;
+  /** fn_xe_file_target_read_file rows in file order: {object_name, event_data, file_name, file_offset}. */
+  eventFileRows?: Row[];
 }
 
 export function serverError(number: number, message: string): Error & { number: number } {
@@ -78,7 +83,22 @@ export class FakeServer {
     }
     if (sql.includes('t.target_data')) {
       const s = name !== undefined ? this.sessions.get(name) : undefined;
-      return s?.running ? [{ target_data: o.ringBufferXml ?? null }] : [];
+      if (!s?.running) return [];
+      const rows: Row[] = [{ target_name: 'ring_buffer', target_data: o.ringBufferXml ?? null }];
+      if (o.counterXml !== undefined) rows.push({ target_name: 'event_counter', target_data: o.counterXml });
+      if (o.histogramXml !== undefined) rows.push({ target_name: 'histogram', target_data: o.histogramXml });
+      return rows;
+    }
+    if (sql.includes('sys.fn_xe_file_target_read_file')) {
+      // Events up to and including (@file, @offset) are skipped; then TOP (@top) rows of @event.
+      const p = (n: string) => call.params?.find((x) => x.name === n)?.value;
+      const all = (o.eventFileRows ?? []).filter((r) => r.object_name === p('event'));
+      let from = 0;
+      if (p('file') !== null && p('file') !== undefined) {
+        const last = all.map((r) => `${String(r.file_name)}|${String(r.file_offset)}`).lastIndexOf(`${String(p('file'))}|${String(p('offset'))}`);
+        from = last + 1;
+      }
+      return all.slice(from, from + Number(p('top')));
     }
     if (sql.includes("LIKE N'durability[_]lens[_]%'")) return [...this.sessions.keys()].sort().map((n) => ({ name: n }));
     let m = /^CREATE EVENT SESSION \[((?:[^\]]|\]\])+)\]/.exec(sql);

@@ -20,13 +20,13 @@ async function rejection(p: Promise<unknown>): Promise<XeSessionError> {
 }
 
 describe('xe lifecycle', () => {
-  it('prepares, starts, captures the ring buffer before STOP, reads, and drops', async () => {
+  it('prepares, starts, captures every target in one query before STOP, collects, and drops', async () => {
     const server = new FakeServer({ ringBufferXml: basicXml });
     const summary = await withLogFlushTrace(server.client(), opts, async (s) => {
       await s.start();
       assert.equal(server.sessions.get(NAME)?.running, true);
       await s.stop();
-      return s.summarize(await s.read(), { commitCount: 2, counterLogFlushes: 2 });
+      return s.collect({ commitCount: 2, counterLogFlushes: 2 });
     });
     const kinds = server.sqls().map((q) => q.split(/\s+/).slice(0, 3).join(' '));
     assert.deepEqual(kinds, [
@@ -36,7 +36,7 @@ describe('xe lifecycle', () => {
       'SELECT o.name AS',
       'CREATE EVENT SESSION',
       'ALTER EVENT SESSION',
-      'SELECT t.target_data FROM', // before STOP: a stopped session has no ring buffer
+      'SELECT t.target_name, t.target_data', // before STOP: a stopped session has no memory targets
       'ALTER EVENT SESSION',
       'SELECT CASE WHEN',
       'DROP EVENT SESSION',

@@ -1,0 +1,24 @@
+// Characters that act instead of showing: C0 controls (ESC starts terminal CSI/OSC sequences, CR overwrites a line),
+// DEL, C1 controls (U+009B is CSI by itself) and the Unicode bidi marks/embeddings/overrides/isolates that reorder
+// what is displayed. Every sink that shows server-, file- or setting-provided text (terminal, Markdown, clipboard)
+// writes them as visible escape text. Shared by src/cli (terminal) and src/report (Markdown); no dependencies.
+
+/** C0 controls except TAB (09) and LF (0A), DEL, C1 controls, ALM/LRM/RLM, and U+202A–202E, U+2066–2069. */
+// eslint-disable-next-line no-control-regex
+export const ACTIVE_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\x1b` for C0 and DEL, `\u202e` for the rest: the second form is also the JSON escape of the same character. */
+export function visibleEscape(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** `text` with every active character written as visible escape text. */
+export function withVisibleControls(text: string): string {
+  return text.replace(ACTIVE_CHARACTERS, visibleEscape);
+}
+
+/** True when `text` holds no active character. */
+export function hasActiveCharacters(text: string): boolean {
+  return new RegExp(ACTIVE_CHARACTERS.source).test(text);
+}
