@@ -107,11 +107,24 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
       return;
     }
+    // Claimed before the first await: a second command in this window sees it at once (one run per window).
+    const abort = new AbortController();
+    let finished!: () => void;
+    this.running = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
+    try {
+      await this.runClaimed(document, target, mode, what, abort);
+    } finally {
+      this.running = null;
+      finished();
+    }
+  }
+
+  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController): Promise<void> {
     if (!(await this.ensureConnected(what))) return;
+    if (abort.signal.aborted) return;
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
     this.diagnostics.delete(document.uri);
-    const abort = new AbortController();
     const startedAt = Date.now();
     const runningTitle = `Running: ${what}`;
     // The panel shows the run in progress, not the previous result (which comes back if this run yields none).
@@ -170,11 +183,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
         }
       },
     );
-    this.running = { abort, done };
     try {
       await done;
     } finally {
-      this.running = null;
       // No result was shown (declined, refused, failed): the panel returns to the last result.
       await this.panels.runEnded();
     }
@@ -194,7 +205,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
 
   private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, workload: string): Promise<void> {
     if (result.status === 'refused') {
-      const text = refusalText(result.plan)!;
+      const text = refusalText(result.plan) ?? result.error?.message ?? 'The comparison was refused; nothing was changed.';
       this.output.warn(text);
       const copy = 'Copy GRANT';
       const choice = await vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : []));
@@ -228,6 +239,11 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       this.output.error(restore.message);
       const copy = 'Copy Statement';
       const choice = await vscode.window.showErrorMessage(`Durability Lens: ${restore.message}`, copy);
+      if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
+    } else if (restore?.status === 'external-change') {
+      this.output.warn(restore.message);
+      const copy = 'Copy Statement';
+      const choice = await vscode.window.showWarningMessage(`Durability Lens: ${restore.message}`, copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore) {
       this.output.info(restore.message);

@@ -326,9 +326,16 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
         break;
       }
+      for (const e of report.statementErrors ?? []) errors.push({ number: e.number, message: e.message, documentLine: e.documentLine, batchIndex: index, endedRun: false });
+      if (report.statementErrors?.length) {
+        const first = report.statementErrors[0]!;
+        notes.push(
+          `Batch ${index + 1} raised ${report.statementErrors.length} SQL error(s), the first ${first.number}${first.documentLine !== null ? ` at line ${first.documentLine + 1}` : ''}: the server carried on (severity below 20), so did the run — the figures cover the whole workload as the server ran it.`,
+        );
+      }
       if (report.error) {
         if (report.connectionLost) notes.push('The workload connection was lost during the run (socket closed); its session and any open transaction are gone.');
-        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index });
+        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index, endedRun: true });
         notes.push(`The workload stopped at an error in batch ${index + 1}${report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : ''}: the figures cover what ran before it.`);
         break;
       }

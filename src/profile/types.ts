@@ -103,6 +103,11 @@ export interface RunError {
   /** 0-based document line, null when unknown or inside a procedure. */
   documentLine: number | null;
   batchIndex: number;
+  /**
+   * True when this error ended the run (lost connection, severity 20 or above); absent/false for a statement error
+   * the server continued past (severity 11–19): the remaining statements and GO repetitions ran.
+   */
+  endedRun?: boolean;
 }
 
 export interface MessagesSummary {
