@@ -54,6 +54,8 @@ export class TediousSession implements SqlSession {
    * token): the login's database first (connect() adds it), then each USE. A workload's `USE other_db` shows up here (issue 11).
    */
   readonly databaseHistory: string[] = [];
+  /** When encrypted: 'verified' (trusted issuer, host name, dates), 'pinned' (the profile's fingerprint) or 'not-verified'. */
+  certificate: 'verified' | 'pinned' | 'not-verified' | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
