@@ -73,6 +73,11 @@ export function latencySessionName(sessionName: string): string {
   return `${sessionName}_latency`;
 }
 
+/** The session a name belongs to: a latency companion belongs to its main session, any other name to itself. */
+export function owningSessionName(name: string): string {
+  return name.endsWith('_latency') ? name.slice(0, -'_latency'.length) : name;
+}
+
 /** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */
 export const RING_BUFFER_MAX_MEMORY_KB = 1024;
 
