@@ -1,6 +1,6 @@
 // Picks the subcommand from argv and runs it; prints the overall help. No vscode imports (runs headless in CI).
 
-import { commands } from './commands/index';
+import { commands, type LazyCliCommand } from './commands/index';
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from './io';
 import { terminalSafeSinks } from './terminalText';
 
@@ -17,10 +17,20 @@ function overallHelp(list: readonly CliCommand[]): string {
   ].join('\n');
 }
 
-export async function runCli(argv: readonly string[], rawIO: CliIO, list: readonly CliCommand[] = commands): Promise<number> {
+type Entry = CliCommand | LazyCliCommand;
+
+async function load(entry: Entry): Promise<CliCommand> {
+  return 'load' in entry ? entry.load() : entry;
+}
+
+export async function runCli(argv: readonly string[], rawIO: CliIO, entries: readonly Entry[] = commands): Promise<number> {
   // Every printer writes through these: server and file strings reach the terminal with control sequences escaped.
   const io = terminalSafeSinks(rawIO);
   const [name, ...rest] = argv;
+  const entry = entries.find((c) => c.name === name);
+  // Only the command asked for is loaded; the overall help lists every summary, so it loads them all.
+  if (entry !== undefined) return runCommand(await load(entry), rest, io);
+  const list = await Promise.all(entries.map(load));
   if (name === undefined) {
     io.stderr(overallHelp(list));
     return EXIT_USAGE;
@@ -29,11 +39,11 @@ export async function runCli(argv: readonly string[], rawIO: CliIO, list: readon
     io.stdout(overallHelp(list));
     return EXIT_OK;
   }
-  const command = list.find((c) => c.name === name);
-  if (command === undefined) {
-    io.stderr(`durability-lens: unknown command '${name}'.\n\n${overallHelp(list)}`);
-    return EXIT_USAGE;
-  }
+  io.stderr(`durability-lens: unknown command '${name}'.\n\n${overallHelp(list)}`);
+  return EXIT_USAGE;
+}
+
+async function runCommand(command: CliCommand, rest: readonly string[], io: CliIO): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(command.usage);
     return EXIT_OK;

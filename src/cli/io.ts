@@ -1,12 +1,21 @@
 // What a CLI command may touch: output streams and files, injected so commands are tested without a process.
 
 import * as fs from 'node:fs';
+import { DEFAULT_LEGACY_ENCODING, decodeScript } from './textDecoding';
+
+export interface ReadOptions {
+  /** Code page for files that are neither UTF-16 nor valid UTF-8 (a WHATWG label); default windows-1252, with a warning. */
+  encoding?: string | null;
+}
 
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Reads a UTF-8 file; throws (with the OS error) when it cannot. */
-  readFile(path: string): string;
+  /**
+   * Reads a text file: UTF-8/UTF-16 by byte order mark, UTF-16 by its zero bytes, else UTF-8, else the legacy code page
+   * (see textDecoding.ts). Throws (with the OS error, or NotTextError for a binary file) when it cannot.
+   */
+  readFile(path: string, options?: ReadOptions): string;
 }
 
 /** One subcommand: `durability-lens <name> ...`. Add new ones to commands/index.ts. */
@@ -27,6 +36,17 @@ export function processIO(): CliIO {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readFile: (path) => fs.readFileSync(path, 'utf8'),
+    readFile: (path, options) => readTextFile(path, options, (text) => process.stderr.write(text)),
   };
+}
+
+/** Reads and decodes a text file (see textDecoding.ts); `warn` gets the note when the legacy code page was guessed. */
+export function readTextFile(path: string, options: ReadOptions | undefined, warn: (text: string) => void): string {
+  const named = options?.encoding ?? null;
+  const decoded = decodeScript(fs.readFileSync(path), named ?? DEFAULT_LEGACY_ENCODING);
+  if (decoded.detectedBy === 'fallback' && named === null) {
+    warn(`durability-lens: warning: ${path} is not valid UTF-8 and has no byte order mark; read it as ` +
+      `${decoded.encoding}. Name its code page with --encoding if that is wrong.\n`);
+  }
+  return decoded.text;
 }

@@ -3,11 +3,18 @@
 import { runCli } from './dispatch';
 import { processIO } from './io';
 import { terminalSafe } from './terminalText';
+import { nodeVersionProblem } from './nodeVersion';
 
-runCli(process.argv.slice(2), processIO()).then(
-  (code) => { process.exitCode = code; },
-  (error: unknown) => {
-    process.stderr.write(terminalSafe(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`));
-    process.exitCode = 1;
-  },
-);
+const tooOld = nodeVersionProblem(process.argv.slice(2), process.versions.node);
+if (tooOld) {
+  process.stderr.write(tooOld);
+  process.exitCode = 1;
+} else {
+  runCli(process.argv.slice(2), processIO()).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => {
+      process.stderr.write(terminalSafe(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`));
+      process.exitCode = 1;
+    },
+  );
+}

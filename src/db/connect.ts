@@ -40,7 +40,12 @@ export const ENCRYPTION_CHECK_SQL = `SELECT encrypt_option
 FROM sys.dm_exec_connections
 WHERE session_id = @@SPID;`;
 
-function openConnection(profile: ConnectionProfile, secret: string | undefined, role: ConnectionRole, signal?: AbortSignal): Promise<{ connection: Connection; sawTls: boolean; certificate: CertificateCheck }> {
+function openConnection(
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  role: ConnectionRole,
+  signal?: AbortSignal,
+): Promise<{ connection: Connection; sawTls: boolean; loginDatabase: string | null; certificate: CertificateCheck }> {
   return new Promise((resolve, reject) => {
     const failWith = (err: unknown, serverErrorNumber?: number) =>
       new ConnectionFailure(classifyConnectionError(err, { serverErrorNumber, profile }), { cause: err });
@@ -61,6 +66,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
     // The first one is the cause: an unknown database sends 4060 and then the generic 18456.
     let firstServerError: number | undefined;
     let sawTls = false;
+    let loginDatabase: string | null = null;
     let settled = false;
     const onLoginError = (token: { number: number }) => {
       firstServerError ??= token.number;
@@ -82,10 +88,15 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       // Synchronously, before tedious resumes and writes LOGIN7 (with the password) into this socket.
       socket.destroy();
     };
+    // The login's ENVCHANGE names the database the session starts in (tedious 'databaseChange').
+    const onDatabase = (name: string) => {
+      loginDatabase = name;
+    };
     // A connection-level 'error' after login must not crash the host; the next request reports it.
     connection.on('error', () => undefined);
     connection.on('errorMessage', onLoginError);
     connection.on('secure', onSecure);
+    connection.on('databaseChange', onDatabase);
     const onAbort = () => {
       if (settled) return;
       settled = true;
@@ -97,6 +108,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       signal?.removeEventListener('abort', onAbort);
       connection.removeListener('errorMessage', onLoginError);
       connection.removeListener('secure', onSecure);
+      connection.removeListener('databaseChange', onDatabase);
       if (settled) return;
       settled = true;
       if (pinFailure || err) {
@@ -104,7 +116,7 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
         reject(pinFailure ?? failWith(err, firstServerError));
         return;
       }
-      resolve({ connection, sawTls, certificate: pin ? 'pinned' : profile.trustServerCertificate ? 'not-verified' : 'verified' });
+      resolve({ connection, sawTls, loginDatabase, certificate: pin ? 'pinned' : profile.trustServerCertificate ? 'not-verified' : 'verified' });
     });
   });
 }
@@ -150,8 +162,9 @@ export async function verifyEncryption(
 }
 
 export async function connect(profile: ConnectionProfile, secret: string | undefined, options: ConnectOptions): Promise<TediousSession> {
-  const { connection, sawTls, certificate } = await openConnection(profile, secret, options.role, options.signal);
+  const { connection, sawTls, loginDatabase, certificate } = await openConnection(profile, secret, options.role, options.signal);
   const session = new TediousSession(connection, options.role);
+  if (loginDatabase !== null) session.databaseHistory.push(loginDatabase);
   try {
     const setup = options.role === 'monitor' ? monitorSetupSql(options.lockTimeoutMs ?? 5000) : WORKLOAD_SETUP_SQL;
     const rows = await session.query(setup);

@@ -55,7 +55,7 @@ const NOTHING_CHANGED = 'Nothing was changed on the server.';
  */
 export function classifyConnectionError(
   err: unknown,
-  context: { serverErrorNumber?: number; profile?: Pick<ConnectionProfile, 'server' | 'port' | 'instanceName' | 'database'> } = {},
+  context: { serverErrorNumber?: number; profile?: Pick<ConnectionProfile, 'server' | 'port' | 'instanceName' | 'database'> & { encrypt?: ConnectionProfile['encrypt'] } } = {},
 ): ConnectionFailureInfo {
   const links = chain(err);
   const top = links[0] ?? {};
@@ -125,6 +125,18 @@ export function classifyConnectionError(
       driverMessage,
     );
   }
+  // Encrypt = strict (TDS 8.0) starts with a TLS handshake before any TDS packet; a server older than 2022 does not
+  // speak it and drops the socket mid-handshake. Only when TCP did connect (ECONNREFUSED / DNS stay "unreachable").
+  // "Strict … supported from SQL Server 2022": SqlConnectionEncryptOption.Strict,
+  // https://learn.microsoft.com/dotnet/api/microsoft.data.sqlclient.sqlconnectionencryptoption.strict (reference §8a).
+  if (context.profile?.encrypt === 'strict' && code === 'ESOCKET' && tlsHandshakeFailed(links)) {
+    return failure(
+      'encryption-refused',
+      `Encrypt = strict (TDS 8.0) was requested, but ${target} closed the connection during the TLS handshake. Strict encryption needs SQL Server 2022 or later (or Azure SQL); SQL Server 2016–2019 do not support it. ${NOTHING_CHANGED}`,
+      'Set "Encrypt" to true (mandatory encryption, supported by every version) for this server, or keep strict for SQL Server 2022+ only.',
+      driverMessage,
+    );
+  }
   if (code === 'ESOCKET' || code === 'ETIMEOUT' || code === 'EINSTLOOKUP') {
     return failure(
       'unreachable',
@@ -142,6 +154,13 @@ export function classifyConnectionError(
     driverMessage,
     number !== undefined ? { serverErrorNumber: number } : {},
   );
+}
+
+/** A socket that connected and then failed in TLS (reset, closed, or answered with something that is not TLS). */
+function tlsHandshakeFailed(links: ErrorLike[]): boolean {
+  const codes = links.map((l) => l.code);
+  if (codes.some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EHOSTUNREACH' || c === 'ENETUNREACH' || c === 'EAI_AGAIN')) return false;
+  return links.some((l) => /before secure TLS connection was established|wrong version number|packet length too long|EPROTO|ECONNRESET|socket hang up/i.test(`${l.code ?? ''} ${l.message ?? ''}`));
 }
 
 /** Server error numbers that mean "you lack a permission" (297: no permission for action; 300: X permission denied). */

@@ -106,6 +106,8 @@ export interface SqlSession extends SqlClient {
   readonly spid: number;
   /** Verified from sys.dm_exec_connections.encrypt_option when encryption was requested; null when not checked. */
   readonly encrypted: boolean | null;
+  /** Databases the session was moved to (login database, then each USE); absent where the driver does not report it. */
+  readonly databaseHistory?: readonly string[];
   /** How the certificate was checked when encrypted (src/db/connect.ts CertificateCheck); absent on test doubles. */
   readonly certificate?: 'verified' | 'pinned' | 'not-verified' | null;
   close(): Promise<void>;

@@ -100,7 +100,7 @@ export class AdhocTrace implements vscode.Disposable {
     let failure: string | null = null;
     try {
       await r.session.stop();
-      trace = r.session.summarize(await r.session.read());
+      trace = await r.session.collect();
     } catch (err) {
       failure = (err as Error)?.message ?? String(err);
     } finally {

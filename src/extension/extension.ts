@@ -15,6 +15,7 @@ import { ProfilingController } from './profilingController';
 import { AdhocTrace } from './adhocTrace';
 import { HistoryCommands } from './commandIds';
 import { registerHistoryCommands } from './historyCommands';
+import { registerReadinessCommand } from './readinessCommand';
 import { offerOrphanCleanup } from './orphanSessions';
 import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
 import { RunHistory } from './runHistory';
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...registerCommands(output, profiling),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
+    registerReadinessCommand(connections, output),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
     vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {

@@ -12,7 +12,7 @@ import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { detailsFrom, environmentFrom, fileIoChartFrom, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
+import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
   const first = runs[0];
@@ -41,6 +41,17 @@ function logTotals(run: RunResult): { writes: number; bytes: number } | null {
   return { writes: log?.writes ?? 0, bytes: log?.bytesWritten ?? 0 };
 }
 
+/** Where a size chart's counts come from, with what it missed: the server histogram (exact) or a sample. */
+function sizeSourceText(traces: readonly (LogFlushTrace | null | undefined)[]): string {
+  const present = traces.filter((t): t is LogFlushTrace => !!t?.sizeHistogram);
+  if (present.length === 0) return 'no sizes';
+  const missed = present.reduce((s, t) => s + (t.sizeHistogram!.notBucketed ?? 0), 0);
+  if (present.every((t) => t.sizeHistogram!.source === 'histogram')) {
+    return missed > 0 ? `server histogram, ${missed.toLocaleString('en-US')} flushes not bucketed (slots full)` : 'every flush (server histogram, exact)';
+  }
+  return `sampled flushes only (${present[0]!.target === 'ring_buffer' ? 'ring buffer' : 'event file'})`;
+}
+
 /** Chart series from the measured runs (warm-up excluded), one series per column (mode) in the model's order. */
 export function chartsFrom(runs: readonly RunResult[], columns: readonly string[]): ChartsData {
   const measured = runs.filter((r) => !r.warmup);
@@ -64,6 +75,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
         for (const r of b.runs) r.logFlushTrace?.sizeHistogram?.counts.forEach((n, i) => (sums[i] = (sums[i] ?? 0) + n));
         return { label: b.column, values: sums };
       }),
+      sources: byColumn.map((b) => `${b.column}: ${sizeSourceText(b.runs.map((r) => r.logFlushTrace))}`),
     };
   }
   let flushTimeline: ChartsData['flushTimeline'] = null;
@@ -73,6 +85,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushTimeline = {
       bucketMs: withTimeline.logFlushTrace!.timeline.bucketMs,
       series: byColumn.map((b) => ({ label: b.column, values: [...(b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.counts ?? [])] })),
+      coverage: byColumn.map((b) => `${b.column}: ${b.runs.find((r) => r.logFlushTrace)?.logFlushTrace?.timeline.coverage?.label ?? 'coverage not recorded'}`),
     };
   }
   return {
@@ -83,6 +96,7 @@ export function chartsFrom(runs: readonly RunResult[], columns: readonly string[
     flushSizes,
     flushTimeline,
     fileIo: fileIoChartFrom(runs, columns),
+    fileThroughput: fileThroughputChartFrom(runs, columns),
     samples: samplesChartFrom(runs),
     printSeries: printChartFrom(runs),
   };
@@ -93,8 +107,22 @@ export function fileRowsFrom(runs: readonly RunResult[], columns: readonly strin
   const out: FileIoRow[] = [];
   for (const c of columns) {
     const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    const intervalMs = run?.diff.elapsedMs ?? null;
     for (const f of valueOf(run?.diff.files)?.files ?? []) {
-      out.push({ mode: c, file: f.logicalName, kind: f.kind, writes: f.writes, bytesWritten: f.bytesWritten, msPerWrite: f.msPerWrite, avgBytesPerWrite: f.avgBytesPerWrite, reads: f.reads });
+      out.push({
+        mode: c,
+        file: f.logicalName,
+        kind: f.kind,
+        writes: f.writes,
+        bytesWritten: f.bytesWritten,
+        msPerWrite: f.msPerWrite,
+        avgBytesPerWrite: f.avgBytesPerWrite,
+        reads: f.reads,
+        bytesRead: f.bytesRead,
+        msPerRead: f.msPerRead,
+        readBytesPerSec: perSecond(f.bytesRead, intervalMs),
+        writeBytesPerSec: perSecond(f.bytesWritten, intervalMs),
+      });
     }
   }
   return out;
@@ -124,17 +152,19 @@ function grantFactsOf(run: RunResult | undefined) {
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
+  const requirements: { measurement: string; required: unknown; hasGrant: boolean }[] = [];
   const facts = grantFactsOf(runs[0]);
   for (const r of runs) {
     for (const m of Array.isArray(r.missing) ? r.missing : []) {
       if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant(m.measurement, facts) });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant({ measurement: m.measurement, required: m.required }, facts) });
+      requirements.push({ measurement: m.measurement, required: m.required, hasGrant: m.grant !== null });
     }
   }
   const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
-  const preflightMissing = preflight ? preflight.missing.map((m) => m?.measurement) : [];
-  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...missing.filter((m) => m.grant !== null).map((m) => m.measurement)] });
+  const preflightMissing = preflight ? preflight.missing.map((m) => ({ measurement: m?.measurement, required: m?.required })) : [];
+  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...requirements.filter((m) => m.hasGrant)] });
   return { missing, grantScript: grants.join('\n\n') };
 }
 
@@ -151,7 +181,13 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       version: result.runs[0]?.server.identity.productVersion ?? result.plan.serverVersion.split('\n')[0] ?? null,
       database: result.plan.database,
       restore: restore
-        ? { ok: restore.status !== 'failed', message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`, statement: restore.status === 'failed' ? restore.restoreStatement : null }
+        ? {
+            ok: restore.status !== 'failed',
+            message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`,
+            statement: restore.status === 'failed' ? restore.restoreStatement : null,
+            originalSetting: restore.originalSetting,
+            verifiedSetting: restore.verifiedSetting,
+          }
         : null,
       status: result.status,
       error: result.error?.message ?? null,
@@ -212,9 +248,13 @@ export function panelDataFromTrace(trace: LogFlushTrace, context: { server: stri
       elapsedMs: [],
       writelogMs: [],
       writesVsBytes: [],
-      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }] } : null,
-      flushTimeline: trace.timeline.counts.length > 0 ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }] } : null,
+      flushSizes: trace.sizeHistogram ? { labels: [...trace.sizeHistogram.labels], series: [{ label: 'trace', values: [...trace.sizeHistogram.counts] }], sources: [sizeSourceText([trace])] } : null,
+      flushTimeline:
+        trace.timeline.counts.length > 0
+          ? { bucketMs: trace.timeline.bucketMs, series: [{ label: 'trace', values: [...trace.timeline.counts] }], coverage: [trace.timeline.coverage?.label ?? 'coverage not recorded'] }
+          : null,
       fileIo: null,
+      fileThroughput: null,
       samples: null,
       printSeries: null,
     },
@@ -293,7 +333,9 @@ function markdownExtras(data: PanelData): string[] {
  */
 export function exportText(data: PanelData, format: ExportFormat, runs?: readonly RunResult[], comparison?: ComparisonContext | null): string {
   if (format === 'markdown') {
-    const base = toMarkdown(data.model, data.title).trimEnd();
+    const r = data.header.restore;
+    const verdict = data.kind === 'trace' ? undefined : { restore: r ? { ok: r.ok, originalSetting: r.originalSetting ?? null, verifiedSetting: r.verifiedSetting ?? null, message: r.message } : null, workload: data.header.workload ?? null };
+    const base = toMarkdown(data.model, data.title, verdict).trimEnd();
     return `${base}\n${markdownExtras(data).join('\n')}\n`;
   }
   if (format === 'csv') {

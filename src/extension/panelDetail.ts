@@ -2,20 +2,18 @@
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
 import { valueOf } from '../probes/measurement';
+import { flushTraceFlagState } from '../probes/serverInfo';
 import type { CounterDelta } from '../probes/perfCounters';
 import type { RunResult } from '../profile/types';
 import { columnOf } from '../report/comparison';
 import { formatNumber, formatValue } from '../report/export';
+import { formatBytes } from '../report/units';
 import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
-  const flags = run ? valueOf(run.server.traceFlags) : null;
-  if (!flags) return null;
-  const f = flags.find((t) => t.flag === flag && t.status);
-  if (!f) return 'off';
-  const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
-  return `on${scope ? ` (${scope})` : ''}`;
+  if (!run || run.server.traceFlags.status !== 'ok') return null;
+  return flushTraceFlagState(run.server, flag).text;
 }
 
 /** From the first run that carries each figure; VLF count and log size as read after the run. */
@@ -49,30 +47,44 @@ function logRows(run: RunResult): LogBeforeAfterRow[] {
   const l = run.diff.log;
   const rows: LogBeforeAfterRow[] = [];
   if (l.vlfCount) rows.push({ figure: 'VLF count', before: formatNumber(l.vlfCount.before, 0), after: formatNumber(l.vlfCount.after, 0) });
-  if (l.logSizeMb) rows.push({ figure: 'Log size', before: `${formatNumber(l.logSizeMb.before)} MB`, after: `${formatNumber(l.logSizeMb.after)} MB` });
+  if (l.logSizeMb) rows.push({ figure: 'Log size', before: formatBytes(l.logSizeMb.before * 1024 * 1024), after: formatBytes(l.logSizeMb.after * 1024 * 1024) });
   if (l.usedBytes) rows.push({ figure: 'Log space used', before: formatValue(l.usedBytes.before, 'bytes'), after: `${formatValue(l.usedBytes.after, 'bytes')} (${l.usedBytes.delta >= 0 ? '+' : ''}${formatValue(l.usedBytes.delta, 'bytes')})` });
   if (l.usedPercent) rows.push({ figure: 'Log space used %', before: `${formatNumber(l.usedPercent.before)} %`, after: `${formatNumber(l.usedPercent.after)} %` });
   return rows;
 }
 
-/** The trace's figures as label/value rows (shared by profile runs and ad-hoc traces). */
+/** The trace's figures as label/value rows (shared by profile runs and ad-hoc traces); a loss sits beside the figure it affects. */
 export function traceRows(t: LogFlushTrace): TraceFigureRow[] {
+  const exact = t.countSource === 'event_counter';
+  const countFrom = exact ? 'event_counter, exact' : `${t.target} sample${t.lost.total > 0 ? `, ${formatNumber(t.lost.total, 0)} events lost` : ''}`;
+  const notBucketed = t.histogram?.notBucketed ?? 0;
+  const sizeFrom = t.sizeSource === 'histogram' ? (notBucketed > 0 ? `histogram, ${formatNumber(notBucketed, 0)} flushes not bucketed: lower bound` : 'histogram, exact') : t.sizeSource === 'sample' ? `${t.target} sample` : null;
+  const flushes = t.flushes === null ? `not measured${t.notMeasured ? ` — ${t.notMeasured}` : ''}` : `${formatNumber(t.flushes, 0)} (${countFrom})`;
   const rows: TraceFigureRow[] = [
     { figure: 'Event session', value: `${t.sessionName} (${t.target})` },
-    { figure: 'Events captured', value: formatNumber(t.eventCount, 0) },
-    { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: formatNumber(t.flushes, 0) },
-    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : formatValue(t.bytes, 'bytes') },
-    { figure: 'Average flush size', value: t.bytes !== null && t.flushes > 0 ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
+    { figure: 'Events counted', value: `${formatNumber(t.eventCount, 0)} (${countFrom})` },
+    { figure: `Log flushes (${t.flushEvent ?? 'no flush event'})`, value: flushes },
+    { figure: 'Bytes flushed', value: t.bytes === null ? 'n/a (no write_size)' : `${formatValue(t.bytes, 'bytes')}${sizeFrom ? ` (${sizeFrom})` : ''}` },
+    { figure: 'Average flush size', value: t.averageFlushBytes != null ? formatValue(t.averageFlushBytes, 'bytes') : t.bytes !== null && t.flushes ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
   ];
   if (t.latencyMs) {
-    rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') });
+    const missed = t.latencyNotBucketed ?? 0;
+    const of =
+      t.latencySource === 'histogram'
+        ? ` (histogram of ${formatNumber(t.latencyFlushes ?? 0, 0)} flushes${missed > 0 ? `; ${formatNumber(missed, 0)} not bucketed, slots full` : ', exact'})`
+        : t.latencyFlushes
+          ? ` (from ${formatNumber(t.latencyFlushes, 0)} sampled flushes)`
+          : '';
+    rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') + of });
   } else rows.push({ figure: 'Flush latency', value: 'n/a (no duration field)' });
   if (t.flushesPerCommit !== null) rows.push({ figure: 'Flushes per commit', value: formatNumber(t.flushesPerCommit, 3) });
-  rows.push({ figure: 'Lost events', value: t.lostEvents > 0 ? `${formatNumber(t.lostEvents, 0)} — use the event_file target` : '0' });
+  if (t.timeline.coverage) rows.push({ figure: 'Timeline covers', value: t.timeline.coverage.label });
+  rows.push({ figure: 'Events missing from the counts', value: t.lostEvents > 0 ? `${formatNumber(t.lostEvents, 0)} — the counts above are lower bounds` : '0' });
   if (t.counterCrossCheck) {
     const c = t.counterCrossCheck;
     rows.push({ figure: 'Cross-check with Log Flushes/sec', value: `counter ${formatNumber(c.counterFlushes, 0)} vs XE ${formatNumber(c.xeFlushes, 0)} (${formatNumber(c.relativeDifference * 100, 1)} %): ${c.agrees ? 'agrees' : 'DISAGREES'}` });
   }
+  if (t.eventFiles) rows.push({ figure: 'Files left on the server', value: t.eventFiles.files.length > 0 ? t.eventFiles.files.join(', ') : t.eventFiles.pattern });
   if (t.missingEvents.length > 0) rows.push({ figure: 'Events this server lacks', value: t.missingEvents.join(', ') });
   return rows;
 }
@@ -115,6 +127,36 @@ export function fileIoChartFrom(runs: readonly RunResult[], columns: readonly st
   return { labels, series };
 }
 
+/** Bytes per second of the run's snapshot interval; null when the interval is unknown. */
+export function perSecond(bytes: number, intervalMs: number | null | undefined): number | null {
+  return intervalMs && intervalMs > 0 ? (bytes * 1000) / intervalMs : null;
+}
+
+/**
+ * Read and write throughput per file (S5: CHECKDB and BACKUP read the data files at a rate worth seeing), from the
+ * first measured run of each mode: one series per mode and direction, bytes per second of the snapshot interval.
+ */
+export function fileThroughputChartFrom(runs: readonly RunResult[], columns: readonly string[]): NonNullable<ChartsData['fileThroughput']> | null {
+  const perMode = columns.map((c) => {
+    const run = runs.find((r) => !r.warmup && columnOf(r) === c && valueOf(r.diff.files));
+    return { c, files: valueOf(run?.diff.files)?.files ?? [], intervalMs: run?.diff.elapsedMs ?? null };
+  });
+  const labels = [...new Set(perMode.flatMap((m) => m.files.map((f) => `${f.logicalName} (${f.kind})`)))];
+  if (labels.length === 0 || perMode.every((m) => !m.intervalMs)) return null;
+  const series: Series[] = perMode.flatMap((m) =>
+    (['read', 'written'] as const).map((dir) => ({
+      label: `${m.c} ${dir}`,
+      values: labels.map((l) => {
+        const f = m.files.find((x) => `${x.logicalName} (${x.kind})` === l);
+        return f ? perSecond(dir === 'read' ? f.bytesRead : f.bytesWritten, m.intervalMs) : null;
+      }),
+    })),
+  );
+  // A series that is zero everywhere (no reads under either mode, S1) would only add empty legend entries.
+  const shown = series.filter((s) => s.values.some((v) => v !== null && v > 0));
+  return shown.length > 0 ? { labels, series: shown } : null;
+}
+
 /** At most this many points per PRINT series reach the chart: a GO 100000 loop would make Chart.js crawl. */
 export const MAX_PRINT_POINTS = 2000;
 
@@ -145,7 +187,7 @@ export function printChartFrom(runs: readonly RunResult[]): ChartsData['printSer
 
 interface SampleLike {
   tMs: number;
-  files: { fileId: number; bytesWritten: number }[];
+  files: { fileId: number; bytesWritten: number; bytesRead?: number }[];
   logFlushes: number | null;
 }
 
@@ -160,6 +202,7 @@ export function samplesChartFrom(runs: readonly RunResult[]): ChartsData['sample
   const samples = (run as unknown as { samples: SampleLike[] }).samples;
   const kindOf = new Map((valueOf(run.diff.files)?.files ?? []).map((f) => [f.fileId, f.kind]));
   const written = (s: SampleLike, kind: 'log' | 'data') => s.files.filter((f) => (kindOf.get(f.fileId) ?? 'data') === kind).reduce((n, f) => n + f.bytesWritten, 0);
+  const read = (s: SampleLike) => s.files.reduce((n, f) => n + (f.bytesRead ?? 0), 0);
   const step = (f: (s: SampleLike) => number | null) =>
     samples.slice(1).map((s, i) => {
       const a = f(samples[i]!);
@@ -170,8 +213,9 @@ export function samplesChartFrom(runs: readonly RunResult[]): ChartsData['sample
     labels: samples.slice(1).map((s) => formatNumber(s.tMs / 1000, 1)),
     series: [
       { label: 'log flushes (counter)', values: step((s) => s.logFlushes) },
-      { label: 'log KB written', values: step((s) => written(s, 'log') / 1024) },
-      { label: 'data KB written', values: step((s) => written(s, 'data') / 1024) },
-    ],
+      { label: 'log KiB written', values: step((s) => written(s, 'log') / 1024) },
+      { label: 'data KiB written', values: step((s) => written(s, 'data') / 1024) },
+      { label: 'KiB read (all files)', values: step((s) => read(s) / 1024) },
+    ].filter((series) => series.label !== 'KiB read (all files)' || series.values.some((v) => v !== null && v > 0)),
   };
 }

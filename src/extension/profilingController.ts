@@ -15,7 +15,7 @@ import type { RunHistory } from './runHistory';
 import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
-import { resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from './targets';
+import { resolveEditorTarget, resolveLensTarget, targetText, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
 import { limitMessages } from '../shared/messageFlood';
 import type { SessionLedger } from './sessionLedger';
@@ -96,7 +96,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   }
 
   private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
-    const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${target.description}`;
+    const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${targetText(target)}`;
     if (this.running) {
       await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
       return;

@@ -1,18 +1,24 @@
-// Decides what a command profiles, from plain text and offsets (vscode-free, unit-tested): the selection, else the
-// batch under the cursor, else the whole document; and for a lens, the batch it sits in, re-found if the text moved.
+// Decides what a command profiles, from plain text and offsets (vscode-free, unit-tested): the selection, else — in
+// a script with setup markers — its setup followed by its measured batches, else the batch under the cursor, else the
+// whole document; and for a lens, the batch it sits in (re-found if the text moved), preceded by the script's setup.
+import { splitSetup, SetupMarkerError } from '../profile/setupMarkers';
 import { analyze } from '../tsql';
 import type { Batch } from '../tsql';
 
 export type TargetKind = 'selection' | 'batch' | 'document';
 
+type TargetBatch = Pick<Batch, 'text' | 'repeat' | 'firstLine' | 'empty' | 'index'>;
+
 export interface WorkloadTarget {
   kind: TargetKind;
-  /** Batches with document lines (firstLine is 0-based in the whole document). */
-  batches: (Pick<Batch, 'text' | 'repeat' | 'firstLine' | 'empty' | 'index'>)[];
+  /** Batches with document lines (firstLine is 0-based in the whole document); setup batches first. */
+  batches: TargetBatch[];
   /** True when a measured batch has COMMIT ... WITH (DELAYED_DURABILITY = ON) (ALLOWED then differs from DISABLED). */
   hasDelayedCommits: boolean;
   /** 1-based lines for messages: "lines 3–9". */
   description: string;
+  /** What runs unmeasured first ("setup batches 1–2 (lines 1–16)"), null without setup: the UI says so. */
+  setupDescription: string | null;
 }
 
 function linesText(first: number, last: number): string {
@@ -33,9 +39,58 @@ function usable(batches: readonly Batch[]): boolean {
   return batches.some((b) => !b.empty);
 }
 
+const plain = (b: Batch): TargetBatch => ({ index: b.index, text: b.text, repeat: b.repeat, empty: b.empty, firstLine: b.firstLine });
+
+function batchesText(batches: readonly Batch[]): string {
+  const first = batches[0]!;
+  const last = batches[batches.length - 1]!;
+  const numbers = first === last ? `batch ${first.index + 1}` : `batches ${first.index + 1}–${last.index + 1}`;
+  return `${numbers} (${linesText(first.range.start.line, last.range.end.line)})`;
+}
+
+/**
+ * The script's setup (the batches a `-- durability-lens: setup-end` or `setup … measure` section covers) and its
+ * measured batches, or null when it has no markers. Unbalanced markers are left to the run, which reports them.
+ */
+export function scriptParts(batches: readonly Batch[]): { setup: Batch[]; measured: Batch[] } | null {
+  const nonEmpty = batches.filter((b) => !b.empty);
+  let split;
+  try {
+    split = splitSetup(nonEmpty);
+  } catch (err) {
+    if (err instanceof SetupMarkerError) return null;
+    throw err;
+  }
+  if (split.setup.length === 0 || split.measured.length === 0) return null;
+  const setupIndexes = new Set(split.setup.map((b) => b.index));
+  const measuredIndexes = new Set(split.measured.map((b) => b.index));
+  return { setup: nonEmpty.filter((b) => setupIndexes.has(b.index)), measured: nonEmpty.filter((b) => measuredIndexes.has(b.index)) };
+}
+
+function delayedIn(analysis: ReturnType<typeof analyze>, batches: readonly Batch[]): boolean {
+  const indexes = new Set(batches.map((b) => b.index));
+  return analysis.commits.some((c) => indexes.has(c.batchIndex) && c.delayedDurability === 'ON');
+}
+
+/** One batch, preceded by the script's setup when it has one and the batch is not part of it. */
+function batchTarget(analysis: ReturnType<typeof analyze>, batch: Batch): WorkloadTarget {
+  const parts = scriptParts(analysis.batches);
+  const own = `batch ${batch.index + 1} (${linesText(batch.range.start.line, batch.range.end.line)})${batch.repeat > 1 ? ` (GO ${batch.repeat})` : ''}`;
+  const setup = parts && parts.measured.some((b) => b.index === batch.index) ? parts.setup.filter((b) => b.index !== batch.index) : [];
+  return {
+    kind: 'batch',
+    batches: [...setup.map(plain), plain(batch)],
+    hasDelayedCommits: delayedIn(analysis, [batch]),
+    description: own,
+    setupDescription: setup.length > 0 ? `setup ${batchesText(setup)}` : null,
+  };
+}
+
 /**
  * `selection` is [start, end) in UTF-16 offsets, or null/empty for none; `cursor` is an offset. A selection is
- * analysed on its own (its GO lines split it) and its lines shifted to document lines.
+ * analysed on its own (its GO lines split it) and its lines shifted to document lines. Without a selection, a script
+ * with setup markers runs whole (setup, then every measured batch): the cursor sits wherever the file opened (line 1,
+ * often a `SET NOCOUNT ON` batch), so the batch under it is rarely the workload the user means.
  */
 export function resolveEditorTarget(documentText: string, selection: { start: number; end: number } | null, cursor: number): WorkloadTarget | null {
   if (selection && selection.end > selection.start) {
@@ -49,34 +104,40 @@ export function resolveEditorTarget(documentText: string, selection: { start: nu
         batches: analysis.batches.map((b) => ({ index: b.index, text: b.text, repeat: b.repeat, empty: b.empty, firstLine: b.firstLine + shift })),
         hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON'),
         description: `the selection (${linesText(shift, last)})`,
+        setupDescription: null,
       };
     }
   }
   const analysis = analyze(documentText);
   if (!usable(analysis.batches)) return null;
+  const parts = scriptParts(analysis.batches);
+  if (parts) {
+    return {
+      kind: 'document',
+      batches: [...parts.setup, ...parts.measured].map(plain),
+      hasDelayedCommits: delayedIn(analysis, parts.measured),
+      description: `the script's measured ${batchesText(parts.measured)}`,
+      setupDescription: `setup ${batchesText(parts.setup)}`,
+    };
+  }
   // The batch whose text holds the cursor; on a GO line (between batches) the batch the GO ends.
   let under: Batch | undefined = analysis.batches.find((b) => cursor >= b.startOffset && cursor <= b.endOffset && !b.empty);
   if (!under) under = [...analysis.batches].reverse().find((b) => b.endOffset <= cursor && !b.empty);
-  if (under && analysis.batches.filter((b) => !b.empty).length > 1) {
-    return {
-      kind: 'batch',
-      batches: [{ index: under.index, text: under.text, repeat: under.repeat, empty: false, firstLine: under.firstLine }],
-      hasDelayedCommits: analysis.commits.some((c) => c.batchIndex === under!.index && c.delayedDurability === 'ON'),
-      description: `batch ${under.index + 1} (${linesText(under.range.start.line, under.range.end.line)})${under.repeat > 1 ? ` (GO ${under.repeat})` : ''}`,
-    };
-  }
+  if (under && analysis.batches.filter((b) => !b.empty).length > 1) return batchTarget(analysis, under);
   const nonEmpty = analysis.batches.filter((b) => !b.empty);
   return {
     kind: 'document',
-    batches: analysis.batches.map((b) => ({ index: b.index, text: b.text, repeat: b.repeat, empty: b.empty, firstLine: b.firstLine })),
+    batches: analysis.batches.map(plain),
     hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON'),
     description: `the whole document (${linesText(nonEmpty[0]!.range.start.line, nonEmpty[nonEmpty.length - 1]!.range.end.line)})`,
+    setupDescription: null,
   };
 }
 
 /**
  * A lens target names a batch by index and by the line it started on when the lens was computed. When the
- * document changed since, the batch that now contains that line is taken (the index may have shifted).
+ * document changed since, the batch that now contains that line is taken (the index may have shifted). The script's
+ * setup batches run before it (S1's loop needs the table its setup creates).
  */
 export function resolveLensTarget(documentText: string, target: { batchIndex: number; batchRange: { start: { line: number } }; version: number }, currentVersion: number): WorkloadTarget | null {
   const analysis = analyze(documentText);
@@ -86,11 +147,10 @@ export function resolveLensTarget(documentText: string, target: { batchIndex: nu
     batch = analysis.batches.find((b) => !b.empty && b.range.start.line <= line && line <= b.range.end.line) ?? batch;
   }
   if (!batch || batch.empty) return null;
-  const b = batch;
-  return {
-    kind: 'batch',
-    batches: [{ index: b.index, text: b.text, repeat: b.repeat, empty: false, firstLine: b.firstLine }],
-    hasDelayedCommits: analysis.commits.some((c) => c.batchIndex === b.index && c.delayedDurability === 'ON'),
-    description: `batch ${b.index + 1} (${linesText(b.range.start.line, b.range.end.line)})${b.repeat > 1 ? ` (GO ${b.repeat})` : ''}`,
-  };
+  return batchTarget(analysis, batch);
+}
+
+/** "batch 3 (lines 18–25), after setup batches 1–2 (lines 1–16)": what a notification says was picked. */
+export function targetText(target: Pick<WorkloadTarget, 'description' | 'setupDescription'>): string {
+  return target.setupDescription ? `${target.description}, after ${target.setupDescription}` : target.description;
 }

@@ -18,6 +18,7 @@ export const DATABASE_SQL = `SELECT
   d.delayed_durability_desc,
   d.is_cdc_enabled,
   d.is_published,
+  d.is_merge_published,
   d.log_reuse_wait_desc,
   CAST(d.group_database_id AS nvarchar(36)) AS group_database_id
 FROM sys.databases AS d
@@ -58,7 +59,10 @@ export interface DatabaseInfo {
   recoveryModel: string;
   delayedDurability: DelayedDurability;
   cdcEnabled: boolean;
+  /** Transactional or snapshot publication (sys.databases.is_published). */
   published: boolean;
+  /** Merge publication (sys.databases.is_merge_published). */
+  mergePublished?: boolean;
   logReuseWait: string | null;
   inAvailabilityGroup: boolean;
   changeTracking: Measurement<boolean>;
@@ -79,6 +83,7 @@ export function mapDatabaseRow(row: Record<string, unknown>): Omit<DatabaseInfo,
     delayedDurability,
     cdcEnabled: bool(row.is_cdc_enabled) ?? false,
     published: bool(row.is_published) ?? false,
+    mergePublished: bool(row.is_merge_published) ?? false,
     logReuseWait: text(row.log_reuse_wait_desc),
     inAvailabilityGroup: text(row.group_database_id) !== null,
   };

@@ -1,7 +1,8 @@
 // Per-file IO of the target database (sys.dm_io_virtual_file_stats joined to file metadata), the volume each
 // file lives on, and the per-file delta between two snapshots: IO counts, bytes, stalls, averages, data vs log.
 import type { SqlClient } from '../db/types';
-import { isMissingObjectError } from '../db/errors';
+import { EmptySourceError } from './measurement';
+import type { RequiredPermission } from './permissions';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
 
 /**
@@ -27,8 +28,23 @@ function fileStatsSelect(meta: 'mf' | 'df'): string {
 }
 
 /**
- * Learn: sys-dm-io-virtual-file-stats-transact-sql (columns, sample_ms) and sys-master-files-transact-sql
- * (type 0 ROWS, 1 LOG, 2 FILESTREAM, 4 FULLTEXT). Reference §1.
+ * The target database's own files, read from the monitor connection, which sits in that database: sys.database_files
+ * is visible to any user of the database ("Requires membership in the public role",
+ * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-database-files-transact-sql), so a
+ * least-privileged login sees its rows. Same type scheme as sys.master_files (0 ROWS, 1 LOG, 2 FILESTREAM, 4 FULLTEXT).
+ * sys.dm_io_virtual_file_stats: columns and sample_ms,
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-io-virtual-file-stats-transact-sql
+ */
+export const FILE_STATS_CURRENT_DB_SQL = `${fileStatsSelect('df')}
+FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
+JOIN sys.database_files AS df ON df.file_id = vfs.file_id
+ORDER BY vfs.file_id;`;
+
+/**
+ * Only when the monitor connection is not in the target database. sys.master_files shows a row only to a login with
+ * CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION
+ * (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-master-files-transact-sql); without
+ * them this join silently returns no rows, which captureFileStats reports as not measured, with the GRANT.
  */
 export const FILE_STATS_SQL = `${fileStatsSelect('mf')}
 FROM sys.dm_io_virtual_file_stats(@database_id, NULL) AS vfs
@@ -36,13 +52,22 @@ JOIN sys.master_files AS mf
   ON mf.database_id = vfs.database_id AND mf.file_id = vfs.file_id
 ORDER BY vfs.file_id;`;
 
-/** Azure SQL Database has no sys.master_files; sys.database_files of the current database has the same type scheme. */
-export const FILE_STATS_CURRENT_DB_SQL = `${fileStatsSelect('df')}
-FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
-JOIN sys.database_files AS df ON df.file_id = vfs.file_id
-ORDER BY vfs.file_id;`;
+/**
+ * SQL Server only; NULL mount point / file system on Linux (reference §1,
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-os-volume-stats-transact-sql).
+ * Over sys.database_files of the current database for the same visibility reason as the file stats.
+ */
+export const VOLUME_CURRENT_DB_SQL = `SELECT
+  df.file_id,
+  v.volume_mount_point,
+  v.logical_volume_name,
+  v.file_system_type,
+  v.total_bytes,
+  v.available_bytes
+FROM sys.database_files AS df
+CROSS APPLY sys.dm_os_volume_stats(DB_ID(), df.file_id) AS v;`;
 
-/** SQL Server only; NULL mount point / file system on Linux (reference §1, sys-dm-os-volume-stats-transact-sql). */
+/** The sys.master_files variant, when the monitor connection is not in the target database. */
 export const VOLUME_SQL = `SELECT
   mf.file_id,
   v.volume_mount_point,
@@ -53,6 +78,9 @@ export const VOLUME_SQL = `SELECT
 FROM sys.master_files AS mf
 CROSS APPLY sys.dm_os_volume_stats(mf.database_id, mf.file_id) AS v
 WHERE mf.database_id = @database_id;`;
+
+/** What lets a login see other databases' rows of sys.master_files (the cheapest of the three the page names). */
+export const MASTER_FILES_PERMISSION: RequiredPermission = { permission: 'VIEW ANY DEFINITION', scope: 'server' };
 
 export type FileKind = 'data' | 'log' | 'filestream' | 'other';
 
@@ -126,18 +154,37 @@ export function mapVolumeRow(r: Record<string, unknown>): VolumeRow {
   };
 }
 
-/** Uses sys.master_files; falls back to sys.database_files (current database) where master_files does not exist. */
+/**
+ * Every database has at least a data and a log file, so no rows is never "no IO": it is a visibility filter
+ * (sys.master_files for a login without VIEW ANY DEFINITION) and is thrown as not measured, with the GRANT.
+ */
 export async function captureFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<FileStatsRow[]> {
-  try {
-    return (await monitor.query(FILE_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapFileStatsRow);
-  } catch (err) {
-    if (!monitorInTargetDb || !isMissingObjectError(err)) throw err;
-    return (await monitor.query(FILE_STATS_CURRENT_DB_SQL)).map(mapFileStatsRow);
+  if (monitorInTargetDb) {
+    const rows = (await monitor.query(FILE_STATS_CURRENT_DB_SQL)).map(mapFileStatsRow);
+    if (rows.length === 0) throw new EmptySourceError('sys.dm_io_virtual_file_stats joined to sys.database_files returned no files for the database.', null);
+    return rows;
   }
+  const rows = (await monitor.query(FILE_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapFileStatsRow);
+  if (rows.length === 0) {
+    throw new EmptySourceError(
+      'sys.master_files shows this login no files of the database (its rows need CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION), and the monitor connection is not in the database, so sys.database_files cannot be used.',
+      MASTER_FILES_PERMISSION,
+    );
+  }
+  return rows;
 }
 
-export async function captureVolumes(monitor: SqlClient, databaseId: number): Promise<VolumeRow[]> {
-  return (await monitor.query(VOLUME_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapVolumeRow);
+export async function captureVolumes(monitor: SqlClient, databaseId: number, monitorInTargetDb = false): Promise<VolumeRow[]> {
+  const rows = monitorInTargetDb
+    ? await monitor.query(VOLUME_CURRENT_DB_SQL)
+    : await monitor.query(VOLUME_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]);
+  if (rows.length === 0) {
+    throw new EmptySourceError(
+      monitorInTargetDb ? 'sys.dm_os_volume_stats returned no volumes for the database files.' : 'sys.master_files shows this login no files of the database (its rows need CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION).',
+      monitorInTargetDb ? null : MASTER_FILES_PERMISSION,
+    );
+  }
+  return rows.map(mapVolumeRow);
 }
 
 // ---- Diff ----

@@ -1,17 +1,23 @@
 // A measurement either has a value or says why not (missing permission with its GRANT, object absent on this
-// server, other error) — so one failing probe never sinks the snapshot.
+// server, a source that came back empty where it cannot be empty, other error) — so one failing probe never sinks
+// the snapshot, and a figure that was not measured is never shown as a measured zero.
 import { isMissingObjectError, isPermissionError, sqlErrorsOf } from '../db/errors';
-import { grantFor, MEASUREMENT_LABELS, type GrantContext, type MeasurementName } from './permissions';
+import { grantFor, grantStatement, MEASUREMENT_LABELS, requiredPermission, type GrantContext, type MeasurementName, type RequiredPermission } from './permissions';
 
 export type Measurement<T> =
   | { status: 'ok'; value: T }
   | {
       status: 'unavailable';
       measurement: MeasurementName;
-      /** 'permission': the login lacks a permission (grant says which); 'not-supported': the object does not exist here. */
-      cause: 'permission' | 'not-supported' | 'not-applicable' | 'error';
+      /**
+       * 'permission': the login lacks a permission (grant says which); 'not-supported': the object does not exist here;
+       * 'empty': the source answered with no rows where rows must exist (filtered by visibility, or a name mismatch).
+       */
+      cause: 'permission' | 'not-supported' | 'not-applicable' | 'empty' | 'error';
       reason: string;
       grant: string | null;
+      /** The permission `grant` asks for, as data (the panel rebuilds GRANT text from it, never from `grant`). */
+      required?: RequiredPermission | null;
       errorNumber: number | null;
     };
 
@@ -23,6 +29,22 @@ export function notApplicable<T>(measurement: MeasurementName, reason: string): 
   return { status: 'unavailable', measurement, cause: 'not-applicable', reason, grant: null, errorNumber: null };
 }
 
+/**
+ * Thrown by a probe whose source answered with no rows where rows must exist (the database has files, a database has
+ * its SQLServer:Databases counters, a session that ran has waits visible to us). SQL Server filters such rows
+ * silently instead of raising a permission error, so an empty answer must never become "0": `measure` turns this
+ * into an unavailable measurement with the reason and the GRANT (when one fixes it).
+ */
+export class EmptySourceError extends Error {
+  /** The permission whose absence explains the empty answer (its GRANT is written for the login), if any. */
+  readonly required: RequiredPermission | null;
+  constructor(message: string, required: RequiredPermission | null) {
+    super(message);
+    this.name = 'EmptySourceError';
+    this.required = required;
+  }
+}
+
 export function valueOf<T>(m: Measurement<T> | undefined): T | null {
   return m && m.status === 'ok' ? m.value : null;
 }
@@ -32,6 +54,17 @@ export async function measure<T>(measurement: MeasurementName, ctx: GrantContext
   try {
     return ok(await probe());
   } catch (err) {
+    if (err instanceof EmptySourceError) {
+      return {
+        status: 'unavailable',
+        measurement,
+        cause: 'empty',
+        reason: `Not measured: ${MEASUREMENT_LABELS[measurement]}: ${err.message}`,
+        grant: err.required ? grantStatement(err.required, ctx) : null,
+        required: err.required,
+        errorNumber: null,
+      };
+    }
     const first = sqlErrorsOf(err)[0];
     const errorNumber = first?.number ?? null;
     const serverText = first?.message ?? (err as Error)?.message ?? String(err);
@@ -43,6 +76,7 @@ export async function measure<T>(measurement: MeasurementName, ctx: GrantContext
         cause: 'permission',
         reason: `No ${label}: the login lacks a permission (server error ${errorNumber}: ${serverText}). The rest of the run is unaffected.`,
         grant: grantFor(measurement, ctx),
+        required: requiredPermission(measurement, ctx),
         errorNumber,
       };
     }

@@ -1,6 +1,8 @@
 // Log-related performance counters of the target database (SQLServer:Databases) and their interpretation by
 // cntr_type at run time — the reference could not confirm each counter's type, so nothing is hard-coded.
 import type { SqlClient } from '../db/types';
+import { EmptySourceError } from './measurement';
+import { platformRules, type ServerPlatform } from './serverInfo';
 import { counterOrZero, delta, num, ratio, text } from './values';
 
 export const LOG_COUNTER_NAMES = [
@@ -16,9 +18,17 @@ export const LOG_COUNTER_NAMES = [
 ] as const;
 
 /**
- * object_name LIKE '%:Databases' because the prefix differs (SQLServer: / MSSQL$<instance>: / Azure), and
- * nchar columns are RTRIMmed (reference §3.1, sys-dm-os-performance-counters-transact-sql; counters from
- * performance-monitor/sql-server-databases-object).
+ * The target database's rows of the SQLServer:Databases object.
+ * - object_name: the prefix differs (SQLServer: / MSSQL$<instance>: / Azure), so LIKE N'%:Databases' — on the
+ *   RTRIMmed value. The three name columns are nchar(128), padded with blanks, and "When you use Unicode data
+ *   (nchar or nvarchar data types) with LIKE, trailing blanks are significant" (LIKE, "Pattern matching by using
+ *   LIKE", https://learn.microsoft.com/sql/t-sql/language-elements/like-transact-sql): an untrimmed
+ *   `object_name LIKE N'%:Databases'` returns no rows at all on SQL Server. `=` and `IN` ignore trailing blanks.
+ * - instance_name: the database name, or on Managed Instance (and Azure SQL Database) a GUID that is
+ *   sys.databases.physical_database_name (MI known issues, "GUID values shown instead of database names"). Both are
+ *   passed; @physical_database_name is NULL on SQL Server, and `IN (x, NULL)` matches only x.
+ * Columns and types: https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-os-performance-counters-transact-sql
+ * Counters: https://learn.microsoft.com/sql/relational-databases/performance-monitor/sql-server-databases-object
  */
 export const LOG_COUNTERS_SQL = `SELECT
   RTRIM(object_name) AS object_name,
@@ -27,9 +37,29 @@ export const LOG_COUNTERS_SQL = `SELECT
   cntr_value,
   cntr_type
 FROM sys.dm_os_performance_counters
-WHERE object_name LIKE N'%:Databases'
-  AND RTRIM(instance_name) = @database_name
+WHERE RTRIM(object_name) LIKE N'%:Databases'
+  AND RTRIM(instance_name) IN (@database_name, @physical_database_name)
   AND RTRIM(counter_name) IN (${LOG_COUNTER_NAMES.map((n) => `N'${n}'`).join(', ')});`;
+
+/**
+ * The GUID counters and XEvents use for a database on Managed Instance / Azure SQL Database. The column exists from
+ * SQL Server 2019 and on Azure SQL Database (sys-databases-transact-sql), so it is read only on those platforms.
+ */
+export const PHYSICAL_DATABASE_NAME_SQL = `SELECT physical_database_name
+FROM sys.databases
+WHERE database_id = @database_id;`;
+
+/** How the counters name one database: its name, plus the GUID on platforms that use one. */
+export interface CounterInstance {
+  databaseName: string;
+  physicalDatabaseName: string | null;
+}
+
+export async function readCounterInstance(monitor: SqlClient, databaseId: number, databaseName: string, platform: ServerPlatform): Promise<CounterInstance> {
+  if (!platformRules(platform).databaseNamesAreGuids) return { databaseName, physicalDatabaseName: null };
+  const rows = await monitor.query(PHYSICAL_DATABASE_NAME_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]);
+  return { databaseName, physicalDatabaseName: text(rows[0]?.physical_database_name) };
+}
 
 /** winperf.h counter types as decimal cntr_type values (reference §3.1). */
 export const CounterType = {
@@ -59,8 +89,23 @@ export function mapCounterRow(r: Record<string, unknown>): CounterRow {
   };
 }
 
-export async function captureLogCounters(monitor: SqlClient, databaseName: string): Promise<CounterRow[]> {
-  return (await monitor.query(LOG_COUNTERS_SQL, [{ name: 'database_name', type: 'nvarchar', value: databaseName }])).map(mapCounterRow);
+/**
+ * Every database has its SQLServer:Databases instance, so no rows means the filter did not match (a name the server
+ * spells differently) or counters are off: not measured, never zeros.
+ */
+export async function captureLogCounters(monitor: SqlClient, instance: string | CounterInstance): Promise<CounterRow[]> {
+  const { databaseName, physicalDatabaseName } = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
+  const rows = await monitor.query(LOG_COUNTERS_SQL, [
+    { name: 'database_name', type: 'nvarchar', value: databaseName },
+    { name: 'physical_database_name', type: 'nvarchar', value: physicalDatabaseName },
+  ]);
+  if (rows.length === 0) {
+    throw new EmptySourceError(
+      `sys.dm_os_performance_counters has no SQLServer:Databases rows for instance "${databaseName}"${physicalDatabaseName ? ` or "${physicalDatabaseName}"` : ''} (performance counters may be disabled on this server, or it names the database differently).`,
+      null,
+    );
+  }
+  return rows.map(mapCounterRow);
 }
 
 export type CounterDelta =

@@ -52,9 +52,23 @@ export interface GrantContext {
   /** Database user of the login in the target database (USER_NAME()). */
   userName: string;
   databaseName: string;
+  /**
+   * Whether the monitor connection sits in the target database (it normally does). When it does not, file IO is read
+   * through sys.master_files, whose rows need VIEW ANY DEFINITION; the preflight then checks that too.
+   */
+  monitorInTargetDb?: boolean;
 }
 
 export const AZURE_SQL_DATABASE = 5;
+
+/**
+ * Azure SQL Database Basic, S0, S1 and elastic-pool databases: several DMV pages (sys.dm_os_wait_stats,
+ * sys.dm_os_performance_counters, sys.dm_os_sys_info, sys.dm_db_log_space_usage) require the server admin, the
+ * Microsoft Entra admin or membership in ##MS_ServerStateReader##; VIEW DATABASE STATE is not enough (reference §0, §8).
+ */
+export const AZURE_SERVER_STATE_READER = '##MS_ServerStateReader##';
+export const AZURE_LOW_TIER_OBJECTIVES = ['BASIC', 'S0', 'S1', 'ELASTICPOOL'];
+const AZURE_LOW_TIER_MEASUREMENTS: MeasurementName[] = ['waitStats', 'perfCounters', 'logSpace', 'startTime'];
 
 /**
  * The permission a DMV read needs: VIEW SERVER STATE up to 2019, VIEW SERVER PERFORMANCE STATE from 2022
@@ -73,7 +87,8 @@ function logInfoPermission(ctx: Pick<GrantContext, 'majorVersion' | 'engineEditi
 
 export interface RequiredPermission {
   permission: string;
-  scope: 'server' | 'database';
+  /** 'server-role': membership in a fixed server role (Azure SQL Database's ##MS_ServerStateReader##). */
+  scope: 'server' | 'database' | 'server-role';
 }
 
 export function requiredPermission(measurement: MeasurementName, ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): RequiredPermission | null {
@@ -111,6 +126,10 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
  * database-scope grants go to the database user, after USE [db].
  */
 export function grantStatement(required: RequiredPermission, ctx: GrantContext): string {
+  if (required.scope === 'server-role') {
+    // Azure SQL Database server roles are managed from the logical server's master database (ALTER SERVER ROLE page).
+    return `-- run while connected to the master database of the logical server\nALTER SERVER ROLE ${quoteName(required.permission)} ADD MEMBER ${quoteName(ctx.loginName)};`;
+  }
   if (required.scope === 'server') {
     return `USE [master];\nGRANT ${required.permission} TO ${quoteName(ctx.loginName)};`;
   }
@@ -150,6 +169,8 @@ export const PREFLIGHT_SERVER_SQL = `SELECT
   HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
   HAS_PERMS_BY_NAME(NULL, NULL, N'CREATE ANY EVENT SESSION') AS create_any_event_session,
   HAS_PERMS_BY_NAME(NULL, NULL, N'DROP ANY EVENT SESSION') AS drop_any_event_session,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW ANY DEFINITION') AS view_any_definition,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY DATABASE') AS alter_any_database,
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER') AS alter_database,
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE STATE') AS view_database_state,
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE PERFORMANCE STATE') AS view_database_performance_state;`;
@@ -162,9 +183,17 @@ export const PREFLIGHT_AZURE_SQL = `SELECT
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'VIEW DATABASE STATE') AS view_database_state,
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER ANY DATABASE EVENT SESSION') AS alter_any_database_event_session;`;
 
+/**
+ * The service objective (Basic, S0, S1, …, ElasticPool) decides whether VIEW DATABASE STATE suffices for the DMVs.
+ * DATABASEPROPERTYEX(db, 'ServiceObjective'): https://learn.microsoft.com/sql/t-sql/functions/databasepropertyex-transact-sql
+ * Role membership itself cannot be read from a user database: IS_SRVROLEMEMBER "always returns 0" on Azure SQL
+ * Database (https://learn.microsoft.com/sql/t-sql/functions/is-srvrolemember-transact-sql).
+ */
+export const AZURE_SERVICE_OBJECTIVE_SQL = `SELECT CAST(DATABASEPROPERTYEX(DB_NAME(), 'ServiceObjective') AS nvarchar(128)) AS service_objective;`;
+
 export interface PermissionCheck {
   permission: string;
-  scope: 'server' | 'database';
+  scope: RequiredPermission['scope'];
   /** null: the server did not know the permission name (older version). */
   held: boolean | null;
   neededFor: MeasurementName[];
@@ -176,18 +205,23 @@ export interface PreflightResult {
   userName: string;
   databaseName: string;
   checks: PermissionCheck[];
-  /** Measurements that will be missing, with a readable label. */
-  missing: { measurement: MeasurementName; label: string; grant: string }[];
+  /** Measurements that will be missing, with a readable label, the GRANT and the permission it asks for. */
+  missing: { measurement: MeasurementName; label: string; grant: string; required?: RequiredPermission }[];
   /** Every GRANT needed, de-duplicated, ready to copy. */
   grantScript: string;
 }
 
 const ALL_MEASUREMENTS = Object.keys(MEASUREMENT_LABELS) as MeasurementName[];
 
+/** What the preflight learnt besides HAS_PERMS_BY_NAME: the Azure SQL Database service objective (null: unknown). */
+export interface PreflightExtras {
+  serviceObjective?: string | null;
+}
+
 /** Pure part of the preflight: turns the HAS_PERMS_BY_NAME row into checks, missing measurements and GRANTs. */
-export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantContext, 'loginName' | 'userName'>): PreflightResult {
+export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantContext, 'loginName' | 'userName'>, extras: PreflightExtras = {}): PreflightResult {
   const full: GrantContext = { ...ctx, loginName: text(row.login_name) ?? '', userName: text(row.user_name) ?? '' };
-  const held = (permission: string, scope: 'server' | 'database'): boolean | null => {
+  const held = (permission: string, scope: RequiredPermission['scope']): boolean | null => {
     const column = permission.toLowerCase().replace(/ /g, '_');
     const key = scope === 'database' && permission === 'ALTER' ? 'alter_database' : column;
     return bool(row[key]);
@@ -209,10 +243,24 @@ export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantC
   if (xe && xe.held === false && bool(row.create_any_event_session) === true && bool(row.drop_any_event_session) === true) {
     xe.held = true;
   }
+  // Monitor outside the target database: files come from sys.master_files, visible with CREATE DATABASE, ALTER ANY
+  // DATABASE or VIEW ANY DEFINITION (sys-master-files-transact-sql); the GRANT asks for the read-only one.
+  if (ctx.monitorInTargetDb === false && ctx.engineEdition !== AZURE_SQL_DATABASE) {
+    const required: RequiredPermission = { permission: 'VIEW ANY DEFINITION', scope: 'server' };
+    const anyHeld = [row.view_any_definition, row.alter_any_database].some((v) => bool(v) === true);
+    byPermission.set('server:VIEW ANY DEFINITION', { ...required, held: anyHeld ? true : bool(row.view_any_definition), neededFor: ['fileStats', 'volumes'], grant: grantStatement(required, full) });
+  }
+  // Azure SQL Database on Basic/S0/S1/elastic pools (or an unknown objective): the role is needed and cannot be
+  // confirmed from here, so those measurements are listed as possibly missing — never "all held".
+  const objective = extras.serviceObjective?.trim().toUpperCase() ?? null;
+  if (ctx.engineEdition === AZURE_SQL_DATABASE && (objective === null || AZURE_LOW_TIER_OBJECTIVES.includes(objective))) {
+    const required: RequiredPermission = { permission: AZURE_SERVER_STATE_READER, scope: 'server-role' };
+    byPermission.set(`server-role:${AZURE_SERVER_STATE_READER}`, { ...required, held: null, neededFor: [...AZURE_LOW_TIER_MEASUREMENTS], grant: grantStatement(required, full) });
+  }
   const checks = [...byPermission.values()];
   const missing = checks
     .filter((c) => c.held !== true)
-    .flatMap((c) => c.neededFor.map((m) => ({ measurement: m, label: MEASUREMENT_LABELS[m], grant: c.grant })));
+    .flatMap((c) => c.neededFor.map((m) => ({ measurement: m, label: MEASUREMENT_LABELS[m], grant: c.grant, required: { permission: c.permission, scope: c.scope } })));
   const grantScript = [...new Set(checks.filter((c) => c.held !== true).map((c) => c.grant))].join('\n\n');
   return { loginName: full.loginName, userName: full.userName, databaseName: ctx.databaseName, checks, missing, grantScript };
 }
@@ -221,7 +269,15 @@ export async function preflightPermissions(
   monitor: SqlClient,
   ctx: Omit<GrantContext, 'loginName' | 'userName'>,
 ): Promise<PreflightResult> {
-  const sql = ctx.engineEdition === AZURE_SQL_DATABASE ? PREFLIGHT_AZURE_SQL : PREFLIGHT_SERVER_SQL;
-  const rows = await monitor.query(sql, [{ name: 'database_name', type: 'nvarchar', value: ctx.databaseName }]);
-  return evaluatePreflight(rows[0] ?? {}, ctx);
+  const azure = ctx.engineEdition === AZURE_SQL_DATABASE;
+  const rows = await monitor.query(azure ? PREFLIGHT_AZURE_SQL : PREFLIGHT_SERVER_SQL, [{ name: 'database_name', type: 'nvarchar', value: ctx.databaseName }]);
+  let serviceObjective: string | null = null;
+  if (azure) {
+    try {
+      serviceObjective = text((await monitor.query(AZURE_SERVICE_OBJECTIVE_SQL))[0]?.service_objective);
+    } catch {
+      serviceObjective = null; // unknown: treated like the tiers that need the role
+    }
+  }
+  return evaluatePreflight(rows[0] ?? {}, ctx, { serviceObjective });
 }

@@ -28,6 +28,51 @@ export const HOST_INFO_SQL = `SELECT host_platform, host_distribution, host_rele
 /** Columns TraceFlag, Status, Global, Session (reference §6, dbcc-tracestatus-transact-sql). */
 export const TRACE_STATUS_SQL = `DBCC TRACESTATUS(-1) WITH NO_INFOMSGS;`;
 
+/**
+ * Where the engine runs, from SERVERPROPERTY('EngineEdition') (5 = Azure SQL Database, 8 = Azure SQL Managed
+ * Instance; serverproperty-transact-sql). The rules that differ by platform key on this, never on session scope:
+ * - MI (and Azure SQL Database): performance counters and XEvents name databases by a GUID, which is
+ *   sys.databases.physical_database_name ("GUID values shown instead of database names", MI known issues:
+ *   https://learn.microsoft.com/azure/azure-sql/managed-instance/doc-changes-updates-known-issues).
+ * - MI and Azure SQL Database: event_file targets live in Azure Blob Storage (https URL), and
+ *   sys.fn_xe_file_target_read_file with a wildcard or a local path fails with 40538 ("Extended Events in Azure SQL",
+ *   https://learn.microsoft.com/azure/azure-sql/database/xevent-db-diff-from-svr).
+ * - Azure SQL Database: database-scoped event sessions only see events "in the context of a user database" (same page).
+ */
+export type ServerPlatform = 'sql-server' | 'azure-sql-database' | 'azure-sql-managed-instance';
+
+export const AZURE_SQL_MANAGED_INSTANCE = 8;
+
+export function platformOf(engineEdition: number): ServerPlatform {
+  if (engineEdition === AZURE_SQL_DATABASE) return 'azure-sql-database';
+  if (engineEdition === AZURE_SQL_MANAGED_INSTANCE) return 'azure-sql-managed-instance';
+  return 'sql-server';
+}
+
+/** What a platform means for the probes and the log-flush trace (src/xe reads these instead of guessing from scope). */
+export interface PlatformRules {
+  /** Counters and XE name the database by sys.databases.physical_database_name, not by its name. */
+  databaseNamesAreGuids: boolean;
+  /** event_file needs an https Azure Blob Storage URL; local paths and wildcards in fn_xe_file_target_read_file fail (40538). */
+  eventFileNeedsBlobUrl: boolean;
+  /** Event sessions are database-scoped (CREATE EVENT SESSION … ON DATABASE); flushes may never arrive there. */
+  databaseScopedSessions: boolean;
+}
+
+export function platformRules(platform: ServerPlatform): PlatformRules {
+  return {
+    databaseNamesAreGuids: platform !== 'sql-server',
+    eventFileNeedsBlobUrl: platform !== 'sql-server',
+    databaseScopedSessions: platform === 'azure-sql-database',
+  };
+}
+
+export const PLATFORM_LABELS: Record<ServerPlatform, string> = {
+  'sql-server': 'SQL Server',
+  'azure-sql-database': 'Azure SQL Database',
+  'azure-sql-managed-instance': 'Azure SQL Managed Instance',
+};
+
 export interface ServerIdentity {
   versionText: string;
   serverName: string | null;
@@ -35,6 +80,7 @@ export interface ServerIdentity {
   majorVersion: number;
   edition: string;
   engineEdition: number;
+  platform: ServerPlatform;
   isAzureSqlDatabase: boolean;
   loginName: string;
   userName: string;
@@ -75,6 +121,7 @@ export function mapServerIdentity(row: Record<string, unknown>): ServerIdentity 
     majorVersion,
     edition: text(row.edition) ?? '',
     engineEdition,
+    platform: platformOf(engineEdition),
     isAzureSqlDatabase: engineEdition === AZURE_SQL_DATABASE,
     loginName: text(row.login_name) ?? '',
     userName: text(row.user_name) ?? '',
@@ -106,6 +153,7 @@ export function grantContextOf(identity: ServerIdentity, databaseName: string): 
     loginName: identity.loginName,
     userName: identity.userName,
     databaseName,
+    monitorInTargetDb: identity.currentDatabase === databaseName,
   };
 }
 
@@ -127,3 +175,31 @@ export async function captureServerInfo(monitor: SqlClient, identity: ServerIden
 
 /** Trace flags that matter for S4 (Linux forced flush vs FUA, reference §6). */
 export const FLUSH_TRACE_FLAGS = [3979, 3982] as const;
+
+/** Linux from sys.dm_os_host_info.host_platform, or from @@VERSION ("… on Linux (…)") where the DMV is not readable. */
+export function isLinuxHost(server: Pick<ServerInfo, 'identity' | 'host'>): boolean | null {
+  const platform = server.host.status === 'ok' ? server.host.value.platform : null;
+  if (platform) return /linux/i.test(platform);
+  if (/\bon Linux\b/i.test(server.identity.versionText)) return true;
+  if (/\bon Windows\b/i.test(server.identity.versionText)) return false;
+  return null;
+}
+
+export type FlushTraceFlagState = 'on' | 'off' | 'linux-default' | 'unknown';
+
+/**
+ * How to read one flush trace flag. TF 3982 is the default behaviour of SQL Server on Linux ("Use TF 3982 as a
+ * startup flag. This is the default on Linux", "Configure persistent memory (PMEM) for SQL Server on Linux",
+ * https://learn.microsoft.com/sql/linux/configure/persistent-memory); whether DBCC TRACESTATUS lists it when nobody
+ * set it is NOT CONFIRMED, so on Linux an unlisted 3982 reads "not set (Linux default behaviour applies)", never "off".
+ */
+export function flushTraceFlagState(server: Pick<ServerInfo, 'identity' | 'host' | 'traceFlags'>, flag: number): { state: FlushTraceFlagState; text: string } {
+  if (server.traceFlags.status !== 'ok') return { state: 'unknown', text: 'unknown (not readable)' };
+  const f = server.traceFlags.value.find((t) => t.flag === flag && t.status);
+  if (f) {
+    const scope = [f.global ? 'global' : null, f.session ? 'session' : null].filter((x) => x).join(', ');
+    return { state: 'on', text: `on${scope ? ` (${scope})` : ''}` };
+  }
+  if (flag === 3982 && isLinuxHost(server) === true) return { state: 'linux-default', text: 'not set (Linux default behaviour applies)' };
+  return { state: 'off', text: 'off' };
+}

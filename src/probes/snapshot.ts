@@ -6,8 +6,8 @@ import { captureDatabaseInfo, type DatabaseInfo } from './databaseInfo';
 import { captureFileStats, captureVolumes, diffFileStats, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
 import { measure, notApplicable, ok, valueOf, type Measurement } from './measurement';
-import { captureLogCounters, diffCounters, type CounterDelta, type CounterRow } from './perfCounters';
-import type { MeasurementName } from './permissions';
+import { captureLogCounters, diffCounters, readCounterInstance, type CounterDelta, type CounterRow } from './perfCounters';
+import { requiredPermission, type MeasurementName } from './permissions';
 import { captureServerIdentity, captureServerInfo, grantContextOf, type ServerInfo } from './serverInfo';
 import { captureServerWaits, captureSessionWaits, diffWaits, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
 
@@ -56,13 +56,15 @@ export async function captureSnapshot(monitor: SqlClient, target: SnapshotTarget
     ? skipped<VolumeRow[]>('volumes')
     : identity.isAzureSqlDatabase
       ? notApplicable<VolumeRow[]>('volumes', 'sys.dm_os_volume_stats applies to SQL Server only.')
-      : await measure('volumes', ctx, () => captureVolumes(monitor, target.databaseId));
+      : await measure('volumes', ctx, () => captureVolumes(monitor, target.databaseId, inTargetDb));
   const serverWaits = await measure('waitStats', ctx, () => captureServerWaits(monitor));
   const sessionWaits =
     target.workloadSpid === null
       ? notApplicable<WaitRow[]>('sessionWaits', 'No workload session to read waits for.')
-      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number));
-  const logCounters = await measure('perfCounters', ctx, () => captureLogCounters(monitor, target.databaseName));
+      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number, requiredPermission('sessionWaits', ctx) ?? undefined));
+  const logCounters = await measure('perfCounters', ctx, async () =>
+    captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform)),
+  );
   const logStats = await measure('logStats', ctx, () => captureLogStats(monitor, target.databaseId));
   const logSpace = inTargetDb
     ? await measure('logSpace', ctx, () => captureLogSpace(monitor))

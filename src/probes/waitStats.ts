@@ -2,17 +2,34 @@
 // read from the monitor connection), in-flight waits for sampling, and the delta: benign filter, top N, averages.
 import benignWaitsData from '../../data/benign-waits.json';
 import type { SqlClient } from '../db/types';
-import { counterOrZero, delta, num, ratio, text } from './values';
+import { EmptySourceError } from './measurement';
+import type { RequiredPermission } from './permissions';
+import { bool, counterOrZero, delta, num, ratio, text } from './values';
 
 /** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
 export const SERVER_WAITS_SQL = `SELECT wait_type, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms
 FROM sys.dm_os_wait_stats
 WHERE waiting_tasks_count > 0;`;
 
-/** 2016+; cleared when the session opens or is reset (reference §2.2, sys-dm-exec-session-wait-stats-transact-sql). */
+/**
+ * 2016+; cleared when the session opens or is reset. Without VIEW SERVER STATE (≤ 2019) / VIEW SERVER PERFORMANCE
+ * STATE (2022+) the view shows only the caller's own session — other sessions' rows are filtered out silently, no
+ * error (reference §2.2,
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-exec-session-wait-stats-transact-sql).
+ */
 export const SESSION_WAITS_SQL = `SELECT wait_type, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms
 FROM sys.dm_exec_session_wait_stats
 WHERE session_id = @spid;`;
+
+/**
+ * Asked only when the workload session shows no rows: may this login see other sessions at all? HAS_PERMS_BY_NAME
+ * counts implied permissions and returns NULL for a name the version does not know
+ * (https://learn.microsoft.com/sql/t-sql/functions/has-perms-by-name-transact-sql).
+ */
+export const SESSION_VISIBILITY_SQL = `SELECT @@SPID AS own_spid, HAS_PERMS_BY_NAME(NULL, NULL, @permission) AS can_see_all;`;
+
+/** Azure SQL Database accepts only database-level securables in HAS_PERMS_BY_NAME. */
+export const SESSION_VISIBILITY_AZURE_SQL = `SELECT @@SPID AS own_spid, HAS_PERMS_BY_NAME(DB_NAME(), N'DATABASE', @permission) AS can_see_all;`;
 
 /**
  * What the workload session waits on right now (for sampling during a run).
@@ -85,8 +102,21 @@ export async function captureServerWaits(monitor: SqlClient): Promise<WaitRow[]>
   return (await monitor.query(SERVER_WAITS_SQL)).map(mapWaitRow);
 }
 
-export async function captureSessionWaits(monitor: SqlClient, spid: number): Promise<WaitRow[]> {
-  return (await monitor.query(SESSION_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapWaitRow);
+/**
+ * The workload session's waits. No rows is ambiguous (a fresh session has waited on nothing yet; another session is
+ * invisible without the permission), so then the visibility is asked: when the login cannot see other sessions, the
+ * waits are not measured — never "0 WRITELOG waits".
+ */
+export async function captureSessionWaits(monitor: SqlClient, spid: number, visibility?: RequiredPermission): Promise<WaitRow[]> {
+  const rows = (await monitor.query(SESSION_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapWaitRow);
+  if (rows.length > 0 || !visibility) return rows;
+  const sql = visibility.scope === 'database' ? SESSION_VISIBILITY_AZURE_SQL : SESSION_VISIBILITY_SQL;
+  const check = (await monitor.query(sql, [{ name: 'permission', type: 'nvarchar', value: visibility.permission }]))[0];
+  if (num(check?.own_spid) === spid || bool(check?.can_see_all) === true) return rows;
+  throw new EmptySourceError(
+    `sys.dm_exec_session_wait_stats shows no row for the workload session (${spid}): without ${visibility.permission} a login sees only its own session's waits.`,
+    visibility,
+  );
 }
 
 export async function captureInFlightWaits(monitor: SqlClient, spid: number): Promise<InFlightWait[]> {

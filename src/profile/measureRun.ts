@@ -5,6 +5,8 @@ import {
   captureServerIdentity,
   captureSnapshot,
   diffSnapshots,
+  grantContextOf,
+  readCounterInstance,
   preflightPermissions,
   valueOf,
   type BenignWaitOptions,
@@ -32,6 +34,7 @@ import type {
   RunError,
   RunResult,
   SamplingOptions,
+  WorkloadDatabaseChange,
   WorkloadExecutor,
   XeOptions,
 } from './types';
@@ -116,7 +119,7 @@ function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): vo
 
 function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
   if (m.status === 'ok') return null;
-  return { measurement: m.measurement, reason: m.reason, grant: m.grant };
+  return { measurement: m.measurement, reason: m.reason, grant: m.grant, ...(m.required ? { required: m.required } : {}) };
 }
 
 function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {
@@ -132,6 +135,9 @@ function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeas
     before.server.startTime,
     diff.files,
     diff.sessionWaits,
+    // The after-snapshot can fail on its own (e.g. an empty source): its diff is then not measured either.
+    diff.logCounters,
+    diff.serverWaits,
   ];
   const out: MissingMeasurement[] = [];
   const seen = new Set<string>();
@@ -169,7 +175,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     progress(ctx, 'preflight');
     try {
       const identity = await captureServerIdentity(monitor);
-      preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: target.databaseName });
+      preflight = await preflightPermissions(monitor, grantContextOf(identity, target.databaseName));
     } catch (err) {
       preflight = null;
       notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
@@ -208,6 +214,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   signal?.addEventListener('abort', onCallerAbort, { once: true });
   let timeout: ReturnType<typeof setTimeout> | null = null;
   const series = new PrintSeriesCollector(Date.now());
+  let historyAtStart = 0;
 
   try {
     if (!xeWanted) {
@@ -236,7 +243,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
 
     if (ctx.sampling?.enabled !== false) {
+      // On MI / Azure SQL Database the counters name the database by its GUID (probes/perfCounters.ts).
+      const counterInstance = await readCounterInstance(monitor, target.databaseId, target.databaseName, before.server.identity.platform).catch(() => undefined);
       sampler = startSampler(monitor, {
+        ...(counterInstance ? { counterInstance } : {}),
         ...(ctx.sampling?.intervalMs !== undefined ? { intervalMs: ctx.sampling.intervalMs } : {}),
         databaseId: target.databaseId,
         databaseName: target.databaseName,
@@ -249,6 +259,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
 
     progress(ctx, 'workload', `${batches.length} batch(es)`);
+    historyAtStart = workload.databaseHistory?.length ?? 0;
     workloadStartedAt = Date.now();
     series.reset(workloadStartedAt);
     if (signal?.aborted) abortWorkload('user');
@@ -324,11 +335,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       progress(ctx, 'xe-read');
       try {
         await trace.stop();
-        const read = await trace.read();
-        logFlushTrace = trace.summarize(read, {
+        logFlushTrace = await trace.collect({
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
+        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents', reason: logFlushTrace.notMeasured, grant: null });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
@@ -349,6 +360,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
 
   notes.push(...diff.notes);
+  const workloadDatabaseChange = databaseChangeOf(workload.databaseHistory, historyAtStart, target.databaseName);
+  if (workloadDatabaseChange) notes.push(workloadDatabaseChange.message);
   if (sampled) notes.push(...sampled.notes);
   const printed = series.result();
   if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
@@ -383,6 +396,26 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     printSeries: printed.series,
     cancel: finalCancel,
     setupBatchCount: options.setupBatchCount ?? 0,
+    workloadDatabaseChange,
+  };
+}
+
+/**
+ * The workload session's databases during the run (tedious 'databaseChange', kept by the session): the one it was in
+ * when the run started and every USE since. Anything other than the measured database means the monitor measured
+ * one database while the workload wrote to another.
+ */
+export function databaseChangeOf(history: readonly string[] | undefined, atStart: number, measured: string): WorkloadDatabaseChange | null {
+  if (!history || history.length === 0) return null;
+  const during = [...(atStart > 0 ? [history[atStart - 1]!] : []), ...history.slice(atStart)];
+  const same = (a: string) => a.toLowerCase() === measured.toLowerCase();
+  const visited = [...new Set(during.filter((d) => !same(d)))];
+  if (visited.length === 0) return null;
+  const list = visited.map((d) => `"${d}"`).join(', ');
+  return {
+    measured,
+    visited,
+    message: `The workload session ran in ${list} (a USE in the workload moved it), while the measurements describe "${measured}": per-file IO, log counters and the log-flush trace cover "${measured}" only, so the work done in ${list} is not in them (the session's own waits cover both). Remove the USE, or connect to that database and measure it there.`,
   };
 }
 

@@ -2,6 +2,7 @@
 // not favour one mode), the setup/measured split of the script, and the plan the UI/CLI asks the user to confirm.
 import type { SqlClient } from '../db/types';
 import { captureDatabaseInfo, captureServerIdentity, grantContextOf, preflightPermissions, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
+import type { ServerPlatform } from '../probes/serverInfo';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
 import type { DurabilityMode, FigureSource } from './types';
@@ -32,7 +33,7 @@ export function runOrder(modes: readonly DurabilityMode[], repetitions: number, 
 export { SETUP_END_MARKER, splitSetup, type SplitScript } from './setupMarkers';
 
 export interface PlanIssue {
-  code: 'system-database' | 'cdc' | 'replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure';
+  code: 'system-database' | 'cdc' | 'replication' | 'merge-replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure';
   message: string;
 }
 
@@ -69,6 +70,29 @@ export interface PlanOptions {
   measuredBatchCount?: number;
   /** Availability-group members are refused unless the user accepts the caveat explicitly. */
   allowAvailabilityGroup?: boolean;
+  /** SERVERPROPERTY('ProductVersion'), e.g. "15.0.4312.2": decides whether enabling delayed durability raises 22892. */
+  serverVersion?: string;
+  platform?: ServerPlatform;
+}
+
+/**
+ * "Starting in SQL Server 2022 CU2 and SQL Server 2019 CU20", enabling delayed durability on a database with
+ * transactional replication, change tracking or change data capture raises error 22892 (Control Transaction
+ * Durability, "Delayed durability and other SQL Server features":
+ * https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability). Builds from the KB
+ * build lists: 2019 CU20 = 15.0.4312.2 (KB5024276), 2022 CU2 = 16.0.4015.1 (KB5023127). Azure SQL Database and
+ * Managed Instance run current builds. An unreadable version is treated as raising: refusing up front costs less
+ * than failing at the first ALTER.
+ */
+export function raises22892(serverVersion: string | undefined, platform: ServerPlatform | undefined): boolean {
+  if (platform && platform !== 'sql-server') return true;
+  const parts = (serverVersion ?? '').split('.').map((x) => Number(x));
+  const [major, , build] = parts;
+  if (major === undefined || build === undefined || !Number.isFinite(major) || !Number.isFinite(build)) return true;
+  if (major >= 17) return true;
+  if (major === 16) return build >= 4015;
+  if (major === 15) return build >= 4312;
+  return false;
 }
 
 export const SYSTEM_DATABASES = ['master', 'tempdb', 'model', 'msdb'];
@@ -84,14 +108,24 @@ export function evaluatePlanIssues(db: DatabaseInfo, preflight: PreflightResult 
   if (db.state && db.state.toUpperCase() !== 'ONLINE') {
     refusals.push({ code: 'not-online', message: `${db.name} is ${db.state}, not ONLINE.` });
   }
+  const errors22892 = raises22892(options.serverVersion, options.platform);
+  const whenEnabling = errors22892 ? ' This server raises error 22892 when delayed durability is enabled on such a database (SQL Server 2019 CU20+, 2022 CU2+, Azure), so the first ALTER would fail.' : '';
   if (db.cdcEnabled) {
-    refusals.push({ code: 'cdc', message: `Change data capture is enabled on ${db.name}; delayed durability is not supported for databases using CDC (Learn: Control Transaction Durability).` });
+    refusals.push({ code: 'cdc', message: `Change data capture is enabled on ${db.name} (sys.databases.is_cdc_enabled); delayed durability is not supported for databases using CDC (Learn: Control Transaction Durability).${whenEnabling}` });
   }
   if (db.published) {
-    refusals.push({ code: 'replication', message: `${db.name} is published for replication; delayed durability is not supported with transactional replication (Learn: Control Transaction Durability).` });
+    refusals.push({ code: 'replication', message: `${db.name} is published for replication (sys.databases.is_published); delayed durability is not supported with transactional replication (Learn: Control Transaction Durability).${whenEnabling}` });
   }
-  if (valueOf(db.changeTracking) === true) {
+  if (db.mergePublished) {
+    warnings.push({ code: 'merge-replication', message: `${db.name} is published for merge replication (sys.databases.is_merge_published). The Control Transaction Durability page names transactional replication, change tracking and CDC, not merge; if the ALTER fails, that is why.` });
+  }
+  const tracked = valueOf(db.changeTracking);
+  if (tracked === true && errors22892) {
+    refusals.push({ code: 'change-tracking', message: `Change tracking is on for ${db.name} (sys.change_tracking_databases).${whenEnabling} Disable change tracking in a copy of the database to compare.` });
+  } else if (tracked === true) {
     warnings.push({ code: 'change-tracking', message: `Change tracking is on for ${db.name}: transactions that write to change-tracked tables are always fully durable, so those show no difference.` });
+  } else if (tracked === null && errors22892) {
+    warnings.push({ code: 'change-tracking', message: `Whether change tracking is on for ${db.name} could not be read (sys.change_tracking_databases); if it is, the first ALTER fails with error 22892.` });
   }
   if (db.inAvailabilityGroup) {
     const issue: PlanIssue = {
@@ -137,7 +171,7 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
   } catch {
     preflight = null; // the ALTER itself will then say whether it is allowed
   }
-  const { refusals, warnings, grant } = evaluatePlanIssues(db, preflight, { ...options, modes });
+  const { refusals, warnings, grant } = evaluatePlanIssues(db, preflight, { serverVersion: identity.productVersion, platform: identity.platform, ...options, modes });
   const restoreStatement = alterDurabilitySql(db.name, db.delayedDurability);
   const plan: ComparisonPlan = {
     server: options.server,

@@ -3,7 +3,7 @@
 // any error ends sampling with a note instead of failing the run.
 import type { SqlClient } from '../db/types';
 import { captureFileStats, type FileStatsRow } from '../probes/fileStats';
-import { captureLogCounters, CounterType, type CounterRow } from '../probes/perfCounters';
+import { captureLogCounters, CounterType, type CounterInstance, type CounterRow } from '../probes/perfCounters';
 import { delta } from '../probes/values';
 import type { FileIoCounts } from './runSchema';
 
@@ -36,6 +36,8 @@ export interface SamplerOptions {
   intervalMs?: number;
   databaseId: number;
   databaseName: string;
+  /** How the counters name the database (its GUID on Managed Instance / Azure SQL Database); default: its name. */
+  counterInstance?: CounterInstance;
   monitorInTargetDb: boolean;
   now?: () => number;
   /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
@@ -131,7 +133,7 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
 
   const read = async (): Promise<Reading> => {
     const files = await captureFileStats(monitor, options.databaseId, options.monitorInTargetDb);
-    const counters = await captureLogCounters(monitor, options.databaseName);
+    const counters = await captureLogCounters(monitor, options.counterInstance ?? options.databaseName);
     return { at: now(), files, counters };
   };
   const tick = async (): Promise<void> => {

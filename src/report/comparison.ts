@@ -18,6 +18,12 @@ export interface MetricRow {
   cells: Record<string, Summary | null>;
   /** Keyed by non-baseline column; null when either side has no figure. */
   ratios: Record<string, RatioCell | null>;
+  /**
+   * Set when no run has the figure because its source was not measured (denied, empty, unsupported): the row reads
+   * "not measured" with this reason and GRANT — never a zero. Null when measured (or merely absent, like an average
+   * over no events).
+   */
+  notMeasured: MissingMeasurement | null;
 }
 
 export interface ComparisonModel {
@@ -38,6 +44,15 @@ export interface ComparisonModel {
   missing: MissingMeasurement[];
   /** Trace flags 3979/3982, VLF count, log size, recovery model (from the first measured run); null without runs. */
   environment: EnvironmentInfo | null;
+  /** The first SQL error a measured run's workload raised (it leads the verdict and the diagnosis); null when none. */
+  failure: WorkloadFailure | null;
+}
+
+export interface WorkloadFailure {
+  number: number;
+  message: string;
+  /** 0-based document line; null when unknown (inside a procedure). */
+  line: number | null;
 }
 
 export function columnOf(run: RunResult): string {
@@ -71,6 +86,9 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
   const byColumn = new Map(columns.map((c) => [c, runs.filter((r) => columnOf(r) === c)]));
   const runsPerColumn = Object.fromEntries(columns.map((c) => [c, byColumn.get(c)!.length]));
 
+  const missing: MissingMeasurement[] = [];
+  for (const m of allRuns.flatMap((r) => r.missing)) if (!missing.some((x) => x.measurement === m.measurement)) missing.push(m);
+
   const definitions: MetricDefinition[] = [...METRICS, ...topOtherWaits(runs, options.otherWaits ?? 3)];
   const rows: MetricRow[] = definitions.map((def) => {
     const cells: Record<string, Summary | null> = {};
@@ -82,7 +100,9 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
       const other = cells[c] ?? null;
       ratios[c] = base && other ? compareSummaries(base, other, def.better) : null;
     }
-    return { id: def.id, label: def.label, unit: def.unit, better: def.better, source: def.source, cells, ratios };
+    const unmeasured = def.measurement ? missing.find((m) => m.measurement === def.measurement) : undefined;
+    const notMeasured = unmeasured && Object.values(cells).every((x) => x === null) ? unmeasured : null;
+    return { id: def.id, label: def.label, unit: def.unit, better: def.better, source: def.source, cells, ratios, notMeasured };
   });
 
   const inconclusive = rows.filter((r) => Object.values(r.ratios).some((x) => x?.inconclusive));
@@ -91,14 +111,14 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
   }
   for (const c of columns) if (runsPerColumn[c] === 1) notes.push(`${c} has a single measured run: no spread to judge noise by.`);
 
+  // A workload that moved its session to another database (USE) was measured in the wrong place: say so once.
+  for (const m of new Set(allRuns.map((r) => r.workloadDatabaseChange?.message).filter((x): x is string => !!x))) notes.push(m);
+
   const lossy = runs.filter((r) => (r.logFlushTrace?.lostEvents ?? 0) > 0);
   if (lossy.length > 0) {
     const worst = Math.max(...lossy.map((r) => r.logFlushTrace!.lostEvents));
     notes.push(`The log-flush trace lost events in ${lossy.length} run(s) (up to ${worst}): XE flush counts are low there; the Log Flushes/sec counter row is exact.`);
   }
-  const missing: MissingMeasurement[] = [];
-  for (const m of allRuns.flatMap((r) => r.missing)) if (!missing.some((x) => x.measurement === m.measurement)) missing.push(m);
-
   const standIn = allRuns.some((r) => r.source === 'stand-in');
   const first = allRuns[0];
   const model: ComparisonModel = {
@@ -115,9 +135,16 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     notes,
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
+    failure: failureOf(allRuns),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;
+}
+
+function failureOf(runs: readonly RunResult[]): WorkloadFailure | null {
+  const failed = runs.find((r) => r.status === 'workload-error' && r.errors.length > 0) ?? runs.find((r) => r.errors.length > 0);
+  const e = failed?.errors[0];
+  return e ? { number: e.number, message: e.message, line: e.documentLine } : null;
 }
 
 export function rowById(model: ComparisonModel, id: string): MetricRow | undefined {

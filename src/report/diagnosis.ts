@@ -2,6 +2,7 @@
 // the user can check the reasoning. Thresholds are ours (named constants), not SQL Server facts.
 import type { RunResult } from '../profile/types';
 import type { ComparisonModel, MetricRow } from './comparison';
+import { topWait } from './verdict';
 
 export interface Evidence {
   metric: string;
@@ -11,6 +12,8 @@ export interface Evidence {
 
 export interface Finding {
   id:
+    | 'workload-failed'
+    | 'top-wait'
     | 'restart-invalid'
     | 'writelog-internal-contention'
     | 'too-many-log-flushes'
@@ -41,6 +44,29 @@ export const LOGBUFFER_SHARE = 0.1;
 
 /** WRITELOG at least this share of elapsed: the session spent most of its time waiting for log flushes. */
 export const WRITELOG_SHARE_HIGH = 0.5;
+/** Fewer WRITELOG waits than this say nothing about a flush per commit (S5 warned on one 0.00 ms wait). */
+export const MIN_WRITELOG_WAITS = 20;
+/** WRITELOG below this share of the elapsed time is not what the workload waits on: no flush warning. */
+export const MIN_WRITELOG_SHARE = 0.1;
+/** A wait below this share of the elapsed time gets no card of its own. */
+export const MIN_SHARE_FOR_CARD = 0.05;
+/** A session wait this share of the session's waits or more, not a log wait, leads the diagnosis. */
+export const TOP_WAIT_LEAD_SHARE = 0.5;
+
+/**
+ * What the session's top wait means, paraphrased from the wait-type table of sys.dm_os_wait_stats
+ * (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-os-wait-stats-transact-sql;
+ * team reference sqlserver.md §2.4). Wait types not listed get a generic sentence.
+ */
+const WAIT_MEANING: { match: RegExp; meaning: string; advice: string }[] = [
+  { match: /^IO_COMPLETION$/, meaning: 'waiting for I/O to finish, generally non-data-page I/O (data pages show as PAGEIOLATCH_*)', advice: 'Look at the File IO tab: which file was read or written, and at what latency; checkpoints, sorts and spills, backups and integrity checks cause such I/O.' },
+  { match: /^ASYNC_IO_COMPLETION$/, meaning: 'waiting for asynchronous non-data I/O (backups, log shipping, mirroring, some bulk imports)', advice: 'Look at the File IO tab for the read and write throughput per file.' },
+  { match: /^PAGEIOLATCH_/, meaning: 'waiting for data pages being read from or written to disk', advice: 'The data files’ read latency (File IO tab) and the buffer pool size decide this wait.' },
+];
+
+function waitMeaning(waitType: string): { meaning: string; advice: string } {
+  return WAIT_MEANING.find((w) => w.match.test(waitType)) ?? { meaning: 'a wait of the workload session that is not a log flush', advice: 'Look the wait type up in sys.dm_os_wait_stats; the Waits tab lists the session\'s waits.' };
+}
 
 const CAVEAT = 'Delayed durability trades durability for speed: commits whose log was not flushed can be lost on a crash, shutdown or restart.';
 
@@ -85,11 +111,45 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
   const base = model.baseline;
   const label = (c: string) => (c === 'RUN' ? 'the run' : c);
 
+  // A failed workload's figures describe a run cut short: the error is the finding, and no speed-up is judged.
+  const failure = model.failure;
+  if (failure) {
+    findings.push({
+      id: 'workload-failed',
+      severity: 'error',
+      title: `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''}: SQL error ${failure.number}`,
+      detail: `${failure.message} The figures below cover only what ran before the error.`,
+      suggestion: 'Fix the error (it is marked at its line in the editor) and run again; a script that needs setup can mark it with -- durability-lens: setup-end.',
+      evidence: [],
+    });
+  }
+
+  // The session's top wait decides what leads: a wait that is not a log flush gets its own finding (S4: IO_COMPLETION
+  // was 85 % of the session's waits while WRITELOG was 2 % of the elapsed time).
+  const top = topWait(model, base);
+  const topIsLog = top !== null && (top.waitType === 'WRITELOG' || top.waitType === 'LOGBUFFER');
+  if (top && !topIsLog && (top.shareOfWaits ?? 0) >= TOP_WAIT_LEAD_SHARE) {
+    const { meaning, advice } = waitMeaning(top.waitType);
+    const ofElapsed = top.shareOfElapsed !== null ? `, ${Math.round(top.shareOfElapsed * 100)}% of the elapsed time` : '';
+    findings.push({
+      id: 'top-wait',
+      severity: (top.shareOfElapsed ?? 0) >= WRITELOG_SHARE_HIGH ? 'warning' : 'info',
+      title: `${top.waitType} was ${Math.round((top.shareOfWaits ?? 0) * 100)}% of the session's waits in ${label(base)}`,
+      detail: `The session waited ${top.ms.toFixed(0)} ms on ${top.waitType}${ofElapsed}: ${meaning}. Delayed durability does not shorten this wait; it only removes the wait for each commit's log flush (WRITELOG).`,
+      suggestion: advice,
+      evidence: [ev(`wait.${top.waitType}`, base, top.ms), ...(median(model, 'waits.sessionTotalMs', base) !== null ? [ev('waits.sessionTotalMs', base, median(model, 'waits.sessionTotalMs', base)!)] : [])],
+    });
+  }
+
   // S2 rule of thumb: WRITELOG average wait vs the log file's average write latency.
   const wlCount = median(model, 'writelog.count', base);
   const wlAvg = median(model, 'writelog.avgMs', base);
   const msPerWrite = median(model, 'log.msPerWrite', base);
-  if (wlCount !== null && wlCount > 0 && wlAvg !== null) {
+  const wlMs = median(model, 'writelog.ms', base);
+  const baseElapsed = median(model, 'elapsed', base);
+  // Thresholds on the evidence before a warning: enough waits, and enough of the elapsed time to matter.
+  const wlMatters = wlCount !== null && wlCount >= MIN_WRITELOG_WAITS && wlAvg !== null && wlAvg > 0 && wlMs !== null && baseElapsed !== null && baseElapsed > 0 && wlMs / baseElapsed >= MIN_WRITELOG_SHARE;
+  if (wlMatters && wlCount !== null && wlAvg !== null) {
     if (msPerWrite !== null && msPerWrite > 0 && wlAvg >= CONTENTION_FACTOR * msPerWrite) {
       findings.push({
         id: 'writelog-internal-contention',
@@ -116,7 +176,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     .map((c) => ({ c, wl: median(model, 'writelog.ms', c), el: median(model, 'elapsed', c) }))
     .filter((x): x is { c: string; wl: number; el: number } => x.wl !== null && x.el !== null && x.el > 0);
   const baseShare = shares.find((x) => x.c === base);
-  if (baseShare && baseShare.wl > 0) {
+  if (baseShare && baseShare.wl > 0 && baseShare.wl / baseShare.el >= MIN_SHARE_FOR_CARD) {
     const pct = (x: { wl: number; el: number }) => `${Math.round((100 * x.wl) / x.el)}%`;
     findings.push({
       id: 'writelog-share',
@@ -164,7 +224,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
 
   // A single set-based statement commits once: nothing for delayed durability to save.
   const elapsedRow = model.rows.find((r) => r.id === 'elapsed');
-  if (commits !== null && commits <= SET_BASED_MAX_COMMITS) {
+  if (!failure && commits !== null && commits <= SET_BASED_MAX_COMMITS) {
     const others = Object.entries(elapsedRow?.ratios ?? {}).filter(([, cell]) => cell !== null);
     const noGain = others.filter(([, cell]) => cell!.inconclusive || (cell!.ratio !== null && cell!.ratio > 0.8 && cell!.ratio < 1.25));
     if (others.length === 0 || noGain.length > 0) {
@@ -195,7 +255,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
 
   // The comparison's headline: what a delayed mode saved, with the spread the runs allow, and what it risks.
   const saved = (ratio: number) => Math.round((1 - ratio) * 100);
-  for (const [column, cell] of Object.entries(elapsedRow?.ratios ?? {})) {
+  for (const [column, cell] of Object.entries(failure ? {} : (elapsedRow?.ratios ?? {}))) {
     if (!cell || cell.ratio === null) continue;
     const before = median(model, 'elapsed', base);
     const after = median(model, 'elapsed', column);
@@ -223,5 +283,16 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
       });
     }
   }
-  return findings;
+  return leadFirst(findings, top?.waitType ?? null);
+}
+
+/** The failure first, then the findings about the session's top wait, then the rest in the order they were made. */
+function leadFirst(findings: Finding[], topWaitType: string | null): Finding[] {
+  const lead: Record<string, Finding['id'][]> = {
+    WRITELOG: ['writelog-internal-contention', 'too-many-log-flushes', 'writelog-share', 'commit-per-row'],
+    LOGBUFFER: ['logbuffer-high'],
+  };
+  const leading = new Set<string>(['workload-failed', 'restart-invalid', 'top-wait', ...(topWaitType ? (lead[topWaitType] ?? []) : [])]);
+  const rank = (f: Finding) => (f.id === 'workload-failed' ? 0 : f.id === 'restart-invalid' ? 1 : leading.has(f.id) ? 2 : 3);
+  return findings.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }

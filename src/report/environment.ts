@@ -1,13 +1,16 @@
 // The environment block of a report (issue 6): what about the server and database shapes log-flush behaviour —
 // trace flags 3979/3982 (Linux forced flush vs FUA, reference §6), VLF count, log size, recovery model.
 import { valueOf } from '../probes/measurement';
-import { FLUSH_TRACE_FLAGS } from '../probes/serverInfo';
+import { FLUSH_TRACE_FLAGS, flushTraceFlagState } from '../probes/serverInfo';
 import type { RunResult } from '../profile/types';
+import { formatBytes } from './units';
 
 export interface TraceFlagState {
   flag: number;
   /** true when DBCC TRACESTATUS lists it enabled; null when the trace flags could not be read. */
   enabled: boolean | null;
+  /** What to print: "on (global)", "off", "not set (Linux default behaviour applies)" for 3982 on Linux, "unknown …". */
+  text: string;
 }
 
 export interface EnvironmentInfo {
@@ -23,12 +26,14 @@ export interface EnvironmentInfo {
 export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | null {
   const first = runs[0];
   if (!first) return null;
-  const flags = valueOf(first.server.traceFlags);
   return {
     version: first.server.version ?? first.server.identity.productVersion ?? null,
     hostPlatform: first.server.hostPlatform ?? valueOf(first.server.host)?.platform ?? null,
     recoveryModel: first.database?.recoveryModel ?? null,
-    traceFlags: FLUSH_TRACE_FLAGS.map((flag) => ({ flag, enabled: flags === null ? null : flags.some((t) => t.flag === flag && t.status) })),
+    traceFlags: FLUSH_TRACE_FLAGS.map((flag) => {
+      const { state, text } = flushTraceFlagState(first.server, flag);
+      return { flag, enabled: state === 'unknown' ? null : state === 'on', text: state === 'on' ? 'on' : text };
+    }),
     vlfCount: first.diff.log.vlfCount?.after ?? null,
     logSizeMb: first.diff.log.logSizeMb?.after ?? null,
   };
@@ -36,11 +41,11 @@ export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | nul
 
 /** One line per item, for Markdown and the plain-text CLI. */
 export function environmentLines(env: EnvironmentInfo): string[] {
-  const flag = (t: TraceFlagState) => `${t.flag} ${t.enabled === null ? 'unknown (not readable)' : t.enabled ? 'on' : 'off'}`;
+  const flag = (t: TraceFlagState) => `${t.flag} ${t.text}`;
   return [
     `SQL Server ${env.version ?? 'version unknown'}${env.hostPlatform ? ` on ${env.hostPlatform}` : ''}`,
     `Recovery model: ${env.recoveryModel ?? 'unknown'}`,
     `Trace flags: ${env.traceFlags.map(flag).join(', ')}`,
-    `Log: ${env.logSizeMb !== null ? `${Number(env.logSizeMb.toFixed(2))} MB` : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
+    `Log: ${env.logSizeMb !== null ? formatBytes(env.logSizeMb * 1024 * 1024) : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
   ];
 }

@@ -4,38 +4,37 @@ import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
+import { formatByteRate, formatBytes, formatDuration, formatFactor, formatNumber } from './units';
+import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import type { RatioCell, Summary } from './stats';
 
-/** Fixed-locale number text: up to `digits` decimals, thousands separated by commas. */
-export function formatNumber(value: number, digits = 2): string {
-  if (!Number.isFinite(value)) return String(value);
-  const rounded = Number(value.toFixed(digits));
-  const [int, frac] = Math.abs(rounded).toString().split('.');
-  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${rounded < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
-}
+export { formatNumber } from './units';
 
+/** Every table cell, export and CLI line writes a metric through here (units.ts: KiB/MiB/GiB, ms → s → min). */
 export function formatValue(value: number, unit: MetricUnit): string {
   switch (unit) {
     case 'bytes':
-    case 'bytes/write': {
-      const suffix = unit === 'bytes/write' ? '/write' : '';
-      if (Math.abs(value) >= 1024 * 1024) return `${formatNumber(value / (1024 * 1024))} MB${suffix}`;
-      if (Math.abs(value) >= 1024) return `${formatNumber(value / 1024)} KB${suffix}`;
-      return `${formatNumber(value, 0)} B${suffix}`;
-    }
+      return formatBytes(value);
+    case 'bytes/write':
+      return `${formatBytes(value)}/write`;
+    case 'bytes/s':
+      return formatByteRate(value);
     case 'ms':
-      return `${formatNumber(value, 1)} ms`;
+      return formatDuration(value);
     case 'ms/write':
     case 'ms/wait':
+    case 'ms/read':
       return `${formatNumber(value, 3)} ${unit}`;
     default:
       return formatNumber(value, 0);
   }
 }
 
-function cellText(s: Summary | null, unit: MetricUnit): string {
-  if (!s) return 'n/a';
+/** A row whose source was not measured says so (the why and the GRANT are in "## Not measured"); never "0". */
+export const NOT_MEASURED_TEXT = 'not measured';
+
+function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
+  if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
   if (s.n === 1 || s.min === s.max) return formatValue(s.median, unit);
   return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
 }
@@ -46,25 +45,48 @@ export function formatRatio(value: number): string {
   return formatNumber(value);
 }
 
-function ratioText(r: RatioCell | null): string {
+/**
+ * A ratio in words a reader does not have to invert: elapsed as "19.4× faster", other figures as "↓ 250× fewer" /
+ * "↑ 15.0× higher", each with the spread the runs' ranges allow in the same terms. (A bare "↓ ×0.052" hid a 19×
+ * speed-up.) `same` when the medians are equal.
+ */
+export function ratioWords(row: Pick<MetricRow, 'id' | 'unit'>, r: RatioCell): { text: string; spread: string | null } {
+  if (r.ratio === null) return { text: 'n/a', spread: null };
+  if (r.change === 'same') return { text: '→ same', spread: null };
+  const { min, max } = r.spread;
+  const range = (lo: number | null, hi: number | null) => (lo !== null && hi !== null && Number.isFinite(lo) && Number.isFinite(hi) && formatFactor(lo) !== formatFactor(hi) ? `${formatFactor(lo)}–${formatFactor(hi)}` : null);
+  const inv = (v: number | null) => (v === null || v === 0 ? null : 1 / v);
+  const fewer = row.unit === 'count';
+  if (r.ratio === 0) return { text: '↓ to 0', spread: null };
+  if (r.ratio < 1) {
+    const words = row.id === 'elapsed' ? 'faster' : fewer ? 'fewer' : 'lower';
+    return { text: `${row.id === 'elapsed' ? '' : '↓ '}${formatFactor(1 / r.ratio)} ${words}`, spread: range(inv(max), inv(min)) };
+  }
+  const words = row.id === 'elapsed' ? 'slower' : fewer ? 'more' : 'higher';
+  return { text: `${row.id === 'elapsed' ? '' : '↑ '}${formatFactor(r.ratio)} ${words}`, spread: range(min, max) };
+}
+
+function ratioText(row: MetricRow, r: RatioCell | null): string {
   if (!r || r.ratio === null) return 'n/a';
-  const spread = r.spread.min !== null && r.spread.max !== null && r.spread.min !== r.spread.max ? ` [${formatRatio(r.spread.min)}–${formatRatio(r.spread.max)}]` : '';
-  const verdict = r.verdict === 'neutral' ? '' : ` ${r.verdict}`;
-  return `${r.arrow} ×${formatRatio(r.ratio)}${spread}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
+  const words = ratioWords(row, r);
+  const verdict = r.verdict === 'neutral' || words.text === '→ same' ? '' : ` ${r.verdict}`;
+  return `${words.text}${words.spread ? ` [${words.spread}]` : ''}${verdict}${r.inconclusive ? ' (inconclusive)' : ''}`;
 }
 
 /** Every value in the Markdown (names, paths, messages from servers and files) is text, never markup. */
 const md = markdownText;
 
-export function toMarkdown(model: ComparisonModel, title = 'Durability comparison'): string {
+export function toMarkdown(model: ComparisonModel, title = 'Durability comparison', verdict: VerdictContext = {}): string {
   const out: string[] = [`# ${md(title)}`, ''];
   if (model.sourceLabel) out.push(`> **${model.sourceLabel}.**`, '');
+  // The answer first (issue 20): the verdict block, then the details.
+  if (model.columns.length > 0 || model.failure) out.push(...verdictMarkdown(buildVerdict(model, verdict), md), '');
   if (model.database) out.push(`Database: ${markdownCode(model.database)}${model.server ? ` on ${md(model.server)}` : ''}. Baseline: ${md(model.baseline)}.`, '');
   const others = model.columns.filter((c) => c !== model.baseline);
   const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of model.rows) {
-    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit)), ...others.map((c) => ratioText(row.ratios[c] ?? null))];
+    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit, row.notMeasured !== null)), ...others.map((c) => ratioText(row, row.ratios[c] ?? null))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
@@ -103,14 +125,14 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(model: ComparisonModel): string {
-  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive'];
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'not_measured'];
   const lines = [header.join(',')];
   const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
   const push = (row: MetricRow, column: string) => {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
         .map(csvCell)
         .join(','),
     );

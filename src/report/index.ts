@@ -7,3 +7,5 @@ export * from './export';
 export * from './markdownText';
 export * from './document';
 export * from './environment';
+export { byteScale, formatByteRate, formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+export * from './verdict';

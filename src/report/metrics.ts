@@ -5,7 +5,7 @@ import type { WaitDelta, WaitStatsDiff } from '../probes/waitStats';
 import type { RunResult } from '../profile/types';
 import type { Better } from './stats';
 
-export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'ms/write' | 'ms/wait';
+export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'bytes/s' | 'ms/write' | 'ms/wait' | 'ms/read';
 
 export interface MetricDefinition {
   id: string;
@@ -14,6 +14,8 @@ export interface MetricDefinition {
   better: Better;
   /** Where the figure comes from (DMV / XE / counter), shown as the row's tooltip and in exports. */
   source: string;
+  /** The measurement (RunResult.missing[].measurement) the figure depends on: when it is missing the row is "not measured". */
+  measurement?: string;
   extract(run: RunResult): number | null;
 }
 
@@ -50,29 +52,30 @@ export function counter(run: RunResult, name: string): number | null {
 
 export const METRICS: readonly MetricDefinition[] = [
   { id: 'elapsed', label: 'Workload elapsed', unit: 'ms', better: 'lower', source: 'client clock around the batches', extract: (r) => r.workloadElapsedMs },
-  { id: 'commits', label: 'Write transactions', unit: 'count', better: 'neutral', source: 'Write Transactions/sec counter delta', extract: (r) => counter(r, 'Write Transactions/sec') },
-  { id: 'writelog.count', label: 'WRITELOG waits (session)', unit: 'count', better: 'lower', source: 'sys.dm_exec_session_wait_stats', extract: waitField('WRITELOG', 'waitingTasks') },
-  { id: 'writelog.ms', label: 'WRITELOG wait time (session)', unit: 'ms', better: 'lower', source: 'sys.dm_exec_session_wait_stats', extract: waitField('WRITELOG', 'waitTimeMs') },
-  { id: 'writelog.avgMs', label: 'WRITELOG average wait', unit: 'ms/wait', better: 'lower', source: 'sys.dm_exec_session_wait_stats', extract: waitField('WRITELOG', 'avgWaitMs') },
-  { id: 'logbuffer.count', label: 'LOGBUFFER waits (session)', unit: 'count', better: 'lower', source: 'sys.dm_exec_session_wait_stats', extract: waitField('LOGBUFFER', 'waitingTasks') },
-  { id: 'logbuffer.ms', label: 'LOGBUFFER wait time (session)', unit: 'ms', better: 'lower', source: 'sys.dm_exec_session_wait_stats', extract: waitField('LOGBUFFER', 'waitTimeMs') },
+  { id: 'commits', label: 'Write transactions', unit: 'count', better: 'neutral', source: 'Write Transactions/sec counter delta', measurement: 'perfCounters', extract: (r) => counter(r, 'Write Transactions/sec') },
+  { id: 'writelog.count', label: 'WRITELOG waits (session)', unit: 'count', better: 'lower', source: 'sys.dm_exec_session_wait_stats', measurement: 'sessionWaits', extract: waitField('WRITELOG', 'waitingTasks') },
+  { id: 'writelog.ms', label: 'WRITELOG wait time (session)', unit: 'ms', better: 'lower', source: 'sys.dm_exec_session_wait_stats', measurement: 'sessionWaits', extract: waitField('WRITELOG', 'waitTimeMs') },
+  { id: 'writelog.avgMs', label: 'WRITELOG average wait', unit: 'ms/wait', better: 'lower', source: 'sys.dm_exec_session_wait_stats', measurement: 'sessionWaits', extract: waitField('WRITELOG', 'avgWaitMs') },
+  { id: 'logbuffer.count', label: 'LOGBUFFER waits (session)', unit: 'count', better: 'lower', source: 'sys.dm_exec_session_wait_stats', measurement: 'sessionWaits', extract: waitField('LOGBUFFER', 'waitingTasks') },
+  { id: 'logbuffer.ms', label: 'LOGBUFFER wait time (session)', unit: 'ms', better: 'lower', source: 'sys.dm_exec_session_wait_stats', measurement: 'sessionWaits', extract: waitField('LOGBUFFER', 'waitTimeMs') },
   {
     id: 'waits.sessionTotalMs',
     label: 'All waits of the session',
     unit: 'ms',
     better: 'lower',
     source: 'sys.dm_exec_session_wait_stats',
+    measurement: 'sessionWaits',
     extract: (r) => valueOf(r.diff.sessionWaits)?.totalWaitTimeMs ?? null,
   },
-  { id: 'log.writes', label: 'Log writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', extract: fileTotal('log', 'writes') },
-  { id: 'log.bytes', label: 'Log bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', extract: fileTotal('log', 'bytesWritten') },
-  { id: 'log.avgBytesPerWrite', label: 'Average bytes per log write', unit: 'bytes/write', better: 'neutral', source: 'sys.dm_io_virtual_file_stats (log file)', extract: fileTotal('log', 'avgBytesPerWrite') },
-  { id: 'log.msPerWrite', label: 'Average ms per log write', unit: 'ms/write', better: 'lower', source: 'sys.dm_io_virtual_file_stats io_stall_write_ms (log file)', extract: fileTotal('log', 'msPerWrite') },
-  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events log-flush session', extract: (r) => r.logFlushTrace?.flushes ?? null },
-  { id: 'flushes.counter', label: 'Log flushes (counter)', unit: 'count', better: 'lower', source: 'Log Flushes/sec counter delta', extract: (r) => counter(r, 'Log Flushes/sec') },
-  { id: 'flush.p95', label: 'Flush latency p95 (XE)', unit: 'ms', better: 'lower', source: 'log_flush_complete duration', extract: (r) => r.logFlushTrace?.latencyMs?.p95 ?? null },
-  { id: 'data.writes', label: 'Data file writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', extract: fileTotal('data', 'writes') },
-  { id: 'data.bytes', label: 'Data bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', extract: fileTotal('data', 'bytesWritten') },
+  { id: 'log.writes', label: 'Log writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', measurement: 'fileStats', extract: fileTotal('log', 'writes') },
+  { id: 'log.bytes', label: 'Log bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (log file)', measurement: 'fileStats', extract: fileTotal('log', 'bytesWritten') },
+  { id: 'log.avgBytesPerWrite', label: 'Average bytes per log write', unit: 'bytes/write', better: 'neutral', source: 'sys.dm_io_virtual_file_stats (log file)', measurement: 'fileStats', extract: fileTotal('log', 'avgBytesPerWrite') },
+  { id: 'log.msPerWrite', label: 'Average ms per log write', unit: 'ms/write', better: 'lower', source: 'sys.dm_io_virtual_file_stats io_stall_write_ms (log file)', measurement: 'fileStats', extract: fileTotal('log', 'msPerWrite') },
+  { id: 'flushes.xe', label: 'Log flushes (XE)', unit: 'count', better: 'lower', source: 'Extended Events event_counter (exact; a sample only where the counter target could not be read)', measurement: 'extendedEvents', extract: (r) => r.logFlushTrace?.flushes ?? null },
+  { id: 'flushes.counter', label: 'Log flushes (counter)', unit: 'count', better: 'lower', source: 'Log Flushes/sec counter delta', measurement: 'perfCounters', extract: (r) => counter(r, 'Log Flushes/sec') },
+  { id: 'flush.p95', label: 'Flush latency p95 (XE)', unit: 'ms', better: 'lower', source: 'log_flush_complete duration', measurement: 'extendedEvents', extract: (r) => r.logFlushTrace?.latencyMs?.p95 ?? null },
+  { id: 'data.writes', label: 'Data file writes', unit: 'count', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', measurement: 'fileStats', extract: fileTotal('data', 'writes') },
+  { id: 'data.bytes', label: 'Data bytes written', unit: 'bytes', better: 'lower', source: 'sys.dm_io_virtual_file_stats (data files)', measurement: 'fileStats', extract: fileTotal('data', 'bytesWritten') },
 ];
 
 /** Wait types that have their own rows above. */
@@ -98,6 +101,7 @@ export function topOtherWaits(runs: readonly RunResult[], count = 3): MetricDefi
       unit: 'ms' as const,
       better: 'lower' as const,
       source: 'sys.dm_exec_session_wait_stats',
+      measurement: 'sessionWaits',
       extract: waitField(type, 'waitTimeMs'),
     }));
 }

@@ -13,8 +13,10 @@ export interface PanelHeader {
   hostPlatform: string | null;
   database: string | null;
   recoveryModel: string | null;
-  /** Comparison only: null when nothing was changed. */
-  restore: { ok: boolean; message: string; statement: string | null } | null;
+  /** Comparison only: null when nothing was changed. The settings are absent in data saved by older versions. */
+  restore: { ok: boolean; message: string; statement: string | null; originalSetting?: string | null; verifiedSetting?: string | null } | null;
+  /** What ran: "the script's measured batch 3 (lines 17–24), after setup batches 1–2" or the file name; absent in older data. */
+  workload?: string | null;
   status: string;
   /** Why the run/comparison stopped early. */
   error: string | null;
@@ -29,6 +31,12 @@ export interface FileIoRow {
   msPerWrite: number | null;
   avgBytesPerWrite: number | null;
   reads: number;
+  /** Absent in data saved by older versions. */
+  bytesRead?: number;
+  msPerRead?: number | null;
+  /** Bytes read / written per second of the run's elapsed time. */
+  readBytesPerSec?: number | null;
+  writeBytesPerSec?: number | null;
 }
 
 export interface WaitRowView {
@@ -57,10 +65,15 @@ export interface ChartsData {
   writelogMs: Series[];
   /** Log writes (x) vs log bytes (y): one point per run, one series per mode. */
   writesVsBytes: { label: string; points: { x: number; y: number }[] }[];
-  flushSizes: { labels: string[]; series: Series[] } | null;
-  flushTimeline: { bucketMs: number; series: Series[] } | null;
+  /** `sources`: per series, where its counts come from ("exact (histogram)" or a sample) and what it missed. */
+  flushSizes: { labels: string[]; series: Series[]; sources?: string[] } | null;
+  /** `coverage`: per series, how much of its run the timeline draws ("sample: the last 725 of 10,000 flushes …"). */
+  flushTimeline: { bucketMs: number; series: Series[]; coverage?: string[] } | null;
   /** Bytes written per file (x = file), one series per mode, from the first measured run of each mode. */
   fileIo: { labels: string[]; series: Series[] } | null;
+  /** Read and written bytes per second per file (one series per mode and direction), first measured run of each mode;
+   *  absent in data saved by older versions. */
+  fileThroughput?: { labels: string[]; series: Series[] } | null;
   /** Sampled time series of the first measured run (x = seconds since the run started); null when not sampled. */
   samples: { labels: string[]; series: Series[] } | null;
   /** "LABEL: number" figures the workload PRINTed (S4's per-iteration timings), x = occurrence; `perPoint` > 1 when
@@ -131,7 +144,18 @@ export interface PanelData {
   grantScript: string;
 }
 
-export type ToWebview = { type: 'show'; data: PanelData } | { type: 'notice'; text: string };
+/** A run in progress: the panel shows it instead of the previous result (which stays in the webview state). */
+export interface RunningView {
+  title: string;
+  /** "Run 3 of 7: FORCED · workload batch 3 · GO iteration 120 of 500". */
+  step: string;
+  elapsedMs: number;
+  /** Live figures from the sampler (null until the first sample). */
+  logFlushes: number | null;
+  logBytes: number | null;
+}
+
+export type ToWebview = { type: 'show'; data: PanelData } | { type: 'running'; view: RunningView } | { type: 'runEnded' } | { type: 'notice'; text: string };
 
 export type FromWebview =
   | { type: 'ready' }

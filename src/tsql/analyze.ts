@@ -4,12 +4,10 @@
 import { splitBatches } from './batches';
 import { lex } from './lexer';
 import { LineIndex } from './lines';
-import * as msg from './messages';
+import { diagnose } from './diagnose';
 import { scanStructure } from './structure';
-import type { ScriptStructure, Span } from './structure-types';
-import type {
-  Analysis, AnalysisDiagnostic, AnalysisOptions, DiagnosticCode, DiagnosticSeverity, Range,
-} from './types';
+import type { Span } from './structure-types';
+import type { Analysis, AnalysisOptions, Range, TransactionStatementInfo } from './types';
 
 export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
   const tokens = lex(text);
@@ -39,55 +37,21 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     checkpoints: structure.checkpoints.map(range),
     diagnostics: diagnose(structure, batches.map((b) => b.repeat), options, range),
     statements: structure.statements.toArray().map((s) => ({ kind: s.kind, range: range(s), batchIndex: s.batchIndex })),
-    routines: structure.routines.map((r) => ({ kind: r.kind, name: r.name, range: range(r), batchIndex: r.batchIndex })),
+    routines: structure.routines.map((r) => ({
+      kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
+      batchIndex: r.batchIndex, external: r.external,
+    })),
+    transactions: transactionStatements(structure, range),
   };
   return analysis;
 }
 
-function diagnose(
-  s: ScriptStructure, repeats: readonly number[], options: AnalysisOptions, range: (s: Span) => Range,
-): AnalysisDiagnostic[] {
-  const disabled = options.disabledCodes;
-  const db = options.database ?? null;
-  const found: { offset: number; d: AnalysisDiagnostic }[] = [];
-  const add = (code: DiagnosticCode, severity: DiagnosticSeverity, at: Span, message: string): void => {
-    if (disabled?.has(code)) return;
-    found.push({ offset: at.start, d: { code, severity, range: range(at), message } });
-  };
-
-  for (const d of s.dml) {
-    if (d.inLoop && d.autocommit) {
-      add('autocommit-dml-in-loop', 'information', d, msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeats[d.batchIndex] ?? 1));
-    }
-  }
-  for (const c of s.commits) {
-    if (c.inLoop) {
-      const repeatedOnly = !isInsideLoop(s, c.keyword.start);
-      add('commit-in-loop', 'information', c.keyword, msg.commitInLoop(repeatedOnly, repeats[c.batchIndex] ?? 1));
-    }
-    if (c.delayedDurability !== null && c.durabilityClause !== null) {
-      const text = msg.delayedCommit(c.delayedDurability, 'COMMIT', db);
-      if (text !== null) add('delayed-commit-needs-allowed', 'hint', c.durabilityClause, text);
-    }
-    if (c.begin === null && !c.guarded) add('unbalanced-transaction', 'information', c.keyword, msg.endWithoutBegin('COMMIT'));
-  }
-  for (const a of s.atomicBlocks) {
-    if (a.delayedDurability !== null && a.durabilityClause !== null) {
-      const text = msg.delayedCommit(a.delayedDurability, 'BEGIN ATOMIC', db);
-      if (text !== null) add('delayed-commit-needs-allowed', 'hint', a.durabilityClause, text);
-    }
-  }
-  for (const setting of s.durabilitySettings) {
-    if (setting.value === 'FORCED') add('forced-durability-data-loss', 'warning', setting, msg.forcedDurability(setting.database));
-  }
-  for (const b of s.begins) if (!b.matched) add('unbalanced-transaction', 'information', b.keyword, msg.beginWithoutEnd());
-  for (const r of s.rollbacks) {
-    if (!r.matched && !r.guarded) add('unbalanced-transaction', 'information', r.keyword, msg.endWithoutBegin('ROLLBACK'));
-  }
-  found.sort((a, b) => a.offset - b.offset);
-  return found.map((f) => f.d);
-}
-
-function isInsideLoop(s: ScriptStructure, offset: number): boolean {
-  return s.loops.some((l) => l.start <= offset && offset < l.end);
+/** BEGIN TRAN, COMMIT and ROLLBACK in document order, each with the open-transaction depth before it. */
+function transactionStatements(s: ReturnType<typeof scanStructure>, range: (s: Span) => Range): TransactionStatementInfo[] {
+  const all: (TransactionStatementInfo & { offset: number })[] = [];
+  for (const b of s.begins) all.push({ offset: b.keyword.start, kind: 'BEGIN TRAN', keywordRange: range(b.keyword), batchIndex: b.batchIndex, depth: b.depth, inLoop: b.inLoop });
+  for (const c of s.commits) all.push({ offset: c.keyword.start, kind: 'COMMIT', keywordRange: range(c.keyword), batchIndex: c.batchIndex, depth: c.depth, inLoop: c.inLoop });
+  for (const r of s.rollbacks) all.push({ offset: r.keyword.start, kind: 'ROLLBACK', keywordRange: range(r.keyword), batchIndex: r.batchIndex, depth: r.depth, inLoop: r.inLoop });
+  all.sort((a, b) => a.offset - b.offset);
+  return all.map(({ offset: _offset, ...t }) => t);
 }

@@ -88,6 +88,11 @@ export function continuesStatement(ctx: StatementContext, k: Kw, prevKw: Kw, pre
       return ctx.head === Kw.ALTER; // ALTER INDEX ... DISABLE, ALTER TABLE ... ENABLE TRIGGER
     case Kw.MERGE:
       return nextKw === Kw.JOIN; // INNER MERGE JOIN
+    case Kw.ROLLBACK:
+      // `ALTER DATABASE ... SET ... WITH ROLLBACK IMMEDIATE | ROLLBACK AFTER n [SECONDS]`: a termination clause, not a
+      // statement (Learn, ALTER DATABASE SET options, <termination>:
+      // https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-set-options).
+      return prevKw === Kw.WITH && ctx.head === Kw.ALTER;
     default:
       return false;
   }

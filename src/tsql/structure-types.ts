@@ -1,6 +1,9 @@
 // What the structural scanner finds in a script, as document offsets (analyze.ts turns them into LSP ranges).
 
+import type { Opener } from './transactions';
 import type { DmlKind, DurabilityOption, StatementKind } from './types';
+
+export type { Opener };
 
 export type { StatementKind };
 
@@ -21,9 +24,29 @@ export interface BeginTransactionNode extends Span {
   distributed: boolean;
   withMark: boolean;
   inLoop: boolean;
-  /** A COMMIT or ROLLBACK in the same batch closes it on some path. */
+  /** A COMMIT or ROLLBACK later in the script (this batch or a later one) closes it on some path. */
   matched: boolean;
+  /** Open transactions before this one (0: outermost). */
+  depth: number;
+  /** Not written in the script: the transaction a trigger body runs in. */
+  synthetic: boolean;
 }
+
+/** How a COMMIT inside a loop behaves (null: not in a loop). */
+export type LoopCommit =
+  /** Runs on every iteration: one log flush per iteration. */
+  | 'per-iteration'
+  /** Under a condition inside the loop (`IF @n % 1000 = 0 COMMIT`): the commit-every-N-rows pattern. */
+  | 'every-n'
+  /** Followed by BREAK/RETURN: a retry loop that commits once and leaves. */
+  | 'once-then-exit'
+  /** The loop works in chunks (`DELETE TOP (n)`): one commit per chunk of rows. */
+  | 'chunk';
+
+/** What a DML statement writes: tempdb objects are not recovered, so their commits do not wait like others. */
+export type DmlTarget = 'table' | 'temp-table' | 'table-variable';
+
+export type RoutineKind = 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
 
 export interface CommitNode extends Span {
   keyword: Span;
@@ -35,8 +58,17 @@ export interface CommitNode extends Span {
   durabilityClause: Span | null;
   inLoop: boolean;
   begin: BeginTransactionNode | null;
+  /** Who opened the transaction it ends (null: no BEGIN TRAN we can see). */
+  opener: Opener | null;
   /** Under `IF @@TRANCOUNT ...`/`XACT_STATE()`: written to cope with no open transaction. */
   guarded: boolean;
+  /** Open transactions before it, as far as the script shows. */
+  depth: number;
+  loopCommit: LoopCommit | null;
+  /** `N` of an `IF ... % N = 0` condition around an every-N commit, when written as a literal. */
+  everyN: number | null;
+  /** Kind of the routine whose body holds it. */
+  inRoutine: RoutineKind | null;
 }
 
 export interface RollbackNode extends Span {
@@ -46,8 +78,11 @@ export interface RollbackNode extends Span {
   /** `ROLLBACK TRAN savepoint` of a SAVE TRAN in the same batch: leaves the transaction open. */
   toSavepoint: boolean;
   matched: boolean;
+  opener: Opener | null;
   guarded: boolean;
   inLoop: boolean;
+  depth: number;
+  inRoutine: RoutineKind | null;
 }
 
 export interface DmlNode extends Span {
@@ -60,6 +95,10 @@ export interface DmlNode extends Span {
   inExplicitTransaction: boolean;
   inAtomicBlock: boolean;
   autocommit: boolean;
+  target: DmlTarget;
+  /** `DELETE TOP (n)` / `UPDATE TOP (n)`: works through a table in chunks. */
+  chunked: boolean;
+  inRoutine: RoutineKind | null;
 }
 
 export interface LoopNode extends Span {
@@ -82,11 +121,15 @@ export interface AtomicBlockNode extends Span {
 }
 
 export interface RoutineNode extends Span {
-  kind: 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
+  kind: RoutineKind;
   name: string;
+  /** `CREATE PROCEDURE p;2`: the number of a numbered procedure. */
+  number: number | null;
   batchIndex: number;
-  /** Offset of the first token after AS. */
+  /** Offset of the first token after AS (the routine's end when it has no body). */
   bodyStart: number;
+  /** `AS EXTERNAL NAME assembly.class.method`: a CLR routine, no T-SQL body. */
+  external: boolean;
 }
 
 const KINDS: readonly StatementKind[] = [

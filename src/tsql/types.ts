@@ -117,8 +117,19 @@ export interface Analysis {
   diagnostics: AnalysisDiagnostic[];
   /** Every statement with its kind (compound statements span their bodies). Optional: added after the first contract. */
   statements?: StatementInfo[];
-  /** CREATE/ALTER PROCEDURE, FUNCTION and TRIGGER bodies. */
+  /** CREATE/ALTER PROCEDURE, FUNCTION and TRIGGER definitions, with their bodies. */
   routines?: RoutineInfo[];
+  /** Every BEGIN TRAN, COMMIT and ROLLBACK statement, in document order. */
+  transactions?: TransactionStatementInfo[];
+}
+
+export interface TransactionStatementInfo {
+  kind: 'BEGIN TRAN' | 'COMMIT' | 'ROLLBACK';
+  keywordRange: Range;
+  batchIndex: number;
+  /** Transactions open before it, as far as the script shows (BEGIN TRAN in an earlier batch counts). */
+  depth: number;
+  inLoop: boolean;
 }
 
 export type StatementKind =
@@ -136,6 +147,13 @@ export interface RoutineInfo {
   kind: 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
   /** As written, brackets removed: `dbo.usp_load`. */
   name: string;
+  /** `CREATE PROCEDURE p;2` → 2. */
+  number: number | null;
+  /** The whole CREATE/ALTER statement. */
   range: Range;
+  /** From the first token after the header's AS to the end of the routine. */
+  bodyRange: Range;
   batchIndex: number;
+  /** `AS EXTERNAL NAME ...` (CLR): no T-SQL body. */
+  external: boolean;
 }

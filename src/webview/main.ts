@@ -2,18 +2,10 @@
 // textContent only), draws the charts with Chart.js in theme colours, keeps data + tab in the webview state.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import '@vscode-elements/elements/dist/vscode-tabs/index.js';
-import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
-import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
-import '@vscode-elements/elements/dist/vscode-table/index.js';
-import '@vscode-elements/elements/dist/vscode-table-header/index.js';
-import '@vscode-elements/elements/dist/vscode-table-header-cell/index.js';
-import '@vscode-elements/elements/dist/vscode-table-body/index.js';
-import '@vscode-elements/elements/dist/vscode-table-row/index.js';
-import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, type ChartConfiguration } from 'chart.js';
-import type { ExportFormat, FromWebview, PanelData, ToWebview } from '../shared/webviewProtocol';
-import { assertSafeAttribute, renderPanel, TAB_TITLES, type VNode } from './view';
+import { byteScale } from '../report/units';
+import type { ExportFormat, FromWebview, PanelData, RunningView, ToWebview } from '../shared/webviewProtocol';
+import { assertSafeAttribute, renderPanel, renderRunning, TAB_TITLES, type VNode } from './view';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, ScatterController, Legend, Tooltip);
 
@@ -27,6 +19,8 @@ declare function acquireVsCodeApi<S>(): WebviewApi<S>;
 interface PanelState {
   data: PanelData | null;
   tab: number;
+  /** A run in progress; the last result stays in `data` for when the run ends without one. */
+  running?: RunningView | null;
 }
 
 const vscode = acquireVsCodeApi<PanelState>();
@@ -58,15 +52,9 @@ function palette(): string[] {
   ];
 }
 
-/**
- * Byte figures plotted in one unit chosen from the largest value (B, KB or MB, 1024-based like the tables), so the
- * axis gets round ticks ("2 MB", "4 MB") instead of 7,629,395 or 7.63 MB.
- */
+/** Byte figures plotted in one binary unit chosen from the largest value (units.ts), so the axis gets round ticks. */
 function byteUnit(values: readonly (number | null)[]): { divisor: number; unit: string } {
-  const max = Math.max(0, ...values.map((v) => v ?? 0));
-  if (max >= 1024 * 1024) return { divisor: 1024 * 1024, unit: 'MB' };
-  if (max >= 1024) return { divisor: 1024, unit: 'KB' };
-  return { divisor: 1, unit: 'B' };
+  return byteScale(values);
 }
 
 function shareOf(s: { label: string; values: (number | null)[] }): { label: string; values: (number | null)[] } {
@@ -118,11 +106,16 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   if (d.charts.flushTimeline) {
     const t = d.charts.flushTimeline;
     const length = Math.max(0, ...t.series.map((s) => s.values.length));
-    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the trace started', 'flushes per bucket');
+    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the timeline starts (session start, or the first sampled flush)', 'flushes per bucket');
   }
   if (d.charts.fileIo) {
     const { divisor, unit } = byteUnit(d.charts.fileIo.series.flatMap((s) => s.values));
     out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit} written`);
+  }
+  const throughput = d.charts.fileThroughput;
+  if (throughput) {
+    const { divisor, unit } = byteUnit(throughput.series.flatMap((s) => s.values));
+    out.fileThroughput = bars(throughput.labels, throughput.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit}/s`);
   }
   if (d.charts.samples) out.samples = lines(d.charts.samples.labels, d.charts.samples.series, 'seconds since sampling started', 'per sample interval');
   if (d.charts.printSeries) out.printSeries = lines(d.charts.printSeries.labels, d.charts.printSeries.series, 'occurrence in the output', 'printed value');
@@ -137,6 +130,10 @@ function render(): void {
   const root = document.getElementById('root')!;
   for (const c of charts.splice(0)) c.destroy();
   root.replaceChildren();
+  if (state.running) {
+    root.appendChild(toDom(renderRunning(state.running)));
+    return;
+  }
   if (!state.data) {
     root.appendChild(toDom('Waiting for results…'));
     return;
@@ -147,17 +144,36 @@ function render(): void {
     const config = configs[canvas.dataset.chart ?? ''];
     if (config) charts.push(new Chart(canvas, config));
   }
-  const tabs = root.querySelector('vscode-tabs');
-  tabs?.addEventListener('vsc-tabs-select', (event) => {
-    const index = (event as CustomEvent<{ selectedIndex: number }>).detail?.selectedIndex;
-    if (typeof index === 'number') {
-      state = { ...state, tab: index };
-      vscode.setState(state);
-    }
-  });
 }
 
+/** Shows tab `index` (buttons and sections rendered by view.ts) and keeps it in the state for a reload. */
+function selectTab(index: number): void {
+  const root = document.getElementById('root')!;
+  for (const tab of root.querySelectorAll<HTMLElement>('[role="tab"][data-tab]')) {
+    const on = Number(tab.dataset.tab) === index;
+    tab.setAttribute('aria-selected', String(on));
+    tab.tabIndex = on ? 0 : -1;
+    if (on) tab.focus({ preventScroll: true });
+  }
+  for (const panel of root.querySelectorAll<HTMLElement>('[role="tabpanel"][data-tabpanel]')) panel.hidden = Number(panel.dataset.tabpanel) !== index;
+  state = { ...state, tab: index };
+  vscode.setState(state);
+}
+
+document.addEventListener('keydown', (event) => {
+  const tab = (event.target as Element | null)?.closest<HTMLElement>('[role="tab"][data-tab]');
+  if (!tab || (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft')) return;
+  const count = TAB_TITLES.length;
+  selectTab((Number(tab.dataset.tab) + (event.key === 'ArrowRight' ? 1 : count - 1)) % count);
+  event.preventDefault();
+});
+
 document.addEventListener('click', (event) => {
+  const tab = (event.target as Element | null)?.closest<HTMLElement>('[role="tab"][data-tab]');
+  if (tab) {
+    selectTab(Number(tab.dataset.tab));
+    return;
+  }
   const target = (event.target as Element | null)?.closest('[data-action]');
   const action = target?.getAttribute('data-action');
   if (!action) return;
@@ -171,7 +187,16 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   if (message?.type === 'show') {
     // A new result opens on its first tab (an ad-hoc trace on its figures); the same one keeps the tab the user chose.
     const firstTab = message.data.kind === 'trace' ? TAB_TITLES.indexOf('Log & trace') : 0;
-    state = { data: message.data, tab: state.data && state.data.createdAt === message.data.createdAt ? state.tab : firstTab };
+    state = { data: message.data, tab: state.data && state.data.createdAt === message.data.createdAt ? state.tab : firstTab, running: null };
+    vscode.setState(state);
+    render();
+  } else if (message?.type === 'runEnded') {
+    if (!state.running) return;
+    state = { ...state, running: null };
+    vscode.setState(state);
+    render();
+  } else if (message?.type === 'running') {
+    state = { ...state, running: message.view };
     vscode.setState(state);
     render();
   }

@@ -1,9 +1,11 @@
 // The panel's content as a plain element tree built from PanelData (no DOM here, so tests run in mocha): main.ts
 // turns it into elements with createElement/textContent, and toHtml() serialises it, escaped, for tests.
-import { formatNumber, formatRatio, formatValue } from '../report/export';
+import { formatNumber, formatValue, ratioWords } from '../report/export';
 import type { MetricRow } from '../report/comparison';
 import type { RatioCell, Summary } from '../report/stats';
-import type { PanelData } from '../shared/webviewProtocol';
+import { formatBytes, formatDuration } from '../report/units';
+import { buildVerdict } from '../report/verdict';
+import type { PanelData, RunningView } from '../shared/webviewProtocol';
 
 export interface VElement {
   tag: string;
@@ -45,7 +47,8 @@ export function toHtml(node: VNode): string {
 
 /** "0.395 ms/wait (0.39 – 0.403)": the unit once, so median and range fit a table cell. */
 function cellText(s: Summary | null | undefined, row: MetricRow): string {
-  if (!s) return 'n/a';
+  // A source that was not measured reads "not measured" (why and GRANT in the Missing measurements tab), never 0.
+  if (!s) return row.notMeasured ? 'not measured' : 'n/a';
   const median = formatValue(s.median, row.unit);
   if (s.n === 1 || s.min === s.max) return median;
   const lo = formatValue(s.min, row.unit);
@@ -58,26 +61,56 @@ function cellText(s: Summary | null | undefined, row: MetricRow): string {
   return `${median} (${lo} – ${hi})`;
 }
 
-function ratioNode(r: RatioCell | null | undefined): VNode {
+function ratioNode(row: MetricRow, r: RatioCell | null | undefined): VNode {
   if (!r || r.ratio === null) return h('span', { class: 'dl-muted' }, 'n/a');
-  const spread = r.spread.min !== null && r.spread.max !== null && r.spread.min !== r.spread.max ? ` [${formatRatio(r.spread.min)}–${formatRatio(r.spread.max)}]` : '';
+  const words = ratioWords(row, r);
+  // Inconclusive is not a verdict: neutral colour, whatever direction the medians moved.
+  const tone = r.inconclusive ? 'dl-inconclusive' : `dl-${r.verdict}`;
   return h(
     'span',
-    { class: `dl-ratio dl-${r.verdict}${r.inconclusive ? ' dl-inconclusive' : ''}`, title: r.inconclusive ? 'min–max ranges overlap: may be noise' : r.verdict },
-    `${r.arrow} ×${formatRatio(r.ratio)}${spread}`,
+    { class: `dl-ratio ${tone}`, title: r.inconclusive ? 'min–max ranges overlap: may be noise' : r.verdict },
+    words.text,
+    words.spread ? h('span', { class: 'dl-spread' }, ` [${words.spread}]`) : null,
     r.inconclusive ? h('span', { class: 'dl-note' }, ' inconclusive') : null,
   );
 }
 
-function table(headers: string[], rows: VNode[][], label: string): VElement {
+/**
+ * A plain table in a horizontally scrolling box: cells wrap, the first column sticks while the others scroll, so
+ * the names and figures stay readable in a 600 px panel (vscode-table cut every cell with an ellipsis there).
+ */
+function table(headers: string[], rows: VNode[][], label: string, numericFrom = 1): VElement {
+  const cls = (i: number) => (i === 0 ? 'dl-first' : i >= numericFrom ? 'dl-num' : '');
   return h(
-    'vscode-table',
-    { zebra: '', 'bordered-columns': '', 'resizable': '', 'aria-label': label },
-    h('vscode-table-header', { slot: 'header' }, ...headers.map((t) => h('vscode-table-header-cell', {}, t))),
-    h('vscode-table-body', { slot: 'body' }, ...rows.map((cells) => h('vscode-table-row', {}, ...cells.map((c) => h('vscode-table-cell', {}, c))))),
+    'div',
+    { class: 'dl-table-wrap', role: 'region', 'aria-label': label, tabindex: '0' },
+    h(
+      'table',
+      { class: 'dl-table', 'aria-label': label },
+      h('thead', {}, h('tr', {}, ...headers.map((t, i) => h('th', { scope: 'col', class: cls(i) }, t)))),
+      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((c, i) => (i === 0 ? h('th', { scope: 'row', class: 'dl-first' }, c) : h('td', { class: cls(i) }, c)))))),
+    ),
   );
 }
 
+/** The answer at a glance: headline, what was compared, flushes per commit, where the time went, exposure, restore. */
+export function verdictSection(d: PanelData): VElement | null {
+  if (d.kind === 'trace') return null;
+  const r = d.header.restore;
+  const v = buildVerdict(d.model, {
+    restore: r ? { ok: r.ok, originalSetting: r.originalSetting ?? null, verifiedSetting: r.verifiedSetting ?? null, message: r.message } : null,
+    workload: d.header.workload ?? null,
+  });
+  return h(
+    'section',
+    { class: 'dl-verdict', 'aria-label': 'Verdict' },
+    h('p', { class: `dl-headline dl-tone-${v.headlineTone}`, role: 'status' }, v.headline),
+    h('dl', { class: 'dl-verdict-facts' }, ...v.facts.flatMap((f) => [h('dt', {}, f.label), h('dd', { class: `dl-tone-${f.tone}`, 'data-fact': f.id }, f.text)])),
+    r && !r.ok && r.statement ? h('p', { class: 'dl-restore dl-error', role: 'alert' }, 'Run this to put the setting back: ', h('code', { class: 'dl-block' }, r.statement)) : null,
+  );
+}
+
+/** Server facts and the environment, folded under the verdict: details, not the answer. */
 function headerSection(d: PanelData): VElement {
   const hd = d.header;
   const facts: [string, string | null][] = [
@@ -89,18 +122,25 @@ function headerSection(d: PanelData): VElement {
     ['Recovery model', hd.recoveryModel],
     ['Status', hd.status],
   ];
+  if (hd.workload) facts.push(['Workload', hd.workload]);
+  const summary = [hd.server, hd.database ? `database ${hd.database}` : null, hd.status].filter((x) => x).join(' · ');
   return h(
-    'header',
+    'details',
     { class: 'dl-header' },
-    h('h1', {}, d.title),
+    h('summary', {}, h('span', { class: 'dl-summary-label' }, 'Server and environment'), h('span', { class: 'dl-muted' }, ` ${summary}`)),
     h('dl', { class: 'dl-facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? 'unknown')])),
-    hd.restore
-      ? h('p', { class: hd.restore.ok ? 'dl-restore dl-ok' : 'dl-restore dl-error', role: 'status' }, hd.restore.message, hd.restore.statement ? h('code', { class: 'dl-block' }, hd.restore.statement) : null)
-      : null,
-    hd.status.startsWith('cancelled') ? h('p', { class: 'dl-cancelled', role: 'status' }, 'Cancelled: the workload was stopped; the figures cover the run up to the cancel (the after-snapshot was still taken).') : null,
-    hd.error ? h('p', { class: 'dl-error', role: 'alert' }, hd.error) : null,
     d.kind === 'trace' ? null : environmentSection(d),
   );
+}
+
+/** What stopped the run early, above the verdict's details: a cancel or an error the verdict does not cover. */
+function statusNotes(d: PanelData): VNode[] {
+  const hd = d.header;
+  const out: VNode[] = [];
+  if (hd.status.startsWith('cancelled')) out.push(h('p', { class: 'dl-cancelled', role: 'status' }, 'Cancelled: the workload was stopped; the figures cover the run up to the cancel (the after-snapshot was still taken).'));
+  // A workload error is the verdict's headline; any other error (a failed ALTER, a lost connection) is shown here.
+  if (hd.error && !d.model.failure) out.push(h('p', { class: 'dl-error', role: 'alert' }, hd.error));
+  return out;
 }
 
 /** Trace flags 3979/3982, VLFs, log size, recovery model: what shapes log flushing besides the workload. */
@@ -109,7 +149,7 @@ function environmentSection(d: PanelData): VElement {
   const facts: [string, string][] = [
     ['Recovery model', e.recoveryModel ?? 'unknown'],
     ['VLF count', e.vlfCount === null ? 'unknown' : formatNumber(e.vlfCount, 0)],
-    ['Log size', e.logSizeMb === null ? 'unknown' : `${formatNumber(e.logSizeMb)} MB`],
+    ['Log size', e.logSizeMb === null ? 'unknown' : formatBytes(e.logSizeMb * 1024 * 1024)],
     ['Trace flag 3979', e.traceFlag3979 ?? 'unknown'],
     ['Trace flag 3982', e.traceFlag3982 ?? 'unknown'],
   ];
@@ -129,7 +169,7 @@ export function metricTable(d: PanelData): VElement {
   const rows = m.rows.map((row) => [
     h('span', { title: row.source }, row.label) as VNode,
     ...m.columns.map((c) => cellText(row.cells[c], row) as VNode),
-    ...others.map((c) => ratioNode(row.ratios[c])),
+    ...others.map((c) => ratioNode(row, row.ratios[c])),
   ]);
   return table(headers, rows, 'Metrics per durability mode');
 }
@@ -165,9 +205,14 @@ function chartsSection(d: PanelData): VElement {
     d.charts.repetitions.length > 0 ? chart('elapsed', 'Workload elapsed (ms) per mode and repetition') : null,
     d.charts.repetitions.length > 0 ? chart('writelog', 'WRITELOG wait time (ms) per mode and repetition') : null,
     d.charts.repetitions.length > 0 ? chart('writesVsBytes', 'Log writes vs log bytes (one point per run)') : null,
-    d.charts.flushSizes ? chart('flushSizes', 'Log flush sizes (XE)') : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
-    d.charts.flushTimeline ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)`) : null,
+    d.charts.flushSizes
+      ? chart('flushSizes', `Log flush sizes (XE)${d.charts.flushSizes.sources?.length ? ` — ${d.charts.flushSizes.sources.join('; ')}` : ''}`)
+      : h('p', { class: 'dl-muted' }, 'No flush-size histogram: the log-flush trace did not run or carried no write sizes.'),
+    d.charts.flushTimeline
+      ? chart('flushTimeline', `Log flushes over time (${d.charts.flushTimeline.bucketMs} ms buckets, first run of each mode)${d.charts.flushTimeline.coverage?.length ? ` — ${d.charts.flushTimeline.coverage.join('; ')}` : ''}`)
+      : null,
     d.charts.fileIo ? chart('fileIo', 'Bytes written per file (first run of each mode)') : null,
+    d.charts.fileThroughput ? chart('fileThroughput', 'Read and write throughput per file (first run of each mode)') : null,
     d.charts.samples ? chart('samples', 'Sampled during the run, per sample interval (x: seconds since sampling started)') : null,
     d.charts.printSeries
       ? chart('printSeries', `Figures the workload PRINTed (label: number)${d.charts.printSeries.perPoint > 1 ? `, maximum per ${d.charts.printSeries.perPoint} occurrences` : ''}`)
@@ -179,20 +224,40 @@ function num(v: number | null, unit: Parameters<typeof formatValue>[1]): string 
   return v === null ? 'n/a' : formatValue(v, unit);
 }
 
+function rate(v: number | null | undefined): string {
+  return v === null || v === undefined ? 'n/a' : `${formatBytes(v)}/s`;
+}
+
+/** Per file: writes and reads side by side (S5: CHECKDB and BACKUP read far more than they write), with throughput. */
 function ioSection(d: PanelData): VElement {
   if (d.files.length === 0) return h('p', { class: 'dl-muted' }, 'No per-file figures (sys.dm_io_virtual_file_stats was not readable).');
   return table(
-    ['Mode', 'File', 'Kind', 'Writes', 'Bytes written', 'ms/write', 'Bytes/write', 'Reads'],
-    d.files.map((f) => [f.mode, f.file, f.kind, num(f.writes, 'count'), num(f.bytesWritten, 'bytes'), num(f.msPerWrite, 'ms/write'), num(f.avgBytesPerWrite, 'bytes/write'), num(f.reads, 'count')]),
+    ['File', 'Mode', 'Kind', 'Writes', 'Bytes written', 'ms/write', 'Bytes/write', 'Write throughput', 'Reads', 'Bytes read', 'ms/read', 'Read throughput'],
+    d.files.map((f) => [
+      f.file,
+      f.mode,
+      f.kind,
+      num(f.writes, 'count'),
+      num(f.bytesWritten, 'bytes'),
+      num(f.msPerWrite, 'ms/write'),
+      num(f.avgBytesPerWrite, 'bytes/write'),
+      rate(f.writeBytesPerSec),
+      num(f.reads, 'count'),
+      f.bytesRead === undefined ? 'n/a' : num(f.bytesRead, 'bytes'),
+      f.msPerRead === undefined ? 'n/a' : num(f.msPerRead, 'ms/read'),
+      rate(f.readBytesPerSec),
+    ]),
     'Per-file IO',
+    3,
   );
 }
 
 function waitTable(rows: PanelData['waits'], label: string): VElement {
   return table(
-    ['Mode', 'Wait type', 'Waiting tasks', 'Wait time', 'Share'],
-    rows.map((w) => [w.mode, w.waitType, num(w.waitingTasks, 'count'), num(w.waitTimeMs, 'ms'), w.percent === null ? 'n/a' : `${w.percent.toFixed(1)} %`]),
+    ['Wait type', 'Mode', 'Waiting tasks', 'Wait time', 'Share'],
+    rows.map((w) => [w.waitType, w.mode, num(w.waitingTasks, 'count'), num(w.waitTimeMs, 'ms'), w.percent === null ? 'n/a' : `${w.percent.toFixed(1)} %`]),
     label,
+    2,
   );
 }
 
@@ -250,6 +315,30 @@ function toolbar(): VElement {
 
 export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Log & trace', 'Missing measurements'] as const;
 
+/**
+ * Tabs as plain buttons and sections (role tab / tabpanel): the strip wraps onto a second line in a narrow panel
+ * instead of cutting titles off, and main.ts switches them by toggling `hidden`.
+ */
+function tabs(titles: readonly string[], panels: VElement[], selected: number, badges: Record<number, string>): VElement {
+  return h(
+    'div',
+    { class: 'dl-tabs' },
+    h(
+      'div',
+      { class: 'dl-tablist', role: 'tablist', 'aria-label': 'Details' },
+      ...titles.map((title, i) =>
+        h(
+          'button',
+          { class: 'dl-tab', role: 'tab', id: `dl-tab-${i}`, 'data-tab': String(i), 'aria-selected': String(i === selected), 'aria-controls': `dl-tabpanel-${i}`, tabindex: i === selected ? '0' : '-1' },
+          title,
+          badges[i] ? h('span', { class: 'dl-badge' }, badges[i]!) : null,
+        ),
+      ),
+    ),
+    ...panels.map((p, i) => h('section', { class: 'dl-tabpanel', role: 'tabpanel', id: `dl-tabpanel-${i}`, 'aria-labelledby': `dl-tab-${i}`, 'data-tabpanel': String(i), ...(i === selected ? {} : { hidden: '' }) }, p)),
+  );
+}
+
 /** The whole panel. `selectedTab` comes from the webview state so a reload keeps the tab. */
 export function renderPanel(d: PanelData, selectedTab = 0): VElement {
   const panels = [
@@ -263,19 +352,33 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
     logSection(d),
     missingSection(d),
   ];
+  const selected = Math.max(0, Math.min(selectedTab, panels.length - 1));
   return h(
     'div',
     { class: 'dl-panel' },
     d.standInLabel ? h('div', { class: 'dl-banner', role: 'note' }, h('strong', {}, 'STAND-IN '), d.standInLabel) : null,
-    headerSection(d),
+    h('h1', {}, d.title),
+    verdictSection(d),
+    ...statusNotes(d),
     toolbar(),
-    h(
-      'vscode-tabs',
-      { 'selected-index': String(Math.max(0, Math.min(selectedTab, panels.length - 1))) },
-      ...TAB_TITLES.flatMap((title, i) => [
-        h('vscode-tab-header', { slot: 'header' }, title, title === 'Missing measurements' && d.missing.length > 0 ? h('vscode-badge', { variant: 'counter', slot: 'content-after' }, String(d.missing.length)) : null),
-        h('vscode-tab-panel', {}, panels[i]!),
-      ]),
-    ),
+    headerSection(d),
+    tabs(TAB_TITLES, panels, selected, d.missing.length > 0 ? { [TAB_TITLES.indexOf('Missing measurements')]: String(d.missing.length) } : {}),
+  );
+}
+
+/** While a run is in progress: what it is doing, for how long, and the sampler's live figures (not the old result). */
+export function renderRunning(view: RunningView): VElement {
+  const live: [string, string][] = [
+    ['Elapsed', formatDuration(view.elapsedMs)],
+    ['Log flushes so far', view.logFlushes === null ? 'waiting for the first sample' : formatNumber(view.logFlushes, 0)],
+    ['Log written so far', view.logBytes === null ? 'waiting for the first sample' : formatBytes(view.logBytes)],
+  ];
+  return h(
+    'div',
+    { class: 'dl-panel dl-running' },
+    h('h1', {}, view.title),
+    h('p', { class: 'dl-headline dl-tone-neutral', role: 'status' }, 'Running… ', view.step),
+    h('dl', { class: 'dl-verdict-facts' }, ...live.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    h('p', { class: 'dl-muted' }, 'The result replaces this view when the run ends. Cancel from the progress notification.'),
   );
 }

@@ -3,7 +3,9 @@
 export { aggregateLogFlushEvents, LogFlushAggregator, type AggregateContext, type DurationUnit, type LogFlushTrace } from './aggregate';
 export { dropOrphanSessions, dropSession, findOrphanSessions } from './cleanup';
 export { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
-export { readEventFile, readEventFileRows, type EventFileCursor, type EventFileRead } from './eventFile';
+export { readEventFile, readEventFileRows, streamEventFile, type EventFileCursor, type EventFileRead, type EventFileStream } from './eventFile';
+export { parseCounterTarget, parseHistogramTarget, type CounterData, type HistogramData } from './targetData';
+export type { TimelineCoverage } from './timeline';
 export { LogFlushSession, withLogFlushTrace, type SessionState, type WithTraceOptions } from './logFlushTrace';
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 export { readRingBufferXml, XeXmlReader, type LostEvents, type RingBufferHeader, type XeEvent, type XeField, type XeReadResult } from './reader';

@@ -1,19 +1,28 @@
 // Lifecycle of the log-flush Extended Events session: prepare (platform, permissions, events) → start → stop → read
 // → drop, with withLogFlushTrace guaranteeing the drop (on a fresh connection if the first one died).
 
-import type { SqlClient } from '../db/types';
-import { LogFlushAggregator, type AggregateContext, type LogFlushTrace } from './aggregate';
+import type { Row, SqlClient } from '../db/types';
+import { LogFlushAggregator, type AggregateContext, type ExactTargets, type LogFlushTrace } from './aggregate';
 import { dropSession } from './cleanup';
 import { mapSessionError, type XeSessionError, type XeStep } from './errors';
-import { readEventFile, type EventFileCursor } from './eventFile';
+import { readEventFile, streamEventFile, type EventFileCursor } from './eventFile';
 import { nameParam, planLogFlushTrace, type LogFlushTraceOptions, type TracePlan } from './plan';
-import { readRingBufferXml, type XeReadResult } from './reader';
-import { eventFileReadPattern, readTargetSql, sessionStateSql } from './sessionSql';
+import { readRingBufferXml, XeXmlReader, lostEventsOf, lostEventsNote, type XeReadResult } from './reader';
+import { readTargetsSql, sessionStateSql } from './sessionSql';
+import { parseCounterTarget, parseHistogramTarget } from './targetData';
 
 export { dropOrphanSessions, dropSession, findOrphanSessions } from './cleanup';
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 
 export type SessionState = 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed';
+
+/** The session's target_data rows as read just before STOP (memory targets vanish with the running session). */
+interface TargetSnapshot {
+  ringBuffer: string | null;
+  exact: ExactTargets;
+}
+
+type CompanionState = 'none' | 'created' | 'started' | 'stopped' | 'failed';
 
 /** One log-flush session on one connection. Use withLogFlushTrace so the drop cannot be forgotten. */
 export class LogFlushSession {
@@ -22,7 +31,10 @@ export class LogFlushSession {
   /** Set when the drop failed; the session is then an orphan that findOrphanSessions will list. */
   cleanupError: XeSessionError | null = null;
   private createAttempted = false;
-  private ringSnapshot: string | null | undefined = undefined;
+  /** The latency companion session: optional, so its failures become notes, never the run's failure. */
+  private companion: CompanionState = 'none';
+  private readonly companionNotes: string[] = [];
+  private snapshot: TargetSnapshot | null = null;
   private fileCursor: EventFileCursor | null = null;
 
   private constructor(
@@ -43,13 +55,16 @@ export class LogFlushSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  /** CREATE + START; call just before the measured batches. */
+  /** CREATE + START; call just before the measured batches. The latency companion starts first, so it sees every flush the main session sees. */
   async start(): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+    await this.startCompanion();
     this.createAttempted = true;
     try {
       await this.client.execute(this.plan.createSql);
     } catch (err) {
+      // The companion is ours whatever happened to the main CREATE (a caller may abandon this instance on a name clash).
+      await this.dropCompanion();
       throw this.fail('create', err);
     }
     try {
@@ -61,39 +76,89 @@ export class LogFlushSession {
     this.startedAt = new Date();
   }
 
+  private async dropCompanion(): Promise<void> {
+    if (this.companion === 'none') return;
+    try {
+      await dropSession(this.client, this.plan.latency!.sessionName, this.plan.scope, this.plan.platform);
+      this.companion = 'none';
+    } catch {
+      // dispose tries again (and reports it).
+    }
+  }
+
+  private async startCompanion(): Promise<void> {
+    const l = this.plan.latency;
+    if (!l) return;
+    try {
+      this.companion = 'failed';
+      await this.client.execute(l.createSql);
+      this.companion = 'created';
+      await this.client.execute(sessionStateSql(l.sessionName, this.plan.scope, 'START'));
+      this.companion = 'started';
+    } catch (err) {
+      this.companionNotes.push(`The latency histogram session ${l.sessionName} could not be started (${(err as Error).message}); latencies come from the sampled events.`);
+    }
+  }
+
   /**
-   * Stops the session. A ring_buffer lives only while the session runs (sys.dm_xe_sessions lists running sessions,
-   * reference §4.5), so its XML is captured first; reading the target also flushes pending buffers (reference §4.3).
+   * Stops the session. ring_buffer, event_counter and histogram live only while the session runs (sys.dm_xe_sessions
+   * lists running sessions, reference §4.5), so all their target_data is captured first, in one round trip; reading
+   * the targets also flushes pending buffers (reference §4.3).
    */
   async stop(): Promise<void> {
     if (this.state !== 'started') return;
-    if (this.plan.target.kind === 'ring_buffer') this.ringSnapshot = await this.queryRingBuffer();
+    this.snapshot = await this.queryTargets();
     try {
       await this.client.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
     } catch (err) {
       throw this.fail('stop', err);
     }
     this.state = 'stopped';
+    if (this.companion === 'started') {
+      try {
+        await this.client.execute(sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP'));
+        this.companion = 'stopped';
+      } catch {
+        // Dropping it (dispose) ends it as well.
+      }
+    }
   }
 
-  private async queryRingBuffer(): Promise<string | null> {
+  private async queryTargets(): Promise<TargetSnapshot> {
+    let rows: Row[];
+    const companion = this.plan.latency?.sessionName ?? this.name;
     try {
-      const rows = await this.client.query(readTargetSql(this.plan.scope, 'ring_buffer'), nameParam(this.name));
-      const data = rows[0]?.target_data;
-      return typeof data === 'string' ? data : null;
+      rows = await this.client.query(readTargetsSql(this.plan.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }]);
     } catch (err) {
       throw this.fail('read', err);
     }
+    const data = (session: string, target: string): string | null | undefined => {
+      const row = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session));
+      if (!row) return undefined;
+      return typeof row.target_data === 'string' ? row.target_data : null;
+    };
+    const counterXml = data(this.name, 'event_counter');
+    const histogramXml = data(this.name, 'histogram');
+    const latencyXml = this.plan.latency && this.companion === 'started' ? data(this.plan.latency.sessionName, 'histogram') : undefined;
+    const h = this.plan.histogram;
+    return {
+      ringBuffer: data(this.name, 'ring_buffer') ?? null,
+      exact: {
+        counter: counterXml === undefined ? null : parseCounterTarget(counterXml),
+        histogram: h && histogramXml !== undefined ? { ...parseHistogramTarget(histogramXml), event: h.event, field: h.field } : null,
+        latency: latencyXml !== undefined ? { ...parseHistogramTarget(latencyXml), event: 'log_flush_complete', field: this.plan.latency!.field } : null,
+      },
+    };
   }
 
-  /** Events so far: the ring buffer (live, or as captured at stop), or the event_file rows since the last read. */
+  /** Events so far: the ring buffer (live, or as captured at stop), or the flush rows of the event_file since the last read. */
   async read(): Promise<XeReadResult> {
     if (this.plan.target.kind === 'ring_buffer') {
-      const xml = this.state === 'started' ? await this.queryRingBuffer() : (this.ringSnapshot ?? null);
+      const xml = this.state === 'started' ? (await this.queryTargets()).ringBuffer : (this.snapshot?.ringBuffer ?? null);
       return readRingBufferXml(xml);
     }
     try {
-      const result = await readEventFile(this.client, eventFileReadPattern(this.plan.target.path, this.plan.scope), this.fileCursor);
+      const result = await readEventFile(this.client, this.plan.eventFilePattern!, this.fileCursor, this.flushEventName());
       this.fileCursor = result.cursor;
       return result;
     } catch (err) {
@@ -101,35 +166,95 @@ export class LogFlushSession {
     }
   }
 
-  /** The RunResult summary of a read, carrying what the plan found missing. */
-  summarize(read: XeReadResult, extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): LogFlushTrace {
-    const agg = new LogFlushAggregator();
-    for (const e of read.events) agg.add(e);
-    return agg.finish({
+  /** The event the timeline draws: the same preference as the counts (aggregate.ts). */
+  private flushEventName(): string {
+    return (['databases_log_flush', 'log_flush_complete', 'log_flush_start'] as const).find((e) => this.plan.events.includes(e)) ?? this.plan.events[0]!;
+  }
+
+  private context(extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'>): AggregateContext {
+    return {
       sessionName: this.name,
       target: this.plan.target.kind,
       durationUnit: this.plan.durationUnit,
-      lost: read.lost,
       missingEvents: this.plan.missingEvents,
       missingFields: this.plan.missingFields,
-      readNotes: [...this.plan.notes, ...read.notes],
       timelineStart: this.startedAt,
+      scope: this.plan.scope,
+      ...(this.snapshot ? { exact: this.snapshot.exact } : {}),
       ...extra,
-    });
+    };
   }
 
-  /** Drops the session if it may exist; on failure retries on a fresh connection from `reconnect`. */
-  async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
-    if (!this.createAttempted || this.state === 'dropped') return;
-    try {
-      await dropSession(this.client, this.name, this.plan.scope, this.plan.platform);
-    } catch (first) {
-      if (!reconnect) throw first;
-      // The usual cause is a dropped connection: a new one can still drop the server-side session.
-      const fresh = await reconnect();
-      await dropSession(fresh, this.name, this.plan.scope, this.plan.platform);
+  /** The RunResult summary of a read, with the exact counts captured at stop. */
+  summarize(read: XeReadResult, extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): LogFlushTrace {
+    const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
+    for (const e of read.events) agg.add(e);
+    return agg.finish({ ...this.context(extra), lost: read.lost, readNotes: [...this.plan.notes, ...this.companionNotes, ...read.notes] });
+  }
+
+  /**
+   * After stop(): reads the sample (ring buffer, already captured) or streams the event_file in pages, straight into
+   * the aggregator — memory bounded, round trips: the one target read at stop, plus one per event_file page.
+   */
+  async collect(extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): Promise<LogFlushTrace> {
+    const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
+    const readNotes = [...this.plan.notes, ...this.companionNotes];
+    if (this.plan.target.kind === 'ring_buffer') {
+      const xml = this.snapshot?.ringBuffer ?? null;
+      const reader = new XeXmlReader((e) => agg.add(e));
+      if (xml === null || xml.length === 0) readNotes.push('The ring_buffer returned no data: the timeline has no sample.');
+      else reader.readDocument(xml, 'ring_buffer target_data');
+      const lost = lostEventsOf(reader.ringBuffer, reader.parsed + reader.duplicates);
+      const lostNote = lostEventsNote(lost, reader.ringBuffer?.truncated ?? false);
+      if (lostNote) readNotes.push(`Timeline sample: ${lostNote}.`);
+      if (reader.parseError) readNotes.push(reader.parseError);
+      return agg.finish({ ...this.context(extra), lost, readNotes });
     }
-    this.state = 'dropped';
+    const pattern = this.plan.eventFilePattern!;
+    let stream;
+    try {
+      stream = await streamEventFile(this.client, pattern, this.fileCursor, (e) => agg.add(e), { event: this.flushEventName() });
+    } catch (err) {
+      throw this.fail('read', err);
+    }
+    this.fileCursor = stream.cursor;
+    readNotes.push(...stream.notes);
+    readNotes.push(
+      `The event_file target's files stay on the server after the session is dropped (DROP EVENT SESSION does not delete them): ` +
+        `${stream.files.length > 0 ? stream.files.join(', ') : pattern}. Delete them on the server when no longer needed.`,
+    );
+    const lost = { dropped: 0, evicted: 0, truncatedAway: 0, total: stream.malformed };
+    return agg.finish({ ...this.context(extra), lost, readNotes, eventFiles: { pattern, files: stream.files } });
+  }
+
+  /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
+  async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
+    const names: string[] = [];
+    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
+    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    if (names.length === 0) return;
+    let client = this.client;
+    let firstError: unknown = null;
+    for (const name of names) {
+      try {
+        await dropSession(client, name, this.plan.scope, this.plan.platform);
+      } catch (first) {
+        if (!reconnect) {
+          firstError ??= first;
+          continue;
+        }
+        // The usual cause is a dropped connection: a new one can still drop the server-side session.
+        if (client === this.client) client = await reconnect();
+        try {
+          await dropSession(client, name, this.plan.scope, this.plan.platform);
+        } catch (second) {
+          firstError ??= second;
+        }
+      }
+    }
+    if (firstError !== null) throw firstError;
+    this.companion = 'none';
+    if (this.createAttempted) this.state = 'dropped';
   }
 }
 

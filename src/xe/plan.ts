@@ -5,15 +5,22 @@ import type { QueryParameter, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import {
+  createLatencySessionSql,
   createSessionSql,
   EVENT_CATALOG_SQL,
   EVENT_COLUMNS_SQL,
   EXPECTED_FIELDS,
+  LATENCY_HISTOGRAM_SLOTS,
+  latencySessionName,
   LOG_FLUSH_EVENTS,
   myPermissionsSql,
+  eventFileReadPattern,
   newSessionName,
   PLATFORM_SQL,
   RING_BUFFER_MAX_MEMORY_KB,
+  sessionEventFilePath,
+  SIZE_HISTOGRAM_SLOTS,
+  type HistogramSpec,
   type LogFlushEventName,
   type SessionScope,
   type TargetOptions,
@@ -46,7 +53,14 @@ export interface TracePlan {
   missingFields: string[];
   eventSequence: boolean;
   durationUnit: DurationUnit | null;
+  /** The sample target (ring_buffer) or full stream (event_file, its path already unique to this session). */
   target: TargetOptions;
+  /** The exact-size histogram (null when no traced event carries write_size). event_counter is always added. */
+  histogram: HistogramSpec | null;
+  /** event_file only: the pattern that reads this session's files and no others. */
+  eventFilePattern: string | null;
+  /** The companion session holding the latency histogram (null when log_flush_complete has no duration here). */
+  latency: { sessionName: string; field: string; slots: number; createSql: string } | null;
   createSql: string;
   notes: string[];
 }
@@ -94,13 +108,23 @@ export function ringBufferEventsLimit(expectedFlushes: number | undefined, event
   return Math.min(1_000_000, Math.max(1000, Math.ceil(expectedFlushes * Math.max(1, eventKinds) * 1.25)));
 }
 
-function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number): TargetOptions {
+/** The event_file path gets the session name, so each run writes (and reads) only its own files. */
+function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number, sessionName: string, scope: SessionScope): TargetOptions {
   const t = opts.target ?? { kind: 'ring_buffer' };
   if (t.kind === 'ring_buffer') {
     const limit = t.maxEventsLimit ?? ringBufferEventsLimit(opts.expectedFlushes, eventKinds);
     return { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
   }
-  return { kind: 'event_file', path: t.path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
+  const path = sessionEventFilePath(t.path, sessionName, scope);
+  return { kind: 'event_file', path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
+}
+
+/** write_size of log_flush_complete (or log_flush_start) feeds the size histogram, when this server has the field. */
+function histogramSpec(events: readonly LogFlushEventName[], fields: ReadonlyMap<string, ReadonlyMap<string, string | null>>): HistogramSpec | null {
+  for (const event of ['log_flush_complete', 'log_flush_start'] as const) {
+    if (events.includes(event) && fields.get(event)?.has('write_size')) return { event, field: 'write_size', slots: SIZE_HISTOGRAM_SLOTS };
+  }
+  return null;
 }
 
 /** Reads platform, permissions and the event catalog, and decides what the session will contain. Changes nothing. */
@@ -173,14 +197,23 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
   const durationField = fields.get('log_flush_complete')?.get('duration');
   const durationUnit = events.includes('log_flush_complete') && durationField !== undefined ? durationUnitFromDescription(durationField) : null;
 
-  const target = resolveTarget(opts, events.length);
+  const histogram = histogramSpec(events, fields);
+  if (!histogram) notes.push('No traced event carries write_size here: bytes and flush sizes come from the sampled events only.');
   let createSql: string;
+  let target: TargetOptions;
   try {
-    createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target });
+    target = resolveTarget(opts, events.length, sessionName, scope);
+    createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target, eventCounter: true, histogram });
   } catch (err) {
     throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
   }
-  return { sessionName, scope, platform, events, missingEvents, missingFields, eventSequence, durationUnit, target, createSql, notes };
+  const eventFilePattern = target.kind === 'event_file' ? eventFileReadPattern(target.path, scope) : null;
+  let latency: TracePlan['latency'] = null;
+  if (events.includes('log_flush_complete') && durationField !== undefined) {
+    const name = latencySessionName(sessionName);
+    latency = { sessionName: name, field: 'duration', slots: LATENCY_HISTOGRAM_SLOTS, createSql: createLatencySessionSql({ name, scope, databaseId: opts.databaseId, field: 'duration', slots: LATENCY_HISTOGRAM_SLOTS }) };
+  }
+  return { sessionName, scope, platform, events, missingEvents, missingFields, eventSequence, durationUnit, target, histogram, eventFilePattern, latency, createSql, notes };
 }
 
 async function checkPermissions(client: SqlClient, sessionName: string, platform: XePlatform, notes: string[]): Promise<void> {

@@ -43,9 +43,35 @@ export function integerLiteral(value: number, min: number, max: number, what: st
   return String(value);
 }
 
+/** The sample target: a ring buffer (bounded timeline sample) or an event_file (the full event stream). */
 export type TargetOptions =
   | { kind: 'ring_buffer'; maxEventsLimit: number; maxMemoryKb: number }
   | { kind: 'event_file'; path: string; maxFileSizeMb: number; maxRolloverFiles: number };
+
+/** A package0.histogram on one numeric field of one event (source_type 0 = event field). */
+export interface HistogramSpec {
+  event: LogFlushEventName;
+  field: string;
+  slots: number;
+}
+
+/**
+ * Slots for the flush-size histogram. The target keeps one slot per distinct value and ignores new values once all
+ * are taken (targets page, histogram); log writes are multiples of 512 bytes up to 60 KB (reference §5), about 120
+ * values, so 1,024 leaves room for sector sizes we have not seen. The server rounds to a power of two anyway.
+ */
+export const SIZE_HISTOGRAM_SLOTS = 1024;
+
+/**
+ * Slots for the latency histogram: durations take many more distinct values than sizes, and a slot costs a few bytes,
+ * so 16,384 keeps a long run's distribution whole in the usual case; an overflow is detected and said (aggregate.ts).
+ */
+export const LATENCY_HISTOGRAM_SLOTS = 16384;
+
+/** The companion session that holds the latency histogram: a session cannot have two histogram targets (reference §4.2). */
+export function latencySessionName(sessionName: string): string {
+  return `${sessionName}_latency`;
+}
 
 /** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */
 export const RING_BUFFER_MAX_MEMORY_KB = 1024;
@@ -59,6 +85,10 @@ export interface SessionDefinition {
   /** Add package0.event_sequence to each event so re-reads can be de-duplicated (only when the action exists). */
   eventSequence: boolean;
   target: TargetOptions;
+  /** Add package0.event_counter: exact per-event counts. */
+  eventCounter: boolean;
+  /** Add package0.histogram on this field (null: no event carries a size field). */
+  histogram: HistogramSpec | null;
 }
 
 /** Validates an event_file path: `.xel`, at most 260 characters (the read function's nvarchar(260)), no control characters; Azure needs https. */
@@ -75,6 +105,32 @@ export function validateEventFilePath(path: string, scope: SessionScope): string
 
 function scopeKeyword(scope: SessionScope): string {
   return scope === 'server' ? 'SERVER' : 'DATABASE';
+}
+
+/** Field names go into a string literal of the DDL; they come from sys.dm_xe_object_columns, so only plain names pass. */
+function fieldName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name)) throw new RangeError(`histogram source must be a plain field name, got ${JSON.stringify(name)}`);
+  return name;
+}
+
+/**
+ * The aggregating targets, from "Targets for Extended Events"
+ * (https://learn.microsoft.com/sql/relational-databases/extended-events/targets-for-extended-events-in-sql-server):
+ * event_counter has no parameters and counts synchronously; histogram takes filtering_event_name ('package.event'),
+ * source (an event field when source_type = 0, default 1 = action) and slots (default 256, rounded up to a power of 2).
+ */
+export function aggregateTargetClauses(def: Pick<SessionDefinition, 'eventCounter' | 'histogram' | 'events'>): string[] {
+  const out: string[] = [];
+  if (def.eventCounter) out.push('ADD TARGET package0.event_counter');
+  if (def.histogram) {
+    const h = def.histogram;
+    if (!def.events.includes(h.event)) throw new RangeError(`histogram event ${h.event} is not in the session`);
+    const slots = integerLiteral(h.slots, 1, 65536, 'histogram slots');
+    out.push(
+      `ADD TARGET package0.histogram (SET filtering_event_name = ${quoteString(`sqlserver.${h.event}`)}, source = ${quoteString(fieldName(h.field))}, source_type = 0, slots = ${slots})`,
+    );
+  }
+  return out;
 }
 
 function targetClause(target: TargetOptions, scope: SessionScope): string {
@@ -110,7 +166,21 @@ export function createSessionSql(def: SessionDefinition): string {
   return [
     `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
     events.join(',\n'),
-    targetClause(def.target, def.scope),
+    [...aggregateTargetClauses(def), targetClause(def.target, def.scope)].join(',\n'),
+    'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+  ].join('\n');
+}
+
+/**
+ * The latency companion: the same database's log_flush_complete into a histogram on its duration field. Same
+ * predicate and options as the main session (CREATE EVENT SESSION page; histogram options from the targets page).
+ */
+export function createLatencySessionSql(def: { name: string; scope: SessionScope; databaseId: number; field: string; slots: number }): string {
+  const dbId = integerLiteral(def.databaseId, 1, 32767, 'database_id');
+  return [
+    `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
+    `ADD EVENT sqlserver.log_flush_complete (WHERE ([database_id] = (${dbId})))`,
+    aggregateTargetClauses({ eventCounter: false, events: ['log_flush_complete'], histogram: { event: 'log_flush_complete', field: def.field, slots: def.slots } })[0]!,
     'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
   ].join('\n');
 }
@@ -191,35 +261,53 @@ export const EVENT_COLUMNS_SQL = [
 ].join('\n');
 
 /**
- * The ring_buffer's XML (parameter @name). Server: sys.dm_xe_session_targets
+ * Every target's data of the session and its latency companion in one round trip (parameters @name, @companion):
+ * session_name, target_name, target_data. Server:
+ * sys.dm_xe_session_targets
  * (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-xe-session-targets-transact-sql);
- * reading it also flushes the session's buffers. Azure: sys.dm_xe_database_session_targets.
+ * reading it also flushes the session's buffers to the asynchronous targets (reference §4.3), so the histogram is
+ * complete. Memory targets exist only while the session runs, so this is read before STOP. Azure:
+ * sys.dm_xe_database_session_targets.
  */
-export function readTargetSql(scope: SessionScope, target: 'ring_buffer' | 'event_file'): string {
+export function readTargetsSql(scope: SessionScope): string {
   const [targets, sessions] =
     scope === 'server' ? ['sys.dm_xe_session_targets', 'sys.dm_xe_sessions'] : ['sys.dm_xe_database_session_targets', 'sys.dm_xe_database_sessions'];
   return [
-    'SELECT t.target_data',
+    'SELECT s.name AS session_name, t.target_name, t.target_data',
     `FROM ${targets} AS t`,
     `JOIN ${sessions} AS s ON t.event_session_address = s.address`,
-    `WHERE s.name = @name AND t.target_name = N'${target}';`,
+    'WHERE s.name IN (@name, @companion);',
   ].join('\n');
 }
 
 /**
- * Incremental event_file read (parameters @path, @file, @offset; @file/@offset NULL on the first read — they must be
- * given together, and the event at @offset is skipped). mdpath is NULL (allowed since 2016).
- * https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-xe-file-target-read-file-transact-sql
+ * One page of an event_file read (parameters @top, @path, @event, @file, @offset; @file/@offset NULL on the first
+ * read — they must be given together, and events up to and including @offset are skipped). mdpath is NULL (allowed
+ * since 2016). Only the flush event's rows are fetched: the counts come from event_counter, the stream is for the
+ * timeline. https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-xe-file-target-read-file-transact-sql
+ * An offset names a buffer, not an event (the targets page shows two events at one file_offset), so a page cut inside
+ * a buffer must not resume from that buffer's offset: see eventFile.ts.
  */
-export const READ_EVENT_FILE_SQL = [
-  'SELECT object_name, event_data, file_name, file_offset',
-  'FROM sys.fn_xe_file_target_read_file(@path, NULL, @file, @offset);',
+export const READ_EVENT_FILE_PAGE_SQL = [
+  'SELECT TOP (@top) object_name, event_data, file_name, file_offset',
+  'FROM sys.fn_xe_file_target_read_file(@path, NULL, @file, @offset)',
+  'WHERE object_name = @event;',
 ].join('\n');
 
 /**
- * The pattern that matches every rollover file of an event_file target: the server appends `_<n>_<time>` before
- * `.xel` (reference §4.2). Azure takes a blob-name prefix without wildcards, so there the path is used as given.
+ * The files of one session: the user's path names a folder and a file-name stem; each session writes
+ * `<stem>_<session name>.xel`, so a run reads only its own files and earlier runs' files (which DROP EVENT SESSION
+ * leaves on disk) never count again. The server appends `_<n>_<time>` before `.xel` (targets page, event_file).
  */
-export function eventFileReadPattern(path: string, scope: SessionScope): string {
-  return scope === 'server' ? path.replace(/\.xel$/i, '*.xel') : path;
+export function sessionEventFilePath(userPath: string, sessionName: string, scope: SessionScope): string {
+  const base = validateEventFilePath(userPath, scope).replace(/\.xel$/i, '');
+  return validateEventFilePath(`${base}_${sessionName}.xel`, scope);
+}
+
+/**
+ * The read pattern for one session's files. Server: the wildcard before `.xel`. Azure takes a blob-name prefix without
+ * wildcards (reference §4.4), so there the path without `.xel` is the prefix.
+ */
+export function eventFileReadPattern(sessionPath: string, scope: SessionScope): string {
+  return scope === 'server' ? sessionPath.replace(/\.xel$/i, '*.xel') : sessionPath.replace(/\.xel$/i, '');
 }

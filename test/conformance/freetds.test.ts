@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStandin } from '../standin/model/index';
 import { startStandinServer, type StandinServer } from '../standin/server';
 import type { EncryptionPolicy } from '../standin/tds/prelogin';
 import { BATCH, FakeEngine, LOGIN } from './support/fake-engine';
@@ -105,5 +106,48 @@ describe('FreeTDS tsql against the stand-in', function () {
     assert.equal(engine.logins[0]!.password, LOGIN.password);
     assert.equal(engine.logins[0]!.encrypted, false, 'the session itself is clear text');
     assert.ok(log.some((line) => line.startsWith('login-only encryption')), log.join('\n'));
+  });
+});
+
+describe('FreeTDS tsql against the stand-in model: errors after result sets', function () {
+  this.timeout(30_000);
+  let server: StandinServer;
+
+  before(async function () {
+    if (!freetdsAvailable) {
+      console.log('    FreeTDS `tsql` not found: install freetds-bin (apt-get install -y freetds-bin) to run these checks');
+      this.skip();
+    }
+    server = await startStandinServer({ engine: createStandin({ speedFactor: 0 }) });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  // An error that follows result sets ends its statement with DONE_ERROR (MS-TDS 2.2.7.6); tsql prints both
+  // results and then the message, and the next batch still runs.
+  it('prints both results, then Msg 50000 for RAISERROR after them, and keeps the session', async () => {
+    const run = await runTsql(server.port, 'off', ["SELECT 1 AS a SELECT 2 AS b RAISERROR(N'boom',16,1)", "SELECT N'next' AS n"]);
+    assert.equal(run.status, 0, run.stderr);
+    assertShows(run.stdout, /^(?:\d+> )*a\n1\n\(1 row affected\)/m);
+    assertShows(run.stdout, /^b\n2\n\(1 row affected\)/m);
+    assert.match(run.stderr, /Msg 50000 \(severity 16, state 1\) from \S+ Line 1:\s+"boom"/);
+    assertShows(run.stdout, /^(?:\d+> )*n\nnext\n/m);
+  });
+
+  it('prints 8134 raised after rows were already sent (not a stand-in failure) and runs the rest of the batch', async () => {
+    const run = await runTsql(server.port, 'off', ["SELECT 6 / (column_id - 2) AS q FROM sys.all_columns\nPRINT 'after'"]);
+    assert.equal(run.status, 0, run.stderr);
+    assertShows(run.stdout, /^(?:\d+> )*q\n-6\n/m);
+    assert.match(run.stderr, /Msg 8134 \(severity 16, state 1\) from \S+ Line 1:\s+"Divide by zero error encountered\."/);
+    assert.doesNotMatch(run.stderr, /stand-in engine failure/);
+    assertShows(run.stderr, /^after$/m);
+  });
+
+  it('prints 8134 for a divide by zero between two result sets and the batch goes on', async () => {
+    const run = await runTsql(server.port, 'off', ['SELECT 1 AS a\nSELECT 1 / 0 AS z\nSELECT 3 AS c']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /Msg 8134 \(severity 16, state 1\) from \S+ Line 2:\s+"Divide by zero error encountered\."/);
+    assertShows(run.stdout, /^c\n3\n\(1 row affected\)/m);
   });
 });

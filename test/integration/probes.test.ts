@@ -10,6 +10,8 @@ import { captureSnapshot, diffSnapshots } from '../../src/probes/snapshot';
 import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
 
 const READER = { name: 'lens]reader', password: 'Reader-1' };
+/** The README's least-privileged monitoring login: VIEW SERVER PERFORMANCE STATE (2022+), nothing server-wide besides. */
+const MONITOR = { name: 'lens_monitor', password: 'Monitor-1' };
 
 describe('integration: snapshots and permissions', function () {
   this.timeout(60000);
@@ -19,7 +21,12 @@ describe('integration: snapshots and permissions', function () {
 
   before(async function () {
     if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
-    target = await startTarget({ logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
+    target = await startTarget({
+      logins: [
+        { name: READER.name, password: READER.password, databases: ['lab'] },
+        { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
+      ],
+    });
   });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
@@ -152,7 +159,10 @@ describe('integration: snapshots and permissions', function () {
       assert.equal(snapshot.server.host.status === 'unavailable' && snapshot.server.host.cause, 'not-applicable');
       assert.equal(snapshot.fileStats.status, 'ok');
       const preflight = await preflightPermissions(monitor, { majorVersion: 16, engineEdition: 5, databaseName: ids.databaseName });
-      assert.ok(preflight.checks.every((c) => c.scope === 'database'));
+      assert.ok(preflight.checks.filter((c) => c.scope !== 'server-role').every((c) => c.scope === 'database'));
+      // The stand-in does not report a service objective it is known to be above S1 with, so the role is not assumed held.
+      const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
+      assert.ok(role && role.held === null && role.neededFor.includes('perfCounters'), 'Basic/S0/S1/pool role listed, not "all held"');
       await monitor.close();
     } finally {
       await azure.close();
@@ -176,5 +186,118 @@ describe('integration: snapshots and permissions', function () {
     } finally {
       target.standin.faults.reset();
     }
+  });
+
+  it('a login without VIEW ANY DEFINITION measures real per-file IO through sys.database_files, never "Log writes 0" (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    const profile = { ...target.profile, authentication: { type: 'sql' as const, user: MONITOR.name } };
+    const admin = track(await connect(target.profile, target.secret, { role: 'workload' }));
+    await admin.execute("IF OBJECT_ID(N'dbo.lens_s1m') IS NOT NULL DROP TABLE dbo.lens_s1m; CREATE TABLE dbo.lens_s1m (id int IDENTITY(1,1) PRIMARY KEY, col1 int DEFAULT 100);");
+    try {
+      const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
+      const monitor = track(await connect(profile, MONITOR.password, { role: 'monitor' }));
+      // The premise: sys.master_files hides every row from this login (Learn: sys-master-files-transact-sql).
+      const [visible] = await monitor.query('SELECT COUNT(*) AS n FROM sys.master_files;');
+      assert.equal(Number(visible!.n), 0, 'sys.master_files shows nothing to a login without VIEW ANY DEFINITION');
+      const ids = await targetIds(monitor);
+      const snapshotTarget = { ...ids, workloadSpid: workload.spid };
+      const before = await captureSnapshot(monitor, snapshotTarget);
+      const inserts = 120;
+      const report = await runWorkload(workload, { text: `DECLARE @i int = 0;\nWHILE @i < ${inserts}\nBEGIN\n  INSERT INTO dbo.lens_s1m DEFAULT VALUES;\n  SET @i += 1;\nEND`, repeat: 1, firstLine: 0 }).done;
+      assert.equal(report.error, null);
+      const after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+      const diff = diffSnapshots(before, after);
+      assert.equal(diff.files.status, 'ok', diff.files.status === 'unavailable' ? diff.files.reason : '');
+      const log = diff.files.status === 'ok' ? diff.files.value.totals.find((t) => t.kind === 'log') : undefined;
+      assert.ok(log && log.writes >= inserts, `log writes ${log?.writes}`);
+      // The holder of VIEW SERVER PERFORMANCE STATE sees the workload session's waits and the log counters too.
+      assert.equal(diff.sessionWaits.status, 'ok');
+      assert.ok(diff.sessionWaits.status === 'ok' && (diff.sessionWaits.value.top.find((w) => w.waitType === 'WRITELOG')?.waitingTasks ?? 0) >= inserts);
+      assert.equal(diff.logCounters.status, 'ok');
+    } finally {
+      await admin.execute('DROP TABLE dbo.lens_s1m;');
+    }
+  });
+
+  it("without VIEW SERVER STATE the workload session's waits are not measured, with the GRANT — never 0 waits (stand-in only)", async function () {
+    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    const profile = { ...target.profile, authentication: { type: 'sql' as const, user: READER.name } };
+    const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
+    const monitor = track(await connect(profile, READER.password, { role: 'monitor' }));
+    await workload.execute("IF OBJECT_ID(N'dbo.lens_s1r') IS NOT NULL DROP TABLE dbo.lens_s1r; CREATE TABLE dbo.lens_s1r (id int); INSERT INTO dbo.lens_s1r VALUES (1); DROP TABLE dbo.lens_s1r;");
+    const identity = await captureServerIdentity(monitor);
+    const permission = identity.majorVersion >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+    const ids = await targetIds(monitor);
+    const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: workload.spid });
+    assert.equal(snapshot.sessionWaits.status, 'unavailable');
+    if (snapshot.sessionWaits.status === 'unavailable') {
+      assert.equal(snapshot.sessionWaits.cause, 'empty');
+      assert.equal(snapshot.sessionWaits.grant, `USE [master];\nGRANT ${permission} TO [lens]]reader];`);
+    }
+  });
+});
+
+describe('integration: counters, platforms and Azure tiers as SQL Server documents them (stand-in only)', function () {
+  this.timeout(60000);
+  const started: TestTarget[] = [];
+  const sessions: TediousSession[] = [];
+  before(async function () {
+    if (isRealServer() || !(await standinAvailable())) this.skip(); // platform modes are the stand-in's
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+    await Promise.all(started.splice(0).map((t) => t.close()));
+  });
+  async function monitorOf(setup: Parameters<typeof startTarget>[0], user?: { name: string; password: string }) {
+    const t = await startTarget(setup);
+    started.push(t);
+    const profile = user ? { ...t.profile, authentication: { type: 'sql' as const, user: user.name } } : t.profile;
+    const s = await connect(profile, user ? user.password : t.secret, { role: 'monitor' });
+    sessions.push(s);
+    return s;
+  }
+
+  it("an untrimmed nchar LIKE N'%:Databases' finds no counter (Unicode LIKE keeps trailing blanks) and the product still reads them", async () => {
+    const monitor = await monitorOf({});
+    const [raw] = await monitor.query("SELECT COUNT(*) AS n FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases';");
+    assert.equal(Number(raw!.n), 0, 'SQL Server semantics: the padded nchar(128) never ends in ":Databases"');
+    const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name;');
+    const snapshot = await captureSnapshot(monitor, { databaseId: Number(row!.id), databaseName: String(row!.name), workloadSpid: null });
+    assert.equal(snapshot.logCounters.status, 'ok', snapshot.logCounters.status === 'unavailable' ? snapshot.logCounters.reason : '');
+    assert.ok(snapshot.logCounters.status === 'ok' && snapshot.logCounters.value.some((c) => c.counterName === 'Log Flushes/sec'));
+  });
+
+  it('Managed Instance (EngineEdition 8): counters named by physical_database_name (a GUID) are matched to the database', async () => {
+    const monitor = await monitorOf({ product: 'mi' });
+    const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name, physical_database_name AS guid FROM sys.databases WHERE database_id = DB_ID();');
+    assert.notEqual(String(row!.guid), String(row!.name), 'the stand-in plays MI: the counter instance is a GUID');
+    const snapshot = await captureSnapshot(monitor, { databaseId: Number(row!.id), databaseName: String(row!.name), workloadSpid: null });
+    assert.equal(snapshot.server.identity.platform, 'azure-sql-managed-instance');
+    assert.equal(snapshot.logCounters.status, 'ok', snapshot.logCounters.status === 'unavailable' ? snapshot.logCounters.reason : '');
+    assert.ok(snapshot.logCounters.status === 'ok' && snapshot.logCounters.value.every((c) => c.instanceName === String(row!.guid)));
+  });
+
+  it('Managed Instance: a profile run reads the log counters by GUID in the snapshots and in every sample', async () => {
+    const t = await startTarget({ product: 'mi', speedFactor: 0 } as Parameters<typeof startTarget>[0]);
+    started.push(t);
+    const { profileConnectionSource, profileRun } = await import('../../src/profile');
+    const { analyze } = await import('../../src/tsql');
+    const script = "IF OBJECT_ID(N'dbo.mi_t') IS NULL CREATE TABLE dbo.mi_t (id int);\nGO\nDECLARE @i int = 0;\nWHILE @i < 50\nBEGIN\n  INSERT INTO dbo.mi_t VALUES (@i);\n  SET @i += 1;\nEND";
+    const run = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: analyze(script).batches, xe: { enabled: false }, sampling: { intervalMs: 10 } });
+    assert.equal(run.server.identity.platform, 'azure-sql-managed-instance');
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 50, `Log Flushes/sec delta ${run.logCounters.logFlushes}`);
+    assert.ok(!run.notes.some((n) => /Sampling stopped/.test(n)), run.notes.join('\n'));
+    assert.ok(run.samples.every((s) => s.logFlushes !== null), 'every sample has the counters');
+  });
+
+  it('Azure SQL Database S0: the preflight lists ##MS_ServerStateReader## instead of "all held"', async () => {
+    const monitor = await monitorOf({ product: 'azure-sqldb', serviceObjective: 'S0' });
+    const identity = await captureServerIdentity(monitor);
+    assert.equal(identity.platform, 'azure-sql-database');
+    const preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: identity.currentDatabase });
+    const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
+    assert.ok(role, JSON.stringify(preflight.checks.map((c) => c.permission)));
+    assert.ok(preflight.missing.some((m) => m.measurement === 'perfCounters'));
+    assert.match(preflight.grantScript, /ALTER SERVER ROLE \[##MS_ServerStateReader##\] ADD MEMBER/);
   });
 });

@@ -91,8 +91,9 @@ describe('reliability: hostile names', function () {
       }),
     });
     assert.equal(result.status, 'completed', result.error?.message);
-    assert.equal(sessionsDuring.length, 1);
-    assert.match(sessionsDuring[0]!.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
+    // The trace session and its latency companion (a session holds one histogram), both limited to the database.
+    assert.equal(sessionsDuring.length, 2);
+    for (const d of sessionsDuring) assert.match(d.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
     assert.deepEqual(h.leftoverSessions(), []);
 
     // Orphans with hostile names (a crash, or someone else's session) are found by their exact name and dropped.
@@ -111,18 +112,26 @@ describe('reliability: hostile names', function () {
     }
   });
 
+  const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
   it(HOSTILE_CASES.eventFile.title, async () => {
     const dir = "/var/opt/mssql/log/it's]; DROP -- <x> ü/";
     const path = `${dir}trace.xel`;
     h.clearLog();
     const result = await compare(h, 'lab', newJournal(), { xe: { target: { kind: 'event_file', path } } });
     assert.equal(result.status, 'completed', result.error?.message);
-    const forced = result.runs.at(-1)!;
-    assert.ok(forced.logFlushTrace, JSON.stringify(forced.missing));
-    assert.ok(Object.values(forced.logFlushTrace.eventsByName).reduce((a, b) => a + b, 0) > 0, 'events were read back from the file');
-    const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text)).map((r) => r.text);
+    // The DISABLED run flushes once per commit; FORCED may flush not at all. Each run reads only its own file now,
+    // so the events come from the DISABLED run's file.
+    const disabled = result.runs.find((r) => r.mode === 'DISABLED' && !r.warmup)!;
+    assert.ok(disabled.logFlushTrace, JSON.stringify(disabled.missing));
+    assert.ok(disabled.logFlushTrace.flushes! > 0, JSON.stringify(disabled.logFlushTrace));
+    assert.equal(disabled.logFlushTrace.timeline.counts.reduce((a, b) => a + b, 0), disabled.logFlushTrace.flushes, 'events were read back from the file');
+    assert.equal(disabled.logFlushTrace.eventFiles!.files.length, 1);
+    // One trace session per run writes a file (the latency companions have no event_file target).
+    const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text) && r.text.includes('event_file')).map((r) => r.text);
     assert.equal(create.length, 2);
-    for (const text of create) assert.ok(text.includes(`filename = N'${path.replace(/'/g, "''")}'`), text);
+    // Each session writes its own file: the user's path with the session name before .xel (issue #12).
+    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}\\.xel'`), text);
     // The stand-in wrote its files under exactly that directory: the literal reached it intact.
     assert.ok([...h.engine.state.xeFiles.keys()].some((k) => k.startsWith(dir)), [...h.engine.state.xeFiles.keys()].join(', '));
     assert.deepEqual(h.leftoverSessions(), []);

@@ -11,8 +11,9 @@ export type ColumnType =
   | { kind: 'bit' }
   | { kind: 'float' }
   | { kind: 'decimal'; precision: number; scale: number }
-  | { kind: 'nvarchar'; length: number | 'max' }
-  | { kind: 'varchar'; length: number | 'max' }
+  /** fixed: nchar(n) / char(n): values are blank-padded to n and sent as NCHAR / BIGCHAR (MS-TDS 2.2.5.4.3). */
+  | { kind: 'nvarchar'; length: number | 'max'; fixed?: boolean }
+  | { kind: 'varchar'; length: number | 'max'; fixed?: boolean }
   | { kind: 'datetime2'; scale: number }
   | { kind: 'datetimeoffset'; scale: number }
   | { kind: 'uniqueidentifier' };
@@ -115,4 +116,14 @@ export interface Engine {
   execute(session: SessionHandle, request: ExecRequest, context: ExecContext): AsyncIterable<Output>;
   /** The connection closed (either side). */
   logout(session: SessionHandle): void;
+  /**
+   * Optional: real ms to hold back the attention acknowledgement (DONE with ATTN) after a cancel, as a real server
+   * acknowledges only once the cancelled statement has stopped and rolled back. 0 / absent = at once.
+   */
+  attentionAckDelayMs?(): number;
+  /**
+   * Optional: whether the simulated server speaks TDS 8.0 (a TLS handshake before PRELOGIN, tedious `encrypt: 'strict'`).
+   * Absent = yes. "SQL Server 2022, Azure SQL Database, and Azure SQL Managed Instance support TDS 8.0" (TDS 8.0 page).
+   */
+  supportsTds8?(): boolean;
 }

@@ -1,4 +1,5 @@
-// `npm run standin -- --port N [--encryption optional|required|loginOnly]`: runs the stand-in (model + TDS
+// `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb]
+// [--version 2019|2022|2025]`: runs the stand-in (model + TDS
 // layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,17 @@ import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--verbose]';
+const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--verbose]';
+const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb'] as const;
+const VERSIONS = ['2019', '2022', '2025'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '14333' },
       encryption: { type: 'string', default: 'optional' },
+      platform: { type: 'string', default: 'sqlserver' },
+      version: { type: 'string', default: '2022' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -25,12 +30,15 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   const encryption = values.encryption as EncryptionPolicy;
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)) {
+  const platform = values.platform as (typeof PLATFORMS)[number];
+  const version = values.version as (typeof VERSIONS)[number];
+  if (!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
+    || !PLATFORMS.includes(platform) || !VERSIONS.includes(version)) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
-  const engine = createStandin();
+  const engine = createStandin({ product: platform, version: Number(version) as 2019 | 2022 | 2025 });
   const server = await startStandinServer({
     engine,
     port,
@@ -42,6 +50,7 @@ async function main(): Promise<void> {
   writeFileSync(caFile, server.caPem);
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
+  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})
 
 tedious:
   new Connection({

@@ -5,6 +5,10 @@ import type { Analysis, Batch, Position } from '../../tsql/types';
 export interface AnalyzeJson {
   file: string;
   batches: { startLine: number; endLine: number; repeat: number; empty: boolean }[];
+  routines: {
+    kind: 'PROCEDURE' | 'FUNCTION' | 'TRIGGER'; name: string; line: number; endLine: number;
+    body: { line: number; column: number; endLine: number; endColumn: number };
+  }[];
   loops: { line: number; endLine: number; kind: 'WHILE' | 'CURSOR' }[];
   commits: { line: number; column: number; inLoop: boolean; delayedDurability: 'ON' | 'OFF' | null }[];
   dml: { line: number; column: number; kind: string; inLoop: boolean; autocommit: boolean }[];
@@ -28,6 +32,10 @@ export function toJson(file: string, a: Analysis): AnalyzeJson {
   return {
     file,
     batches: a.batches.map((b) => ({ ...batchLines(b), repeat: b.repeat, empty: b.empty })),
+    routines: (a.routines ?? []).map((r) => ({
+      kind: r.kind, name: r.number === null ? r.name : `${r.name};${r.number}`, line: line(r.range.start), endLine: line(r.range.end),
+      body: { line: line(r.bodyRange.start), column: column(r.bodyRange.start), endLine: line(r.bodyRange.end), endColumn: column(r.bodyRange.end) },
+    })),
     loops: a.loops.map((l) => ({ line: line(l.range.start), endLine: line(l.range.end), kind: l.kind })),
     commits: a.commits.map((c) => ({
       line: line(c.keywordRange.start), column: column(c.keywordRange.start), inLoop: c.inLoop, delayedDurability: c.delayedDurability,

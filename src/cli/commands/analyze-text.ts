@@ -57,6 +57,16 @@ export function renderText(file: string, text: string, a: Analysis): string {
     out.push(`  #${b.index + 1}  ${lines(startLine, endLine).padEnd(14)}${notes.join(', ')}`);
   }
 
+  const routines = a.routines ?? [];
+  if (routines.length > 0) {
+    out.push('', 'Routines');
+    for (const r of routines) {
+      const name = r.number === null ? r.name : `${r.name};${r.number}`;
+      const body = r.external ? 'external (CLR), no T-SQL body' : `body ${lines(r.bodyRange.start.line + 1, r.bodyRange.end.line + 1)}`;
+      out.push(`  ${file}:${r.range.start.line + 1}:${r.range.start.character + 1}  ${r.kind} ${name}, ${body}`);
+    }
+  }
+
   if (a.loops.length > 0) {
     out.push('', 'Loops');
     for (const l of a.loops) {

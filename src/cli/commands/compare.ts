@@ -177,7 +177,8 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     let speedupTooLow = false;
     if (result.runs.length > 0) {
       const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
-      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${file}`, raw: {}, jsonDocument: doc });
+      const restore = result.restore ? { ok: result.restore.status !== 'failed', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
+      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${file}`, raw: {}, jsonDocument: doc, verdict: { restore } });
       if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
       if (failBelow !== null && result.status === 'completed') {
         const s = doc.speedup;

@@ -7,7 +7,7 @@ import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
 import { FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
 import { connect } from '../../db/connect';
-import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel } from '../../report';
+import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { analyze } from '../../tsql/index';
 import type { Batch } from '../../tsql/types';
 import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
@@ -227,15 +227,15 @@ export function journalOf(c: ConnectionArgs): FileRestoreJournal {
  * Writes the report to --out (format from the extension) and/or stdout. JSON is `jsonDocument` when given (the
  * RunResult or the comparison document, whose keys are documented), else the model with `raw`.
  */
-export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown }): string | null {
+export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown; verdict?: VerdictContext }): string | null {
   const jsonText = () => (options.jsonDocument !== undefined ? `${JSON.stringify(options.jsonDocument, null, 2)}\n` : toJson(model, options.raw));
   if (options.out) {
     const format = formatFromPath(options.out);
     if (!format) return `--out must end in .md, .csv or .json, not '${options.out}'`;
-    const text = format === 'markdown' ? toMarkdown(model, options.title) : format === 'csv' ? toCsv(model) : jsonText();
+    const text = format === 'markdown' ? toMarkdown(model, options.title, options.verdict) : format === 'csv' ? toCsv(model) : jsonText();
     (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(options.out, text);
   }
-  io.stdout(options.json ? jsonText() : toMarkdown(model, options.title));
+  io.stdout(options.json ? jsonText() : toMarkdown(model, options.title, options.verdict));
   return null;
 }
 
@@ -252,7 +252,8 @@ export function cancellation(io: ConnectedCliIO): { signal: AbortSignal; dispose
 }
 
 export function connectionFailureText(err: unknown): string | null {
-  if (err instanceof ConnectionFailure) return `${err.info.message} ${err.info.action}`;
+  // The extension's advice points at its output channel; a terminal has none, so it gets the driver message itself.
+  if (err instanceof ConnectionFailure) return `${err.info.message} ${/output channel/i.test(err.info.action) ? `Driver message: ${err.info.driverMessage}` : err.info.action}`;
   return null;
 }
 

@@ -76,7 +76,7 @@ describe('integration: XE session lifecycle in profile runs (stand-in)', functio
       assert.ok(run.logFlushTrace, JSON.stringify(run.missing));
       assert.notEqual(run.logFlushTrace!.sessionName, taken);
       assert.match(run.logFlushTrace!.sessionName, /^durability_lens_/);
-      assert.ok(run.logFlushTrace!.flushes >= 40);
+      assert.ok(run.logFlushTrace!.flushes! >= 40);
       assert.ok(run.notes.some((n) => n.includes(`${taken} already existed`)));
       // Ours was dropped, theirs is still there.
       assert.deepEqual((await serverState(h)).eventSessions, [taken]);
@@ -119,7 +119,7 @@ describe('integration: XE session lifecycle in profile runs (stand-in)', functio
       },
     });
     assert.equal(run.status, 'cancelled');
-    assert.ok(run.logFlushTrace && run.logFlushTrace.flushes >= 31, JSON.stringify(run.logFlushTrace?.flushes));
+    assert.ok(run.logFlushTrace && run.logFlushTrace.flushes! >= 31, JSON.stringify(run.logFlushTrace?.flushes));
     await noSessionsLeft();
   });
 });
@@ -149,7 +149,7 @@ describe('integration: a profiled S3 workload shows the trace next to the counte
     const trace = run.logFlushTrace!;
     assert.ok(trace, JSON.stringify(run.missing));
     assert.equal(trace.lostEvents, 0);
-    assert.ok(trace.flushes >= 500, `XE flushes ${trace.flushes}`);
+    assert.ok(trace.flushes! >= 500, `XE flushes ${trace.flushes}`);
     assert.ok(trace.bytes !== null && trace.bytes >= 500 * 512, `bytes ${trace.bytes}`);
     assert.ok(trace.latencyMs !== null);
     assert.ok(trace.latencyMs!.p50 <= trace.latencyMs!.p95 && trace.latencyMs!.p95 <= trace.latencyMs!.max);
@@ -165,13 +165,22 @@ describe('integration: a profiled S3 workload shows the trace next to the counte
     assert.match(md, /\| Log flushes \(counter\) \| [\d,]+ \|/);
     assert.match(md, /\| Flush latency p95 \(XE\) \| [\d.,]+ ms \|/);
 
-    // 3,000 rows overflow the ring buffer's 1 MB: the loss is counted and said, and the counter stays exact.
+    // 3,000 rows overflow the ring buffer's 1 MB: the counts (event_counter) and sizes (histogram) stay exact and agree
+    // with the counter; only the timeline is a sample, and it says how much of the run it covers.
     const big = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(scaled(3000)).batches });
-    const lossy = big.logFlushTrace!;
-    assert.ok(lossy.lostEvents > 0, 'the ring buffer should overflow');
-    assert.ok(lossy.flushes < big.logCounters.logFlushes!);
-    assert.equal(lossy.counterCrossCheck?.agrees, false);
-    assert.ok(buildComparisonModel([big]).notes.some((n) => /lost events .*counter row is exact/.test(n)));
+    const exact = big.logFlushTrace!;
+    assert.equal(exact.countSource, 'event_counter');
+    assert.equal(exact.lostEvents, 0);
+    assert.equal(exact.flushes, big.logCounters.logFlushes);
+    assert.equal(exact.counterCrossCheck?.agrees, true);
+    assert.ok(exact.lost.evicted > 0, 'the ring buffer sample should overflow');
+    const coverage = exact.timeline.coverage!;
+    assert.equal(coverage.complete, false);
+    assert.equal(coverage.part, 'last');
+    assert.equal(coverage.flushesTotal, exact.flushes);
+    assert.equal(coverage.flushesInSample, exact.timeline.counts.reduce((a, b) => a + b, 0));
+    assert.match(coverage.label, new RegExp(`^sample: the last [\\d,]+ of ${exact.flushes!.toLocaleString('en-US')} flushes`));
+    assert.ok(!buildComparisonModel([big]).notes.some((n) => /lost events/.test(n)));
     await waitFor(() => h.server.connections === 0, 'connections closed');
     assert.deepEqual((await serverState(h)).eventSessions, []);
   });

@@ -50,6 +50,8 @@ export interface ColumnDef {
   type: ColumnType;
   typeName: string;
   identity?: { seed: number; increment: number };
+  /** Column-level PRIMARY KEY: duplicate values raise 2627 (stmt-dml.ts). */
+  primaryKey?: boolean;
   default?: Expr;
   nullable: boolean;
 }
@@ -91,5 +93,10 @@ export type Stmt = { line: number } & (
   | { k: 'dropEventSession'; name: string; scope: 'SERVER' | 'DATABASE' }
   | { k: 'dbcc'; command: string; args: Expr[]; with: string[] }
   | { k: 'backup'; db: string | Expr; disks: Expr[]; with: string[] }
+  | { k: 'createLogin'; name: string; password: Expr; options: Record<string, string> }
+  | { k: 'createUser'; name: string; login: string | null }
+  | { k: 'dropPrincipal'; what: 'LOGIN' | 'USER'; name: string; ifExists: boolean }
+  | { k: 'permission'; verb: 'GRANT' | 'DENY' | 'REVOKE'; permissions: string[]; on: { cls: string; name: string } | null; principals: string[] }
+  | { k: 'alterRole'; server: boolean; role: string; add: boolean; member: string }
   | { k: 'noop' }
 );

@@ -21,8 +21,6 @@ function visibleSessions(b: BatchContext): Session[] {
   return b.server.hasServerPermission(b.session.login, b.server.serverStatePermission()) ? all : all.filter((s) => s.spid === b.session.spid);
 }
 
-const dbName = (d: Database) => d.name;
-
 export function registerDmvTables(): void {
   register({
     name: 'sys.dm_io_virtual_file_stats',
@@ -271,7 +269,7 @@ function perfCounterRows(b: BatchContext): VRow[] {
   const totals = new Map<string, [number, number]>();
   for (const d of b.server.databases.values()) {
     for (const [name, v, t] of perDb(d)) {
-      add(obj, name, dbName(d), v, t);
+      add(obj, name, b.server.counterName(d), v, t); // a GUID (physical_database_name) on MI / Azure, state.ts
       const cur = totals.get(name);
       totals.set(name, [(cur?.[0] ?? 0) + v, t]);
     }

@@ -3,7 +3,7 @@
 import { padNchar, register, requireServerState, type VRow } from './catalog';
 import type { BatchContext } from './eval';
 import type { EventSession } from './xe';
-import { eventFileXml, ringBufferXml, XE_EVENTS, XE_TARGETS } from './xe';
+import { counterTargetXml, eventFileXml, histogramTargetXml, ringBufferXml, XE_EVENTS, XE_TARGETS } from './xe';
 
 export const PACKAGES: Record<string, string> = {
   package0: '60AA9FBF-673B-4553-B7ED-71DCA7F5E972',
@@ -59,7 +59,12 @@ function runRow(s: EventSession): VRow {
 function targetRows(s: EventSession): VRow[] {
   return s.targets.map((t) => {
     const name = t.name.toLowerCase();
-    const data = name === 'ring_buffer' && s.ring ? ringBufferXml(s.ring) : name === 'event_file' ? eventFileXml(s) : null;
+    const data =
+      name === 'ring_buffer' && s.ring ? ringBufferXml(s.ring)
+      : name === 'event_file' ? eventFileXml(s)
+      : name === 'event_counter' && s.counter ? counterTargetXml(s)
+      : name === 'histogram' && s.histogram ? histogramTargetXml(s.histogram)
+      : null;
     return {
       event_session_address: s.address, target_name: name, target_package_guid: PACKAGES['package0']!, execution_count: BigInt(s.ring?.totalProcessed ?? s.file?.logged ?? 0),
       execution_duration_ms: 0n, target_data: data, bytes_written: BigInt(s.file ? s.file.logged * 512 : 0),
@@ -122,6 +127,9 @@ export function registerXeTables(): void {
       const custom: Array<[string, string, string, string | null]> = [
         ['ring_buffer', 'max_memory', 'uint32', null], ['ring_buffer', 'max_events_limit', 'uint32', '1000'], ['ring_buffer', 'occurrence_number', 'uint32', '0'], ['ring_buffer', 'max_event_size', 'uint32', '0'],
         ['event_file', 'filename', 'unicode_string_ptr', null], ['event_file', 'max_file_size', 'uint64', '1024'], ['event_file', 'max_rollover_files', 'uint32', '5'],
+        // histogram options and the slots default (256) from the targets page; event_counter has no parameters.
+        ['histogram', 'filtering_event_name', 'unicode_string_ptr', null], ['histogram', 'source', 'unicode_string_ptr', null],
+        ['histogram', 'source_type', 'int32', '1'], ['histogram', 'slots', 'uint32', '256'],
       ];
       custom.forEach(([obj, name, type, dflt], i) => out.push({
         name, column_id: i, object_name: obj, object_package_guid: PACKAGES['package0']!, type_name: type, type_package_guid: PACKAGES['package0']!,

@@ -6,6 +6,7 @@ import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
 import { registerDmvTables } from './catalog-dmv';
 import { registerXeTables } from './catalog-xe';
+import { registerAppLockTables } from './applock';
 import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
@@ -64,6 +65,7 @@ function ensureLoaded(): void {
   registerCatalogViews();
   registerDmvTables();
   registerXeTables();
+  registerAppLockTables();
 }
 
 export function requireServerState(b: BatchContext, line: number): void {
@@ -96,7 +98,7 @@ function registerCatalogViews(): void {
       is_cdc_enabled: d.isCdcEnabled, is_published: d.isPublished, is_subscribed: false, is_merge_published: false, is_distributor: false,
       is_sync_with_backup: false, group_database_id: d.agGroupId, replica_id: d.agReplicaId, delayed_durability: d.delayedDurability,
       delayed_durability_desc: ['DISABLED', 'ALLOWED', 'FORCED'][d.delayedDurability]!, is_accelerated_database_recovery_on: false,
-      physical_database_name: d.name,
+      physical_database_name: d.physicalName,
     })),
   });
   register({
@@ -113,17 +115,24 @@ function registerCatalogViews(): void {
     name: f.name, physical_name: f.physicalName, state: 0, state_desc: 'ONLINE', size: f.sizePages, max_size: f.type === 0 ? -1 : 268435456,
     growth: f.growthPages, is_media_read_only: false, is_read_only: d.readOnly, is_sparse: false, is_percent_growth: false,
   });
-  // sys.master_files — rows visible with CREATE DATABASE / ALTER ANY DATABASE / VIEW ANY DEFINITION (reference §1).
+  // sys.master_files — https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-master-files-transact-sql
+  // Permissions: "The minimum permissions that are required to see the corresponding row are CREATE DATABASE, ALTER ANY
+  // DATABASE, or VIEW ANY DEFINITION." Without them the view answers with no rows, not an error. CREATE DATABASE is
+  // the database permission in master; CREATE ANY DATABASE (server, dbcreator) covers it.
   register({
     name: 'sys.master_files',
     columns: 'database_id int, ' + fileCols,
     rows: (b) => {
       const l = b.session.login;
-      const ok = ['CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION'].some((p) => b.server.hasServerPermission(l, p));
+      const master = b.server.dbByName('master')!;
+      const ok = ['CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION'].some((p) => b.server.hasServerPermission(l, p))
+        || b.server.hasDatabasePermission(l, master, 'CREATE DATABASE');
       if (!ok) return [];
       return [...b.server.databases.values()].flatMap((d) => d.files.map((f) => fileRow(d, f)));
     },
   });
+  // sys.database_files: the current database's files; "Requires membership in the public role" (its Permissions
+  // section, https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-database-files-transact-sql).
   register({ name: 'sys.database_files', columns: fileCols, rows: (b) => b.session.db.files.map((f) => fileRow(b.session.db, f)) });
   // sys.all_objects: system objects (a fixed synthetic set, used by workloads as a row source) plus user tables.
   const objCols = 'object_id int, name sysname, schema_id int, type varchar(2), type_desc nvarchar(60), create_date datetime, is_ms_shipped bit';

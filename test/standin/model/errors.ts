@@ -45,6 +45,11 @@ export const errors = {
     new SqlError(300, 14, `${permission} permission was denied on object 'server', database 'master'.`, line, 1, [
       new SqlError(297, 16, 'The user does not have permission to perform this action.', line),
     ]),
+  /** Azure SQL Database's refusal of a DMV: the text is NOT CONFIRMED (modelled on Msg 300 + 297 of SQL Server). */
+  viewDatabasePermission: (db: string, line: number) =>
+    new SqlError(300, 14, `VIEW DATABASE STATE permission was denied on object '${db}', database '${db}'.`, line, 1, [
+      new SqlError(297, 16, 'The user does not have permission to perform this action.', line),
+    ]),
   noPermission: (line: number) => new SqlError(15247, 16, 'User does not have permission to perform this action.', line),
   alterDbPermission: (db: string, line: number) =>
     new SqlError(5011, 14, `User does not have permission to alter database '${db}', the database does not exist, or the database is not in a state that allows access checks.`, line, 1, [

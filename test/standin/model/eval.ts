@@ -160,7 +160,7 @@ export function evaluate(e: Expr, ctx: EvalCtx): SqlValue {
       const v = evaluate(e.e, ctx);
       const p = evaluate(e.pattern, ctx);
       if (v === null || p === null) return null;
-      const m = like(toText(v), toText(p));
+      const m = like(toText(v), toText(p), likeIsUnicode(e, ctx));
       return e.not ? !m : m;
     }
     case 'between': {
@@ -208,6 +208,17 @@ export function evaluate(e: Expr, ctx: EvalCtx): SqlValue {
       return callBuiltin(e, ctx);
     }
   }
+}
+
+const unicodeLike = new WeakMap<Expr, boolean>();
+/** Unicode LIKE when either side is nchar/nvarchar (the LIKE page: all arguments are then converted to Unicode). */
+function likeIsUnicode(e: Expr & { k: 'like' }, ctx: EvalCtx): boolean {
+  let u = unicodeLike.get(e);
+  if (u === undefined) {
+    u = typeOf(e.e, ctx).kind === 'nvarchar' || typeOf(e.pattern, ctx).kind === 'nvarchar';
+    unicodeLike.set(e, u);
+  }
+  return u;
 }
 
 function sysvar(name: string, ctx: EvalCtx, line: number): SqlValue {

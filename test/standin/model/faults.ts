@@ -25,6 +25,8 @@ export class Faults {
   alterDatabaseDenied = false;
   /** CREATE EVENT SESSION is refused as if ALTER ANY EVENT SESSION were missing. */
   createEventSessionDenied = false;
+  /** Hold the attention acknowledgement back this many real ms after a cancel (tedious gives up after cancelTimeout). */
+  attentionAckDelayMs = 0;
   statements: StatementFault[] = [];
 
   reset(): void {
@@ -34,6 +36,7 @@ export class Faults {
     this.alterDatabaseLocked = false;
     this.alterDatabaseDenied = false;
     this.createEventSessionDenied = false;
+    this.attentionAckDelayMs = 0;
     this.statements = [];
   }
 

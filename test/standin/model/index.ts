@@ -67,6 +67,15 @@ class StandinEngine implements Standin {
     return this.state.sessions.get(spid);
   }
 
+  attentionAckDelayMs(): number {
+    return this.faults.attentionAckDelayMs;
+  }
+
+  /** TDS 8.0 (strict): SQL Server 2022+, Azure SQL Database and Managed Instance (TDS 8.0 page). */
+  supportsTds8(): boolean {
+    return this.state.options.major >= 16 || this.state.options.product !== 'sqlserver';
+  }
+
   /** Simulated restart: cumulative counters start over, a new start time, sessions dropped, running XE sessions stopped. */
   restart(): void {
     const s = this.state;
@@ -101,7 +110,7 @@ class StandinEngine implements Standin {
     const now = new Date();
     const session: Session = {
       spid: s.nextSpid++, login, db, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid, encrypted: req.encrypted,
-      loginTime: now, waits: new Map(), nocount: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,
+      loginTime: now, waits: new Map(), nocount: false, xactAbort: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,
       currentWait: null, waitDebtMs: 0, request: null, lastRequestStart: now, lastRequestEnd: now, alive: true, requestCount: 0, temp: new Map(),
     };
     s.sessions.set(session.spid, session);
@@ -174,6 +183,7 @@ class StandinEngine implements Standin {
     session.waits = new Map();
     session.temp = new Map();
     session.nocount = false;
+    session.xactAbort = false;
     session.lockTimeout = -1;
     session.deadlockPriority = 'NORMAL';
     const def = this.state.dbByName(session.login.defaultDatabase);

@@ -11,6 +11,7 @@ import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
 import { execDml, rollbackAll } from './stmt-dml';
+import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
 
@@ -25,7 +26,13 @@ export interface RunCtx {
   steps: number;
 }
 
-/** Errors after which SQL Server abandons the rest of the batch (name resolution / compile errors). */
+/**
+ * Errors after which SQL Server abandons the rest of the batch: compile errors and name resolution at statement
+ * recompilation ("These errors are returned to the level that ran the batch", TRY...CATCH page, "Errors unaffected
+ * by a TRY...CATCH construct": https://learn.microsoft.com/sql/t-sql/language-elements/try-catch-transact-sql).
+ * Every other error (2627, 515, 8134, RAISERROR 16, 1222, ...) ends only its statement and the batch goes on
+ * ("Database engine error severities": 11–16 are errors the user can correct), unless SET XACT_ABORT is ON.
+ */
 const BATCH_ABORTING = new Set([102, 137, 207, 208, 209, 4104, 195, 134, 216, 263, 141, 8120]);
 
 export function info(number: number, message: string, line = 1, cls = 0): Output {
@@ -85,8 +92,15 @@ export class Interpreter {
       if (!e.line) e.line = s.line;
       for (const f of e.followUps) if (!f.line) f.line = e.line;
       ctx.b.error = e.number;
+      // SET XACT_ABORT ON: "if a Transact-SQL statement raises a run-time error, the entire transaction is terminated
+      // and rolled back" and the batch ends (the page's example). https://learn.microsoft.com/sql/t-sql/statements/set-xact-abort-transact-sql
+      const xactAbort = session.xactAbort;
+      if (xactAbort) {
+        const rolledBack = rollbackAll({ interp: this, b: ctx.b });
+        if (rolledBack) yield { kind: 'envChange', change: { type: 'rollbackTransaction', descriptor: BigInt(rolledBack.id) } };
+      }
       yield* errorOutputs(e, ctx.inProc);
-      if (BATCH_ABORTING.has(e.number)) throw new BatchAbort();
+      if (xactAbort || BATCH_ABORTING.has(e.number)) throw new BatchAbort();
       return undefined;
     }
   }
@@ -146,7 +160,14 @@ export class Interpreter {
         const msg = formatRaiserror(toText(args[0] ?? ''), args.slice(3));
         const m = { number: 50000, state: Number(args[2] ?? 1), class: severity, message: msg, lineNumber: s.line };
         if (severity <= 10) yield { kind: 'info', message: m };
-        else { ctx.b.error = 50000; yield { kind: 'error', message: m }; }
+        else {
+          // An error ends its statement: that statement's DONE carries DONE_ERROR (MS-TDS 2.2.7.6 "An error occurred
+          // on the current SQL statement"), which python-tds raises on. RAISERROR does not honor XACT_ABORT (SET
+          // XACT_ABORT page note), so the batch goes on.
+          ctx.b.error = 50000;
+          yield { kind: 'error', message: m };
+          yield { kind: 'done', error: true, inProc: ctx.inProc };
+        }
         return;
       }
       case 'waitfor': {
@@ -158,7 +179,7 @@ export class Interpreter {
         return;
       }
       default: {
-        const out = execDml(s, ctx) ?? execServerStatement(s, ctx);
+        const out = execDml(s, ctx) ?? execServerStatement(s, ctx) ?? execSecurityStatement(s, ctx);
         if (!out) throw new SqlError(102, 15, `Incorrect syntax near '${s.k}'.`, s.line);
         return yield* out;
       }
@@ -195,12 +216,22 @@ export class Interpreter {
     })();
     // Evaluate the first row now so an error surfaces before column metadata, like SQL Server's compile-time checks.
     const first = counted.next();
+    // A run-time error in a later row (1/0 on row 2) ends the rows sent so far; the error then ends the statement
+    // like any other (ERROR + DONE with DONE_ERROR, statement- or batch-level per execStmt) instead of escaping
+    // into the protocol layer while it streams.
+    const midStream: { error?: SqlError } = {};
     const rows: Iterable<SqlValue[]> = (function* () {
-      if (!first.done) yield first.value;
-      yield* counted;
+      try {
+        if (!first.done) yield first.value;
+        yield* counted;
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        midStream.error = e;
+      }
     })();
     yield { kind: 'resultSet', columns: plan.columns as Column[], rows };
     ctx.b.rowcount = counter.n;
+    if (midStream.error) throw midStream.error;
     yield { kind: 'done', get rowCount() { return ctx.b.session.nocount ? undefined : counter.n; }, inProc: ctx.inProc } as Output;
   }
 
@@ -209,7 +240,8 @@ export class Interpreter {
       case 'NOCOUNT': session.nocount = value === 'ON'; return;
       case 'LOCK_TIMEOUT': session.lockTimeout = Number(value); return;
       case 'DEADLOCK_PRIORITY': session.deadlockPriority = value; return;
-      case 'XACT_ABORT': case 'ANSI_NULLS': case 'ANSI_PADDING': case 'ANSI_WARNINGS': case 'QUOTED_IDENTIFIER': case 'ARITHABORT': case 'NUMERIC_ROUNDABORT':
+      case 'XACT_ABORT': session.xactAbort = value === 'ON'; return;
+      case 'ANSI_NULLS': case 'ANSI_PADDING': case 'ANSI_WARNINGS': case 'QUOTED_IDENTIFIER': case 'ARITHABORT': case 'NUMERIC_ROUNDABORT':
       case 'CONCAT_NULL_YIELDS_NULL': case 'CURSOR_CLOSE_ON_COMMIT': case 'IMPLICIT_TRANSACTIONS': case 'TEXTSIZE': case 'LANGUAGE': case 'DATEFORMAT':
       case 'DATEFIRST': case 'TRANSACTION': case 'ANSI_NULL_DFLT_ON': case 'ANSI_DEFAULTS': case 'ROWCOUNT': case 'NOEXEC': case 'FMTONLY':
         return;
@@ -250,7 +282,8 @@ export function doneOf(ctx: RunCtx, rowCount: number | undefined): Output {
 
 export function* errorOutputs(e: SqlError, inProc: boolean): Generator<Output> {
   yield { kind: 'error', message: e.toMessage() };
-  for (const f of e.followUps) yield { kind: 'error', message: f.toMessage() };
+  // A follow-up of severity ≤ 10 (3621 "The statement has been terminated.") is informational: an INFO token.
+  for (const f of e.followUps) yield { kind: f.cls <= 10 ? 'info' : 'error', message: f.toMessage() };
   yield { kind: 'done', error: true, inProc };
 }
 

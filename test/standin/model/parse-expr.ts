@@ -100,9 +100,12 @@ export function parseType(c: Cursor): { type: ColumnType; typeName: string } {
     case 'real': return { type: { kind: 'float' }, typeName };
     case 'decimal': case 'numeric': return { type: { kind: 'decimal', precision: num(0, 18), scale: num(1, 0) }, typeName };
     case 'money': return { type: { kind: 'decimal', precision: 19, scale: 4 }, typeName };
-    case 'nvarchar': case 'nchar': case 'ntext': case 'xml': return { type: { kind: 'nvarchar', length: base === 'ntext' || base === 'xml' ? 'max' : len(base === 'nvarchar' ? 30 : 1) }, typeName };
+    // nchar(n) / char(n) are fixed length: values are padded with blanks to n (values.ts coerce).
+    case 'nchar': return { type: { kind: 'nvarchar', length: num(0, 1), fixed: true }, typeName };
+    case 'char': return { type: { kind: 'varchar', length: num(0, 1), fixed: true }, typeName };
+    case 'nvarchar': case 'ntext': case 'xml': return { type: { kind: 'nvarchar', length: base === 'ntext' || base === 'xml' ? 'max' : len(base === 'nvarchar' ? 30 : 1) }, typeName };
     case 'sysname': return { type: { kind: 'nvarchar', length: 128 }, typeName };
-    case 'varchar': case 'char': case 'text': return { type: { kind: 'varchar', length: base === 'text' ? 'max' : len(base === 'varchar' ? 30 : 1) }, typeName };
+    case 'varchar': case 'text': return { type: { kind: 'varchar', length: base === 'text' ? 'max' : len(30) }, typeName };
     case 'datetime': case 'smalldatetime': case 'date': return { type: { kind: 'datetime2', scale: 3 }, typeName };
     case 'datetime2': return { type: { kind: 'datetime2', scale: num(0, 7) }, typeName };
     case 'datetimeoffset': return { type: { kind: 'datetimeoffset', scale: num(0, 7) }, typeName };

@@ -191,8 +191,18 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
       c.next();
       if (c.acceptKw('TABLE')) return parseCreateTable(c, line);
       if (c.acceptKw('EVENT', 'SESSION')) return parseCreateEventSession(c, line);
+      if (c.acceptKw('LOGIN')) return parseCreateLogin(c, line);
+      if (c.acceptKw('USER')) {
+        const name = c.name();
+        let login: string | null = null;
+        if (c.acceptKw('FOR', 'LOGIN') || c.acceptKw('FROM', 'LOGIN')) login = c.name();
+        else c.acceptKw('WITHOUT', 'LOGIN');
+        if (c.acceptKw('WITH')) parseWithList(c);
+        return { line, k: 'createUser', name, login };
+      }
       throw c.unexpected();
     }
+    case 'GRANT': case 'DENY': case 'REVOKE': return parsePermission(c, line);
     case 'DROP': {
       c.next();
       if (c.acceptKw('TABLE')) {
@@ -204,11 +214,25 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
         c.expectKw('ON');
         return { line, k: 'dropEventSession', name, scope: parseScope(c) };
       }
+      if (c.isKw('LOGIN') || c.isKw('USER')) {
+        const what = c.next().value.toUpperCase() as 'LOGIN' | 'USER';
+        const ifExists = c.acceptKw('IF', 'EXISTS');
+        return { line, k: 'dropPrincipal', what, name: c.name(), ifExists };
+      }
       throw c.unexpected();
     }
     case 'ALTER': {
       c.next();
       if (c.acceptKw('DATABASE')) return parseAlterDatabase(c, line);
+      // ALTER SERVER ROLE r ADD|DROP MEMBER login; ALTER ROLE r ADD|DROP MEMBER user (database roles)
+      if (c.acceptKw('SERVER', 'ROLE') || c.acceptKw('ROLE')) {
+        const server = c.tokens[c.pos - 2]?.value.toUpperCase() === 'SERVER';
+        const role = c.name();
+        const add = c.acceptKw('ADD');
+        if (!add) c.expectKw('DROP');
+        c.expectKw('MEMBER');
+        return { line, k: 'alterRole', server, role, add, member: c.name() };
+      }
       if (c.acceptKw('EVENT', 'SESSION')) {
         const name = c.name();
         c.expectKw('ON');
@@ -272,6 +296,56 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
     default:
       throw c.unexpected();
   }
+}
+
+/** CREATE LOGIN name WITH PASSWORD = N'...' [MUST_CHANGE] [, DEFAULT_DATABASE = db, CHECK_POLICY = OFF, ...]. */
+function parseCreateLogin(c: Cursor, line: number): Stmt {
+  const name = c.name();
+  c.expectKw('WITH');
+  c.expectKw('PASSWORD');
+  c.expectOp('=');
+  const password = parseExpr(c);
+  c.acceptKw('MUST_CHANGE');
+  const options: Record<string, string> = {};
+  while (c.acceptOp(',')) {
+    const key = c.name().toUpperCase();
+    c.expectOp('=');
+    options[key] = c.next().value;
+  }
+  return { line, k: 'createLogin', name, password, options };
+}
+
+/**
+ * GRANT | DENY | REVOKE [GRANT OPTION FOR] perm [, perm] [ON class::securable] TO|FROM principal [, principal]
+ * [WITH GRANT OPTION] [CASCADE] [AS grantor]. A permission is the words up to the next ',' / ON / TO / FROM.
+ */
+function parsePermission(c: Cursor, line: number): Stmt {
+  const verb = c.next().value.toUpperCase() as 'GRANT' | 'DENY' | 'REVOKE';
+  if (verb === 'REVOKE') c.acceptKw('GRANT', 'OPTION', 'FOR');
+  const permissions: string[] = [];
+  do {
+    const words: string[] = [];
+    while (c.tok.kind === 'ident' && !c.isKw('ON') && !c.isKw('TO') && !c.isKw('FROM')) words.push(c.next().value.toUpperCase());
+    if (!words.length) throw c.unexpected();
+    permissions.push(words.join(' '));
+  } while (c.acceptOp(','));
+  let on: { cls: string; name: string } | null = null;
+  if (c.acceptKw('ON')) {
+    const first = c.name();
+    if (c.acceptOp('::')) on = { cls: first.toUpperCase(), name: c.multipart().join('.') };
+    else {
+      const rest = [first];
+      while (c.acceptOp('.')) rest.push(c.name());
+      on = { cls: 'OBJECT', name: rest.join('.') };
+    }
+  }
+  if (!c.acceptKw('TO')) c.expectKw('FROM');
+  const principals: string[] = [];
+  do principals.push(c.name()); while (c.acceptOp(','));
+  c.acceptKw('WITH', 'GRANT', 'OPTION');
+  c.acceptKw('CASCADE');
+  if (c.acceptKw('AS')) c.name();
+  return { line, k: 'permission', verb, permissions, on, principals };
 }
 
 /** `WITH A, B = value, C` (DBCC and BACKUP options): the option names, upper-cased; values are skipped. */
@@ -341,7 +415,7 @@ function parseCreateTable(c: Cursor, line: number): Stmt {
       } else if (c.acceptKw('DEFAULT')) col.default = parseExpr(c);
       else if (c.acceptKw('NOT', 'NULL')) col.nullable = false;
       else if (c.acceptKw('NULL')) col.nullable = true;
-      else if (c.acceptKw('PRIMARY', 'KEY')) { col.nullable = false; c.acceptKw('CLUSTERED') || c.acceptKw('NONCLUSTERED'); }
+      else if (c.acceptKw('PRIMARY', 'KEY')) { col.nullable = false; col.primaryKey = true; c.acceptKw('CLUSTERED') || c.acceptKw('NONCLUSTERED'); }
       else if (c.acceptKw('CONSTRAINT')) c.name();
       else if (c.acceptKw('UNIQUE')) continue;
       else break;

@@ -49,6 +49,7 @@ function buildSource(item: FromItem, b: BatchContext, outerForTypes: Scope | nul
         rows(outer) {
           const ctx: EvalCtx = { batch: b, scope: outer };
           const args = (item.args ?? []).map((a) => evaluate(a, ctx));
+          if (vt.name === 'sys.fn_xe_file_target_read_file') requireBlobPath(b, args[0] ?? null, item.line);
           const out: SqlValue[][] = [];
           for (const r of vt.rows(b, args, item.line)) out.push(vt.columns.map((c) => coerce(r[c.name] ?? null, c.type)));
           return out;
@@ -288,4 +289,20 @@ function keyOf(v: SqlValue): string {
   if (v instanceof Date) return 'd' + v.getTime();
   if (typeof v === 'object') return 'o' + v.date.getTime();
   return 'n' + String(v);
+}
+
+/**
+ * Azure SQL Database and Managed Instance read event files from blob storage only: "If you specify wildcard and/or a
+ * path for a local file system, you receive an error message similar to: Msg 40538, Level 16, State 3 … A valid URL
+ * beginning with 'https://' is required as value for any filepath specified."
+ * (https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-xe-file-target-read-file-transact-sql)
+ */
+export function requireBlobPath(b: BatchContext, path: SqlValue, line: number): void {
+  if (b.server.options.product === 'sqlserver') return;
+  const text = path === null ? '' : String(path);
+  if (!/^https:\/\//i.test(text) || text.includes('*')) throw blobUrlRequired(line);
+}
+
+export function blobUrlRequired(line: number): SqlError {
+  return new SqlError(40538, 16, "A valid URL beginning with 'https://' is required as value for any filepath specified.", line, 3);
 }

@@ -7,8 +7,16 @@ import {
 } from './state';
 import type { EventSession, XeFileStore } from './xe';
 
+export type Product = 'sqlserver' | 'mi' | 'azure-sqldb';
+
 export interface ResolvedOptions {
-  major: 15 | 16;
+  major: 15 | 16 | 17;
+  /** Cumulative update level of the simulated build. */
+  cu: number;
+  /** The product the model plays; `azure` stays true for 'azure-sqldb' (older call sites key on it). */
+  product: Product;
+  serviceObjective: string;
+  databaseSessionsSeeLogFlushes: boolean;
   platform: 'Linux' | 'Windows';
   serverName: string;
   speedFactor: number;
@@ -33,6 +41,19 @@ export const SERVER_PERMISSIONS_2022 = [
 ];
 export const DATABASE_PERMISSIONS = ['CONNECT', 'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'ALTER', 'CREATE TABLE', 'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CONTROL'];
 
+/**
+ * Fixed server roles and the permissions they carry ("Server-level roles", https://learn.microsoft.com/sql/relational-databases/security/authentication-access/server-level-roles:
+ * ##MS_ServerStateReader## = VIEW SERVER STATE (+ PERFORMANCE / SECURITY STATE), ##MS_ServerPerformanceStateReader##
+ * = VIEW SERVER PERFORMANCE STATE, ##MS_DefinitionReader## = VIEW ANY DATABASE, VIEW ANY DEFINITION ...). Other
+ * roles are recorded but carry nothing in the model.
+ */
+export const SERVER_ROLE_PERMISSIONS: Record<string, string[]> = {
+  '##ms_serverstatereader##': ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'VIEW SERVER SECURITY STATE'],
+  '##ms_serverperformancestatereader##': ['VIEW SERVER PERFORMANCE STATE'],
+  '##ms_definitionreader##': ['VIEW ANY DATABASE', 'VIEW ANY DEFINITION'],
+  dbcreator: ['CREATE ANY DATABASE'],
+};
+
 /** Covering permissions (modelling choice, from the 2022 permission hierarchy: VIEW SERVER STATE covers the split ones). */
 const SERVER_IMPLIED_BY: Record<string, string[]> = {
   'VIEW SERVER PERFORMANCE STATE': ['VIEW SERVER STATE'],
@@ -43,6 +64,12 @@ const SERVER_IMPLIED_BY: Record<string, string[]> = {
   'ALTER ANY EVENT SESSION DISABLE': ['ALTER ANY EVENT SESSION'],
 };
 
+/** A stable GUID-shaped physical name per database id (the model's stand-in for MI's physical_database_name). */
+function guidFor(id: number): string {
+  const hex = (id * 2654435761 >>> 0).toString(16).padStart(8, '0');
+  return `${hex}-5d1a-4c3e-9b7f-${id.toString(16).padStart(12, '0')}`;
+}
+
 export class Server {
   options: ResolvedOptions;
   startTime = new Date();
@@ -52,6 +79,8 @@ export class Server {
   sessions = new Map<number, Session>();
   waits = new Map<string, WaitStat>();
   eventSessions = new Map<string, EventSession>();
+  /** Database users made by CREATE USER: database id → user name (lower-case) → login name (lower-case). */
+  dbUsers = new Map<number, Map<string, string>>();
   xeFiles: XeFileStore = new Map();
   missingXeEvents = new Set<string>();
   nextSpid = 51;
@@ -62,7 +91,11 @@ export class Server {
 
   constructor(opts: StandinOptions = {}) {
     this.options = {
-      major: opts.version === 2019 ? 15 : 16,
+      major: opts.version === 2019 ? 15 : opts.version === 2025 ? 17 : 16,
+      cu: opts.cumulativeUpdate ?? (opts.version === 2019 ? 32 : opts.version === 2025 ? 0 : 20),
+      product: opts.product ?? (opts.azure ? 'azure-sqldb' : 'sqlserver'),
+      serviceObjective: opts.serviceObjective ?? '',
+      databaseSessionsSeeLogFlushes: opts.databaseSessionsSeeLogFlushes ?? true,
       platform: opts.platform ?? 'Linux',
       serverName: opts.serverName ?? 'standin',
       speedFactor: opts.speedFactor ?? 1,
@@ -71,7 +104,7 @@ export class Server {
       dataReadLatencyMs: opts.dataReadLatencyMs ?? 0.2,
       dataReadMBps: opts.dataReadMBps ?? 200,
       logSectorBytes: opts.logSectorBytes ?? 4096,
-      azure: !!opts.azure,
+      azure: !!opts.azure || opts.product === 'azure-sqldb',
       traceFlags: opts.traceFlags ?? [],
     };
     this.missingXeEvents = new Set((opts.missingXeEvents ?? []).map((e) => e.toLowerCase()));
@@ -85,8 +118,28 @@ export class Server {
 
   addDatabase(spec: Parameters<typeof makeDatabase>[1]): Database {
     const db = makeDatabase(this.nextDbId++, spec, false, this.options.platform, this.vlfsPerGrowth(8 * 1024 * 1024));
+    // MI (and Azure SQL DB) show user databases by a GUID: sys.databases.physical_database_name, which performance
+    // counters, XE and error messages use ("GUID values shown instead of database names", Known issues,
+    // https://learn.microsoft.com/azure/azure-sql/managed-instance/doc-changes-updates-known-issues). Deterministic here.
+    if (this.options.product !== 'sqlserver') db.physicalName = guidFor(db.id);
     this.databases.set(db.id, db);
     return db;
+  }
+
+  /** How counters and XE name a database: its name on SQL Server, physical_database_name (a GUID) on MI / Azure. */
+  counterName(db: Database): string {
+    return db.system ? db.name : db.physicalName;
+  }
+
+  /** SERVERPROPERTY('EngineEdition'): 3 Enterprise/Developer, 5 Azure SQL Database, 8 Managed Instance (SERVERPROPERTY page). */
+  engineEdition(): number {
+    return this.options.product === 'mi' ? 8 : this.options.product === 'azure-sqldb' ? 5 : 3;
+  }
+
+  /** Azure SQL Database on Basic / S0 / S1 or in an elastic pool: several DMVs need server admin, Entra admin or
+   *  ##MS_ServerStateReader## there; VIEW DATABASE STATE is not enough (the DMV pages' Permissions sections). */
+  smallAzureTier(): boolean {
+    return this.options.product === 'azure-sqldb' && /^(basic|s0|s1|elasticpool|pool)$/i.test(this.options.serviceObjective);
   }
 
   addLogin(spec: Parameters<typeof makeLogin>[0]): Login {
@@ -110,13 +163,15 @@ export class Server {
 
   versionString(): string {
     const v = this.productVersion();
-    const year = this.options.major === 16 ? 2022 : 2019;
+    if (this.options.product === 'azure-sqldb') return `Durability Lens stand-in (simulates Microsoft SQL Azure (RTM) - ${v}) - not a real Azure SQL Database`;
+    if (this.options.product === 'mi') return `Durability Lens stand-in (simulates Microsoft SQL Azure Managed Instance ${v}) - not a real Managed Instance`;
+    const year = this.options.major === 17 ? 2025 : this.options.major === 16 ? 2022 : 2019;
     const os = this.options.platform === 'Linux' ? 'Linux (Durability Lens simulated host)' : 'Windows (Durability Lens simulated host)';
     return `Durability Lens stand-in (simulates Microsoft SQL Server ${year} ${v}) - not a real SQL Server build\n\tDeveloper Edition (64-bit) on ${os}`;
   }
 
   productVersion(): string {
-    return this.options.major === 16 ? '16.0.4000.1' : '15.0.4000.1';
+    return `${this.options.major}.0.4000.1`;
   }
 
   /** Name of the permission a server-scoped performance DMV needs on this version (reference §8). */
@@ -125,16 +180,20 @@ export class Server {
   }
 
   hasServerPermission(login: Login, perm: string): boolean {
-    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    if (login.sysadmin) return true;
     const p = perm.toUpperCase();
-    if (login.serverPermissions.has(p)) return true;
-    return (SERVER_IMPLIED_BY[p] ?? []).some((q) => login.serverPermissions.has(q));
+    // DENY overrides any GRANT, the implied ones included ("DENY Server Permissions"); sysadmin is never checked.
+    if (login.deniedServer.has(p) || (SERVER_IMPLIED_BY[p] ?? []).some((q) => login.deniedServer.has(q))) return false;
+    const held = (q: string): boolean => login.serverPermissions.has(q) || [...login.serverRoles].some((r) => SERVER_ROLE_PERMISSIONS[r]?.includes(q));
+    if (held('CONTROL SERVER') || held(p)) return true;
+    return (SERVER_IMPLIED_BY[p] ?? []).some(held);
   }
 
   hasDatabasePermission(login: Login, db: Database, perm: string): boolean {
-    if (login.sysadmin || login.serverPermissions.has('CONTROL SERVER')) return true;
+    if (login.sysadmin || this.hasServerPermission(login, 'CONTROL SERVER')) return true;
     const set = login.databasePermissions.get(db.name.toLowerCase());
     const p = perm.toUpperCase();
+    if (login.deniedDatabase.get(db.name.toLowerCase())?.has(p)) return false;
     if (p === 'ALTER' && login.serverPermissions.has('ALTER ANY DATABASE')) return true;
     if ((p === 'VIEW DATABASE STATE' || p === 'VIEW DATABASE PERFORMANCE STATE') && this.hasServerPermission(login, 'VIEW SERVER STATE')) return true;
     if (p === 'CONNECT' && this.canOpen(login, db)) return true;
@@ -149,6 +208,18 @@ export class Server {
   }
 
   requireServerState(session: Session, line: number): void {
+    if (this.options.product === 'azure-sqldb') {
+      // Azure SQL Database (the DMV pages' Permissions sections, e.g. sys-dm-os-performance-counters-transact-sql):
+      // "On SQL Database Basic, S0, and S1 service objectives, and for databases in elastic pools, the server admin
+      // account, the Microsoft Entra admin account, or membership in the ##MS_ServerStateReader## server role is
+      // required. On all other SQL Database service objectives, either the VIEW DATABASE STATE permission on the
+      // database, or membership in the ##MS_ServerStateReader## server role is required."
+      const login = session.login;
+      const reader = login.sysadmin || this.hasServerPermission(login, 'VIEW SERVER STATE');
+      const ok = reader || (!this.smallAzureTier() && this.hasDatabasePermission(login, session.db, 'VIEW DATABASE STATE'));
+      if (!ok) throw errors.viewDatabasePermission(session.db.name, line);
+      return;
+    }
     const perm = this.serverStatePermission();
     if (!this.hasServerPermission(session.login, perm)) throw errors.viewPermission(perm, line);
   }

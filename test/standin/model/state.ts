@@ -4,8 +4,26 @@ import type { SessionHandle, SqlValue } from '../engine';
 import type { ColumnDef } from './ast';
 
 export interface StandinOptions {
-  /** Simulated major version: 2019 (15.x) or 2022 (16.x, default). */
-  version?: 2019 | 2022;
+  /** Simulated major version: 2019 (15.x), 2022 (16.x, default) or 2025 (17.x). */
+  version?: 2019 | 2022 | 2025;
+  /** Cumulative update level (default: a current one, 2019 CU32 / 2022 CU20 / 2025 CU0). Gates 22892 (2019 CU20+, 2022 CU2+). */
+  cumulativeUpdate?: number;
+  /**
+   * Which product the model plays (`npm run standin -- --platform`): SQL Server (default), Azure SQL Managed Instance
+   * (EngineEdition 8, GUID database names in counters and XE, blob-only event files) or Azure SQL Database
+   * (EngineEdition 5, database-scoped sessions, the Basic/S0/S1/elastic-pool DMV permission rule). `azure: true`
+   * is the older spelling of 'azure-sqldb'.
+   */
+  product?: 'sqlserver' | 'mi' | 'azure-sqldb';
+  /** Azure SQL Database service objective (default: not reported — DATABASEPROPERTYEX gives NULL and DMVs follow the
+   *  larger-tier rule). Basic, S0, S1 and elastic pools need ##MS_ServerStateReader## for several DMVs. */
+  serviceObjective?: string;
+  /**
+   * Whether database-scoped event sessions (Azure SQL Database) receive the log writer's flush events. Azure documents
+   * only that "an event must occur in the context of a user database to be included"; whether log flushes do is NOT
+   * CONFIRMED, so both are modelled: true (default) delivers them, false leaves such a trace empty (issue #11 finding 6).
+   */
+  databaseSessionsSeeLogFlushes?: boolean;
   platform?: 'Linux' | 'Windows';
   serverName?: string;
   /** 1 = waits really take their simulated time, 0 = accounting only (tests), 0.01 = 100x faster. */
@@ -42,6 +60,8 @@ export interface LoginSpec {
   /** Per-database permissions, e.g. { lab: ['ALTER'] }. */
   databasePermissions?: Record<string, string[]>;
   defaultDatabase?: string;
+  /** Fixed server roles, e.g. '##MS_ServerStateReader##' (Azure SQL DB Basic/S0/S1/pool DMV access). */
+  serverRoles?: string[];
 }
 
 export interface DatabaseSpec {
@@ -69,6 +89,11 @@ export interface Login {
   databases: Set<string> | 'all';
   databasePermissions: Map<string, Set<string>>;
   defaultDatabase: string;
+  /** DENY wins over GRANT (not for sysadmin): server permissions and, per database (lower-case name), database ones. */
+  deniedServer: Set<string>;
+  deniedDatabase: Map<string, Set<string>>;
+  /** Fixed server roles besides sysadmin (e.g. ##MS_ServerStateReader##, lower-case), from ALTER SERVER ROLE. */
+  serverRoles: Set<string>;
 }
 
 export interface FileIo {
@@ -150,6 +175,8 @@ export interface Database {
   agGroupId: string | null;
   agReplicaId: string | null;
   readOnly: boolean;
+  /** sys.databases.physical_database_name: the name on SQL Server, a GUID on MI / Azure SQL DB (what counters and XE show there). */
+  physicalName: string;
   createDate: Date;
   files: DbFile[];
   tables: Map<string, Table>;
@@ -196,6 +223,8 @@ export interface Session extends SessionHandle {
   loginTime: Date;
   waits: Map<string, WaitStat>;
   nocount: boolean;
+  /** SET XACT_ABORT: a run-time error rolls back the transaction and ends the batch (interpreter.ts). */
+  xactAbort: boolean;
   lockTimeout: number;
   deadlockPriority: string;
   trancount: number;
@@ -251,6 +280,7 @@ export function makeDatabase(id: number, spec: DatabaseSpec, system: boolean, pl
     agGroupId: spec.availabilityGroup ? '6f1d7a52-0c55-4b5e-9d1e-7a0b3c2d4e5f' : null,
     agReplicaId: spec.availabilityGroup ? '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' : null,
     readOnly: !!spec.readOnly,
+    physicalName: spec.name,
     createDate: new Date(),
     files: makeFiles(spec, dir, dataName, logName, logSize),
     tables: new Map(),
@@ -289,5 +319,8 @@ export function makeLogin(spec: LoginSpec): Login {
     databases: spec.databases ? new Set(spec.databases.map((d) => d.toLowerCase())) : 'all',
     databasePermissions: dbPerms,
     defaultDatabase: spec.defaultDatabase ?? 'master',
+    deniedServer: new Set(),
+    deniedDatabase: new Map(),
+    serverRoles: new Set((spec.serverRoles ?? []).map((r) => r.toLowerCase())),
   };
 }

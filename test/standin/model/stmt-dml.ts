@@ -175,11 +175,18 @@ async function* insert(s: Stmt & { k: 'insert' }, ctx: RunCtx): Gen {
   const { tran, auto } = ensureTran(ctx.b.session, db, ctx);
   const start = t.rows.length;
   tran.undo.push(() => { t.rows.length = Math.min(t.rows.length, start); });
+  const pk = t.columns.findIndex((c) => c.primaryKey);
+  const keys = pk >= 0 ? new Set(t.rows.map((r) => keyOf(r[pk]!))) : null;
   let n = 0;
   let bytes = 0;
   for (const values of source) {
     if (values && values.length !== targetIdx.length) throw new SqlError(213, 16, 'Column name or number of supplied values does not match table definition.', s.line);
     const row = makeRow(values);
+    if (keys) {
+      const key = keyOf(row[pk]!);
+      if (keys.has(key)) throw duplicateKey(t, row[pk]!, s.line);
+      keys.add(key);
+    }
     t.rows.push(row);
     const rb = rowBytes(t.columns, row);
     bytes += rb;
@@ -194,6 +201,20 @@ async function* insert(s: Stmt & { k: 'insert' }, ctx: RunCtx): Gen {
 }
 
 const DEFAULT = Symbol('default') as unknown as SqlValue;
+
+/** Key equality as = compares: case-insensitive, trailing blanks ignored (values.ts compare). */
+function keyOf(v: SqlValue): string {
+  return typeof v === 'string' ? 's:' + v.replace(/ +$/, '').toLowerCase() : `${typeof v}:${String(v)}`;
+}
+
+/** Msg 2627, level 14, then 3621 "The statement has been terminated." (as the THROW page's example output shows them,
+ *  https://learn.microsoft.com/sql/t-sql/language-elements/throw-transact-sql). The constraint name is the model's. */
+function duplicateKey(t: Table, value: SqlValue, line: number): SqlError {
+  const name = `PK__${t.name.replace(/^#+/, '').slice(0, 8)}__${(t.objectId >>> 0).toString(16).toUpperCase().padStart(16, '0')}`;
+  return new SqlError(2627, 14, `Violation of PRIMARY KEY constraint '${name}'. Cannot insert duplicate key in object 'dbo.${t.name}'. The duplicate key value is (${String(value)}).`, line, 1, [
+    new SqlError(3621, 0, 'The statement has been terminated.', line),
+  ]);
+}
 
 function matching(ctx: RunCtx, t: Table, where: Expr | undefined, top: number): number[] {
   const cols = scopeOf(t);

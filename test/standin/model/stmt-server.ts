@@ -14,6 +14,8 @@ import { newSession, startTargets, validateSessionDefinition } from './xe';
 import { coerce, toNumber, toText } from './values';
 import { sleep } from './durability';
 import { backupDatabase, checkdb } from './stmt-io';
+import { blobUrlRequired } from './select';
+import { getAppLock, releaseAppLock } from './applock';
 
 type Gen = AsyncGenerator<Output, Flow>;
 const DBCC_DONE = 'DBCC execution completed. If DBCC printed error messages, contact your system administrator.';
@@ -44,6 +46,17 @@ async function* alterDatabase(s: Stmt & { k: 'alterDatabase' }, ctx: RunCtx): Ge
     if (v === undefined) throw errors.syntax(s.value, s.line);
     // NOT CONFIRMED whether system databases accept the option (reference §5): the model refuses them (MODEL.md).
     if (db.system) throw new SqlError(5058, 16, `Option 'DELAYED_DURABILITY' cannot be set in database '${db.name}'.`, s.line, 1, [new SqlError(5069, 16, 'ALTER DATABASE statement failed.', s.line)]);
+    const blocking = v !== 0 ? delayedDurabilityBlocker(db, server.options) : null;
+    if (blocking) {
+      // "Starting in SQL Server 2022 CU2 and SQL Server 2019 CU20 … Enable delayed durability for a database with
+      // Transactional Replication, Change Tracking, or Change Data Capture enabled. You will receive error 22892: Could
+      // not enable delayed durability on DB. Delayed durability cannot be enabled on a DB while 'FeatureName' is enabled."
+      // (Control Transaction Durability, https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability).
+      // The feature names, severity, state and the 5069 follow-up are NOT CONFIRMED (MODEL.md).
+      throw new SqlError(22892, 16, `Could not enable delayed durability on DB. Delayed durability cannot be enabled on a DB while '${blocking}' is enabled.`, s.line, 1, [
+        new SqlError(5069, 16, 'ALTER DATABASE statement failed.', s.line),
+      ]);
+    }
     apply = (d) => { d.delayedDurability = v; };
   } else if (s.option === 'RECOVERY') {
     const v = s.value as 'FULL' | 'SIMPLE' | 'BULK_LOGGED';
@@ -69,6 +82,16 @@ async function* alterDatabase(s: Stmt & { k: 'alterDatabase' }, ctx: RunCtx): Ge
   apply(db);
 }
 
+/** The feature that blocks delayed durability on this build (2019 CU20+, 2022 CU2+, later versions), or null. */
+function delayedDurabilityBlocker(db: Database, o: { major: number; cu: number }): string | null {
+  const enforced = o.major > 16 || (o.major === 16 && o.cu >= 2) || (o.major === 15 && o.cu >= 20);
+  if (!enforced) return null;
+  if (db.isPublished) return 'Transactional Replication';
+  if (db.changeTracking) return 'Change Tracking';
+  if (db.isCdcEnabled) return 'Change Data Capture';
+  return null;
+}
+
 function requirePerm(ctx: RunCtx, perms: string[], line: number): void {
   const l = ctx.b.session.login;
   if (!perms.some((p) => ctx.b.server.hasServerPermission(l, p))) throw errors.noPermission(line);
@@ -84,6 +107,13 @@ async function* createEventSession(s: Stmt & { k: 'createEventSession' }, ctx: R
   const key = sessionKey(s.name, s.scope, session.db.id);
   if (server.eventSessions.has(key)) throw new SqlError(25631, 16, `The event session, "${s.name}", already exists.  Choose a unique name for the event session.`, s.line);
   validateSessionDefinition(s.events, s.targets, new Set(availableEvents(ctx.b)), s.line);
+  // Azure SQL Database and MI write event_file targets to blob storage only ("Targets for Extended Events": only Azure
+  // Blob URLs for filename); a local path at CREATE raising 40538 is third-party observation, NOT CONFIRMED (MODEL.md).
+  if (server.options.product !== 'sqlserver') {
+    for (const t of s.targets) {
+      if (t.name.toLowerCase() === 'event_file' && !/^https:\/\//i.test(String(t.settings['filename'] ?? ''))) throw blobUrlRequired(s.line);
+    }
+  }
   const id = 65536 + server.eventSessions.size + Math.floor(Math.random() * 1000) * 16;
   const es = newSession(id, s, s.scope === 'DATABASE' ? session.db.id : null);
   server.eventSessions.set(key, es);
@@ -196,6 +226,9 @@ async function* exec(s: Stmt & { k: 'exec' }, ctx: RunCtx): Gen {
   if (name === 'sp_flush_log' && schema === 'sys') {
     await ctx.interp.durability.flushAndWait(ctx.b.session, ctx.b.session.db, ctx.exec.signal);
     status = 1; // "Return code 1 = success" per the reference §5
+  } else if ((name === 'sp_getapplock' || name === 'sp_releaseapplock') && schema === 'sys') {
+    const args = s.args.map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) }));
+    status = name === 'sp_getapplock' ? getAppLock(ctx.b, args) : releaseAppLock(ctx.b, args);
   } else if (name === 'sp_executesql' && schema === 'sys') {
     const stmt = s.args[0] ? toText(evaluate(s.args[0].e, ev)) : '';
     const decl = s.args[1] ? toText(evaluate(s.args[1].e, ev)) : '';

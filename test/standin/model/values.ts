@@ -54,7 +54,11 @@ export function toText(v: SqlValue): string {
   return String(v);
 }
 
-/** Compare two non-null values; strings compare case-insensitively with trailing spaces ignored (default collation). */
+/**
+ * Compare two non-null values; strings compare case-insensitively (the default CI collation) with trailing spaces
+ * ignored: = and <> pad the shorter string with blanks, so 'abc' = 'abc ' (ANSI/ISO SQL-92 8.2; "String comparison
+ * & assignment", https://learn.microsoft.com/sql/t-sql/language-elements/string-comparison-assignment — LIKE is the exception).
+ */
 export function compare(a: SqlValue, b: SqlValue): number {
   if (a === null || b === null) return 0;
   if (typeof a === 'string' && typeof b === 'string') {
@@ -119,7 +123,13 @@ export function arith(op: string, a: SqlValue, b: SqlValue, t: ColumnType, line:
   return r;
 }
 
-export function like(value: string, pattern: string): boolean {
+/**
+ * LIKE. https://learn.microsoft.com/sql/t-sql/language-elements/like-transact-sql ("Pattern matching by using
+ * LIKE"): when any argument is Unicode (nchar/nvarchar), trailing blanks are significant — its NCHAR(30) example
+ * `col1 LIKE '% King'` returns no rows; for non-Unicode data the match expression's trailing blanks are ignored
+ * (Remarks: "trailing blanks, in the expression to which the pattern is matched, are ignored").
+ */
+export function like(value: string, pattern: string, unicode: boolean): boolean {
   let re = '^';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
@@ -135,8 +145,7 @@ export function like(value: string, pattern: string): boolean {
       i = end;
     } else re += ch.replace(/[.*+?^${}()|\\]/g, '\\$&');
   }
-  // Trailing spaces in the value are ignored for nchar-padded columns (default ANSI padding behaviour).
-  return new RegExp(re + ' *$', 'is').test(value);
+  return new RegExp(unicode ? re + '$' : re + ' *$', 'is').test(value);
 }
 
 /** Convert a computed value to the wire representation the engine contract promises for the column type. */
@@ -160,7 +169,9 @@ export function coerce(v: SqlValue, t: ColumnType, line = 0): SqlValue {
     case 'decimal': return toNumber(v).toFixed(t.scale);
     case 'nvarchar': case 'varchar': {
       const s = typeof v === 'number' && !Number.isInteger(v) ? String(v) : toText(v);
-      return t.length !== 'max' && s.length > t.length ? s.slice(0, t.length) : s;
+      const cut = t.length !== 'max' && s.length > t.length ? s.slice(0, t.length) : s;
+      // nchar(n) / char(n) values are padded with blanks to n (fixed-length character types).
+      return t.fixed && t.length !== 'max' ? cut.padEnd(t.length, ' ') : cut;
     }
     case 'datetime2': return v instanceof Date ? v : new Date(toText(v).replace(' ', 'T') + (/[zZ]|[+-]\d\d:\d\d$/.test(toText(v)) ? '' : 'Z'));
     case 'datetimeoffset': return v instanceof Date ? { date: v, offsetMinutes: 0 } : v;

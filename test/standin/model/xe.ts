@@ -1,5 +1,6 @@
 // Extended Events: which events/targets exist, event sessions (CREATE/ALTER/DROP), predicate filtering,
-// ring_buffer retention and its target_data XML, and in-memory event_file files for fn_xe_file_target_read_file.
+// ring_buffer retention, event_counter and histogram aggregation and their target_data XML, and in-memory
+// event_file files for fn_xe_file_target_read_file.
 import type { SqlValue } from '../engine';
 import type { Expr, XeEventDef, XeTargetDef } from './ast';
 import { SqlError } from './errors';
@@ -23,7 +24,7 @@ export const XE_EVENTS: Record<string, Array<[string, XeFieldType]>> = {
   transaction_log: [['database_id', 'uint32'], ['log_record_size', 'int32']],
   file_write_completed: [['database_id', 'uint32'], ['file_id', 'uint16'], ['size', 'uint64']],
 };
-export const XE_TARGETS = ['ring_buffer', 'event_file'];
+export const XE_TARGETS = ['ring_buffer', 'event_file', 'event_counter', 'histogram'];
 
 export interface XeEvent {
   name: string;
@@ -54,7 +55,22 @@ export interface EventSession {
   address: string;
   ring: RingBuffer | null;
   file: { name: string; logged: number } | null;
+  /** event_counter: per event name, every event the session accepted (synchronous target, nothing lost). */
+  counter: Map<string, number> | null;
+  histogram: HistogramState | null;
   bytesGenerated: number;
+}
+
+/** package0.histogram state: one slot per distinct source value, at most `slots` of them. */
+export interface HistogramState {
+  slots: number;
+  /** Lower-case event name without package, or null for every event (then the source is an action). */
+  filteringEvent: string | null;
+  source: string;
+  sourceType: number;
+  buckets: Map<string, number>;
+  /** Events whose value found no free slot: ignored by the target (histogram page), kept here only for tests. */
+  ignored: number;
 }
 
 export interface XeFileRecord {
@@ -95,6 +111,37 @@ export function ringBufferXml(rb: RingBuffer, limit = RING_XML_LIMIT): string {
     shown++;
   }
   return `<RingBufferTarget truncated="${truncated}" processingTime="0" totalEventsProcessed="${rb.totalProcessed}" eventCount="${shown}" droppedCount="0" memoryUsed="${rb.bytes}">${body}</RingBufferTarget>`;
+}
+
+/**
+ * event_counter target_data, in the shape the "Event Counter Target" page documents
+ * (https://learn.microsoft.com/previous-versions/sql/sql-server-2016/ff878025(v=sql.130)):
+ * `<CounterTarget truncated="0"><Packages><Package name=".."><Event name=".." count=".." /></Package></Packages></CounterTarget>`.
+ * Every event of the session is listed, 0 counts included (modelling choice, MODEL.md NOT CONFIRMED).
+ */
+export function counterTargetXml(s: EventSession): string {
+  const events = s.events.map((e) => `<Event name="${xmlEscape(e.name.toLowerCase())}" count="${s.counter?.get(e.name.toLowerCase()) ?? 0}" />`).join('');
+  return `<CounterTarget truncated="0"><Packages><Package name="sqlserver">${events}</Package></Packages></CounterTarget>`;
+}
+
+/**
+ * histogram target_data. The "Histogram Target" page
+ * (https://learn.microsoft.com/previous-versions/sql/sql-server-2016/ff878023(v=sql.130)) documents
+ * `<Slots truncated="0" buckets="n"><Slot count="n" trunc="bytes"><value>..</value></Slot></Slots>`; public output from
+ * servers shows the root as `<HistogramTarget truncated="0" buckets="256">`, which is what this model writes (MODEL.md
+ * NOT CONFIRMED). Slots are listed by count, largest first; `buckets` is the slot count after rounding.
+ */
+export function histogramTargetXml(h: HistogramState): string {
+  const slots = [...h.buckets].sort((a, b) => b[1] - a[1]).map(([v, n]) => `<Slot count="${n}"><value>${xmlEscape(v)}</value></Slot>`).join('');
+  return `<HistogramTarget truncated="0" buckets="${h.slots}">${slots}</HistogramTarget>`;
+}
+
+/** slots is rounded up to the next power of 2; the default is 256 (targets-for-extended-events-in-sql-server, histogram). */
+export function histogramSlots(requested: number | null): number {
+  if (requested === null || !Number.isFinite(requested) || requested <= 0) return 256;
+  let n = 1;
+  while (n < requested) n *= 2;
+  return n;
 }
 
 export function eventFileXml(s: EventSession): string {
@@ -166,7 +213,7 @@ export function newSession(id: number, def: { name: string; scope: 'SERVER' | 'D
   return {
     id, name: def.name, scope: def.scope, databaseId, events: def.events, targets: def.targets, options: def.options,
     running: false, startTime: null, address: '0x' + (0x7f00a0000000 + id * 0x1000).toString(16).toUpperCase().padStart(16, '0'),
-    ring: null, file: null, bytesGenerated: 0,
+    ring: null, file: null, counter: null, histogram: null, bytesGenerated: 0,
   };
 }
 
@@ -176,9 +223,25 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
   s.startTime = new Date();
   s.ring = null;
   s.file = null;
+  s.counter = null;
+  s.histogram = null;
   for (const t of s.targets) {
     const name = t.name.toLowerCase();
-    if (name === 'ring_buffer') {
+    if (name === 'event_counter') {
+      s.counter = new Map();
+    } else if (name === 'histogram') {
+      const filtering = t.settings['filtering_event_name'];
+      const slots = t.settings['slots'];
+      s.histogram = {
+        slots: histogramSlots(slots === undefined || slots === null ? null : toNumber(slots)),
+        filteringEvent: filtering === undefined || filtering === null ? null : toText(filtering).split('.').pop()!.toLowerCase(),
+        source: toText(t.settings['source'] ?? '').toLowerCase(),
+        // source_type defaults to 1 (action) per the histogram page.
+        sourceType: t.settings['source_type'] === undefined ? 1 : toNumber(t.settings['source_type']),
+        buckets: new Map(),
+        ignored: 0,
+      };
+    } else if (name === 'ring_buffer') {
       const maxMem = t.settings['max_memory'];
       const maxEv = t.settings['max_events_limit'];
       s.ring = {
@@ -202,6 +265,8 @@ export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void 
   if (!def || !predicateMatches(def.predicateExpr, ev)) return;
   const xml = eventXml(ev);
   s.bytesGenerated += xml.length;
+  if (s.counter) s.counter.set(ev.name, (s.counter.get(ev.name) ?? 0) + 1);
+  if (s.histogram) bucketize(s.histogram, ev);
   if (s.ring) {
     const rb = s.ring;
     rb.totalProcessed++;
@@ -215,4 +280,21 @@ export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void 
     recs.push({ objectName: ev.name, xml, offset: (recs.length + 1) * 512, timestamp: ev.timestamp });
     s.file.logged++;
   }
+}
+
+/**
+ * One event into a histogram: only the filtering event is bucketed; a value with a slot counts up, a new value takes a
+ * free slot, and when all slots are taken it is ignored ("new events that do not belong to the existing groups are
+ * ignored", Histogram Target page). Actions are not modelled, so source_type 1 buckets nothing.
+ */
+function bucketize(h: HistogramState, ev: XeEvent): void {
+  if (h.filteringEvent !== null && h.filteringEvent !== ev.name) return;
+  if (h.sourceType !== 0) return;
+  const v = ev.data[h.source];
+  if (v === undefined || v === null) return;
+  const key = toText(v);
+  const n = h.buckets.get(key);
+  if (n !== undefined) h.buckets.set(key, n + 1);
+  else if (h.buckets.size < h.slots) h.buckets.set(key, 1);
+  else h.ignored++;
 }

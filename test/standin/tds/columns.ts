@@ -21,7 +21,9 @@ export const TypeId = {
   NUMERICN: 0x6c,
   FLTN: 0x6d,
   BIGVARCHAR: 0xa7,
+  BIGCHAR: 0xaf,
   NVARCHAR: 0xe7,
+  NCHAR: 0xef,
 } as const;
 
 /** Value bytes of one cell (without the NBCROW bitmap). */
@@ -196,7 +198,9 @@ export function describeColumn(column: Column): { typeInfo: Buffer; encode: Enco
     }
     case 'nvarchar':
     case 'varchar': {
-      const id = type.kind === 'nvarchar' ? TypeId.NVARCHAR : TypeId.BIGVARCHAR;
+      // nchar(n) / char(n) go out as NCHARTYPE / BIGCHARTYPE (same USHORTLEN + collation layout, MS-TDS 2.2.5.4.3).
+      const fixedLength = type.fixed === true && type.length !== 'max';
+      const id = type.kind === 'nvarchar' ? (fixedLength ? TypeId.NCHAR : TypeId.NVARCHAR) : fixedLength ? TypeId.BIGCHAR : TypeId.BIGVARCHAR;
       const maxLen = type.length === 'max' ? 0xffff : type.kind === 'nvarchar' ? type.length * 2 : type.length;
       const info = Buffer.alloc(3);
       info.writeUInt8(id, 0);

@@ -162,6 +162,10 @@ export async function runRequest(args: RunRequestArgs): Promise<'completed' | 'd
     pendingDone = undefined;
     writer.end();
     await writer.ready();
+    // A delayed acknowledgement (Engine.attentionAckDelayMs, a fault option) lets tests see a client's cancel timeout.
+    const ackDelay = args.engine.attentionAckDelayMs?.() ?? 0;
+    if (ackDelay > 0) await new Promise<void>((resolve) => setTimeout(resolve, ackDelay));
+    if (writer.closed) return 'completed';
     writer.write(doneToken(TokenType.DONE, DoneStatus.ATTN));
   } else if (isRpc) {
     if (!sawReturnStatus) await emit(returnStatusToken(0));

@@ -28,10 +28,28 @@ describe('extension/panelData', () => {
         { label: 'DISABLED', values: [11, 22, 33] },
         { label: 'FORCED', values: [0, 0, 1] },
       ],
+      // Each mode's chart says where its counts come from (these fixtures carry no source: a sample).
+      sources: ['DISABLED: sampled flushes only (ring buffer)', 'FORCED: sampled flushes only (ring buffer)'],
     });
-    assert.deepEqual(charts.flushTimeline, { bucketMs: 50, series: [{ label: 'DISABLED', values: [4, 5, 6] }, { label: 'FORCED', values: [1] }] });
+    assert.deepEqual(charts.flushTimeline, {
+      bucketMs: 50,
+      series: [{ label: 'DISABLED', values: [4, 5, 6] }, { label: 'FORCED', values: [1] }],
+      coverage: ['DISABLED: coverage not recorded', 'FORCED: coverage not recorded'],
+    });
     assert.deepEqual(charts.elapsedMs.map((s) => s.values.length), [2, 2]);
     assert.deepEqual(charts.elapsedMs[1]!.values, [1000, null]);
+  });
+
+  it('labels the size chart exact (server histogram) and the timeline with its coverage', () => {
+    const run = withTrace(makeRun({ mode: 'DISABLED', flushesXe: 10 }), [1, 2, 3], [4, 5]);
+    run.logFlushTrace!.sizeHistogram!.source = 'histogram';
+    run.logFlushTrace!.sizeHistogram!.notBucketed = 0;
+    run.logFlushTrace!.timeline.coverage = { source: 'ring_buffer', flushesInSample: 9, flushesTotal: 10, complete: false, part: 'last', firstUtc: null, lastUtc: null, label: 'sample: the last 9 of 10 flushes' };
+    const charts = chartsFrom([run], ['DISABLED']);
+    assert.deepEqual(charts.flushSizes!.sources, ['DISABLED: every flush (server histogram, exact)']);
+    assert.deepEqual(charts.flushTimeline!.coverage, ['DISABLED: sample: the last 9 of 10 flushes']);
+    run.logFlushTrace!.sizeHistogram!.notBucketed = 4;
+    assert.deepEqual(chartsFrom([run], ['DISABLED']).flushSizes!.sources, ['DISABLED: server histogram, 4 flushes not bucketed (slots full)']);
   });
 
   it('without a trace there is no histogram or timeline', () => {

@@ -1,7 +1,7 @@
 // The panel's per-run parts: sampled series as amounts per interval, PRINT series reduced by maximum, per-file IO
 // series per mode, server waits per mode, and the environment block.
 import * as assert from 'node:assert/strict';
-import { environmentFrom, fileIoChartFrom, MAX_PRINT_POINTS, printChartFrom, samplesChartFrom, serverWaitRowsFrom } from '../../../src/extension/panelDetail';
+import { environmentFrom, fileIoChartFrom, fileThroughputChartFrom, MAX_PRINT_POINTS, printChartFrom, samplesChartFrom, serverWaitRowsFrom } from '../../../src/extension/panelDetail';
 import { ok } from '../../../src/probes/measurement';
 import type { RunResult } from '../../../src/profile/types';
 import { makeRun } from '../report/runFixture';
@@ -18,14 +18,15 @@ function withFiles(run: RunResult, files: { fileId: number; kind: 'data' | 'log'
 describe('extension/panelDetail', () => {
   it('samples become amounts per interval, log and data files apart', () => {
     const run = withFiles(makeRun({ mode: null }), [{ fileId: 1, kind: 'data', name: 'd', bytes: 0 }, { fileId: 2, kind: 'log', name: 'l', bytes: 0 }]);
-    const sample = (tMs: number, flushes: number | null, logBytes: number, dataBytes: number) => ({ tMs, files: [{ fileId: 1, reads: 0, bytesRead: 0, writes: 0, bytesWritten: dataBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }, { fileId: 2, reads: 0, bytesRead: 0, writes: 0, bytesWritten: logBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }], logFlushes: flushes, logBytesFlushed: null, logFlushWaitTimeMs: null });
-    run.samples = [sample(0, 0, 0, 0), sample(1000, 10, 10240, 0), sample(2000, null, 10240, 8192), sample(3000, 25, 20480, 8192)];
+    const sample = (tMs: number, flushes: number | null, logBytes: number, dataBytes: number, dataRead = 0) => ({ tMs, files: [{ fileId: 1, reads: 0, bytesRead: dataRead, writes: 0, bytesWritten: dataBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }, { fileId: 2, reads: 0, bytesRead: 0, writes: 0, bytesWritten: logBytes, ioStallReadMs: 0, ioStallWriteMs: 0 }], logFlushes: flushes, logBytesFlushed: null, logFlushWaitTimeMs: null });
+    run.samples = [sample(0, 0, 0, 0), sample(1000, 10, 10240, 0), sample(2000, null, 10240, 8192), sample(3000, 25, 20480, 8192, 4096)];
     assert.deepEqual(samplesChartFrom([run]), {
       labels: ['1', '2', '3'],
       series: [
         { label: 'log flushes (counter)', values: [10, null, null] },
-        { label: 'log KB written', values: [10, 0, 10] },
-        { label: 'data KB written', values: [0, 8, 0] },
+        { label: 'log KiB written', values: [10, 0, 10] },
+        { label: 'data KiB written', values: [0, 8, 0] },
+        { label: 'KiB read (all files)', values: [0, 0, 4] },
       ],
     });
     run.samples = run.samples.slice(0, 1);
@@ -69,5 +70,18 @@ describe('extension/panelDetail', () => {
     assert.equal(env.traceFlag3982, 'on (global, session)');
     run.server.traceFlags = { status: 'unavailable', measurement: 'traceFlags', cause: 'permission', reason: 'no', grant: null, errorNumber: 2571 } as never;
     assert.equal(environmentFrom([run]).traceFlag3979, null);
+  });
+
+  it('S5: reads per file become a read-throughput series next to the writes, per mode', () => {
+    const run = withFiles(makeRun({ mode: null }), [{ fileId: 1, kind: 'data', name: 'lab', bytes: 1024 }, { fileId: 2, kind: 'log', name: 'lab_log', bytes: 2048 }]);
+    const files = (run.diff.files as { value: { files: { bytesRead: number }[] } }).value.files;
+    files[0]!.bytesRead = 200 * 1024 * 1024; // CHECKDB reading the data file
+    run.diff.elapsedMs = 2000;
+    const chart = fileThroughputChartFrom([run], ['RUN'])!;
+    assert.deepEqual(chart.labels, ['lab (data)', 'lab_log (log)']);
+    assert.deepEqual(chart.series, [
+      { label: 'RUN read', values: [100 * 1024 * 1024, 0] },
+      { label: 'RUN written', values: [512, 1024] },
+    ]);
   });
 });

@@ -112,11 +112,11 @@ describe('extension/panelData exports of a run', () => {
     } as unknown as LogFlushTrace;
     const data = panelDataFromTrace(trace, { server: 's,1433', database: 'lab', standIn: false, startedAt: new Date('2026-01-01T00:00:00Z') }, new Date('2026-01-01T00:00:05Z'));
     assert.equal(data.header.status, 'traced for 5.0 s');
-    assert.deepEqual(data.charts.flushTimeline, { bucketMs: 100, series: [{ label: 'trace', values: [3, 7] }] });
+    assert.deepEqual(data.charts.flushTimeline, { bucketMs: 100, series: [{ label: 'trace', values: [3, 7] }], coverage: ['coverage not recorded'] });
     const csv = exportText(data, 'csv').split('\r\n');
     assert.equal(csv[0], 'figure,value');
-    assert.ok(csv.includes('Bytes flushed,40 KB'), csv.join('\n'));
-    assert.ok(csv.includes('Average flush size,4 KB'));
+    assert.ok(csv.includes('Bytes flushed,40.00 KiB'), csv.join('\n'));
+    assert.ok(csv.includes('Average flush size,4.00 KiB'));
     const md = exportText(data, 'markdown');
     assert.ok(md.includes('| Flush latency p50 / p95 / p99 / max | 0.5 ms / 1.25 ms / 2 ms / 3 ms |'), md);
     assert.ok(!md.includes('## Environment'));

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { resolveEditorTarget, resolveLensTarget } from '../../../src/extension/targets';
+import { resolveEditorTarget, resolveLensTarget, targetText } from '../../../src/extension/targets';
 
 const SCRIPT = [
   'CREATE TABLE dbo.t (id int);', // 0
@@ -72,5 +72,51 @@ describe('extension/targets', () => {
     const moved = resolveLensTarget(edited, { ...target, batchRange: { start: { line: 11 } } }, 2)!;
     assert.equal(moved.batches[0]!.firstLine, 11);
     assert.match(moved.batches[0]!.text, /^BEGIN TRAN;/);
+  });
+});
+
+describe('extension/targets with setup markers (README demo steps 2 and 3)', () => {
+  const S1 = require('node:fs').readFileSync(require('node:path').join(__dirname, '../../../samples/s1-single-row-inserts.sql'), 'utf8') as string;
+  const lines = S1.split('\n');
+  const loopLine = lines.findIndex((l) => /^WHILE\b/.test(l));
+  const declareLine = lines.findIndex((l) => /^DECLARE @i/.test(l));
+
+  it('Compare/Profile with the cursor at line 1 and no selection runs the setup, then the measured loop, and says so', () => {
+    const t = resolveEditorTarget(S1, null, 0)!;
+    assert.equal(t.kind, 'document');
+    const texts = t.batches.map((b) => b.text.trim());
+    assert.equal(t.batches.length, 3);
+    assert.match(texts[0]!, /^SET NOCOUNT ON;$/m);
+    assert.match(texts[1]!, /CREATE TABLE dbo\.SingleRowInsert/);
+    assert.match(texts[2]!, /WHILE @i < 10000/);
+    // Batch ranges start at the line after the previous GO (comments and blank lines belong to the batch).
+    const secondGo = lines.findIndex((l, i) => i > 5 && /^GO\s*$/.test(l));
+    assert.equal(t.setupDescription, `setup batches 1–2 (lines 1–${secondGo})`);
+    assert.equal(t.description, `the script's measured batch 3 (lines ${secondGo + 2}–${lines.findIndex((l) => /^END\b/.test(l)) + 1})`);
+    assert.match(targetText(t), /^the script's measured batch 3 .*, after setup batches 1–2/);
+  });
+
+  it('the Profile batch lens on the loop runs the setup batches before the loop', () => {
+    const lens = { batchIndex: 2, version: 1, batchRange: { start: { line: declareLine } } };
+    const t = resolveLensTarget(S1, lens, 1)!;
+    assert.deepEqual(t.batches.map((b) => b.index), [0, 1, 2]);
+    assert.ok(t.batches[2]!.firstLine < declareLine && t.batches[2]!.text.includes('WHILE @i < 10000'));
+    assert.ok(loopLine > declareLine);
+    assert.match(t.setupDescription!, /^setup batches 1–2/);
+  });
+
+  it('a script without markers keeps the batch under the cursor and names no setup', () => {
+    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 6))!;
+    assert.equal(t.setupDescription, null);
+    assert.equal(t.batches.length, 1);
+  });
+
+  it('line markers: the setup section runs first, a lens batch after it keeps its own text', () => {
+    const text = ['-- durability-lens: setup', 'CREATE TABLE dbo.t (id int);', '-- durability-lens: measure', 'GO', 'INSERT dbo.t VALUES (1);', 'GO', 'INSERT dbo.t VALUES (2);'].join('\n');
+    const lens = resolveLensTarget(text, { batchIndex: 2, version: 1, batchRange: { start: { line: 6 } } }, 1)!;
+    assert.deepEqual(lens.batches.map((b) => b.index), [0, 2]);
+    const none = resolveEditorTarget(text, null, 0)!;
+    assert.deepEqual(none.batches.map((b) => b.index), [0, 1, 2]);
+    assert.equal(none.description, "the script's measured batches 2–3 (lines 5–7)");
   });
 });

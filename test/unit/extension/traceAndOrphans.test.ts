@@ -156,7 +156,7 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     const name = trace.sessionName!;
     assert.match(name, /^durability_lens_/);
     assert.equal(fake.statusItems.get('durabilityLens.trace'), '$(record) Log-flush trace: lab');
-    assert.deepEqual((await serverState(h)).eventSessions, [name]);
+    assert.deepEqual((await serverState(h)).eventSessions, [name, `${name}_latency`]);
     const own = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [name], output, reportNone: true });
     assert.deepEqual(own.found, [], 'the live trace is not offered as leftover');
 
@@ -177,14 +177,15 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     assert.equal(shown.title, 'Log-flush trace: lab');
     assert.ok(shown.standInLabel, 'stand-in figures are labelled');
     const flushes = shown.details!.trace.find((r) => r.figure.startsWith('Log flushes'))!;
-    assert.ok(Number(flushes.value.replace(/,/g, '')) >= 20, `at least one flush per autocommit insert: ${flushes.value}`);
+    assert.match(flushes.value, /\(event_counter, exact\)$/);
+    assert.ok(Number(/^[\d,]+/.exec(flushes.value)![0].replace(/,/g, '')) >= 20, `at least one flush per autocommit insert: ${flushes.value}`);
     assert.equal(history.list()[0]!.kind, 'trace');
   });
 
   it('shutdown (deactivation) stops and drops a running trace without showing anything', async () => {
     const before = shownPanels.length;
     assert.equal(await trace.start(), true);
-    assert.equal((await serverState(h)).eventSessions.length, 1);
+    assert.equal((await serverState(h)).eventSessions.length, 2, 'the trace and its latency companion');
     await trace.shutdown();
     assert.deepEqual((await serverState(h)).eventSessions, []);
     assert.equal(shownPanels.length, before);

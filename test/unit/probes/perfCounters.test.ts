@@ -7,9 +7,11 @@ function row(counterName: string, value: string, type: number) {
 }
 
 describe('probes/perfCounters: interpretation by cntr_type', () => {
-  it('matches any instance prefix and trims the nchar columns', () => {
-    assert.match(LOG_COUNTERS_SQL, /object_name LIKE N'%:Databases'/);
-    assert.match(LOG_COUNTERS_SQL, /RTRIM\(instance_name\) = @database_name/);
+  it('matches any instance prefix and trims the nchar columns (LIKE keeps trailing blanks on Unicode data)', () => {
+    // An untrimmed nchar(128) object_name never matches LIKE N'%:Databases' on SQL Server: trim before LIKE.
+    assert.match(LOG_COUNTERS_SQL, /WHERE RTRIM\(object_name\) LIKE N'%:Databases'/);
+    assert.doesNotMatch(LOG_COUNTERS_SQL, /[^(]object_name LIKE/);
+    assert.match(LOG_COUNTERS_SQL, /RTRIM\(instance_name\) IN \(@database_name, @physical_database_name\)/);
     const r = row('Log Flushes/sec', '10', CounterType.bulkCount);
     assert.equal(r.counterName, 'Log Flushes/sec');
     assert.equal(r.instanceName, 'Sales');

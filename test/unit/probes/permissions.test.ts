@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { quoteName } from '../../../src/db/quote';
+import { rebuildGrants } from '../../../src/probes/grantRebuild';
 import { evaluatePreflight, grantFor, inComment, serverStatePermission } from '../../../src/probes/permissions';
 
 const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
@@ -77,5 +78,45 @@ describe('probes/permissions: Azure SQL Database', () => {
   it('inComment escapes control characters and Unicode line separators, and leaves other text alone', () => {
     assert.equal(inComment('a\tb\u000bc\u000cd\u0000e\u007f'), 'a\\u0009b\\u000Bc\\u000Cd\\u0000e\\u007F');
     assert.equal(inComment("[it's ü 🚀 \u00a0 -- /* ]]]"), "[it's ü 🚀 \u00a0 -- /* ]]]");
+  });
+});
+
+describe('probes/permissions: the preflight checks what each probe really needs (issue 11)', () => {
+  const allHeld2022 = { login_name: 'lens', user_name: 'lens', view_server_state: 0, view_server_performance_state: 1, alter_any_event_session: 1, alter_database: 1, view_database_state: 1, view_database_performance_state: 1, view_any_definition: 0, alter_any_database: 0 };
+
+  it('with the monitor in the target database, VIEW ANY DEFINITION is not needed (sys.database_files is public)', () => {
+    const result = evaluatePreflight(allHeld2022, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: true });
+    assert.deepEqual(result.missing, []);
+  });
+
+  it('with the monitor elsewhere, file IO needs VIEW ANY DEFINITION (sys.master_files) and says so with the GRANT', () => {
+    const result = evaluatePreflight(allHeld2022, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: false });
+    assert.deepEqual(result.missing.map((m) => m.measurement).sort(), ['fileStats', 'volumes']);
+    assert.equal(result.missing[0]!.grant, 'USE [master];\nGRANT VIEW ANY DEFINITION TO [lens];');
+    const viaAlter = evaluatePreflight({ ...allHeld2022, alter_any_database: 1 }, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales', monitorInTargetDb: false });
+    assert.deepEqual(viaAlter.missing, [], 'ALTER ANY DATABASE also shows the rows');
+  });
+
+  it('Azure SQL Database on S0 (or an unknown objective) never says "all held": ##MS_ServerStateReader## is listed', () => {
+    const azureRow = { login_name: 'lens', user_name: 'lens', alter_database: 1, view_database_state: 1, alter_any_database_event_session: 1 };
+    const ctx = { majorVersion: 12, engineEdition: 5, databaseName: 'Sales' };
+    for (const serviceObjective of ['S0', 'Basic', 'ElasticPool', null]) {
+      const result = evaluatePreflight(azureRow, ctx, { serviceObjective });
+      assert.deepEqual(result.missing.map((m) => m.measurement).sort(), ['logSpace', 'perfCounters', 'startTime', 'waitStats'], String(serviceObjective));
+      assert.equal(result.missing[0]!.grant, '-- run while connected to the master database of the logical server\nALTER SERVER ROLE [##MS_ServerStateReader##] ADD MEMBER [lens];');
+    }
+    assert.deepEqual(evaluatePreflight(azureRow, ctx, { serviceObjective: 'P1' }).missing, [], 'VIEW DATABASE STATE suffices above S1');
+  });
+});
+
+describe('probes/grantRebuild: structured requirements of empty sources (issue 11)', () => {
+  const facts = { majorVersion: 16, engineEdition: 3, loginName: 'lens', userName: 'lens', databaseName: 'lab' };
+
+  it('rebuilds VIEW ANY DEFINITION and the Azure role from {measurement, required}; a claimed permission outside the allow-list falls back', () => {
+    assert.deepEqual(rebuildGrants({ ...facts, measurements: [{ measurement: 'fileStats', required: { permission: 'VIEW ANY DEFINITION', scope: 'server' } }] }), ['USE [master];\nGRANT VIEW ANY DEFINITION TO [lens];']);
+    assert.deepEqual(rebuildGrants({ ...facts, engineEdition: 5, measurements: [{ measurement: 'perfCounters', required: { permission: '##MS_ServerStateReader##', scope: 'server-role' } }] }), [
+      '-- run while connected to the master database of the logical server\nALTER SERVER ROLE [##MS_ServerStateReader##] ADD MEMBER [lens];',
+    ]);
+    assert.deepEqual(rebuildGrants({ ...facts, measurements: [{ measurement: 'fileStats', required: { permission: 'CONTROL SERVER; DROP LOGIN x', scope: 'server' } }] }), ['USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [lens];']);
   });
 });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ok, notApplicable } from '../../../src/probes/measurement';
 import type { DatabaseInfo } from '../../../src/probes/databaseInfo';
 import type { PreflightResult } from '../../../src/probes/permissions';
-import { evaluatePlanIssues, runOrder, splitSetup } from '../../../src/profile/plan';
+import { evaluatePlanIssues, raises22892, runOrder, splitSetup } from '../../../src/profile/plan';
 
 function db(overrides: Partial<DatabaseInfo> = {}): DatabaseInfo {
   return {
@@ -37,11 +37,29 @@ describe('comparison plan', () => {
     }
   });
 
-  it('refuses CDC and transactional replication, warns for change tracking', () => {
+  it('refuses CDC and transactional replication, warns for change tracking on builds before 22892 (2017, 2019 CU19)', () => {
     assert.deepEqual(codes(evaluatePlanIssues(db({ cdcEnabled: true }), null, { server: 's' }).refusals), ['cdc']);
     assert.deepEqual(codes(evaluatePlanIssues(db({ published: true }), null, { server: 's' }).refusals), ['replication']);
-    const ct = evaluatePlanIssues(db({ changeTracking: ok(true) }), null, { server: 's' });
-    assert.deepEqual([codes(ct.refusals), codes(ct.warnings)], [[], ['change-tracking']]);
+    for (const serverVersion of ['14.0.3456.2', '15.0.4298.1', '16.0.4003.1']) {
+      const ct = evaluatePlanIssues(db({ changeTracking: ok(true) }), null, { server: 's', serverVersion, platform: 'sql-server' });
+      assert.deepEqual([codes(ct.refusals), codes(ct.warnings)], [[], ['change-tracking']], serverVersion);
+    }
+  });
+
+  it('refuses change tracking up front where enabling delayed durability raises 22892 (2019 CU20+, 2022 CU2+, 2025, Azure)', () => {
+    for (const [serverVersion, platform] of [['15.0.4312.2', 'sql-server'], ['16.0.4015.1', 'sql-server'], ['17.0.1000.7', 'sql-server'], ['12.0.2000.8', 'azure-sql-database'], ['16.0.4165.4', 'azure-sql-managed-instance']] as const) {
+      const ct = evaluatePlanIssues(db({ changeTracking: ok(true) }), null, { server: 's', serverVersion, platform });
+      assert.deepEqual(codes(ct.refusals), ['change-tracking'], serverVersion);
+      assert.match(ct.refusals[0]!.message, /error 22892/);
+    }
+    assert.equal(raises22892('15.0.4298.1', 'sql-server'), false, '2019 CU19');
+    assert.equal(raises22892('15.0.4312.2', 'sql-server'), true, '2019 CU20');
+    assert.equal(raises22892('16.0.1050.5', 'sql-server'), false, '2022 RTM GDR');
+    assert.equal(raises22892(undefined, undefined), true, 'an unknown build is treated as raising');
+    const cdc = evaluatePlanIssues(db({ cdcEnabled: true }), null, { server: 's', serverVersion: '16.0.4015.1', platform: 'sql-server' });
+    assert.match(cdc.refusals[0]!.message, /22892/);
+    const merge = evaluatePlanIssues(db({ mergePublished: true }), null, { server: 's', serverVersion: '16.0.4015.1', platform: 'sql-server' });
+    assert.deepEqual([codes(merge.refusals), codes(merge.warnings)], [[], ['merge-replication']]);
   });
 
   it('refuses an availability-group member unless the caveat is accepted, then warns', () => {

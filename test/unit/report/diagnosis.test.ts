@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { buildComparisonModel } from '../../../src/report/comparison';
+import { toMarkdown } from '../../../src/report/export';
 import type { Finding } from '../../../src/report/diagnosis';
 import { makeRun, type RunFigures } from './runFixture';
 
@@ -71,5 +72,47 @@ describe('diagnosis rules', () => {
     ]);
     const gain = clear.find((x) => x.id === 'delayed-durability-gain')!;
     assert.equal(gain.title, 'FORCED ran 9.3× faster than DISABLED');
+  });
+});
+
+describe('diagnosis rules look at their evidence (issue 20)', () => {
+  it('S4: IO_COMPLETION at 85 % of the session waits leads, not WRITELOG at 2 % of the elapsed time', () => {
+    const run = makeRun({ mode: null, elapsedMs: 10_000, commits: 2510, flushesCounter: 2600, waits: { IO_COMPLETION: { count: 4000, ms: 8500 }, WRITELOG: { count: 300, ms: 200 }, PAGEIOLATCH_EX: { count: 50, ms: 1300 } } });
+    const findings = buildComparisonModel([run]).diagnosis;
+    assert.equal(findings[0]!.id, 'top-wait');
+    assert.equal(findings[0]!.title, "IO_COMPLETION was 85% of the session's waits in the run");
+    assert.equal(findings[0]!.severity, 'warning');
+    assert.match(findings[0]!.detail, /non-data-page I\/O/);
+    assert.ok(!findings.some((f) => f.id === 'too-many-log-flushes'), 'WRITELOG at 2 % of the elapsed time is no flush warning');
+    assert.ok(!findings.some((f) => f.id === 'writelog-share'), 'no card for a 2 % share');
+  });
+
+  it('S5: one WRITELOG wait of 0.00 ms is no "many small log flushes" warning', () => {
+    const run = makeRun({ mode: null, elapsedMs: 5000, commits: 1, flushesCounter: 1, waits: { WRITELOG: { count: 1, ms: 0 }, ASYNC_IO_COMPLETION: { count: 2, ms: 4800 } } });
+    const findings = buildComparisonModel([run]).diagnosis;
+    assert.ok(!findings.some((f) => f.id === 'too-many-log-flushes' || f.id === 'writelog-internal-contention'));
+    assert.equal(findings[0]!.id, 'top-wait');
+    assert.match(findings[0]!.title, /^ASYNC_IO_COMPLETION was 100% of the session's waits/);
+  });
+
+  it('S1: WRITELOG as the top wait still leads with the flush-per-commit findings', () => {
+    const runs = [makeRun({ mode: 'DISABLED', elapsedMs: 1300, commits: 500, flushesCounter: 500, waits: { WRITELOG: { count: 500, ms: 1000 } }, log: { writes: 500, bytes: 2_048_000, stallMs: 1000 } }), makeRun({ mode: 'FORCED', elapsedMs: 60, commits: 500, flushesCounter: 2 })];
+    const ids = buildComparisonModel(runs).diagnosis.map((f) => f.id);
+    assert.equal(ids[0], 'too-many-log-flushes');
+    assert.ok(ids.indexOf('delayed-durability-gain') > ids.indexOf('commit-per-row'));
+  });
+
+  it('a failed workload leads with its error and line, and judges no speed-up or "little to gain"', () => {
+    const run = makeRun({ mode: 'DISABLED', elapsedMs: 20, commits: 0 });
+    run.status = 'workload-error';
+    run.errors = [{ number: 208, message: "Invalid object name 'dbo.SingleRowInsert'.", documentLine: 18, batchIndex: 2 }];
+    const model = buildComparisonModel([run]);
+    assert.equal(model.diagnosis[0]!.id, 'workload-failed');
+    assert.equal(model.diagnosis[0]!.title, 'The workload failed at line 19: SQL error 208');
+    assert.ok(!model.diagnosis.some((f) => f.id === 'no-gain-set-based'));
+    const md = toMarkdown(model);
+    assert.match(md, /^## Verdict\n\n\*\*The workload failed at line 19: SQL error 208: Invalid object name 'dbo\.SingleRowInsert'\.\*\*$/m);
+    assert.ok(md.indexOf('## Verdict') < md.indexOf('| Metric |'));
+    assert.doesNotMatch(md, /Little to gain/);
   });
 });

@@ -86,14 +86,23 @@ describe('report: environment block', () => {
       hostPlatform: null,
       recoveryModel: 'FULL',
       traceFlags: [
-        { flag: 3979, enabled: true },
-        { flag: 3982, enabled: false },
+        { flag: 3979, enabled: true, text: 'on' },
+        { flag: 3982, enabled: false, text: 'off' },
       ],
       vlfCount: 8,
       logSizeMb: 72,
     });
     const md = toMarkdown(m);
-    assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72 MB, 8 VLFs/);
+    assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72\.00 MiB, 8 VLFs/);
+  });
+
+  it('on Linux an unlisted 3982 reads "not set (Linux default behaviour applies)", not "off" (issue 11 finding 9)', () => {
+    const run = makeRun({ environment: { traceFlags: [] } });
+    const linux = { ...run, server: { ...run.server, host: ok({ platform: 'Linux', distribution: 'Ubuntu', release: '22.04' }), hostPlatform: 'Linux' } };
+    const md = toMarkdown(buildComparisonModel([linux]));
+    assert.match(md, /- Trace flags: 3979 off, 3982 not set \(Linux default behaviour applies\)/);
+    const windows = { ...run, server: { ...run.server, host: ok({ platform: 'Windows', distribution: 'Windows Server 2022 Datacenter', release: '10.0' }), hostPlatform: 'Windows' } };
+    assert.match(toMarkdown(buildComparisonModel([windows])), /- Trace flags: 3979 off, 3982 off/);
   });
 
   it('says "unknown" when the trace flags could not be read', () => {

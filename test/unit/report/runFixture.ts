@@ -85,7 +85,7 @@ export function makeRun(f: RunFigures = {}): RunResult {
     workloadElapsedMs: elapsedMs,
     snapshotIntervalMs: (f.elapsedMs ?? 1000) + 50,
     server: runServerOf({
-      identity: { versionText: 'Microsoft SQL Server 2022', serverName: 'SQL1', productVersion: '16.0.1000.6', majorVersion: 16, edition: 'Developer', engineEdition: 3, isAzureSqlDatabase: false, loginName: 'lens', userName: 'dbo', currentDatabase: 'lab' },
+      identity: { versionText: 'Microsoft SQL Server 2022', serverName: 'SQL1', productVersion: '16.0.1000.6', majorVersion: 16, edition: 'Developer', engineEdition: 3, platform: 'sql-server', isAzureSqlDatabase: false, loginName: 'lens', userName: 'dbo', currentDatabase: 'lab' },
       startTime: ok('2026-01-01T00:00:00.000Z'),
       host: notApplicable('hostInfo', 'test'),
       traceFlags: ok(f.environment?.traceFlags ?? []),

@@ -33,11 +33,11 @@ FROM sys.master_files AS f CROSS APPLY sys.dm_os_volume_stats(f.database_id, f.f
     assert.equal(typeof r[0]!.total_bytes, 'bigint');
   });
 
-  it('pads perf-counter names to nchar(128) and matches them with LIKE, IN and RTRIM', async () => {
+  it('pads perf-counter names to nchar(128) and matches them with RTRIM(...) LIKE, IN and RTRIM', async () => {
     const h = await connect(s);
     const r = await rows(s, h, `SELECT object_name, RTRIM(counter_name) AS counter_name, RTRIM(instance_name) AS instance_name, cntr_value, cntr_type
 FROM sys.dm_os_performance_counters
-WHERE object_name LIKE N'%:Databases'
+WHERE RTRIM(object_name) LIKE N'%:Databases'
   AND counter_name IN (N'Log Flushes/sec', N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time', N'Log Flush Write Time (ms)')
   AND instance_name = N'lab'
 ORDER BY counter_name`);

@@ -97,9 +97,9 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
   it('renders the data with charts and no CSP violation; hostile strings stay text', async () => {
     const data = sampleData();
     await page.evaluate((d) => window.postMessage({ type: 'show', data: d }, '*'), data);
-    await page.waitForSelector('vscode-table-cell', { timeout: 20_000 });
+    await page.waitForSelector('.dl-table td', { timeout: 20_000 });
     // Charts in the Charts tab render into canvases sized by CSS classes once the tab is shown.
-    await page.click('vscode-tab-header:nth-of-type(2)');
+    await page.click('[role="tab"][data-tab="1"]');
     await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.width > 0), undefined, { timeout: 20_000 });
     const result = await page.evaluate(() => ({
       violations: (window as unknown as { __violations: string[] }).__violations,
@@ -111,7 +111,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     assert.deepEqual(result.violations, []);
     assert.equal(result.pwned, 0);
     assert.equal(result.imgs, 0);
-    assert.equal(result.canvases, 3);
+    assert.equal(result.canvases, 3); // elapsed, WRITELOG, writes vs bytes (this run has no per-file rows)
     assert.ok(result.text.includes(`sql1${HOSTILE}`));
     assert.ok(result.text.includes('STAND-IN'));
   });
@@ -132,10 +132,10 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
 
   it('the state survives a reload: the panel re-renders without new data, on the same tab', async () => {
     await page.reload();
-    await page.waitForSelector('vscode-table-cell', { state: 'attached', timeout: 20_000 });
+    await page.waitForSelector('.dl-table td', { state: 'attached', timeout: 20_000 });
     const text = await page.evaluate(() => document.body.textContent ?? '');
     assert.ok(text.includes('Workload elapsed'));
-    assert.equal(await page.getAttribute('vscode-tabs', 'selected-index'), '1', 'the Charts tab chosen before the reload');
+    assert.equal(await page.getAttribute('[role="tab"][aria-selected="true"]', 'data-tab'), '1', 'the Charts tab chosen before the reload');
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     if (process.env.DL_WEBVIEW_SCREENSHOT) await page.screenshot({ path: process.env.DL_WEBVIEW_SCREENSHOT, fullPage: true });
   });
@@ -144,10 +144,10 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
   async function showAndShoot(data: PanelData, tab: string, file: string): Promise<number> {
     await page.evaluate((d) => window.postMessage({ type: 'show', data: d }, '*'), data);
     await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, data.title, { timeout: 20_000 });
-    await page.locator('vscode-tab-header', { hasText: new RegExp(`^\\s*${tab.replace(/[&]/g, '\\$&')}\\s*$`) }).click();
-    const canvases = await page.evaluate(() => [...document.querySelectorAll('vscode-tab-panel:not([hidden]) canvas')].length);
+    await page.locator('[role="tab"]', { hasText: new RegExp(`^\\s*${tab.replace(/[&]/g, '\\$&')}\\s*(\\d+)?$`) }).click();
+    const canvases = await page.evaluate(() => [...document.querySelectorAll('[role="tabpanel"]:not([hidden]) canvas')].length);
     if (canvases > 0) {
-      await page.waitForFunction(() => [...document.querySelectorAll('vscode-tab-panel:not([hidden]) canvas')].every((c) => (c as HTMLCanvasElement).width > 0), undefined, { timeout: 20_000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('[role="tabpanel"]:not([hidden]) canvas')].every((c) => (c as HTMLCanvasElement).width > 0), undefined, { timeout: 20_000 });
     }
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
@@ -165,8 +165,8 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     const data = comparisonFixture();
     await showAndShoot(data, 'Metrics', 'comparison-metrics.png');
     const charts = await showAndShoot(data, 'Charts', 'comparison-charts.png');
-    // elapsed, WRITELOG, writes vs bytes, flush sizes, flush timeline, per-file IO.
-    assert.equal(charts, 6);
+    // elapsed, WRITELOG, writes vs bytes, flush sizes, flush timeline, per-file bytes, per-file throughput.
+    assert.equal(charts, 7);
     const result = await page.evaluate(() => ({
       violations: (window as unknown as { __violations: string[] }).__violations,
       imgs: document.querySelectorAll('img').length,
@@ -198,4 +198,31 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     assert.deepEqual(dialogs, []);
   });
+
+  for (const width of [600, 1400]) {
+    it(`at ${width} px the verdict, the tab strip and the metric names are shown whole (no cut text, no page-wide scroll)`, async () => {
+      await page.setViewportSize({ width, height: 1000 });
+      const data = comparisonFixture();
+      await page.evaluate((d) => window.postMessage({ type: 'show', data: d }, '*'), data);
+      await page.waitForSelector('.dl-verdict .dl-headline', { timeout: 20_000 });
+      await page.locator('[role="tab"]', { hasText: /^\s*Metrics\s*$/ }).click();
+      // No named helpers inside evaluate: tsx's keepNames would reference a __name the page does not have.
+      const layout = await page.evaluate(() => ({
+        pageScroll: document.documentElement.scrollWidth - window.innerWidth,
+        verdict: [...document.querySelectorAll('.dl-verdict, .dl-verdict *')].filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1).map((e) => e.textContent),
+        tabs: [...document.querySelectorAll('[role="tab"]')].filter((t) => t.getBoundingClientRect().right > window.innerWidth + 1 || (t as HTMLElement).scrollWidth > (t as HTMLElement).clientWidth + 1).map((t) => t.textContent),
+        names: [...document.querySelectorAll('.dl-table th.dl-first')].filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1).map((e) => e.textContent),
+        headline: document.querySelector('.dl-headline')?.textContent ?? '',
+        facts: [...document.querySelectorAll('.dl-verdict-facts dt')].map((d) => d.textContent),
+      }));
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `layout-${width}.png`), fullPage: true });
+      assert.ok(layout.pageScroll <= 0, `the page scrolls sideways by ${layout.pageScroll} px`);
+      assert.deepEqual(layout.verdict, [], 'verdict text cut');
+      assert.deepEqual(layout.tabs, [], 'tabs cut or off-screen');
+      assert.deepEqual(layout.names, [], 'metric names cut');
+      assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \(range/);
+      assert.deepEqual(layout.facts.slice(0, 3), ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)']);
+    });
+  }
 });

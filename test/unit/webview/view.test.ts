@@ -6,14 +6,14 @@ import { runOrder } from '../../../src/profile/plan';
 import type { ComparisonResult } from '../../../src/profile/compare';
 import type { RunResult } from '../../../src/profile/types';
 import { ok } from '../../../src/probes/measurement';
-import { h, renderPanel, toHtml, type VElement, type VNode } from '../../../src/webview/view';
+import { h, renderPanel, renderRunning, toHtml, type VElement, type VNode } from '../../../src/webview/view';
 import { isFromWebview } from '../../../src/shared/webviewProtocol';
 import { makeRun } from '../report/runFixture';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">';
 
 function hostileRun(mode: 'DISABLED' | 'FORCED', rep: number, elapsedMs: number, writelogMs: number): RunResult {
-  const run = makeRun({ mode, elapsedMs, commits: 1000, waits: { WRITELOG: { count: 1000, ms: writelogMs }, [HOSTILE]: { count: 1, ms: 5 } }, log: { writes: 1000 - rep, bytes: 4096000, stallMs: 100 } });
+  const run = makeRun({ mode, elapsedMs, commits: 1000, flushesCounter: mode === 'DISABLED' ? 1000 : 17, waits: { WRITELOG: { count: 1000, ms: writelogMs }, [HOSTILE]: { count: 1, ms: 5 } }, log: { writes: 1000 - rep, bytes: 4096000, stallMs: 100 } });
   run.repetition = rep;
   run.server.identity.serverName = `srv${HOSTILE}`;
   run.database = { databaseId: 7, name: `lab${HOSTILE}`, state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: mode, cdcEnabled: false, published: false, logReuseWait: null, inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: ok([]) };
@@ -81,13 +81,15 @@ describe('webview/view and extension/panelData', () => {
   });
 
   it('the metric table has one column per mode plus the ratio, with arrows', () => {
-    const headerCells = find(tree, (e) => e.tag === 'vscode-table-header-cell').map((e) => texts(e).join(''));
+    const metrics = find(tree, (e) => e.tag === 'table' && e.attrs['aria-label'] === 'Metrics per durability mode')[0]!;
+    const headerCells = find(metrics, (e) => e.tag === 'th' && e.attrs.scope === 'col').map((e) => texts(e).join(''));
     assert.deepEqual(headerCells.slice(0, 4), ['Metric', 'DISABLED (2 runs)', 'FORCED (2 runs)', 'FORCED vs DISABLED']);
-    const elapsedRow = find(tree, (e) => e.tag === 'vscode-table-row').find((r) => texts(r)[0] === 'Workload elapsed')!;
-    const cells = texts(elapsedRow);
-    assert.equal(cells[1], '2,050 ms (2,000 – 2,100)');
+    const elapsedRow = find(metrics, (e) => e.tag === 'tr').find((r) => texts(r)[0] === 'Workload elapsed')!;
+    const cells = find(elapsedRow, (e) => e.tag === 'td' || e.tag === 'th').map((e) => texts(e).join(''));
+    assert.equal(cells[1], '2.05 s (2.00 – 2.10)');
     assert.equal(cells[2], '410 ms (400 – 420)');
-    assert.equal(cells[3], '↓ ×0.2 [0.19–0.21]');
+    // The speed-up in words, not an inverted ratio (issue 20: "FORCED 9.8× faster" was shown as ↓ ×0.1).
+    assert.equal(cells[3], '5.0× faster [4.8×–5.3×]');
   });
 
   it('builds chart series per mode and repetition, warm-up excluded', () => {
@@ -98,7 +100,45 @@ describe('webview/view and extension/panelData', () => {
     ]);
     assert.deepEqual(data.charts.writelogMs[0], { label: 'DISABLED', values: [1500, 1600] });
     assert.deepEqual(data.charts.writesVsBytes[1]!.points, [{ x: 1000, y: 4096000 }, { x: 999, y: 4096000 }]);
-    assert.equal(find(tree, (e) => e.tag === 'canvas').length, 4); // elapsed, WRITELOG, writes vs bytes, per-file IO: no XE histogram/timeline, no samples in these runs
+    // elapsed, WRITELOG, writes vs bytes, per-file bytes, per-file throughput: no XE histogram/timeline, no samples here
+    assert.deepEqual(find(tree, (e) => e.tag === 'canvas').map((c) => c.attrs['data-chart']), ['elapsed', 'writelog', 'writesVsBytes', 'fileIo', 'fileThroughput']);
+  });
+
+  it('opens with the verdict block before the toolbar, the server details and the tabs', () => {
+    const panel = tree.children.filter((c): c is VElement => typeof c !== 'string');
+    const order = panel.map((e) => e.attrs.class ?? e.tag);
+    assert.deepEqual(order, ['dl-banner', 'h1', 'dl-verdict', 'dl-toolbar', 'dl-header', 'dl-tabs']);
+    const verdict = panel[2]!;
+    const headline = find(verdict, (e) => e.attrs.class?.startsWith('dl-headline') ?? false)[0]!;
+    // DISABLED 2000/2100 ms vs FORCED 400/420 ms: 2050/410 = 5.0×, range 2000/420–2100/400.
+    assert.equal(texts(headline).join(''), 'FORCED ran 5.0× faster than DISABLED (range 4.8×–5.3×, conclusive)');
+    assert.equal(headline.attrs.class, 'dl-headline dl-tone-good');
+    const fact = (id: string) => texts(find(verdict, (e) => e.attrs['data-fact'] === id)[0]!).join('');
+    assert.equal(fact('flushes'), 'DISABLED 1.00 (1,000 for 1,000), FORCED 0.017 (17 for 1,000)');
+    assert.match(fact('time'), /^WRITELOG, 1\.55 s — 100 % of the session's waits, 76 % of the elapsed time$/);
+    assert.match(fact('exposure'), /^up to about 15 of this workload's commits — one unflushed 60 KB log block at 4\.00 KiB of log per commit \(measured under FORCED\): on a crash, shutdown or restart, the data of committed transactions whose log is not yet on disk is lost/);
+    assert.equal(fact('restore'), 'Original setting DISABLED restored ✓ (verified)');
+  });
+
+  it('an inconclusive speed-up is neutral in the verdict and in the metric table', () => {
+    const c = comparison();
+    c.runs = [hostileRun('DISABLED', 0, 1000, 500), hostileRun('FORCED', 0, 900, 0), hostileRun('FORCED', 1, 1100, 0), hostileRun('DISABLED', 1, 1050, 500)];
+    const d = panelDataFromComparison(c);
+    const t = renderPanel(d);
+    const headline = find(t, (e) => e.attrs.class?.startsWith('dl-headline') ?? false)[0]!;
+    assert.equal(headline.attrs.class, 'dl-headline dl-tone-neutral');
+    assert.match(texts(headline).join(''), /^FORCED vs DISABLED: no conclusive difference/);
+    const ratio = find(t, (e) => (e.attrs.class ?? '').startsWith('dl-ratio')).find((e) => texts(e).join('').includes('faster'))!;
+    assert.equal(ratio.attrs.class, 'dl-ratio dl-inconclusive');
+  });
+
+  it('a running view replaces the old result with the step, the elapsed time and the live sampler figures', () => {
+    const html = toHtml(renderRunning({ title: 'Durability comparison: lab', step: 'run 3 of 7: FORCED — workload batch 3, GO iteration 120 of 500', elapsedMs: 12_500, logFlushes: 1234, logBytes: 5 * 1024 * 1024 }));
+    assert.match(html, /Running… run 3 of 7: FORCED — workload batch 3, GO iteration 120 of 500/);
+    assert.match(html, /<dd>12\.50 s<\/dd>/);
+    assert.match(html, /<dd>1,234<\/dd>/);
+    assert.match(html, /<dd>5\.00 MiB<\/dd>/);
+    assert.doesNotMatch(html, /Workload elapsed/);
   });
 
   it('lists files, waits and missing measurements with a de-duplicated GRANT script', () => {
@@ -113,8 +153,11 @@ describe('webview/view and extension/panelData', () => {
   });
 
   it('keeps the selected tab within range', () => {
-    assert.equal(find(renderPanel(data, 4), (e) => e.tag === 'vscode-tabs')[0]!.attrs['selected-index'], '4');
-    assert.equal(find(renderPanel(data, 99), (e) => e.tag === 'vscode-tabs')[0]!.attrs['selected-index'], '6');
+    const shown = (tabIndex: number) => find(renderPanel(data, tabIndex), (e) => e.attrs.role === 'tabpanel' && e.attrs.hidden === undefined).map((e) => e.attrs['data-tabpanel']);
+    const selected = (tabIndex: number) => find(renderPanel(data, tabIndex), (e) => e.attrs.role === 'tab' && e.attrs['aria-selected'] === 'true').map((e) => e.attrs['data-tab']);
+    assert.deepEqual(shown(4), ['4']);
+    assert.deepEqual(selected(4), ['4']);
+    assert.deepEqual(shown(99), ['6']);
   });
 
   it('a single run renders as a profile with its SQL error at the document line', () => {
@@ -169,10 +212,11 @@ describe('webview/view ad-hoc trace', () => {
     const data = panelDataFromTrace(trace, { server: 's', database: 'lab', standIn: true, startedAt: new Date(0) }, new Date(1500));
     const tree = renderPanel(data, 1);
     assert.deepEqual(find(tree, (e) => e.tag === 'canvas').map((c) => c.attrs['data-chart']), ['flushSizes', 'flushTimeline']);
-    assert.equal(find(tree, (e) => e.tag === 'section').length, 0, 'no environment block');
+    assert.equal(find(tree, (e) => e.attrs.class === 'dl-environment').length, 0, 'no environment block');
+    assert.equal(find(tree, (e) => e.attrs.class === 'dl-verdict').length, 0, 'a trace has no verdict');
     const html = toHtml(tree);
     assert.ok(html.includes(`durability_lens_${HOSTILE.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')} (ring_buffer)`));
-    assert.ok(html.includes('Flush latency</vscode-table-cell><vscode-table-cell>n/a (no duration field)'));
+    assert.ok(html.includes('Flush latency</th><td class="dl-num">n/a (no duration field)'));
     assert.ok(html.includes('traced for 1.5 s'));
   });
 });

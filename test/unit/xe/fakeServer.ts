@@ -18,6 +18,13 @@ export interface FakeOptions {
   /** event → fields (description per field); default: the fields public scripts use. */
   fields?: Record<string, Record<string, string | null>>;
   ringBufferXml?: string | null;
+  /** target_data of event_counter / histogram (absent: the target returns no row). */
+  counterXml?: string | null;
+  histogramXml?: string | null;
+  /** target_data of the latency companion session's histogram. */
+  latencyXml?: string | null;
+  /** fn_xe_file_target_read_file rows in file order: {object_name, event_data, file_name, file_offset}. */
+  eventFileRows?: Row[];
 }
 
 export function serverError(number: number, message: string): Error & { number: number } {
@@ -78,7 +85,28 @@ export class FakeServer {
     }
     if (sql.includes('t.target_data')) {
       const s = name !== undefined ? this.sessions.get(name) : undefined;
-      return s?.running ? [{ target_data: o.ringBufferXml ?? null }] : [];
+      const rows: Row[] = [];
+      if (s?.running) {
+        rows.push({ session_name: name, target_name: 'ring_buffer', target_data: o.ringBufferXml ?? null });
+        if (o.counterXml !== undefined) rows.push({ session_name: name, target_name: 'event_counter', target_data: o.counterXml });
+        if (o.histogramXml !== undefined) rows.push({ session_name: name, target_name: 'histogram', target_data: o.histogramXml });
+      }
+      const companion = call.params?.find((p) => p.name === 'companion')?.value as string | undefined;
+      if (companion !== undefined && companion !== name && this.sessions.get(companion)?.running && o.latencyXml !== undefined) {
+        rows.push({ session_name: companion, target_name: 'histogram', target_data: o.latencyXml });
+      }
+      return rows;
+    }
+    if (sql.includes('sys.fn_xe_file_target_read_file')) {
+      // Events up to and including (@file, @offset) are skipped; then TOP (@top) rows of @event.
+      const p = (n: string) => call.params?.find((x) => x.name === n)?.value;
+      const all = (o.eventFileRows ?? []).filter((r) => r.object_name === p('event'));
+      let from = 0;
+      if (p('file') !== null && p('file') !== undefined) {
+        const last = all.map((r) => `${String(r.file_name)}|${String(r.file_offset)}`).lastIndexOf(`${String(p('file'))}|${String(p('offset'))}`);
+        from = last + 1;
+      }
+      return all.slice(from, from + Number(p('top')));
     }
     if (sql.includes("LIKE N'durability[_]lens[_]%'")) return [...this.sessions.keys()].sort().map((n) => ({ name: n }));
     let m = /^CREATE EVENT SESSION \[((?:[^\]]|\]\])+)\]/.exec(sql);

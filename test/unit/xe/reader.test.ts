@@ -128,12 +128,14 @@ describe('xe reader: event_file rows', () => {
   });
 
   it('passes NULL file and offset on the first read and both afterwards', () => {
-    assert.deepEqual(eventFileParameters('C:\\x\\s*.xel', null), [
+    assert.deepEqual(eventFileParameters('C:\\x\\s*.xel', null, 'log_flush_complete', 5000), [
+      { name: 'top', type: 'int', value: 5000 },
       { name: 'path', type: 'nvarchar', value: 'C:\\x\\s*.xel' },
+      { name: 'event', type: 'nvarchar', value: 'log_flush_complete' },
       { name: 'file', type: 'nvarchar', value: null },
       { name: 'offset', type: 'bigint', value: null },
     ]);
-    assert.deepEqual(eventFileParameters('p', { fileName: 'f.xel', offset: '9007199254740993' })[2], {
+    assert.deepEqual(eventFileParameters('p', { fileName: 'f.xel', offset: '9007199254740993' }, 'e', 10)[4], {
       name: 'offset',
       type: 'bigint',
       value: 9007199254740993n,

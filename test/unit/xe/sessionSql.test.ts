@@ -7,7 +7,8 @@ import {
   newSessionName,
   orphanSessionsSql,
   quoteSysname,
-  readTargetSql,
+  readTargetsSql,
+  sessionEventFilePath,
   sessionStateSql,
   sessionStatusSql,
   type SessionDefinition,
@@ -20,6 +21,8 @@ const ring: SessionDefinition = {
   events: ['databases_log_flush', 'log_flush_complete'],
   eventSequence: true,
   target: { kind: 'ring_buffer', maxEventsLimit: 20000, maxMemoryKb: 1024 },
+  eventCounter: false,
+  histogram: null,
 };
 
 describe('xe session SQL', () => {
@@ -34,6 +37,18 @@ describe('xe session SQL', () => {
         'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
       ].join('\n'),
     );
+  });
+
+  it('adds event_counter and a histogram on the size field before the sample target (targets page options)', () => {
+    const sql = createSessionSql({ ...ring, eventCounter: true, histogram: { event: 'log_flush_complete', field: 'write_size', slots: 1024 } });
+    assert.deepEqual(sql.split('\n').slice(3, 6), [
+      'ADD TARGET package0.event_counter,',
+      "ADD TARGET package0.histogram (SET filtering_event_name = N'sqlserver.log_flush_complete', source = N'write_size', source_type = 0, slots = 1024),",
+      'ADD TARGET package0.ring_buffer (SET max_events_limit = 20000, max_memory = 1024)',
+    ]);
+    assert.throws(() => createSessionSql({ ...ring, histogram: { event: 'log_flush_start', field: 'write_size', slots: 256 } }), /not in the session/);
+    assert.throws(() => createSessionSql({ ...ring, histogram: { event: 'log_flush_complete', field: "x'; DROP", slots: 256 } }), /plain field name/);
+    assert.throws(() => createSessionSql({ ...ring, histogram: { event: 'log_flush_complete', field: 'write_size', slots: 0 } }), /slots/);
   });
 
   it('creates an event_file session, doubling quotes in the path and quoting a hostile name', () => {
@@ -101,22 +116,27 @@ describe('xe session SQL', () => {
     assert.match(orphanSessionsSql('database'), /FROM sys\.database_event_sessions /);
   });
 
-  it('reads the target and status through the scope-specific views, by parameter', () => {
+  it('reads every target of the session in one query, through the scope-specific views, by parameter', () => {
     assert.equal(
-      readTargetSql('server', 'ring_buffer'),
+      readTargetsSql('server'),
       [
-        'SELECT t.target_data',
+        'SELECT s.name AS session_name, t.target_name, t.target_data',
         'FROM sys.dm_xe_session_targets AS t',
         'JOIN sys.dm_xe_sessions AS s ON t.event_session_address = s.address',
-        "WHERE s.name = @name AND t.target_name = N'ring_buffer';",
+        'WHERE s.name IN (@name, @companion);',
       ].join('\n'),
     );
-    assert.match(readTargetSql('database', 'ring_buffer'), /sys\.dm_xe_database_session_targets AS t\nJOIN sys\.dm_xe_database_sessions AS s/);
+    assert.match(readTargetsSql('database'), /sys\.dm_xe_database_session_targets AS t\nJOIN sys\.dm_xe_database_sessions AS s/);
     assert.match(sessionStatusSql('server'), /sys\.server_event_sessions WHERE name = @name[\s\S]*sys\.dm_xe_sessions WHERE name = @name/);
   });
 
-  it('turns the event_file path into a rollover wildcard on servers only', () => {
-    assert.equal(eventFileReadPattern('D:\\xe\\durability_lens_ab.xel', 'server'), 'D:\\xe\\durability_lens_ab*.xel');
-    assert.equal(eventFileReadPattern('https://a.blob.core.windows.net/c/s.xel', 'database'), 'https://a.blob.core.windows.net/c/s.xel');
+  it('gives each session its own event_file name and a read pattern that matches only that session', () => {
+    const path = sessionEventFilePath('D:\\xe\\dl.xel', 'durability_lens_ab', 'server');
+    assert.equal(path, 'D:\\xe\\dl_durability_lens_ab.xel');
+    assert.equal(eventFileReadPattern(path, 'server'), 'D:\\xe\\dl_durability_lens_ab*.xel');
+    const blob = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', 'database');
+    assert.equal(eventFileReadPattern(blob, 'database'), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
+    // The session name counts against the 260-character limit of the read function's path.
+    assert.throws(() => sessionEventFilePath('C:\\' + 'a'.repeat(240) + '.xel', 'durability_lens_0011223344556677', 'server'), /1\.\.260/);
   });
 });

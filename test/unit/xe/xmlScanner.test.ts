@@ -57,6 +57,28 @@ describe('xe xml scanner', () => {
     for (const [xml, expected] of cases) assert.match(tokens(xml).error ?? 'accepted', expected, xml);
   });
 
+  it('checks duplicate attributes in linear work: 80,000 distinct attributes cost under two checks each', () => {
+    const n = 80_000;
+    const attrs = Array.from({ length: n }, (_, i) => ` a${i}="${i}"`).join('');
+    const stats = { attributeChecks: 0 };
+    let seen = 0;
+    const error = scanXml(`<event${attrs}/>`, { open: (_n, _a, c) => (seen = c), close: () => undefined, text: () => undefined }, stats);
+    assert.equal(error, null);
+    assert.equal(seen, n);
+    // Pairwise comparison would need n·(n−1)/2 = 3.2 billion checks; the Set needs about one per attribute.
+    assert.ok(stats.attributeChecks < 2 * n, `attribute checks: ${stats.attributeChecks}`);
+    assert.ok(stats.attributeChecks >= n - 1, `attribute checks: ${stats.attributeChecks}`);
+  });
+
+  it('still finds a duplicate among many attributes, early or late (Set path and pairwise path)', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => ` a${i}="${i}"`).join('');
+    assert.match(tokens(`<e${many} a999="x"/>`).error ?? 'accepted', /duplicate attribute a999/);
+    assert.match(tokens(`<e${many} a0="x"/>`).error ?? 'accepted', /duplicate attribute a0/);
+    assert.match(tokens(`<e a="1" b="2" a="3"/>`).error ?? 'accepted', /duplicate attribute a/);
+    // A tag with many attributes does not leak its names into the next tag's check.
+    assert.equal(tokens(`<r><e${many}/><e${many}/></r>`).error, null);
+  });
+
   it('reads every fixture exactly as the sax package does', () => {
     for (const f of ['ring_buffer_basic.xml', 'ring_buffer_truncated.xml', 'ring_buffer_duplicates.xml']) {
       const fast = readWith(fixture(f), scanXml);

@@ -1,0 +1,221 @@
+// The answer at a glance: one headline block that opens the panel, the Markdown report and the CLI output — what was
+// compared, the speed-up with its range and whether it is conclusive, log flushes per commit in each mode, where the
+// time went (the top wait and its share), what the delayed mode risks, and whether the original setting is back.
+import type { ComparisonModel, MetricRow } from './comparison';
+import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+
+/**
+ * The largest log block SQL Server writes: under delayed durability the log is flushed when a block reaches it, so
+ * at most about this much committed log is in memory only (Paul Randal, "Delayed Durability in SQL Server 2014",
+ * sqlskills.com; team reference sqlserver.md §DELAYED_DURABILITY). Microsoft Learn gives no size bound.
+ */
+export const LOG_BLOCK_MAX_BYTES = 60 * 1024;
+
+/**
+ * What Microsoft Learn says can be lost ("Control Transaction Durability", section "When can I lose data?"): on a
+ * catastrophic event such as a server crash, the data of all committed transactions not yet saved to disk; a planned
+ * or unplanned shutdown/restart is to be treated the same way.
+ * https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability#bkmk_DataLoss
+ */
+export const LOSS_SOURCE_TEXT =
+  'on a crash, shutdown or restart, the data of committed transactions whose log is not yet on disk is lost (Microsoft Learn, "Control Transaction Durability": When can I lose data?)';
+
+export type VerdictTone = 'good' | 'bad' | 'neutral';
+
+export interface VerdictFact {
+  id: 'compared' | 'speedup' | 'flushes' | 'time' | 'exposure' | 'restore' | 'failure';
+  label: string;
+  text: string;
+  tone: VerdictTone;
+}
+
+export interface VerdictSpeedup {
+  mode: string;
+  baseline: string;
+  /** median elapsed of the baseline ÷ median elapsed of the mode (3 = three times faster). */
+  factor: number;
+  /** The same from the runs' extremes: slowest mode run vs fastest baseline run … and the reverse; null if a divisor is 0. */
+  min: number | null;
+  max: number | null;
+  conclusive: boolean;
+}
+
+export interface VerdictModel {
+  /** One sentence: the speed-up (or the failure, or the profile's elapsed time). */
+  headline: string;
+  headlineTone: VerdictTone;
+  speedup: VerdictSpeedup | null;
+  facts: VerdictFact[];
+}
+
+/** What the report model does not carry: how the comparison ended for the database. */
+export interface VerdictContext {
+  restore?: { ok: boolean; originalSetting: string | null; verifiedSetting: string | null; message: string } | null;
+  /** A note on the workload (file name, "batch 3 after setup batches 1–2"). */
+  workload?: string | null;
+}
+
+const DELAYED = new Set(['FORCED', 'ALLOWED']);
+
+function row(model: ComparisonModel, id: string): MetricRow | undefined {
+  return model.rows.find((r) => r.id === id);
+}
+function med(model: ComparisonModel, id: string, column: string): number | null {
+  return row(model, id)?.cells[column]?.median ?? null;
+}
+
+function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null {
+  const r = row(model, 'elapsed');
+  const b = r?.cells[model.baseline];
+  const m = r?.cells[mode];
+  const cell = r?.ratios[mode];
+  if (!b || !m || m.median <= 0 || !cell) return null;
+  return { mode, baseline: model.baseline, factor: b.median / m.median, min: m.max > 0 ? b.min / m.max : null, max: m.min > 0 ? b.max / m.min : null, conclusive: !cell.inconclusive };
+}
+
+function rangeText(s: VerdictSpeedup): string {
+  return s.min !== null && s.max !== null ? `range ${formatFactor(s.min)}–${formatFactor(s.max)}` : 'range unknown';
+}
+
+/** "FORCED ran 30.5× faster than DISABLED (range 27.9×–56.9×, conclusive)" or the inconclusive / slower forms. */
+export function speedupText(s: VerdictSpeedup): string {
+  if (!s.conclusive) {
+    const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
+    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: the runs' ranges overlap)`;
+  }
+  if (s.factor >= 1) return `${s.mode} ran ${formatFactor(s.factor)} faster than ${s.baseline} (${rangeText(s)}, conclusive)`;
+  const inverse = { ...s, factor: 1 / s.factor, min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
+  return `${s.mode} ran ${formatFactor(inverse.factor)} slower than ${s.baseline} (${rangeText(inverse)}, conclusive)`;
+}
+
+function perCommitText(v: number): string {
+  return v !== 0 && Math.abs(v) < 0.1 ? String(Number(v.toPrecision(2))) : v.toFixed(2);
+}
+
+function flushesFact(model: ComparisonModel): VerdictFact {
+  const parts: string[] = [];
+  const unknown: string[] = [];
+  for (const c of model.columns) {
+    const flushes = med(model, 'flushes.counter', c) ?? med(model, 'flushes.xe', c);
+    const commits = med(model, 'commits', c);
+    if (flushes === null || commits === null || commits <= 0) unknown.push(c);
+    else parts.push(`${c} ${perCommitText(flushes / commits)} (${formatCount(flushes)} for ${formatCount(commits)})`);
+  }
+  const text = parts.length > 0 ? parts.join(', ') + (unknown.length > 0 ? `; ${unknown.join(', ')}: not measured` : '') : 'not measured (the log-flush and write-transaction counters were not readable)';
+  return { id: 'flushes', label: 'Log flushes per commit', text, tone: 'neutral' };
+}
+
+/** The wait rows the model has per column: WRITELOG, LOGBUFFER and the session's top other waits. */
+function waitRows(model: ComparisonModel): { type: string; row: MetricRow }[] {
+  return model.rows
+    .filter((r) => r.id === 'writelog.ms' || r.id === 'logbuffer.ms' || r.id.startsWith('wait.'))
+    .map((r) => ({ type: r.id === 'writelog.ms' ? 'WRITELOG' : r.id === 'logbuffer.ms' ? 'LOGBUFFER' : r.id.slice('wait.'.length), row: r }));
+}
+
+/** The session's top wait in `column`, with its share of the session's waits and of the elapsed time. */
+export function topWait(model: ComparisonModel, column: string): { waitType: string; ms: number; shareOfWaits: number | null; shareOfElapsed: number | null } | null {
+  let best: { waitType: string; ms: number } | null = null;
+  for (const { type, row: r } of waitRows(model)) {
+    const ms = r.cells[column]?.median ?? null;
+    if (ms !== null && ms > 0 && (!best || ms > best.ms)) best = { waitType: type, ms };
+  }
+  if (!best) return null;
+  const total = med(model, 'waits.sessionTotalMs', column);
+  const elapsed = med(model, 'elapsed', column);
+  return { ...best, shareOfWaits: total && total > 0 ? best.ms / total : null, shareOfElapsed: elapsed && elapsed > 0 ? best.ms / elapsed : null };
+}
+
+function timeFact(model: ComparisonModel): VerdictFact {
+  const column = model.baseline;
+  const label = model.columns.length > 1 ? `Where the time went (${column})` : 'Where the time went';
+  const top = topWait(model, column);
+  if (!top) {
+    const readable = med(model, 'waits.sessionTotalMs', column) !== null;
+    return { id: 'time', label, text: readable ? 'the session recorded no waits: the time went to running (CPU), not waiting' : 'not measured (the session\'s waits were not readable)', tone: 'neutral' };
+  }
+  const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, top.shareOfElapsed !== null ? `${formatShare(top.shareOfElapsed)} of the elapsed time` : null].filter((x) => x);
+  return { id: 'time', label, text: `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`, tone: 'neutral' };
+}
+
+/** The delayed mode's exposure: at most one unflushed 60 KB log block, in this workload's commits. */
+export function exposureFact(model: ComparisonModel, mode: string): VerdictFact {
+  const bytes = med(model, 'log.bytes', mode);
+  const commits = med(model, 'commits', mode);
+  const label = `Data-loss exposure (${mode})`;
+  const scope = mode === 'ALLOWED' ? 'the commits written WITH (DELAYED_DURABILITY = ON): ' : '';
+  if (bytes === null || commits === null || commits <= 0 || bytes <= 0) {
+    return { id: 'exposure', label, text: `${scope}at most one unflushed 60 KB log block (how many commits that is was not measured: no log bytes or write transactions): ${LOSS_SOURCE_TEXT}.`, tone: 'bad' };
+  }
+  const perCommit = bytes / commits;
+  const howMany = perCommit >= LOG_BLOCK_MAX_BYTES ? 'at most about one of this workload\'s commits' : `up to about ${formatCount(Math.floor(LOG_BLOCK_MAX_BYTES / perCommit))} of this workload's commits`;
+  return {
+    id: 'exposure',
+    label,
+    text: `${scope}${howMany} — one unflushed 60 KB log block at ${formatBytes(perCommit)} of log per commit (measured under ${mode}): ${LOSS_SOURCE_TEXT}. sys.sp_flush_log hardens everything committed so far.`,
+    tone: 'bad',
+  };
+}
+
+function restoreFact(ctx: VerdictContext): VerdictFact | null {
+  const r = ctx.restore;
+  if (!r) return null;
+  // Data saved before the settings were recorded carries only the message.
+  if (r.ok && !r.originalSetting) return { id: 'restore', label: 'Database', text: r.message, tone: 'good' };
+  if (r.ok) return { id: 'restore', label: 'Database', text: `Original setting ${r.originalSetting ?? 'unknown'} restored ✓ (verified${r.verifiedSetting && r.verifiedSetting !== r.originalSetting ? `: ${r.verifiedSetting}` : ''})`, tone: 'good' };
+  return { id: 'restore', label: 'Database', text: `Original setting NOT restored: ${r.message}`, tone: 'bad' };
+}
+
+export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): VerdictModel {
+  const facts: VerdictFact[] = [];
+  const others = model.columns.filter((c) => c !== model.baseline);
+  const runs = model.columns.map((c) => model.runsPerColumn[c] ?? 0);
+  const sameRuns = runs.every((n) => n === runs[0]);
+  const where = [model.database ? `database ${model.database}` : null, ctx.workload ?? null].filter((x) => x).join(', ');
+  if (model.columns.length > 1) {
+    facts.push({ id: 'compared', label: 'Compared', text: `${model.columns.join(' vs ')}, ${sameRuns ? `${runs[0]} measured run${runs[0] === 1 ? '' : 's'} each` : model.columns.map((c, i) => `${c} ${runs[i]} run(s)`).join(', ')}${where ? ` — ${where}` : ''}`, tone: 'neutral' });
+  } else if (model.columns.length === 1) {
+    facts.push({ id: 'compared', label: 'Profiled', text: `one run with DELAYED_DURABILITY ${model.columns[0]}${where ? ` — ${where}` : ''}`, tone: 'neutral' });
+  }
+
+  let headline: string;
+  let headlineTone: VerdictTone = 'neutral';
+  let speedup: VerdictSpeedup | null = null;
+  const failure = model.failure;
+  if (failure) {
+    headline = `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''}: SQL error ${failure.number}: ${failure.message}`;
+    headlineTone = 'bad';
+    facts.push({ id: 'failure', label: 'Figures', text: 'they cover the workload up to the error; fix it and run again before reading them as its cost', tone: 'bad' });
+  } else {
+    // The headline mode: FORCED when compared (the mode that delays every commit), else the first other column.
+    const lead = others.includes('FORCED') ? 'FORCED' : others[0];
+    speedup = lead ? speedupOf(model, lead) : null;
+    if (speedup) {
+      headline = speedupText(speedup);
+      headlineTone = speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral';
+    } else if (model.columns.length === 1) {
+      const c = model.columns[0]!;
+      const elapsed = med(model, 'elapsed', c);
+      headline = elapsed !== null ? `The workload ran in ${formatDuration(elapsed)}` : 'The workload ran (no elapsed time recorded)';
+    } else {
+      headline = others.length > 0 ? `No elapsed time for both ${model.baseline} and ${others.join(', ')}: no speed-up to report` : 'No measured run to report';
+    }
+    for (const c of others) {
+      if (c === lead) continue;
+      const s = speedupOf(model, c);
+      if (s) facts.push({ id: 'speedup', label: `${c} vs ${model.baseline}`, text: speedupText(s), tone: s.conclusive ? (s.factor >= 1 ? 'good' : 'bad') : 'neutral' });
+    }
+  }
+  if (model.columns.length > 0) {
+    facts.push(flushesFact(model));
+    facts.push(timeFact(model));
+  }
+  for (const c of model.columns) if (DELAYED.has(c)) facts.push(exposureFact(model, c));
+  const restore = restoreFact(ctx);
+  if (restore) facts.push(restore);
+  return { headline, headlineTone, speedup, facts };
+}
+
+/** Markdown (also the CLI's text): a "## Verdict" section, headline in bold, one bullet per fact. */
+export function verdictMarkdown(v: VerdictModel, escape: (s: string) => string = (s) => s): string[] {
+  return ['## Verdict', '', `**${escape(v.headline)}**`, '', ...v.facts.map((f) => `- ${escape(f.label)}: ${escape(f.text)}`)];
+}

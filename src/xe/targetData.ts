@@ -1,0 +1,119 @@
+// Parses the target_data XML of the two aggregating targets, event_counter and histogram: the exact per-event
+// counts and the exact value buckets the server kept, however long the run (nothing here is a sample).
+
+import { attr, scanXml } from './xmlScanner';
+
+/**
+ * event_counter target_data, as the "Event Counter Target" page documents it
+ * (https://learn.microsoft.com/previous-versions/sql/sql-server-2016/ff878025(v=sql.130)):
+ * `<CounterTarget truncated="0"><Packages><Package name="p"><Event name="e" count="n" /></Package></Packages></CounterTarget>`.
+ * The target counts synchronously, so no event reaches the session without being counted (targets page, event_counter).
+ */
+export interface CounterData {
+  /** Per event name (without package): how many events the session accepted. */
+  counts: Map<string, number>;
+  truncated: boolean;
+  parseError: string | null;
+}
+
+/**
+ * histogram target_data. The "Histogram Target" page
+ * (https://learn.microsoft.com/previous-versions/sql/sql-server-2016/ff878023(v=sql.130)) documents
+ * `<Slots truncated="0" buckets="n"><Slot count="n" trunc="bytes"><value>v</value></Slot></Slots>`; servers are seen
+ * to write the root as `<HistogramTarget truncated="0" buckets="256">`. Both roots are read.
+ * One slot per distinct value (the target groups by exact value, not by range); when every slot is taken, events with
+ * a new value are ignored (same page), which only a comparison with the event's exact count reveals.
+ */
+export interface HistogramData {
+  /** Exact value → count buckets; values that are not integers are skipped and counted in `unreadable`. */
+  buckets: Map<number, number>;
+  /** The `buckets` attribute: how many slots the target had (after rounding up to a power of two). */
+  slots: number | null;
+  /** The root's `truncated` attribute, reported as read; its meaning is not documented. */
+  truncatedAttribute: string | null;
+  /** Events in slots whose value was not an integer (cannot be summed as bytes or durations). */
+  unreadable: number;
+  parseError: string | null;
+}
+
+function integer(raw: string | undefined): number | null {
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+export function parseCounterTarget(xml: string | null): CounterData {
+  const counts = new Map<string, number>();
+  let truncated = false;
+  let sawRoot = false;
+  if (xml === null || xml.length === 0) return { counts, truncated, parseError: 'event_counter returned no data' };
+  const error = scanXml(xml, {
+    wantText: false,
+    open: (name, attrs, count) => {
+      if (name === 'CounterTarget') {
+        sawRoot = true;
+        truncated = attr(attrs, count, 'truncated') === '1';
+      } else if (name === 'Event') {
+        const event = attr(attrs, count, 'name');
+        const n = integer(attr(attrs, count, 'count'));
+        if (event !== undefined && n !== null) counts.set(event, (counts.get(event) ?? 0) + n);
+      }
+    },
+    close: () => undefined,
+    text: () => undefined,
+  });
+  const parseError = error !== null ? `event_counter target_data is malformed (${error})` : sawRoot ? null : 'event_counter target_data has no <CounterTarget> root';
+  return { counts, truncated, parseError };
+}
+
+export function parseHistogramTarget(xml: string | null): HistogramData {
+  const buckets = new Map<number, number>();
+  let slots: number | null = null;
+  let truncatedAttribute: string | null = null;
+  let unreadable = 0;
+  let sawRoot = false;
+  if (xml === null || xml.length === 0) return { buckets, slots, truncatedAttribute, unreadable, parseError: 'histogram returned no data' };
+  let slotCount: number | null = null;
+  let inValue = false;
+  let value = '';
+  const handler = {
+    wantText: false,
+    open: (name: string, attrs: readonly string[], count: number) => {
+      if (name === 'HistogramTarget' || name === 'Slots') {
+        sawRoot = true;
+        slots = integer(attr(attrs, count, 'buckets'));
+        truncatedAttribute = attr(attrs, count, 'truncated') ?? null;
+      } else if (name === 'Slot') {
+        slotCount = integer(attr(attrs, count, 'count'));
+        value = '';
+      } else if (name === 'value' && slotCount !== null) {
+        inValue = true;
+        handler.wantText = true;
+      }
+    },
+    text: (t: string) => {
+      if (inValue) value += t;
+    },
+    close: (name: string) => {
+      if (name === 'value') {
+        inValue = false;
+        handler.wantText = false;
+      } else if (name === 'Slot') {
+        if (slotCount !== null) {
+          const v = integer(value.trim());
+          if (v === null) unreadable += slotCount;
+          else buckets.set(v, (buckets.get(v) ?? 0) + slotCount);
+        }
+        slotCount = null;
+      }
+    },
+  };
+  const error = scanXml(xml, handler);
+  const parseError = error !== null ? `histogram target_data is malformed (${error})` : sawRoot ? null : 'histogram target_data has no <HistogramTarget> root';
+  return { buckets, slots, truncatedAttribute, unreadable, parseError };
+}
+
+/** Sum of the bucket counts: how many events the histogram placed in a slot. */
+export function bucketedCount(buckets: ReadonlyMap<number, number>): number {
+  let n = 0;
+  for (const c of buckets.values()) n += c;
+  return n;
+}

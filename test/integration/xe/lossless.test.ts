@@ -1,0 +1,155 @@
+// Issue #12 end to end on the stand-in: the log-flush trace counts exactly however long the run (event_counter,
+// histogram), the ring buffer is only a labelled timeline sample, event_file runs read only their own files, and the
+// shipped samples S1–S4 produce a trace that agrees with the counters and the file statistics. Figures are the model's.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/dispatch';
+import { EXIT } from '../../../src/cli/commands/shared';
+import { processIO } from '../../../src/cli/io';
+import { profileConnectionSource, profileRun, type RunResult } from '../../../src/profile';
+import { buildComparisonModel, rowById } from '../../../src/report';
+import { analyze } from '../../../src/tsql';
+import { waitFor } from '../support';
+import { s1Script, serverState, startStandin, type StandinHarness } from '../profile/standin';
+
+const sample = (name: string) => readFileSync(join(__dirname, '../../../samples', name), 'utf8');
+
+/** Replaces `from` (which must occur) in a sample so the test stays fast; a changed sample fails loudly. */
+function scaled(text: string, replacements: [string | RegExp, string][], file: string): string {
+  let out = text;
+  for (const [from, to] of replacements) {
+    const next = out.replace(from, to);
+    if (next === out) throw new Error(`samples/${file} changed (no ${String(from)}): update this test`);
+    out = next;
+  }
+  return out;
+}
+
+/** The log file's average bytes per write, as the metrics row computes it (sys.dm_io_virtual_file_stats). */
+function logAverage(run: RunResult): number {
+  const model = buildComparisonModel([run]);
+  return rowById(model, 'log.avgBytesPerWrite')!.cells[model.columns[0]!]!.median!;
+}
+
+describe('integration: lossless log-flush tracing (stand-in)', function () {
+  this.timeout(300000);
+  let h: StandinHarness;
+  let dir: string;
+  before(async () => {
+    h = await startStandin();
+    dir = await mkdtemp(join(tmpdir(), 'lens-lossless-'));
+  });
+  after(async () => {
+    await h?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('profile --json of 10,000 autocommit inserts: exact flushes equal the counter, nothing lost, the timeline says what it covers', async () => {
+    await writeFile(join(dir, 's1.sql'), s1Script(10_000));
+    await writeFile(
+      join(dir, 'settings.json'),
+      JSON.stringify({ 'durabilityLens.connections': [{ name: 'Standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }] }),
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env: { DURABILITY_LENS_PASSWORD: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+    const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 's1.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+    assert.equal(code, EXIT.ok, err.join(''));
+    const run = JSON.parse(out.join('')) as RunResult;
+    const t = run.logFlushTrace!;
+    assert.ok(t, JSON.stringify(run.missing));
+    const counter = run.logCounters.logFlushes!;
+    assert.ok(counter >= 10_000, `counter ${counter}`);
+    assert.equal(t.countSource, 'event_counter');
+    assert.ok(Math.abs(t.flushes! - counter) <= counter * 0.01, `XE ${t.flushes} vs counter ${counter}`);
+    assert.equal(t.lostEvents, 0);
+    assert.equal(t.histogram!.notBucketed, 0);
+    assert.equal(t.histogram!.bucketed, t.eventsByName[t.histogram!.event]);
+    assert.equal(t.counterCrossCheck!.agrees, true);
+    assert.equal(t.flushesPerCommit, t.flushes! / t.commitCount!);
+    // Latencies from the companion session's histogram: every log_flush_complete, not the sample's tail.
+    assert.equal(t.latencySource, 'histogram');
+    assert.equal(t.latencyFlushes, t.eventsByName.log_flush_complete);
+    assert.equal(t.latencyNotBucketed, 0);
+    // The ring buffer could not hold 30,000 events: the timeline is a sample of the last flushes, and says so.
+    const c = t.timeline.coverage!;
+    assert.equal(c.complete, false);
+    assert.equal(c.flushesTotal, t.flushes);
+    assert.ok(c.flushesInSample > 0 && c.flushesInSample < t.flushes!, JSON.stringify(c));
+    assert.equal(t.timeline.counts.reduce((a, b) => a + b, 0), c.flushesInSample);
+    assert.match(c.label, new RegExp(`of ${t.flushes!.toLocaleString('en-US')} flushes`));
+    assert.ok(t.lost.evicted > 0, 'the sample is labelled with its own loss');
+    await waitFor(() => h.server.connections === 0, 'connections closed');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
+  it('three event_file runs in a row report the same flush count, each reading only its own files', async () => {
+    const script = s1Script(50);
+    const runs: RunResult[] = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(script).batches, xe: { target: { kind: 'event_file', path: 'lens_lossless.xel' } } }));
+    }
+    const flushes = runs.map((r) => r.logFlushTrace!.flushes);
+    assert.deepEqual(flushes, [flushes[0], flushes[0], flushes[0]], JSON.stringify(flushes));
+    assert.equal(flushes[0], runs[0]!.logCounters.logFlushes);
+    for (const r of runs) {
+      const t = r.logFlushTrace!;
+      assert.equal(t.target, 'event_file');
+      // The full stream: the timeline draws every flush the counter counted, from this run's files only.
+      assert.equal(t.timeline.coverage!.complete, true);
+      assert.equal(t.timeline.counts.reduce((a, b) => a + b, 0), t.flushes);
+      assert.equal(t.eventFiles!.files.length, 1);
+      assert.ok(t.eventFiles!.files[0]!.includes(`lens_lossless_${t.sessionName}_`), t.eventFiles!.files[0]);
+      assert.ok(t.notes.some((n) => n.includes('stay on the server after the session is dropped') && n.includes(t.eventFiles!.files[0]!)), t.notes.join('\n'));
+    }
+    // Every run's file is still on the server (DROP EVENT SESSION leaves them), which is why each run reads only its own.
+    const files = [...h.engine.state.xeFiles.keys()].filter((f) => f.includes('lens_lossless_'));
+    assert.equal(files.length, 3);
+  });
+
+  describe('the shipped samples S1–S4 (scaled down): the trace agrees with the counter and with the file statistics', () => {
+    const cases: { name: string; file: string; replacements: [string | RegExp, string][] }[] = [
+      { name: 'S1 single-row inserts', file: 's1-single-row-inserts.sql', replacements: [['WHILE @i < 10000', 'WHILE @i < 3000']] },
+      { name: 'S2 test-suite reset', file: 's2-test-suite-reset.sql', replacements: [['WHILE @i <= 5000', 'WHILE @i <= 1500']] },
+      {
+        name: 'S3 log flushes',
+        file: 's3-log-flush-xe.sql',
+        replacements: [
+          [/WHILE @i < 100000/g, 'WHILE @i < 1500'],
+          ['TOP (300000)', 'TOP (3000)'],
+        ],
+      },
+      {
+        name: 'S4 forced flush',
+        file: 's4-forced-flush.sql',
+        replacements: [
+          ['@iterations int = 251', '@iterations int = 3'],
+          ['WHILE @i < 10000', 'WHILE @i < 300'],
+          ['GO 67', 'GO 3'],
+        ],
+      },
+    ];
+    for (const c of cases) {
+      it(`${c.name}: no DISAGREES, and the histogram's average flush size equals the log file's bytes per write`, async () => {
+        const script = scaled(sample(c.file), c.replacements, c.file);
+        const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(script).batches, sampling: { enabled: false } });
+        assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+        const t = run.logFlushTrace!;
+        assert.ok(t, JSON.stringify(run.missing));
+        assert.equal(t.counterCrossCheck!.agrees, true, JSON.stringify(t.counterCrossCheck));
+        assert.equal(t.flushes, run.logCounters.logFlushes);
+        assert.equal(t.lostEvents, 0);
+        assert.equal(t.sizeHistogram!.source, 'histogram');
+        assert.equal(t.sizeHistogram!.counts.reduce((a, b) => a + b, 0), t.histogram!.bucketed);
+        assert.equal(t.bytes, run.logCounters.logBytesFlushed);
+        const metricsAverage = logAverage(run);
+        assert.ok(Math.abs(t.averageFlushBytes! - metricsAverage) <= 1, `histogram ${t.averageFlushBytes} vs metrics ${metricsAverage}`);
+        const md = (await import('../../../src/report')).toMarkdown(buildComparisonModel([run]));
+        assert.doesNotMatch(md, /DISAGREES/);
+      });
+    }
+  });
+});
