@@ -52,3 +52,15 @@ export function readTextFile(path: string, options: ReadOptions | undefined, war
   }
   return decoded.text;
 }
+
+/**
+ * A usage error as the problem, the usage synopsis and where the options are, not the whole help (issue 20):
+ * "durability-lens compare: --repeat must be … .\nUsage: durability-lens compare --connection …\nSee … --help".
+ */
+export function shortUsage(command: string, message: string, usage: string): string {
+  const lines = usage.split('\n');
+  // The synopsis is the first line and the indented lines that continue it (up to the first blank line).
+  const end = lines.findIndex((l, i) => i > 0 && !/^\s+\S/.test(l));
+  const synopsis = lines.slice(0, end < 0 ? lines.length : end);
+  return `durability-lens ${command}: ${message.replace(/\.$/, '')}.\n${synopsis.join('\n')}\nSee \`durability-lens ${command} --help\` for every option.\n`;
+}

@@ -151,8 +151,13 @@ export interface BatchReport {
   /** Messages (info + error) seen; the first `keptMessages` are kept in `messages`. */
   messageCount: number;
   messages: WorkloadMessage[];
-  /** First error that ended the batch (null when it completed). */
+  /** First error that ended the batch and its repetitions (lost connection, severity ≥ 20); null when none did. */
   error: (SqlErrorInfo & { documentLine: number | null; code?: string }) | null;
+  /**
+   * Errors the server continued past (severity 11–19 on a live connection): the batch went on as the server ran it and
+   * the remaining GO repetitions ran too. Absent when there were none.
+   */
+  statementErrors?: Array<SqlErrorInfo & { documentLine: number | null; iteration: number }>;
   cancelled: boolean;
   /** The connection died during the batch (socket reset / closed): the session is gone, reconnect to continue. */
   connectionLost: boolean;

@@ -182,9 +182,14 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       database: result.plan.database,
       restore: restore
         ? {
-            ok: restore.status !== 'failed',
-            message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`,
-            statement: restore.status === 'failed' ? restore.restoreStatement : null,
+            // Only a verified restore is "ok"; a failed one, or another session's change left in place
+            // (external-change), shows its own message and the statement for the original.
+            ok: restore.status === 'restored' || restore.status === 'already-original',
+            message:
+              restore.status === 'restored' || restore.status === 'already-original'
+                ? `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`
+                : restore.message,
+            statement: restore.status === 'restored' || restore.status === 'already-original' ? null : restore.restoreStatement,
             originalSetting: restore.originalSetting,
             verifiedSetting: restore.verifiedSetting,
           }

@@ -1,6 +1,7 @@
 // Run history kept per workspace (workspaceState): the last N profiles, comparisons and ad-hoc traces with the
 // PanelData to reopen them and the raw RunResults to export them. vscode-free (a Memento-like store), unit-tested.
 import type { RunResult } from '../profile/types';
+import { buildVerdict } from '../report/verdict';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { ComparisonContext } from './panelData';
 
@@ -37,14 +38,28 @@ export interface HistoryEntry {
   runsDropped?: number;
 }
 
-/** One line for the quick pick: what, where, when, how it ended. */
+/**
+ * One entry of the quick pick, named so entries can be told apart (issue 20): the file and the modes in the label,
+ * the verdict's headline and the time in the description, server, database and status in the detail.
+ */
 export function describeEntry(e: HistoryEntry): { label: string; description: string; detail: string } {
   const when = e.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   const kind = e.kind === 'comparison' ? 'Comparison' : e.kind === 'trace' ? 'Log-flush trace' : 'Profile';
+  // header.workload is "file.sql: batch 3 (…)"; entries saved by older versions have none.
+  const file = e.panel.header.workload?.split(': ')[0] ?? null;
+  const modes = e.panel.model.columns.length > 0 ? e.panel.model.columns.join(' vs ') : null;
+  let headline: string | null = null;
+  if (e.kind !== 'trace') {
+    try {
+      headline = buildVerdict(e.panel.model).headline;
+    } catch {
+      headline = null; // an older entry's model may lack what the verdict reads: the entry still opens
+    }
+  }
   return {
-    label: `${kind}: ${e.database ?? 'unknown database'}`,
-    description: `${when} · ${e.status}`,
-    detail: `${e.server ?? 'unknown server'} — ${e.title}${e.panel.standInLabel ? ' (stand-in figures)' : ''}`,
+    label: `${kind}: ${[file ?? e.database ?? 'unknown database', modes].filter((x) => x).join(' · ')}`,
+    description: `${headline ? `${headline} · ` : ''}${when}`,
+    detail: `${e.server ?? 'unknown server'} — database ${e.database ?? 'unknown'} — ${e.status}${e.panel.standInLabel ? ' (stand-in figures)' : ''}`,
   };
 }
 

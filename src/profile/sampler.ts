@@ -18,6 +18,13 @@ export const MIN_SAMPLE_INTERVAL_MS = 10;
 export const MAX_SAMPLES = 5000;
 /** At most this many files per sample (a database with thousands of files would multiply every sample). */
 export const MAX_FILES_PER_SAMPLE = 64;
+/**
+ * Short runs get samples too (issue 20: a 2-second CHECKDB was never sampled at 1 s): the first gaps grow from this
+ * many ms, doubling up to the configured interval (50, 100, 200, 400, 800, 1000 …), and stop() takes a last reading
+ * while fewer than MIN_SAMPLES were taken.
+ */
+export const RAMP_START_MS = 50;
+export const MIN_SAMPLES = 3;
 
 /** Counts since the baseline (the before-snapshot in a profile run). */
 export type SampleFile = FileIoCounts;
@@ -42,6 +49,8 @@ export interface SamplerOptions {
   now?: () => number;
   /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
   baseline?: Reading;
+  /** Each sample as it is taken (live progress: log flushes and bytes so far). */
+  onSample?: (sample: Sample) => void;
 }
 
 export interface SamplerResult {
@@ -136,27 +145,43 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
     const counters = await captureLogCounters(monitor, options.counterInstance ?? options.databaseName);
     return { at: now(), files, counters };
   };
-  const tick = async (): Promise<void> => {
+  let failed = false;
+  /** Gap before sample k: RAMP_START_MS doubling up to the interval (never below it when the interval is shorter). */
+  const gap = (k: number) => Math.max(MIN_SAMPLE_INTERVAL_MS, Math.min(intervalMs, RAMP_START_MS * 2 ** k));
+  const take = async (): Promise<boolean> => {
     try {
       const reading = await read();
       if (baseline === null) baseline = reading;
-      else series.add(sampleFrom(baseline, reading));
+      else {
+        const sample = sampleFrom(baseline, reading);
+        series.add(sample);
+        options.onSample?.(sample);
+      }
+      return true;
     } catch (err) {
-      stopped = true;
+      failed = true;
       notes.push(`Sampling stopped after ${series.items.length} sample(s): ${String((err as Error).message ?? err).replace(/\.\s*$/, '')}. The before/after figures are not affected.`);
+      return false;
+    }
+  };
+  const tick = async (): Promise<void> => {
+    if (!(await take())) {
+      stopped = true;
       return;
     }
-    if (!stopped) timer = setTimeout(() => void (inFlight = tick()), intervalMs);
+    if (!stopped) timer = setTimeout(() => void (inFlight = tick()), gap(series.items.length));
   };
   let inFlight: Promise<void> = Promise.resolve();
   if (baseline === null) inFlight = tick();
-  else timer = setTimeout(() => void (inFlight = tick()), intervalMs);
+  else timer = setTimeout(() => void (inFlight = tick()), gap(0));
 
   return {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await inFlight;
+      // A run shorter than the ramp still ends with a reading: its series has a last point.
+      if (!failed && baseline !== null && series.items.length < MIN_SAMPLES) await take();
       if (series.step > 1) notes.push(`More than ${MAX_SAMPLES} samples: the series was thinned to every ${series.step}th reading so the whole run stays visible (the before/after figures are not affected).`);
       return { intervalMs, samples: series.items, notes };
     },

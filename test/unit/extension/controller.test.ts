@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import * as assert from 'node:assert/strict';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
 import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
-import type { PanelData } from '../../../src/shared/webviewProtocol';
+import type { PanelData, RunningView } from '../../../src/shared/webviewProtocol';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import { s1Script, serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
@@ -36,6 +36,8 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
   let controller: ProfilingControllerType;
   const contexts: (DatabaseContextParams | null)[] = [];
   const panels: PanelData[] = [];
+  const running: RunningView[] = [];
+  let runsEnded = 0;
   const lines: string[] = [];
   const journal = new KeyValueRestoreJournal(new MemoryStore());
 
@@ -49,7 +51,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, fakeOutput(lines) as never, journal, async (c) => void contexts.push(c));
-    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async (d: PanelData) => void panels.push(d) } as never, journal);
+    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async (d: PanelData) => void panels.push(d), showRunning: async (v: RunningView) => void running.push(v), runEnded: async () => void runsEnded++ } as never, journal);
   });
 
   after(async () => {
@@ -74,7 +76,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     // Profile the setup batch first (cursor on CREATE TABLE): the table the loop inserts into then exists.
     const createLine = script.split('\n').findIndex((l) => /CREATE TABLE/.test(l));
     await controller.profileText(doc as never, new Range(new Position(createLine, 0), new Position(createLine, 0)) as never, 'profile');
-    assert.equal(panels.at(-1)?.kind, 'profile');
+    assert.equal(panels.at(-1)?.kind, 'profile', JSON.stringify({ shown: fake.shown.map((m) => m.message), lines: lines.slice(-6) }));
     assert.equal(panels.at(-1)?.header.status, 'completed', JSON.stringify(panels.at(-1)?.header));
     const cursorLine = script.split('\n').findIndex((l) => /INSERT INTO/.test(l));
     const cursor = { line: cursorLine, character: 4 };
@@ -146,21 +148,54 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the trace was dropped');
   });
 
-  it('Cancel during a comparison: the runs so far are shown as cancelled and the setting is restored', async () => {
+  it('Cancel in the warm-up: no empty panel, and the message says no run was measured (not "the runs so far")', async () => {
     const script = s1Script(2_000_000);
     const doc = fakeDocument(script);
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
     const lastLine = script.split('\n').length - 1;
     fake.shown = [];
-    fake.cancelWhenProgress = /^Running the workload/;
+    const panelsBefore = panels.length;
+    const endedBefore = runsEnded;
+    fake.cancelWhenProgress = /Running the workload/;
     // The profile from the test before is not a development one: confirm the switch.
     fake.messageAnswers = ['Switch and Compare'];
     await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'compare');
+    assert.equal(panels.length, panelsBefore, 'no panel for a comparison that measured nothing');
+    assert.ok(runsEnded > endedBefore, 'the running view was ended');
+    const message = fake.shown.find((m) => m.message.startsWith('Durability Lens: the comparison was cancelled'))?.message ?? '';
+    assert.equal(message, 'Durability Lens: the comparison was cancelled in its warm-up: no run was measured and the original setting was restored.');
+    assert.ok(!fake.shown.some((m) => /runs so far/.test(m.message)), JSON.stringify(fake.shown.map((m) => m.message)));
+    const state = await serverState(h);
+    assert.equal(state.setting, 'DISABLED');
+    assert.deepEqual(state.eventSessions, []);
+  });
+
+  it('Cancel during a measured run: the run so far is shown as cancelled and the setting is restored; progress names the run, batch and GO iteration', async () => {
+    const script = s1Script(2_000_000);
+    const doc = fakeDocument(script);
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    const lastLine = script.split('\n').length - 1;
+    fake.shown = [];
+    fake.settings['durabilityLens.compare.warmup'] = false;
+    running.length = 0;
+    try {
+      // Cancel once the sampler has reported live log flushes of the first measured run.
+      fake.cancelWhenProgress = /^Run 1 of \d+: DISABLED — Running the workload: batch 1 of 1 — [\d.]+ (ms|s), [\d,]+ log flushes/;
+      fake.messageAnswers = ['Switch and Compare'];
+      await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'compare');
+    } finally {
+      delete fake.settings['durabilityLens.compare.warmup'];
+    }
     const data = panels.at(-1)!;
     assert.equal(data.kind, 'comparison', JSON.stringify({ shown: fake.shown.map((m) => m.message), progress: fake.progress.slice(-8), lines: lines.slice(-8) }));
     assert.equal(data.header.status, 'cancelled');
     assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
-    assert.ok(fake.shown.some((m) => m.message.startsWith('Durability Lens: the comparison was cancelled')), JSON.stringify(fake.shown.map((m) => m.message)));
+    assert.ok(fake.shown.some((m) => m.message === 'Durability Lens: the comparison was cancelled; the 1 measured run(s) so far are shown and the original setting was restored.'), JSON.stringify(fake.shown.map((m) => m.message)));
+    // The panel showed the run in progress (not the old result) with the sampler's live figures.
+    const live = running.find((v) => v.logFlushes !== null && v.logFlushes > 0);
+    assert.ok(live, JSON.stringify(running.slice(-3)));
+    assert.match(live!.step, /^run 1 of \d+: DISABLED — Running the workload: batch 1 of 1$/);
+    assert.ok(live!.elapsedMs > 0);
     const state = await serverState(h);
     assert.equal(state.setting, 'DISABLED');
     assert.deepEqual(state.eventSessions, []);
