@@ -10,11 +10,11 @@
 // validates against the machine's trust store in tedious, so pinning is not offered there.
 import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { Connection } from 'tedious';
+import { normaliseFingerprint } from './certificateCodes';
 import { toTediousConfig } from './profile';
 import type { ConnectionProfile } from './types';
 
 export { FINGERPRINT_PATTERN, INVALID_CERTIFICATE_CODES, normaliseFingerprint, UNTRUSTED_ISSUER_CODES } from './certificateCodes';
-import { normaliseFingerprint } from './certificateCodes';
 
 export interface CertificateFacts {
   fingerprint256: string;

@@ -1,6 +1,6 @@
-// Certificate facts without Node's tls or the driver: the error codes that tell "unknown issuer" from "wrong
-// certificate", and fingerprint normalising. Kept apart from certificate.ts so errors.ts (which the webview bundle
-// reaches through the report) pulls in neither tedious nor node:tls.
+// The dependency-free part of certificate trust (src/db/certificate.ts): which Node TLS error codes may be offered for
+// one-click trust and which never, and the fingerprint format. Kept apart so the error classifier (imported as far
+// as the webview bundle, through src/probes) needs neither tedious nor node:tls.
 
 /** Node's verification codes that only say "no trusted authority signed this" (what one click may accept). */
 export const UNTRUSTED_ISSUER_CODES: ReadonlySet<string> = new Set([
@@ -23,3 +23,4 @@ export function normaliseFingerprint(text: string): string | null {
   if (hex.length !== 64) return null;
   return hex.match(/../g)!.join(':');
 }
+
