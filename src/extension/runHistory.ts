@@ -7,6 +7,13 @@ import type { ComparisonContext } from './panelData';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 
+/** Hard caps, whatever the setting or the stored state says (docs/settings-and-commands.md "Limits"). */
+export const MAX_HISTORY_ENTRIES = 500;
+/** One entry's JSON: beyond this its raw runs are dropped (the panel stays); beyond it again it is not kept. */
+export const MAX_ENTRY_CHARS = 2_000_000;
+/** All entries together: the oldest go first. */
+export const MAX_HISTORY_CHARS = 20_000_000;
+
 /** The part of vscode.Memento the history needs. */
 export interface KeyValueStore {
   get<T>(key: string): T | undefined;
@@ -27,6 +34,8 @@ export interface HistoryEntry {
   runs: RunResult[];
   /** Comparisons: plan, restore and error, so the JSON export is the CLI's comparison document. */
   comparison?: ComparisonContext | null;
+  /** Set when the raw runs were too large to keep (MAX_ENTRY_CHARS): how many were dropped. */
+  runsDropped?: number;
 }
 
 /**
@@ -62,11 +71,26 @@ export class RunHistory {
     private readonly limit: () => number,
   ) {}
 
-  /** Newest first. Entries of a wrong shape (an older version's data) are skipped, not fatal. */
+  /** The setting, clamped to 1 … MAX_HISTORY_ENTRIES (a wrong value cannot make the history unbounded). */
+  private cap(): number {
+    const n = Math.trunc(Number(this.limit()));
+    return Number.isFinite(n) ? Math.min(MAX_HISTORY_ENTRIES, Math.max(1, n)) : MAX_HISTORY_ENTRIES;
+  }
+
+  /**
+   * Newest first, at most `history.size` entries even when the stored state holds more (written by another version
+   * or tampered with). Entries of a wrong shape (an older version's data) are skipped, not fatal.
+   */
   list(): HistoryEntry[] {
     const raw = this.store.get<unknown>(HISTORY_KEY);
     if (!Array.isArray(raw)) return [];
-    return raw.filter((e): e is HistoryEntry => typeof e === 'object' && e !== null && typeof (e as HistoryEntry).id === 'string' && typeof (e as HistoryEntry).panel === 'object');
+    const out: HistoryEntry[] = [];
+    const cap = this.cap();
+    for (const e of raw) {
+      if (out.length >= cap) break;
+      if (typeof e === 'object' && e !== null && typeof (e as HistoryEntry).id === 'string' && typeof (e as HistoryEntry).panel === 'object' && (e as HistoryEntry).panel !== null) out.push(e as HistoryEntry);
+    }
+    return out;
   }
 
   get(id: string): HistoryEntry | undefined {
@@ -88,19 +112,35 @@ export class RunHistory {
       comparison,
     };
     // JSON round trip: workspaceState stores JSON, so what we keep is what a reload gives back.
-    const kept = [JSON.parse(JSON.stringify(entry)) as HistoryEntry, ...this.list()].slice(0, Math.max(1, this.limit()));
-    await this.store.update(HISTORY_KEY, kept);
+    let text = JSON.stringify(entry);
+    if (text.length > MAX_ENTRY_CHARS) text = JSON.stringify({ ...entry, runs: [], runsDropped: runs.length });
+    if (text.length > MAX_ENTRY_CHARS) return entry; // too large to keep at all; the panel still shows it now
+    const kept = [JSON.parse(text) as HistoryEntry, ...this.list()].slice(0, this.cap());
+    await this.store.update(HISTORY_KEY, withinTotal(kept));
     return kept[0]!;
   }
 
-  /** Applies a smaller `history.size` at once. */
+  /** Applies a smaller `history.size` (and the caps) at once. */
   async trim(): Promise<void> {
+    const raw = this.store.get<unknown>(HISTORY_KEY);
     const all = this.list();
-    const limit = Math.max(1, this.limit());
-    if (all.length > limit) await this.store.update(HISTORY_KEY, all.slice(0, limit));
+    const bounded = withinTotal(all);
+    if (!Array.isArray(raw) || raw.length !== bounded.length) await this.store.update(HISTORY_KEY, bounded);
   }
 
   async clear(): Promise<void> {
     await this.store.update(HISTORY_KEY, []);
   }
+}
+
+/** The newest entries whose JSON together stays under MAX_HISTORY_CHARS. */
+function withinTotal(entries: HistoryEntry[]): HistoryEntry[] {
+  let total = 0;
+  const out: HistoryEntry[] = [];
+  for (const e of entries) {
+    total += JSON.stringify(e).length;
+    if (total > MAX_HISTORY_CHARS && out.length > 0) break;
+    out.push(e);
+  }
+  return out;
 }

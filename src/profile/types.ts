@@ -93,6 +93,8 @@ export interface MissingMeasurement {
   measurement: string;
   reason: string;
   grant: string | null;
+  /** The permission (and its scope) `grant` asks for, as data: the panel rebuilds the GRANT from this, not from text. */
+  required?: { permission: string; scope: string } | null;
 }
 
 export interface RunError {
@@ -101,6 +103,11 @@ export interface RunError {
   /** 0-based document line, null when unknown or inside a procedure. */
   documentLine: number | null;
   batchIndex: number;
+  /**
+   * True when this error ended the run (lost connection, severity 20 or above); absent/false for a statement error
+   * the server continued past (severity 11–19): the remaining statements and GO repetitions ran.
+   */
+  endedRun?: boolean;
 }
 
 export interface MessagesSummary {
@@ -192,4 +199,18 @@ export interface RunResult {
   cancel: CancelInfo | null;
   /** Batches (or marker-delimited fragments) run before the snapshots, unmeasured. */
   setupBatchCount: number;
+  /**
+   * Set when the workload's session was in, or moved to (USE), a database other than the measured one: the file IO,
+   * log counters and trace describe `measured`, while the workload wrote elsewhere. Absent/null when it stayed.
+   */
+  workloadDatabaseChange?: WorkloadDatabaseChange | null;
+}
+
+export interface WorkloadDatabaseChange {
+  /** The database the snapshots and the trace measure. */
+  measured: string;
+  /** Databases the workload session was in during the run, in order, other than `measured`. */
+  visited: string[];
+  /** The warning as shown in the panel, the Markdown report and the CLI. */
+  message: string;
 }

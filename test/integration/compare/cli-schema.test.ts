@@ -83,7 +83,7 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
   it('an unknown profile name is a usage error naming where it looked', async () => {
     const code = await runCli(['profile', '--connection', 'nope', '--file', join(dir, 's1.sql')], io());
     assert.equal(code, EXIT.usage);
-    assert.match(err.join(''), /no connection named "nope": no settings file found/);
+    assert.match(err.join(''), /no connection named "nope": VS Code's user settings file \S+ does not exist; pass --settings PATH/);
   });
 
   it('compare --json has originalSetting, restoredSetting, modes with medians and ratios; loadComparison reads it back', async () => {

@@ -2,6 +2,7 @@
 // connect (password to SecretStorage, status bar, database context for the language server), compare from the
 // cursor on a development profile, run errors at their document line, a refused login, disconnect.
 // Figures are the stand-in model's.
+import { X509Certificate } from 'node:crypto';
 import * as assert from 'node:assert/strict';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
 import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
@@ -218,7 +219,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const store = new ConnectionStore(secrets as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
     const profile = store.read().profiles[0]!;
-    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey('standin'), 'wrong');
+    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey(profile), 'wrong');
     fake.shown = [];
     assert.equal(await other.connect(profile), false);
     const error = fake.shown.find((s) => s.kind === 'error')!;
@@ -275,7 +276,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
     const store = new ConnectionStore(fake.secretStorage() as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
-    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey('standin'), h.secret);
+    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey(store.find('standin')!), h.secret);
     assert.equal(await other.connect(store.find('standin')!), true);
     fake.setSetting('durabilityLens.connections', [{ ...saved[0], development: false }]);
     assert.equal(other.current?.profile.development, false);
@@ -315,29 +316,62 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
     await h?.close();
   });
 
-  it('offers to trust the certificate for this profile only, saves that, and connects', async () => {
+  it('offers to trust exactly this certificate (pinned by SHA-256) for this profile only, and connects verifying it', async () => {
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');
     const { ConnectionManager } = await import('../../../src/extension/connectionManager');
     const { secretKey } = await import('../../../src/db/storedProfiles');
+    const { TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION } = await import('../../../src/extension/certificateTrust');
     const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
     fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
-    fake.secrets.set(secretKey('tls'), h.secret);
     const store = new ConnectionStore(fake.secretStorage() as never);
+    fake.secrets.set(secretKey(store.find('tls')!), h.secret);
     const lines: string[] = [];
     const manager = new ConnectionManager(store, fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
-    const trust = "Trust this server's certificate for this profile only";
     fake.shown = [];
-    fake.messageAnswers = [trust];
+    fake.messageAnswers = [TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION];
     const connected = await manager.connect(store.find('tls')!);
     assert.equal(connected, true, JSON.stringify(fake.shown) + lines.join('\n'));
     const error = fake.shown.find((s) => s.kind === 'error')!;
     assert.match(error.message, /TLS certificate is not trusted/);
     assert.match(error.message, /Nothing was changed on the server\./);
-    assert.equal(error.items[0], trust);
+    assert.equal(error.items[0], TRUST_CERTIFICATE_ACTION);
+    // The modal shows the certificate, with the fingerprint of the stand-in's certificate.
+    const fingerprint = new X509Certificate(h.server.certPem).fingerprint256;
+    const modal = fake.shown.find((s) => s.modal)!;
+    assert.match(modal.detail!, new RegExp(`SHA-256: ${fingerprint}`));
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
-    assert.equal(saved[0]!.trustServerCertificate, true);
+    assert.equal(saved[0]!.certificateSha256, fingerprint);
+    assert.equal(saved[0]!.trustServerCertificate, false, 'validation is not turned off for good');
     assert.deepEqual(saved[1], other, 'other profiles untouched');
-    assert.equal(manager.current?.profile.trustServerCertificate, true);
+    assert.ok(lines.some((l) => /encrypted, pinned certificate fingerprint/.test(l)), lines.join('\n'));
+    assert.ok(!lines.some((l) => /encryption verified|certificate verified/.test(l)), lines.join('\n'));
     manager.dispose();
+  });
+
+  it('a pinned profile refuses another certificate before the login is sent', async () => {
+    const { connect } = await import('../../../src/db/connect');
+    const { ConnectionFailure } = await import('../../../src/db/errors');
+    let logins = 0;
+    const login = h.engine.login.bind(h.engine);
+    h.engine.login = (request) => {
+      logins++;
+      return login(request);
+    };
+    const wrongPin = Array.from({ length: 32 }, () => 'AB').join(':');
+    const profile = { server: '127.0.0.1', port: h.server.port, database: 'lab', authentication: { type: 'sql' as const, user: 'sa' }, encrypt: true, trustServerCertificate: false, pinnedCertificateSha256: wrongPin };
+    await assert.rejects(connect(profile, h.secret, { role: 'monitor' }), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'certificate-changed');
+      assert.equal(err.info.offerTrustServerCertificate, false);
+      assert.match(err.info.message, /different certificate/);
+      return true;
+    });
+    assert.equal(logins, 0, 'the login (with the password) reached the server');
+    // The right pin connects and says so.
+    const right = new X509Certificate(h.server.certPem).fingerprint256;
+    const session = await connect({ ...profile, pinnedCertificateSha256: right }, h.secret, { role: 'monitor' });
+    assert.equal(session.encrypted, true);
+    assert.equal(session.certificate, 'pinned');
+    await session.close();
   });
 });
