@@ -271,6 +271,8 @@ const journal = new FileRestoreJournal(process.argv[2]!);
     });
     after(async () => {
       for (const w of windows) w.manager.dispose();
+      // The fake is shared by every file in the run: later files expect the default comparison settings (a warm-up).
+      for (const key of ['durabilityLens.connections', 'durabilityLens.compare.repetitions', 'durabilityLens.compare.warmup']) delete fake.settings[key];
       uninstall?.();
     });
 
