@@ -10,6 +10,13 @@ import type { TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
 
 /** tedious request error codes (or socket codes it passes through) meaning the connection is gone. */
+/**
+ * Characters kept of one info/error message. PRINT sends at most 8,000 (non-Unicode) characters ("A message string can
+ * be up to 8,000 characters long", https://learn.microsoft.com/sql/t-sql/language-elements/print-transact-sql); a
+ * longer message only comes from a misbehaving server and is cut with a marker. At most `keepMessages` (1000) are kept.
+ */
+export const MAX_MESSAGE_CHARS = 8000;
+
 const CONNECTION_LOST_CODES = new Set(['ESOCKET', 'ECLOSE', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 export interface WorkloadRunOptions {
@@ -17,6 +24,8 @@ export interface WorkloadRunOptions {
   signal?: AbortSignal;
   /** How many messages the report keeps (all are forwarded to onMessage). Default 1000. */
   keepMessages?: number;
+  /** After each completed GO n iteration (progress), with the count completed so far. */
+  onIteration?: (completed: number) => void;
 }
 
 export interface WorkloadRun {
@@ -93,7 +102,8 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
         number: token.number,
         state: token.state,
         class: token.class,
-        message: token.message,
+        // PRINT takes at most 8,000 characters (Learn: print-transact-sql); only a misbehaving server sends more.
+        message: token.message.length > MAX_MESSAGE_CHARS ? `${token.message.slice(0, MAX_MESSAGE_CHARS)}… [${token.message.length - MAX_MESSAGE_CHARS} more characters not kept]` : token.message,
         lineNumber: token.lineNumber,
         ...(token.procName ? { procName: token.procName } : {}),
         documentLine: documentLineOf(batch.firstLine, token.lineNumber, token.procName),
@@ -145,6 +155,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
           break;
         }
         report.iterationsCompleted++;
+        options.onIteration?.(report.iterationsCompleted);
       }
     } finally {
       connection.removeListener('infoMessage', onInfo);

@@ -5,6 +5,7 @@ import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
+import { trackConnectionsContext } from './walkthrough';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -15,7 +16,9 @@ import { ProfilingController } from './profilingController';
 import { AdhocTrace } from './adhocTrace';
 import { HistoryCommands } from './commandIds';
 import { registerHistoryCommands } from './historyCommands';
+import { registerReadinessCommand } from './readinessCommand';
 import { offerOrphanCleanup } from './orphanSessions';
+import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
 import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
 import type { ActiveConnection } from './connectionManager';
@@ -60,8 +63,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const panels = new ComparisonPanels(context);
   // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
   const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
-  profiling = new ProfilingController(output, connections, panels, journal, history);
-  const trace = new AdhocTrace(output, connections, panels, history);
+  // Which window owns which event session (globalState: shared by this machine's windows), with a heartbeat.
+  const ledger = new SessionLedger(context.globalState);
+  const heartbeat = setInterval(() => void ledger.heartbeat(), HEARTBEAT_MS);
+  context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
+  profiling = new ProfilingController(output, connections, panels, journal, history, ledger);
+  const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
   const controller = profiling;
   const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
@@ -73,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
       return Promise.resolve();
     }
     const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
-    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone }).then(() => undefined);
+    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone, ledger }).then(() => undefined);
   };
   context.subscriptions.push(
     connections,
@@ -81,8 +88,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     profiling,
     trace,
     ...registerCommands(output, profiling),
+    trackConnectionsContext(),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
+    registerReadinessCommand(connections, output),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
     vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {

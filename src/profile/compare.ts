@@ -168,7 +168,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             executor,
             ...(options.xe ? { xe: options.xe } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            // Every event of the run says which run it is (the progress notification and panel show it).
+            ...(options.onProgress ? { onProgress: (e: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]) => options.onProgress!({ ...e, run: label }) } : {}),
             ...(options.onMessage ? { onMessage: options.onMessage } : {}),
             ...(preflight !== undefined ? { preflight } : {}),
             ...(options.sampling ? { sampling: options.sampling } : {}),
@@ -192,7 +193,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           status = 'cancelled';
           error = {
             kind: 'cancelled',
-            message: run.cancel?.reason === 'timeout' ? `A ${planned.mode} run hit the workload time limit and was cancelled; the runs so far are kept.` : 'The comparison was cancelled; the runs so far are kept.',
+            message: run.cancel?.reason === 'timeout' ? `A ${planned.mode} run hit the workload time limit and was cancelled; ${keptText(runs)}` : `The comparison was cancelled; ${keptText(runs)}`,
           };
           break;
         }
@@ -214,7 +215,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     } catch (err) {
       if (err instanceof ProfileCancelledError || options.signal?.aborted) {
         status = 'cancelled';
-        error = { kind: 'cancelled', message: 'The comparison was cancelled; the runs so far are kept.' };
+        error = { kind: 'cancelled', message: `The comparison was cancelled; ${keptText(runs)}` };
       } else if (err instanceof DurabilityChangeError) {
         status = 'failed';
         error = { kind: 'durability-change', message: err.message };
@@ -238,6 +239,13 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   } finally {
     for (const s of opened) await s.close().catch(() => undefined);
   }
+}
+
+/** What a stopped comparison keeps: never "the runs so far" when the warm-up was all that ran (issue 20). */
+export function keptText(runs: readonly Pick<RunResult, 'warmup'>[]): string {
+  const measured = runs.filter((r) => !r.warmup).length;
+  if (measured === 0) return runs.length > 0 ? 'it stopped in the warm-up, so no run was measured.' : 'no run was measured.';
+  return `the ${measured} measured run${measured === 1 ? '' : 's'} so far ${measured === 1 ? 'is' : 'are'} kept.`;
 }
 
 async function closeWithin(session: SqlSession, ms: number): Promise<void> {

@@ -262,7 +262,7 @@ const journal = new FileRestoreJournal(process.argv[2]!);
         const store = new ConnectionStore(fake.secretStorage() as never);
         const manager = new ConnectionManager(store, fakeOutput([]) as never, journal, async () => undefined);
         // Each window keeps its own journal store (globalState is per window in this test); the lock is the server's.
-        const controller = new ProfilingController(fakeOutput([]) as never, manager, { show: async () => undefined } as never, i === 0 ? journal : newJournal());
+        const controller = new ProfilingController(fakeOutput([]) as never, manager, { show: async () => undefined, showRunning: async () => undefined, runEnded: async () => undefined } as never, i === 0 ? journal : newJournal());
         fake.quickPickAnswers.push((items) => items.find((x) => x.label === 'own'));
         fake.inputAnswers.push(h.secret);
         assert.equal(await manager.connect(), true);

@@ -9,6 +9,7 @@ import {
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
+  progressPrinter,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
@@ -176,7 +177,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
         if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
         return confirmed;
       },
-      onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
+      onProgress: progressPrinter(io),
     });
     if (result.status === 'refused' || result.status === 'declined') {
       if (result.status === 'refused') io.stderr(`${describePlan(result.plan)}\n\nRefused: nothing was changed.\n`);

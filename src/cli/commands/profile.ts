@@ -8,6 +8,7 @@ import {
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
+  progressPrinter,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
@@ -22,6 +23,8 @@ import {
   usageError,
   type ConnectedCliIO,
 } from './shared';
+import { limitMessages } from '../../shared/messageFlood';
+import type { WorkloadMessage } from '../../db/types';
 
 // Kept for importers of the phase-1 module layout.
 export * from './shared';
@@ -112,8 +115,10 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       signal,
       xe: { enabled: xe },
       ...runOptionsOf(runArgs),
-      onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
-      onMessage: (m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}\n`),
+      onProgress: progressPrinter(io),
+      onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}
+`), (t) => io.stderr(`${t}
+`)),
     });
     const model = buildComparisonModel([run]);
     const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, diagnosis: model.diagnosis } });

@@ -8,9 +8,11 @@ import type { BenignWaitOptions } from '../../probes';
 import { describePending, FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
 import { connect } from '../../db/connect';
 import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
+import { progressLine } from '../../report/progress';
+import type { ProgressEvent } from '../../profile/types';
 import { analyze } from '../../tsql/index';
 import type { Batch } from '../../tsql/types';
-import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE, shortUsage, type CliIO } from '../io';
 
 /** Exit codes of profile and compare (documented in both usages). */
 export const EXIT = {
@@ -290,10 +292,30 @@ export function connectionFailureText(err: unknown): string | null {
 }
 
 
+/** How often the CLI prints live workload progress (the extension's notification updates every 250 ms). */
+export const CLI_LIVE_PROGRESS_MS = 2000;
+
+/**
+ * Progress on stderr in words ("… Run 3 of 7: FORCED — Running the workload: batch 1 of 1 — 4.20 s, 1,234 log
+ * flushes, 4.82 MiB of log"), live figures at most every CLI_LIVE_PROGRESS_MS so a long run shows it is alive.
+ */
+export function progressPrinter(io: CliIO, now: () => number = Date.now): (e: ProgressEvent) => void {
+  let lastLive = 0;
+  return (e) => {
+    if (e.step === 'workload-progress') {
+      if (now() - lastLive < CLI_LIVE_PROGRESS_MS) return;
+      lastLive = now();
+    }
+    io.stderr(`… ${progressLine(e)}\n`);
+  };
+}
+
+/** A usage error is the problem, the usage line and where the options are, not the whole help (issue 20). */
 export function usageError(io: CliIO, command: string, message: string, text: string): number {
-  io.stderr(`durability-lens ${command}: ${message}.\n\n${text}`);
+  io.stderr(shortUsage(command, message, text));
   return EXIT.usage;
 }
+
 
 /** --timeout SECONDS / --sample-interval MS / --no-sampling / --benign-include|exclude, shared by profile and compare. */
 export interface RunArgs {
