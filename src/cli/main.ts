@@ -11,7 +11,8 @@ if (tooOld) {
   process.exitCode = 1;
 } else {
   runCli(process.argv.slice(2), processIO()).then(
-    (code) => { process.exitCode = code; },
+    // A run's own failure code wins; otherwise keep a code set meanwhile (a closed stdout after the report: 141).
+  (code) => { process.exitCode = code !== 0 ? code : process.exitCode ?? 0; },
     (error: unknown) => {
       process.stderr.write(terminalSafe(`durability-lens: unexpected failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`));
       process.exitCode = 1;

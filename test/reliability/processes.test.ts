@@ -156,6 +156,19 @@ describe('reliability: CLI processes (stand-in)', function () {
   it(PROCESS_CASES.sigtermDuringRun.title, () => sigtermWhileHeld(forcedWorkload));
   it(PROCESS_CASES.sigtermDuringRestore.title, () => sigtermWhileHeld((r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text)));
 
+  it(PROCESS_CASES.brokenStdout.title, async () => {
+    h.holdWhen = forcedWorkload;
+    const run = compareProcess();
+    await h.held();
+    run.child.stdout!.destroy(); // the reader of `compare … | head` went away
+    h.release();
+    assert.equal(await run.exited, 141, run.stderr());
+    // The report is written last: the restore has run and said so before the broken pipe shows.
+    assert.match(run.stderr(), /back to DISABLED \(verified\)[^]*Standard output was closed \(EPIPE\) before the report was written in full/);
+    assert.doesNotMatch(run.stderr(), /Error: write EPIPE/);
+    await assertLeftAsItStarted();
+  });
+
   it(PROCESS_CASES.secondSignal.title, async () => {
     h.holdWhen = (r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text);
     const run = compareProcess();

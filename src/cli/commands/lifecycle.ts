@@ -75,14 +75,20 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
     process.on(name, handler);
     return [name, handler] as const;
   });
-  // A closed pipe (`durability-lens compare … | head`) must not kill the process before the restore.
+  // A closed pipe (`durability-lens compare … | head`) must not kill the process: during the run it cancels (and
+  // restores) like a signal; after it — the report is the last thing written — it is said and sets the exit code.
+  // The listener stays for the life of the process: a write's EPIPE is emitted after the write returned.
   let stdoutBroken = false;
+  let disposed = false;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') return;
-    if (!stdoutBroken) {
-      stdoutBroken = true;
+    if (err.code !== 'EPIPE' || stdoutBroken) return;
+    stdoutBroken = true;
+    if (!disposed) {
       stop('EPIPE');
+      return;
     }
+    io.stderr('Standard output was closed (EPIPE) before the report was written in full; the run itself had ended (its outcome is above).\n');
+    process.exitCode = signalExitCode('EPIPE');
   };
   process.stdout.on('error', onStdoutError);
   return {
@@ -91,9 +97,8 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
       return stoppedBy;
     },
     dispose: () => {
+      disposed = true;
       for (const [name, handler] of handlers) process.removeListener(name, handler);
-      // Writes still queued to a broken stdout report EPIPE later: keep swallowing those.
-      if (!stdoutBroken) process.stdout.removeListener('error', onStdoutError);
     },
   };
 }
