@@ -128,12 +128,13 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const startedAt = Date.now();
     const runningTitle = `Running: ${what}`;
     // The panel shows the run in progress, not the previous result (which comes back if this run yields none).
-    void this.panels.showRunning({ title: runningTitle, step: 'Connecting', elapsedMs: 0, logFlushes: null, logBytes: null });
+    // Optional calls: hosts that pass their own panels object (tests' fakes) may have no running view.
+    void this.panels.showRunning?.({ title: runningTitle, step: 'Connecting', elapsedMs: 0, logFlushes: null, logBytes: null });
     const onProgress = (event: ProgressEvent, progress: vscode.Progress<{ message?: string }>) => {
       const text = progressLine(event);
       progress.report({ message: text });
       if (!event.live) this.output.debug(text);
-      void this.panels.showRunning({
+      void this.panels.showRunning?.({
         title: runningTitle,
         step: `${event.run ? `${event.run} — ` : ''}${progressText(event.step, event.detail)}`,
         elapsedMs: Date.now() - startedAt,
@@ -187,7 +188,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await done;
     } finally {
       // No result was shown (declined, refused, failed): the panel returns to the last result.
-      await this.panels.runEnded();
+      await this.panels.runEnded?.();
     }
   }
 
@@ -224,7 +225,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await this.present(data, result.runs, comparisonContextOf(result));
     } else {
       // Nothing measured (stopped in the warm-up, or before): the panel goes back to what it showed.
-      await this.panels.runEnded();
+      await this.panels.runEnded?.();
     }
     if (result.status === 'cancelled') {
       const restored = result.restore && result.restore.status !== 'failed' ? ' and the original setting was restored' : '';

@@ -69,6 +69,7 @@ async function panelAt(page: Page, windowWidth: number, name: string, screenshot
   await frame.screenshot({ path: path.join(resultsDir, `${name}-panel-only.png`) });
   assert(layout.cut.length === 0, `at ${layout.width} px the panel cuts: ${layout.cut.join(' | ')}`);
   assert(layout.pageScroll <= 0, `at ${layout.width} px the panel scrolls sideways by ${layout.pageScroll} px`);
+  assert(layout.metricsOverflow === 0, `at ${layout.width} px the metric table is ${layout.metricsOverflow} px wider than the panel (the ratio column is off to the right)`);
   return layout.width;
 }
 

@@ -46,7 +46,7 @@ export async function readVerdict(page: Page, timeoutMs = 30_000): Promise<Verdi
  * What of the panel's verdict, tab strip and metric names is cut (text wider than its box, or past the frame's right
  * edge), and how wide the panel's document is: evaluated inside the webview.
  */
-export async function truncation(page: Page): Promise<{ width: number; pageScroll: number; cut: string[] }> {
+export async function truncation(page: Page): Promise<{ width: number; pageScroll: number; cut: string[]; metricsOverflow: number }> {
   // No named helpers inside evaluate: tsx's keepNames would call a __name the page does not have.
   return panelFrame(page).locator('body').evaluate(() => ({
     width: window.innerWidth,
@@ -54,6 +54,11 @@ export async function truncation(page: Page): Promise<{ width: number; pageScrol
     cut: Array.from(document.querySelectorAll('.dl-verdict, .dl-verdict *, [role="tab"], .dl-table th.dl-first'))
       .filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth + 1)
       .map((e) => (e.textContent ?? '').trim().slice(0, 80)),
+    // The metric table fits the panel (its ratio column is the answer): how far it would scroll sideways.
+    metricsOverflow:
+      Array.from(document.querySelectorAll('.dl-table-wrap'))
+        .filter((w) => w.querySelector('table[aria-label="Metrics per durability mode"]'))
+        .map((w) => (w as HTMLElement).scrollWidth - (w as HTMLElement).clientWidth)[0] ?? -1,
   }));
 }
 

@@ -212,6 +212,8 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
         verdict: [...document.querySelectorAll('.dl-verdict, .dl-verdict *')].filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1).map((e) => e.textContent),
         tabs: [...document.querySelectorAll('[role="tab"]')].filter((t) => t.getBoundingClientRect().right > window.innerWidth + 1 || (t as HTMLElement).scrollWidth > (t as HTMLElement).clientWidth + 1).map((t) => t.textContent),
         names: [...document.querySelectorAll('.dl-table th.dl-first')].filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1).map((e) => e.textContent),
+        // The metric table fits the panel: its ratio column is the answer, it must not sit off to the right.
+        metricsOverflow: [...document.querySelectorAll('.dl-table-wrap')].filter((w) => w.querySelector('table[aria-label="Metrics per durability mode"]')).map((w) => (w as HTMLElement).scrollWidth - (w as HTMLElement).clientWidth)[0] ?? -1,
         headline: document.querySelector('.dl-headline')?.textContent ?? '',
         facts: [...document.querySelectorAll('.dl-verdict-facts dt')].map((d) => d.textContent),
       }));
@@ -221,6 +223,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
       assert.deepEqual(layout.verdict, [], 'verdict text cut');
       assert.deepEqual(layout.tabs, [], 'tabs cut or off-screen');
       assert.deepEqual(layout.names, [], 'metric names cut');
+      assert.ok(layout.metricsOverflow === 0, `the metric table is ${layout.metricsOverflow} px wider than the panel`);
       assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \(range/);
       assert.deepEqual(layout.facts.slice(0, 3), ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)']);
     });
