@@ -3,7 +3,6 @@
 // WRITELOG waits in the server waits; the program's exit code is reported and a failure is marked.
 // Figures are the stand-in model's (one flush and one WRITELOG wait per fully durable commit), not SQL Server's.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +11,7 @@ import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { connect } from '../../../src/db/connect';
 import { serverState, startStandin, type StandinHarness } from '../profile/standin';
-
-export const INSERT_ROWS = join(__dirname, 'support', 'insert_rows.py');
-export const pytdsAvailable = spawnSync('python3', ['-c', 'import pytds'], { encoding: 'utf8' }).status === 0;
-
-/** Creates the program's table with a connection of ours, before any recording starts. */
-export async function createRecordedRows(h: StandinHarness): Promise<void> {
-  const s = await connect(h.profile, h.secret, { role: 'monitor' });
-  try {
-    await s.execute("IF OBJECT_ID(N'dbo.RecordedRows', N'U') IS NOT NULL DROP TABLE dbo.RecordedRows; CREATE TABLE dbo.RecordedRows (id int IDENTITY(1, 1) NOT NULL, v int NOT NULL);");
-  } finally {
-    await s.close();
-  }
-}
+import { createRecordedRows, INSERT_ROWS, pytdsAvailable } from './support/program';
 
 describe('integration: record -- <program> (stand-in, python-tds program)', function () {
   this.timeout(120000);
@@ -115,7 +102,8 @@ describe('integration: record -- <program> (stand-in, python-tds program)', func
 
   it('without a program, records a window until the signal (Ctrl+C) and ends it as completed', async () => {
     const stop = new AbortController();
-    const running = runCli(['record', ...conn(), '--json', '--no-sampling'], { ...io(), signal: stop.signal });
+    const withStop = { ...io(), signal: stop.signal };
+    const running = runCli(['record', ...conn(), '--json', '--no-sampling'], withStop);
     // Stop once the window is open (the workload step started), not after a fixed time.
     const deadline = Date.now() + 20000;
     while (!err.join('').includes('… workload')) {
