@@ -55,7 +55,7 @@ export function pathToSarifUri(path: string): string {
 }
 
 /** The SARIF log (§3.13) of one analyzer run over `files`; lines/columns 1-based, columns in UTF-16 code units (§3.14.17). */
-export function analysisToSarif(files: readonly SarifFileInput[], tool: { version: string }): Record<string, unknown> {
+export function analysisToSarif(files: readonly SarifFileInput[], tool: { version?: string } = {}): Record<string, unknown> {
   const results = files.flatMap((f) =>
     f.diagnostics.map((d) => ({
       ruleId: d.code, // §3.27.5
@@ -88,7 +88,7 @@ export function analysisToSarif(files: readonly SarifFileInput[], tool: { versio
           // §3.14.6 (required), §3.18.2 driver (required)
           driver: {
             name: 'Durability Lens', // §3.19.8 (required)
-            semanticVersion: tool.version,
+            ...(tool.version ? { semanticVersion: tool.version } : {}), // §3.19.12
             informationUri: 'https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability',
             rules: CODES.map((code) => ({
               id: code, // §3.49.3 (required)
