@@ -110,6 +110,8 @@ export class CommandWorkload {
       failed,
       serverWide: [...SERVER_WIDE_KEYS],
       databaseWide: [...DATABASE_WIDE_KEYS],
+      // SQL Server, Databases object: Transactions/sec counts transactions started for the database, Write
+      // Transactions/sec those that wrote to it and committed (https://learn.microsoft.com/sql/relational-databases/performance-monitor/sql-server-databases-object).
       transactions: counterDelta(run.diff, 'Transactions/sec'),
       writeTransactions: counterDelta(run.diff, 'Write Transactions/sec'),
     };

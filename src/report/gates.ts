@@ -102,7 +102,11 @@ function writelogOf(run: RunResult): number | null {
   return run.serverWaits.find((w) => w.waitType === 'WRITELOG')?.waitingTasks ?? 0;
 }
 
-/** Delta of the database's `Write Transactions/sec` counter (Learn: "SQL Server, Databases object"). */
+/**
+ * Delta of the database's `Write Transactions/sec` counter: "Number of transactions that wrote to the database and
+ * committed" (SQL Server, Databases object: https://learn.microsoft.com/sql/relational-databases/performance-monitor/sql-server-databases-object).
+ * Only a cumulative counter type gives a count between two snapshots (probes/perfCounters.ts reads cntr_type).
+ */
 function writeTransactionsOf(run: RunResult): number | null {
   const c = valueOf(run.diff.logCounters)?.find((x) => x.counterName.toLowerCase() === 'write transactions/sec');
   return c && c.kind === 'cumulative' ? c.delta : null;

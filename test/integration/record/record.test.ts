@@ -3,6 +3,7 @@
 // WRITELOG waits in the server waits; the program's exit code is reported and a failure is marked.
 // Figures are the stand-in model's (one flush and one WRITELOG wait per fully durable commit), not SQL Server's.
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,13 @@ import { EXIT } from '../../../src/cli/commands/shared';
 import { connect } from '../../../src/db/connect';
 import { serverState, startStandin, type StandinHarness } from '../profile/standin';
 import { createRecordedRows, INSERT_ROWS, pytdsAvailable } from './support/program';
+
+/** The keys listed in docs/run-result-schema.md between <!-- keys:NAME --> markers. */
+function documentedKeys(name: string): string[] {
+  const doc = readFileSync(join(__dirname, '../../../docs/run-result-schema.md'), 'utf8');
+  const section = doc.split(`<!-- keys:${name} -->`)[1]!.split(`<!-- /keys:${name} -->`)[0]!;
+  return [...section.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]!);
+}
 
 describe('integration: record -- <program> (stand-in, python-tds program)', function () {
   this.timeout(120000);
@@ -47,6 +55,11 @@ describe('integration: record -- <program> (stand-in, python-tds program)', func
     const code = await runCli(['record', ...conn(), '--json', '--', 'python3', INSERT_ROWS, String(h.server.port), '500'], io());
     assert.equal(code, EXIT.ok, err.join(''));
     const run = JSON.parse(out.join(''));
+    // Every documented key, the profile's and the recording's, is in the real output.
+    const keys = [...documentedKeys('run'), ...documentedKeys('recording')];
+    assert.ok(keys.includes('exitCode') && keys.includes('logCounters'), keys.join(','));
+    for (const k of keys) assert.ok(k in run, `documented key ${k} missing from record --json`);
+    for (const k of ['kind', 'ended', 'signal', 'spawnError', 'failed', 'serverWide', 'databaseWide', 'transactions', 'writeTransactions']) assert.ok(k in run.recording, `recording.${k}`);
     assert.match(run.command, /^python3 \S*insert_rows\.py \d+ 500$/);
     assert.equal(run.exitCode, 0);
     assert.ok(run.durationMs > 0);
