@@ -39,7 +39,7 @@ export async function runCli(argv: readonly string[], rawIO: CliIO, entries: rea
     io.stdout(overallHelp(list));
     return EXIT_OK;
   }
-  io.stderr(`durability-lens: unknown command '${name}'.\n\n${overallHelp(list)}`);
+  io.stderr(`durability-lens: unknown command '${name}' (commands: ${list.map((c) => c.name).join(', ')}).\nUsage: durability-lens <command> [options]\nSee \`durability-lens --help\`.\n`);
   return EXIT_USAGE;
 }
 

@@ -36,14 +36,29 @@ export function processIO(): CliIO {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readFile: (path, options) => {
-      const named = options?.encoding ?? null;
-      const decoded = decodeScript(fs.readFileSync(path), named ?? DEFAULT_LEGACY_ENCODING);
-      if (decoded.detectedBy === 'fallback' && named === null) {
-        process.stderr.write(`durability-lens: warning: ${path} is not valid UTF-8 and has no byte order mark; read it as ` +
-          `${decoded.encoding}. Name its code page with --encoding if that is wrong.\n`);
-      }
-      return decoded.text;
-    },
+    readFile: (path, options) => readTextFile(path, options, (text) => process.stderr.write(text)),
   };
+}
+
+/** Reads and decodes a text file (see textDecoding.ts); `warn` gets the note when the legacy code page was guessed. */
+export function readTextFile(path: string, options: ReadOptions | undefined, warn: (text: string) => void): string {
+  const named = options?.encoding ?? null;
+  const decoded = decodeScript(fs.readFileSync(path), named ?? DEFAULT_LEGACY_ENCODING);
+  if (decoded.detectedBy === 'fallback' && named === null) {
+    warn(`durability-lens: warning: ${path} is not valid UTF-8 and has no byte order mark; read it as ` +
+      `${decoded.encoding}. Name its code page with --encoding if that is wrong.\n`);
+  }
+  return decoded.text;
+}
+
+/**
+ * A usage error as the problem, the usage synopsis and where the options are, not the whole help (issue 20):
+ * "durability-lens compare: --repeat must be … .\nUsage: durability-lens compare --connection …\nSee … --help".
+ */
+export function shortUsage(command: string, message: string, usage: string): string {
+  const lines = usage.split('\n');
+  // The synopsis is the first line and the indented lines that continue it (up to the first blank line).
+  const end = lines.findIndex((l, i) => i > 0 && !/^\s+\S/.test(l));
+  const synopsis = lines.slice(0, end < 0 ? lines.length : end);
+  return `durability-lens ${command}: ${message.replace(/\.$/, '')}.\n${synopsis.join('\n')}\nSee \`durability-lens ${command} --help\` for every option.\n`;
 }

@@ -1,10 +1,15 @@
 // Opens the WORKLOAD or MONITOR connection: login, error classification, session setup (monitor: low-impact
 // SET options), @@SPID, and verification that a requested encryption really is in force.
+import type { TLSSocket } from 'node:tls';
 import { Connection } from 'tedious';
+import { certificateHost, pinnedCertificateProblem } from './certificate';
 import { ConnectionFailure, classifyConnectionError, isPermissionError } from './errors';
 import { toTediousConfig } from './profile';
 import { TediousSession } from './session';
 import type { ConnectionProfile, ConnectionRole, SqlClient } from './types';
+
+/** How the server's certificate was checked: by the machine's trust store, against the profile's pin, or not at all. */
+export type CertificateCheck = 'verified' | 'pinned' | 'not-verified';
 
 export interface ConnectOptions {
   role: ConnectionRole;
@@ -35,7 +40,12 @@ export const ENCRYPTION_CHECK_SQL = `SELECT encrypt_option
 FROM sys.dm_exec_connections
 WHERE session_id = @@SPID;`;
 
-function openConnection(profile: ConnectionProfile, secret: string | undefined, role: ConnectionRole, signal?: AbortSignal): Promise<{ connection: Connection; sawTls: boolean }> {
+function openConnection(
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  role: ConnectionRole,
+  signal?: AbortSignal,
+): Promise<{ connection: Connection; sawTls: boolean; loginDatabase: string | null; certificate: CertificateCheck }> {
   return new Promise((resolve, reject) => {
     const failWith = (err: unknown, serverErrorNumber?: number) =>
       new ConnectionFailure(classifyConnectionError(err, { serverErrorNumber, profile }), { cause: err });
@@ -43,9 +53,11 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       reject(failWith(signal.reason ?? Object.assign(new Error('aborted'), { name: 'AbortError' })));
       return;
     }
+    // A pinned certificate: tedious' chain check is off and the check below (fingerprint, host, dates) replaces it.
+    const pin = profile.encrypt === true ? profile.pinnedCertificateSha256 : undefined;
     let connection: Connection;
     try {
-      connection = new Connection(toTediousConfig(profile, secret, role));
+      connection = new Connection(toTediousConfig(pin ? { ...profile, trustServerCertificate: true } : profile, secret, role));
     } catch (err) {
       reject(failWith(err));
       return;
@@ -54,17 +66,37 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
     // The first one is the cause: an unknown database sends 4060 and then the generic 18456.
     let firstServerError: number | undefined;
     let sawTls = false;
+    let loginDatabase: string | null = null;
     let settled = false;
     const onLoginError = (token: { number: number }) => {
       firstServerError ??= token.number;
     };
-    const onSecure = () => {
+    let pinFailure: ConnectionFailure | null = null;
+    const onSecure = (socket: TLSSocket) => {
       sawTls = true;
+      if (!pin) return;
+      const problem = pinnedCertificateProblem(socket.getPeerCertificate(), pin, certificateHost(profile));
+      if (problem === null) return;
+      pinFailure = new ConnectionFailure({
+        kind: 'certificate-changed',
+        message: `Refused before logging in: ${problem}. Nothing was sent but the TLS handshake; nothing was changed on the server.`,
+        action: 'If the server\'s certificate was renewed on purpose, check the new one with its administrator and trust it again; otherwise someone may be intercepting the connection.',
+        nothingChanged: true,
+        offerTrustServerCertificate: false,
+        driverMessage: problem,
+      });
+      // Synchronously, before tedious resumes and writes LOGIN7 (with the password) into this socket.
+      socket.destroy();
+    };
+    // The login's ENVCHANGE names the database the session starts in (tedious 'databaseChange').
+    const onDatabase = (name: string) => {
+      loginDatabase = name;
     };
     // A connection-level 'error' after login must not crash the host; the next request reports it.
     connection.on('error', () => undefined);
     connection.on('errorMessage', onLoginError);
     connection.on('secure', onSecure);
+    connection.on('databaseChange', onDatabase);
     const onAbort = () => {
       if (settled) return;
       settled = true;
@@ -76,14 +108,15 @@ function openConnection(profile: ConnectionProfile, secret: string | undefined, 
       signal?.removeEventListener('abort', onAbort);
       connection.removeListener('errorMessage', onLoginError);
       connection.removeListener('secure', onSecure);
+      connection.removeListener('databaseChange', onDatabase);
       if (settled) return;
       settled = true;
-      if (err) {
+      if (pinFailure || err) {
         connection.close();
-        reject(failWith(err, firstServerError));
+        reject(pinFailure ?? failWith(err, firstServerError));
         return;
       }
-      resolve({ connection, sawTls });
+      resolve({ connection, sawTls, loginDatabase, certificate: pin ? 'pinned' : profile.trustServerCertificate ? 'not-verified' : 'verified' });
     });
   });
 }
@@ -129,8 +162,9 @@ export async function verifyEncryption(
 }
 
 export async function connect(profile: ConnectionProfile, secret: string | undefined, options: ConnectOptions): Promise<TediousSession> {
-  const { connection, sawTls } = await openConnection(profile, secret, options.role, options.signal);
+  const { connection, sawTls, loginDatabase, certificate } = await openConnection(profile, secret, options.role, options.signal);
   const session = new TediousSession(connection, options.role);
+  if (loginDatabase !== null) session.databaseHistory.push(loginDatabase);
   try {
     const setup = options.role === 'monitor' ? monitorSetupSql(options.lockTimeoutMs ?? 5000) : WORKLOAD_SETUP_SQL;
     const rows = await session.query(setup);
@@ -140,6 +174,7 @@ export async function connect(profile: ConnectionProfile, secret: string | undef
       const verdict = await verifyEncryption(session, profile.encrypt, sawTls);
       session.encrypted = verdict.encrypted;
       session.encryptionEvidence = verdict.evidence;
+      session.certificate = certificate;
     }
     return session;
   } catch (err) {

@@ -7,6 +7,8 @@ export interface ParsedConnectionString {
   profile: ConnectionProfile;
   /** Password (or token); undefined when the string has none. */
   secret: string | undefined;
+  /** How a setting was mapped to something stronger than it said (shown to the user). */
+  notes: string[];
 }
 
 /** "tcp:host,1433" / "host\\INSTANCE" / "host" → server + port or instance name. */
@@ -23,13 +25,19 @@ export function parseDataSource(dataSource: string): { server: string; port?: nu
   return { server: source };
 }
 
-function encryptOption(raw: string | undefined): boolean | 'strict' {
-  // Microsoft.Data.SqlClient 5 accepts strict / mandatory / optional besides true / false.
+/**
+ * Microsoft.Data.SqlClient 5 accepts Strict / Mandatory / Optional besides true / false; false is the same as Optional
+ * ("TLS encryption is optional ... if the server requires encryption, encryption will be negotiated", Learn:
+ * dotnet/api/microsoft.data.sqlclient.sqlconnectionencryptoption). tedious has no "optional": Optional becomes
+ * encrypt true (the stronger choice) with a note, never a silent false.
+ */
+function encryptOption(raw: string | undefined): { encrypt: boolean | 'strict'; note?: string } {
   const v = raw?.trim().toLowerCase();
-  if (v === 'strict') return 'strict';
-  if (v === 'true' || v === 'yes' || v === 'mandatory') return true;
-  if (v === 'false' || v === 'no' || v === 'optional') return false;
-  return true; // tedious's default: encrypt
+  if (v === 'strict') return { encrypt: 'strict' };
+  if (v === 'true' || v === 'yes' || v === 'mandatory') return { encrypt: true };
+  if (v === 'optional') return { encrypt: true, note: 'Encrypt=Optional became "encrypt": true: Durability Lens cannot leave encryption to the server, and without it the password is sent in clear text.' };
+  if (v === 'false' || v === 'no') return { encrypt: false };
+  return { encrypt: true }; // tedious's default: encrypt
 }
 
 export function profileFromConnectionString(connectionString: string): ParsedConnectionString {
@@ -45,6 +53,7 @@ export function profileFromConnectionString(connectionString: string): ParsedCon
   else if (!user) throw new Error('The connection string has no User Id (integrated security is not supported here).');
   else authentication = { type: 'sql', user };
   const rawEncrypt = raw.get('encrypt');
+  const encryption = encryptOption(typeof rawEncrypt === 'string' ? rawEncrypt : undefined);
   const appName = schema['application name'];
   const timeout = schema['connect timeout'];
   const database = schema['initial catalog'];
@@ -53,11 +62,12 @@ export function profileFromConnectionString(connectionString: string): ParsedCon
       ...parseDataSource(dataSource),
       database: typeof database === 'string' && database !== '' ? database : 'master',
       authentication,
-      encrypt: encryptOption(typeof rawEncrypt === 'string' ? rawEncrypt : undefined),
+      encrypt: encryption.encrypt,
       trustServerCertificate: schema.trustservercertificate === true,
       ...(typeof appName === 'string' && appName !== '' ? { appName } : {}),
       ...(typeof timeout === 'number' && timeout > 0 ? { connectTimeoutMs: timeout * 1000 } : {}),
     },
     secret: typeof schema.password === 'string' ? (schema.password as string) : undefined,
+    notes: encryption.note ? [encryption.note] : [],
   };
 }

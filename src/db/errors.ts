@@ -1,18 +1,7 @@
 // Classifies driver and server errors into what the user must know: what happened, that nothing changed,
 // and what to do. Works on plain objects shaped like tedious's ConnectionError / RequestError, so tests need no socket.
+import { INVALID_CERTIFICATE_CODES, UNTRUSTED_ISSUER_CODES } from './certificate';
 import type { ConnectionFailureInfo, ConnectionFailureKind, ConnectionProfile, SqlErrorInfo } from './types';
-
-/** Node's TLS verification codes that mean "certificate not trusted" (self-signed or unknown issuer). */
-const UNTRUSTED_CERT_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'CERT_UNTRUSTED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_HAS_EXPIRED',
-]);
 
 interface ErrorLike {
   message?: string;
@@ -66,7 +55,7 @@ const NOTHING_CHANGED = 'Nothing was changed on the server.';
  */
 export function classifyConnectionError(
   err: unknown,
-  context: { serverErrorNumber?: number; profile?: Pick<ConnectionProfile, 'server' | 'port' | 'instanceName' | 'database'> } = {},
+  context: { serverErrorNumber?: number; profile?: Pick<ConnectionProfile, 'server' | 'port' | 'instanceName' | 'database'> & { encrypt?: ConnectionProfile['encrypt'] } } = {},
 ): ConnectionFailureInfo {
   const links = chain(err);
   const top = links[0] ?? {};
@@ -99,12 +88,23 @@ export function classifyConnectionError(
       { serverErrorNumber: 18456 },
     );
   }
-  const tlsCode = links.map((l) => l.code).find((c) => c && UNTRUSTED_CERT_CODES.has(c));
+  // Checked by the TLS error code: a wrong certificate (another host's, expired) is never offered for trust.
+  const invalidCode = links.map((l) => l.code).find((c) => c && INVALID_CERTIFICATE_CODES.has(c));
+  if (invalidCode) {
+    const why = invalidCode === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `is issued for another host name than ${context.profile?.server ?? 'the one connected to'}` : invalidCode === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet';
+    return failure(
+      'certificate-invalid',
+      `The server's TLS certificate ${why} (${invalidCode}). ${NOTHING_CHANGED}`,
+      'Connect with the host name the certificate names, or have the server\'s certificate renewed; Durability Lens does not offer to trust a wrong certificate.',
+      driverMessage,
+    );
+  }
+  const tlsCode = links.map((l) => l.code).find((c) => c && UNTRUSTED_ISSUER_CODES.has(c));
   if (tlsCode || links.some((l) => /self[- ]signed certificate|unable to verify the first certificate/i.test(l.message ?? ''))) {
     return failure(
       'untrusted-certificate',
       `The server's TLS certificate is not trusted by this machine (${tlsCode ?? 'self-signed'}). ${NOTHING_CHANGED}`,
-      'Install a certificate from a trusted authority on the server, or — if you know this server — turn on "Trust server certificate" for this profile only.',
+      'Install a certificate from a trusted authority on the server (or its CA on this machine), or — if you know this server — trust this one certificate, by its fingerprint, for this profile only.',
       driverMessage,
       { offerTrustServerCertificate: true },
     );
@@ -125,6 +125,18 @@ export function classifyConnectionError(
       driverMessage,
     );
   }
+  // Encrypt = strict (TDS 8.0) starts with a TLS handshake before any TDS packet; a server older than 2022 does not
+  // speak it and drops the socket mid-handshake. Only when TCP did connect (ECONNREFUSED / DNS stay "unreachable").
+  // "Strict … supported from SQL Server 2022": SqlConnectionEncryptOption.Strict,
+  // https://learn.microsoft.com/dotnet/api/microsoft.data.sqlclient.sqlconnectionencryptoption.strict (reference §8a).
+  if (context.profile?.encrypt === 'strict' && code === 'ESOCKET' && tlsHandshakeFailed(links)) {
+    return failure(
+      'encryption-refused',
+      `Encrypt = strict (TDS 8.0) was requested, but ${target} closed the connection during the TLS handshake. Strict encryption needs SQL Server 2022 or later (or Azure SQL); SQL Server 2016–2019 do not support it. ${NOTHING_CHANGED}`,
+      'Set "Encrypt" to true (mandatory encryption, supported by every version) for this server, or keep strict for SQL Server 2022+ only.',
+      driverMessage,
+    );
+  }
   if (code === 'ESOCKET' || code === 'ETIMEOUT' || code === 'EINSTLOOKUP') {
     return failure(
       'unreachable',
@@ -142,6 +154,13 @@ export function classifyConnectionError(
     driverMessage,
     number !== undefined ? { serverErrorNumber: number } : {},
   );
+}
+
+/** A socket that connected and then failed in TLS (reset, closed, or answered with something that is not TLS). */
+function tlsHandshakeFailed(links: ErrorLike[]): boolean {
+  const codes = links.map((l) => l.code);
+  if (codes.some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EHOSTUNREACH' || c === 'ENETUNREACH' || c === 'EAI_AGAIN')) return false;
+  return links.some((l) => /before secure TLS connection was established|wrong version number|packet length too long|EPROTO|ECONNRESET|socket hang up/i.test(`${l.code ?? ''} ${l.message ?? ''}`));
 }
 
 /** Server error numbers that mean "you lack a permission" (297: no permission for action; 300: X permission denied). */

@@ -49,6 +49,13 @@ export class TediousSession implements SqlSession {
   encrypted: boolean | null = null;
   /** 'server': encrypt_option was read; 'client': the login lacked VIEW SERVER STATE, the TLS handshake was the evidence. */
   encryptionEvidence: 'server' | 'client' | null = null;
+  /**
+   * Every database the session was moved to, in order (tedious's 'databaseChange' event, from the server's ENVCHANGE
+   * token): the login's database first (connect() adds it), then each USE. A workload's `USE other_db` shows up here (issue 11).
+   */
+  readonly databaseHistory: string[] = [];
+  /** When encrypted: 'verified' (trusted issuer, host name, dates), 'pinned' (the profile's fingerprint) or 'not-verified'. */
+  certificate: 'verified' | 'pinned' | 'not-verified' | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -58,6 +65,9 @@ export class TediousSession implements SqlSession {
   ) {
     connection.on('end', () => {
       this.closed = true;
+    });
+    connection.on('databaseChange', (name: string) => {
+      this.databaseHistory.push(name);
     });
   }
 

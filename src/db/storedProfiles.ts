@@ -1,5 +1,6 @@
 // Connection profiles as stored in the `durabilityLens.connections` setting (no secrets, ever): validation, the
 // mapping to src/db's ConnectionProfile, and imports from an ADO.NET connection string or an mssql profile.
+import { normaliseFingerprint } from './certificate';
 import { parseDataSource, profileFromConnectionString } from './connectionString';
 import type { AuthenticationProfile, ConnectionProfile } from './types';
 
@@ -32,6 +33,8 @@ export interface StoredProfile {
   tenantId?: string;
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /** SHA-256 fingerprint of the one certificate trusted for this profile ("Trust this certificate"); encrypt true only. */
+  certificateSha256?: string;
   applicationName?: string;
   /** A development database: the comparison runs without the confirmation dialog. */
   development: boolean;
@@ -48,8 +51,21 @@ export function secretLabel(type: AuthenticationType): string {
   return 'password';
 }
 
-/** SecretStorage key; profile names are compared case-insensitively, so the key is too. */
-export function secretKey(profileName: string): string {
+/** What a stored secret belongs to: the profile's name AND where it logs in, as whom, how. */
+export type SecretIdentity = Pick<StoredProfile, 'name' | 'server' | 'port' | 'instanceName' | 'user' | 'authenticationType'>;
+
+/**
+ * SecretStorage key of a profile's secret: name (case-insensitive, as profiles are matched), server with port or
+ * instance, user and authentication type. A profile renamed onto another's name, or re-pointed at another server
+ * or login (e.g. by editing settings.json), finds no secret and asks — it never receives another profile's password.
+ */
+export function secretKey(p: SecretIdentity): string {
+  const where = p.instanceName ? `\\${p.instanceName.trim().toLowerCase()}` : `,${p.port ?? 1433}`;
+  return `durabilityLens.connection:${JSON.stringify([p.name.trim().toLowerCase(), `${p.server.trim().toLowerCase()}${where}`, p.user ?? '', p.authenticationType])}`;
+}
+
+/** The key versions up to 0.x used (profile name only); removed when a profile's secret is stored, replaced or forgotten. */
+export function legacySecretKey(profileName: string): string {
   return `durabilityLens.connection:${profileName.trim().toLowerCase()}`;
 }
 
@@ -89,6 +105,12 @@ export function validateStoredProfile(raw: unknown): Validation {
   if (authenticationType === 'entra-service-principal' && !tenantId) errors.push(`${label}"tenantId" is required for entra-service-principal.`);
   const encrypt = r.encrypt === undefined ? true : r.encrypt;
   if (encrypt !== true && encrypt !== false && encrypt !== 'strict') errors.push(`${label}"encrypt" must be true, false or "strict".`);
+  let certificateSha256: string | undefined;
+  if (r.certificateSha256 !== undefined) {
+    const fp = typeof r.certificateSha256 === 'string' ? normaliseFingerprint(r.certificateSha256) : null;
+    if (!fp) errors.push(`${label}"certificateSha256" must be a SHA-256 fingerprint (64 hex digits, e.g. "AB:CD:…").`);
+    else certificateSha256 = fp;
+  }
   for (const key of ['trustServerCertificate', 'development'] as const) {
     if (r[key] !== undefined && typeof r[key] !== 'boolean') errors.push(`${label}"${key}" must be true or false.`);
   }
@@ -109,6 +131,7 @@ export function validateStoredProfile(raw: unknown): Validation {
       ...(tenantId ? { tenantId } : {}),
       encrypt: encrypt as boolean | 'strict',
       trustServerCertificate: r.trustServerCertificate === true,
+      ...(certificateSha256 ? { certificateSha256 } : {}),
       ...(applicationName ? { applicationName } : {}),
       development: r.development === true,
     },
@@ -170,6 +193,7 @@ export function toConnectionProfile(p: StoredProfile, database?: string): Connec
     authentication: authenticationOf(p),
     encrypt: p.encrypt,
     trustServerCertificate: p.trustServerCertificate,
+    ...(p.certificateSha256 ? { pinnedCertificateSha256: p.certificateSha256 } : {}),
     ...(p.applicationName ? { appName: p.applicationName } : {}),
   };
 }
@@ -196,13 +220,26 @@ export function fromConnectionProfile(name: string, c: ConnectionProfile, develo
   return stored;
 }
 
-/** An ADO.NET connection string becomes a profile plus the password, which the caller puts in SecretStorage. */
-export function profileFromAdoNet(name: string, connectionString: string): { profile: StoredProfile; secret: string | undefined } {
+const CLEAR_TEXT_IMPORT_NOTE =
+  'Encrypt=False became "encrypt": true: in Microsoft.Data.SqlClient false means Optional (the server may still negotiate TLS), while here it would send the password in clear text. Set "encrypt": false in the profile yourself if the server has no TLS at all.';
+
+/**
+ * An ADO.NET connection string becomes a profile plus the password, which the caller puts in SecretStorage. An import
+ * keeps the strongest equivalent of what the string asked for: Optional and False (= Optional in SqlClient 5) become
+ * encrypt true, with a note saying so.
+ */
+export function profileFromAdoNet(name: string, connectionString: string): { profile: StoredProfile; secret: string | undefined; notes: string[] } {
   const parsed = profileFromConnectionString(connectionString);
-  return { profile: fromConnectionProfile(name, parsed.profile), secret: parsed.secret };
+  const notes = [...parsed.notes];
+  let profile = fromConnectionProfile(name, parsed.profile);
+  if (profile.encrypt === false) {
+    profile = { ...profile, encrypt: true };
+    notes.push(CLEAR_TEXT_IMPORT_NOTE);
+  }
+  return { profile, secret: parsed.secret, notes };
 }
 
-export type MssqlImport = { ok: true; profile: StoredProfile; secret: string | undefined; askForSecret: boolean } | { ok: false; name: string; reason: string };
+export type MssqlImport = { ok: true; profile: StoredProfile; secret: string | undefined; askForSecret: boolean; notes: string[] } | { ok: false; name: string; reason: string };
 
 /**
  * One entry of the mssql extension's `mssql.connections` (fields as vscode-mssql's IConnectionInfo names them:
@@ -215,8 +252,8 @@ export function importMssqlConnection(raw: unknown, index: number): MssqlImport 
   const name = str(r.profileName) ?? (server ? `${server}${str(r.database) ? ` / ${str(r.database)}` : ''}` : `mssql connection ${index + 1}`);
   try {
     if (str(r.connectionString)) {
-      const { profile, secret } = profileFromAdoNet(name, r.connectionString as string);
-      return { ok: true, profile, secret, askForSecret: secret === undefined && needsSecret(profile.authenticationType) };
+      const { profile, secret, notes } = profileFromAdoNet(name, r.connectionString as string);
+      return { ok: true, profile, secret, askForSecret: secret === undefined && needsSecret(profile.authenticationType), notes };
     }
     if (!server) return { ok: false, name, reason: 'it has no server.' };
     const auth = str(r.authenticationType) ?? 'SqlLogin';
@@ -228,7 +265,9 @@ export function importMssqlConnection(raw: unknown, index: number): MssqlImport 
     const source = parseDataSource(server);
     const port = typeof r.port === 'number' && r.port > 0 ? r.port : source.port;
     const enc = typeof r.encrypt === 'string' ? r.encrypt.toLowerCase() : r.encrypt;
-    const encrypt: boolean | 'strict' = enc === 'strict' ? 'strict' : enc === false || enc === 'optional' ? false : true;
+    // Strict stays strict; Mandatory/true/absent are true; Optional/false become true too (see CLEAR_TEXT_IMPORT_NOTE).
+    const encrypt: boolean | 'strict' = enc === 'strict' ? 'strict' : true;
+    const notes = enc === false || enc === 'optional' || enc === 'false' ? [enc === 'optional' ? 'encrypt "Optional" became "encrypt": true: Durability Lens cannot leave encryption to the server, and without it the password is sent in clear text.' : CLEAR_TEXT_IMPORT_NOTE] : [];
     const profile: StoredProfile = {
       name,
       server: source.server,
@@ -243,7 +282,7 @@ export function importMssqlConnection(raw: unknown, index: number): MssqlImport 
       development: false,
     };
     const secret = str(r.password);
-    return { ok: true, profile, secret, askForSecret: secret === undefined && needsSecret(authenticationType) };
+    return { ok: true, profile, secret, askForSecret: secret === undefined && needsSecret(authenticationType), notes };
   } catch (err) {
     return { ok: false, name, reason: (err as Error).message };
   }

@@ -56,6 +56,11 @@ export interface ConnectionProfile {
   /** true = TLS after PRELOGIN, 'strict' = TDS 8.0 (TLS first), false = no encryption requested. */
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /**
+   * SHA-256 fingerprint ("AB:CD:…") of the one certificate the user trusted for this profile (src/db/certificate.ts):
+   * with encrypt=true the connect accepts exactly that certificate, for this host, while it is valid.
+   */
+  pinnedCertificateSha256?: string;
   /** Prefix for the application name; the role is appended: "<appName> (workload)". Default "Durability Lens". */
   appName?: string;
   connectTimeoutMs?: number;
@@ -69,6 +74,10 @@ export type ConnectionFailureKind =
   | 'unknown-database'
   | 'unreachable'
   | 'untrusted-certificate'
+  /** Another host's, expired or not yet valid: never offered for trust. */
+  | 'certificate-invalid'
+  /** The profile's pinned certificate was not the one presented (or no longer fits): refused before the login. */
+  | 'certificate-changed'
   | 'encryption-refused'
   | 'encryption-not-verified'
   | 'cancelled'
@@ -82,7 +91,7 @@ export interface ConnectionFailureInfo {
   action: string;
   /** Always true: a failed connect never changes anything on the server. */
   nothingChanged: true;
-  /** The UI may offer "trust this server's certificate" for this profile only. */
+  /** The UI may offer to trust this server's certificate (by fingerprint) for this profile only: no trusted issuer is the sole problem. */
   offerTrustServerCertificate: boolean;
   /** Server error number when the server sent one (18456, 4060, ...). */
   serverErrorNumber?: number;
@@ -97,6 +106,10 @@ export interface SqlSession extends SqlClient {
   readonly spid: number;
   /** Verified from sys.dm_exec_connections.encrypt_option when encryption was requested; null when not checked. */
   readonly encrypted: boolean | null;
+  /** Databases the session was moved to (login database, then each USE); absent where the driver does not report it. */
+  readonly databaseHistory?: readonly string[];
+  /** How the certificate was checked when encrypted (src/db/connect.ts CertificateCheck); absent on test doubles. */
+  readonly certificate?: 'verified' | 'pinned' | 'not-verified' | null;
   close(): Promise<void>;
 }
 
@@ -138,8 +151,13 @@ export interface BatchReport {
   /** Messages (info + error) seen; the first `keptMessages` are kept in `messages`. */
   messageCount: number;
   messages: WorkloadMessage[];
-  /** First error that ended the batch (null when it completed). */
+  /** First error that ended the batch and its repetitions (lost connection, severity ≥ 20); null when none did. */
   error: (SqlErrorInfo & { documentLine: number | null; code?: string }) | null;
+  /**
+   * Errors the server continued past (severity 11–19 on a live connection): the batch went on as the server ran it and
+   * the remaining GO repetitions ran too. Absent when there were none.
+   */
+  statementErrors?: Array<SqlErrorInfo & { documentLine: number | null; iteration: number }>;
   cancelled: boolean;
   /** The connection died during the batch (socket reset / closed): the session is gone, reconnect to continue. */
   connectionLost: boolean;

@@ -1,5 +1,7 @@
 // Runs the user's batch on the WORKLOAD connection: SQL_BATCH per repetition (GO n), streamed — rows are
-// counted, never kept — with PRINT/errors forwarded (mapped to document lines) and cancel/AbortSignal.
+// counted, never kept — with PRINT/errors forwarded (mapped to document lines) and cancel/AbortSignal. A statement
+// error does not stop the run: the server decides how much of the batch runs, and the next repetition still runs;
+// only a lost connection or a fatal error (severity ≥ 20) ends it.
 // Never calls connection.reset(): that would clear sys.dm_exec_session_wait_stats for the session.
 import { performance } from 'node:perf_hooks';
 import { Request } from 'tedious';
@@ -8,6 +10,13 @@ import type { TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
 
 /** tedious request error codes (or socket codes it passes through) meaning the connection is gone. */
+/**
+ * Characters kept of one info/error message. PRINT sends at most 8,000 (non-Unicode) characters ("A message string can
+ * be up to 8,000 characters long", https://learn.microsoft.com/sql/t-sql/language-elements/print-transact-sql); a
+ * longer message only comes from a misbehaving server and is cut with a marker. At most `keepMessages` (1000) are kept.
+ */
+export const MAX_MESSAGE_CHARS = 8000;
+
 const CONNECTION_LOST_CODES = new Set(['ESOCKET', 'ECLOSE', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
 export interface WorkloadRunOptions {
@@ -15,6 +24,8 @@ export interface WorkloadRunOptions {
   signal?: AbortSignal;
   /** How many messages the report keeps (all are forwarded to onMessage). Default 1000. */
   keepMessages?: number;
+  /** After each completed GO n iteration (progress), with the count completed so far. */
+  onIteration?: (completed: number) => void;
 }
 
 export interface WorkloadRun {
@@ -28,6 +39,14 @@ export interface WorkloadRun {
  * Server line N (1-based, 0 = none) → 0-based document line. Inside a procedure (procName set) the line is
  * the procedure's own, so it does not map onto the document (MS-TDS 2.2.7.10 ERROR, LineNumber).
  */
+/**
+ * Severity 20 and above are fatal: the server terminates the connection (Learn: database-engine-error-severities).
+ * Below that (11–16 user errors, 17–19 resource/software errors) the error ends the statement — or, for
+ * batch-aborting errors and under SET XACT_ABORT ON, the batch — and the server itself carries on, so does the run.
+ * https://learn.microsoft.com/sql/relational-databases/errors-events/database-engine-error-severities
+ */
+export const FATAL_SEVERITY = 20;
+
 export function documentLineOf(firstLine: number, lineNumber: number, procName?: string): number | null {
   if (!lineNumber || lineNumber < 1 || procName) return null;
   return firstLine + lineNumber - 1;
@@ -83,7 +102,8 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
         number: token.number,
         state: token.state,
         class: token.class,
-        message: token.message,
+        // PRINT takes at most 8,000 characters (Learn: print-transact-sql); only a misbehaving server sends more.
+        message: token.message.length > MAX_MESSAGE_CHARS ? `${token.message.slice(0, MAX_MESSAGE_CHARS)}… [${token.message.length - MAX_MESSAGE_CHARS} more characters not kept]` : token.message,
         lineNumber: token.lineNumber,
         ...(token.procName ? { procName: token.procName } : {}),
         documentLine: documentLineOf(batch.firstLine, token.lineNumber, token.procName),
@@ -109,16 +129,24 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
             report.cancelled = true;
             break;
           }
-          const first = sqlErrorsOf(err)[0];
+          const all = sqlErrorsOf(err);
+          const first = all[0];
           report.connectionLost = session.isClosed || (!first && code !== undefined && CONNECTION_LOST_CODES.has(code));
+          if (first && !report.connectionLost && all.every((e) => e.class < FATAL_SEVERITY)) {
+            // The server ran the batch to its end (or aborted it, its choice); the next GO repetition runs as in sqlcmd.
+            report.statementErrors ??= [];
+            for (const e of all) report.statementErrors.push({ ...e, documentLine: documentLineOf(batch.firstLine, e.lineNumber, e.procName), iteration });
+            report.iterationsCompleted++;
+            continue;
+          }
           report.error = first
             ? { ...first, documentLine: documentLineOf(batch.firstLine, first.lineNumber, first.procName), ...(code ? { code } : {}) }
             : { number: 0, state: 0, class: 0, message: (err as Error).message ?? String(err), lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };
-          // Measurements of a failed repetition are still reported, but the next repetition is not started:
-          // its figures would describe a different workload.
+          // The connection is gone (or about to be): nothing more can run on it.
           break;
         }
         report.iterationsCompleted++;
+        options.onIteration?.(report.iterationsCompleted);
       }
     } finally {
       connection.removeListener('infoMessage', onInfo);

@@ -10,7 +10,8 @@ import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
 import { panelDataFromTrace } from './panelData';
 import type { RunHistory } from './runHistory';
-import { currentRunSettings } from './runOptions';
+import { runSettingsForRun } from './runOptions';
+import type { SessionLedger } from './sessionLedger';
 
 interface RunningTrace {
   session: LogFlushSession;
@@ -33,6 +34,7 @@ export class AdhocTrace implements vscode.Disposable {
     private readonly connections: ConnectionManager,
     private readonly panels: ComparisonPanels,
     private readonly history?: RunHistory,
+    private readonly ledger?: SessionLedger,
   ) {
     this.statusItem = vscode.window.createStatusBarItem('durabilityLens.trace', vscode.StatusBarAlignment.Left, 49);
     this.statusItem.name = 'Durability Lens log-flush trace';
@@ -53,14 +55,18 @@ export class AdhocTrace implements vscode.Disposable {
     if (!this.connections.current && !(await this.connections.connect())) return false;
     const active = this.connections.current!;
     const source = this.connections.connectionSource()!;
-    const settings = currentRunSettings();
     this.busy = true;
+    const settings = await runSettingsForRun((line) => this.output.info(line)).catch((err: unknown) => {
+      this.busy = false;
+      throw err;
+    });
     let monitor: SqlSession | null = null;
     let session: LogFlushSession | null = null;
     try {
       monitor = await source.open('monitor');
       const target = await readTargetDatabase(monitor);
-      session = await LogFlushSession.prepare(monitor, { databaseId: target.databaseId, target: settings.xeTarget });
+      const sessionName = this.ledger ? await this.ledger.claim() : undefined;
+      session = await LogFlushSession.prepare(monitor, { databaseId: target.databaseId, target: settings.xeTarget, ...(sessionName ? { sessionName } : {}) });
       await session.start();
       this.running = { session, monitor, reopen: () => source.open('monitor'), database: target.databaseName, server: active.serverLabel, standIn: active.standIn, startedAt: session.startedAt ?? new Date() };
       this.output.info(`Log-flush trace ${session.name} started on ${active.serverLabel}, database ${target.databaseName} (${session.plan.target.kind}).`);

@@ -42,3 +42,12 @@ export const HISTORY_COMMAND_TITLES: Record<(typeof HistoryCommands)[keyof typeo
   'durabilityLens.dropLeftoverSessions': 'Drop Leftover Event Sessions',
   'durabilityLens.openComparisonFile': 'Open Comparison File…',
 };
+
+/** The read-only readiness check (issue 11): the same report as `durability-lens doctor`. */
+export const ReadinessCommands = {
+  checkServerReadiness: 'durabilityLens.checkServerReadiness',
+} as const;
+
+export const READINESS_COMMAND_TITLES: Record<(typeof ReadinessCommands)[keyof typeof ReadinessCommands], string> = {
+  'durabilityLens.checkServerReadiness': 'Check Server Readiness',
+};

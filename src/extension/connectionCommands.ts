@@ -119,6 +119,7 @@ async function addFromConnectionString(store: ConnectionStore): Promise<{ profil
     await vscode.window.showErrorMessage(`Durability Lens: that connection string could not be read: ${(err as Error).message}`);
     return undefined;
   }
+  for (const note of parsed.notes) void vscode.window.showInformationMessage(`Durability Lens: ${note}`);
   const name = await askUnique(store, `${parsed.profile.server} / ${parsed.profile.database}`);
   if (!name) return undefined;
   return { profile: { ...parsed.profile, name: name.trim() }, secret: parsed.secret };
@@ -136,7 +137,8 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
   };
 
   const importMssql = async () => {
-    const raw = vscode.workspace.getConfiguration('mssql').get<unknown[]>('connections') ?? [];
+    // User (global) settings only: a workspace's .vscode/settings.json could add a look-alike profile for its own server.
+    const raw = vscode.workspace.getConfiguration('mssql').inspect<unknown[]>('connections')?.globalValue ?? [];
     if (!Array.isArray(raw) || raw.length === 0) {
       await vscode.window.showInformationMessage('Durability Lens: there are no mssql.connections to import.');
       return;
@@ -148,6 +150,7 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
         output.warn(`Skipped mssql connection "${result.name}": ${result.reason}`);
         continue;
       }
+      for (const note of result.notes) output.info(`mssql connection "${result.profile.name}": ${note}`);
       let profile = result.profile;
       if (store.find(profile.name)) profile = { ...profile, name: `${profile.name} (mssql)` };
       if (store.find(profile.name)) {

@@ -12,6 +12,7 @@ import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, ty
 import type { ConnectionStore } from './connectionStore';
 import { currentRunSettings } from './runOptions';
 import { connectionFailureText, preflightSummary, restorePrompt } from './uiText';
+import { askToTrustCertificate, confirmClearTextLogin, encryptionStatus, mayOfferCertificateTrust, TRUST_CERTIFICATE_ACTION } from './certificateTrust';
 
 /**
  * Databases this login can open (Learn: sys-databases-transact-sql; HAS_DBACCESS: has-dbaccess-transact-sql).
@@ -134,6 +135,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   private async connectWith(profile: StoredProfile, database: string): Promise<boolean> {
+    if (!(await confirmClearTextLogin(profile))) return false;
     const secret = await this.store.secretFor(profile);
     if (!secret) return false;
     const connectionProfile = this.profileFor(profile, database);
@@ -161,8 +163,8 @@ export class ConnectionManager implements vscode.Disposable {
       } catch (err) {
         this.output.warn(`Permission preflight failed: ${(err as Error).message}`);
       }
-      const encryption = session.encrypted === null ? 'not requested' : session.encrypted ? 'verified' : 'off';
-      this.output.info(`Connected "${profile.name}": ${describeStoredServer(profile)}, database ${target.databaseName}, ${identity.productVersion} ${identity.edition}, encryption ${encryption}, DELAYED_DURABILITY ${delayedDurability ?? 'unknown'}.`);
+      const encryption = encryptionStatus(session, profile);
+      this.output.info(`Connected "${profile.name}": ${describeStoredServer(profile)}, database ${target.databaseName}, ${identity.productVersion} ${identity.edition}, ${encryption}, DELAYED_DURABILITY ${delayedDurability ?? 'unknown'}.`);
       this.active = {
         profile,
         database: target.databaseName,
@@ -195,14 +197,15 @@ export class ConnectionManager implements vscode.Disposable {
     const info = err.info;
     if (info.kind === 'cancelled') return;
     this.output.error(`${connectionFailureText(info, profile.name)} [driver: ${info.driverMessage}]`);
-    const trust = 'Trust this server\'s certificate for this profile only';
+    const trust = TRUST_CERTIFICATE_ACTION;
     const reenter = 'Re-enter Password';
-    const actions = [...(info.offerTrustServerCertificate ? [trust] : []), ...(info.kind === 'login-failed' ? [reenter] : []), 'Open Settings', 'Show Output'];
+    const actions = [...(mayOfferCertificateTrust(info, profile) ? [trust] : []), ...(info.kind === 'login-failed' ? [reenter] : []), 'Open Settings', 'Show Output'];
     const choice = await vscode.window.showErrorMessage(connectionFailureText(info, profile.name), ...actions);
     if (choice === trust) {
-      const trusted = { ...profile, trustServerCertificate: true };
+      const trusted = await askToTrustCertificate(profile, this.profileFor(profile, database), (line) => this.output.info(line));
+      if (!trusted) return;
       await this.store.save(trusted);
-      this.output.info(`"${profile.name}": trustServerCertificate set to true (this profile only); retrying.`);
+      this.output.info(`"${profile.name}": trusting the certificate with SHA-256 ${trusted.certificateSha256} (this profile only); retrying.`);
       await this.connectWith(trusted, database);
     } else if (choice === reenter) {
       await this.store.forgetSecret(profile);

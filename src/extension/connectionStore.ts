@@ -1,11 +1,12 @@
 // Reads and writes connection profiles (settings, global scope) and their secrets (SecretStorage, one key per
-// profile). Nothing secret ever goes to settings.
+// profile identity: name + server + user + authentication type). Nothing secret ever goes to settings.
 import * as vscode from 'vscode';
 import {
   CONNECTIONS_SETTING,
   needsSecret,
   readStoredProfiles,
   removeProfile,
+  legacySecretKey,
   secretKey,
   secretLabel,
   upsertProfile,
@@ -36,20 +37,29 @@ export class ConnectionStore {
   /** Profiles go to user settings: a connection is personal, and workspace settings are often committed. */
   async save(profile: StoredProfile, secret?: string): Promise<void> {
     await this.config().update(CONNECTIONS_SETTING, upsertProfile(this.raw(), profile), vscode.ConfigurationTarget.Global);
-    if (secret !== undefined) await this.secrets.store(secretKey(profile.name), secret);
+    if (secret !== undefined) await this.storeSecret(profile, secret);
   }
 
   async remove(name: string): Promise<void> {
+    const profile = this.find(name);
     await this.config().update(CONNECTIONS_SETTING, removeProfile(this.raw(), name), vscode.ConfigurationTarget.Global);
-    await this.secrets.delete(secretKey(name));
+    if (profile) await this.secrets.delete(secretKey(profile));
+    await this.secrets.delete(legacySecretKey(name));
   }
 
   async getSecret(profile: StoredProfile): Promise<string | undefined> {
-    return this.secrets.get(secretKey(profile.name));
+    return this.secrets.get(secretKey(profile));
   }
 
   async forgetSecret(profile: StoredProfile): Promise<void> {
-    await this.secrets.delete(secretKey(profile.name));
+    await this.secrets.delete(secretKey(profile));
+    await this.secrets.delete(legacySecretKey(profile.name));
+  }
+
+  /** A name-only key of an older version is dropped rather than moved: it cannot say which server it was for. */
+  private async storeSecret(profile: StoredProfile, secret: string): Promise<void> {
+    await this.secrets.store(secretKey(profile), secret);
+    await this.secrets.delete(legacySecretKey(profile.name));
   }
 
   /** The stored secret, or asks for it (and stores it) when the type needs one; undefined when the user cancelled. */
@@ -66,7 +76,7 @@ export class ConnectionStore {
       ignoreFocusOut: true,
     });
     if (entered === undefined) return undefined;
-    await this.secrets.store(secretKey(profile.name), entered);
+    await this.storeSecret(profile, entered);
     return { secret: entered };
   }
 }

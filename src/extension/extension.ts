@@ -2,9 +2,10 @@
 // (profiles, SecretStorage, status bar), the profiling/comparison commands and the comparison panel.
 import * as vscode from 'vscode';
 import { State, type LanguageClient } from 'vscode-languageclient/node';
-import { KeyValueRestoreJournal } from '../profile/restoreJournal';
+import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
+import { trackConnectionsContext } from './walkthrough';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -15,7 +16,9 @@ import { ProfilingController } from './profilingController';
 import { AdhocTrace } from './adhocTrace';
 import { HistoryCommands } from './commandIds';
 import { registerHistoryCommands } from './historyCommands';
+import { registerReadinessCommand } from './readinessCommand';
 import { offerOrphanCleanup } from './orphanSessions';
+import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
 import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
 import type { ActiveConnection } from './connectionManager';
@@ -24,8 +27,11 @@ let client: LanguageClient | undefined;
 let profiling: ProfilingController | undefined;
 let adhocTrace: AdhocTrace | undefined;
 
-/** How long deactivation waits for a running comparison to restore DELAYED_DURABILITY and drop its trace. */
-export const DEACTIVATE_RESTORE_TIMEOUT_MS = 15_000;
+/**
+ * Deactivation's whole budget: VS Code gives deactivate() about 5 s before it stops the extension host, so the
+ * running comparison's restore goes first and the ad-hoc trace and language client share what is left.
+ */
+export const DEACTIVATE_BUDGET_MS = 4_500;
 
 /** What other parts of the extension use: the output channel and a way to tell the server the database context. */
 export interface DurabilityLensApi {
@@ -49,14 +55,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   };
 
   // The journal lives in globalState: a comparison interrupted in one window is offered for restore in the next.
+  // Its entries name this window, so recovery can tell them from a run still going in another.
+  setJournalOwnerSession(String(vscode.env.sessionId));
   const journal = new KeyValueRestoreJournal(context.globalState);
   const store = new ConnectionStore(context.secrets);
   const connections = new ConnectionManager(store, output, journal, setDatabaseContext);
   const panels = new ComparisonPanels(context);
   // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
   const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
-  profiling = new ProfilingController(output, connections, panels, journal, history);
-  const trace = new AdhocTrace(output, connections, panels, history);
+  // Which window owns which event session (globalState: shared by this machine's windows), with a heartbeat.
+  const ledger = new SessionLedger(context.globalState);
+  const heartbeat = setInterval(() => void ledger.heartbeat(), HEARTBEAT_MS);
+  context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
+  profiling = new ProfilingController(output, connections, panels, journal, history, ledger);
+  const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
   const controller = profiling;
   const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
@@ -68,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
       return Promise.resolve();
     }
     const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
-    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone }).then(() => undefined);
+    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone, ledger }).then(() => undefined);
   };
   context.subscriptions.push(
     connections,
@@ -76,8 +88,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     profiling,
     trace,
     ...registerCommands(output, profiling),
+    trackConnectionsContext(),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
+    registerReadinessCommand(connections, output),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
     vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
@@ -115,15 +129,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
 }
 
 export async function deactivate(): Promise<void> {
-  const trace = adhocTrace;
-  adhocTrace = undefined;
-  // An ad-hoc trace must not outlive the window: stop and drop it (bounded like the restore below).
-  if (trace) await Promise.race([trace.shutdown(), new Promise<void>((resolve) => setTimeout(resolve, DEACTIVATE_RESTORE_TIMEOUT_MS).unref())]);
+  const deadline = Date.now() + DEACTIVATE_BUDGET_MS;
+  const left = () => Math.max(0, deadline - Date.now());
+  const within = (work: Promise<unknown>) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
+  };
   const controller = profiling;
   profiling = undefined;
-  // A running comparison restores DELAYED_DURABILITY in its finally; give it a bounded time to do so.
-  if (controller) await controller.stop(DEACTIVATE_RESTORE_TIMEOUT_MS);
+  // First the running comparison: it cancels, closes its workload session and restores DELAYED_DURABILITY.
+  if (controller) await controller.stop(left());
+  const trace = adhocTrace;
+  adhocTrace = undefined;
+  // Then an ad-hoc trace must not outlive the window: stop and drop it in what is left of the budget.
+  if (trace) await within(trace.shutdown());
   const running = client;
   client = undefined;
-  if (running) await running.stop();
+  if (running) await within(running.stop());
 }

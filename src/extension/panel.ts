@@ -1,7 +1,7 @@
 // Hosts the "Durability comparison" webview: strict CSP page, assets only from dist/ and media/, typed messages,
 // exports through a save dialog, and a serializer so a panel restored after a reload re-renders its data.
 import * as vscode from 'vscode';
-import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type ToWebview } from '../shared/webviewProtocol';
+import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type RunningView, type ToWebview } from '../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
 import { saveExport } from './historyCommands';
 import { exportText, type ComparisonContext } from './panelData';
@@ -16,6 +16,8 @@ export class ComparisonPanels implements vscode.Disposable {
   /** RunResults behind the shown data (JSON export carries them); empty after a reload restored the panel. */
   private runs: readonly RunResult[] = [];
   private comparison: ComparisonContext | null = null;
+  /** A run in progress: the panel shows it instead of the last result until show() or runEnded(). */
+  private running: RunningView | null = null;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -38,7 +40,31 @@ export class ComparisonPanels implements vscode.Disposable {
     return [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
   }
 
+  /**
+   * Shows a run in progress (opening the panel beside the editor when there is none), so the panel never shows the
+   * previous result as if it were this run's. Cheap to call often: it only posts a message.
+   */
+  async showRunning(view: RunningView): Promise<void> {
+    const first = this.running === null;
+    this.running = view;
+    if (!this.panel) {
+      const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, view.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: this.roots() });
+      this.attach(panel);
+      return; // 'ready' posts the running view
+    }
+    if (first) this.panel.reveal(undefined, true);
+    await this.post({ type: 'running', view });
+  }
+
+  /** The run ended without a result to show (declined, refused, failed before measuring): back to the last result. */
+  async runEnded(): Promise<void> {
+    if (this.running === null) return;
+    this.running = null;
+    await this.post({ type: 'runEnded' });
+  }
+
   async show(data: PanelData, runs: readonly RunResult[] = [], comparison: ComparisonContext | null = null): Promise<void> {
+    this.running = null;
     this.data = data;
     this.runs = runs;
     this.comparison = comparison;
@@ -61,6 +87,7 @@ export class ComparisonPanels implements vscode.Disposable {
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: this.roots() };
     if (this.data) panel.title = this.data.title;
+    else if (this.running) panel.title = this.running.title;
     const nonce = makeNonce();
     webview.html = panelHtml({
       csp: buildCsp(webview.cspSource, nonce),
@@ -89,6 +116,7 @@ export class ComparisonPanels implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         if (data) await this.post({ type: 'show', data });
+        if (this.running) await this.post({ type: 'running', view: this.running });
         return;
       case 'copyMarkdown':
         if (!data) return;

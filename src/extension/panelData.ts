@@ -152,17 +152,19 @@ function grantFactsOf(run: RunResult | undefined) {
 function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
+  const requirements: { measurement: string; required: unknown; hasGrant: boolean }[] = [];
   const facts = grantFactsOf(runs[0]);
   for (const r of runs) {
     for (const m of Array.isArray(r.missing) ? r.missing : []) {
       if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant(m.measurement, facts) });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant({ measurement: m.measurement, required: m.required }, facts) });
+      requirements.push({ measurement: m.measurement, required: m.required, hasGrant: m.grant !== null });
     }
   }
   const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
-  const preflightMissing = preflight ? preflight.missing.map((m) => m?.measurement) : [];
-  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...missing.filter((m) => m.grant !== null).map((m) => m.measurement)] });
+  const preflightMissing = preflight ? preflight.missing.map((m) => ({ measurement: m?.measurement, required: m?.required })) : [];
+  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...requirements.filter((m) => m.hasGrant)] });
   return { missing, grantScript: grants.join('\n\n') };
 }
 
@@ -180,9 +182,14 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
       database: result.plan.database,
       restore: restore
         ? {
-            ok: restore.status !== 'failed',
-            message: restore.status === 'failed' ? restore.message : `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`,
-            statement: restore.status === 'failed' ? restore.restoreStatement : null,
+            // Only a verified restore is "ok"; a failed one, or another session's change left in place
+            // (external-change), shows its own message and the statement for the original.
+            ok: restore.status === 'restored' || restore.status === 'already-original',
+            message:
+              restore.status === 'restored' || restore.status === 'already-original'
+                ? `Original setting ${restore.originalSetting} restored ✓ (verified: ${restore.verifiedSetting ?? 'unknown'})`
+                : restore.message,
+            statement: restore.status === 'restored' || restore.status === 'already-original' ? null : restore.restoreStatement,
             originalSetting: restore.originalSetting,
             verifiedSetting: restore.verifiedSetting,
           }

@@ -68,7 +68,13 @@ export function traceRows(t: LogFlushTrace): TraceFigureRow[] {
     { figure: 'Average flush size', value: t.averageFlushBytes != null ? formatValue(t.averageFlushBytes, 'bytes') : t.bytes !== null && t.flushes ? formatValue(t.bytes / t.flushes, 'bytes') : 'n/a' },
   ];
   if (t.latencyMs) {
-    const of = t.latencyFlushes ? ` (from ${formatNumber(t.latencyFlushes, 0)} sampled flushes)` : '';
+    const missed = t.latencyNotBucketed ?? 0;
+    const of =
+      t.latencySource === 'histogram'
+        ? ` (histogram of ${formatNumber(t.latencyFlushes ?? 0, 0)} flushes${missed > 0 ? `; ${formatNumber(missed, 0)} not bucketed, slots full` : ', exact'})`
+        : t.latencyFlushes
+          ? ` (from ${formatNumber(t.latencyFlushes, 0)} sampled flushes)`
+          : '';
     rows.push({ figure: 'Flush latency p50 / p95 / p99 / max', value: [t.latencyMs.p50, t.latencyMs.p95, t.latencyMs.p99, t.latencyMs.max].map((v) => `${formatNumber(v, 3)} ms`).join(' / ') + of });
   } else rows.push({ figure: 'Flush latency', value: 'n/a (no duration field)' });
   if (t.flushesPerCommit !== null) rows.push({ figure: 'Flushes per commit', value: formatNumber(t.flushesPerCommit, 3) });

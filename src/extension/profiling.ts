@@ -2,7 +2,6 @@
 // the step texts shown in the progress notification (vscode-free, so tests can check them).
 import type * as vscode from 'vscode';
 import type { ProfileTarget } from '../shared/commands';
-import type { ProfileStep } from '../profile/types';
 
 export type ProfileMode = 'profile' | 'compare';
 
@@ -16,24 +15,4 @@ export interface ProfilingActions {
   profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void>;
 }
 
-/** 'cancel' is listed explicitly: the step exists since the profile layer reports the attention it sends. */
-export const STEP_TEXT: Record<ProfileStep | 'cancel', string> = {
-  connect: 'Connecting (workload and monitor connections)',
-  preflight: 'Checking permissions',
-  'snapshot-before': 'Reading counters before the run',
-  'xe-start': 'Starting the log-flush trace',
-  setup: 'Running the setup batches (not measured)',
-  workload: 'Running the workload',
-  cancel: 'Cancelling: attention sent, waiting for the server to stop the batch',
-  'snapshot-after': 'Reading counters after the run',
-  'xe-read': 'Reading the log-flush trace',
-  'xe-drop': 'Dropping the log-flush trace',
-  plan: 'Planning the comparison',
-  'set-durability': 'Switching DELAYED_DURABILITY',
-  'restore-durability': 'Restoring DELAYED_DURABILITY',
-  done: 'Done',
-};
-
-export function progressText(step: ProfileStep, detail?: string): string {
-  return detail ? `${STEP_TEXT[step]}: ${detail}` : STEP_TEXT[step];
-}
+export { progressLine, progressText, STEP_TEXT } from '../report/progress';

@@ -10,13 +10,21 @@ import { ConnectionCommands } from './commandIds';
 import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
 import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
-import { progressText, type ProfileMode, type ProfilingActions } from './profiling';
+import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import type { RunHistory } from './runHistory';
-import { comparisonDefaults, coreRunOptions, currentRunSettings } from './runOptions';
+import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
 import { resolveEditorTarget, resolveLensTarget, targetText, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
+import { limitMessages } from '../shared/messageFlood';
+import type { SessionLedger } from './sessionLedger';
+
+/** "s1-single-row-inserts.sql: batch 3 (lines 17–24), after setup batches 1–2 (lines 1–16)" for the verdict. */
+function workloadLabel(document: vscode.TextDocument, target: WorkloadTarget): string {
+  const name = (document.fileName ?? document.uri?.path ?? '').split(/[\\/]/).pop();
+  return name ? `${name}: ${targetText(target)}` : targetText(target);
+}
 
 export class ProfilingController implements ProfilingActions, vscode.Disposable {
   private running: { abort: AbortController; done: Thenable<void> } | null = null;
@@ -28,6 +36,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly panels: ComparisonPanels,
     private readonly journal: RestoreJournal,
     private readonly history?: RunHistory,
+    /** Records this window as the owner of each run's event session (the leftover prompt of other windows skips it). */
+    private readonly ledger?: SessionLedger,
   ) {}
 
   /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
@@ -97,25 +107,50 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
       return;
     }
+    // Claimed before the first await: a second command in this window sees it at once (one run per window).
+    const abort = new AbortController();
+    let finished!: () => void;
+    this.running = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
+    try {
+      await this.runClaimed(document, target, mode, what, abort);
+    } finally {
+      this.running = null;
+      finished();
+    }
+  }
+
+  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController): Promise<void> {
     if (!(await this.ensureConnected(what))) return;
+    if (abort.signal.aborted) return;
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
     this.diagnostics.delete(document.uri);
-    const abort = new AbortController();
+    const startedAt = Date.now();
+    const runningTitle = `Running: ${what}`;
+    // The panel shows the run in progress, not the previous result (which comes back if this run yields none).
+    void this.panels.showRunning({ title: runningTitle, step: 'Connecting', elapsedMs: 0, logFlushes: null, logBytes: null });
     const onProgress = (event: ProgressEvent, progress: vscode.Progress<{ message?: string }>) => {
-      const text = progressText(event.step, event.detail);
+      const text = progressLine(event);
       progress.report({ message: text });
-      this.output.debug(text);
+      if (!event.live) this.output.debug(text);
+      void this.panels.showRunning({
+        title: runningTitle,
+        step: `${event.run ? `${event.run} — ` : ''}${progressText(event.step, event.detail)}`,
+        elapsedMs: Date.now() - startedAt,
+        logFlushes: event.live?.logFlushes ?? null,
+        logBytes: event.live?.logBytes ?? null,
+      });
     };
-    const onMessage = (m: WorkloadMessage) => {
+    const onMessage = limitMessages((m: WorkloadMessage) => {
       const where = m.documentLine !== null ? `line ${m.documentLine + 1}` : m.procName ? `in ${m.procName}` : 'no line';
       const iteration = m.iteration > 0 ? ` (GO repetition ${m.iteration + 1})` : '';
       const text = `[${formatTimestamp(m.at)} +${Math.round(m.elapsedMs)} ms] ${m.kind === 'error' ? `Msg ${m.number}, Level ${m.class}, ` : ''}${where}${iteration}: ${m.message}`;
       if (m.kind === 'error') this.output.error(text);
       else this.output.info(text);
-    };
-    const settings = currentRunSettings();
-    const core = coreRunOptions(settings);
+    }, (t) => this.output.warn(t));
+    const settings = await runSettingsForRun((line) => this.output.info(line));
+    const base = coreRunOptions(settings);
+    const core = this.ledger ? { ...base, xe: { ...base.xe, sessionName: await this.ledger.claim() } } : base;
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
@@ -127,6 +162,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
             const run = await profileRun({ connections: source, batches: target.batches, ...core, ...callbacks });
             this.showErrors(document, run.errors);
             const data = panelDataFromRun(run, active.serverLabel);
+            data.header.workload = workloadLabel(document, target);
             await this.present(data, [run]);
             if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
           } else {
@@ -135,28 +171,29 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, traceTargetText(settings)),
               ...comparisonDefaults(settings),
               ...core,
               ...callbacks,
             });
-            await this.afterComparison(document, result);
+            await this.afterComparison(document, result, workloadLabel(document, target));
           }
         } catch (err) {
           await this.reportFailure(err, active.profile.name);
         }
       },
     );
-    this.running = { abort, done };
     try {
       await done;
     } finally {
-      this.running = null;
+      // No result was shown (declined, refused, failed): the panel returns to the last result.
+      await this.panels.runEnded();
     }
   }
 
-  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean): Promise<boolean> {
-    const text = comparisonConfirmation(plan, profileName);
+  private async confirm(plan: ComparisonPlan, profileName: string, development: boolean, traceTarget: string): Promise<boolean> {
+    const confirmation = comparisonConfirmation(plan, profileName);
+    const text = { ...confirmation, detail: `${confirmation.detail}\n\n${traceTarget}` };
     this.output.info(`${text.message}\n${text.detail}`);
     if (development) {
       this.output.info(`"${profileName}" is marked as a development database: no confirmation asked.`);
@@ -166,9 +203,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
   }
 
-  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>): Promise<void> {
+  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, workload: string): Promise<void> {
     if (result.status === 'refused') {
-      const text = refusalText(result.plan)!;
+      const text = refusalText(result.plan) ?? result.error?.message ?? 'The comparison was refused; nothing was changed.';
       this.output.warn(text);
       const copy = 'Copy GRANT';
       const choice = await vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : []));
@@ -180,16 +217,33 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       return;
     }
     this.showErrors(document, result.runs.flatMap((r) => r.errors));
-    if (result.runs.length > 0 || result.restore) {
+    const measured = result.runs.filter((r) => !r.warmup).length;
+    if (measured > 0) {
       const data = panelDataFromComparison(result);
+      data.header.workload = workload;
       await this.present(data, result.runs, comparisonContextOf(result));
+    } else {
+      // Nothing measured (stopped in the warm-up, or before): the panel goes back to what it showed.
+      await this.panels.runEnded();
     }
-    if (result.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the comparison was cancelled; the runs so far are shown and the original setting was restored.');
+    if (result.status === 'cancelled') {
+      const restored = result.restore && result.restore.status !== 'failed' ? ' and the original setting was restored' : '';
+      void vscode.window.showInformationMessage(
+        measured > 0
+          ? `Durability Lens: the comparison was cancelled; the ${measured} measured run(s) so far are shown${restored}.`
+          : `Durability Lens: the comparison was cancelled in its warm-up: no run was measured${restored}.`,
+      );
+    }
     const restore = result.restore;
     if (restore?.status === 'failed') {
       this.output.error(restore.message);
       const copy = 'Copy Statement';
       const choice = await vscode.window.showErrorMessage(`Durability Lens: ${restore.message}`, copy);
+      if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
+    } else if (restore?.status === 'external-change') {
+      this.output.warn(restore.message);
+      const copy = 'Copy Statement';
+      const choice = await vscode.window.showWarningMessage(`Durability Lens: ${restore.message}`, copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore) {
       this.output.info(restore.message);

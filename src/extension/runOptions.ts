@@ -2,12 +2,56 @@
 // controller, the ad-hoc trace and the connection manager all honour the same `durabilityLens.*` values.
 import * as vscode from 'vscode';
 import type { BenignWaitOptions } from '../probes';
-import { readRunSettings, type RunSettingKey, type RunSettings } from '../shared/runSettings';
+import { readRunSettings, type ReadRunSettingsOptions, type RunSettingKey, type RunSettings } from '../shared/runSettings';
 import { SETTINGS_SECTION } from '../shared/settings';
 
-export function currentRunSettings(): RunSettings {
+/**
+ * Settings that make SQL Server write somewhere (the event-file target and its path) are read from the user's
+ * settings only — never from a workspace's .vscode/settings.json, which a cloned repository controls. package.json
+ * also gives them machine scope and lists them in restrictedConfigurations.
+ */
+const USER_LEVEL_ONLY: readonly RunSettingKey[] = ['xe.target', 'xe.eventFilePath'];
+
+export function currentRunSettings(options: ReadRunSettingsOptions = {}): RunSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return readRunSettings((key: RunSettingKey) => config.get(key));
+  return readRunSettings((key: RunSettingKey) => {
+    if (!USER_LEVEL_ONLY.includes(key)) return config.get(key);
+    const inspected = config.inspect(key);
+    return inspected?.globalValue ?? inspected?.defaultValue;
+  }, options);
+}
+
+const confirmedNetworkPaths = new Set<string>();
+
+/**
+ * The settings for a run that is about to start: a network event-file path (typed into the user settings) is used
+ * only after a modal confirmation that shows the full path, once per path and window; otherwise the ring buffer.
+ */
+export async function runSettingsForRun(log: (line: string) => void): Promise<RunSettings> {
+  const first = currentRunSettings();
+  if (!first.xeTargetRefused) return first;
+  const allowed = currentRunSettings({ allowNetworkEventFile: true });
+  const path = allowed.xeTarget.kind === 'event_file' ? allowed.xeTarget.path : '';
+  if (confirmedNetworkPaths.has(path)) return allowed;
+  const use = 'Use This Network Path';
+  const choice = await vscode.window.showWarningMessage(
+    `Durability Lens: write the log-flush trace to the network path ${path}?`,
+    { modal: true, detail: `SQL Server's service account will connect to that server and authenticate to it to write the event file. Only confirm for a share you control. Path: ${path}` },
+    use,
+  );
+  if (choice === use) {
+    confirmedNetworkPaths.add(path);
+    log(`Event-file target: network path ${path} confirmed.`);
+    return allowed;
+  }
+  log(first.xeTargetRefused);
+  return first;
+}
+
+/** One line for confirmations and the output: where the trace goes, with the full path of an event file. */
+export function traceTargetText(s: RunSettings): string {
+  if (!s.xeEnabled) return 'Log-flush trace: off.';
+  return s.xeTarget.kind === 'event_file' ? `Log-flush trace: event file on the server at ${s.xeTarget.path}` : 'Log-flush trace: in memory (ring_buffer).';
 }
 
 /**

@@ -3,11 +3,33 @@
 // `grant` string. A comparison JSON opened from disk is a file anyone could have written: its `grant` texts could be
 // any SQL, and the clipboard would present them as this tool's advice. Here the permission comes from
 // requiredPermission (our own allow-list per measurement) and every name goes through quoteName.
-import { grantStatement, MEASUREMENT_LABELS, requiredPermission, type GrantContext, type MeasurementName } from './permissions';
+import { MASTER_FILES_PERMISSION } from './fileStats';
+import { AZURE_SERVER_STATE_READER, grantStatement, MEASUREMENT_LABELS, requiredPermission, type GrantContext, type MeasurementName, type RequiredPermission } from './permissions';
+
+/**
+ * Permissions a missing entry may name instead of its measurement's usual one (issue 11): sys.master_files visibility
+ * when the monitor sat outside the database, and the Azure SQL Database low-tier role. Anything else a run (or file)
+ * claims is ignored in favour of requiredPermission.
+ */
+const OTHER_REQUIREMENTS: readonly RequiredPermission[] = [MASTER_FILES_PERMISSION, { permission: AZURE_SERVER_STATE_READER, scope: 'server-role' }];
+
+/** A missing entry: a measurement name, or `{measurement, required}` as runs and preflights record them. */
+function requirementOf(entry: unknown, ctx: GrantContext): RequiredPermission | null {
+  const measurement = typeof entry === 'object' && entry !== null ? (entry as { measurement?: unknown }).measurement : entry;
+  if (!isMeasurement(measurement)) return null;
+  const usual = requiredPermission(measurement, ctx);
+  const claimed = typeof entry === 'object' && entry !== null ? (entry as { required?: unknown }).required : undefined;
+  if (typeof claimed === 'object' && claimed !== null) {
+    const { permission, scope } = claimed as { permission?: unknown; scope?: unknown };
+    const known = [...OTHER_REQUIREMENTS, ...(usual ? [usual] : [])].find((r) => r.permission === permission && r.scope === scope);
+    if (known) return known;
+  }
+  return usual;
+}
 
 /** What a run (or a file claiming to be one) says about itself; every field is checked before use. */
 export interface GrantFacts {
-  /** Measurement names that were missing (unknown names are ignored). */
+  /** Measurement names that were missing, or `{measurement, required}` entries (unknown names are ignored). */
   measurements: readonly unknown[];
   majorVersion: unknown;
   engineEdition: unknown;
@@ -39,8 +61,7 @@ export function rebuildGrants(f: GrantFacts): string[] {
   if (!ctx) return [];
   const out: string[] = [];
   for (const m of f.measurements) {
-    if (!isMeasurement(m)) continue;
-    const required = requiredPermission(m, ctx);
+    const required = requirementOf(m, ctx);
     if (required) out.push(grantStatement(required, ctx));
   }
   return [...new Set(out)];

@@ -2,7 +2,7 @@
 // server, a source that came back empty where it cannot be empty, other error) — so one failing probe never sinks
 // the snapshot, and a figure that was not measured is never shown as a measured zero.
 import { isMissingObjectError, isPermissionError, sqlErrorsOf } from '../db/errors';
-import { grantFor, grantStatement, MEASUREMENT_LABELS, type GrantContext, type MeasurementName, type RequiredPermission } from './permissions';
+import { grantFor, grantStatement, MEASUREMENT_LABELS, requiredPermission, type GrantContext, type MeasurementName, type RequiredPermission } from './permissions';
 
 export type Measurement<T> =
   | { status: 'ok'; value: T }
@@ -16,6 +16,8 @@ export type Measurement<T> =
       cause: 'permission' | 'not-supported' | 'not-applicable' | 'empty' | 'error';
       reason: string;
       grant: string | null;
+      /** The permission `grant` asks for, as data (the panel rebuilds GRANT text from it, never from `grant`). */
+      required?: RequiredPermission | null;
       errorNumber: number | null;
     };
 
@@ -59,6 +61,7 @@ export async function measure<T>(measurement: MeasurementName, ctx: GrantContext
         cause: 'empty',
         reason: `Not measured: ${MEASUREMENT_LABELS[measurement]}: ${err.message}`,
         grant: err.required ? grantStatement(err.required, ctx) : null,
+        required: err.required,
         errorNumber: null,
       };
     }
@@ -73,6 +76,7 @@ export async function measure<T>(measurement: MeasurementName, ctx: GrantContext
         cause: 'permission',
         reason: `No ${label}: the login lacks a permission (server error ${errorNumber}: ${serverText}). The rest of the run is unaffected.`,
         grant: grantFor(measurement, ctx),
+        required: requiredPermission(measurement, ctx),
         errorNumber,
       };
     }

@@ -205,8 +205,8 @@ export interface PreflightResult {
   userName: string;
   databaseName: string;
   checks: PermissionCheck[];
-  /** Measurements that will be missing, with a readable label. */
-  missing: { measurement: MeasurementName; label: string; grant: string }[];
+  /** Measurements that will be missing, with a readable label, the GRANT and the permission it asks for. */
+  missing: { measurement: MeasurementName; label: string; grant: string; required?: RequiredPermission }[];
   /** Every GRANT needed, de-duplicated, ready to copy. */
   grantScript: string;
 }
@@ -260,7 +260,7 @@ export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantC
   const checks = [...byPermission.values()];
   const missing = checks
     .filter((c) => c.held !== true)
-    .flatMap((c) => c.neededFor.map((m) => ({ measurement: m, label: MEASUREMENT_LABELS[m], grant: c.grant })));
+    .flatMap((c) => c.neededFor.map((m) => ({ measurement: m, label: MEASUREMENT_LABELS[m], grant: c.grant, required: { permission: c.permission, scope: c.scope } })));
   const grantScript = [...new Set(checks.filter((c) => c.held !== true).map((c) => c.grant))].join('\n\n');
   return { loginName: full.loginName, userName: full.userName, databaseName: ctx.databaseName, checks, missing, grantScript };
 }

@@ -29,10 +29,26 @@ export function num(value: unknown): number | null {
   return null;
 }
 
-/** Strings with nchar padding removed; null stays null. */
+/**
+ * Longest string a DMV/catalog column read by the probes is kept at. Every such column is sysname (128), nvarchar(256)
+ * or @@VERSION-sized (a few hundred characters); only a misbehaving server sends more, and a single 60 KB "name" must
+ * not end up in every panel, export and history entry.
+ */
+export const MAX_TEXT_VALUE_CHARS = 4000;
+
+/** Strings with nchar padding removed, cut at MAX_TEXT_VALUE_CHARS with a visible marker; null stays null. */
 export function text(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return String(value).trimEnd();
+  return truncateText(String(value).trimEnd(), MAX_TEXT_VALUE_CHARS);
+}
+
+/** `value` cut to `max` characters plus a marker saying how many were left out (never splits a surrogate pair). */
+export function truncateText(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let cut = max;
+  const code = value.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return `${value.slice(0, cut)}… [${value.length - cut} more characters not kept]`;
 }
 
 export function bool(value: unknown): boolean | null {

@@ -1,7 +1,10 @@
-// The durability comparison: plan → confirm → journal → per run (setup, ALTER to the mode, measured run) in
-// alternating order → restore + verify in finally, whatever happened (error, cancel, dropped monitor).
+// The durability comparison: plan → confirm → database lock (one comparison per database, on the server) → original
+// read under the lock → journal → per run (setup, ALTER to the mode, setting re-read, measured run, re-read) in
+// alternating order → workload session closed → restore + verify in finally, whatever happened (error, cancel,
+// dropped monitor) → lock released.
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import { DurabilityChangeError, DurabilityGuard, type RestoreOutcome } from './durabilityGuard';
+import { describeHolder, type LockHolder } from './databaseLock';
 import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
 import type { RestoreJournal } from './restoreJournal';
@@ -22,8 +25,26 @@ export interface ComparisonResult {
   /** null when nothing was changed (refused, declined, or failed before the first ALTER). */
   restore: RestoreOutcome | null;
   /** Why the comparison stopped early. */
-  error: { kind: 'durability-change' | 'workload' | 'cancelled' | 'other'; message: string } | null;
+  error: { kind: 'durability-change' | 'workload' | 'cancelled' | 'external-change' | 'other'; message: string } | null;
+  /** Runs measured under a setting other than their planned mode (another session changed it): not in `runs`. */
+  discardedRuns?: DiscardedRun[];
+  /** Status 'refused' because another comparison holds the database: who holds it. */
+  heldBy?: LockHolder;
 }
+
+export interface DiscardedRun {
+  mode: DurabilityMode;
+  repetition: number | null;
+  warmup: boolean;
+  /** The setting found instead of `mode`. */
+  settingFound: DurabilityMode;
+  when: 'before' | 'after';
+}
+
+/** How long the restore's own reconnect may take (the run's AbortSignal is never reused for it). */
+const CLEANUP_CONNECT_TIMEOUT_MS = 15_000;
+/** How long closing the workload session (the server rolls back its open transaction) may take before the restore. */
+const WORKLOAD_CLOSE_TIMEOUT_MS = 10_000;
 
 export interface CompareOptions extends ProfileCallbacks {
   connections: ConnectionSource;
@@ -60,11 +81,13 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   const { setup, measured } = splitSetup(usable, options.setupBatches);
   const source = options.connections;
   const opened: SqlSession[] = [];
-  const open = async (role: 'workload' | 'monitor') => {
-    const s = await source.open(role, options.signal);
+  const open = async (role: 'workload' | 'monitor', signal: AbortSignal | undefined = options.signal) => {
+    const s = await source.open(role, signal);
     opened.push(s);
     return s;
   };
+  // Cleanup (after-snapshot on a new connection, dropping the trace, restoring) must work after a cancel too.
+  const openForCleanup = (signal?: AbortSignal) => open('monitor', signal ?? AbortSignal.timeout(CLEANUP_CONNECT_TIMEOUT_MS));
   const progress = (step: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]['step'], detail?: string) =>
     options.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
 
@@ -82,7 +105,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       ...(options.allowAvailabilityGroup !== undefined ? { allowAvailabilityGroup: options.allowAvailabilityGroup } : {}),
       measuredBatchCount: measured.length,
     });
-    const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null };
+    const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null, discardedRuns: [] as DiscardedRun[] };
     if (!plan.canProceed) return { ...base, status: 'refused' };
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
@@ -92,19 +115,29 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       server: source.serverLabel,
       database: plan.database,
       monitor,
-      reopenMonitor: () => open('monitor'),
+      reopenMonitor: openForCleanup,
       // Named in the error when the server refuses the ALTER (5011) although the preflight said it may.
       grant: grantFor('durabilityToggle', { ...grantContext, databaseName: plan.database }) ?? undefined,
     });
+    // One comparison per database: taken after the confirmation, before anything is read for the restore.
+    if (options.signal?.aborted) return { ...base, status: 'cancelled', error: { kind: 'cancelled', message: 'The comparison was cancelled before anything was changed.' } };
+    const lock = await guard.lock();
+    if (!lock.acquired) {
+      const message = `Another comparison is running on ${plan.database}: ${describeHolder(lock.holder)} holds it. Nothing was changed; try again when it has finished.`;
+      const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'in-use', message }] };
+      return { ...base, plan: refusedPlan, status: 'refused', heldBy: lock.holder, error: { kind: 'other', message } };
+    }
     const runs: RunResult[] = [];
+    const discardedRuns: DiscardedRun[] = [];
     let status: ComparisonStatus = 'completed';
     let error: ComparisonResult['error'] = null;
     let restore: RestoreOutcome | null = null;
     let connectionLost = false;
     try {
       throwIfAborted(options.signal);
-      await guard.begin(plan.currentSetting);
-      let current: DurabilityMode = plan.currentSetting;
+      // The original is read again now, under the lock: the plan's reading may be another run's leftover.
+      const entry = await guard.begin();
+      let current: DurabilityMode = entry.originalSetting;
       let preflight: PreflightResult | null | undefined;
       for (const [i, planned] of plan.order.entries()) {
         throwIfAborted(options.signal);
@@ -124,6 +157,15 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           await guard.apply(planned.mode);
           current = planned.mode;
         }
+        // Another session may change the setting at any time (ALTER DATABASE needs no lock of ours): measure only
+        // under the planned mode, and never switch it back over their change.
+        const before = await guard.readSetting();
+        if (before !== planned.mode) {
+          discardedRuns.push({ mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, settingFound: before, when: 'before' });
+          status = 'failed';
+          error = { kind: 'external-change', message: externalChangeText(plan.database, planned.mode, before, label, false) };
+          break;
+        }
         const run = finishRun(await measureRun(
           {
             workload,
@@ -132,39 +174,54 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             executor,
             ...(options.xe ? { xe: options.xe } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            // Every event of the run says which run it is (the progress notification and panel show it).
+            ...(options.onProgress ? { onProgress: (e: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]) => options.onProgress!({ ...e, run: label }) } : {}),
             ...(options.onMessage ? { onMessage: options.onMessage } : {}),
             ...(preflight !== undefined ? { preflight } : {}),
             ...(options.sampling ? { sampling: options.sampling } : {}),
             ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
             ...(options.waits ? { waits: options.waits } : {}),
-            reconnectMonitor: () => open('monitor'),
+            reconnectMonitor: () => openForCleanup(),
           },
           measured,
           { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, setupBatchCount: setup.length },
         ));
         preflight = run.preflight;
+        const after = await guard.readSetting().catch(() => null);
+        if (after !== null && after !== planned.mode) {
+          discardedRuns.push({ mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, settingFound: after, when: 'after' });
+          status = 'failed';
+          error = { kind: 'external-change', message: externalChangeText(plan.database, planned.mode, after, label, true) };
+          break;
+        }
         runs.push(run);
         if (run.status === 'cancelled') {
           status = 'cancelled';
           error = {
             kind: 'cancelled',
-            message: run.cancel?.reason === 'timeout' ? `A ${planned.mode} run hit the workload time limit and was cancelled; the runs so far are kept.` : 'The comparison was cancelled; the runs so far are kept.',
+            message: run.cancel?.reason === 'timeout' ? `A ${planned.mode} run hit the workload time limit and was cancelled; ${keptText(runs)}` : `The comparison was cancelled; ${keptText(runs)}`,
           };
           break;
         }
         if (run.status === 'workload-error') {
-          status = 'workload-error';
-          const e = run.errors[0];
-          if (e && e.number === 0) connectionLost = true;
-          error = { kind: 'workload', message: e ? workloadErrorText(planned.mode, e) : 'The workload failed.' };
-          break;
+          // Statement errors (the server carried on) are reported and the comparison goes on; an error that ended
+          // the run (lost connection, fatal severity) stops it.
+          const ended = run.errors.find((x) => x.endedRun !== false);
+          const e = ended ?? run.errors[0];
+          if (error === null || ended) {
+            status = 'workload-error';
+            error = { kind: 'workload', message: e ? workloadErrorText(planned.mode, e, !ended) : 'The workload failed.' };
+          }
+          if (ended) {
+            if (ended.number === 0) connectionLost = true;
+            break;
+          }
         }
       }
     } catch (err) {
       if (err instanceof ProfileCancelledError || options.signal?.aborted) {
         status = 'cancelled';
-        error = { kind: 'cancelled', message: 'The comparison was cancelled; the runs so far are kept.' };
+        error = { kind: 'cancelled', message: `The comparison was cancelled; ${keptText(runs)}` };
       } else if (err instanceof DurabilityChangeError) {
         status = 'failed';
         error = { kind: 'durability-change', message: err.message };
@@ -173,21 +230,44 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         error = { kind: 'other', message: (err as Error).message ?? String(err) };
       }
     } finally {
+      // The workload session goes first: closing it ends its session on the server, which rolls back an open
+      // transaction and releases its locks, so the restoring ALTER does not wait on our own workload.
+      await closeWithin(workload, WORKLOAD_CLOSE_TIMEOUT_MS);
+      opened.splice(opened.indexOf(workload), 1);
       progress('restore-durability');
       restore = await guard.restore();
+      await guard.release();
     }
     // A lost workload connection has no server message to explain it: say what it meant for the database.
     if (connectionLost && error && restore) error = { ...error, message: `${error.message} ${restoreSummary(restore)}` };
     progress('done');
-    return { ...base, status, runs, restore, error };
+    return { ...base, status, runs, restore, error, discardedRuns };
   } finally {
     for (const s of opened) await s.close().catch(() => undefined);
   }
 }
 
+/** What a stopped comparison keeps: never "the runs so far" when the warm-up was all that ran (issue 20). */
+export function keptText(runs: readonly Pick<RunResult, 'warmup'>[]): string {
+  const measured = runs.filter((r) => !r.warmup).length;
+  if (measured === 0) return runs.length > 0 ? 'it stopped in the warm-up, so no run was measured.' : 'no run was measured.';
+  return `the ${measured} measured run${measured === 1 ? '' : 's'} so far ${measured === 1 ? 'is' : 'are'} kept.`;
+}
+
+async function closeWithin(session: SqlSession, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([session.close().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+function externalChangeText(database: string, planned: DurabilityMode, found: DurabilityMode, label: string, measured: boolean): string {
+  return `Another session changed DELAYED_DURABILITY of ${database} to ${found} ${measured ? 'during' : 'before'} ${label}: ${measured ? 'that run was measured' : 'it would have run'} under ${found}, not ${planned}, so it was discarded and the comparison stopped; the change was not overwritten.`;
+}
+
 /** "SQL error n: text" for a server error; a lost connection (no server error, number 0) says so instead. */
-export function workloadErrorText(mode: DurabilityMode, e: RunError): string {
+export function workloadErrorText(mode: DurabilityMode, e: RunError, continued = false): string {
   const where = e.documentLine !== null ? ` (line ${e.documentLine + 1})` : '';
+  if (continued) return `The workload raised an error in ${mode}${where}: SQL error ${e.number}: ${e.message} — the server carried on past it, so did the comparison (every run is kept; see each run's errors).`;
   if (e.number === 0) {
     return `The workload failed in ${mode}${where}: the connection to the server was lost (${e.message.replace(/\.+$/, '')}), so the comparison stopped; the runs so far are kept.`;
   }

@@ -1,10 +1,13 @@
-// Changes DELAYED_DURABILITY for a comparison and guarantees it is put back: journal first, ALTER ... WITH NO_WAIT
-// from the MONITOR connection, verify by re-reading sys.databases, restore in finally (reconnecting if needed),
-// and recovery of entries a crashed run left behind.
+// Changes DELAYED_DURABILITY for a comparison and guarantees it is put back: the database lock first (one comparison
+// per database, databaseLock.ts), the original read under it, journal, ALTER ... WITH NO_WAIT from the MONITOR
+// connection, verify by re-reading sys.databases, restore in finally (own deadline, reconnecting if needed, lock
+// waits retried with backoff) — but only while the setting is still what we last applied: a change another session
+// made meanwhile is reported and left. Recovery of entries a crashed run left behind lives in recovery.ts.
 import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
 import { sqlErrorsOf } from '../db/errors';
 import { text } from '../probes/values';
+import { describeHolder, releaseDatabaseLock, tryLockDatabase, type LockAttempt } from './databaseLock';
 import { newRestoreEntry, type RestoreEntry, type RestoreJournal } from './restoreJournal';
 import { DURABILITY_MODES, type DurabilityMode } from './types';
 
@@ -139,7 +142,7 @@ export async function setDurability(client: SqlClient, database: string, mode: D
   }
 }
 
-export type RestoreStatus = 'restored' | 'already-original' | 'failed';
+export type RestoreStatus = 'restored' | 'already-original' | 'external-change' | 'in-use' | 'failed';
 
 export interface RestoreOutcome {
   status: RestoreStatus;
@@ -149,7 +152,7 @@ export interface RestoreOutcome {
   /** The setting read back at the end (null when it could not be read). */
   verifiedSetting: DurabilityMode | null;
   journalCleared: boolean;
-  /** What the user must run when status is 'failed'. */
+  /** What the user must run when status is 'failed' (or to undo an external change, if wanted). */
   restoreStatement: string;
   message: string;
 }
@@ -163,19 +166,59 @@ export interface RestoreProgress {
   changed: boolean;
 }
 
-/** Puts one journal entry's database back and clears the entry only after verifying it. */
+/** How long one restore may take in all (reconnect, lock-wait retries, verify). */
+export const RESTORE_TIMEOUT_MS = 30_000;
+const FIRST_RETRY_DELAY_MS = 100;
+const MAX_RETRY_DELAY_MS = 2_000;
+
+function isLockError(err: unknown): boolean {
+  return err instanceof DurabilityChangeError && err.serverErrorNumber !== null && LOCK_ERROR_NUMBERS.has(err.serverErrorNumber);
+}
+
+/**
+ * setDurability, retried with exponential backoff while the server reports a lock wait (5061/1222) and the deadline
+ * allows: another session's lock on the database is usually short-lived.
+ */
+export async function setDurabilityRetrying(client: SqlClient, database: string, mode: DurabilityMode, advice: ChangeAdvice, deadline: number): Promise<void> {
+  let delay = FIRST_RETRY_DELAY_MS;
+  for (;;) {
+    try {
+      await setDurability(client, database, mode, advice);
+      return;
+    } catch (err) {
+      if (!isLockError(err) || Date.now() + delay > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay)); // backoff before the next attempt
+      delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+    }
+  }
+}
+
+export function externalChangeMessage(entry: RestoreEntry, found: DurabilityMode): string {
+  const applied = entry.lastApplied === null ? 'this comparison had not changed it' : `this comparison last set ${entry.lastApplied}`;
+  return `DELAYED_DURABILITY of ${quoteName(entry.database)} is ${found}, but ${applied}: another session changed it during the comparison, so it was left as it is (not overwritten). It was ${entry.originalSetting} before the comparison; to put that back, run: ${entry.restoreStatement}`;
+}
+
+/**
+ * Puts one journal entry's database back and clears the entry only after verifying it. Changes the setting only
+ * while it is still what the comparison last applied; anything else is another session's change and is left.
+ */
 export async function restoreEntry(
   client: SqlClient,
   entry: RestoreEntry,
   journal: RestoreJournal,
   progress: RestoreProgress = { changed: false },
   advice: ChangeAdvice = {},
+  deadline: number = Date.now() + RESTORE_TIMEOUT_MS,
 ): Promise<RestoreOutcome> {
   const base = { server: entry.server, database: entry.database, originalSetting: entry.originalSetting, restoreStatement: entry.restoreStatement };
   const current = await readDurability(client, entry.database);
   if (current !== entry.originalSetting) {
+    if (current !== entry.lastApplied) {
+      await journal.remove(entry.id);
+      return { ...base, status: 'external-change', verifiedSetting: current, journalCleared: true, message: externalChangeMessage(entry, current) };
+    }
     progress.changed = true;
-    await setDurability(client, entry.database, entry.originalSetting, advice);
+    await setDurabilityRetrying(client, entry.database, entry.originalSetting, advice, deadline);
   }
   const status: RestoreStatus = progress.changed ? 'restored' : 'already-original';
   const verified = await readDurability(client, entry.database);
@@ -192,16 +235,18 @@ export async function restoreEntry(
   };
 }
 
-function failedOutcome(entry: RestoreEntry, err: unknown): RestoreOutcome {
+export function failedOutcome(entry: RestoreEntry, err: unknown): RestoreOutcome {
+  const now = err instanceof DurabilityChangeError ? err.settingNow : null;
+  const state = now !== null ? `It is ${now} now.` : entry.lastApplied !== null ? `It may still be ${entry.lastApplied}.` : 'Its current setting is not known.';
   return {
     status: 'failed',
     server: entry.server,
     database: entry.database,
     originalSetting: entry.originalSetting,
-    verifiedSetting: err instanceof DurabilityChangeError ? err.settingNow : null,
+    verifiedSetting: now,
     journalCleared: false,
     restoreStatement: entry.restoreStatement,
-    message: `Could not restore DELAYED_DURABILITY of ${quoteName(entry.database)} on ${entry.server} to ${entry.originalSetting} (${(err as Error).message}). The restore journal keeps the entry; run this on the server: ${entry.restoreStatement}`,
+    message: `Could not restore DELAYED_DURABILITY of ${quoteName(entry.database)} on ${entry.server} to ${entry.originalSetting} (${(err as Error).message}). ${state} The restore journal keeps the entry; run this on the server: ${entry.restoreStatement}`,
   };
 }
 
@@ -210,19 +255,23 @@ export interface GuardOptions {
   server: string;
   database: string;
   monitor: SqlClient;
-  /** Opens a fresh monitor connection when the current one failed (dropped socket). */
-  reopenMonitor?: () => Promise<SqlClient>;
+  /** Opens a fresh monitor connection when the current one failed; always called with its own time limit. */
+  reopenMonitor?: (signal: AbortSignal) => Promise<SqlClient>;
   /** The GRANT that allows the ALTER, named when the server refuses it (5011). */
   grant?: string;
+  /** Default RESTORE_TIMEOUT_MS. */
+  restoreTimeoutMs?: number;
 }
 
 /**
- * One comparison's hold on the setting: begin() journals the original, apply() changes it, restore() puts it back.
- * restore() never throws; its outcome says exactly what state the database is in and what to run if it failed.
+ * One comparison's hold on the setting: lock() takes the database, begin() reads the original under the lock and
+ * journals it, apply() changes the setting, restore() puts it back, release() gives the database up. restore() never
+ * throws; its outcome says exactly what state the database is in and what to run if it failed.
  */
 export class DurabilityGuard {
   private entry: RestoreEntry | null = null;
   private monitor: SqlClient;
+  private locked = false;
   /** Whether the setting is known to differ from the original now (restore then reports 'restored'). */
   private readonly progress: RestoreProgress = { changed: false };
 
@@ -234,8 +283,17 @@ export class DurabilityGuard {
     return this.entry;
   }
 
-  /** Writes the journal entry; must complete before the first ALTER. */
-  async begin(originalSetting: DurabilityMode): Promise<RestoreEntry> {
+  /** Takes the database's lock without waiting; refused when another comparison (any window or process) holds it. */
+  async lock(): Promise<LockAttempt> {
+    const attempt = await tryLockDatabase(this.monitor, this.options.database);
+    this.locked = attempt.acquired;
+    return attempt;
+  }
+
+  /** Reads the original setting under the lock and journals it; must complete before the first ALTER. */
+  async begin(): Promise<RestoreEntry> {
+    if (!this.locked) throw new Error('DurabilityGuard.lock() must hold the database before the original is read.');
+    const originalSetting = await readDurability(this.monitor, this.options.database);
     const entry = newRestoreEntry({
       server: this.options.server,
       database: this.options.database,
@@ -246,6 +304,11 @@ export class DurabilityGuard {
     await this.options.journal.put(entry);
     this.entry = entry;
     return entry;
+  }
+
+  /** The setting in force now (re-read from sys.databases). */
+  readSetting(): Promise<DurabilityMode> {
+    return readDurability(this.monitor, this.options.database);
   }
 
   async apply(mode: DurabilityMode): Promise<void> {
@@ -271,47 +334,31 @@ export class DurabilityGuard {
   async restore(): Promise<RestoreOutcome | null> {
     const entry = this.entry;
     if (!entry) return null;
+    const deadline = Date.now() + (this.options.restoreTimeoutMs ?? RESTORE_TIMEOUT_MS);
     try {
-      return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice());
+      return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline);
     } catch (first) {
-      if (!this.options.reopenMonitor) return failedOutcome(entry, first);
+      if (!this.options.reopenMonitor || Date.now() >= deadline) return failedOutcome(entry, first);
       try {
-        // Usually the monitor connection dropped; a new connection can still put the setting back.
-        this.monitor = await this.options.reopenMonitor();
-        return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice());
+        // Usually the monitor connection dropped (its session, and so our lock, are gone). A new connection with its
+        // own time limit — never the run's cancelled signal — takes the lock again and puts the setting back.
+        this.monitor = await this.options.reopenMonitor(AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+        const again = await tryLockDatabase(this.monitor, this.options.database);
+        this.locked = again.acquired;
+        if (!again.acquired) {
+          return failedOutcome(entry, new Error(`the connection was lost and another comparison now holds the database (${describeHolder(again.holder)}), so the setting was left for it`));
+        }
+        return await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline);
       } catch (second) {
         return failedOutcome(entry, second);
       }
     }
   }
-}
 
-/** Entries a previous run left (crash, killed process, lost connection), optionally only for one server. */
-export async function pendingRestores(journal: RestoreJournal, server?: string): Promise<RestoreEntry[]> {
-  const all = await journal.list();
-  return server === undefined ? all : all.filter((e) => e.server.toLowerCase() === server.toLowerCase());
-}
-
-/**
- * Restores every pending entry `connectFor` can reach (the UI asks first and passes only confirmed entries).
- * Never throws: each entry gets an outcome; failed ones stay in the journal.
- */
-export async function recoverFromJournal(
-  journal: RestoreJournal,
-  connectFor: (entry: RestoreEntry) => Promise<SqlClient & { close?: () => Promise<void> }>,
-  entries?: readonly RestoreEntry[],
-): Promise<RestoreOutcome[]> {
-  const outcomes: RestoreOutcome[] = [];
-  for (const entry of entries ?? (await journal.list())) {
-    let client: (SqlClient & { close?: () => Promise<void> }) | null = null;
-    try {
-      client = await connectFor(entry);
-      outcomes.push(await restoreEntry(client, entry, journal));
-    } catch (err) {
-      outcomes.push(failedOutcome(entry, err));
-    } finally {
-      await client?.close?.().catch(() => undefined);
-    }
+  /** Gives the database up (the server would also release it when the monitor session closes). */
+  async release(): Promise<void> {
+    if (!this.locked) return;
+    this.locked = false;
+    await releaseDatabaseLock(this.monitor, this.options.database).catch(() => false);
   }
-  return outcomes;
 }

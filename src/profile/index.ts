@@ -4,6 +4,8 @@ export { describeServer, profileConnectionSource, tediousExecutor } from './conn
 export { counterDelta, figureSourceOf, measureRun, profileRun, ProfileCancelledError, readTargetDatabase, TARGET_DATABASE_SQL, type MeasureOptions, type ProfileRunOptions, type RunContext, type TargetDatabase } from './profileRun';
 export * from './plan';
 export * from './durabilityGuard';
+export * from './databaseLock';
+export * from './recovery';
 export * from './restoreJournal';
 export { runComparison, type CompareOptions, type ComparisonResult, type ComparisonStatus } from './compare';
 export { SETUP_MARKER, MEASURE_MARKER, SetupMarkerError, isBlankSql, hasLineMarkers, splitByLineMarkers } from './setupMarkers';

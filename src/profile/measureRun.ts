@@ -6,6 +6,7 @@ import {
   captureSnapshot,
   diffSnapshots,
   grantContextOf,
+  readCounterInstance,
   preflightPermissions,
   valueOf,
   type BenignWaitOptions,
@@ -26,6 +27,7 @@ import type {
   BatchOutcome,
   DurabilityMode,
   FigureSource,
+  LiveProgress,
   MissingMeasurement,
   ProfileCallbacks,
   ProfileStep,
@@ -33,9 +35,13 @@ import type {
   RunError,
   RunResult,
   SamplingOptions,
+  WorkloadDatabaseChange,
   WorkloadExecutor,
   XeOptions,
 } from './types';
+
+/** Live workload progress is reported at most this often (batch starts are always reported). */
+export const LIVE_PROGRESS_MS = 250;
 
 /** The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql). */
 export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name;`;
@@ -117,7 +123,7 @@ function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): vo
 
 function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
   if (m.status === 'ok') return null;
-  return { measurement: m.measurement, reason: m.reason, grant: m.grant };
+  return { measurement: m.measurement, reason: m.reason, grant: m.grant, ...(m.required ? { required: m.required } : {}) };
 }
 
 function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {
@@ -212,6 +218,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   signal?.addEventListener('abort', onCallerAbort, { once: true });
   let timeout: ReturnType<typeof setTimeout> | null = null;
   const series = new PrintSeriesCollector(Date.now());
+  let historyAtStart = 0;
 
   try {
     if (!xeWanted) {
@@ -239,8 +246,31 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       }
     }
 
+    // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every
+    // LIVE_PROGRESS_MS so a GO 10000 loop does not flood the notification.
+    const live: LiveProgress = { batch: 0, batches: batches.length, iterationsDone: 0, iterations: 1, elapsedMs: 0, logFlushes: null, logBytes: null };
+    let lastLive = 0;
+    const reportLive = (force = false) => {
+      if (workloadStartedAt === 0) return;
+      const now = Date.now();
+      if (!force && now - lastLive < LIVE_PROGRESS_MS) return;
+      lastLive = now;
+      live.elapsedMs = now - workloadStartedAt;
+      const iterations = live.iterations > 1 ? `, GO iteration ${Math.min(live.iterationsDone + 1, live.iterations)} of ${live.iterations}` : '';
+      ctx.onProgress?.({ step: 'workload-progress', at: now, detail: `batch ${live.batch} of ${live.batches}${iterations}`, live: { ...live } });
+    };
     if (ctx.sampling?.enabled !== false) {
+      // On MI / Azure SQL Database the counters name the database by its GUID (probes/perfCounters.ts).
+      const counterInstance = await readCounterInstance(monitor, target.databaseId, target.databaseName, before.server.identity.platform).catch(() => undefined);
       sampler = startSampler(monitor, {
+        ...(counterInstance ? { counterInstance } : {}),
+        onSample: (s) => {
+          live.logFlushes = s.logFlushes;
+          // Log bytes from the log files' writes (the counter can be unreadable where file stats are not).
+          const logIds = new Set((before.fileStats.status === 'ok' ? before.fileStats.value : []).filter((f) => f.kind === 'log').map((f) => f.fileId));
+          live.logBytes = logIds.size > 0 ? s.files.filter((f) => logIds.has(f.fileId)).reduce((n, f) => n + f.bytesWritten, 0) : s.logBytesFlushed;
+          reportLive();
+        },
         ...(ctx.sampling?.intervalMs !== undefined ? { intervalMs: ctx.sampling.intervalMs } : {}),
         databaseId: target.databaseId,
         databaseName: target.databaseName,
@@ -253,18 +283,27 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     }
 
     progress(ctx, 'workload', `${batches.length} batch(es)`);
+    historyAtStart = workload.databaseHistory?.length ?? 0;
     workloadStartedAt = Date.now();
     series.reset(workloadStartedAt);
     if (signal?.aborted) abortWorkload('user');
     if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
     for (const [index, batch] of batches.entries()) {
       if (workloadAbort.signal.aborted) break;
+      live.batch = index + 1;
+      live.iterations = Math.max(1, batch.repeat);
+      live.iterationsDone = 0;
+      reportLive(true);
       const run = executor.run(workload, batch, {
         onMessage: (m) => {
           series.add(m);
           ctx.onMessage?.(m);
         },
         signal: workloadAbort.signal,
+        onIteration: (done) => {
+          live.iterationsDone = done;
+          reportLive();
+        },
       });
       const report = await run.done;
       batchOutcomes.push({
@@ -287,9 +326,16 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
         break;
       }
+      for (const e of report.statementErrors ?? []) errors.push({ number: e.number, message: e.message, documentLine: e.documentLine, batchIndex: index, endedRun: false });
+      if (report.statementErrors?.length) {
+        const first = report.statementErrors[0]!;
+        notes.push(
+          `Batch ${index + 1} raised ${report.statementErrors.length} SQL error(s), the first ${first.number}${first.documentLine !== null ? ` at line ${first.documentLine + 1}` : ''}: the server carried on (severity below 20), so did the run — the figures cover the whole workload as the server ran it.`,
+        );
+      }
       if (report.error) {
         if (report.connectionLost) notes.push('The workload connection was lost during the run (socket closed); its session and any open transaction are gone.');
-        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index });
+        errors.push({ number: report.error.number, message: report.error.message, documentLine: report.error.documentLine, batchIndex: index, endedRun: true });
         notes.push(`The workload stopped at an error in batch ${index + 1}${report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : ''}: the figures cover what ran before it.`);
         break;
       }
@@ -332,7 +378,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
         });
-        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents.flushes', reason: logFlushTrace.notMeasured, grant: null });
+        if (logFlushTrace.notMeasured) extraMissing.push({ measurement: 'extendedEvents', reason: logFlushTrace.notMeasured, grant: null });
       } catch (err) {
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
@@ -353,6 +399,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
 
   notes.push(...diff.notes);
+  const workloadDatabaseChange = databaseChangeOf(workload.databaseHistory, historyAtStart, target.databaseName);
+  if (workloadDatabaseChange) notes.push(workloadDatabaseChange.message);
   if (sampled) notes.push(...sampled.notes);
   const printed = series.result();
   if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
@@ -387,6 +435,26 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     printSeries: printed.series,
     cancel: finalCancel,
     setupBatchCount: options.setupBatchCount ?? 0,
+    workloadDatabaseChange,
+  };
+}
+
+/**
+ * The workload session's databases during the run (tedious 'databaseChange', kept by the session): the one it was in
+ * when the run started and every USE since. Anything other than the measured database means the monitor measured
+ * one database while the workload wrote to another.
+ */
+export function databaseChangeOf(history: readonly string[] | undefined, atStart: number, measured: string): WorkloadDatabaseChange | null {
+  if (!history || history.length === 0) return null;
+  const during = [...(atStart > 0 ? [history[atStart - 1]!] : []), ...history.slice(atStart)];
+  const same = (a: string) => a.toLowerCase() === measured.toLowerCase();
+  const visited = [...new Set(during.filter((d) => !same(d)))];
+  if (visited.length === 0) return null;
+  const list = visited.map((d) => `"${d}"`).join(', ');
+  return {
+    measured,
+    visited,
+    message: `The workload session ran in ${list} (a USE in the workload moved it), while the measurements describe "${measured}": per-file IO, log counters and the log-flush trace cover "${measured}" only, so the work done in ${list} is not in them (the session's own waits cover both). Remove the USE, or connect to that database and measure it there.`,
   };
 }
 

@@ -3,13 +3,28 @@
 // any error ends sampling with a note instead of failing the run.
 import type { SqlClient } from '../db/types';
 import { captureFileStats, type FileStatsRow } from '../probes/fileStats';
-import { captureLogCounters, CounterType, type CounterRow } from '../probes/perfCounters';
+import { captureLogCounters, CounterType, type CounterInstance, type CounterRow } from '../probes/perfCounters';
 import { delta } from '../probes/values';
 import type { FileIoCounts } from './runSchema';
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
 /** Fewer than this between samples would make the monitor itself the load. */
 export const MIN_SAMPLE_INTERVAL_MS = 10;
+/**
+ * Samples kept per run. A long run does not grow memory, the panel or the history past this: when it is reached every
+ * other sample is dropped and only every 2nd (4th, …) later reading is kept, so the series still spans the whole run
+ * at a coarser step (samples are cumulative since the baseline, so none of them depends on a dropped one).
+ */
+export const MAX_SAMPLES = 5000;
+/** At most this many files per sample (a database with thousands of files would multiply every sample). */
+export const MAX_FILES_PER_SAMPLE = 64;
+/**
+ * Short runs get samples too (issue 20: a 2-second CHECKDB was never sampled at 1 s): the first gaps grow from this
+ * many ms, doubling up to the configured interval (50, 100, 200, 400, 800, 1000 …), and stop() takes a last reading
+ * while fewer than MIN_SAMPLES were taken.
+ */
+export const RAMP_START_MS = 50;
+export const MIN_SAMPLES = 3;
 
 /** Counts since the baseline (the before-snapshot in a profile run). */
 export type SampleFile = FileIoCounts;
@@ -28,10 +43,14 @@ export interface SamplerOptions {
   intervalMs?: number;
   databaseId: number;
   databaseName: string;
+  /** How the counters name the database (its GUID on Managed Instance / Azure SQL Database); default: its name. */
+  counterInstance?: CounterInstance;
   monitorInTargetDb: boolean;
   now?: () => number;
   /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
   baseline?: Reading;
+  /** Each sample as it is taken (live progress: log flushes and bytes so far). */
+  onSample?: (sample: Sample) => void;
 }
 
 export interface SamplerResult {
@@ -89,13 +108,33 @@ export function sampleFrom(baseline: Reading, reading: Reading): Sample {
 }
 
 /**
+ * At most `cap` items: when full, every other item is dropped and from then on only every `step`-th new one is kept,
+ * so the series spans everything seen at an even, coarser step. O(1) amortised per item.
+ */
+export class ThinningSeries<T> {
+  items: T[] = [];
+  step = 1;
+  private seen = 0;
+  constructor(private readonly cap: number) {}
+
+  add(item: T): void {
+    if (this.seen++ % this.step !== 0) return;
+    this.items.push(item);
+    if (this.items.length < this.cap) return;
+    this.items = this.items.filter((_, i) => i % 2 === 1);
+    this.step *= 2;
+    this.seen = 1;
+  }
+}
+
+/**
  * Starts sampling: a baseline read now, then one read per interval. The next read is scheduled only after the
  * previous one finished, so two requests never overlap on the monitor connection.
  */
 export function startSampler(monitor: SqlClient, options: SamplerOptions): RunningSampler {
   const intervalMs = Math.max(MIN_SAMPLE_INTERVAL_MS, Math.trunc(options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS));
   const now = options.now ?? Date.now;
-  const samples: Sample[] = [];
+  const series = new ThinningSeries<Sample>(MAX_SAMPLES);
   const notes: string[] = [];
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -103,31 +142,48 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
 
   const read = async (): Promise<Reading> => {
     const files = await captureFileStats(monitor, options.databaseId, options.monitorInTargetDb);
-    const counters = await captureLogCounters(monitor, options.databaseName);
+    const counters = await captureLogCounters(monitor, options.counterInstance ?? options.databaseName);
     return { at: now(), files, counters };
   };
-  const tick = async (): Promise<void> => {
+  let failed = false;
+  /** Gap before sample k: RAMP_START_MS doubling up to the interval (never below it when the interval is shorter). */
+  const gap = (k: number) => Math.max(MIN_SAMPLE_INTERVAL_MS, Math.min(intervalMs, RAMP_START_MS * 2 ** k));
+  const take = async (): Promise<boolean> => {
     try {
       const reading = await read();
       if (baseline === null) baseline = reading;
-      else samples.push(sampleFrom(baseline, reading));
+      else {
+        const sample = sampleFrom(baseline, reading);
+        series.add(sample);
+        options.onSample?.(sample);
+      }
+      return true;
     } catch (err) {
+      failed = true;
+      notes.push(`Sampling stopped after ${series.items.length} sample(s): ${String((err as Error).message ?? err).replace(/\.\s*$/, '')}. The before/after figures are not affected.`);
+      return false;
+    }
+  };
+  const tick = async (): Promise<void> => {
+    if (!(await take())) {
       stopped = true;
-      notes.push(`Sampling stopped after ${samples.length} sample(s): ${String((err as Error).message ?? err).replace(/\.\s*$/, '')}. The before/after figures are not affected.`);
       return;
     }
-    if (!stopped) timer = setTimeout(() => void (inFlight = tick()), intervalMs);
+    if (!stopped) timer = setTimeout(() => void (inFlight = tick()), gap(series.items.length));
   };
   let inFlight: Promise<void> = Promise.resolve();
   if (baseline === null) inFlight = tick();
-  else timer = setTimeout(() => void (inFlight = tick()), intervalMs);
+  else timer = setTimeout(() => void (inFlight = tick()), gap(0));
 
   return {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await inFlight;
-      return { intervalMs, samples, notes };
+      // A run shorter than the ramp still ends with a reading: its series has a last point.
+      if (!failed && baseline !== null && series.items.length < MIN_SAMPLES) await take();
+      if (series.step > 1) notes.push(`More than ${MAX_SAMPLES} samples: the series was thinned to every ${series.step}th reading so the whole run stays visible (the before/after figures are not affected).`);
+      return { intervalMs, samples: series.items, notes };
     },
   };
 }

@@ -25,7 +25,7 @@ export interface WorkloadExecutor {
   run(
     session: SqlSession,
     batch: WorkloadBatch,
-    options: { onMessage?: (message: WorkloadMessage) => void; signal?: AbortSignal },
+    options: { onMessage?: (message: WorkloadMessage) => void; signal?: AbortSignal; onIteration?: (completed: number) => void },
   ): { done: Promise<BatchReport>; cancel(): void };
 }
 
@@ -36,6 +36,8 @@ export type ProfileStep =
   | 'xe-start'
   | 'setup'
   | 'workload'
+  /** Live workload progress (batch, GO iteration, elapsed, sampled log figures): repeats while 'workload' runs. */
+  | 'workload-progress'
   | 'cancel'
   | 'snapshot-after'
   | 'xe-read'
@@ -51,6 +53,25 @@ export interface ProgressEvent {
   at: number;
   /** Human-readable detail ("run 3 of 7: FORCED"). */
   detail?: string;
+  /** While the workload runs: where it is and what the sampler has seen so far. */
+  live?: LiveProgress;
+  /** In a comparison: which run the event belongs to ("run 3 of 7: FORCED"). */
+  run?: string;
+}
+
+/** Workload progress: batch and GO iteration, elapsed time, and the sampler's cumulative log figures. */
+export interface LiveProgress {
+  /** 1-based batch being run, of `batches`. */
+  batch: number;
+  batches: number;
+  /** GO n iterations of the current batch completed, of `iterations` (1 without GO n). */
+  iterationsDone: number;
+  iterations: number;
+  /** ms since the workload started. */
+  elapsedMs: number;
+  /** Since the before-snapshot, from the latest sample; null before the first sample or without sampling. */
+  logFlushes: number | null;
+  logBytes: number | null;
 }
 
 export interface ProfileCallbacks {
@@ -72,6 +93,8 @@ export interface MissingMeasurement {
   measurement: string;
   reason: string;
   grant: string | null;
+  /** The permission (and its scope) `grant` asks for, as data: the panel rebuilds the GRANT from this, not from text. */
+  required?: { permission: string; scope: string } | null;
 }
 
 export interface RunError {
@@ -80,6 +103,11 @@ export interface RunError {
   /** 0-based document line, null when unknown or inside a procedure. */
   documentLine: number | null;
   batchIndex: number;
+  /**
+   * True when this error ended the run (lost connection, severity 20 or above); absent/false for a statement error
+   * the server continued past (severity 11–19): the remaining statements and GO repetitions ran.
+   */
+  endedRun?: boolean;
 }
 
 export interface MessagesSummary {
@@ -179,6 +207,20 @@ export interface RunResult {
   cancel: CancelInfo | null;
   /** Batches (or marker-delimited fragments) run before the snapshots, unmeasured. */
   setupBatchCount: number;
+  /**
+   * Set when the workload's session was in, or moved to (USE), a database other than the measured one: the file IO,
+   * log counters and trace describe `measured`, while the workload wrote elsewhere. Absent/null when it stayed.
+   */
+  workloadDatabaseChange?: WorkloadDatabaseChange | null;
+}
+
+export interface WorkloadDatabaseChange {
+  /** The database the snapshots and the trace measure. */
+  measured: string;
+  /** Databases the workload session was in during the run, in order, other than `measured`. */
+  visited: string[];
+  /** The warning as shown in the panel, the Markdown report and the CLI. */
+  message: string;
 }
 
 /** What a recording adds to its RunResult (src/profile/recording.ts; docs/run-result-schema.md "Recordings"). */

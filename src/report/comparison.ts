@@ -111,6 +111,9 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
   }
   for (const c of columns) if (runsPerColumn[c] === 1) notes.push(`${c} has a single measured run: no spread to judge noise by.`);
 
+  // A workload that moved its session to another database (USE) was measured in the wrong place: say so once.
+  for (const m of new Set(allRuns.map((r) => r.workloadDatabaseChange?.message).filter((x): x is string => !!x))) notes.push(m);
+
   const lossy = runs.filter((r) => (r.logFlushTrace?.lostEvents ?? 0) > 0);
   if (lossy.length > 0) {
     const worst = Math.max(...lossy.map((r) => r.logFlushTrace!.lostEvents));

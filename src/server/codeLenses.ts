@@ -1,14 +1,28 @@
 // Code lenses from an analysis: "Profile transaction" and "Compare durability" on every COMMIT,
 // "Profile batch" on batches that run DML inside a loop. Each lens carries a ProfileTarget for the client command.
+// At most MAX_LENSES per document: an 8 MB script of COMMITs would otherwise send hundreds of MB of lens JSON.
 import type { CodeLens } from 'vscode-languageserver/node';
 import { Commands, type ProfileTarget } from '../shared/commands';
 import type { Analysis, Range } from '../tsql/types';
 
+/** Lenses per document; the rest are counted in the summary diagnostic (see diagnostics.ts). */
+export const MAX_LENSES = 500;
+
+/** How many lenses the analysis would have without the cap. */
+export function lensCount(analysis: Analysis): number {
+  return analysis.commits.length * 2 + analysis.batchesWithDmlInLoop.length;
+}
+
 export function buildCodeLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
+  // Batch lenses get their room first (one per batch at most, the ones that say where the time goes); COMMIT pairs
+  // fill the rest. Listed COMMITs first, as before the cap.
+  const perBatch = batchLenses(analysis, uri, version);
+  const room = MAX_LENSES - perBatch.length;
   const lenses: CodeLens[] = [];
   const batches = new Map(analysis.batches.map((batch) => [batch.index, batch]));
 
   for (const commit of analysis.commits) {
+    if (lenses.length + 2 > room) break;
     const batch = batches.get(commit.batchIndex);
     if (!batch) continue;
     const target: ProfileTarget = {
@@ -29,12 +43,19 @@ export function buildCodeLenses(analysis: Analysis, uri: string, version: number
     lenses.push({ range: at, command: { title: 'Profile transaction', command: Commands.profileTransaction, arguments: [target] } });
     lenses.push({ range: at, command: { title: 'Compare durability', command: Commands.compareDurability, arguments: [target] } });
   }
+  return lenses.concat(perBatch);
+}
+
+function batchLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
+  const lenses: CodeLens[] = [];
+  const batches = new Map(analysis.batches.map((batch) => [batch.index, batch]));
 
   // The lens goes on the first loop of the batch (where the per-row commits happen); a batch repeated with
   // GO n has no loop of its own, so there it goes on the first repeated DML statement; else on the batch start.
   const firstLoop = firstByBatch(analysis.loops.map((l) => ({ batchIndex: l.batchIndex, range: l.range })));
   const firstLoopedDml = firstByBatch(analysis.dml.filter((d) => d.inLoop));
   for (const index of analysis.batchesWithDmlInLoop) {
+    if (lenses.length >= MAX_LENSES) break;
     const batch = batches.get(index);
     if (!batch) continue;
     const target: ProfileTarget = { uri, version, batchIndex: index, batchRange: batch.range, repeat: batch.repeat, commit: null };

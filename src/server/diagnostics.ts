@@ -3,6 +3,10 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver/node';
 import { DIAGNOSTIC_INFO, type SettingsDiagnosticCode } from '../shared/settings';
 import type { Analysis, AnalysisDiagnostic, DiagnosticCode } from '../tsql/types';
+import { MAX_LENSES, lensCount } from './codeLenses';
+
+/** Diagnostics per document; past it one summary diagnostic says how many (and how many lenses) were left out. */
+export const MAX_DIAGNOSTICS = 500;
 
 export const DIAGNOSTIC_SOURCE = 'Durability Lens';
 
@@ -18,12 +22,14 @@ const SEVERITY: Record<AnalysisDiagnostic['severity'], DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toLspDiagnostics(analysis: Analysis, disabled: ReadonlySet<DiagnosticCode>): Diagnostic[] {
+export function toLspDiagnostics(analysis: Analysis, disabled: ReadonlySet<DiagnosticCode>, lensesShown = true): Diagnostic[] {
   const result: Diagnostic[] = [];
+  let omitted = 0;
   for (const finding of analysis.diagnostics) {
     // The analyzer is told which codes are off; filtering again keeps a switched-off code hidden
     // even if an analyzer version ignores the option.
     if (disabled.has(finding.code)) continue;
+    if (result.length >= MAX_DIAGNOSTICS) { omitted++; continue; }
     result.push({
       range: finding.range,
       severity: SEVERITY[finding.severity],
@@ -33,5 +39,21 @@ export function toLspDiagnostics(analysis: Analysis, disabled: ReadonlySet<Diagn
       message: finding.message,
     });
   }
+  const omittedLenses = lensesShown ? Math.max(0, lensCount(analysis) - MAX_LENSES) : 0;
+  if (omitted > 0 || omittedLenses > 0) result.push(summary(omitted, omittedLenses));
   return result;
+}
+
+/** The one diagnostic that says what the caps left out, on the first line. */
+function summary(omitted: number, omittedLenses: number): Diagnostic {
+  const parts: string[] = [];
+  if (omitted > 0) parts.push(`${omitted} more diagnostic${omitted === 1 ? '' : 's'} (only the first ${MAX_DIAGNOSTICS} are shown)`);
+  if (omittedLenses > 0) parts.push(`${omittedLenses} code lens${omittedLenses === 1 ? '' : 'es'} (at most ${MAX_LENSES} are shown)`);
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: DIAGNOSTIC_SOURCE,
+    message: `This document is large: Durability Lens left out ${parts.join(' and ')}. Run \`durability-lens analyze\` ` +
+      'on the file for the full list.',
+  };
 }

@@ -37,7 +37,7 @@ const publisher = new DiagnosticsPublisher(
   async (document) => {
     const current = await settings.get(document.uri);
     const disabled = disabledCodes(current);
-    return toLspDiagnostics(analyses.get(document, database, disabled), disabled);
+    return toLspDiagnostics(analyses.get(document, database, disabled), disabled, current.codeLens.enabled);
   },
 );
 

@@ -14,6 +14,11 @@ export interface RunSettings {
   benignExclude: string[];
   xeEnabled: boolean;
   xeTarget: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
+  /**
+   * Set when xe.eventFilePath is a network (UNC) path that was not confirmed: the run uses the ring buffer and this
+   * says why. SQL Server's service account would connect to that share and authenticate to it.
+   */
+  xeTargetRefused: string | null;
   historySize: number;
   compareModes: RunDurabilityMode[];
   compareRepetitions: number;
@@ -53,7 +58,22 @@ function names(value: unknown): string[] {
  * Complete settings from a getter of raw values (VS Code's WorkspaceConfiguration.get). A value of the wrong type or
  * out of range keeps its default, so a half-written settings.json never stops a run.
  */
-export function readRunSettings(get: (key: RunSettingKey) => unknown): RunSettings {
+/**
+ * A UNC / network path: `\\server\share\…`, `//server/share/…`, and the `\\?\UNC\…` long form. Writing an event
+ * file there makes the SQL Server service account open a connection to that server and authenticate (NTLM), which
+ * hands its credentials to whoever runs the share. Local paths (C:\…, /var/opt/mssql/…) are not network paths here.
+ */
+export function isNetworkPath(path: string): boolean {
+  const p = path.trim();
+  return /^[\\/]{2}[^\\/]/.test(p) || /^[\\/]{2}[?.][\\/]unc[\\/]/i.test(p);
+}
+
+export interface ReadRunSettingsOptions {
+  /** A network xe.eventFilePath the user confirmed (from the user-level setting only); default false. */
+  allowNetworkEventFile?: boolean;
+}
+
+export function readRunSettings(get: (key: RunSettingKey) => unknown, options: ReadRunSettingsOptions = {}): RunSettings {
   const d = RUN_SETTING_DEFAULTS;
   const modesRaw = get('compare.modes');
   let compareModes = Array.isArray(modesRaw) ? [...new Set(modesRaw.filter((m): m is RunDurabilityMode => MODES.includes(m as RunDurabilityMode)))] : [];
@@ -61,8 +81,13 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown): RunSettin
   const path = get('xe.eventFilePath');
   const targetKind = get('xe.target');
   // event_file without a path cannot be created: fall back to the ring buffer rather than fail every run.
-  const xeTarget: RunSettings['xeTarget'] =
+  let xeTarget: RunSettings['xeTarget'] =
     targetKind === 'event_file' && typeof path === 'string' && path.trim() !== '' ? { kind: 'event_file', path: path.trim() } : { kind: 'ring_buffer' };
+  let xeTargetRefused: string | null = null;
+  if (xeTarget.kind === 'event_file' && isNetworkPath(xeTarget.path) && !options.allowNetworkEventFile) {
+    xeTargetRefused = `The event-file path ${xeTarget.path} is a network path: SQL Server's service account would connect to that server and authenticate to it. Not used without your confirmation; the ring buffer is used instead.`;
+    xeTarget = { kind: 'ring_buffer' };
+  }
   const xeEnabled = get('xe.enabled');
   const warmup = get('compare.warmup');
   return {
@@ -73,6 +98,7 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown): RunSettin
     benignExclude: names(get('waits.benign.exclude')),
     xeEnabled: typeof xeEnabled === 'boolean' ? xeEnabled : d['xe.enabled'],
     xeTarget,
+    xeTargetRefused,
     historySize: int(get('history.size'), 1, 500, d['history.size']),
     compareModes,
     compareRepetitions: int(get('compare.repetitions'), 1, 100, d['compare.repetitions']),

@@ -45,8 +45,10 @@ export interface LogFlushTrace {
   histogram?: { event: string; field: string; slots: number | null; bucketed: number; notBucketed: number; distinctValues: number } | null;
   /** Nearest-rank percentiles from the sampled durations (`latencySource`, `latencyFlushes` say which flushes). */
   latencyMs: { p50: number; p95: number; p99: number; max: number } | null;
-  latencySource?: SampleTarget | null;
+  latencySource?: 'histogram' | SampleTarget | null;
   latencyFlushes?: number;
+  /** Flushes the latency histogram could not bucket (slots full); the percentiles are over the others. */
+  latencyNotBucketed?: number;
   durationUnit: DurationUnit | null;
   sizeHistogram: { edgesBytes: number[]; labels: string[]; counts: number[]; source?: 'histogram' | 'sample'; notBucketed?: number } | null;
   flushesPerCommit: number | null;
@@ -66,6 +68,8 @@ export interface LogFlushTrace {
 export interface ExactTargets {
   counter: CounterData | null;
   histogram: (HistogramData & { event: string; field: string }) | null;
+  /** log_flush_complete durations by exact value, from the latency companion session (absent: latencies from the sample). */
+  latency?: (HistogramData & { event: string; field: string }) | null;
 }
 
 export interface AggregateContext {
@@ -116,18 +120,25 @@ export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
-/** Nearest-rank percentile over exact value → count buckets (same result as over the expanded values). */
-export function nearestRankOfBuckets(buckets: ReadonlyMap<number, number>, p: number): number {
+/** Nearest-rank percentiles over exact value → count buckets (same result as over the expanded values); one sort. */
+export function nearestRanksOfBuckets(buckets: ReadonlyMap<number, number>, ps: readonly number[]): number[] {
   const sorted = [...buckets].filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
-  const total = sorted.reduce((s, [, n]) => s + n, 0);
+  let total = 0;
+  for (const [, n] of sorted) total += n;
   if (total === 0) throw new RangeError('no values');
-  const rank = Math.max(1, Math.ceil((p / 100) * total));
-  let seen = 0;
-  for (const [v, n] of sorted) {
-    seen += n;
-    if (seen >= rank) return v;
-  }
-  return sorted[sorted.length - 1]![0];
+  return ps.map((p) => {
+    const rank = Math.max(1, Math.ceil((p / 100) * total));
+    let seen = 0;
+    for (const [v, n] of sorted) {
+      seen += n;
+      if (seen >= rank) return v;
+    }
+    return sorted[sorted.length - 1]![0];
+  });
+}
+
+export function nearestRankOfBuckets(buckets: ReadonlyMap<number, number>, p: number): number {
+  return nearestRanksOfBuckets(buckets, [p])[0]!;
 }
 
 export function histogramBucket(bytes: number): number {
@@ -203,20 +214,10 @@ export class LogFlushAggregator {
     lostEvents += histogramLost;
 
     const unit = ctx.durationUnit ?? null;
-    let latencyMs: LogFlushTrace['latencyMs'] = null;
-    let latencyFlushes = 0;
-    for (const n of this.durations.values()) latencyFlushes += n;
-    if (latencyFlushes > 0) {
-      const scale = unit === 'milliseconds' ? 1 : 1 / 1000;
-      const q = (p: number) => nearestRankOfBuckets(this.durations, p) * scale;
-      latencyMs = { p50: q(50), p95: q(95), p99: q(99), max: Math.max(...this.durations.keys()) * scale };
-      if (unit === null || unit === 'assumed-microseconds') {
-        notes.push('log_flush_complete.duration has no documented unit and the server did not name one; latencies assume microseconds.');
-      }
-      const exactCompletes = counter?.counts.get('log_flush_complete');
-      if (exactCompletes !== undefined && latencyFlushes < exactCompletes) {
-        notes.push(`Flush latencies come from ${latencyFlushes} of ${exactCompletes} log_flush_complete events (the ${ctx.target === 'ring_buffer' ? 'ring buffer sample' : 'event file'}).`);
-      }
+    const latency = this.latency(ctx, counter, notes);
+    const latencyMs = latency.ms;
+    if (latencyMs && (unit === null || unit === 'assumed-microseconds')) {
+      notes.push('log_flush_complete.duration has no documented unit and the server did not name one; latencies assume microseconds.');
     }
 
     const sampleFlushes = flushEvent ? (this.byName.get(flushEvent)?.count ?? 0) : 0;
@@ -233,7 +234,8 @@ export class LogFlushAggregator {
 
     const commitCount = ctx.commitCount ?? null;
     let notMeasured: string | null = null;
-    if (ctx.scope === 'database' && flushes === 0 && commitCount !== null && commitCount > 0) {
+    // A counter that also saw no flush makes 0 a measurement (a delayed-durable run may not flush at all).
+    if (ctx.scope === 'database' && flushes === 0 && commitCount !== null && commitCount > 0 && ctx.counterLogFlushes !== 0) {
       // Extended Events in Azure SQL: "an event must occur in the context of a user database to be included" in a
       // database-scoped session (https://learn.microsoft.com/azure/azure-sql/database/xevent-db-diff-from-svr); log-writer
       // events may not qualify (reference §9 item 5, NOT CONFIRMED). An empty trace is then no evidence of zero flushes.
@@ -283,8 +285,9 @@ export class LogFlushAggregator {
       lost: sampleLost,
       histogram,
       latencyMs,
-      latencySource: latencyMs ? ctx.target : null,
-      latencyFlushes,
+      latencySource: latency.source,
+      latencyFlushes: latency.flushes,
+      latencyNotBucketed: latency.notBucketed,
       durationUnit: latencyMs ? (unit ?? 'assumed-microseconds') : null,
       sizeHistogram,
       flushesPerCommit,
@@ -297,6 +300,37 @@ export class LogFlushAggregator {
       eventFiles: ctx.eventFiles ?? null,
       notes,
     };
+  }
+
+  /**
+   * Latency percentiles: from the companion session's histogram of exact durations when it was read (every flush,
+   * unless its slots ran out), else from the sampled events — each labelled with how many flushes it covers.
+   */
+  private latency(ctx: AggregateContext, counter: CounterData | null, notes: string[]) {
+    const scale = ctx.durationUnit === 'milliseconds' ? 1 : 1 / 1000;
+    const percentiles = (b: ReadonlyMap<number, number>) => {
+      const [p50, p95, p99, max] = nearestRanksOfBuckets(b, [50, 95, 99, 100]).map((v) => v * scale);
+      return { p50: p50!, p95: p95!, p99: p99!, max: max! };
+    };
+    const exactCompletes = counter?.counts.get('log_flush_complete');
+    const h = ctx.exact?.latency ?? null;
+    if (h && h.parseError === null && bucketedCount(h.buckets) > 0) {
+      const bucketed = bucketedCount(h.buckets);
+      // The companion starts before and is read together with the main session, so it saw at least its flushes.
+      const notBucketed = exactCompletes !== undefined ? Math.max(0, exactCompletes - bucketed) : 0;
+      if (notBucketed > 0) {
+        notes.push(`The latency histogram bucketed ${bucketed} of ${exactCompletes} flushes (${h.slots ?? '?'} slots full): the percentiles are over those ${bucketed}.`);
+      }
+      return { ms: percentiles(h.buckets), source: 'histogram' as const, flushes: bucketed, notBucketed };
+    }
+    if (h?.parseError) notes.push(`${h.parseError}: latencies come from the sampled events instead.`);
+    let flushes = 0;
+    for (const n of this.durations.values()) flushes += n;
+    if (flushes === 0) return { ms: null, source: null, flushes: 0, notBucketed: 0 };
+    if (exactCompletes !== undefined && flushes < exactCompletes) {
+      notes.push(`Flush latencies come from ${flushes} of ${exactCompletes} log_flush_complete events (the ${ctx.target === 'ring_buffer' ? 'ring buffer sample' : 'event file'}).`);
+    }
+    return { ms: percentiles(this.durations), source: ctx.target, flushes, notBucketed: 0 };
   }
 
   /** Bytes and the size distribution: from the server histogram when it was read, else from the sample. */

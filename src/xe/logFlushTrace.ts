@@ -22,6 +22,8 @@ interface TargetSnapshot {
   exact: ExactTargets;
 }
 
+type CompanionState = 'none' | 'created' | 'started' | 'stopped' | 'failed';
+
 /** One log-flush session on one connection. Use withLogFlushTrace so the drop cannot be forgotten. */
 export class LogFlushSession {
   state: SessionState = 'prepared';
@@ -29,6 +31,9 @@ export class LogFlushSession {
   /** Set when the drop failed; the session is then an orphan that findOrphanSessions will list. */
   cleanupError: XeSessionError | null = null;
   private createAttempted = false;
+  /** The latency companion session: optional, so its failures become notes, never the run's failure. */
+  private companion: CompanionState = 'none';
+  private readonly companionNotes: string[] = [];
   private snapshot: TargetSnapshot | null = null;
   private fileCursor: EventFileCursor | null = null;
 
@@ -50,13 +55,16 @@ export class LogFlushSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  /** CREATE + START; call just before the measured batches. */
+  /** CREATE + START; call just before the measured batches. The latency companion starts first, so it sees every flush the main session sees. */
   async start(): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+    await this.startCompanion();
     this.createAttempted = true;
     try {
       await this.client.execute(this.plan.createSql);
     } catch (err) {
+      // The companion is ours whatever happened to the main CREATE (a caller may abandon this instance on a name clash).
+      await this.dropCompanion();
       throw this.fail('create', err);
     }
     try {
@@ -66,6 +74,30 @@ export class LogFlushSession {
     }
     this.state = 'started';
     this.startedAt = new Date();
+  }
+
+  private async dropCompanion(): Promise<void> {
+    if (this.companion === 'none') return;
+    try {
+      await dropSession(this.client, this.plan.latency!.sessionName, this.plan.scope, this.plan.platform);
+      this.companion = 'none';
+    } catch {
+      // dispose tries again (and reports it).
+    }
+  }
+
+  private async startCompanion(): Promise<void> {
+    const l = this.plan.latency;
+    if (!l) return;
+    try {
+      this.companion = 'failed';
+      await this.client.execute(l.createSql);
+      this.companion = 'created';
+      await this.client.execute(sessionStateSql(l.sessionName, this.plan.scope, 'START'));
+      this.companion = 'started';
+    } catch (err) {
+      this.companionNotes.push(`The latency histogram session ${l.sessionName} could not be started (${(err as Error).message}); latencies come from the sampled events.`);
+    }
   }
 
   /**
@@ -82,28 +114,39 @@ export class LogFlushSession {
       throw this.fail('stop', err);
     }
     this.state = 'stopped';
+    if (this.companion === 'started') {
+      try {
+        await this.client.execute(sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP'));
+        this.companion = 'stopped';
+      } catch {
+        // Dropping it (dispose) ends it as well.
+      }
+    }
   }
 
   private async queryTargets(): Promise<TargetSnapshot> {
     let rows: Row[];
+    const companion = this.plan.latency?.sessionName ?? this.name;
     try {
-      rows = await this.client.query(readTargetsSql(this.plan.scope), nameParam(this.name));
+      rows = await this.client.query(readTargetsSql(this.plan.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }]);
     } catch (err) {
       throw this.fail('read', err);
     }
-    const data = (name: string): string | null | undefined => {
-      const row = rows.find((r) => r.target_name === name);
+    const data = (session: string, target: string): string | null | undefined => {
+      const row = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session));
       if (!row) return undefined;
       return typeof row.target_data === 'string' ? row.target_data : null;
     };
-    const counterXml = data('event_counter');
-    const histogramXml = data('histogram');
+    const counterXml = data(this.name, 'event_counter');
+    const histogramXml = data(this.name, 'histogram');
+    const latencyXml = this.plan.latency && this.companion === 'started' ? data(this.plan.latency.sessionName, 'histogram') : undefined;
     const h = this.plan.histogram;
     return {
-      ringBuffer: data('ring_buffer') ?? null,
+      ringBuffer: data(this.name, 'ring_buffer') ?? null,
       exact: {
         counter: counterXml === undefined ? null : parseCounterTarget(counterXml),
         histogram: h && histogramXml !== undefined ? { ...parseHistogramTarget(histogramXml), event: h.event, field: h.field } : null,
+        latency: latencyXml !== undefined ? { ...parseHistogramTarget(latencyXml), event: 'log_flush_complete', field: this.plan.latency!.field } : null,
       },
     };
   }
@@ -146,7 +189,7 @@ export class LogFlushSession {
   summarize(read: XeReadResult, extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): LogFlushTrace {
     const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
     for (const e of read.events) agg.add(e);
-    return agg.finish({ ...this.context(extra), lost: read.lost, readNotes: [...this.plan.notes, ...read.notes] });
+    return agg.finish({ ...this.context(extra), lost: read.lost, readNotes: [...this.plan.notes, ...this.companionNotes, ...read.notes] });
   }
 
   /**
@@ -155,7 +198,7 @@ export class LogFlushSession {
    */
   async collect(extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): Promise<LogFlushTrace> {
     const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
-    const readNotes = [...this.plan.notes];
+    const readNotes = [...this.plan.notes, ...this.companionNotes];
     if (this.plan.target.kind === 'ring_buffer') {
       const xml = this.snapshot?.ringBuffer ?? null;
       const reader = new XeXmlReader((e) => agg.add(e));
@@ -184,18 +227,34 @@ export class LogFlushSession {
     return agg.finish({ ...this.context(extra), lost, readNotes, eventFiles: { pattern, files: stream.files } });
   }
 
-  /** Drops the session if it may exist; on failure retries on a fresh connection from `reconnect`. */
+  /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
-    if (!this.createAttempted || this.state === 'dropped') return;
-    try {
-      await dropSession(this.client, this.name, this.plan.scope, this.plan.platform);
-    } catch (first) {
-      if (!reconnect) throw first;
-      // The usual cause is a dropped connection: a new one can still drop the server-side session.
-      const fresh = await reconnect();
-      await dropSession(fresh, this.name, this.plan.scope, this.plan.platform);
+    const names: string[] = [];
+    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
+    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    if (names.length === 0) return;
+    let client = this.client;
+    let firstError: unknown = null;
+    for (const name of names) {
+      try {
+        await dropSession(client, name, this.plan.scope, this.plan.platform);
+      } catch (first) {
+        if (!reconnect) {
+          firstError ??= first;
+          continue;
+        }
+        // The usual cause is a dropped connection: a new one can still drop the server-side session.
+        if (client === this.client) client = await reconnect();
+        try {
+          await dropSession(client, name, this.plan.scope, this.plan.platform);
+        } catch (second) {
+          firstError ??= second;
+        }
+      }
     }
-    this.state = 'dropped';
+    if (firstError !== null) throw firstError;
+    this.companion = 'none';
+    if (this.createAttempted) this.state = 'dropped';
   }
 }
 

@@ -5,10 +5,13 @@ import type { QueryParameter, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import {
+  createLatencySessionSql,
   createSessionSql,
   EVENT_CATALOG_SQL,
   EVENT_COLUMNS_SQL,
   EXPECTED_FIELDS,
+  LATENCY_HISTOGRAM_SLOTS,
+  latencySessionName,
   LOG_FLUSH_EVENTS,
   myPermissionsSql,
   eventFileReadPattern,
@@ -56,6 +59,8 @@ export interface TracePlan {
   histogram: HistogramSpec | null;
   /** event_file only: the pattern that reads this session's files and no others. */
   eventFilePattern: string | null;
+  /** The companion session holding the latency histogram (null when log_flush_complete has no duration here). */
+  latency: { sessionName: string; field: string; slots: number; createSql: string } | null;
   createSql: string;
   notes: string[];
 }
@@ -203,7 +208,12 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
     throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
   }
   const eventFilePattern = target.kind === 'event_file' ? eventFileReadPattern(target.path, scope) : null;
-  return { sessionName, scope, platform, events, missingEvents, missingFields, eventSequence, durationUnit, target, histogram, eventFilePattern, createSql, notes };
+  let latency: TracePlan['latency'] = null;
+  if (events.includes('log_flush_complete') && durationField !== undefined) {
+    const name = latencySessionName(sessionName);
+    latency = { sessionName: name, field: 'duration', slots: LATENCY_HISTOGRAM_SLOTS, createSql: createLatencySessionSql({ name, scope, databaseId: opts.databaseId, field: 'duration', slots: LATENCY_HISTOGRAM_SLOTS }) };
+  }
+  return { sessionName, scope, platform, events, missingEvents, missingFields, eventSequence, durationUnit, target, histogram, eventFilePattern, latency, createSql, notes };
 }
 
 async function checkPermissions(client: SqlClient, sessionName: string, platform: XePlatform, notes: string[]): Promise<void> {

@@ -62,6 +62,17 @@ export interface HistogramSpec {
  */
 export const SIZE_HISTOGRAM_SLOTS = 1024;
 
+/**
+ * Slots for the latency histogram: durations take many more distinct values than sizes, and a slot costs a few bytes,
+ * so 16,384 keeps a long run's distribution whole in the usual case; an overflow is detected and said (aggregate.ts).
+ */
+export const LATENCY_HISTOGRAM_SLOTS = 16384;
+
+/** The companion session that holds the latency histogram: a session cannot have two histogram targets (reference §4.2). */
+export function latencySessionName(sessionName: string): string {
+  return `${sessionName}_latency`;
+}
+
 /** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */
 export const RING_BUFFER_MAX_MEMORY_KB = 1024;
 
@@ -160,6 +171,20 @@ export function createSessionSql(def: SessionDefinition): string {
   ].join('\n');
 }
 
+/**
+ * The latency companion: the same database's log_flush_complete into a histogram on its duration field. Same
+ * predicate and options as the main session (CREATE EVENT SESSION page; histogram options from the targets page).
+ */
+export function createLatencySessionSql(def: { name: string; scope: SessionScope; databaseId: number; field: string; slots: number }): string {
+  const dbId = integerLiteral(def.databaseId, 1, 32767, 'database_id');
+  return [
+    `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
+    `ADD EVENT sqlserver.log_flush_complete (WHERE ([database_id] = (${dbId})))`,
+    aggregateTargetClauses({ eventCounter: false, events: ['log_flush_complete'], histogram: { event: 'log_flush_complete', field: def.field, slots: def.slots } })[0]!,
+    'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+  ].join('\n');
+}
+
 /** ALTER EVENT SESSION ... STATE = START | STOP: https://learn.microsoft.com/sql/t-sql/statements/alter-event-session-transact-sql */
 export function sessionStateSql(name: string, scope: SessionScope, state: 'START' | 'STOP'): string {
   return `ALTER EVENT SESSION ${quoteSysname(name)} ON ${scopeKeyword(scope)} STATE = ${state};`;
@@ -236,7 +261,8 @@ export const EVENT_COLUMNS_SQL = [
 ].join('\n');
 
 /**
- * Every target's data of the session in one round trip (parameter @name): target_name, target_data. Server:
+ * Every target's data of the session and its latency companion in one round trip (parameters @name, @companion):
+ * session_name, target_name, target_data. Server:
  * sys.dm_xe_session_targets
  * (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-xe-session-targets-transact-sql);
  * reading it also flushes the session's buffers to the asynchronous targets (reference §4.3), so the histogram is
@@ -247,10 +273,10 @@ export function readTargetsSql(scope: SessionScope): string {
   const [targets, sessions] =
     scope === 'server' ? ['sys.dm_xe_session_targets', 'sys.dm_xe_sessions'] : ['sys.dm_xe_database_session_targets', 'sys.dm_xe_database_sessions'];
   return [
-    'SELECT t.target_name, t.target_data',
+    'SELECT s.name AS session_name, t.target_name, t.target_data',
     `FROM ${targets} AS t`,
     `JOIN ${sessions} AS s ON t.event_session_address = s.address`,
-    'WHERE s.name = @name;',
+    'WHERE s.name IN (@name, @companion);',
   ].join('\n');
 }
 

@@ -2,6 +2,7 @@
 // TDS 8.0 strict), certificate verification with the stand-in's CA, and LOGIN7 outcomes.
 import assert from 'node:assert/strict';
 import { ConnectionError } from 'tedious';
+import { createStandin } from '../standin/model/index';
 import { startStandinServer, type StandinServer } from '../standin/server';
 import { BATCH, FakeEngine, LOGIN } from './support/fake-engine';
 import { batch, close, connect } from './support/tedious-client';
@@ -62,6 +63,24 @@ describe('tedious login and encryption against the stand-in', () => {
   it('speaks TDS 8.0 (encrypt: strict): TLS before PRELOGIN', async () => {
     assert.equal(await selectOneOver({ port: server.port, encrypt: 'strict', ca: server.caPem }), 1);
     assert.equal(engine.logins[0]!.encrypted, true);
+  });
+
+  // TDS 8.0 page: "SQL Server 2022, Azure SQL Database, and Azure SQL Managed Instance support TDS 8.0"; a strict
+  // client against an older server fails to connect (SqlConnectionEncryptOption.Strict). Issue #11 finding 7.
+  it('refuses encrypt: strict as a 2019 server (no TDS 8.0) while 2022, MI and Azure SQL Database accept it', async () => {
+    const outcome: Record<string, string> = {};
+    for (const [label, options] of [['2019', { version: 2019 }], ['2022', { version: 2022 }], ['mi', { product: 'mi' }], ['azure-sqldb', { product: 'azure-sqldb' }]] as const) {
+      const standinServer = await startStandinServer({ engine: createStandin({ speedFactor: 0, ...options }) });
+      try {
+        outcome[label] = await selectOneOver({ port: standinServer.port, encrypt: 'strict', ca: standinServer.caPem }).then(
+          (v) => `ok ${v}`,
+          (error: Error) => (error instanceof ConnectionError ? 'ConnectionError' : String(error)),
+        );
+      } finally {
+        await standinServer.close();
+      }
+    }
+    assert.deepEqual(outcome, { '2019': 'ConnectionError', '2022': 'ok 1', mi: 'ok 1', 'azure-sqldb': 'ok 1' });
   });
 
   it('reports a wrong password as 18456 in a ConnectionError and closes the connection', async () => {

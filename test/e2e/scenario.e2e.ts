@@ -1,11 +1,15 @@
-// Scenario S1 end to end in the real workbench against the TDS stand-in: connect through the UI (password into
-// SecretStorage), profile the selection, compare durability modes, read the panel's table and charts, check the
-// stand-in was left as found, and that the panel survives a reload. Figures asserted are the stand-in model's.
+// The README's demo steps, literally, in the real workbench against the TDS stand-in: open the S1 sample, click its
+// Profile batch lens (connecting through the UI, password into SecretStorage), Compare Durability from the palette
+// with the cursor at line 1; read the verdict, the table and the charts; check the panel at 600 and 1400 px, the
+// stand-in left as found, and that the panel survives a reload. Figures asserted are the stand-in model's.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
-import { cell, checkCharts, leadingNumber, panelFrame, readMetricTable, waitForPanelTitle, type MetricTable } from './support/panel';
+import { cell, checkCharts, leadingNumber, panelFrame, readMetricTable, readVerdict, selectTab, truncation, waitForPanelTitle, type MetricTable } from './support/panel';
+import { repoRoot, resultsDir } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
-import { answerInputBox, clickNotificationButton, lensLine, openFile, pickQuickItem, reloadWindow, runCommand, selectAllIn, waitForExplorer } from './support/workbench';
+import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem, reloadWindow, runCommand, selectAllIn, waitForExplorer } from './support/workbench';
 
 /** Rows of the scaled-down S1 copy the run writes into the workspace. */
 export const S1_ROWS = 300;
@@ -41,68 +45,130 @@ async function panelOrError(page: Page, title: RegExp, timeoutMs: number): Promi
   return outcome.text;
 }
 
+/** The README's demo file, opened as the README says (the workspace holds a copy of samples/). */
+export const README_SAMPLE = 'samples/s1-single-row-inserts.sql';
+const SAMPLE_NAME = 'samples/s1-single-row-inserts.sql'.split('/').pop()!;
+const SAMPLE_ROWS = 10_000;
+
+/** The panel at `width` px (the browser window sized so the panel's editor group gets it): screenshot + no cut text. */
+async function panelAt(page: Page, windowWidth: number, name: string, screenshot: (n: string) => Promise<string>): Promise<number> {
+  await page.setViewportSize({ width: windowWidth, height: 900 });
+  const frame = page.locator('iframe.webview').first();
+  // The workbench lays the editor groups out again after a resize: poll until the frame's width settles.
+  const deadline = Date.now() + 15_000;
+  let width = 0;
+  for (let same = 0; same < 3 && Date.now() < deadline; ) {
+    const box = await frame.boundingBox();
+    const w = Math.round(box?.width ?? 0);
+    same = w > 0 && w === width ? same + 1 : 0;
+    width = w;
+    await new Promise((r) => setTimeout(r, 150)); // poll interval; bounded by the deadline above
+  }
+  const layout = await truncation(page);
+  await screenshot(name);
+  await frame.screenshot({ path: path.join(resultsDir, `${name}-panel-only.png`) });
+  assert(layout.cut.length === 0, `at ${layout.width} px the panel cuts: ${layout.cut.join(' | ')}`);
+  assert(layout.pageScroll <= 0, `at ${layout.width} px the panel scrolls sideways by ${layout.pageScroll} px`);
+  return layout.width;
+}
+
 export function scenarioTests(standin: RunningStandin): E2eTest[] {
   let compared: MetricTable | null = null;
   return [
     {
-      name: 'S1: Profile Selection connects through the UI and shows the run in the panel',
-      timeoutMs: 120_000,
+      name: 'README demo step 1: the sample shows the Profile batch lens over its loop',
+      timeoutMs: 90_000,
       run: async ({ page, screenshot }) => {
         await waitForExplorer(page);
         await runCommand(page, 'Notifications: Clear All Notifications');
         // Room for the panel in the screenshots: no Problems panel (left open by the UI tests), no side bar.
         if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
         await runCommand(page, 'View: Close Primary Side Bar');
-        await openFile(page, S1_FILE);
-        await lensLine(page, 'Profile batch', 60_000);
-        await selectAllIn(page, S1_FILE);
-        await runCommand(page, 'Durability Lens: Profile Selection');
-        // Not connected yet: the command says so and offers to connect; the profile comes from the seeded settings.
+        await openFile(page, README_SAMPLE);
+        const line = await lensLine(page, 'Profile batch', 60_000);
+        const text = fs.readFileSync(path.join(repoRoot, README_SAMPLE), 'utf8');
+        await screenshot('readme-step1-sample-open');
+        assert(line === lineOf(text, /^WHILE\b/), `the Profile batch lens is over line ${line}, not the WHILE loop`);
+      },
+    },
+    {
+      name: 'README demo step 2: the Profile batch lens runs the setup first, connects through the UI, and profiles the loop',
+      timeoutMs: 180_000,
+      run: async ({ page, screenshot }) => {
+        // Literally: the lens, no selection (it used to run the loop alone → "Invalid object name 'dbo.SingleRowInsert'").
+        await codeLens(page, 'Profile batch').first().click({ timeout: 30_000 });
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
         await pickQuickItem(page, STANDIN_PROFILE_NAME);
         await answerInputBox(page, PASSWORD_TITLE, STANDIN_PASSWORD);
-        const title = await panelOrError(page, /Durability profile/, 90_000);
+        const title = await panelOrError(page, /Durability profile/, 150_000);
+        const verdict = await readVerdict(page);
         const table = await readMetricTable(page);
-        await screenshot('s1-profile-panel');
+        await screenshot('readme-step2-profile-panel');
         assert(/lab/.test(title), `profile panel title does not name the database lab: ${title}`);
         await standinBanner(page, 'profile');
+        assert(!/failed|SQL error/.test(verdict.headline), `the profile failed: ${verdict.headline}`);
+        const compared = verdict.facts.get('Profiled') ?? '';
+        assert(/after setup batches 1–2/.test(compared), `the panel does not say the setup ran first: ${compared}`);
         const firstColumn = table.headers[1]?.split(' (')[0] ?? '';
         const writes = leadingNumber(cell(table, LOG_WRITES, firstColumn));
-        // Each of the 300 autocommit inserts waits for its own log flush (DISABLED): at least one write per row.
-        assert(writes >= S1_ROWS, `profile shows ${writes} log writes for ${S1_ROWS} autocommit inserts (column ${firstColumn})`);
+        // Each of the 10,000 autocommit inserts waits for its own log flush (DISABLED): at least one write per row.
+        assert(writes >= SAMPLE_ROWS, `profile shows ${writes} log writes for ${SAMPLE_ROWS} autocommit inserts (column ${firstColumn})`);
         const status = standin.leftBehind();
         assert(status.eventSessions.length === 0, `event sessions left after the profile: ${status.eventSessions.join(', ')}`);
       },
     },
     {
-      name: 'S1: Compare Durability shows the metric table, charts and the restored setting',
-      timeoutMs: 180_000,
+      name: 'README demo step 3: Compare Durability from the palette with the cursor at line 1 compares the workload, verdict first',
+      timeoutMs: 240_000,
       run: async ({ page, screenshot }) => {
-        await selectAllIn(page, S1_FILE);
+        // Where the file opened: line 1, no selection (it used to compare batch 1, SET NOCOUNT ON).
+        await page.locator('.tab', { hasText: SAMPLE_NAME }).first().click();
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+        await page.keyboard.press('Control+Home');
         // The profile is `development: true`, so no confirmation dialog is expected before the switch.
         await runCommand(page, 'Durability Lens: Compare Durability');
-        const title = await panelOrError(page, /Durability comparison/, 150_000);
+        const title = await panelOrError(page, /Durability comparison/, 200_000);
         assert(/lab/.test(title), `comparison panel title does not name lab: ${title}`);
-        const restore = panelFrame(page).getByRole('status').filter({ hasText: /restored|restore/i }).first();
-        await restore.waitFor({ timeout: 10_000 });
-        const restoreText = (await restore.textContent()) ?? '';
+        const verdict = await readVerdict(page);
         const table = await readMetricTable(page);
         compared = table;
-        await screenshot('s1-comparison-metrics');
-        assert(/Original setting DISABLED restored/.test(restoreText), `header does not say DISABLED was restored: ${restoreText}`);
-        assert(/verified: DISABLED/.test(restoreText), `restore not verified as DISABLED: ${restoreText}`);
+        await screenshot('readme-step3-comparison-verdict');
         await standinBanner(page, 'comparison');
+        assert(/^FORCED ran [\d.,]+× faster than DISABLED \(range [\d.,]+×–[\d.,]+×, conclusive\)$/.test(verdict.headline), `verdict headline: ${verdict.headline}`);
+        assert(/^Original setting DISABLED restored ✓ \(verified\)$/.test(verdict.facts.get('Database') ?? ''), `restore: ${verdict.facts.get('Database')}`);
+        assert(/^DISABLED 1\.00 .*, FORCED 0\.0/.test(verdict.facts.get('Log flushes per commit') ?? ''), `flushes per commit: ${verdict.facts.get('Log flushes per commit')}`);
+        assert(/^WRITELOG/.test(verdict.facts.get('Where the time went (DISABLED)') ?? ''), `top wait: ${verdict.facts.get('Where the time went (DISABLED)')}`);
+        assert(/of this workload's commits/.test(verdict.facts.get('Data-loss exposure (FORCED)') ?? ''), `exposure: ${verdict.facts.get('Data-loss exposure (FORCED)')}`);
+        // What the README promises: many 4 KB log writes under DISABLED against a few 60 KB ones under FORCED.
         const disabled = leadingNumber(cell(table, LOG_WRITES, 'DISABLED'));
         const forced = leadingNumber(cell(table, LOG_WRITES, 'FORCED'));
-        assert(Number.isFinite(disabled) && Number.isFinite(forced), `log writes not numeric: DISABLED ${cell(table, LOG_WRITES, 'DISABLED')}, FORCED ${cell(table, LOG_WRITES, 'FORCED')}`);
-        assert(forced < disabled, `log writes under FORCED (${forced}) are not fewer than under DISABLED (${disabled})`);
+        assert(disabled >= SAMPLE_ROWS && forced * 20 < disabled, `log writes DISABLED ${disabled}, FORCED ${forced}`);
+        const perWrite = (c: string) => cell(table, 'Average bytes per log write', c);
+        assert(/^4(\.\d+)? KiB\/write/.test(perWrite('DISABLED')), `DISABLED bytes per log write: ${perWrite('DISABLED')}`);
+        assert(/^(5\d|60)(\.\d+)? KiB\/write/.test(perWrite('FORCED')), `FORCED bytes per log write: ${perWrite('FORCED')}`);
         const charts = await checkCharts(page);
-        await screenshot('s1-comparison-charts');
+        await screenshot('readme-step3-comparison-charts');
         assert(charts.length >= 3, `expected at least 3 charts, found ${charts.length}`);
         // Through the stand-in itself, not the panel: the database is back to DISABLED and no trace remains.
         const left = standin.leftBehind();
         assert(left.delayedDurability === 'DISABLED', `stand-in lab is ${left.delayedDurability} after the comparison`);
         assert(left.eventSessions.length === 0, `event sessions left after the comparison: ${left.eventSessions.join(', ')}`);
+      },
+    },
+    {
+      name: 'the comparison verdict is whole at 600 px (beside the editor) and at 1400 px',
+      timeoutMs: 90_000,
+      run: async ({ page, screenshot }) => {
+        await selectTab(page, 'Metrics');
+        try {
+          // Side bar closed, two editor groups side by side: each gets about half the window.
+          const narrow = await panelAt(page, 1240, 'panel-600px', screenshot);
+          assert(narrow >= 560 && narrow <= 660, `the narrow panel is ${narrow} px wide, not about 600`);
+          const wide = await panelAt(page, 2840, 'panel-1400px', screenshot);
+          assert(wide >= 1340 && wide <= 1460, `the wide panel is ${wide} px wide, not about 1400`);
+        } finally {
+          await page.setViewportSize({ width: 1400, height: 900 });
+        }
       },
     },
     {
@@ -131,7 +197,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
       timeoutMs: 120_000,
       run: async ({ page, screenshot }) => {
         // The panel shows the comparison (restored above). Profile now, so the newest data is a profile…
-        await selectAllIn(page, S1_FILE);
+        await selectAllIn(page, SAMPLE_NAME);
         await runCommand(page, 'Durability Lens: Profile Selection');
         // After the window reload the extension is not connected: Connect again (the password is in SecretStorage).
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');

@@ -120,4 +120,22 @@ describe('integration: doctor (readiness check)', function () {
     assert.equal(await doctor(null, '--json'), EXIT.ok, err.join(''));
     assert.equal(await state(), before);
   });
+
+  it('on Managed Instance doctor names the platform and the event_file rule (https blob URL, 40538) (stand-in only)', async function () {
+    if (target.kind === 'real') this.skip(); // the stand-in plays MI
+    const mi = await startTarget({ product: 'mi' });
+    try {
+      out = [];
+      err = [];
+      const code = await runCli(['doctor', '--server', '127.0.0.1', '--port', String(mi.profile.port), '--database', 'lab', '--user', 'sa', '--password-env', 'LENS_PW', '--encrypt', 'false', '--json'], io(mi.secret!));
+      assert.equal(code, EXIT.ok, err.join(''));
+      const r = report();
+      assert.equal(r.server.platform, 'azure-sql-managed-instance');
+      assert.equal(r.server.engineEdition, 8);
+      assert.equal(probe(r, 'perfCounters').status, 'ok', probe(r, 'perfCounters').reason ?? '');
+      assert.match(r.features.trace.notes.join(' '), /https Azure Blob Storage URL.*40538/);
+    } finally {
+      await mi.close();
+    }
+  });
 });

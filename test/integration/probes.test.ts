@@ -236,3 +236,68 @@ describe('integration: snapshots and permissions', function () {
     }
   });
 });
+
+describe('integration: counters, platforms and Azure tiers as SQL Server documents them (stand-in only)', function () {
+  this.timeout(60000);
+  const started: TestTarget[] = [];
+  const sessions: TediousSession[] = [];
+  before(async function () {
+    if (isRealServer() || !(await standinAvailable())) this.skip(); // platform modes are the stand-in's
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+    await Promise.all(started.splice(0).map((t) => t.close()));
+  });
+  async function monitorOf(setup: Parameters<typeof startTarget>[0], user?: { name: string; password: string }) {
+    const t = await startTarget(setup);
+    started.push(t);
+    const profile = user ? { ...t.profile, authentication: { type: 'sql' as const, user: user.name } } : t.profile;
+    const s = await connect(profile, user ? user.password : t.secret, { role: 'monitor' });
+    sessions.push(s);
+    return s;
+  }
+
+  it("an untrimmed nchar LIKE N'%:Databases' finds no counter (Unicode LIKE keeps trailing blanks) and the product still reads them", async () => {
+    const monitor = await monitorOf({});
+    const [raw] = await monitor.query("SELECT COUNT(*) AS n FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases';");
+    assert.equal(Number(raw!.n), 0, 'SQL Server semantics: the padded nchar(128) never ends in ":Databases"');
+    const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name;');
+    const snapshot = await captureSnapshot(monitor, { databaseId: Number(row!.id), databaseName: String(row!.name), workloadSpid: null });
+    assert.equal(snapshot.logCounters.status, 'ok', snapshot.logCounters.status === 'unavailable' ? snapshot.logCounters.reason : '');
+    assert.ok(snapshot.logCounters.status === 'ok' && snapshot.logCounters.value.some((c) => c.counterName === 'Log Flushes/sec'));
+  });
+
+  it('Managed Instance (EngineEdition 8): counters named by physical_database_name (a GUID) are matched to the database', async () => {
+    const monitor = await monitorOf({ product: 'mi' });
+    const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name, physical_database_name AS guid FROM sys.databases WHERE database_id = DB_ID();');
+    assert.notEqual(String(row!.guid), String(row!.name), 'the stand-in plays MI: the counter instance is a GUID');
+    const snapshot = await captureSnapshot(monitor, { databaseId: Number(row!.id), databaseName: String(row!.name), workloadSpid: null });
+    assert.equal(snapshot.server.identity.platform, 'azure-sql-managed-instance');
+    assert.equal(snapshot.logCounters.status, 'ok', snapshot.logCounters.status === 'unavailable' ? snapshot.logCounters.reason : '');
+    assert.ok(snapshot.logCounters.status === 'ok' && snapshot.logCounters.value.every((c) => c.instanceName === String(row!.guid)));
+  });
+
+  it('Managed Instance: a profile run reads the log counters by GUID in the snapshots and in every sample', async () => {
+    const t = await startTarget({ product: 'mi', speedFactor: 0 } as Parameters<typeof startTarget>[0]);
+    started.push(t);
+    const { profileConnectionSource, profileRun } = await import('../../src/profile');
+    const { analyze } = await import('../../src/tsql');
+    const script = "IF OBJECT_ID(N'dbo.mi_t') IS NULL CREATE TABLE dbo.mi_t (id int);\nGO\nDECLARE @i int = 0;\nWHILE @i < 50\nBEGIN\n  INSERT INTO dbo.mi_t VALUES (@i);\n  SET @i += 1;\nEND";
+    const run = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: analyze(script).batches, xe: { enabled: false }, sampling: { intervalMs: 10 } });
+    assert.equal(run.server.identity.platform, 'azure-sql-managed-instance');
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 50, `Log Flushes/sec delta ${run.logCounters.logFlushes}`);
+    assert.ok(!run.notes.some((n) => /Sampling stopped/.test(n)), run.notes.join('\n'));
+    assert.ok(run.samples.every((s) => s.logFlushes !== null), 'every sample has the counters');
+  });
+
+  it('Azure SQL Database S0: the preflight lists ##MS_ServerStateReader## instead of "all held"', async () => {
+    const monitor = await monitorOf({ product: 'azure-sqldb', serviceObjective: 'S0' });
+    const identity = await captureServerIdentity(monitor);
+    assert.equal(identity.platform, 'azure-sql-database');
+    const preflight = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: identity.currentDatabase });
+    const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
+    assert.ok(role, JSON.stringify(preflight.checks.map((c) => c.permission)));
+    assert.ok(preflight.missing.some((m) => m.measurement === 'perfCounters'));
+    assert.match(preflight.grantScript, /ALTER SERVER ROLE \[##MS_ServerStateReader##\] ADD MEMBER/);
+  });
+});

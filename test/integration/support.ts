@@ -8,9 +8,14 @@ export const REAL_SERVER_ENV = 'DURABILITY_LENS_TEST_SERVER';
 
 /** Options the stand-in model understands (test/standin/model/state.ts StandinOptions), kept loose here on purpose. */
 export interface StandinSetup {
-  version?: 2019 | 2022;
+  version?: 2019 | 2022 | 2025;
   /** Play Azure SQL Database (EngineEdition 5). */
   azure?: boolean;
+  /** Which product the model plays: SQL Server (default), Managed Instance (EngineEdition 8) or Azure SQL Database. */
+  product?: 'sqlserver' | 'mi' | 'azure-sqldb';
+  /** Azure SQL Database service objective (Basic, S0, S1 and pools need ##MS_ServerStateReader## for several DMVs). */
+  serviceObjective?: string;
+  platform?: 'Linux' | 'Windows';
   speedFactor?: number;
   logins?: { name: string; password: string; sysadmin?: boolean; serverPermissions?: string[]; databases?: string[]; databasePermissions?: Record<string, string[]>; defaultDatabase?: string }[];
   databases?: { name: string; delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED' }[];

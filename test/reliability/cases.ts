@@ -50,7 +50,7 @@ export const FAULT_CASES = {
     'lost workload connection: the error says the connection was lost, not "SQL error 0"',
     'the error says the connection to the server was lost, that the comparison stopped, and that DELAYED_DURABILITY was restored to DISABLED (verified)',
   ),
-  lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222; ${LEFT_CLEAN}`),
+  lockTimeout: c('lock timeout (1222) in the workload while FORCED', `status workload-error naming 1222, but the run went on: all 5 GO repetitions ran and the error is listed as a statement error; ${LEFT_CLEAN}`),
   snapshotLockTimeout: c('lock timeout (1222) on a DMV of the after-snapshot while FORCED', `status completed; that run's file stats reported missing with the server's reason and no GRANT; ${LEFT_CLEAN}`),
   dmvDenied: c('permission denied (300) on a DMV mid-run', `status completed, file stats reported missing with error 300 and the exact GRANT; ${LEFT_CLEAN}`),
   xeDenied: c('CREATE EVENT SESSION refused mid-comparison', `status completed without a trace, extendedEvents reported missing; ${LEFT_CLEAN}`),
@@ -88,6 +88,47 @@ export const LOAD_CASES = {
   lsp: c('language server with a 10 MB document', 'hover and code lenses answer within the (generous) deadline'),
 };
 
+const STARTED_AS_IT_WAS = 'the database ends DISABLED as it started, no durability_lens_% session, journal empty';
+
+/** Real CLI processes against one stand-in (test/reliability/processes.test.ts). */
+export const PROCESS_CASES = {
+  twoProcesses: c(
+    'two compare processes on one database at once',
+    `one runs; the other is refused (exit 5) naming who holds the database (session, host, program, since), sends no ALTER and leaves the first one's FORCED alone; ${STARTED_AS_IT_WAS}`,
+  ),
+  sigtermAfterAlter: c('compare killed with SIGTERM right after the first ALTER', `exit 143 after restoring; stderr says the database is DISABLED as it started (verified) and no event session is left; ${STARTED_AS_IT_WAS}`),
+  sigtermDuringRun: c('compare killed with SIGTERM during the FORCED run', `the workload is cancelled, exit 143 after restoring; stderr says so; ${STARTED_AS_IT_WAS}`),
+  sigtermDuringRestore: c('compare killed with SIGTERM during the restore', `the restore finishes, exit 143; stderr says so; ${STARTED_AS_IT_WAS}`),
+  secondSignal: c(
+    'a second SIGTERM during the restore exits at once',
+    'exit 143 at once; stderr says the database may still be FORCED and gives the exact ALTER and the event-session query; the journal keeps the entry and recovery restores it once the process is gone',
+  ),
+};
+
+/** Two owners, another session's change, recovery and the journal (test/reliability/ownership.test.ts). */
+export const OWNERSHIP_CASES = {
+  twoComparisons: c(
+    'two comparisons on one database at once (separate connections)',
+    `the second is refused (status refused, refusal in-use) with the first's session and program, reads nothing for its restore and changes nothing; the first completes; ${STARTED_AS_IT_WAS}`,
+  ),
+  twoWindows: c('two extension windows compare one database at once', `the second window shows "another comparison is running" and changes nothing; ${STARTED_AS_IT_WAS}`),
+  oneWindowTwice: c('one window starts two runs at once', 'the second is refused before any await (one run per window); the first completes and restores'),
+  externalChange: c(
+    'another session changes DELAYED_DURABILITY during a run',
+    'that run is discarded and reported, the comparison stops (failed, external-change) and the restore leaves the other session\'s ALLOWED in place, saying so and giving the statement for the original; journal empty',
+  ),
+  originalUnderLock: c('the original is read after the confirmation, under the lock', 'a change between the plan and the confirmation becomes the original the database is restored to'),
+  liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database; the setting is untouched; the running comparison restores it itself'),
+  journalWriters: c('two processes write one journal file at once (40 puts, 20 removes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
+  restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
+  cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
+  statementError: c(
+    'a severity 16 statement error in the DISABLED run',
+    `the comparison is not stopped: the error is reported with its line, every GO repetition ran, the FORCED run follows; status workload-error (exit 4); ${LEFT_CLEAN}`,
+  ),
+  fatalError: c('a severity 20 error in the workload', `ends the run and the comparison (status workload-error, the error marked as ending the run); ${LEFT_CLEAN}`),
+};
+
 export function allCases(): ReliabilityCase[] {
   return [
     ...Object.values(DROP_CASES),
@@ -98,5 +139,7 @@ export function allCases(): ReliabilityCase[] {
     ...CANCEL_STEPS.map(cancelCase),
     ...Object.values(HOSTILE_CASES),
     ...Object.values(LOAD_CASES),
+    ...Object.values(PROCESS_CASES),
+    ...Object.values(OWNERSHIP_CASES),
   ];
 }

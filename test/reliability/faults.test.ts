@@ -208,6 +208,10 @@ describe('reliability: faults during a comparison (stand-in)', function () {
       });
       assert.equal(result.status, 'workload-error');
       assert.match(result.error!.message, /FORCED.*SQL error 1222/);
+      // 1222 ends the statement, not the batch: the run went on and every GO repetition ran.
+      const forced = result.runs.at(-1)!;
+      assert.equal(forced.batches[0]!.iterationsCompleted, 5);
+      assert.deepEqual(forced.errors.map((e) => [e.number, e.endedRun]), [[1222, false]]);
       assertRestoredFromForced(result);
     });
 

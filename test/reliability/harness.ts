@@ -21,6 +21,15 @@ export interface ReliabilityStandin {
   onRequest: ((request: RecordedRequest) => void) | null;
   /** Drops the connection of the first request this returns true for, then clears itself; null = off. */
   dropWhen: ((request: RecordedRequest) => boolean) | null;
+  /**
+   * Holds the first request this returns true for (before the model runs it) until release() — or until the client
+   * cancels it (ATTENTION) — then clears itself; null = off. `held` resolves when a request is being held.
+   */
+  holdWhen: ((request: RecordedRequest) => boolean) | null;
+  /** Resolves with the request when one is held (a fresh promise after each release). */
+  held(): Promise<RecordedRequest>;
+  /** Lets the held request run. */
+  release(): void;
   /** Drop the connection of the n-th request counted from now over ALL sessions (1-based); null = off. */
   dropNthRequest(n: number | null): void;
   profile(database?: string, user?: string): ConnectionProfile;
@@ -43,7 +52,10 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
   const engine = createStandin({ speedFactor: 0, ...options });
   const log: RecordedRequest[] = [];
   let dropIn: number | null = null;
-  const handle = { onRequest: null as ReliabilityStandin['onRequest'], dropWhen: null as ReliabilityStandin['dropWhen'] };
+  const handle = { onRequest: null as ReliabilityStandin['onRequest'], dropWhen: null as ReliabilityStandin['dropWhen'], holdWhen: null as ReliabilityStandin['holdWhen'] };
+  let releaseHeld: (() => void) | null = null;
+  let heldNow: RecordedRequest | null = null;
+  let onHeld: ((r: RecordedRequest) => void) | null = null;
   const recording: Engine = {
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
@@ -60,15 +72,35 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
           yield { kind: 'dropConnection' as const };
         })();
       }
+      if (handle.holdWhen?.(recorded)) {
+        handle.holdWhen = null;
+        return (async function* () {
+          await new Promise<void>((resolve) => {
+            releaseHeld = resolve;
+            heldNow = recorded;
+            onHeld?.(recorded);
+            context.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          releaseHeld = null;
+          heldNow = null;
+          yield* engine.execute(session, request, context);
+        })();
+      }
       return engine.execute(session, request, context);
     },
   };
   const server = await startStandinServer({ engine: recording, port: 0 });
-  const rest: Omit<ReliabilityStandin, 'onRequest' | 'dropWhen'> = {
+  const rest: Omit<ReliabilityStandin, 'onRequest' | 'dropWhen' | 'holdWhen'> = {
     engine,
     server,
     log,
     clearLog: () => void log.splice(0, log.length),
+    held: () =>
+      new Promise<RecordedRequest>((resolve) => {
+        if (heldNow) resolve(heldNow);
+        else onHeld = resolve;
+      }),
+    release: () => releaseHeld?.(),
     dropNthRequest: (n) => {
       dropIn = n;
     },

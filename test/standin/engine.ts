@@ -121,4 +121,9 @@ export interface Engine {
    * acknowledges only once the cancelled statement has stopped and rolled back. 0 / absent = at once.
    */
   attentionAckDelayMs?(): number;
+  /**
+   * Optional: whether the simulated server speaks TDS 8.0 (a TLS handshake before PRELOGIN, tedious `encrypt: 'strict'`).
+   * Absent = yes. "SQL Server 2022, Azure SQL Database, and Azure SQL Managed Instance support TDS 8.0" (TDS 8.0 page).
+   */
+  supportsTds8?(): boolean;
 }

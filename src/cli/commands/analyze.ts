@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { analysisToSarif, pathToSarifUri, type SarifFileInput } from '../../report/sarif';
 import { analyze } from '../../tsql/index';
 import type { DatabaseDurabilityContext } from '../../tsql/types';
-import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
 import { DEFAULT_LEGACY_ENCODING, encodingName } from '../textDecoding';
 import { expandInputs } from './analyze-files';
 import { toJson, type AnalyzeJson } from './analyze-json';
@@ -89,7 +89,7 @@ function isSingleFile(inputs: readonly string[], files: readonly string[]): bool
 export async function runAnalyze(args: readonly string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args);
   if (typeof parsed === 'string') {
-    io.stderr(`durability-lens analyze: ${parsed}.\n\n${usage}`);
+    io.stderr(shortUsage('analyze', parsed, usage));
     return EXIT_USAGE;
   }
   const { files, unmatched } = expandInputs(parsed.inputs);

@@ -1,14 +1,15 @@
 // `durability-lens compare --connection … --file workload.sql --modes DISABLED,FORCED --repeat 5 [--json]
 // [--fail-if-speedup-below X]`: runs the file under each DELAYED_DURABILITY mode (alternating, repeated), restores
 // the database, prints the comparison table or the comparison document, and can gate a CI pipeline on the speed-up.
-import { describePlan, DURABILITY_MODES, profileConnectionSource, runComparison, SetupMarkerError, type CommandSpec, type DurabilityMode, type RunResult } from '../../profile';
+import { describePlan, DURABILITY_MODES, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type CommandSpec, type DurabilityMode, type RunResult } from '../../profile';
 import { comparisonDocument, formatRatio } from '../../report';
 import type { CliCommand } from '../io';
+import { runLifecycle, signalExitCode } from './lifecycle';
 import {
-  cancellation,
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
+  progressPrinter,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
@@ -55,6 +56,7 @@ Comparison:
   --setup-batches N             the first N batches are setup
   --allow-availability-group    accept a database in an availability group (no durability guarantee)
   --yes                         confirm the plan; without it the plan is printed and nothing runs
+                                (also restores what a killed run left in the journal, once that run is gone)
   --fail-if-speedup-below X     exit 8 when FORCED is not at least X times faster than DISABLED
                                 (median elapsed; needs both modes) — a CI gate for test suites
 
@@ -167,9 +169,16 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
 
   const source = profileConnectionSource(profile, secret);
   const journal = journalOf(conn);
-  const { signal, dispose } = cancellation(io);
+  const lifecycle = runLifecycle(io, { journal });
+  const { signal } = lifecycle;
   try {
-    if (!(await recoverPending(io, journal, profile, secret, source))) return EXIT.restoreFailed;
+    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, ...(io.ask ? { ask: io.ask } : {}) });
+    if (recovery === 'failed') return EXIT.restoreFailed;
+    if (recovery === 'declined' && (await pendingRestores(journal, source.serverLabel)).some((e) => e.database.toLowerCase() === profile.database.toLowerCase())) {
+      // Its setting may be that run's leftover: a comparison now would take it for the original.
+      io.stderr(`Refused: ${profile.database} still has an unfinished restore in the journal; restore it first (re-run with --yes). Nothing was changed.\n`);
+      return EXIT.refused;
+    }
     const result = await runComparison({
       connections: source,
       batches: script.batches,
@@ -191,7 +200,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
         if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
         return confirmed;
       },
-      onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
+      onProgress: progressPrinter(io),
     });
     if (result.status === 'refused' || result.status === 'declined') {
       if (result.status === 'refused') io.stderr(`${describePlan(result.plan)}\n\nRefused: nothing was changed.\n`);
@@ -202,7 +211,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     let gateRegressed = false;
     if (result.runs.length > 0) {
       const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
-      const restore = result.restore ? { ok: result.restore.status !== 'failed', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
+      const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
       const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
       if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
       if (failBelow !== null && result.status === 'completed') {
@@ -229,6 +238,12 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       io.stderr(`\nThe database was NOT restored. Run this on ${restore.server}:\n  ${restore.restoreStatement}\n`);
       return EXIT.restoreFailed;
     }
+    const stoppedBy = lifecycle.stoppedBy;
+    if (stoppedBy) {
+      io.stderr(`Stopped by ${stoppedBy}: ${stopSummary(result)}\n`);
+      return signalExitCode(stoppedBy);
+    }
+    if (restore?.status === 'external-change' || result.error?.kind === 'external-change') return EXIT.externalChange;
     switch (result.status) {
       case 'completed':
         return commandFailed ? EXIT.workloadError : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
@@ -249,8 +264,21 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     io.stderr(`durability-lens compare: ${(err as Error).message ?? String(err)}\n`);
     return EXIT.unexpected;
   } finally {
-    dispose();
+    lifecycle.dispose();
   }
+}
+
+/** The state a signal leaves: the setting (verified) and the event sessions of the runs. */
+function stopSummary(result: Awaited<ReturnType<typeof runComparison>>): string {
+  const restore = result.restore;
+  const setting =
+    restore === null
+      ? `nothing was changed on ${result.plan.database}`
+      : restore.status === 'restored' || restore.status === 'already-original'
+        ? `${result.plan.database} is ${restore.verifiedSetting} as it started (verified)`
+        : restore.message;
+  const leftSessions = result.runs.flatMap((r) => r.notes.filter((n) => /could not be dropped/.test(n)));
+  return `${setting}; ${leftSessions.length === 0 ? 'no event session of this run is left' : leftSessions.join(' ')}.`;
 }
 
 export const compareCommand: CliCommand = {

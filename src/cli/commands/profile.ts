@@ -3,11 +3,12 @@
 import { profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError } from '../../profile';
 import { buildComparisonModel } from '../../report';
 import type { CliCommand } from '../io';
+import { runLifecycle, signalExitCode } from './lifecycle';
 import {
-  cancellation,
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
+  progressPrinter,
   EXIT,
   EXIT_CODES_TEXT,
   journalOf,
@@ -22,6 +23,8 @@ import {
   usageError,
   type ConnectedCliIO,
 } from './shared';
+import { limitMessages } from '../../shared/messageFlood';
+import type { WorkloadMessage } from '../../db/types';
 
 // Kept for importers of the phase-1 module layout.
 export * from './shared';
@@ -41,6 +44,9 @@ ${CONNECTION_USAGE}
 
 ${RUN_USAGE}
 
+  --yes                         restore what a killed comparison left in the journal (once that run is gone)
+                                without asking
+
 Output:
   --markdown                    print the Markdown report (default)
   --json                        print the RunResult as JSON (docs/run-result-schema.md) with the diagnosis
@@ -56,6 +62,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   let json = false;
   let out: string | null = null;
   let xe = true;
+  let yes = false;
   const setFile = (f: string): string | null => {
     if (file !== null) return `only one FILE, got '${file}' and '${f}'`;
     file = f;
@@ -72,6 +79,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     if (arg === '--json') json = true;
     else if (arg === '--markdown') json = false;
     else if (arg === '--no-xe') xe = false;
+    else if (arg === '--yes') yes = true;
     else if (arg === '--out' || arg === '--file') {
       const value = args[++i];
       if (value === undefined) return usageError(io, 'profile', `${arg} needs a value`, usage);
@@ -94,9 +102,12 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   if (typeof script === 'string') return usageError(io, 'profile', script, usage);
 
   const source = profileConnectionSource(profile, secret);
-  const { signal, dispose } = cancellation(io);
+  const journal = journalOf(conn);
+  const lifecycle = runLifecycle(io, { journal });
+  const { signal } = lifecycle;
+  const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
-    if (!(await recoverPending(io, journalOf(conn), profile, secret, source))) return EXIT.restoreFailed;
+    if ((await recoverPending(io, journal, profile, secret, source, { yes, ...(io.ask ? { ask: io.ask } : {}) })) === 'failed') return EXIT.restoreFailed;
     const run = await profileRun({
       connections: source,
       batches: script.batches,
@@ -104,8 +115,10 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       signal,
       xe: { enabled: xe },
       ...runOptionsOf(runArgs),
-      onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
-      onMessage: (m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}\n`),
+      onProgress: progressPrinter(io),
+      onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}
+`), (t) => io.stderr(`${t}
+`)),
     });
     const model = buildComparisonModel([run]);
     const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, diagnosis: model.diagnosis } });
@@ -113,13 +126,14 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');
-      return EXIT.cancelled;
+      return cancelledCode();
     }
-    return run.status === 'workload-error' ? EXIT.workloadError : EXIT.ok;
+    if (run.status === 'workload-error') return EXIT.workloadError;
+    return lifecycle.stoppedBy ? cancelledCode() : EXIT.ok;
   } catch (err) {
     if ((err as Error).name === 'AbortError') {
       io.stderr('Cancelled before anything was measured; the event session was dropped.\n');
-      return EXIT.cancelled;
+      return cancelledCode();
     }
     if (err instanceof SetupMarkerError) return usageError(io, 'profile', err.message, usage);
     if (err instanceof SetupFailedError) {
@@ -134,7 +148,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     io.stderr(`durability-lens profile: ${(err as Error).message ?? String(err)}\n`);
     return EXIT.unexpected;
   } finally {
-    dispose();
+    lifecycle.dispose();
   }
 }
 

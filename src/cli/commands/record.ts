@@ -5,8 +5,8 @@ import { profileConnectionSource, recordWindow, type CommandSpec, type RunResult
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
 import type { CliCommand } from '../io';
 import { applyGates, EXIT_GATE_REGRESSION, GATE_USAGE, newGateArgs, readBaselineArg, takeGateArg } from './gateOptions';
+import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
 import {
-  cancellation,
   CONNECTION_USAGE,
   connectionFailureText,
   emitReport,
@@ -117,8 +117,10 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
 
   const source = profileConnectionSource(resolved.profile, resolved.secret);
   const runOptions = runOptionsOf(runArgs);
-  const { signal, dispose } = cancellation(io);
-  // Without a program, Ctrl+C (or --duration) ends the window: it is the normal end, not a cancel.
+  // With a program, a signal cancels it (its process group is stopped, the after-snapshot still taken, the trace
+  // dropped) and the exit code names the signal. Without one, Ctrl+C (or --duration) is the window's normal end.
+  const lifecycle: RunLifecycle = command ? runLifecycle(io) : windowLifecycle(io);
+  const { signal } = lifecycle;
   const stop = new AbortController();
   const onStop = () => stop.abort();
   const windowTimer = !command && durationMs !== null ? setTimeout(onStop, durationMs) : null;
@@ -145,13 +147,13 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     for (const note of run.notes.filter((n) => /^The program /.test(n))) io.stderr(`${note}\n`);
     const gate = applyGates(io, gates, baseline, [run], null, title);
-    if (run.status === 'cancelled') return EXIT.cancelled;
+    if (run.status === 'cancelled') return lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled;
     if (run.recording?.failed) return EXIT.workloadError;
     return gate.regressed ? EXIT_GATE_REGRESSION : EXIT.ok;
   } catch (err) {
     if ((err as Error).name === 'AbortError') {
       io.stderr('Cancelled before anything was measured; the event session was dropped.\n');
-      return EXIT.cancelled;
+      return lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled;
     }
     const failure = connectionFailureText(err);
     if (failure) {
@@ -163,8 +165,28 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
   } finally {
     if (windowTimer) clearTimeout(windowTimer);
     signal.removeEventListener('abort', onStop);
-    dispose();
+    lifecycle.dispose();
   }
+}
+
+/** A window recorded until Ctrl+C: SIGINT/SIGTERM end the window (a completed recording), nothing is cancelled. */
+function windowLifecycle(io: ConnectedCliIO): RunLifecycle {
+  if (io.signal) return { signal: io.signal, stoppedBy: null, dispose: () => undefined };
+  const controller = new AbortController();
+  const end = () => {
+    io.stderr('Ending the recording window: taking the after-snapshot…\n');
+    controller.abort();
+  };
+  process.once('SIGINT', end);
+  process.once('SIGTERM', end);
+  return {
+    signal: controller.signal,
+    stoppedBy: null,
+    dispose: () => {
+      process.removeListener('SIGINT', end);
+      process.removeListener('SIGTERM', end);
+    },
+  };
 }
 
 export const recordCommand: CliCommand = {

@@ -5,12 +5,14 @@ import { resolveConnection } from '../connectionOption';
 import { ConnectionFailure } from '../../db/errors';
 import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
-import { FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
+import { describePending, FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
 import { connect } from '../../db/connect';
 import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
+import { progressLine } from '../../report/progress';
+import type { ProgressEvent } from '../../profile/types';
 import { analyze } from '../../tsql/index';
 import type { Batch } from '../../tsql/types';
-import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE, shortUsage, type CliIO } from '../io';
 
 /** Exit codes of profile and compare (documented in both usages). */
 export const EXIT = {
@@ -23,6 +25,7 @@ export const EXIT = {
   restoreFailed: 6,
   durabilityChangeFailed: 7,
   speedupBelowThreshold: 8,
+  externalChange: 9,
   cancelled: 130,
 } as const;
 
@@ -30,7 +33,10 @@ export const EXIT_CODES_TEXT = `Exit codes: 0 done, 1 unexpected failure, 2 usag
 4 the workload raised an SQL error, 5 refused (plan not confirmed, or the database may not be changed),
 6 DELAYED_DURABILITY could NOT be restored (the exact ALTER to run is printed), 7 the setting could not be
 changed (nothing changed), 8 --fail-if-speedup-below: FORCED was not at least X times faster than
-DISABLED (the report is still printed), 130 cancelled (Ctrl+C or --timeout; the database is restored first).`;
+DISABLED (the report is still printed), 9 another session changed DELAYED_DURABILITY during the comparison (that
+run was discarded; the change was left, not overwritten), 130 cancelled (Ctrl+C or --timeout; the database is
+restored first). Ended by a signal after the restore: 129 SIGHUP, 130 SIGINT, 143 SIGTERM, 141 closed stdout
+(EPIPE); a second signal exits at once with the same code after printing the exact ALTER still to run.`;
 
 export const CONNECTION_USAGE = `Connection:
   --connection NAME|STRING      a profile name from the durabilityLens.connections setting, or an ADO.NET
@@ -59,6 +65,8 @@ export interface ConnectedCliIO extends CliIO {
   cwd?: string;
   /** VS Code's user settings.json (default: the platform's path); tests point it elsewhere. */
   userSettings?: string;
+  /** Answers the journal-recovery question (tests); default: the terminal, or no answer without one. */
+  ask?: AskYesNo;
 }
 
 export interface ConnectionArgs {
@@ -202,21 +210,59 @@ export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDel
   return { batches: analysis.batches, hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON') };
 }
 
+/** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
+export type AskYesNo = (question: string) => Promise<boolean> | null;
+
+/** Asks on stdin/stderr when both are terminals. */
+export const terminalAsk: AskYesNo = (question) => {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
+  return import('node:readline/promises').then(async ({ createInterface }) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    } finally {
+      rl.close();
+    }
+  });
+};
+
+export type RecoveryVerdict = 'clear' | 'declined' | 'in-use' | 'failed';
+
 /**
- * Start of every connected command: entries a crashed run left for this server are restored now. Returns false
- * (after printing the exact statement) when one could not be restored: nothing else should run then.
+ * Start of every connected command: entries a crashed run left in the journal for this server. Never restored
+ * silently: `--yes` (or a "yes" on the terminal) restores those whose run is gone — each on its database, only
+ * while its lock is free and only while the setting is what that run last applied; without it they are listed with
+ * the statement to run. 'clear': nothing left; 'declined': entries remain, not confirmed; 'in-use': entries remain
+ * because their run still holds the database; 'failed': a restore was tried and failed (its exact statement is printed).
  */
-export async function recoverPending(io: CliIO, journal: RestoreJournal, profile: ConnectionProfile, secret: string | undefined, source: ConnectionSource): Promise<boolean> {
+export async function recoverPending(
+  io: CliIO,
+  journal: RestoreJournal,
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  source: ConnectionSource,
+  options: { yes: boolean; ask?: AskYesNo } = { yes: false },
+): Promise<RecoveryVerdict> {
   const pending = await pendingRestores(journal, source.serverLabel);
-  if (pending.length === 0) return true;
-  io.stderr(`Found ${pending.length} unfinished restore(s) in the journal for ${source.serverLabel}; restoring first.\n`);
+  if (pending.length === 0) return 'clear';
+  io.stderr(`The restore journal holds ${pending.length} unfinished restore(s) for ${source.serverLabel}:\n${pending.map((e) => `  ${describePending(e)}`).join('\n')}\n`);
+  let confirmed = options.yes;
+  if (!confirmed) {
+    const answer = (options.ask ?? terminalAsk)('Restore them now (each only if its run is gone and the setting is still what that run applied)?');
+    confirmed = answer === null ? false : await answer;
+  }
+  if (!confirmed) {
+    io.stderr(`Not restored: re-run with --yes to restore them, or run the statement yourself:\n${pending.map((e) => `  ${e.restoreStatement}`).join('\n')}\n`);
+    return 'declined';
+  }
   const outcomes = await recoverFromJournal(journal, (entry) => connect({ ...profile, database: entry.database }, secret, { role: 'monitor' }), pending);
-  let ok = true;
+  let verdict: RecoveryVerdict = 'clear';
   for (const o of outcomes) {
     io.stderr(`  ${o.message}\n`);
-    if (o.status === 'failed') ok = false;
+    if (o.status === 'failed') verdict = 'failed';
+    else if (o.status === 'in-use' && verdict === 'clear') verdict = 'in-use';
   }
-  return ok;
+  return verdict;
 }
 
 export function journalOf(c: ConnectionArgs): FileRestoreJournal {
@@ -239,18 +285,6 @@ export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: 
   return null;
 }
 
-/** Ctrl+C cancels the run (which restores the database before exiting); a second Ctrl+C is left to Node. */
-export function cancellation(io: ConnectedCliIO): { signal: AbortSignal; dispose(): void } {
-  if (io.signal) return { signal: io.signal, dispose: () => undefined };
-  const controller = new AbortController();
-  const onSigint = () => {
-    io.stderr('Cancelling: stopping the workload and restoring the database…\n');
-    controller.abort();
-  };
-  process.once('SIGINT', onSigint);
-  return { signal: controller.signal, dispose: () => process.removeListener('SIGINT', onSigint) };
-}
-
 export function connectionFailureText(err: unknown): string | null {
   // The extension's advice points at its output channel; a terminal has none, so it gets the driver message itself.
   if (err instanceof ConnectionFailure) return `${err.info.message} ${/output channel/i.test(err.info.action) ? `Driver message: ${err.info.driverMessage}` : err.info.action}`;
@@ -258,10 +292,30 @@ export function connectionFailureText(err: unknown): string | null {
 }
 
 
+/** How often the CLI prints live workload progress (the extension's notification updates every 250 ms). */
+export const CLI_LIVE_PROGRESS_MS = 2000;
+
+/**
+ * Progress on stderr in words ("… Run 3 of 7: FORCED — Running the workload: batch 1 of 1 — 4.20 s, 1,234 log
+ * flushes, 4.82 MiB of log"), live figures at most every CLI_LIVE_PROGRESS_MS so a long run shows it is alive.
+ */
+export function progressPrinter(io: CliIO, now: () => number = Date.now): (e: ProgressEvent) => void {
+  let lastLive = 0;
+  return (e) => {
+    if (e.step === 'workload-progress') {
+      if (now() - lastLive < CLI_LIVE_PROGRESS_MS) return;
+      lastLive = now();
+    }
+    io.stderr(`… ${progressLine(e)}\n`);
+  };
+}
+
+/** A usage error is the problem, the usage line and where the options are, not the whole help (issue 20). */
 export function usageError(io: CliIO, command: string, message: string, text: string): number {
-  io.stderr(`durability-lens ${command}: ${message}.\n\n${text}`);
+  io.stderr(shortUsage(command, message, text));
   return EXIT.usage;
 }
+
 
 /** --timeout SECONDS / --sample-interval MS / --no-sampling / --benign-include|exclude, shared by profile and compare. */
 export interface RunArgs {

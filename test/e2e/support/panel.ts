@@ -22,17 +22,49 @@ export async function waitForPanelTitle(page: Page, title: RegExp, timeoutMs = 6
 
 /** Clicks the panel tab titled `title` (the panel keeps the selected tab across reloads, so never assume one). */
 export async function selectTab(page: Page, title: string, timeoutMs = 20_000): Promise<void> {
-  await panelFrame(page).locator('vscode-tab-header', { hasText: new RegExp(`^\\s*${title}\\s*$`) }).click({ timeout: timeoutMs });
+  await panelFrame(page).locator('[role="tab"]', { hasText: new RegExp(`^\\s*${title}\\s*(\\d+)?$`) }).click({ timeout: timeoutMs });
 }
 
-/** The metric table (vscode-table labelled "Metrics per durability mode") as text, from the Metrics tab. */
+export interface VerdictView {
+  headline: string;
+  /** Fact label → text ("Log flushes per commit" → "DISABLED 1.00 (…), FORCED 0.004 (…)"). */
+  facts: Map<string, string>;
+}
+
+/** The verdict block that opens the panel. */
+export async function readVerdict(page: Page, timeoutMs = 30_000): Promise<VerdictView> {
+  const verdict = panelFrame(page).locator('section.dl-verdict');
+  await verdict.waitFor({ timeout: timeoutMs });
+  const raw = await verdict.evaluate((el) => ({
+    headline: (el.querySelector('.dl-headline')?.textContent ?? '').trim(),
+    facts: Array.from(el.querySelectorAll('dt')).map((dt) => [(dt.textContent ?? '').trim(), (dt.nextElementSibling?.textContent ?? '').trim()] as [string, string]),
+  }));
+  return { headline: raw.headline, facts: new Map(raw.facts) };
+}
+
+/**
+ * What of the panel's verdict, tab strip and metric names is cut (text wider than its box, or past the frame's right
+ * edge), and how wide the panel's document is: evaluated inside the webview.
+ */
+export async function truncation(page: Page): Promise<{ width: number; pageScroll: number; cut: string[] }> {
+  // No named helpers inside evaluate: tsx's keepNames would call a __name the page does not have.
+  return panelFrame(page).locator('body').evaluate(() => ({
+    width: window.innerWidth,
+    pageScroll: document.documentElement.scrollWidth - window.innerWidth,
+    cut: Array.from(document.querySelectorAll('.dl-verdict, .dl-verdict *, [role="tab"], .dl-table th.dl-first'))
+      .filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((e) => (e.textContent ?? '').trim().slice(0, 80)),
+  }));
+}
+
+/** The metric table (the table labelled "Metrics per durability mode") as text, from the Metrics tab. */
 export async function readMetricTable(page: Page, timeoutMs = 30_000): Promise<MetricTable> {
   await selectTab(page, 'Metrics', timeoutMs);
-  const table = panelFrame(page).locator('vscode-table[aria-label="Metrics per durability mode"]');
-  await table.locator('vscode-table-row').first().waitFor({ timeout: timeoutMs });
+  const table = panelFrame(page).locator('table[aria-label="Metrics per durability mode"]');
+  await table.locator('tbody tr').first().waitFor({ timeout: timeoutMs });
   const raw = await table.evaluate((el) => ({
-    headers: Array.from(el.querySelectorAll('vscode-table-header-cell')).map((c) => (c.textContent ?? '').trim()),
-    rows: Array.from(el.querySelectorAll('vscode-table-row')).map((r) => Array.from(r.querySelectorAll('vscode-table-cell')).map((c) => (c.textContent ?? '').trim())),
+    headers: Array.from(el.querySelectorAll('thead th')).map((c) => (c.textContent ?? '').trim()),
+    rows: Array.from(el.querySelectorAll('tbody tr')).map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())),
   }));
   return { headers: raw.headers, rows: new Map(raw.rows.map((cells) => [cells[0] ?? '', cells])) };
 }

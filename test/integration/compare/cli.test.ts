@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
-import { EXIT } from '../../../src/cli/commands/profile';
+import { EXIT, type ConnectedCliIO } from '../../../src/cli/commands/profile';
 import { alterDurabilitySql, FileRestoreJournal, newRestoreEntry } from '../../../src/profile';
 import { s1Script, serverState, startStandin, type StandinHarness } from '../profile/standin';
 
@@ -63,16 +63,39 @@ describe('integration: profile/compare CLI (stand-in)', function () {
     assert.match(err.join(''), /set the environment variable NOPE/);
   });
 
-  it('restores what a crashed run left in the journal before profiling', async () => {
+  it('never restores a crashed run\'s journal entry silently: listed without --yes, restored with it', async () => {
     const journal = new FileRestoreJournal(join(dir, 'journal.json'));
     h.engine.state.dbByName('lab')!.delayedDurability = 2; // FORCED, as a killed comparison would leave it
     await journal.put(newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
-    const code = await runCli(['profile', ...args('--json')], io());
+    // No terminal and no --yes: listed with its owner and statement, nothing changed.
+    assert.equal(await runCli(['profile', ...args('--json')], { ...io(), ask: () => null } as ConnectedCliIO), EXIT.ok, err.join(''));
+    assert.match(err.join(''), /1 unfinished restore.*\n.*\[lab\] .*back to DISABLED \(the run last set FORCED\), left by process \d+ on .* \(CLI\)[^]*Not restored: re-run with --yes[^]*ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
+    assert.equal((await journal.list()).length, 1);
+    assert.equal((await serverState(h)).setting, 'FORCED');
+    err.length = 0;
+    out.length = 0;
+    const code = await runCli(['profile', ...args('--json', '--yes')], io());
     assert.equal(code, EXIT.ok, err.join(''));
-    assert.match(err.join(''), /1 unfinished restore.*\n.*back to DISABLED \(verified\)/);
+    assert.match(err.join(''), /1 unfinished restore.*\n[^]*back to DISABLED \(verified\)/);
     assert.deepEqual(await journal.list(), []);
     const json = JSON.parse(out.join(''));
     assert.equal(json.delayedDurability, 'DISABLED');
     assert.equal(json.source, 'stand-in');
   });
+
+  it('compare refuses a database whose leftover journal entry was not confirmed (no --yes answer)', async () => {
+    const journal = new FileRestoreJournal(join(dir, 'journal.json'));
+    h.engine.state.dbByName('lab')!.delayedDurability = 2;
+    await journal.put(newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
+    const asked: string[] = [];
+    // Without --yes the recovery is asked (declined here), and the comparison would take FORCED for the original.
+    const code = await runCli(['compare', ...args('--repeat', '1')], { ...io(), ask: (q: string) => (asked.push(q), Promise.resolve(false)) } as ConnectedCliIO);
+    assert.equal(code, EXIT.refused, err.join(''));
+    assert.equal(asked.length, 1);
+    assert.match(err.join(''), /Refused: lab still has an unfinished restore in the journal/);
+    assert.equal((await serverState(h)).setting, 'FORCED');
+    h.engine.state.dbByName('lab')!.delayedDurability = 0;
+    await journal.remove((await journal.list())[0]!.id);
+  });
+
 });

@@ -64,7 +64,7 @@ describe('integration: durability comparison (stand-in)', function () {
     assert.equal(model.source, 'stand-in');
   });
 
-  it('a workload error in a FORCED run stops the comparison and still restores', async () => {
+  it('a statement error in a FORCED run is reported, the comparison goes on (the server carried on) and restores', async () => {
     const result = await runComparison(
       options({
         onProgress: duringForced('workload', () => {
@@ -73,9 +73,13 @@ describe('integration: durability comparison (stand-in)', function () {
       }),
     );
     assert.equal(result.status, 'workload-error');
-    assert.match(result.error!.message, /FORCED.*SQL error 50000: injected failure/);
-    assert.equal(result.restore!.status, 'restored');
+    assert.match(result.error!.message, /FORCED.*SQL error 50000: injected failure — the server carried on past it, so did the comparison/);
+    assert.equal(result.runs.length, result.plan.order.length, 'every planned run ran');
+    assert.deepEqual(result.runs.flatMap((r) => r.errors.map((e) => [r.mode, e.number, e.endedRun])), [['FORCED', 50000, false]]);
+    assert.equal(result.restore!.verifiedSetting, 'DISABLED');
+    assert.equal(result.restore!.journalCleared, true);
   });
+
 
   it('cancel during a FORCED run restores before returning', async () => {
     const controller = new AbortController();

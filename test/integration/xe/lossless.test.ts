@@ -70,6 +70,10 @@ describe('integration: lossless log-flush tracing (stand-in)', function () {
     assert.equal(t.histogram!.bucketed, t.eventsByName[t.histogram!.event]);
     assert.equal(t.counterCrossCheck!.agrees, true);
     assert.equal(t.flushesPerCommit, t.flushes! / t.commitCount!);
+    // Latencies from the companion session's histogram: every log_flush_complete, not the sample's tail.
+    assert.equal(t.latencySource, 'histogram');
+    assert.equal(t.latencyFlushes, t.eventsByName.log_flush_complete);
+    assert.equal(t.latencyNotBucketed, 0);
     // The ring buffer could not hold 30,000 events: the timeline is a sample of the last flushes, and says so.
     const c = t.timeline.coverage!;
     assert.equal(c.complete, false);

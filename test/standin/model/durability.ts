@@ -14,6 +14,8 @@ const LOG_GROWTH_BYTES = 64 * MB;
 
 export class SimulationAborted extends Error {}
 
+const LOG_WRITER_EVENTS = new Set(['log_flush_start', 'log_flush_complete', 'flush_file_buffers', 'databases_log_flush']);
+
 export class Durability {
   constructor(private readonly server: Server) {}
 
@@ -24,6 +26,9 @@ export class Durability {
     for (const s of this.server.eventSessions.values()) {
       if (!s.running) continue;
       if (s.scope === 'DATABASE' && s.databaseId !== data['database_id']) continue;
+      // Log flush events come from the log writer, not a user session: whether a database-scoped session sees them
+      // is NOT CONFIRMED (StandinOptions.databaseSessionsSeeLogFlushes).
+      if (s.scope === 'DATABASE' && !this.server.options.databaseSessionsSeeLogFlushes && LOG_WRITER_EVENTS.has(name)) continue;
       deliver(s, ev, this.server.xeFiles);
     }
   }

@@ -27,7 +27,8 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
     case 'DB_ID': return { kind: 'smallint' };
     case 'DB_NAME': case 'QUOTENAME': case 'SUSER_NAME': case 'SUSER_SNAME': case 'ORIGINAL_LOGIN': case 'USER_NAME': case 'APP_NAME': case 'HOST_NAME': case 'SCHEMA_NAME': case 'OBJECT_NAME': case 'FILE_NAME':
       return NV(e.name === 'QUOTENAME' ? 258 : 128);
-    case 'SERVERPROPERTY': return { kind: 'nvarchar', length: 128 };
+    case 'SERVERPROPERTY': case 'DATABASEPROPERTYEX': return { kind: 'nvarchar', length: 128 };
+    case 'IS_SRVROLEMEMBER': return { kind: 'int' };
     case 'SYSUTCDATETIME': case 'SYSDATETIME': return { kind: 'datetime2', scale: 7 };
     case 'GETDATE': case 'GETUTCDATE': case 'CURRENT_TIMESTAMP': case 'DATEADD': return { kind: 'datetime2', scale: 3 };
     case 'SYSDATETIMEOFFSET': return { kind: 'datetimeoffset', scale: 7 };
@@ -96,6 +97,33 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
         isintegratedsecurityonly: 0,
       };
       return p in map ? map[p]! : null;
+    }
+    case 'DATABASEPROPERTYEX': {
+      // https://learn.microsoft.com/sql/t-sql/functions/databasepropertyex-transact-sql: ServiceObjective / Edition are
+      // Azure SQL Database's (NULL elsewhere here), Recovery, Status, Updateability as on SQL Server.
+      const db = server.dbByName(s(0) ?? '');
+      if (!db) return null;
+      const azure = server.options.product === 'azure-sqldb';
+      const objective = server.options.serviceObjective;
+      switch ((s(1) ?? '').toLowerCase()) {
+        case 'serviceobjective': return azure && objective ? objective : null;
+        case 'edition': return !azure || !objective ? null : (/^basic$/i.test(objective) ? 'Basic' : /^s\d/i.test(objective) ? 'Standard' : /^p\d/i.test(objective) ? 'Premium' : objective);
+        case 'recovery': return db.recoveryModel;
+        case 'status': return 'ONLINE';
+        case 'updateability': return db.readOnly ? 'READ_ONLY' : 'READ_WRITE';
+        default: return null;
+      }
+    }
+    case 'IS_SRVROLEMEMBER': {
+      // https://learn.microsoft.com/sql/t-sql/functions/is-srvrolemember-transact-sql: 1 member, 0 not, NULL unknown role/login.
+      const role = (s(0) ?? '').toLowerCase();
+      const who = e.args.length > 1 ? server.logins.get((s(1) ?? '').toLowerCase()) : session.login;
+      if (!who) return null;
+      if (role === 'sysadmin') return who.sysadmin ? 1 : 0;
+      const known = ['serveradmin', 'securityadmin', 'processadmin', 'setupadmin', 'bulkadmin', 'diskadmin', 'dbcreator', 'public',
+        '##ms_serverstatereader##', '##ms_serverperformancestatereader##', '##ms_definitionreader##', '##ms_serversecuritystatereader##', '##ms_databaseconnector##', '##ms_loginmanager##', '##ms_databasemanager##'];
+      if (!known.includes(role)) return null;
+      return role === 'public' || who.sysadmin || who.serverRoles.has(role) ? 1 : 0;
     }
     case 'SYSUTCDATETIME': case 'GETUTCDATE': return new Date();
     case 'SYSDATETIME': case 'GETDATE': case 'CURRENT_TIMESTAMP': return new Date();

@@ -71,6 +71,11 @@ class StandinEngine implements Standin {
     return this.faults.attentionAckDelayMs;
   }
 
+  /** TDS 8.0 (strict): SQL Server 2022+, Azure SQL Database and Managed Instance (TDS 8.0 page). */
+  supportsTds8(): boolean {
+    return this.state.options.major >= 16 || this.state.options.product !== 'sqlserver';
+  }
+
   /** Simulated restart: cumulative counters start over, a new start time, sessions dropped, running XE sessions stopped. */
   restart(): void {
     const s = this.state;

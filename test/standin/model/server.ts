@@ -16,6 +16,7 @@ export interface ResolvedOptions {
   /** The product the model plays; `azure` stays true for 'azure-sqldb' (older call sites key on it). */
   product: Product;
   serviceObjective: string;
+  databaseSessionsSeeLogFlushes: boolean;
   platform: 'Linux' | 'Windows';
   serverName: string;
   speedFactor: number;
@@ -93,7 +94,8 @@ export class Server {
       major: opts.version === 2019 ? 15 : opts.version === 2025 ? 17 : 16,
       cu: opts.cumulativeUpdate ?? (opts.version === 2019 ? 32 : opts.version === 2025 ? 0 : 20),
       product: opts.product ?? (opts.azure ? 'azure-sqldb' : 'sqlserver'),
-      serviceObjective: opts.serviceObjective ?? 'S2',
+      serviceObjective: opts.serviceObjective ?? '',
+      databaseSessionsSeeLogFlushes: opts.databaseSessionsSeeLogFlushes ?? true,
       platform: opts.platform ?? 'Linux',
       serverName: opts.serverName ?? 'standin',
       speedFactor: opts.speedFactor ?? 1,

@@ -15,8 +15,15 @@ export interface StandinOptions {
    * is the older spelling of 'azure-sqldb'.
    */
   product?: 'sqlserver' | 'mi' | 'azure-sqldb';
-  /** Azure SQL Database service objective (default S2). Basic, S0, S1 and elastic pools need ##MS_ServerStateReader## for several DMVs. */
+  /** Azure SQL Database service objective (default: not reported — DATABASEPROPERTYEX gives NULL and DMVs follow the
+   *  larger-tier rule). Basic, S0, S1 and elastic pools need ##MS_ServerStateReader## for several DMVs. */
   serviceObjective?: string;
+  /**
+   * Whether database-scoped event sessions (Azure SQL Database) receive the log writer's flush events. Azure documents
+   * only that "an event must occur in the context of a user database to be included"; whether log flushes do is NOT
+   * CONFIRMED, so both are modelled: true (default) delivers them, false leaves such a trace empty (issue #11 finding 6).
+   */
+  databaseSessionsSeeLogFlushes?: boolean;
   platform?: 'Linux' | 'Windows';
   serverName?: string;
   /** 1 = waits really take their simulated time, 0 = accounting only (tests), 0.01 = 100x faster. */

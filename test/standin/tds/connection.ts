@@ -87,6 +87,13 @@ export class TdsConnection {
     if (this.phase === 'first-bytes') {
       this.phase = 'prelogin';
       if (chunk[0] === TLS_HANDSHAKE_RECORD) {
+        // A server before 2022 does not speak TDS 8.0: to it a TLS ClientHello is not a TDS packet, and a strict client's
+        // connection fails ("If the server doesn't support TDS 8.0, TLS encryption, the connection will fail",
+        // SqlConnectionEncryptOption.Strict; https://learn.microsoft.com/sql/relational-databases/security/networking/tds-8).
+        if (this.options.engine.supportsTds8?.() === false) {
+          this.fail(new TdsProtocolError('TLS handshake before PRELOGIN (TDS 8.0 strict) from a client, but the simulated version predates TDS 8.0'));
+          return;
+        }
         void this.startTls(new PreloginTlsBridge(this.socket, 'raw', chunk), true);
         return;
       }

@@ -29,3 +29,16 @@ describe('cli/nodeVersion: the README CLI examples on an older Node', () => {
     assert.match(r.stderr, /unknown option '--bogus'/);
   });
 });
+
+describe('cli usage errors are short (issue 20)', () => {
+  it('a usage error prints the problem, the synopsis and where the options are — not the whole help', async () => {
+    const { runCli } = await import('../../../src/cli/dispatch');
+    let err = '';
+    const io = { stdout: () => undefined, stderr: (t: string) => void (err += t), readFile: () => '' };
+    assert.equal(await runCli(['compare', 'x.sql', '--repeat', 'zero'], io), 2);
+    assert.match(err, /^durability-lens compare: --repeat must be a whole number ≥ 1, not 'zero'\.\nUsage: durability-lens compare --connection NAME\|CONNECTION_STRING --file workload\.sql\n\s+\[--modes/);
+    assert.match(err, /See `durability-lens compare --help` for every option\.\n$/);
+    assert.doesNotMatch(err, /Exit codes|--benign-include/);
+    assert.ok(err.split('\n').length <= 6, err);
+  });
+});

@@ -42,7 +42,7 @@ describe('db/errors: connection error classification', () => {
     assert.match(timeout.message, /db\.example:1433 before the connect timeout/);
   });
 
-  it('recognises a self-signed certificate in the cause chain and offers trustServerCertificate', () => {
+  it('recognises a self-signed certificate in the cause chain and offers to trust it for this profile', () => {
     const tls = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     const err = new ConnectionError('Failed to connect to db.example:1433 - self-signed certificate', 'ESOCKET', { cause: tls });
     const info = classifyConnectionError(err, { profile });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { profileFromConnectionString } from '../../../src/db/connectionString';
 import {
   fromConnectionProfile,
   importMssqlConnection,
@@ -75,11 +76,31 @@ describe('db/storedProfiles', () => {
     assert.equal(validateStoredProfile(profile).ok, true);
   });
 
+  it('an imported connection string keeps the strongest equivalent of its Encrypt: Optional and False become true, with a note', () => {
+    for (const value of ['Optional', 'False', 'no']) {
+      const { profile, notes } = profileFromAdoNet('ci', `Server=db;User Id=u;Encrypt=${value}`);
+      assert.equal(profile.encrypt, true, value);
+      assert.equal(notes.length, 1, value);
+      assert.match(notes[0]!, /became "encrypt": true/);
+    }
+    assert.deepEqual(profileFromAdoNet('ci', 'Server=db;User Id=u;Encrypt=Mandatory').notes, []);
+    assert.equal(profileFromAdoNet('ci', 'Server=db;User Id=u;Encrypt=Mandatory').profile.encrypt, true);
+    // Typed on the CLI, an explicit Encrypt=false is the user's own choice (the CLI warns before sending the password).
+    assert.equal(profileFromConnectionString('Server=db;User Id=u;Encrypt=false').profile.encrypt, false);
+    assert.equal(profileFromConnectionString('Server=db;User Id=u;Encrypt=Optional').profile.encrypt, true);
+  });
+
   it('imports mssql connections: SQL login with its saved password, instance names, unsupported integrated auth', () => {
     const sql = importMssqlConnection({ server: 'box\\SQLEXPRESS', database: 'app', user: 'sa', authenticationType: 'SqlLogin', encrypt: 'Optional', profileName: 'Local' }, 0);
     assert.equal(sql.ok, true);
     if (!sql.ok) return;
-    assert.deepEqual(sql.profile, { name: 'Local', server: 'box', instanceName: 'SQLEXPRESS', database: 'app', authenticationType: 'sql', user: 'sa', encrypt: false, trustServerCertificate: false, development: false });
+    // encrypt "Optional" keeps the stronger equivalent: true, with a note that says so.
+    assert.deepEqual(sql.profile, { name: 'Local', server: 'box', instanceName: 'SQLEXPRESS', database: 'app', authenticationType: 'sql', user: 'sa', encrypt: true, trustServerCertificate: false, development: false });
+    assert.match(sql.notes[0]!, /"Optional" became "encrypt": true/);
+    const off = importMssqlConnection({ server: 'h', user: 'u', encrypt: false }, 3);
+    assert.ok(off.ok && off.profile.encrypt === true && /password in clear text|clear text/.test(off.notes[0]!));
+    const mandatory = importMssqlConnection({ server: 'h', user: 'u', encrypt: 'Mandatory' }, 4);
+    assert.ok(mandatory.ok && mandatory.profile.encrypt === true && mandatory.notes.length === 0);
     assert.equal(sql.askForSecret, true);
     const withPort = importMssqlConnection({ server: 'h,1444', user: 'u', password: 'pw', encrypt: 'Strict' }, 1);
     assert.ok(withPort.ok && withPort.profile.port === 1444 && withPort.profile.encrypt === 'strict' && withPort.secret === 'pw' && !withPort.askForSecret);
@@ -96,7 +117,17 @@ describe('db/storedProfiles', () => {
     assert.equal(twice.length, 2);
     assert.equal((twice[1] as { server: string }).server, 'h2');
     assert.deepEqual(removeProfile(twice, 'A'), [other]);
-    assert.equal(secretKey(' Lab '), secretKey('lab'));
-    assert.notEqual(secretKey('lab'), secretKey('lab2'));
+    const lab = { name: 'Lab', server: 'db1', user: 'me', authenticationType: 'sql' as const };
+    assert.equal(secretKey({ ...lab, name: ' lab ', server: 'DB1' }), secretKey(lab));
+    assert.equal(secretKey({ ...lab, port: 1433 }), secretKey(lab));
+    assert.notEqual(secretKey({ ...lab, name: 'lab2' }), secretKey(lab));
+    // Same name, re-pointed at another server, port, instance or login: another key, so no secret is handed over.
+    assert.notEqual(secretKey({ ...lab, server: 'evil' }), secretKey(lab));
+    assert.notEqual(secretKey({ ...lab, port: 1444 }), secretKey(lab));
+    assert.notEqual(secretKey({ ...lab, instanceName: 'X' }), secretKey(lab));
+    assert.notEqual(secretKey({ ...lab, user: 'sa' }), secretKey(lab));
+    assert.notEqual(secretKey({ ...lab, authenticationType: 'entra-password' }), secretKey(lab));
+    // No separator trick joins two fields into the same key.
+    assert.notEqual(secretKey({ ...lab, name: 'a', server: 'b,c' }), secretKey({ ...lab, name: 'a,b', server: 'c' }));
   });
 });

@@ -2,10 +2,11 @@
 // connect (password to SecretStorage, status bar, database context for the language server), compare from the
 // cursor on a development profile, run errors at their document line, a refused login, disconnect.
 // Figures are the stand-in model's.
+import { X509Certificate } from 'node:crypto';
 import * as assert from 'node:assert/strict';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
 import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
-import type { PanelData } from '../../../src/shared/webviewProtocol';
+import type { PanelData, RunningView } from '../../../src/shared/webviewProtocol';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import { s1Script, serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
@@ -35,6 +36,8 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
   let controller: ProfilingControllerType;
   const contexts: (DatabaseContextParams | null)[] = [];
   const panels: PanelData[] = [];
+  const running: RunningView[] = [];
+  let runsEnded = 0;
   const lines: string[] = [];
   const journal = new KeyValueRestoreJournal(new MemoryStore());
 
@@ -48,7 +51,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, fakeOutput(lines) as never, journal, async (c) => void contexts.push(c));
-    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async (d: PanelData) => void panels.push(d) } as never, journal);
+    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async (d: PanelData) => void panels.push(d), showRunning: async (v: RunningView) => void running.push(v), runEnded: async () => void runsEnded++ } as never, journal);
   });
 
   after(async () => {
@@ -73,7 +76,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     // Profile the setup batch first (cursor on CREATE TABLE): the table the loop inserts into then exists.
     const createLine = script.split('\n').findIndex((l) => /CREATE TABLE/.test(l));
     await controller.profileText(doc as never, new Range(new Position(createLine, 0), new Position(createLine, 0)) as never, 'profile');
-    assert.equal(panels.at(-1)?.kind, 'profile');
+    assert.equal(panels.at(-1)?.kind, 'profile', JSON.stringify({ shown: fake.shown.map((m) => m.message), lines: lines.slice(-6) }));
     assert.equal(panels.at(-1)?.header.status, 'completed', JSON.stringify(panels.at(-1)?.header));
     const cursorLine = script.split('\n').findIndex((l) => /INSERT INTO/.test(l));
     const cursor = { line: cursorLine, character: 4 };
@@ -145,21 +148,54 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the trace was dropped');
   });
 
-  it('Cancel during a comparison: the runs so far are shown as cancelled and the setting is restored', async () => {
+  it('Cancel in the warm-up: no empty panel, and the message says no run was measured (not "the runs so far")', async () => {
     const script = s1Script(2_000_000);
     const doc = fakeDocument(script);
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
     const lastLine = script.split('\n').length - 1;
     fake.shown = [];
-    fake.cancelWhenProgress = /^Running the workload/;
+    const panelsBefore = panels.length;
+    const endedBefore = runsEnded;
+    fake.cancelWhenProgress = /Running the workload/;
     // The profile from the test before is not a development one: confirm the switch.
     fake.messageAnswers = ['Switch and Compare'];
     await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'compare');
+    assert.equal(panels.length, panelsBefore, 'no panel for a comparison that measured nothing');
+    assert.ok(runsEnded > endedBefore, 'the running view was ended');
+    const message = fake.shown.find((m) => m.message.startsWith('Durability Lens: the comparison was cancelled'))?.message ?? '';
+    assert.equal(message, 'Durability Lens: the comparison was cancelled in its warm-up: no run was measured and the original setting was restored.');
+    assert.ok(!fake.shown.some((m) => /runs so far/.test(m.message)), JSON.stringify(fake.shown.map((m) => m.message)));
+    const state = await serverState(h);
+    assert.equal(state.setting, 'DISABLED');
+    assert.deepEqual(state.eventSessions, []);
+  });
+
+  it('Cancel during a measured run: the run so far is shown as cancelled and the setting is restored; progress names the run, batch and GO iteration', async () => {
+    const script = s1Script(2_000_000);
+    const doc = fakeDocument(script);
+    const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
+    const lastLine = script.split('\n').length - 1;
+    fake.shown = [];
+    fake.settings['durabilityLens.compare.warmup'] = false;
+    running.length = 0;
+    try {
+      // Cancel once the sampler has reported live log flushes of the first measured run.
+      fake.cancelWhenProgress = /^Run 1 of \d+: DISABLED — Running the workload: batch 1 of 1 — [\d.]+ (ms|s), [\d,]+ log flushes/;
+      fake.messageAnswers = ['Switch and Compare'];
+      await controller.profileText(doc as never, new Range(new Position(0, 0), new Position(lastLine, 0)) as never, 'compare');
+    } finally {
+      delete fake.settings['durabilityLens.compare.warmup'];
+    }
     const data = panels.at(-1)!;
     assert.equal(data.kind, 'comparison', JSON.stringify({ shown: fake.shown.map((m) => m.message), progress: fake.progress.slice(-8), lines: lines.slice(-8) }));
     assert.equal(data.header.status, 'cancelled');
     assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
-    assert.ok(fake.shown.some((m) => m.message.startsWith('Durability Lens: the comparison was cancelled')), JSON.stringify(fake.shown.map((m) => m.message)));
+    assert.ok(fake.shown.some((m) => m.message === 'Durability Lens: the comparison was cancelled; the 1 measured run(s) so far are shown and the original setting was restored.'), JSON.stringify(fake.shown.map((m) => m.message)));
+    // The panel showed the run in progress (not the old result) with the sampler's live figures.
+    const live = running.find((v) => v.logFlushes !== null && v.logFlushes > 0);
+    assert.ok(live, JSON.stringify(running.slice(-3)));
+    assert.match(live!.step, /^run 1 of \d+: DISABLED — Running the workload: batch 1 of 1$/);
+    assert.ok(live!.elapsedMs > 0);
     const state = await serverState(h);
     assert.equal(state.setting, 'DISABLED');
     assert.deepEqual(state.eventSessions, []);
@@ -183,7 +219,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const store = new ConnectionStore(secrets as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
     const profile = store.read().profiles[0]!;
-    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey('standin'), 'wrong');
+    await secrets.store((await import('../../../src/db/storedProfiles')).secretKey(profile), 'wrong');
     fake.shown = [];
     assert.equal(await other.connect(profile), false);
     const error = fake.shown.find((s) => s.kind === 'error')!;
@@ -240,7 +276,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
     const store = new ConnectionStore(fake.secretStorage() as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
-    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey('standin'), h.secret);
+    await fake.secretStorage().store((await import('../../../src/db/storedProfiles')).secretKey(store.find('standin')!), h.secret);
     assert.equal(await other.connect(store.find('standin')!), true);
     fake.setSetting('durabilityLens.connections', [{ ...saved[0], development: false }]);
     assert.equal(other.current?.profile.development, false);
@@ -280,29 +316,62 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
     await h?.close();
   });
 
-  it('offers to trust the certificate for this profile only, saves that, and connects', async () => {
+  it('offers to trust exactly this certificate (pinned by SHA-256) for this profile only, and connects verifying it', async () => {
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');
     const { ConnectionManager } = await import('../../../src/extension/connectionManager');
     const { secretKey } = await import('../../../src/db/storedProfiles');
+    const { TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION } = await import('../../../src/extension/certificateTrust');
     const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
     fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
-    fake.secrets.set(secretKey('tls'), h.secret);
     const store = new ConnectionStore(fake.secretStorage() as never);
+    fake.secrets.set(secretKey(store.find('tls')!), h.secret);
     const lines: string[] = [];
     const manager = new ConnectionManager(store, fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
-    const trust = "Trust this server's certificate for this profile only";
     fake.shown = [];
-    fake.messageAnswers = [trust];
+    fake.messageAnswers = [TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION];
     const connected = await manager.connect(store.find('tls')!);
     assert.equal(connected, true, JSON.stringify(fake.shown) + lines.join('\n'));
     const error = fake.shown.find((s) => s.kind === 'error')!;
     assert.match(error.message, /TLS certificate is not trusted/);
     assert.match(error.message, /Nothing was changed on the server\./);
-    assert.equal(error.items[0], trust);
+    assert.equal(error.items[0], TRUST_CERTIFICATE_ACTION);
+    // The modal shows the certificate, with the fingerprint of the stand-in's certificate.
+    const fingerprint = new X509Certificate(h.server.certPem).fingerprint256;
+    const modal = fake.shown.find((s) => s.modal)!;
+    assert.match(modal.detail!, new RegExp(`SHA-256: ${fingerprint}`));
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
-    assert.equal(saved[0]!.trustServerCertificate, true);
+    assert.equal(saved[0]!.certificateSha256, fingerprint);
+    assert.equal(saved[0]!.trustServerCertificate, false, 'validation is not turned off for good');
     assert.deepEqual(saved[1], other, 'other profiles untouched');
-    assert.equal(manager.current?.profile.trustServerCertificate, true);
+    assert.ok(lines.some((l) => /encrypted, pinned certificate fingerprint/.test(l)), lines.join('\n'));
+    assert.ok(!lines.some((l) => /encryption verified|certificate verified/.test(l)), lines.join('\n'));
     manager.dispose();
+  });
+
+  it('a pinned profile refuses another certificate before the login is sent', async () => {
+    const { connect } = await import('../../../src/db/connect');
+    const { ConnectionFailure } = await import('../../../src/db/errors');
+    let logins = 0;
+    const login = h.engine.login.bind(h.engine);
+    h.engine.login = (request) => {
+      logins++;
+      return login(request);
+    };
+    const wrongPin = Array.from({ length: 32 }, () => 'AB').join(':');
+    const profile = { server: '127.0.0.1', port: h.server.port, database: 'lab', authentication: { type: 'sql' as const, user: 'sa' }, encrypt: true, trustServerCertificate: false, pinnedCertificateSha256: wrongPin };
+    await assert.rejects(connect(profile, h.secret, { role: 'monitor' }), (err: unknown) => {
+      assert.ok(err instanceof ConnectionFailure);
+      assert.equal(err.info.kind, 'certificate-changed');
+      assert.equal(err.info.offerTrustServerCertificate, false);
+      assert.match(err.info.message, /different certificate/);
+      return true;
+    });
+    assert.equal(logins, 0, 'the login (with the password) reached the server');
+    // The right pin connects and says so.
+    const right = new X509Certificate(h.server.certPem).fingerprint256;
+    const session = await connect({ ...profile, pinnedCertificateSha256: right }, h.secret, { role: 'monitor' });
+    assert.equal(session.encrypted, true);
+    assert.equal(session.certificate, 'pinned');
+    await session.close();
   });
 });

@@ -84,12 +84,52 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     assert.deepEqual([...outcome.found].sort(), [...HOSTILE_ORPHANS].sort());
     assert.deepEqual([...outcome.dropped].sort(), [...HOSTILE_ORPHANS].sort());
     const prompt = fake.shown.find((m) => m.modal && m.message.includes('left on the server'))!;
-    assert.equal(prompt.message, 'Durability Lens: 3 Extended Events sessions named durability_lens_* are left on the server and no run of this window owns them.');
+    assert.equal(prompt.message, 'Durability Lens: 3 Extended Events sessions named durability_lens_* are left on the server and no running trace owns them.');
     // The names are the detail's first lines, verbatim and nothing else: a dialog detail is plain text.
     assert.deepEqual(prompt.detail!.split('\n').slice(0, 3).sort(), [...HOSTILE_ORPHANS].sort());
     assert.equal(prompt.detail!.split('\n')[3], '');
     assert.deepEqual(prompt.items, ['Drop Them', 'Keep']);
     assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
+  it('offers only sessions whose owner window is gone: never a live session of another window; unknown ones only on demand', async () => {
+    const { SessionLedger, LEDGER_KEY } = await import('../../../src/extension/sessionLedger');
+    const shared = new MemoryMemento(); // globalState, as every window of this machine sees it
+    const deadPid = 2 ** 30;
+    const thisWindow = new SessionLedger(shared, Date.now, (pid) => pid !== deadPid);
+    const otherWindow = new SessionLedger(shared);
+    const liveElsewhere = await otherWindow.claim();
+    const crashed = 'durability_lens_crashed0000000001';
+    await shared.update(LEDGER_KEY, [...(shared.get<unknown[]>(LEDGER_KEY) ?? []), { name: crashed, owner: 'gone-window', pid: deadPid, heartbeatAt: Date.now() }]);
+    const unknown = 'durability_lens_fromthecli000001';
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      for (const n of [liveElsewhere, crashed, unknown]) await s.execute(`CREATE EVENT SESSION ${quoteName(n)} ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+    } finally {
+      await s.close();
+    }
+    fake.shown = [];
+    fake.messageAnswers.push('Drop Them');
+    const onConnect = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output, ledger: thisWindow });
+    assert.deepEqual(onConnect, { found: [crashed], dropped: [crashed] });
+    const prompt = fake.shown.find((m) => m.modal)!;
+    assert.ok(!prompt.detail!.includes(liveElsewhere) && !prompt.detail!.includes(unknown), prompt.detail);
+    // On demand: the unknown one is offered, marked as not ours; the other window's live session still is not.
+    fake.shown = [];
+    fake.messageAnswers.push('Drop Them');
+    const manual = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [], output, ledger: thisWindow, reportNone: true });
+    assert.deepEqual(manual.found, [unknown]);
+    assert.match(fake.shown.find((m) => m.modal)!.detail!, /Not started by this VS Code[^\n]*\n.*fromthecli/);
+    assert.deepEqual((await serverState(h)).eventSessions, [liveElsewhere]);
+    // Once the other window stops beating (closed or crashed), its session is an orphan too.
+    const later = new SessionLedger(shared, () => Date.now() + 10 * 60_000);
+    assert.deepEqual(later.classify([liveElsewhere], []), { orphans: [liveElsewhere], liveElsewhere: [], unknown: [] });
+    const s2 = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      await s2.execute(`DROP EVENT SESSION ${quoteName(liveElsewhere)} ON SERVER;`);
+    } finally {
+      await s2.close();
+    }
   });
 
   it('keeps leftovers when the user chooses Keep, and finds none afterwards once dropped', async () => {
@@ -116,7 +156,7 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     const name = trace.sessionName!;
     assert.match(name, /^durability_lens_/);
     assert.equal(fake.statusItems.get('durabilityLens.trace'), '$(record) Log-flush trace: lab');
-    assert.deepEqual((await serverState(h)).eventSessions, [name]);
+    assert.deepEqual((await serverState(h)).eventSessions, [name, `${name}_latency`]);
     const own = await offerOrphanCleanup({ source: manager.connectionSource()!, scope: 'server', liveNames: [name], output, reportNone: true });
     assert.deepEqual(own.found, [], 'the live trace is not offered as leftover');
 
@@ -145,7 +185,7 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
   it('shutdown (deactivation) stops and drops a running trace without showing anything', async () => {
     const before = shownPanels.length;
     assert.equal(await trace.start(), true);
-    assert.equal((await serverState(h)).eventSessions.length, 1);
+    assert.equal((await serverState(h)).eventSessions.length, 2, 'the trace and its latency companion');
     await trace.shutdown();
     assert.deepEqual((await serverState(h)).eventSessions, []);
     assert.equal(shownPanels.length, before);

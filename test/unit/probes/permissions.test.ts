@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { quoteName } from '../../../src/db/quote';
+import { rebuildGrants } from '../../../src/probes/grantRebuild';
 import { evaluatePreflight, grantFor, inComment, serverStatePermission } from '../../../src/probes/permissions';
 
 const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
@@ -105,5 +106,17 @@ describe('probes/permissions: the preflight checks what each probe really needs 
       assert.equal(result.missing[0]!.grant, '-- run while connected to the master database of the logical server\nALTER SERVER ROLE [##MS_ServerStateReader##] ADD MEMBER [lens];');
     }
     assert.deepEqual(evaluatePreflight(azureRow, ctx, { serviceObjective: 'P1' }).missing, [], 'VIEW DATABASE STATE suffices above S1');
+  });
+});
+
+describe('probes/grantRebuild: structured requirements of empty sources (issue 11)', () => {
+  const facts = { majorVersion: 16, engineEdition: 3, loginName: 'lens', userName: 'lens', databaseName: 'lab' };
+
+  it('rebuilds VIEW ANY DEFINITION and the Azure role from {measurement, required}; a claimed permission outside the allow-list falls back', () => {
+    assert.deepEqual(rebuildGrants({ ...facts, measurements: [{ measurement: 'fileStats', required: { permission: 'VIEW ANY DEFINITION', scope: 'server' } }] }), ['USE [master];\nGRANT VIEW ANY DEFINITION TO [lens];']);
+    assert.deepEqual(rebuildGrants({ ...facts, engineEdition: 5, measurements: [{ measurement: 'perfCounters', required: { permission: '##MS_ServerStateReader##', scope: 'server-role' } }] }), [
+      '-- run while connected to the master database of the logical server\nALTER SERVER ROLE [##MS_ServerStateReader##] ADD MEMBER [lens];',
+    ]);
+    assert.deepEqual(rebuildGrants({ ...facts, measurements: [{ measurement: 'fileStats', required: { permission: 'CONTROL SERVER; DROP LOGIN x', scope: 'server' } }] }), ['USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [lens];']);
   });
 });

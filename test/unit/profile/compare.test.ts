@@ -30,6 +30,10 @@ describe('durability comparison runner', () => {
     assert.equal(result.restore!.status, 'already-original');
     assert.equal(fake.setting, 'DISABLED');
     assert.deepEqual(fake.log.filter((l) => l.startsWith('close')).length, 2, 'both connections closed');
+    // The workload session (#2) is closed — its transaction rolled back — before the restore reads the setting.
+    const workloadClosed = fake.log.indexOf('close#2');
+    assert.ok(workloadClosed > 0 && workloadClosed < fake.log.indexOf('journal-remove'), fake.log.join(' '));
+    assert.deepEqual(fake.log.slice(-3), ['journal-remove', 'unlock', 'close#1']);
   });
 
   it('restores the original setting after a workload error in a FORCED run', async () => {

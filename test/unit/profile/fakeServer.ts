@@ -3,6 +3,7 @@
 import type { BatchReport, ConnectionRole, QueryParameter, Row, SqlSession, WorkloadBatch } from '../../../src/db/types';
 import { CHANGE_TRACKING_SQL, DATABASE_SQL, PREFLIGHT_SERVER_SQL, SERVER_IDENTITY_SQL } from '../../../src/probes';
 import { READ_DURABILITY_SQL } from '../../../src/profile/durabilityGuard';
+import { GET_APPLOCK_SQL, LOCK_HOLDER_SQL, RELEASE_APPLOCK_SQL } from '../../../src/profile/databaseLock';
 import { TARGET_DATABASE_SQL } from '../../../src/profile/profileRun';
 import type { RestoreEntry, RestoreJournal } from '../../../src/profile/restoreJournal';
 import type { ConnectionSource, DurabilityMode, WorkloadExecutor } from '../../../src/profile/types';
@@ -13,6 +14,10 @@ export class FakeServer {
   database = { name: 'lab', cdc: false, published: false, ag: false, state: 'ONLINE' };
   /** The next ALTER fails like a locked database (the setting does not change). */
   alterLocked = false;
+  /** ALTERs still to refuse with 5061 before they succeed (a short-lived lock of another session). */
+  alterLockedTimes = 0;
+  /** Another comparison's session holds the database lock (sp_getapplock answers -1). */
+  lockHeld = false;
   /** Every statement on a connection opened before this many opens fails as a dropped connection. */
   dropMonitorAfterAlters: number | null = null;
   private alters = 0;
@@ -41,9 +46,21 @@ export class FakeServer {
       this.log.push(`read:${this.setting}`);
       return [{ delayed_durability_desc: this.setting }];
     }
+    if (sql === GET_APPLOCK_SQL) {
+      this.log.push(this.lockHeld ? 'lock-refused' : 'lock');
+      return [{ result: this.lockHeld ? -1 : 0 }];
+    }
+    if (sql === RELEASE_APPLOCK_SQL) {
+      this.log.push('unlock');
+      return [{ result: 0 }];
+    }
+    if (sql === LOCK_HOLDER_SQL) {
+      return this.lockHeld ? [{ session_id: 77, resource_description: '0:[durability_lens:lab]:(1)', host_name: 'BUILD-7', program_name: 'Durability Lens CLI', host_process_id: 4242, login_name: 'ci', login_time: new Date('2026-01-02T03:04:05Z') }] : [];
+    }
     const alter = /^ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = (DISABLED|ALLOWED|FORCED) WITH NO_WAIT;$/.exec(sql);
     if (alter) {
-      if (this.alterLocked) {
+      if (this.alterLocked || this.alterLockedTimes > 0) {
+        if (this.alterLockedTimes > 0) this.alterLockedTimes--;
         this.log.push(`alter-refused:${alter[1]}`);
         throw Object.assign(new Error('lock'), { number: 5061, state: 1, class: 16, message: "ALTER DATABASE failed because a lock could not be placed on database 'lab'. Try again later.", lineNumber: 1 });
       }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { alterDurabilitySql, DurabilityChangeError, DurabilityGuard, recoverFromJournal, setDurability } from '../../../src/profile/durabilityGuard';
+import { alterDurabilitySql, DurabilityChangeError, DurabilityGuard, setDurability } from '../../../src/profile/durabilityGuard';
+import { recoverFromJournal } from '../../../src/profile/recovery';
 import { newRestoreEntry } from '../../../src/profile/restoreJournal';
 import type { SqlClient } from '../../../src/db/types';
 import { FakeServer } from './fakeServer';
@@ -27,13 +28,107 @@ describe('durability guard', () => {
     const fake = new FakeServer();
     const journal = fake.journal();
     const guard = new DurabilityGuard({ journal, server: 'sql1,1433', database: 'lab', monitor: fake.client(1, 'monitor') });
-    await guard.begin('DISABLED');
+    await guard.lock();
+    await guard.begin();
     await guard.apply('FORCED');
     const outcome = await guard.restore();
-    assert.deepEqual(fake.log, ['journal-put:DISABLED', 'journal-put:DISABLED', 'alter:FORCED', 'read:FORCED', 'read:FORCED', 'alter:DISABLED', 'read:DISABLED', 'read:DISABLED', 'journal-remove']);
+    await guard.release();
+    assert.deepEqual(fake.log, ['lock', 'read:DISABLED', 'journal-put:DISABLED', 'journal-put:DISABLED', 'alter:FORCED', 'read:FORCED', 'read:FORCED', 'alter:DISABLED', 'read:DISABLED', 'read:DISABLED', 'journal-remove', 'unlock']);
     assert.equal(outcome!.status, 'restored');
     assert.equal(outcome!.verifiedSetting, 'DISABLED');
     assert.equal(journal.entries.length, 0);
+  });
+
+  it('reads the original under the database lock, not from the plan, and refuses to read it without the lock', async () => {
+    const fake = new FakeServer();
+    const guard = new DurabilityGuard({ journal: fake.journal(), server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
+    await assert.rejects(guard.begin(), /lock\(\) must hold the database/);
+    fake.setting = 'ALLOWED'; // changed since the plan was read
+    await guard.lock();
+    const entry = await guard.begin();
+    assert.equal(entry.originalSetting, 'ALLOWED');
+    assert.deepEqual(fake.log.slice(0, 2), ['lock', 'read:ALLOWED']);
+  });
+
+  it('a database held by another comparison is refused with who holds it, before anything is read or changed', async () => {
+    const fake = new FakeServer();
+    fake.lockHeld = true;
+    const guard = new DurabilityGuard({ journal: fake.journal(), server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
+    const attempt = await guard.lock();
+    assert.equal(attempt.acquired, false);
+    assert.ok(!attempt.acquired && attempt.code === -1);
+    if (!attempt.acquired) {
+      assert.deepEqual([attempt.holder.sessionId, attempt.holder.host, attempt.holder.program, attempt.holder.since], [77, 'BUILD-7', 'Durability Lens CLI', '2026-01-02T03:04:05.000Z']);
+    }
+    assert.deepEqual(fake.log, ['lock-refused']);
+  });
+
+  it('restore retries a lock wait (5061) with backoff within its deadline', async () => {
+    const fake = new FakeServer();
+    const journal = fake.journal();
+    const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
+    await guard.lock();
+    await guard.begin();
+    await guard.apply('FORCED');
+    fake.alterLockedTimes = 2;
+    const outcome = (await guard.restore())!;
+    assert.equal(outcome.status, 'restored', outcome.message);
+    assert.equal(fake.log.filter((l) => l === 'alter-refused:DISABLED').length, 2);
+    assert.equal(fake.setting, 'DISABLED');
+    assert.equal(journal.entries.length, 0);
+  });
+
+  it('restore leaves a setting another session changed (not what we last applied) and reports it', async () => {
+    const fake = new FakeServer();
+    const journal = fake.journal();
+    const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
+    await guard.lock();
+    await guard.begin();
+    await guard.apply('FORCED');
+    fake.setting = 'ALLOWED'; // a DBA's ALTER from another session
+    const outcome = (await guard.restore())!;
+    assert.equal(outcome.status, 'external-change');
+    assert.equal(outcome.verifiedSetting, 'ALLOWED');
+    assert.equal(fake.setting, 'ALLOWED');
+    assert.ok(!fake.log.includes('alter:DISABLED'), 'no ALTER over their change');
+    assert.match(outcome.message, /is ALLOWED, but this comparison last set FORCED: another session changed it .* left as it is \(not overwritten\)\. It was DISABLED before .* ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
+  });
+
+  it('restore reconnects with its own time limit, not the cancelled run signal', async () => {
+    const fake = new FakeServer();
+    fake.dropMonitorAfterAlters = 1;
+    const source = fake.source();
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const signals: AbortSignal[] = [];
+    const guard = new DurabilityGuard({
+      journal: fake.journal(), server: 's', database: 'lab', monitor: await source.open('monitor'),
+      reopenMonitor: (signal) => {
+        signals.push(signal);
+        return signal.aborted ? Promise.reject(new Error('aborted')) : source.open('monitor', signal);
+      },
+    });
+    await guard.lock();
+    await guard.begin();
+    await assert.rejects(guard.apply('FORCED'), DurabilityChangeError);
+    const outcome = (await guard.restore())!;
+    assert.equal(outcome.status, 'restored', outcome.message);
+    assert.equal(signals.length, 1);
+    assert.equal(signals[0]!.aborted, false);
+    assert.deepEqual(fake.log.filter((l) => l.startsWith('lock')), ['lock', 'lock'], 'the lock is taken again on the new connection');
+  });
+
+  it('recovery leaves an entry whose comparison still holds the database', async () => {
+    const fake = new FakeServer();
+    fake.setting = 'FORCED';
+    fake.lockHeld = true;
+    const journal = fake.journal();
+    await journal.put(newRestoreEntry({ server: 's', database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
+    const outcomes = await recoverFromJournal(journal, async () => fake.client(9, 'monitor'));
+    assert.deepEqual(outcomes.map((o) => o.status), ['in-use']);
+    assert.match(outcomes[0]!.message, /a comparison still holds it \(session 77 on host BUILD-7/);
+    assert.equal(fake.setting, 'FORCED');
+    assert.equal(journal.entries.length, 1);
   });
 
   it('refuses to change anything before the original is journalled', async () => {
@@ -60,7 +155,8 @@ describe('durability guard', () => {
     const source = fake.source();
     const monitor = await source.open('monitor');
     const guard = new DurabilityGuard({ journal: fake.journal(), server: 's', database: 'lab', monitor, reopenMonitor: () => source.open('monitor') });
-    await guard.begin('DISABLED');
+    await guard.lock();
+    await guard.begin();
     await assert.rejects(guard.apply('FORCED'), DurabilityChangeError); // the read-back after the ALTER hits the dead socket
     const outcome = await guard.restore();
     assert.equal(outcome!.status, 'restored');
@@ -71,8 +167,9 @@ describe('durability guard', () => {
   it('keeps the journal entry and names the exact statement when the restore cannot be done', async () => {
     const fake = new FakeServer();
     const journal = fake.journal();
-    const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
-    await guard.begin('DISABLED');
+    const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor'), restoreTimeoutMs: 300 });
+    await guard.lock();
+    await guard.begin();
     await guard.apply('FORCED');
     fake.alterLocked = true;
     const outcome = (await guard.restore())!;
@@ -104,11 +201,12 @@ describe('durability guard', () => {
     const fake = new FakeServer();
     const source = fake.source();
     const guard = new DurabilityGuard({ journal: fake.journal(), server: 's', database: 'lab', monitor: await source.open('monitor'), reopenMonitor: () => source.open('monitor') });
-    await guard.begin('DISABLED');
+    await guard.lock();
+    await guard.begin();
     await guard.apply('FORCED');
     fake.dropMonitorAfterAlters = 2; // the restoring ALTER is the second: it runs, then the connection dies
     const outcome = (await guard.restore())!;
-    assert.deepEqual(fake.log.slice(-6), ['read:FORCED', 'alter:DISABLED', 'open#2:monitor', 'read:DISABLED', 'read:DISABLED', 'journal-remove']);
+    assert.deepEqual(fake.log.slice(-7), ['read:FORCED', 'alter:DISABLED', 'open#2:monitor', 'lock', 'read:DISABLED', 'read:DISABLED', 'journal-remove']);
     assert.equal(outcome.status, 'restored', outcome.message);
     assert.match(outcome.message, /back to DISABLED \(verified\)/);
   });
@@ -117,7 +215,8 @@ describe('durability guard', () => {
     const fake = new FakeServer();
     const journal = fake.journal();
     const guard = new DurabilityGuard({ journal, server: 's', database: 'lab', monitor: fake.client(1, 'monitor') });
-    await guard.begin('DISABLED');
+    await guard.lock();
+    await guard.begin();
     fake.alterLocked = true;
     await assert.rejects(guard.apply('FORCED'), DurabilityChangeError);
     fake.alterLocked = false;

@@ -65,4 +65,22 @@ describe('profile: sampler', () => {
     assert.equal(result.samples.length, 2);
     assert.match(result.notes[0]!, /^Sampling stopped after 2 sample\(s\): The connection was closed\. The before\/after figures are not affected\./);
   });
+
+  it('a short run is sampled too: the first gaps ramp up from 50 ms, and stop() takes a last reading', async () => {
+    const monitor = new FakeMonitor();
+    const seen: number[] = [];
+    // 1 s interval, as configured by default: a 2-second CHECKDB used to get one sample or none.
+    const sampler = startSampler(monitor, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, onSample: (s) => seen.push(s.files[0]!.writes) });
+    // baseline + 3 ramped readings (50, 100, 200 ms): 8 queries, well before the first 1 s interval would end.
+    await until(() => monitor.queries >= 8, 'three ramped samples', 3000);
+    const result = await sampler.stop();
+    assert.ok(result.samples.length >= 3, String(result.samples.length));
+    assert.deepEqual(seen, result.samples.map((s) => s.files[0]!.writes), 'every sample was reported live');
+
+    const instant = new FakeMonitor();
+    const quick = startSampler(instant, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
+    await until(() => instant.queries >= 2, 'the baseline reading');
+    const ended = await quick.stop();
+    assert.ok(ended.samples.length >= 1, 'stopping before the first gap still yields a last reading');
+  });
 });

@@ -195,6 +195,8 @@ describe('xe aggregates', () => {
       assert.equal(s.flushes, null);
       assert.equal(s.flushesPerCommit, null);
       assert.match(s.notMeasured!, /Azure SQL Database may not deliver log-writer events to database-scoped sessions/);
+      // When the Log Flushes/sec counter also rose by 0 (a delayed-durable run), 0 is a measurement.
+      assert.equal(aggregateLogFlushEvents([], { ...ctx, scope: 'database', commitCount: 40, counterLogFlushes: 0, exact: exact({ databases_log_flush: 0 }, []) }).flushes, 0);
       // A server-scoped session with no flushes did see none: 0 is a measurement there.
       assert.equal(aggregateLogFlushEvents([], { ...ctx, commitCount: 40, exact: exact({ databases_log_flush: 0 }, []) }).flushes, 0);
     });

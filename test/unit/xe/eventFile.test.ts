@@ -67,19 +67,59 @@ describe('xe target reads cost one round trip however long the run', () => {
   it('reads counter, histogram and ring buffer of a 100,000-flush run in the single query before STOP', async () => {
     const counterXml = '<CounterTarget truncated="0"><Packages><Package name="sqlserver"><Event name="databases_log_flush" count="100000" /><Event name="log_flush_complete" count="100000" /></Package></Packages></CounterTarget>';
     const histogramXml = '<HistogramTarget truncated="0" buckets="1024"><Slot count="99000"><value>4096</value></Slot><Slot count="1000"><value>61440</value></Slot></HistogramTarget>';
-    const server = new FakeServer({ ringBufferXml: '<RingBufferTarget truncated="0" totalEventsProcessed="200000" eventCount="0" droppedCount="0" memoryUsed="0"></RingBufferTarget>', counterXml, histogramXml });
+    const latencyXml = '<HistogramTarget truncated="0" buckets="16384"><Slot count="60000"><value>500</value></Slot><Slot count="39000"><value>2000</value></Slot><Slot count="1000"><value>9000</value></Slot></HistogramTarget>';
+    const server = new FakeServer({ ringBufferXml: '<RingBufferTarget truncated="0" totalEventsProcessed="200000" eventCount="0" droppedCount="0" memoryUsed="0"></RingBufferTarget>', counterXml, histogramXml, latencyXml });
     const s = await LogFlushSession.prepare(server.client(), { databaseId: 7, sessionName: 'durability_lens_0b' });
     await s.start();
     const before = server.calls.length;
     await s.stop();
     const t = await s.collect({ counterLogFlushes: 100_000 });
     const after = server.calls.slice(before).map((c) => c.sql.split('\n')[0]);
-    assert.deepEqual(after, ['SELECT t.target_name, t.target_data', 'ALTER EVENT SESSION [durability_lens_0b] ON SERVER STATE = STOP;']);
+    assert.deepEqual(after, [
+      'SELECT s.name AS session_name, t.target_name, t.target_data',
+      'ALTER EVENT SESSION [durability_lens_0b] ON SERVER STATE = STOP;',
+      'ALTER EVENT SESSION [durability_lens_0b_latency] ON SERVER STATE = STOP;',
+    ]);
     assert.equal(t.flushes, 100_000);
     assert.equal(t.bytes, 99000 * 4096 + 1000 * 61440);
     assert.equal(t.lostEvents, 0);
     assert.equal(t.counterCrossCheck!.agrees, true);
     assert.match(t.timeline.coverage!.label, /^no sample: none of the 100,000 flushes is in the ring buffer/);
+    // Latencies from the companion session's histogram of exact durations (µs per the field description): every flush.
+    assert.equal(t.latencySource, 'histogram');
+    assert.equal(t.latencyFlushes, 100_000);
+    assert.equal(t.latencyNotBucketed, 0);
+    assert.deepEqual(t.latencyMs, { p50: 0.5, p95: 2, p99: 2, max: 9 });
     await s.dispose();
+  });
+});
+
+describe('xe latency histogram (companion session)', () => {
+  it('says how many flushes the latency percentiles cover when its slots ran out', async () => {
+    const counterXml = '<CounterTarget truncated="0"><Packages><Package name="sqlserver"><Event name="log_flush_complete" count="50" /></Package></Packages></CounterTarget>';
+    const latencyXml = '<HistogramTarget truncated="0" buckets="2"><Slot count="30"><value>100</value></Slot><Slot count="10"><value>300</value></Slot></HistogramTarget>';
+    const server = new FakeServer({ ringBufferXml: null, counterXml, latencyXml });
+    const s = await LogFlushSession.prepare(server.client(), { databaseId: 7, sessionName: 'durability_lens_0c' });
+    await s.start();
+    await s.stop();
+    const t = await s.collect();
+    assert.equal(t.latencyFlushes, 40);
+    assert.equal(t.latencyNotBucketed, 10);
+    assert.ok(t.notes.some((n) => /latency histogram bucketed 40 of 50 flushes \(2 slots full\)/.test(n)), t.notes.join('\n'));
+    await s.dispose();
+    assert.equal(server.sessions.size, 0);
+  });
+
+  it('a companion that cannot start leaves the run traced, with a note, and is dropped', async () => {
+    const server = new FakeServer({ ringBufferXml: null });
+    server.failOn(/_latency\] ON SERVER STATE = START;$/, Object.assign(new Error('no memory'), { number: 25653 }));
+    const s = await LogFlushSession.prepare(server.client(), { databaseId: 7, sessionName: 'durability_lens_0d' });
+    await s.start();
+    assert.equal(s.state, 'started');
+    await s.stop();
+    const t = await s.collect();
+    assert.ok(t.notes.some((n) => /latency histogram session durability_lens_0d_latency could not be started/.test(n)));
+    await s.dispose();
+    assert.equal(server.sessions.size, 0);
   });
 });

@@ -21,6 +21,8 @@ export interface FakeOptions {
   /** target_data of event_counter / histogram (absent: the target returns no row). */
   counterXml?: string | null;
   histogramXml?: string | null;
+  /** target_data of the latency companion session's histogram. */
+  latencyXml?: string | null;
   /** fn_xe_file_target_read_file rows in file order: {object_name, event_data, file_name, file_offset}. */
   eventFileRows?: Row[];
 }
@@ -83,10 +85,16 @@ export class FakeServer {
     }
     if (sql.includes('t.target_data')) {
       const s = name !== undefined ? this.sessions.get(name) : undefined;
-      if (!s?.running) return [];
-      const rows: Row[] = [{ target_name: 'ring_buffer', target_data: o.ringBufferXml ?? null }];
-      if (o.counterXml !== undefined) rows.push({ target_name: 'event_counter', target_data: o.counterXml });
-      if (o.histogramXml !== undefined) rows.push({ target_name: 'histogram', target_data: o.histogramXml });
+      const rows: Row[] = [];
+      if (s?.running) {
+        rows.push({ session_name: name, target_name: 'ring_buffer', target_data: o.ringBufferXml ?? null });
+        if (o.counterXml !== undefined) rows.push({ session_name: name, target_name: 'event_counter', target_data: o.counterXml });
+        if (o.histogramXml !== undefined) rows.push({ session_name: name, target_name: 'histogram', target_data: o.histogramXml });
+      }
+      const companion = call.params?.find((p) => p.name === 'companion')?.value as string | undefined;
+      if (companion !== undefined && companion !== name && this.sessions.get(companion)?.running && o.latencyXml !== undefined) {
+        rows.push({ session_name: companion, target_name: 'histogram', target_data: o.latencyXml });
+      }
       return rows;
     }
     if (sql.includes('sys.fn_xe_file_target_read_file')) {

@@ -34,13 +34,19 @@ describe('xe lifecycle', () => {
       'SELECT permission_name FROM',
       'SELECT p.name AS',
       'SELECT o.name AS',
+      'CREATE EVENT SESSION', // the latency companion first, so it sees every flush the main session sees
+      'ALTER EVENT SESSION',
       'CREATE EVENT SESSION',
       'ALTER EVENT SESSION',
-      'SELECT t.target_name, t.target_data', // before STOP: a stopped session has no memory targets
+      'SELECT s.name AS', // before STOP, both sessions in one query: a stopped session has no memory targets
+      'ALTER EVENT SESSION',
       'ALTER EVENT SESSION',
       'SELECT CASE WHEN',
       'DROP EVENT SESSION',
+      'SELECT CASE WHEN',
+      'DROP EVENT SESSION',
     ]);
+    assert.match(server.sqls()[4]!, /^CREATE EVENT SESSION \[durability_lens_test01_latency\] ON SERVER\nADD EVENT sqlserver\.log_flush_complete \(WHERE \(\[database_id\] = \(7\)\)\)\nADD TARGET package0\.histogram \(SET filtering_event_name = N'sqlserver\.log_flush_complete', source = N'duration', source_type = 0, slots = 16384\)/);
     assert.equal(server.sessions.size, 0);
     assert.equal(summary.flushEvent, 'databases_log_flush');
     assert.equal(summary.flushes, 2);
@@ -142,7 +148,8 @@ describe('xe lifecycle', () => {
     assert.equal(err.step, 'start');
     assert.equal(err.grant, 'GRANT ALTER ANY EVENT SESSION ENABLE TO [app];  -- or ALTER ANY EVENT SESSION');
     assert.match(err.message, /The session was created but not started; Durability Lens drops it again\./);
-    assert.equal(server.sqls().at(-1), `DROP EVENT SESSION [${NAME}] ON SERVER;`);
+    assert.ok(server.sqls().includes(`DROP EVENT SESSION [${NAME}] ON SERVER;`));
+    assert.equal(server.sqls().at(-1), `DROP EVENT SESSION [${NAME}_latency] ON SERVER;`);
     assert.equal(server.sessions.size, 0);
   });
 
@@ -160,7 +167,12 @@ describe('xe lifecycle', () => {
       err.message,
       `Could not read the events of the Extended Events session ${NAME} (server error 8115: Arithmetic overflow error.). The events could not be read; the session is dropped as usual.`,
     );
-    assert.deepEqual(server.sqls().slice(-2), [`ALTER EVENT SESSION [${NAME}] ON SERVER STATE = STOP;`, `DROP EVENT SESSION [${NAME}] ON SERVER;`]);
+    assert.deepEqual(server.sqls().filter((q) => /^(ALTER|DROP)/.test(q)).slice(-4), [
+      `ALTER EVENT SESSION [${NAME}] ON SERVER STATE = STOP;`,
+      `DROP EVENT SESSION [${NAME}] ON SERVER;`,
+      `ALTER EVENT SESSION [${NAME}_latency] ON SERVER STATE = STOP;`,
+      `DROP EVENT SESSION [${NAME}_latency] ON SERVER;`,
+    ]);
     assert.equal(server.sessions.size, 0);
   });
 
@@ -239,14 +251,17 @@ describe('xe session cleanup', () => {
 
   it('lists orphans except live sessions, and drops them one by one', async () => {
     const server = new FakeServer();
-    for (const n of ['durability_lens_a', 'durability_lens_b', 'durability_lens_live']) server.sessions.set(n, { running: n.endsWith('b') });
+    for (const n of ['durability_lens_a', 'durability_lens_a_latency', 'durability_lens_b', 'durability_lens_live', 'durability_lens_live_latency']) server.sessions.set(n, { running: n.endsWith('b') });
+    // A live session's latency companion is live too; an orphan's companion is an orphan.
     const orphans = await findOrphanSessions(server.client(), ['durability_lens_live']);
-    assert.deepEqual(orphans, ['durability_lens_a', 'durability_lens_b']);
+    assert.deepEqual(orphans, ['durability_lens_a', 'durability_lens_a_latency', 'durability_lens_b']);
+    server.sessions.delete('durability_lens_a_latency');
+    orphans.splice(1, 1);
     const results = await dropOrphanSessions(server.client(), orphans);
     assert.deepEqual(results, [
       { name: 'durability_lens_a', dropped: true, error: null },
       { name: 'durability_lens_b', dropped: true, error: null },
     ]);
-    assert.deepEqual([...server.sessions.keys()], ['durability_lens_live']);
+    assert.deepEqual([...server.sessions.keys()], ['durability_lens_live', 'durability_lens_live_latency']);
   });
 });

@@ -120,10 +120,10 @@ describe('xe session SQL', () => {
     assert.equal(
       readTargetsSql('server'),
       [
-        'SELECT t.target_name, t.target_data',
+        'SELECT s.name AS session_name, t.target_name, t.target_data',
         'FROM sys.dm_xe_session_targets AS t',
         'JOIN sys.dm_xe_sessions AS s ON t.event_session_address = s.address',
-        'WHERE s.name = @name;',
+        'WHERE s.name IN (@name, @companion);',
       ].join('\n'),
     );
     assert.match(readTargetsSql('database'), /sys\.dm_xe_database_session_targets AS t\nJOIN sys\.dm_xe_database_sessions AS s/);

@@ -17,6 +17,8 @@ export class FakeVscode {
   quickPickAnswers: ((items: { label: string }[]) => unknown)[] = [];
   inputAnswers: (string | undefined)[] = [];
   settings: Record<string, unknown> = {};
+  /** Values from the workspace's .vscode/settings.json: `get` prefers them, `inspect` reports them apart. */
+  workspaceSettings: Record<string, unknown> = {};
   secrets = new Map<string, string>();
   statusText = '';
   /** Text of status bar items other than the connection item, by id ('' once hidden). */
@@ -115,8 +117,8 @@ export class FakeVscode {
           throw new Error('the fake opens no documents from disk');
         },
         getConfiguration: (section: string) => ({
-          get: (key: string) => self.settings[`${section}.${key}`],
-          inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`] }),
+          get: (key: string) => self.workspaceSettings[`${section}.${key}`] ?? self.settings[`${section}.${key}`],
+          inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`], workspaceValue: self.workspaceSettings[`${section}.${key}`] }),
           update: async (key: string, value: unknown) => self.setSetting(`${section}.${key}`, value),
         }),
         onDidChangeConfiguration: (listener: (e: { affectsConfiguration(section: string): boolean }) => void) => {

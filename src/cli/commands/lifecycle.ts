@@ -1,0 +1,99 @@
+// The CLI process around a run that may change a database: SIGINT, SIGTERM, SIGHUP and a broken stdout (EPIPE) cancel
+// the run — which restores DELAYED_DURABILITY and drops the event session before the command returns — and the exit
+// code then says which signal ended it (128 + its number, as shells report it). A second signal forces the exit
+// after saying what is left on the server and the exact ALTER to run.
+import { constants } from 'node:os';
+import { ownedByThisProcess, type RestoreJournal } from '../../profile';
+import type { ConnectedCliIO } from './shared';
+
+export type StopReason = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'EPIPE';
+
+/** 128 + signal number (SIGHUP 129, SIGINT 130, SIGTERM 143); a broken stdout counts as SIGPIPE (141). */
+export function signalExitCode(reason: StopReason): number {
+  const n = reason === 'EPIPE' ? constants.signals.SIGPIPE : constants.signals[reason];
+  return 128 + n;
+}
+
+/** What a forced exit leaves: the journal's restore statements of this process, and how to find our event sessions. */
+export const LEFTOVER_SESSIONS_HINT =
+  "Event sessions of this run, if any are left: SELECT name FROM sys.server_event_sessions WHERE name LIKE 'durability[_]lens[_]%'; then DROP EVENT SESSION [name] ON SERVER; (Azure SQL Database: sys.database_event_sessions, ON DATABASE).";
+
+export interface RunLifecycle {
+  signal: AbortSignal;
+  /** The signal (or EPIPE) that cancelled the run, or null. */
+  readonly stoppedBy: StopReason | null;
+  dispose(): void;
+}
+
+export interface LifecycleOptions {
+  /** The journal whose entries of this process a forced exit prints. */
+  journal?: RestoreJournal;
+  /** How the second signal ends the process (tests replace it). */
+  exit?: (code: number) => void;
+}
+
+export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {}): RunLifecycle {
+  if (io.signal) return { signal: io.signal, stoppedBy: null, dispose: () => undefined };
+  const controller = new AbortController();
+  let stoppedBy: StopReason | null = null;
+  let forcing = false;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+
+  const forceExit = async (reason: StopReason) => {
+    if (forcing) return;
+    forcing = true;
+    const code = signalExitCode(reason);
+    const lines = [`Second ${reason}: exiting now, before the restore finished.`];
+    try {
+      const mine = (await options.journal?.list())?.filter((e) => ownedByThisProcess(e.owner)) ?? [];
+      for (const e of mine) {
+        lines.push(`DELAYED_DURABILITY of ${e.database} on ${e.server} may still be ${e.lastApplied ?? 'changed'} (it was ${e.originalSetting}). Run: ${e.restoreStatement}`);
+      }
+      if (mine.length === 0) lines.push('The restore journal holds no unfinished change of this run.');
+      else lines.push('The journal keeps these entries; the next run with --yes restores them once this process is gone.');
+    } catch (err) {
+      lines.push(`The restore journal could not be read (${(err as Error).message}).`);
+    }
+    lines.push(LEFTOVER_SESSIONS_HINT);
+    io.stderr(`${lines.join('\n')}\n`);
+    exit(code);
+  };
+
+  const stop = (reason: StopReason) => {
+    if (stoppedBy !== null) {
+      void forceExit(reason);
+      return;
+    }
+    stoppedBy = reason;
+    io.stderr(
+      `${reason === 'EPIPE' ? 'Standard output was closed (EPIPE)' : `Received ${reason}`}: stopping the workload, restoring DELAYED_DURABILITY and dropping the event session before exiting (exit code ${signalExitCode(reason)}). Send the signal again to exit at once.\n`,
+    );
+    controller.abort();
+  };
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => {
+    const handler = () => stop(name);
+    process.on(name, handler);
+    return [name, handler] as const;
+  });
+  // A closed pipe (`durability-lens compare … | head`) must not kill the process before the restore.
+  let stdoutBroken = false;
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') return;
+    if (!stdoutBroken) {
+      stdoutBroken = true;
+      stop('EPIPE');
+    }
+  };
+  process.stdout.on('error', onStdoutError);
+  return {
+    signal: controller.signal,
+    get stoppedBy() {
+      return stoppedBy;
+    },
+    dispose: () => {
+      for (const [name, handler] of handlers) process.removeListener(name, handler);
+      // Writes still queued to a broken stdout report EPIPE later: keep swallowing those.
+      if (!stdoutBroken) process.stdout.removeListener('error', onStdoutError);
+    },
+  };
+}

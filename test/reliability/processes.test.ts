@@ -1,0 +1,180 @@
+// Real OS processes running the CLI (node --import tsx src/cli/main.ts) against one stand-in: two `compare` processes
+// on one database, and `compare` sent SIGTERM at each step. The stand-in holds a chosen request until the test
+// releases it, so every step is reached by waiting on the server and on the child's stderr — never by sleeping.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect } from '../../src/db/connect';
+import { FileRestoreJournal, recoverFromJournal } from '../../src/profile';
+import { PROCESS_CASES } from './cases';
+import { leftBehind, WORKLOAD } from './comparison';
+import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
+
+const REPO = resolve(__dirname, '../..');
+const DB = 'rel_cli';
+
+interface CliChild {
+  child: ChildProcess;
+  stderr(): string;
+  /** Resolves when stderr matches `pattern` (rejects if the process exits first). */
+  waitFor(pattern: RegExp): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+function startCompare(h: ReliabilityStandin, journalPath: string, workloadPath: string): CliChild {
+  const args = [
+    '--import', 'tsx', 'src/cli/main.ts', 'compare',
+    '--server', '127.0.0.1', '--port', String(h.server.port), '--database', DB, '--user', 'sa', '--encrypt', 'false',
+    '--journal', journalPath, '--modes', 'DISABLED,FORCED', '--repeat', '1', '--no-warmup', '--setup-batches', '1',
+    '--sample-interval', '50', '--yes', '--json', workloadPath,
+  ];
+  const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, DURABILITY_LENS_PASSWORD: h.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  let ended = false;
+  const listeners = new Set<() => void>();
+  child.stdout!.resume();
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString('utf8');
+    for (const l of [...listeners]) l();
+  });
+  const exited = new Promise<number | null>((done) =>
+    child.on('exit', (code) => {
+      ended = true;
+      for (const l of [...listeners]) l();
+      done(code);
+    }),
+  );
+  return {
+    child,
+    stderr: () => err,
+    exited,
+    waitFor: (pattern) =>
+      new Promise<void>((ok, fail) => {
+        const check = () => {
+          if (pattern.test(err)) {
+            listeners.delete(check);
+            ok();
+          } else if (ended) {
+            listeners.delete(check);
+            fail(new Error(`the CLI exited before stderr matched ${pattern}:\n${err}`));
+          }
+        };
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+describe('reliability: CLI processes (stand-in)', function () {
+  this.timeout(120000);
+  let h: ReliabilityStandin;
+  let dir: string;
+  let journalPath: string;
+  let workloadPath: string;
+  const children: ChildProcess[] = [];
+
+  before(async () => {
+    h = await startReliabilityStandin();
+    h.engine.addDatabase({ name: DB });
+    dir = await mkdtemp(join(tmpdir(), 'lens-processes-'));
+    workloadPath = join(dir, 'workload.sql');
+    await writeFile(workloadPath, WORKLOAD);
+  });
+  beforeEach(() => {
+    journalPath = join(dir, `journal-${Date.now()}.json`);
+    h.holdWhen = null;
+    h.onRequest = null;
+  });
+  afterEach(() => {
+    h.release();
+    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  });
+  after(async () => {
+    await h?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function compareProcess(): CliChild {
+    const c = startCompare(h, journalPath, workloadPath);
+    children.push(c.child);
+    return c;
+  }
+
+  /** The database as it started, no event session, no connection, nothing journalled. */
+  async function assertLeftAsItStarted(): Promise<void> {
+    await waitUntil(() => h.server.connections === 0, 'every connection closed', 10000);
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
+    assert.deepEqual(await new FileRestoreJournal(journalPath).list(), []);
+  }
+
+  const forcedWorkload = (r: { text: string }) => /INSERT INTO dbo\.rel_t/.test(r.text) && h.setting(DB) === 'FORCED';
+
+  it(PROCESS_CASES.twoProcesses.title, async () => {
+    h.holdWhen = forcedWorkload;
+    const first = compareProcess();
+    await h.held(); // the first comparison is mid-run, FORCED
+    const mark = h.log.length;
+    const second = compareProcess();
+    assert.equal(await second.exited, 5, second.stderr());
+    assert.match(second.stderr(), /Another comparison is running on rel_cli: session \d+ on host .*program "Durability Lens CLI \(monitor\)".*connected since \d{4}-/);
+    assert.match(second.stderr(), /Refused: nothing was changed/);
+    // The second process changed nothing: no ALTER reached the server while it ran, the first one's FORCED stands.
+    assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE/i.test(r.text)), []);
+    assert.equal(h.setting(DB), 'FORCED');
+    h.release();
+    assert.equal(await first.exited, 0, first.stderr());
+    assert.match(first.stderr(), /back to DISABLED \(verified\)/);
+    await assertLeftAsItStarted();
+  });
+
+  /** The first request after the ALTER to FORCED (its read-back): the setting is FORCED when the signal lands. */
+  function afterFirstAlter(): (r: { text: string }) => boolean {
+    let altered = false;
+    h.onRequest = (r) => {
+      if (/SET DELAYED_DURABILITY = FORCED/.test(r.text)) altered = true;
+    };
+    return (r) => altered && !/ALTER DATABASE/.test(r.text);
+  }
+
+  /** Holds the request `hold` picks, sends SIGTERM, waits for the child to say it is restoring, lets it go on. */
+  async function sigtermWhileHeld(hold: (r: { text: string }) => boolean): Promise<void> {
+    h.holdWhen = hold;
+    const run = compareProcess();
+    await h.held();
+    assert.equal(h.setting(DB), 'FORCED', 'the signal lands while the database is FORCED');
+    run.child.kill('SIGTERM');
+    await run.waitFor(/Received SIGTERM: stopping the workload, restoring DELAYED_DURABILITY and dropping the event session/);
+    h.release();
+    assert.equal(await run.exited, 143, run.stderr());
+    assert.match(run.stderr(), /Stopped by SIGTERM: rel_cli is DISABLED as it started \(verified\); no event session of this run is left\./);
+    await assertLeftAsItStarted();
+  }
+
+  it(PROCESS_CASES.sigtermAfterAlter.title, () => sigtermWhileHeld(afterFirstAlter()));
+  it(PROCESS_CASES.sigtermDuringRun.title, () => sigtermWhileHeld(forcedWorkload));
+  it(PROCESS_CASES.sigtermDuringRestore.title, () => sigtermWhileHeld((r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text)));
+
+  it(PROCESS_CASES.secondSignal.title, async () => {
+    h.holdWhen = (r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text);
+    const run = compareProcess();
+    await h.held();
+    run.child.kill('SIGTERM');
+    await run.waitFor(/Received SIGTERM/);
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exited, 143, run.stderr());
+    assert.match(run.stderr(), /Second SIGTERM: exiting now, before the restore finished\./);
+    assert.match(run.stderr(), /DELAYED_DURABILITY of rel_cli on 127\.0\.0\.1,\d+ may still be FORCED \(it was DISABLED\)\. Run: ALTER DATABASE \[rel_cli\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
+    assert.match(run.stderr(), /durability\[_\]lens\[_\]%/);
+    h.release();
+    await waitUntil(() => h.server.connections === 0, 'the killed process is gone');
+    // What it said is true: FORCED, and the journal kept the entry; recovery (owner gone, lock free) puts it back.
+    assert.equal(h.setting(DB), 'FORCED');
+    const journal = new FileRestoreJournal(journalPath);
+    assert.equal((await journal.list()).length, 1);
+    const outcomes = await recoverFromJournal(journal, (e) => connect(h.profile(e.database), h.secret, { role: 'monitor' }));
+    assert.deepEqual(outcomes.map((o) => o.status), ['restored']);
+    await assertLeftAsItStarted();
+  });
+});
