@@ -12,7 +12,22 @@ import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { connect } from '../../../src/db/connect';
 import { serverState, startStandin, type StandinHarness } from '../profile/standin';
+import { waitFor } from '../support';
 import { createRecordedRows, INSERT_ROWS, pytdsAvailable } from './support/program';
+
+/** Whether `pid` still runs: not gone, and not a zombie (Linux /proc state Z) waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /** The keys listed in docs/run-result-schema.md between <!-- keys:NAME --> markers. */
 function documentedKeys(name: string): string[] {
@@ -85,6 +100,16 @@ describe('integration: record -- <program> (stand-in, python-tds program)', func
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the trace session was dropped');
   });
 
+  it('the Markdown report labels the server-wide figures and says why the session rows are not measured', async () => {
+    const code = await runCli(['record', ...conn(), '--', 'python3', INSERT_ROWS, String(h.server.port), '100'], io());
+    assert.equal(code, EXIT.ok, err.join(''));
+    const md = out.join('');
+    assert.match(md, /\| WRITELOG waits \(server-wide\) \| 10\d \|/);
+    assert.match(md, /\| Write transactions \| 100 \|/);
+    assert.match(md, /Where the time went: per-session waits do not apply \(a recorded program's sessions are not ours\); WRITELOG across the server: /);
+    assert.match(md, /## Not measured\n\n- The recorded program connects with its own sessions, not ours/);
+  });
+
   it('a program that fails is marked, not hidden: exit 4, its exit code in the RunResult, the figures still there', async () => {
     const code = await runCli(['record', ...conn(), '--json', '--', 'python3', INSERT_ROWS, String(h.server.port), '20', '--exit', '3'], io());
     assert.equal(code, EXIT.workloadError, err.join(''));
@@ -137,6 +162,34 @@ describe('integration: record -- <program> (stand-in, python-tds program)', func
     assert.equal(run.recording.ended, 'stopped');
     assert.equal(run.status, 'completed');
     assert.equal(run.recording.writeTransactions, 2);
+  });
+
+  it('a cancel stops the program and everything it started (its process group), still measures, drops the trace: exit 130', async () => {
+    const stop = new AbortController();
+    // The shell runs python as a child (the `; echo` keeps the shell alive): the cancel must reach the grandchild too.
+    const line = `python3 -c "import os, time; print('started', os.getpid(), flush=True); time.sleep(120)"; echo after`;
+    const withStop = { ...io(), signal: stop.signal };
+    const running = runCli(['record', ...conn(), '--json', '--command', line], withStop);
+    const deadline = Date.now() + 20000;
+    let pid = 0;
+    while (!pid) {
+      const m = /started (\d+)/.exec(err.join(''));
+      if (m) pid = Number(m[1]);
+      else if (Date.now() > deadline) throw new Error(`the program never started: ${err.join('')}`);
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+    stop.abort();
+    assert.equal(await running, EXIT.cancelled, err.join(''));
+    const run = JSON.parse(out.join(''));
+    assert.equal(run.status, 'cancelled');
+    assert.equal(run.recording.ended, 'cancelled');
+    assert.equal(run.recording.failed, true);
+    assert.equal(run.exitCode, null);
+    assert.equal(run.recording.signal, 'SIGTERM');
+    assert.ok(!/^after$/m.test(err.join('')), `the shell did not go on after its child: ${err.join('')}`);
+    // Gone, or a zombie waiting for its (re)parent to reap it: either way it no longer runs.
+    await waitFor(() => !isRunning(pid), `python grandchild ${pid} to end`);
+    assert.deepEqual((await serverState(h)).eventSessions, [], 'the trace session was dropped');
   });
 
   it('usage errors change nothing: --junit without --baseline, both -- and --command', async () => {
