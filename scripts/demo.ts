@@ -11,11 +11,13 @@ import { acquireE2eLock } from '../test/e2e/support/lock';
 import { cacheRoot, repoRoot } from '../test/e2e/support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, standinConnectionSetting, startE2eStandin } from '../test/e2e/support/standin';
 import { buildVsix } from '../test/e2e/support/vsix';
+import { demoPassword } from './demoAuth';
 
 const USAGE = `usage: npm run demo -- [--port 8765] [--standin-port 14333] [--host 127.0.0.1] [--speed 1]
   --port          code-server's port (the URL to open)
   --standin-port  the SQL Server stand-in's TDS port
-  --host          code-server's bind address (0.0.0.0 to open it from another machine; no password is asked)
+  --host          code-server's bind address (0.0.0.0 to open it from another machine: code-server then asks
+                  for a password, generated for this run and printed below the URL)
   --speed         stand-in speed factor: 1 = simulated waits take their modelled time, 0.1 = ten times faster`;
 
 const demoRoot = path.join(cacheRoot, 'demo');
@@ -106,7 +108,8 @@ async function main(): Promise<void> {
     'workbench.startupEditor': 'readme',
     'durabilityLens.connections': [standinConnectionSetting(standin.server.port)],
   }, dirs.userData);
-  const server = await CodeServer.start(workspace, { dirs, port, host: values.host });
+  const password = demoPassword(values.host);
+  const server = await CodeServer.start(workspace, { dirs, port, host: values.host, ...(password ? { password } : {}) });
 
   let stopping = false;
   const stop = async (why: string): Promise<void> => {
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
 ${bar}
   Durability Lens demo is running (VS Code in the browser: code-server + the SQL Server stand-in)
 
-  Open:      ${url}
+  Open:      ${url}${password ? `\n  Log in:    code-server password ${password}   (listening on ${values.host}: anyone on the network needs it)` : ''}
   Connect:   profile "${STANDIN_PROFILE_NAME}" is pre-configured (stand-in on 127.0.0.1:${standin.server.port}, database lab)
   Password:  ${STANDIN_PASSWORD}      (asked once; VS Code keeps it in its secret storage)
   Try:       samples/s1-single-row-inserts.sql → Ctrl+A → right-click → Compare Durability

@@ -1,6 +1,7 @@
 // What a CLI command may touch: output streams and files, injected so commands are tested without a process.
 
 import * as fs from 'node:fs';
+import { terminalSafe } from './terminalText';
 import { DEFAULT_LEGACY_ENCODING, decodeScript } from './textDecoding';
 
 export interface ReadOptions {
@@ -36,7 +37,8 @@ export function processIO(): CliIO {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    readFile: (path, options) => readTextFile(path, options, (text) => process.stderr.write(text)),
+    // The note names a file path: through the same terminal filter as every other line the CLI prints.
+    readFile: (path, options) => readTextFile(path, options, (text) => process.stderr.write(terminalSafe(text))),
   };
 }
 

@@ -1,6 +1,6 @@
 // Classifies driver and server errors into what the user must know: what happened, that nothing changed,
 // and what to do. Works on plain objects shaped like tedious's ConnectionError / RequestError, so tests need no socket.
-import { INVALID_CERTIFICATE_CODES, UNTRUSTED_ISSUER_CODES } from './certificate';
+import { INVALID_CERTIFICATE_CODES, UNTRUSTED_ISSUER_CODES } from './certificateCodes';
 import type { ConnectionFailureInfo, ConnectionFailureKind, ConnectionProfile, SqlErrorInfo } from './types';
 
 interface ErrorLike {

@@ -39,6 +39,14 @@ export function toTediousAuthentication(profile: ConnectionProfile, secret: stri
   }
 }
 
+/**
+ * A real server acknowledges ATTENTION only once the cancelled statement has stopped and its work rolled back
+ * (MS-TDS 2.2.1.7; reference §8a), which for a long transaction takes as long as the work did. tedious's default
+ * cancelTimeout (5 s) would close the workload connection first; two minutes covers the rollback of a workload the
+ * product is meant for, and a connection tedious still closes is reported as lost during the cancel.
+ */
+export const WORKLOAD_CANCEL_TIMEOUT_MS = 120_000;
+
 export function toTediousConfig(profile: ConnectionProfile, secret: string | undefined, role: ConnectionRole): ConnectionConfiguration {
   if (profile.port !== undefined && profile.instanceName) {
     throw new Error('A profile sets either a port or an instance name, not both.');
@@ -55,6 +63,7 @@ export function toTediousConfig(profile: ConnectionProfile, secret: string | und
       connectTimeout: profile.connectTimeoutMs ?? 15000,
       // The workload may run for minutes (loops, WAITFOR); cancellation is explicit instead.
       requestTimeout: role === 'workload' ? 0 : 60000,
+      ...(role === 'workload' ? { cancelTimeout: profile.cancelTimeoutMs ?? WORKLOAD_CANCEL_TIMEOUT_MS } : {}),
       // Rows are handled per event; never let tedious accumulate them.
       rowCollectionOnDone: false,
       rowCollectionOnRequestCompletion: false,

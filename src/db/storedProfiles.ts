@@ -1,6 +1,6 @@
 // Connection profiles as stored in the `durabilityLens.connections` setting (no secrets, ever): validation, the
 // mapping to src/db's ConnectionProfile, and imports from an ADO.NET connection string or an mssql profile.
-import { normaliseFingerprint } from './certificate';
+import { normaliseFingerprint } from './certificateCodes';
 import { parseDataSource, profileFromConnectionString } from './connectionString';
 import type { AuthenticationProfile, ConnectionProfile } from './types';
 

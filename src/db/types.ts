@@ -64,6 +64,11 @@ export interface ConnectionProfile {
   /** Prefix for the application name; the role is appended: "<appName> (workload)". Default "Durability Lens". */
   appName?: string;
   connectTimeoutMs?: number;
+  /**
+   * Workload connection: how long tedious waits for the server to acknowledge a cancel (ATTENTION) before it closes
+   * the connection. Default WORKLOAD_CANCEL_TIMEOUT_MS (src/db/profile.ts).
+   */
+  cancelTimeoutMs?: number;
 }
 
 export type ConnectionRole = 'workload' | 'monitor';

@@ -132,6 +132,15 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
           const all = sqlErrorsOf(err);
           const first = all[0];
           report.connectionLost = session.isClosed || (!first && code !== undefined && CONNECTION_LOST_CODES.has(code));
+          if (cancelRequested && !first) {
+            // The cancel was not acknowledged in time (tedious closes the connection after cancelTimeout, ETIMEOUT)
+            // or the connection died meanwhile: the run was cancelled, and its session is gone with the socket — the
+            // server rolls back the open transaction when it notices.
+            report.cancelled = true;
+            report.connectionLost = true;
+            report.error = { number: 0, state: 0, class: 0, message: `The connection was closed while the cancel was pending (${(err as Error).message ?? String(err)}).`, lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };
+            break;
+          }
           if (first && !report.connectionLost && all.every((e) => e.class < FATAL_SEVERITY)) {
             // The server ran the batch to its end (or aborted it, its choice); the next GO repetition runs as in sqlcmd.
             report.statementErrors ??= [];

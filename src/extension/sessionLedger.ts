@@ -4,7 +4,7 @@
 // Sessions not in the ledger (the CLI, another machine, an older version) are offered only by the manual command.
 // vscode-free: the store is a Memento-like object.
 import { randomBytes } from 'node:crypto';
-import { newSessionName } from '../xe';
+import { newSessionName, owningSessionName } from '../xe';
 import type { KeyValueStore } from './runHistory';
 
 export const LEDGER_KEY = 'durabilityLens.eventSessionOwners';
@@ -86,7 +86,8 @@ export class SessionLedger {
     const out: SessionOwnership = { orphans: [], liveElsewhere: [], unknown: [] };
     for (const name of found) {
       if (liveHere.includes(name)) continue;
-      const e = byName.get(name);
+      // A latency companion (issue #12) is owned by whoever owns its trace session.
+      const e = byName.get(name) ?? byName.get(owningSessionName(name));
       if (!e) out.unknown.push(name);
       else if (e.owner !== this.owner && this.now() - e.heartbeatAt < OWNER_STALE_MS && this.pidAlive(e.pid)) out.liveElsewhere.push(name);
       else out.orphans.push(name);

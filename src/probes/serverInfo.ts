@@ -13,6 +13,7 @@ export const SERVER_IDENTITY_SQL = `SELECT
   @@SERVERNAME AS server_name,
   CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) AS product_version,
   CAST(SERVERPROPERTY('ProductMajorVersion') AS nvarchar(128)) AS product_major_version,
+  CAST(SERVERPROPERTY('ProductUpdateLevel') AS nvarchar(128)) AS product_update_level,
   CAST(SERVERPROPERTY('Edition') AS nvarchar(128)) AS edition,
   CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition,
   SUSER_SNAME() AS login_name,
@@ -77,6 +78,8 @@ export interface ServerIdentity {
   versionText: string;
   serverName: string | null;
   productVersion: string;
+  /** SERVERPROPERTY('ProductUpdateLevel'): "CU20" on a cumulative update, null where not applicable. */
+  productUpdateLevel?: string | null;
   majorVersion: number;
   edition: string;
   engineEdition: number;
@@ -118,6 +121,7 @@ export function mapServerIdentity(row: Record<string, unknown>): ServerIdentity 
     versionText: text(row.version_text) ?? '',
     serverName: text(row.server_name),
     productVersion,
+    productUpdateLevel: text(row.product_update_level),
     majorVersion,
     edition: text(row.edition) ?? '',
     engineEdition,

@@ -322,6 +322,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         if (kept.length < 100) kept.push(m);
       }
       if (report.cancelled) {
+        if (report.connectionLost) notes.push(`The workload connection was closed while its cancel was pending (${report.error?.message ?? 'no acknowledgement'}); its session and any open transaction are gone (the server rolls that back).`);
         // The batch report arrives after the server acknowledged the attention (tedious ECANCEL).
         cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
         break;

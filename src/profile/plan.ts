@@ -72,6 +72,8 @@ export interface PlanOptions {
   allowAvailabilityGroup?: boolean;
   /** SERVERPROPERTY('ProductVersion'), e.g. "15.0.4312.2": decides whether enabling delayed durability raises 22892. */
   serverVersion?: string;
+  /** SERVERPROPERTY('ProductUpdateLevel'), e.g. "CU20". */
+  updateLevel?: string | null;
   platform?: ServerPlatform;
 }
 
@@ -80,12 +82,17 @@ export interface PlanOptions {
  * transactional replication, change tracking or change data capture raises error 22892 (Control Transaction
  * Durability, "Delayed durability and other SQL Server features":
  * https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability). Builds from the KB
- * build lists: 2019 CU20 = 15.0.4312.2 (KB5024276), 2022 CU2 = 16.0.4015.1 (KB5023127). Azure SQL Database and
- * Managed Instance run current builds. An unreadable version is treated as raising: refusing up front costs less
- * than failing at the first ALTER.
+ * build lists: 2019 CU20 = 15.0.4312.2 (KB5024276), 2022 CU2 = 16.0.4015.1 (KB5023127); or the CU number
+ * SERVERPROPERTY('ProductUpdateLevel') reports ("CU20"; serverproperty-transact-sql). Azure SQL Database and Managed
+ * Instance run current builds. An unreadable version is treated as raising: refusing up front costs less than
+ * failing at the first ALTER.
  */
-export function raises22892(serverVersion: string | undefined, platform: ServerPlatform | undefined): boolean {
+export function raises22892(serverVersion: string | undefined, platform: ServerPlatform | undefined, updateLevel?: string | null): boolean {
   if (platform && platform !== 'sql-server') return true;
+  const cu = /^CU(\d+)/i.exec(updateLevel ?? '');
+  const majorOfVersion = Number((serverVersion ?? '').split('.')[0]);
+  if (cu && majorOfVersion === 15 && Number(cu[1]) >= 20) return true;
+  if (cu && majorOfVersion === 16 && Number(cu[1]) >= 2) return true;
   const parts = (serverVersion ?? '').split('.').map((x) => Number(x));
   const [major, , build] = parts;
   if (major === undefined || build === undefined || !Number.isFinite(major) || !Number.isFinite(build)) return true;
@@ -108,7 +115,7 @@ export function evaluatePlanIssues(db: DatabaseInfo, preflight: PreflightResult 
   if (db.state && db.state.toUpperCase() !== 'ONLINE') {
     refusals.push({ code: 'not-online', message: `${db.name} is ${db.state}, not ONLINE.` });
   }
-  const errors22892 = raises22892(options.serverVersion, options.platform);
+  const errors22892 = raises22892(options.serverVersion, options.platform, options.updateLevel);
   const whenEnabling = errors22892 ? ' This server raises error 22892 when delayed durability is enabled on such a database (SQL Server 2019 CU20+, 2022 CU2+, Azure), so the first ALTER would fail.' : '';
   if (db.cdcEnabled) {
     refusals.push({ code: 'cdc', message: `Change data capture is enabled on ${db.name} (sys.databases.is_cdc_enabled); delayed durability is not supported for databases using CDC (Learn: Control Transaction Durability).${whenEnabling}` });
@@ -171,7 +178,7 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
   } catch {
     preflight = null; // the ALTER itself will then say whether it is allowed
   }
-  const { refusals, warnings, grant } = evaluatePlanIssues(db, preflight, { serverVersion: identity.productVersion, platform: identity.platform, ...options, modes });
+  const { refusals, warnings, grant } = evaluatePlanIssues(db, preflight, { serverVersion: identity.productVersion, updateLevel: identity.productUpdateLevel ?? null, platform: identity.platform, ...options, modes });
   const restoreStatement = alterDurabilitySql(db.name, db.delayedDurability);
   const plan: ComparisonPlan = {
     server: options.server,

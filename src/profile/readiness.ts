@@ -206,7 +206,7 @@ export async function checkReadiness(monitor: SqlClient, options: ReadinessOptio
   const compareNotes: string[] = [];
   let compareWorks = db !== null;
   if (db) {
-    const { refusals, warnings } = evaluatePlanIssues(db, preflight, { server: identity.serverName ?? '', serverVersion: identity.productVersion, platform: identity.platform });
+    const { refusals, warnings } = evaluatePlanIssues(db, preflight, { server: identity.serverName ?? '', serverVersion: identity.productVersion, updateLevel: identity.productUpdateLevel ?? null, platform: identity.platform });
     if (refusals.length > 0) compareWorks = false;
     compareNotes.push(...refusals.map((r) => `Refused: ${r.message}`), ...warnings.map((w) => `Warning: ${w.message}`));
   } else {

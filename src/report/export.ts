@@ -4,66 +4,18 @@ import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
-import { formatByteRate, formatBytes, formatDuration, formatFactor, formatNumber } from './units';
+import { formatNumber } from './units';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import type { RatioCell, Summary } from './stats';
 
-export { formatNumber } from './units';
-
-/** Every table cell, export and CLI line writes a metric through here (units.ts: KiB/MiB/GiB, ms → s → min). */
-export function formatValue(value: number, unit: MetricUnit): string {
-  switch (unit) {
-    case 'bytes':
-      return formatBytes(value);
-    case 'bytes/write':
-      return `${formatBytes(value)}/write`;
-    case 'bytes/s':
-      return formatByteRate(value);
-    case 'ms':
-      return formatDuration(value);
-    case 'ms/write':
-    case 'ms/wait':
-    case 'ms/read':
-      return `${formatNumber(value, 3)} ${unit}`;
-    default:
-      return formatNumber(value, 0);
-  }
-}
-
-/** A row whose source was not measured says so (the why and the GRANT are in "## Not measured"); never "0". */
-export const NOT_MEASURED_TEXT = 'not measured';
+// Cell and ratio text live in format.ts (no server or probe imports), so the webview bundle can use them too.
+export { formatNumber, formatRatio, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
+import { formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
 
 function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
   if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
   if (s.n === 1 || s.min === s.max) return formatValue(s.median, unit);
   return `${formatValue(s.median, unit)} (${formatValue(s.min, unit)} – ${formatValue(s.max, unit)})`;
-}
-
-/** Ratios near zero keep two significant digits (×0.0067, not ×0): "a hundred times fewer" must stay visible. */
-export function formatRatio(value: number): string {
-  if (value !== 0 && Math.abs(value) < 0.1) return String(Number(value.toPrecision(2)));
-  return formatNumber(value);
-}
-
-/**
- * A ratio in words a reader does not have to invert: elapsed as "19.4× faster", other figures as "↓ 250× fewer" /
- * "↑ 15.0× higher", each with the spread the runs' ranges allow in the same terms. (A bare "↓ ×0.052" hid a 19×
- * speed-up.) `same` when the medians are equal.
- */
-export function ratioWords(row: Pick<MetricRow, 'id' | 'unit'>, r: RatioCell): { text: string; spread: string | null } {
-  if (r.ratio === null) return { text: 'n/a', spread: null };
-  if (r.change === 'same') return { text: '→ same', spread: null };
-  const { min, max } = r.spread;
-  const range = (lo: number | null, hi: number | null) => (lo !== null && hi !== null && Number.isFinite(lo) && Number.isFinite(hi) && formatFactor(lo) !== formatFactor(hi) ? `${formatFactor(lo)}–${formatFactor(hi)}` : null);
-  const inv = (v: number | null) => (v === null || v === 0 ? null : 1 / v);
-  const fewer = row.unit === 'count';
-  if (r.ratio === 0) return { text: '↓ to 0', spread: null };
-  if (r.ratio < 1) {
-    const words = row.id === 'elapsed' ? 'faster' : fewer ? 'fewer' : 'lower';
-    return { text: `${row.id === 'elapsed' ? '' : '↓ '}${formatFactor(1 / r.ratio)} ${words}`, spread: range(inv(max), inv(min)) };
-  }
-  const words = row.id === 'elapsed' ? 'slower' : fewer ? 'more' : 'higher';
-  return { text: `${row.id === 'elapsed' ? '' : '↑ '}${formatFactor(r.ratio)} ${words}`, spread: range(min, max) };
 }
 
 function ratioText(row: MetricRow, r: RatioCell | null): string {

@@ -1,6 +1,6 @@
 // The panel's content as a plain element tree built from PanelData (no DOM here, so tests run in mocha): main.ts
 // turns it into elements with createElement/textContent, and toHtml() serialises it, escaped, for tests.
-import { formatNumber, formatValue, ratioWords } from '../report/export';
+import { formatNumber, formatValue, ratioWords } from '../report/format';
 import type { MetricRow } from '../report/comparison';
 import type { RatioCell, Summary } from '../report/stats';
 import { formatBytes, formatDuration } from '../report/units';

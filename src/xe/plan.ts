@@ -15,6 +15,8 @@ import {
   LOG_FLUSH_EVENTS,
   myPermissionsSql,
   eventFileReadPattern,
+  eventFileStorageOf,
+  type EventFileStorage,
   newSessionName,
   PLATFORM_SQL,
   RING_BUFFER_MAX_MEMORY_KB,
@@ -109,13 +111,13 @@ export function ringBufferEventsLimit(expectedFlushes: number | undefined, event
 }
 
 /** The event_file path gets the session name, so each run writes (and reads) only its own files. */
-function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number, sessionName: string, scope: SessionScope): TargetOptions {
+function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number, sessionName: string, storage: EventFileStorage): TargetOptions {
   const t = opts.target ?? { kind: 'ring_buffer' };
   if (t.kind === 'ring_buffer') {
     const limit = t.maxEventsLimit ?? ringBufferEventsLimit(opts.expectedFlushes, eventKinds);
     return { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
   }
-  const path = sessionEventFilePath(t.path, sessionName, scope);
+  const path = sessionEventFilePath(t.path, sessionName, storage);
   return { kind: 'event_file', path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
 }
 
@@ -201,13 +203,14 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
   if (!histogram) notes.push('No traced event carries write_size here: bytes and flush sizes come from the sampled events only.');
   let createSql: string;
   let target: TargetOptions;
+  const storage = eventFileStorageOf(platform.engineEdition, scope);
   try {
-    target = resolveTarget(opts, events.length, sessionName, scope);
+    target = resolveTarget(opts, events.length, sessionName, storage);
     createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target, eventCounter: true, histogram });
   } catch (err) {
     throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
   }
-  const eventFilePattern = target.kind === 'event_file' ? eventFileReadPattern(target.path, scope) : null;
+  const eventFilePattern = target.kind === 'event_file' ? eventFileReadPattern(target.path, storage) : null;
   let latency: TracePlan['latency'] = null;
   if (events.includes('log_flush_complete') && durationField !== undefined) {
     const name = latencySessionName(sessionName);

@@ -73,6 +73,11 @@ export function latencySessionName(sessionName: string): string {
   return `${sessionName}_latency`;
 }
 
+/** The session a name belongs to: a latency companion belongs to its main session, any other name to itself. */
+export function owningSessionName(name: string): string {
+  return name.endsWith('_latency') ? name.slice(0, -'_latency'.length) : name;
+}
+
 /** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */
 export const RING_BUFFER_MAX_MEMORY_KB = 1024;
 
@@ -91,14 +96,29 @@ export interface SessionDefinition {
   histogram: HistogramSpec | null;
 }
 
+/**
+ * Where event_file writes: a local (or share) path on SQL Server; an https Azure Blob Storage URL on Azure SQL Database
+ * and Azure SQL Managed Instance, where a local path or a wildcard in sys.fn_xe_file_target_read_file fails with 40538
+ * ("Extended Events in Azure SQL": https://learn.microsoft.com/azure/azure-sql/database/xevent-db-diff-from-svr).
+ * Keyed on the platform, not the session scope: a Managed Instance session is ON SERVER and still needs a blob URL.
+ */
+export type EventFileStorage = 'local' | 'blob';
+
+/** EngineEdition values whose event_file target is blob storage: 5 Azure SQL Database, 8 Managed Instance, 12 Fabric SQL DB. */
+const BLOB_STORAGE_EDITIONS: ReadonlySet<number> = new Set([5, 8, 12]);
+
+export function eventFileStorageOf(engineEdition: number | null, scope: SessionScope): EventFileStorage {
+  return scope === 'database' || (engineEdition !== null && BLOB_STORAGE_EDITIONS.has(engineEdition)) ? 'blob' : 'local';
+}
+
 /** Validates an event_file path: `.xel`, at most 260 characters (the read function's nvarchar(260)), no control characters; Azure needs https. */
-export function validateEventFilePath(path: string, scope: SessionScope): string {
+export function validateEventFilePath(path: string, storage: EventFileStorage): string {
   if (path.length === 0 || path.length > 260) throw new RangeError(`event_file path must be 1..260 characters, got ${path.length}`);
   // Control characters are never part of a legitimate file name and would make the literal unreadable in logs.
   if (/[\u0000-\u001f]/.test(path)) throw new RangeError('event_file path must not contain control characters');
   if (!/\.xel$/i.test(path)) throw new RangeError('event_file path must end with .xel (reference §4.2)');
-  if (scope === 'database' && !/^https:\/\//i.test(path)) {
-    throw new RangeError('Azure SQL Database accepts only an https blob URL as event_file path (reference §4.2)');
+  if (storage === 'blob' && !/^https:\/\//i.test(path)) {
+    throw new RangeError('Azure SQL Database and Azure SQL Managed Instance accept only an https blob URL as event_file path (reference §4.2; a local path fails with 40538)');
   }
   return path;
 }
@@ -140,7 +160,7 @@ function targetClause(target: TargetOptions, scope: SessionScope): string {
     // Target-level MAX_MEMORY is in KB (targets-for-extended-events-in-sql-server).
     return `ADD TARGET package0.ring_buffer (SET max_events_limit = ${limit}, max_memory = ${memory})`;
   }
-  const path = quoteString(validateEventFilePath(target.path, scope));
+  const path = quoteString(validateEventFilePath(target.path, scope === 'database' ? 'blob' : 'local'));
   const size = integerLiteral(target.maxFileSizeMb, 1, 1_000_000, 'max_file_size (MB)');
   const files = integerLiteral(target.maxRolloverFiles, 1, 1000, 'max_rollover_files');
   // max_rollover_files set explicitly: its default changed between doc versions (reference §4.2).
@@ -299,15 +319,16 @@ export const READ_EVENT_FILE_PAGE_SQL = [
  * `<stem>_<session name>.xel`, so a run reads only its own files and earlier runs' files (which DROP EVENT SESSION
  * leaves on disk) never count again. The server appends `_<n>_<time>` before `.xel` (targets page, event_file).
  */
-export function sessionEventFilePath(userPath: string, sessionName: string, scope: SessionScope): string {
-  const base = validateEventFilePath(userPath, scope).replace(/\.xel$/i, '');
-  return validateEventFilePath(`${base}_${sessionName}.xel`, scope);
+export function sessionEventFilePath(userPath: string, sessionName: string, storage: EventFileStorage): string {
+  const base = validateEventFilePath(userPath, storage).replace(/\.xel$/i, '');
+  return validateEventFilePath(`${base}_${sessionName}.xel`, storage);
 }
 
 /**
- * The read pattern for one session's files. Server: the wildcard before `.xel`. Azure takes a blob-name prefix without
- * wildcards (reference §4.4), so there the path without `.xel` is the prefix.
+ * The read pattern for one session's files. Local files: the wildcard before `.xel`. Blob storage (Azure SQL Database,
+ * Managed Instance) takes a blob-name prefix without wildcards (reference §4.4; a wildcard fails with 40538 there), so
+ * the path without `.xel` is the prefix.
  */
-export function eventFileReadPattern(sessionPath: string, scope: SessionScope): string {
-  return scope === 'server' ? sessionPath.replace(/\.xel$/i, '*.xel') : sessionPath.replace(/\.xel$/i, '');
+export function eventFileReadPattern(sessionPath: string, storage: EventFileStorage): string {
+  return storage === 'local' ? sessionPath.replace(/\.xel$/i, '*.xel') : sessionPath.replace(/\.xel$/i, '');
 }

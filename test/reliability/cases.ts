@@ -122,6 +122,10 @@ export const OWNERSHIP_CASES = {
   journalWriters: c('two processes write one journal file at once (40 puts, 20 removes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
   restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
   cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
+  cancelNotAcknowledged: c(
+    'cancel whose acknowledgement comes after the workload cancelTimeout',
+    `the default cancelTimeout is 120 s (tedious: 5 s); past it tedious closes the workload connection: the run is cancelled and notes the connection closed during the cancel; ${LEFT_CLEAN}`,
+  ),
   statementError: c(
     'a severity 16 statement error in the DISABLED run',
     `the comparison is not stopped: the error is reported with its line, every GO repetition ran, the FORCED run follows; status workload-error (exit 4); ${LEFT_CLEAN}`,

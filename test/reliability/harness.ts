@@ -59,6 +59,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
   const recording: Engine = {
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
+    attentionAckDelayMs: () => engine.attentionAckDelayMs?.() ?? 0,
     execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
       const recorded = { spid: session.spid, text: requestText(request) };
       log.push(recorded);

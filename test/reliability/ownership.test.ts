@@ -8,7 +8,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from '../../src/db/connect';
-import { FileRestoreJournal, READ_DURABILITY_SQL, recoverFromJournal, type KeyValueRestoreJournal } from '../../src/profile';
+import { FileRestoreJournal, profileConnectionSource, READ_DURABILITY_SQL, recoverFromJournal, type KeyValueRestoreJournal } from '../../src/profile';
+import { toTediousConfig, WORKLOAD_CANCEL_TIMEOUT_MS } from '../../src/db/profile';
 import type { ConnectionManager as ConnectionManagerType } from '../../src/extension/connectionManager';
 import type { ProfilingController as ProfilingControllerType } from '../../src/extension/profilingController';
 import { OWNERSHIP_CASES } from './cases';
@@ -149,6 +150,24 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     assert.equal(result.restore?.verifiedSetting, 'DISABLED');
   });
 
+  it(OWNERSHIP_CASES.cancelNotAcknowledged.title, async () => {
+    // The default leaves a real server time to roll back before it acknowledges (tedious's own default is 5 s).
+    assert.equal(toTediousConfig(h.profile(DB), h.secret, 'workload').options?.cancelTimeout, WORKLOAD_CANCEL_TIMEOUT_MS);
+    assert.ok(WORKLOAD_CANCEL_TIMEOUT_MS >= 60_000);
+    h.engine.faults.attentionAckDelayMs = 3000;
+    h.holdWhen = forcedWorkload;
+    const abort = new AbortController();
+    const running = compare(h, DB, journal, { signal: abort.signal, connections: profileConnectionSource({ ...h.profile(DB), cancelTimeoutMs: 200 }, h.secret) });
+    await h.held();
+    abort.abort();
+    const result = await running;
+    assert.equal(result.status, 'cancelled', result.error?.message);
+    const forced = result.runs.at(-1)!;
+    assert.equal(forced.mode, 'FORCED');
+    assert.ok(forced.notes.some((n) => /workload connection was closed while its cancel was pending/.test(n)), forced.notes.join('\n'));
+    assert.equal(result.restore?.status, 'restored', result.restore?.message);
+  });
+
   it(OWNERSHIP_CASES.statementError.title, async () => {
     const measuredLine = WORKLOAD.split('\n').indexOf('SET NOCOUNT ON;');
     const result = await compare(h, DB, journal, {
@@ -243,7 +262,7 @@ const journal = new FileRestoreJournal(process.argv[2]!);
         const store = new ConnectionStore(fake.secretStorage() as never);
         const manager = new ConnectionManager(store, fakeOutput([]) as never, journal, async () => undefined);
         // Each window keeps its own journal store (globalState is per window in this test); the lock is the server's.
-        const controller = new ProfilingController(fakeOutput([]) as never, manager, { show: async () => undefined } as never, i === 0 ? journal : newJournal());
+        const controller = new ProfilingController(fakeOutput([]) as never, manager, { show: async () => undefined, showRunning: async () => undefined, runEnded: async () => undefined } as never, i === 0 ? journal : newJournal());
         fake.quickPickAnswers.push((items) => items.find((x) => x.label === 'own'));
         fake.inputAnswers.push(h.secret);
         assert.equal(await manager.connect(), true);
@@ -252,6 +271,8 @@ const journal = new FileRestoreJournal(process.argv[2]!);
     });
     after(async () => {
       for (const w of windows) w.manager.dispose();
+      // The fake is shared by every file in the run: later files expect the default comparison settings (a warm-up).
+      for (const key of ['durabilityLens.connections', 'durabilityLens.compare.repetitions', 'durabilityLens.compare.warmup']) delete fake.settings[key];
       uninstall?.();
     });
 

@@ -68,16 +68,19 @@ export class CodeServer {
   }
 
   /** `port` 0 (default) = a free one; `host` is the bind address (loopback unless the demo is asked otherwise). */
-  static async start(workspace: string, options: { dirs?: ServerDirs; port?: number; host?: string } = {}): Promise<CodeServer> {
+  /** `password`: code-server's own password auth (needed whenever it listens beyond loopback); none otherwise. */
+  static async start(workspace: string, options: { dirs?: ServerDirs; port?: number; host?: string; password?: string } = {}): Promise<CodeServer> {
     const dirs = options.dirs ?? E2E_DIRS;
     const port = options.port || (await freePort());
     const host = options.host ?? '127.0.0.1';
     // A short TMPDIR: VS Code puts IPC sockets there and long socket paths exceed the 108-byte limit.
     const tmp = fs.mkdtempSync('/tmp/dl-e2e-');
     const configFile = path.join(dirs.run, 'config.yaml');
-    fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+    const auth = options.password ? 'password' : 'none';
+    // The password goes through $PASSWORD (code-server reads it from there or its config file), not the command line.
+    fs.writeFileSync(configFile, `auth: ${auth}\ncert: false\n`, { mode: 0o600 });
     const args = [
-      codeServerEntry, '--config', configFile, '--auth', 'none', '--bind-addr', `${host}:${port}`,
+      codeServerEntry, '--config', configFile, '--auth', auth, '--bind-addr', `${host}:${port}`,
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
       '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, workspace,
     ];
@@ -86,7 +89,7 @@ export class CodeServer {
     const child = spawn(nodeBin, args, {
       detached: true,
       stdio: ['ignore', logFd, logFd],
-      env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp },
+      env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp, ...(options.password ? { PASSWORD: options.password } : {}) },
     });
     fs.closeSync(logFd);
     const server = new CodeServer(child, `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`, tmp);

@@ -124,6 +124,9 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     // Once the other window stops beating (closed or crashed), its session is an orphan too.
     const later = new SessionLedger(shared, () => Date.now() + 10 * 60_000);
     assert.deepEqual(later.classify([liveElsewhere], []), { orphans: [liveElsewhere], liveElsewhere: [], unknown: [] });
+    // A trace's latency companion session belongs to the trace's owner, live or gone.
+    assert.deepEqual(thisWindow.classify([`${liveElsewhere}_latency`], []), { orphans: [], liveElsewhere: [`${liveElsewhere}_latency`], unknown: [] });
+    assert.deepEqual(later.classify([`${liveElsewhere}_latency`], []), { orphans: [`${liveElsewhere}_latency`], liveElsewhere: [], unknown: [] });
     const s2 = await connect(h.profile, h.secret, { role: 'monitor' });
     try {
       await s2.execute(`DROP EVENT SESSION ${quoteName(liveElsewhere)} ON SERVER;`);

@@ -56,6 +56,9 @@ describe('comparison plan', () => {
     assert.equal(raises22892('15.0.4312.2', 'sql-server'), true, '2019 CU20');
     assert.equal(raises22892('16.0.1050.5', 'sql-server'), false, '2022 RTM GDR');
     assert.equal(raises22892(undefined, undefined), true, 'an unknown build is treated as raising');
+    assert.equal(raises22892('16.0.4000.1', 'sql-server', 'CU20'), true, "SERVERPROPERTY('ProductUpdateLevel') CU20 on 2022");
+    assert.equal(raises22892('15.0.4000.1', 'sql-server', 'CU19'), false, '2019 CU19');
+    assert.equal(raises22892('15.0.4000.1', 'sql-server', 'CU20'), true, '2019 CU20');
     const cdc = evaluatePlanIssues(db({ cdcEnabled: true }), null, { server: 's', serverVersion: '16.0.4015.1', platform: 'sql-server' });
     assert.match(cdc.refusals[0]!.message, /22892/);
     const merge = evaluatePlanIssues(db({ mergePublished: true }), null, { server: 's', serverVersion: '16.0.4015.1', platform: 'sql-server' });

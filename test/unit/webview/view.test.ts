@@ -144,6 +144,15 @@ describe('webview/view and extension/panelData', () => {
   it('lists files, waits and missing measurements with a de-duplicated GRANT script', () => {
     assert.equal(data.files.length, 2);
     assert.equal(data.files[0]!.file, `log${HOSTILE}`);
+    // Reads beside writes (S5), with throughput over the run's snapshot interval (1,050 ms in the fixture).
+    assert.equal(data.files[0]!.bytesRead, 0);
+    assert.equal(data.files[0]!.readBytesPerSec, 0);
+    assert.equal(Math.round(data.files[0]!.writeBytesPerSec!), Math.round((4096000 * 1000) / 1050));
+    const io = find(renderPanel(data, 3), (e) => e.tag === 'table' && e.attrs['aria-label'] === 'Per-file IO')[0]!;
+    const headers = find(io, (e) => e.tag === 'th' && e.attrs.scope === 'col').map((e) => texts(e).join(''));
+    assert.deepEqual(headers, ['File', 'Mode', 'Kind', 'Writes', 'Bytes written', 'ms/write', 'Bytes/write', 'Write throughput', 'Reads', 'Bytes read', 'ms/read', 'Read throughput']);
+    const first = find(io, (e) => e.tag === 'tr').find((r) => texts(r)[0] === `log${HOSTILE}`)!;
+    assert.equal(find(first, (e) => e.tag === 'td').map((e) => texts(e).join(''))[6], '3.72 MiB/s');
     assert.equal(data.waits[0]!.waitType, 'WRITELOG');
     assert.equal(data.missing.length, 1);
     // Rebuilt from the run's facts (login "lens", SQL Server 2022), not copied from the run's grant text.

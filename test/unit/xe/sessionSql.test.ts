@@ -4,6 +4,7 @@ import {
   createSessionSql,
   dropSessionSql,
   eventFileReadPattern,
+  eventFileStorageOf,
   newSessionName,
   orphanSessionsSql,
   quoteSysname,
@@ -131,12 +132,23 @@ describe('xe session SQL', () => {
   });
 
   it('gives each session its own event_file name and a read pattern that matches only that session', () => {
-    const path = sessionEventFilePath('D:\\xe\\dl.xel', 'durability_lens_ab', 'server');
+    const path = sessionEventFilePath('D:\\xe\\dl.xel', 'durability_lens_ab', 'local');
     assert.equal(path, 'D:\\xe\\dl_durability_lens_ab.xel');
-    assert.equal(eventFileReadPattern(path, 'server'), 'D:\\xe\\dl_durability_lens_ab*.xel');
-    const blob = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', 'database');
-    assert.equal(eventFileReadPattern(blob, 'database'), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
+    assert.equal(eventFileReadPattern(path, 'local'), 'D:\\xe\\dl_durability_lens_ab*.xel');
+    const blob = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', 'blob');
+    assert.equal(eventFileReadPattern(blob, 'blob'), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
     // The session name counts against the 260-character limit of the read function's path.
-    assert.throws(() => sessionEventFilePath('C:\\' + 'a'.repeat(240) + '.xel', 'durability_lens_0011223344556677', 'server'), /1\.\.260/);
+    assert.throws(() => sessionEventFilePath('C:\\' + 'a'.repeat(240) + '.xel', 'durability_lens_0011223344556677', 'local'), /1\.\.260/);
+  });
+
+  it('keys the event_file rules on the platform: Managed Instance (ON SERVER) needs a blob URL and reads without a wildcard', () => {
+    // "Extended Events in Azure SQL": a local path or a wildcard in sys.fn_xe_file_target_read_file fails with 40538.
+    assert.equal(eventFileStorageOf(8, 'server'), 'blob', 'Managed Instance');
+    assert.equal(eventFileStorageOf(5, 'database'), 'blob', 'Azure SQL Database');
+    assert.equal(eventFileStorageOf(3, 'server'), 'local', 'SQL Server Enterprise');
+    assert.equal(eventFileStorageOf(null, 'server'), 'local');
+    assert.throws(() => sessionEventFilePath('/var/opt/mssql/log/dl.xel', 'durability_lens_ab', eventFileStorageOf(8, 'server')), /https blob URL/);
+    const mi = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', eventFileStorageOf(8, 'server'));
+    assert.equal(eventFileReadPattern(mi, eventFileStorageOf(8, 'server')), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
   });
 });
