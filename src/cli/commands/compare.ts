@@ -30,6 +30,7 @@ import { COMMAND_USAGE, programRunLines, takeProgramArg } from './programOption'
 
 const usage = `Usage: durability-lens compare --connection NAME|CONNECTION_STRING --file workload.sql
          [--modes DISABLED,FORCED] [--repeat N] [--markdown|--json] [--fail-if-speedup-below X] [--yes]
+       durability-lens compare --connection NAME|CONNECTION_STRING [options] --command "COMMAND LINE" | -- PROGRAM [ARGS...]
 
 Runs the T-SQL file under each DELAYED_DURABILITY mode, repeated in alternating order (A B B A …) after an
 uncounted warm-up, and prints median and min–max per mode with ratios and a diagnosis. The setting is
