@@ -51,3 +51,14 @@ export const ReadinessCommands = {
 export const READINESS_COMMAND_TITLES: Record<(typeof ReadinessCommands)[keyof typeof ReadinessCommands], string> = {
   'durabilityLens.checkServerReadiness': 'Check Server Readiness',
 };
+
+/** Recording what another tool (a test suite) does to the connected database (issue 17). */
+export const RecordingCommands = {
+  startRecording: 'durabilityLens.startRecording',
+  stopRecording: 'durabilityLens.stopRecording',
+} as const;
+
+export const RECORDING_COMMAND_TITLES: Record<(typeof RecordingCommands)[keyof typeof RecordingCommands], string> = {
+  'durabilityLens.startRecording': 'Start Recording',
+  'durabilityLens.stopRecording': 'Stop Recording and Show',
+};

@@ -14,7 +14,8 @@ import { DurabilityLanguageStatus } from './languageStatus';
 import { ComparisonPanels } from './panel';
 import { ProfilingController } from './profilingController';
 import { AdhocTrace } from './adhocTrace';
-import { HistoryCommands } from './commandIds';
+import { RecordingWindow } from './recordingWindow';
+import { HistoryCommands, RecordingCommands } from './commandIds';
 import { registerHistoryCommands } from './historyCommands';
 import { registerReadinessCommand } from './readinessCommand';
 import { offerOrphanCleanup } from './orphanSessions';
@@ -70,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   profiling = new ProfilingController(output, connections, panels, journal, history, ledger);
   const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
+  const recording = new RecordingWindow(output, connections, panels, history, ledger);
   const controller = profiling;
   const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
     const source = connections.connectionSource();
@@ -94,6 +96,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     registerReadinessCommand(connections, output),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
     vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
+    recording,
+    vscode.commands.registerCommand(RecordingCommands.startRecording, () => recording.start()),
+    vscode.commands.registerCommand(RecordingCommands.stopRecording, () => recording.stop()),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
       if (!connections.current && !(await connections.connect())) return;
       await checkOrphans(connections.current!, true);

@@ -67,10 +67,16 @@ export interface CompareOptions extends ProfileCallbacks {
   workloadTimeoutMs?: number;
   /** Changes to the shipped benign-wait list applied to every run's server waits. */
   waits?: BenignWaitOptions;
+  /**
+   * Completes each measured run's result before it is kept: an external program's workload (recording.ts
+   * CommandWorkload, whose `executor` runs the program) adds its exit code and drops the per-session figures.
+   */
+  finishRun?: (run: RunResult) => RunResult;
 }
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
   const executor = options.executor ?? tediousExecutor;
+  const finishRun = options.finishRun ?? ((run: RunResult) => run);
   const usable = options.batches.filter((b) => !b.empty).map(({ text, repeat, firstLine }) => ({ text, repeat, firstLine }));
   const { setup, measured } = splitSetup(usable, options.setupBatches);
   const source = options.connections;
@@ -160,7 +166,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           error = { kind: 'external-change', message: externalChangeText(plan.database, planned.mode, before, label, false) };
           break;
         }
-        const run = await measureRun(
+        const run = finishRun(await measureRun(
           {
             workload,
             monitor,
@@ -179,7 +185,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           },
           measured,
           { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, setupBatchCount: setup.length },
-        );
+        ));
         preflight = run.preflight;
         const after = await guard.readSetting().catch(() => null);
         if (after !== null && after !== planned.mode) {

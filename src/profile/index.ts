@@ -13,3 +13,6 @@ export { runSetup, SetupFailedError, type SetupOutcome } from './setupRun';
 export * from './runSchema';
 export * from './sampler';
 export * from './printSeries';
+export { recordWindow, type RecordOptions } from './record';
+export { CommandWorkload, commandFailureText, FOREIGN_SESSIONS_REASON, type CommandWorkloadOptions } from './recording';
+export { displayCommand, runExternalCommand, type CommandOutcome, type CommandSpec } from './externalCommand';

@@ -163,6 +163,14 @@ export interface RunResult {
   warmup: boolean;
   /** Set by profileRun when the caller named the target. */
   target?: RunTarget;
+  /** Recordings and `compare --command` runs only (issue 17): the program as typed (null: a window until Stop). */
+  command?: string | null;
+  /** The program's exit code; null when it was stopped, killed or could not start. Recordings only. */
+  exitCode?: number | null;
+  /** The program's wall time from start to exit (ms). Recordings only. */
+  durationMs?: number;
+  /** How the recorded program ended, which figures other sessions share, and the database's transaction counts. */
+  recording?: RecordingInfo;
   startedAt: string;
   /** Wall time of the workload batches (sum of their elapsed). */
   workloadElapsedMs: number;
@@ -213,4 +221,23 @@ export interface WorkloadDatabaseChange {
   visited: string[];
   /** The warning as shown in the panel, the Markdown report and the CLI. */
   message: string;
+}
+
+/** What a recording adds to its RunResult (src/profile/recording.ts; docs/run-result-schema.md "Recordings"). */
+export interface RecordingInfo {
+  /** 'command': a program ran to its end; 'window': recorded until Stop (or --duration). */
+  kind: 'command' | 'window';
+  ended: 'exit' | 'stopped' | 'cancelled' | 'timeout' | 'spawn-failed';
+  /** The signal that ended the program (after a cancel or time limit); null when it exited by itself. */
+  signal: string | null;
+  spawnError: string | null;
+  /** The program did not succeed: non-zero exit, stopped by a signal, or not started. Marked, never hidden. */
+  failed: boolean;
+  /** Keys whose figures cover every session on the server (the program's sessions are not ours). */
+  serverWide: string[];
+  /** Keys whose figures cover every session working in the database, the program's and anyone else's. */
+  databaseWide: string[];
+  /** Deltas of the database's `Transactions/sec` and `Write Transactions/sec` counters; null when not readable. */
+  transactions: number | null;
+  writeTransactions: number | null;
 }

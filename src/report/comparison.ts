@@ -2,7 +2,7 @@
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
 import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
 import { diagnose, type Finding } from './diagnosis';
-import { METRICS, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
+import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
 import { environmentOf, type EnvironmentInfo } from './environment';
 
@@ -89,7 +89,7 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
   const missing: MissingMeasurement[] = [];
   for (const m of allRuns.flatMap((r) => r.missing)) if (!missing.some((x) => x.measurement === m.measurement)) missing.push(m);
 
-  const definitions: MetricDefinition[] = [...METRICS, ...topOtherWaits(runs, options.otherWaits ?? 3)];
+  const definitions: MetricDefinition[] = [...METRICS, ...topOtherWaits(runs, options.otherWaits ?? 3), ...recordingMetrics(runs)];
   const rows: MetricRow[] = definitions.map((def) => {
     const cells: Record<string, Summary | null> = {};
     for (const c of columns) cells[c] = summarize(byColumn.get(c)!.map((r) => def.extract(r)));

@@ -9,3 +9,6 @@ export * from './document';
 export * from './environment';
 export { byteScale, formatByteRate, formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 export * from './verdict';
+export * from './gates';
+export { gatesToJunit, xmlEscape, type JunitOptions } from './junit';
+export { analysisToSarif, pathToSarifUri, sarifLevel, SARIF_RULES, SARIF_SCHEMA, SARIF_VERSION, type SarifFileInput } from './sarif';

@@ -105,3 +105,24 @@ export function topOtherWaits(runs: readonly RunResult[], count = 3): MetricDefi
       extract: waitField(type, 'waitTimeMs'),
     }));
 }
+
+/** WRITELOG in the server waits (sys.dm_os_wait_stats delta): every session on the server adds to it. */
+function serverWait(field: 'waitingTasks' | 'waitTimeMs') {
+  return (run: RunResult): number | null => {
+    if (!valueOf(run.diff.serverWaits)) return null;
+    return run.serverWaits.find((w) => w.waitType.toUpperCase() === 'WRITELOG')?.[field] ?? 0;
+  };
+}
+
+/**
+ * Rows for recordings of another program (record, compare --command): its sessions are not ours, so the session rows
+ * stay "not measured" and these server-wide and database-wide figures say what the program's commits cost.
+ */
+export function recordingMetrics(runs: readonly RunResult[]): MetricDefinition[] {
+  if (!runs.some((r) => r.recording)) return [];
+  return [
+    { id: 'writelog.server.count', label: 'WRITELOG waits (server-wide)', unit: 'count', better: 'lower', source: 'sys.dm_os_wait_stats: every session on the server', measurement: 'waitStats', extract: serverWait('waitingTasks') },
+    { id: 'writelog.server.ms', label: 'WRITELOG wait time (server-wide)', unit: 'ms', better: 'lower', source: 'sys.dm_os_wait_stats: every session on the server', measurement: 'waitStats', extract: serverWait('waitTimeMs') },
+    { id: 'transactions', label: 'Transactions started (database)', unit: 'count', better: 'neutral', source: 'Transactions/sec counter delta', measurement: 'perfCounters', extract: (r) => counter(r, 'Transactions/sec') },
+  ];
+}

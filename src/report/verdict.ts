@@ -130,6 +130,9 @@ function timeFact(model: ComparisonModel): VerdictFact {
   const label = model.columns.length > 1 ? `Where the time went (${column})` : 'Where the time went';
   const top = topWait(model, column);
   if (!top) {
+    // A recorded program's sessions are not ours: say what the server-wide WRITELOG figure is instead.
+    const serverWide = med(model, 'writelog.server.ms', column);
+    if (serverWide !== null) return { id: 'time', label, text: `per-session waits do not apply (a recorded program's sessions are not ours); WRITELOG across the server: ${formatDuration(serverWide)}, every session adding to it`, tone: 'neutral' };
     const readable = med(model, 'waits.sessionTotalMs', column) !== null;
     return { id: 'time', label, text: readable ? 'the session recorded no waits: the time went to running (CPU), not waiting' : 'not measured (the session\'s waits were not readable)', tone: 'neutral' };
   }

@@ -1,6 +1,10 @@
 // `durability-lens analyze FILE|DIR|GLOB... [--json]`: batches, routines, commits and durability diagnostics of T-SQL
 // scripts, many files in one process (start-up dominates a CI run over a repository of scripts).
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { analysisToSarif, pathToSarifUri, type SarifFileInput } from '../../report/sarif';
 import { analyze } from '../../tsql/index';
 import type { DatabaseDurabilityContext } from '../../tsql/types';
 import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
@@ -27,6 +31,7 @@ Options:
   --encoding CODEPAGE            legacy code page for files that are not UTF-8/UTF-16 (e.g. windows-1251, latin1)
   --database NAME                the database the script will run in (for the delayed-commit hint)
   --delayed-durability SETTING   its DELAYED_DURABILITY: DISABLED, ALLOWED or FORCED
+  --sarif FILE                   also write the diagnostics as SARIF 2.1.0 to FILE (code scanning)
   --help                         this text
 
 Exit codes: 0 analysed (diagnostics do not change it), 2 usage error, or a file unreadable or not text
@@ -38,6 +43,7 @@ interface AnalyzeArgs {
   json: boolean;
   encoding: string | null;
   database: DatabaseDurabilityContext | null;
+  sarif: string | null;
 }
 
 function parseArgs(args: readonly string[]): AnalyzeArgs | string {
@@ -46,10 +52,14 @@ function parseArgs(args: readonly string[]): AnalyzeArgs | string {
   let databaseName: string | null = null;
   let setting: string | null = null;
   let encoding: string | null = null;
+  let sarif: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--json') json = true;
-    else if (arg === '--database' || arg === '--delayed-durability' || arg === '--encoding') {
+    else if (arg === '--sarif') {
+      sarif = args[++i] ?? null;
+      if (sarif === null || sarif === '') return '--sarif needs a file to write';
+    } else if (arg === '--database' || arg === '--delayed-durability' || arg === '--encoding') {
       const value = args[++i];
       if (value === undefined) return `${arg} needs a value`;
       if (arg === '--database') databaseName = value;
@@ -68,7 +78,7 @@ function parseArgs(args: readonly string[]): AnalyzeArgs | string {
   const database = setting !== null && databaseName !== null
     ? { database: databaseName, delayedDurability: setting as DatabaseDurabilityContext['delayedDurability'] }
     : null;
-  return { inputs, json, encoding, database };
+  return { inputs, json, encoding, database, sarif };
 }
 
 /** One plain FILE keeps the original one-object JSON shape; anything that may mean several files gets the list. */
@@ -87,6 +97,7 @@ export async function runAnalyze(args: readonly string[], io: CliIO): Promise<nu
   const results: AnalyzeJson[] = [];
   const unreadable: { file: string; reason: string }[] = unmatched.map((file) => ({ file, reason: 'no .sql file matched' }));
   const reports: string[] = [];
+  const sarifFiles: SarifFileInput[] = [];
   for (const u of unreadable) io.stderr(`durability-lens analyze: ${u.file}: ${u.reason}.\n`);
   for (const file of files) {
     let text: string;
@@ -101,6 +112,7 @@ export async function runAnalyze(args: readonly string[], io: CliIO): Promise<nu
     // Editors hide a UTF-8 byte order mark; dropping it keeps line-1 columns the same as the editor shows.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const analysis = analyze(text, { database: parsed.database });
+    sarifFiles.push({ uri: sarifUri(file), diagnostics: analysis.diagnostics });
     if (parsed.json) results.push(toJson(file, analysis));
     else reports.push(renderText(file, text, analysis));
   }
@@ -108,7 +120,26 @@ export async function runAnalyze(args: readonly string[], io: CliIO): Promise<nu
     const document = single && results.length === 1 ? results[0] : { files: results, unreadable };
     if (!single || results.length === 1) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
   } else if (reports.length > 0) io.stdout(reports.join('\n'));
+  if (parsed.sarif !== null && !writeSarif(io, parsed.sarif, sarifFiles)) return EXIT_USAGE;
   return unreadable.length > 0 ? EXIT_USAGE : EXIT_OK;
+}
+
+/** Paths under the working folder become relative URIs (code scanning resolves them against the checkout). */
+function sarifUri(file: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(file));
+  return relative.startsWith('..') || path.isAbsolute(relative) ? pathToFileURL(path.resolve(file)).href : pathToSarifUri(relative);
+}
+
+function writeSarif(io: CliIO, target: string, files: readonly SarifFileInput[]): boolean {
+  const text = `${JSON.stringify(analysisToSarif(files), null, 2)}\n`;
+  const write = (io as CliIO & { writeFile?(p: string, t: string): void }).writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8'));
+  try {
+    write(target, text);
+    return true;
+  } catch (error) {
+    io.stderr(`durability-lens analyze: cannot write --sarif ${target}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return false;
+  }
 }
 
 export const analyzeCommand: CliCommand = {

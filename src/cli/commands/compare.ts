@@ -1,7 +1,7 @@
 // `durability-lens compare --connection … --file workload.sql --modes DISABLED,FORCED --repeat 5 [--json]
 // [--fail-if-speedup-below X]`: runs the file under each DELAYED_DURABILITY mode (alternating, repeated), restores
 // the database, prints the comparison table or the comparison document, and can gate a CI pipeline on the speed-up.
-import { describePlan, DURABILITY_MODES, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type DurabilityMode } from '../../profile';
+import { describePlan, DURABILITY_MODES, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type CommandSpec, type DurabilityMode, type RunResult } from '../../profile';
 import { comparisonDocument, formatRatio } from '../../report';
 import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
@@ -24,9 +24,13 @@ import {
   usageError,
   type ConnectedCliIO,
 } from './shared';
+import { CommandWorkload } from '../../profile/recording';
+import { applyGates, EXIT_GATE_REGRESSION, GATE_USAGE, newGateArgs, readBaselineArg, takeGateArg } from './gateOptions';
+import { COMMAND_USAGE, programRunLines, takeProgramArg } from './programOption';
 
 const usage = `Usage: durability-lens compare --connection NAME|CONNECTION_STRING --file workload.sql
          [--modes DISABLED,FORCED] [--repeat N] [--markdown|--json] [--fail-if-speedup-below X] [--yes]
+       durability-lens compare --connection NAME|CONNECTION_STRING [options] --command "COMMAND LINE" | -- PROGRAM [ARGS...]
 
 Runs the T-SQL file under each DELAYED_DURABILITY mode, repeated in alternating order (A B B A …) after an
 uncounted warm-up, and prints median and min–max per mode with ratios and a diagnosis. The setting is
@@ -63,7 +67,11 @@ Output:
                                 modes [{mode, runs, median}], ratios, speedup (docs/run-result-schema.md)
   --out PATH                    also write the report to PATH (.md, .csv or .json)
 
-${EXIT_CODES_TEXT}
+${COMMAND_USAGE}
+
+${GATE_USAGE}
+
+${EXIT_CODES_TEXT} ${EXIT_GATE_REGRESSION}: a gate of --baseline regressed.
 `;
 
 function parseModes(value: string): DurabilityMode[] | string {
@@ -92,6 +100,8 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   let modes: DurabilityMode[] = ['DISABLED', 'FORCED'];
   let repeat = 3;
   let setupBatches: number | undefined;
+  const program = { command: null as CommandSpec | null };
+  const gates = newGateArgs();
   for (let i = 0; i < args.length; i++) {
     const used = takeOption(args, i, conn, runArgs);
     if (typeof used === 'string') return usageError(io, 'compare', used, usage);
@@ -100,6 +110,12 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       continue;
     }
     const arg = args[i]!;
+    const extra = takeProgramArg(args, i, program) || takeGateArg(args, i, gates);
+    if (typeof extra === 'string') return usageError(io, 'compare', extra, usage);
+    if (extra > 0) {
+      i += extra - 1;
+      continue;
+    }
     if (arg === '--json') json = true;
     else if (arg === '--markdown') json = false;
     else if (arg === '--no-xe') xe = false;
@@ -135,7 +151,13 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     else if (file === null) file = arg;
     else return usageError(io, 'compare', `only one FILE, got '${file}' and '${arg}'`, usage);
   }
-  if (file === null) return usageError(io, 'compare', '--file is missing', usage);
+  if (file === null && !program.command) return usageError(io, 'compare', '--file is missing (or give a program: --command, or -- PROGRAM)', usage);
+  if (file !== null && program.command) return usageError(io, 'compare', 'give either a T-SQL FILE or a program, not both', usage);
+  if (gates.junit && !gates.baseline) return usageError(io, 'compare', '--junit writes the gates of --baseline: give --baseline FILE too', usage);
+  const baseline = readBaselineArg(io, gates);
+  if (typeof baseline === 'string') return usageError(io, 'compare', baseline, usage);
+  const workload = program.command ? new CommandWorkload(program.command, { onOutput: (_stream, text) => io.stderr(text) }) : null;
+  const subject = file ?? workload!.batch.text;
   if (failBelow !== null && !(modes.includes('DISABLED') && modes.includes('FORCED'))) {
     return usageError(io, 'compare', '--fail-if-speedup-below compares FORCED with DISABLED: --modes must include both', usage);
   }
@@ -143,7 +165,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   if (typeof resolved === 'string') return usageError(io, 'compare', resolved, usage);
   const { profile, secret, development } = resolved;
   const confirmed = yes || development;
-  const script = readBatches(io, file);
+  const script = workload ? { batches: [workload.batch], hasDelayedCommits: false } : readBatches(io, file!);
   if (typeof script === 'string') return usageError(io, 'compare', script, usage);
 
   const source = profileConnectionSource(profile, secret);
@@ -170,6 +192,8 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       journal,
       xe: { enabled: xe },
       ...runOptionsOf(runArgs),
+      // A program instead of T-SQL: the same plan, lock, journal and restore; its executor runs the program.
+      ...(workload ? { setupBatches: 0, executor: workload.executor, finishRun: (run: RunResult) => workload.finishRun(run) } : {}),
       signal,
       confirm: (plan) => {
         io.stderr(`${describePlan(plan)}\n\n`);
@@ -184,10 +208,12 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       return EXIT.refused;
     }
     let speedupTooLow = false;
+    let commandFailed = false;
+    let gateRegressed = false;
     if (result.runs.length > 0) {
       const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
       const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
-      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${file}`, raw: {}, jsonDocument: doc, verdict: { restore } });
+      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
       if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
       if (failBelow !== null && result.status === 'completed') {
         const s = doc.speedup;
@@ -200,6 +226,11 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
           speedupTooLow = s.elapsed < failBelow;
         }
       }
+      if (workload) {
+        io.stderr(programRunLines(result.runs));
+        commandFailed = result.runs.some((r) => r.recording?.failed);
+      }
+      gateRegressed = applyGates(io, gates, baseline, result.runs, doc.speedup, `durability-lens compare ${subject}`).regressed;
     }
     if (result.error) io.stderr(`${result.error.message}\n`);
     const restore = result.restore;
@@ -216,7 +247,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     if (restore?.status === 'external-change' || result.error?.kind === 'external-change') return EXIT.externalChange;
     switch (result.status) {
       case 'completed':
-        return speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
+        return commandFailed ? EXIT.workloadError : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
       case 'cancelled':
         return EXIT.cancelled;
       case 'workload-error':

@@ -16,5 +16,6 @@ export const commands: readonly (CliCommand | LazyCliCommand)[] = [
   analyzeCommand,
   { name: 'profile', load: async () => (await import(/* webpackMode: "eager" */ './profile')).profileCommand },
   { name: 'compare', load: async () => (await import(/* webpackMode: "eager" */ './compare')).compareCommand },
+  { name: 'record', load: async () => (await import(/* webpackMode: "eager" */ './record')).recordCommand },
   { name: 'doctor', load: async () => (await import(/* webpackMode: "eager" */ './doctor')).doctorCommand },
 ];

@@ -1,0 +1,99 @@
+// Runs another program (a test suite, a loader) as a separate OS process while a recording window is open: started in
+// its own process group so a cancel stops the whole tree, its output streamed to the caller, its exit code kept.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** What to run: an argv (run as is, no shell) or one command line (run by the platform's shell, as typed). */
+export type CommandSpec = { kind: 'argv'; argv: readonly string[] } | { kind: 'shell'; line: string };
+
+/** How the program's run ended. */
+export type CommandEnd = 'exit' | 'cancelled' | 'timeout' | 'spawn-failed';
+
+export interface CommandOutcome {
+  /** The command as shown to people: the shell line, or the argv joined with spaces. */
+  display: string;
+  /** The program's exit code; null when it was killed by a signal or never started. */
+  exitCode: number | null;
+  /** The signal that ended it (e.g. "SIGTERM" after a cancel); null when it exited by itself. */
+  signal: string | null;
+  /** Wall time from spawn to exit (ms). */
+  durationMs: number;
+  ended: CommandEnd;
+  /** Why it could not be started (ENOENT …); null otherwise. */
+  spawnError: string | null;
+}
+
+export interface RunCommandOptions {
+  /** Ends the program: SIGTERM to its process group, SIGKILL after `killGraceMs`. */
+  signal?: AbortSignal;
+  /** What ended it when `signal` fired (the caller knows whether it was a time limit). */
+  abortReason?: () => 'cancelled' | 'timeout';
+  /** Extra environment on top of this process's (never secrets: the child's own configuration connects it). */
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  killGraceMs?: number;
+}
+
+export function displayCommand(spec: CommandSpec): string {
+  return spec.kind === 'shell' ? spec.line : spec.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+}
+
+/** Stops the child and everything it started: its process group on POSIX (spawned detached), the process elsewhere. */
+function stopTree(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    if (process.platform !== 'win32') process.kill(-child.pid, sig);
+    else child.kill(sig);
+  } catch {
+    // Already gone between the check and the kill.
+  }
+}
+
+/** Runs the program to its end (or until `signal`); never throws: a program that cannot start is an outcome too. */
+export function runExternalCommand(spec: CommandSpec, options: RunCommandOptions = {}): Promise<CommandOutcome> {
+  const display = displayCommand(spec);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise<CommandOutcome>((resolve) => {
+    if (options.signal?.aborted) {
+      resolve({ display, exitCode: null, signal: null, durationMs: 0, ended: options.abortReason?.() ?? 'cancelled', spawnError: null });
+      return;
+    }
+    const spawnOptions = {
+      env: { ...process.env, ...(options.env ?? {}) },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      // Own process group: a terminal's Ctrl+C reaches us only, and we stop the whole tree (shell and its children).
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[],
+      windowsHide: true,
+    };
+    let child: ChildProcess;
+    try {
+      child = spec.kind === 'shell' ? spawn(spec.line, { ...spawnOptions, shell: true }) : spawn(spec.argv[0]!, spec.argv.slice(1), spawnOptions);
+    } catch (err) {
+      resolve({ display, exitCode: null, signal: null, durationMs: elapsed(), ended: 'spawn-failed', spawnError: (err as Error).message });
+      return;
+    }
+    let aborted: 'cancelled' | 'timeout' | null = null;
+    let killTimer: ReturnType<typeof setTimeout> | null = null;
+    const onAbort = () => {
+      aborted = options.abortReason?.() ?? 'cancelled';
+      stopTree(child, 'SIGTERM');
+      killTimer = setTimeout(() => stopTree(child, 'SIGKILL'), options.killGraceMs ?? 5000);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout?.setEncoding('utf8').on('data', (t: string) => options.onOutput?.('stdout', t));
+    child.stderr?.setEncoding('utf8').on('data', (t: string) => options.onOutput?.('stderr', t));
+    let spawnError: string | null = null;
+    child.once('error', (err) => {
+      spawnError = err.message;
+    });
+    child.once('close', (code, sig) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (killTimer) clearTimeout(killTimer);
+      // A program that could not start still 'closes' (with the negated errno as its code): not an exit code.
+      if (spawnError !== null) resolve({ display, exitCode: null, signal: null, durationMs: elapsed(), ended: 'spawn-failed', spawnError });
+      else resolve({ display, exitCode: code, signal: sig, durationMs: elapsed(), ended: aborted ?? 'exit', spawnError: null });
+    });
+  });
+}
