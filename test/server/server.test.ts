@@ -80,6 +80,37 @@ describe('language server over stdio', function () {
     assert.deepEqual(target.batchRange.start, { line: 0, character: 0 });
   });
 
+  it('a parameterless procedure gets its body analysed: a Profile batch lens on the loop, the diagnostic on the INSERT and COMMIT lenses inside it', async () => {
+    const uri = 'file:///work/proc.sql';
+    const text = [
+      'CREATE PROCEDURE dbo.load_rows AS',
+      'BEGIN',
+      '  DECLARE @i int = 0;',
+      '  WHILE @i < 100',
+      '  BEGIN',
+      '    INSERT INTO dbo.t DEFAULT VALUES;',
+      '    SET @i += 1;',
+      '  END;',
+      '  BEGIN TRAN;',
+      '  UPDATE dbo.t SET v = 1;',
+      '  COMMIT;',
+      'END;',
+      '',
+    ].join('\n');
+    const after = client.published.length;
+    await client.open(uri, text);
+    const published = await client.diagnosticsOfVersion(uri, 1, after);
+    assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range]), [['autocommit-dml-in-loop', rangeOf(text, 'INSERT INTO dbo.t DEFAULT VALUES;')]]);
+    const lenses = await client.codeLenses(uri);
+    const commit = rangeOf(text, 'COMMIT');
+    const loopAt = positionAt(text, text.indexOf('WHILE'));
+    assert.deepEqual(lenses.map(lensSummary), [
+      { title: 'Profile transaction', command: Commands.profileTransaction, range: commit },
+      { title: 'Compare durability', command: Commands.compareDurability, range: commit },
+      { title: 'Profile batch', command: Commands.profileBatch, range: { start: loopAt, end: loopAt } },
+    ]);
+  });
+
   it('follows incremental changes: wrapping the loop in a transaction moves findings and adds COMMIT lenses', async () => {
     const uri = 'file:///work/loop.sql';
     const after = client.published.length;
