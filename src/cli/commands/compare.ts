@@ -7,7 +7,7 @@ import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
 import {
   CONNECTION_USAGE,
-  connectionFailureText,
+  failureExit,
   emitReport,
   progressPrinter,
   EXIT,
@@ -257,13 +257,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     }
   } catch (err) {
     if (err instanceof SetupMarkerError) return usageError(io, 'compare', err.message, usage);
-    const failure = connectionFailureText(err);
-    if (failure) {
-      io.stderr(`durability-lens compare: ${failure}\n`);
-      return EXIT.connection;
-    }
-    io.stderr(`durability-lens compare: ${(err as Error).message ?? String(err)}\n`);
-    return EXIT.unexpected;
+    return failureExit(io, 'compare', err);
   } finally {
     lifecycle.dispose();
   }

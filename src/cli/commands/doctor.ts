@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { connect, type TediousSession } from '../../db';
 import { checkReadiness, describeReadiness } from '../../profile/readiness';
 import type { CliCommand } from '../io';
-import { CONNECTION_USAGE, connectionFailureText, EXIT, EXIT_CODES_TEXT, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
+import { CONNECTION_USAGE, failureExit, EXIT, EXIT_CODES_TEXT, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
 
 const usage = `Usage: durability-lens doctor --connection NAME|CONNECTION_STRING [--json]
 
@@ -60,13 +60,7 @@ export async function runDoctor(args: readonly string[], io: ConnectedCliIO): Pr
     io.stdout(json ? jsonText : describeReadiness(report));
     return EXIT.ok;
   } catch (err) {
-    const failure = connectionFailureText(err);
-    if (failure) {
-      io.stderr(`durability-lens doctor: ${failure}\n`);
-      return EXIT.connection;
-    }
-    io.stderr(`durability-lens doctor: ${(err as Error).message ?? String(err)}\n`);
-    return EXIT.unexpected;
+    return failureExit(io, 'doctor', err);
   } finally {
     await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
   }

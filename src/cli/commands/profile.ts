@@ -6,7 +6,7 @@ import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
 import {
   CONNECTION_USAGE,
-  connectionFailureText,
+  failureExit,
   emitReport,
   progressPrinter,
   EXIT,
@@ -140,13 +140,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       io.stderr(`durability-lens profile: ${err.message} Nothing was measured.\n`);
       return EXIT.workloadError;
     }
-    const failure = connectionFailureText(err);
-    if (failure) {
-      io.stderr(`durability-lens profile: ${failure}\n`);
-      return EXIT.connection;
-    }
-    io.stderr(`durability-lens profile: ${(err as Error).message ?? String(err)}\n`);
-    return EXIT.unexpected;
+    return failureExit(io, 'profile', err);
   } finally {
     lifecycle.dispose();
   }

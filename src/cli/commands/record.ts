@@ -8,7 +8,7 @@ import { applyGates, EXIT_GATE_REGRESSION, GATE_USAGE, newGateArgs, readBaseline
 import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
 import {
   CONNECTION_USAGE,
-  connectionFailureText,
+  failureExit,
   emitReport,
   EXIT,
   newConnectionArgs,
@@ -155,13 +155,7 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
       io.stderr('Cancelled before anything was measured; the event session was dropped.\n');
       return lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled;
     }
-    const failure = connectionFailureText(err);
-    if (failure) {
-      io.stderr(`durability-lens record: ${failure}\n`);
-      return EXIT.connection;
-    }
-    io.stderr(`durability-lens record: ${(err as Error).message ?? String(err)}\n`);
-    return EXIT.unexpected;
+    return failureExit(io, 'record', err);
   } finally {
     if (windowTimer) clearTimeout(windowTimer);
     signal.removeEventListener('abort', onStop);

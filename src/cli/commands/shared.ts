@@ -291,6 +291,12 @@ export function connectionFailureText(err: unknown): string | null {
   return null;
 }
 
+/** The last resort of a command that connects: a connection failure (with its advice) or an unexpected error, one line. */
+export function failureExit(io: CliIO, command: string, err: unknown): number {
+  const failure = connectionFailureText(err);
+  io.stderr(`durability-lens ${command}: ${failure ?? (err as Error).message ?? String(err)}\n`);
+  return failure ? EXIT.connection : EXIT.unexpected;
+}
 
 /** How often the CLI prints live workload progress (the extension's notification updates every 250 ms). */
 export const CLI_LIVE_PROGRESS_MS = 2000;
