@@ -1,12 +1,28 @@
-// `npm run bench [-- NAME...]`: runs every bench/*.bench.ts (or those whose file name contains NAME) and prints one table.
+// `npm run bench [-- NAME...] [-- --json]`: runs every bench/*.bench.ts (or those whose file name contains NAME) and
+// prints one table; with --json it also writes bench/results.json: every keyed figure, its target and whether it met it.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchResult, BenchRun } from './types';
 
+interface KeyedFigure {
+  value: number;
+  target?: { op: '>=' | '<='; value: number };
+  met?: boolean;
+  name: string;
+  note?: string;
+}
+
+function targetMet(value: number, target: { op: '>=' | '<='; value: number }): boolean {
+  return target.op === '>=' ? value >= target.value : value <= target.value;
+}
+
 async function main(): Promise<void> {
-  const filters = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const json = args.includes('--json');
+  const filters = args.filter((a) => a !== '--json');
   const dir = path.dirname(new URL(import.meta.url).pathname);
   const files = fs.readdirSync(dir)
     .filter((f) => f.endsWith('.bench.ts'))
@@ -18,6 +34,7 @@ async function main(): Promise<void> {
     return;
   }
   const rows: Array<BenchResult & { file: string }> = [];
+  const keyed: Record<string, KeyedFigure> = {};
   for (const file of files) {
     process.stderr.write(`running ${file} ...\n`);
     const module = (await import(pathToFileURL(path.join(dir, file)).href)) as { run?: BenchRun };
@@ -26,7 +43,20 @@ async function main(): Promise<void> {
       continue;
     }
     try {
-      for (const result of await module.run()) rows.push({ file, name: String(result.name), value: String(result.value), note: result.note === undefined ? undefined : String(result.note) });
+      for (const result of await module.run()) {
+        let note = result.note === undefined ? undefined : String(result.note);
+        if (result.key !== undefined && typeof result.metric === 'number' && Number.isFinite(result.metric)) {
+          const figure: KeyedFigure = { value: result.metric, name: String(result.name), note };
+          if (result.target) {
+            figure.target = result.target;
+            figure.met = targetMet(result.metric, result.target);
+            const verdict = `target ${result.target.op} ${result.target.value}: ${figure.met ? 'met' : 'NOT met'}`;
+            note = note ? `${note}; ${verdict}` : verdict;
+          }
+          keyed[result.key] = figure;
+        }
+        rows.push({ file, name: String(result.name), value: String(result.value), note });
+      }
     } catch (error) {
       rows.push({ file, name: 'FAILED', value: '-', note: error instanceof Error ? error.message : String(error) });
       process.exitCode = 1;
@@ -42,6 +72,18 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${line('file', 'name', 'value', 'note')}\n`);
   process.stdout.write(`${'-'.repeat(widths.file + widths.name + widths.value + 10)}\n`);
   for (const r of rows) process.stdout.write(`${line(r.file, r.name, r.value, r.note ?? '')}\n`);
+  if (json) {
+    const out = path.join(dir, 'results.json');
+    const document = {
+      measuredAt: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', loadAverage1m: os.loadavg()[0], node: process.version },
+      files,
+      results: Object.fromEntries(Object.entries(keyed).map(([k, f]) => [k, f.value])),
+      details: keyed,
+    };
+    fs.writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
+    process.stdout.write(`\nwrote ${out} (${Object.keys(keyed).length} keyed figures)\n`);
+  }
 }
 
 void main();

@@ -7,6 +7,15 @@ export interface BenchResult {
   value: string;
   /** How it was measured or what it compares to (median of N, ratio to a target). */
   note?: string;
+  /**
+   * When set, `npm run bench -- --json` records `metric` under this key in bench/results.json (e.g. "xeMBps").
+   * Keys are stable: CI and the closing notes compare them across runs.
+   */
+  key?: string;
+  /** The number recorded under `key`, in the unit the key names (MBps, Ms, MB, Bytes, a count). */
+  metric?: number;
+  /** The target this figure is held to, for results.json and the table (e.g. { op: '>=', value: 100 }). */
+  target?: { op: '>=' | '<='; value: number };
 }
 
 export type BenchRun = () => Promise<BenchResult[]>;
