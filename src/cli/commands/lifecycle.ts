@@ -32,6 +32,17 @@ export interface LifecycleOptions {
   exit?: (code: number) => void;
 }
 
+// One process-wide stdout 'error' listener, installed once: it hands the error to the latest run's handler. A listener
+// per run would stay for the life of the process (see below) and pile up when one process runs many commands (tests).
+let stdoutErrorHandler: ((err: NodeJS.ErrnoException) => void) | null = null;
+let stdoutListenerInstalled = false;
+function onProcessStdoutError(handler: (err: NodeJS.ErrnoException) => void): void {
+  stdoutErrorHandler = handler;
+  if (stdoutListenerInstalled) return;
+  stdoutListenerInstalled = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => stdoutErrorHandler?.(err));
+}
+
 export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {}): RunLifecycle {
   if (io.signal) return { signal: io.signal, stoppedBy: null, dispose: () => undefined };
   const controller = new AbortController();
@@ -77,7 +88,8 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
   });
   // A closed pipe (`durability-lens compare … | head`) must not kill the process: during the run it cancels (and
   // restores) like a signal; after it — the report is the last thing written — it is said and sets the exit code.
-  // The listener stays for the life of the process: a write's EPIPE is emitted after the write returned.
+  // The handler stays current after dispose (until the next run replaces it): a write's EPIPE is emitted after the
+  // write returned.
   let stdoutBroken = false;
   let disposed = false;
   const onStdoutError = (err: NodeJS.ErrnoException) => {
@@ -90,7 +102,7 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
     io.stderr('Standard output was closed (EPIPE) before the report was written in full; the run itself had ended (its outcome is above).\n');
     process.exitCode = signalExitCode('EPIPE');
   };
-  process.stdout.on('error', onStdoutError);
+  onProcessStdoutError(onStdoutError);
   return {
     signal: controller.signal,
     get stoppedBy() {
