@@ -234,7 +234,7 @@ function sysvar(name: string, ctx: EvalCtx, line: number): SqlValue {
     case '@@ERROR': return ctx.batch.error;
     case '@@LOCK_TIMEOUT': return session.lockTimeout;
     case '@@LANGUAGE': return 'us_english';
-    case '@@MICROSOFTVERSION': return server.options.major * 16777216 + 4000;
+    case '@@MICROSOFTVERSION': return server.options.major * 16777216 + server.productBuild();
     case '@@MAX_PRECISION': return 38;
     default: throw errors.syntax(name, line);
   }

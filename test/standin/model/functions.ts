@@ -82,7 +82,7 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
         productversion: v,
         productmajorversion: String(server.options.major),
         productminorversion: '0',
-        productbuild: '4000',
+        productbuild: String(server.productBuild()),
         productlevel: 'RTM',
         productupdatelevel: `CU${server.options.cu}`,
         edition: server.options.product !== 'sqlserver' ? 'SQL Azure' : 'Developer Edition (64-bit)',

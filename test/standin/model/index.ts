@@ -115,7 +115,7 @@ class StandinEngine implements Standin {
     };
     s.sessions.set(session.spid, session);
     this.kills.set(session.spid, new AbortController());
-    return { ok: true, session, database: db.name, serverName: s.options.serverName, serverVersion: { major: s.options.major, minor: 0, build: 4000 } };
+    return { ok: true, session, database: db.name, serverName: s.options.serverName, serverVersion: { major: s.options.major, minor: 0, build: s.productBuild() } };
   }
 
   logout(handle: SessionHandle): void {

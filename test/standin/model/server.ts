@@ -170,8 +170,17 @@ export class Server {
     return `Durability Lens stand-in (simulates Microsoft SQL Server ${year} ${v}) - not a real SQL Server build\n\tDeveloper Edition (64-bit) on ${os}`;
   }
 
+  /**
+   * Build number of the simulated cumulative update: 4000 + 10 × CU. Real CUs have their own builds (listed on Learn's
+   * "latest updates" pages); this only keeps the build rising with the CU so a version check sees a different build per
+   * CU. NOT CONFIRMED as any real build number (MODEL.md).
+   */
+  productBuild(): number {
+    return 4000 + 10 * this.options.cu;
+  }
+
   productVersion(): string {
-    return `${this.options.major}.0.4000.1`;
+    return `${this.options.major}.0.${this.productBuild()}.1`;
   }
 
   /** Name of the permission a server-scoped performance DMV needs on this version (reference §8). */

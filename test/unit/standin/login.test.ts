@@ -12,7 +12,7 @@ describe('stand-in model: login', () => {
     assert.equal(r.ok, true);
     if (!r.ok) return;
     assert.equal(r.database, 'lab');
-    assert.deepEqual(r.serverVersion, { major: 16, minor: 0, build: 4000 });
+    assert.deepEqual(r.serverVersion, { major: 16, minor: 0, build: 4200 }, 'default 2022 CU20: build 4000 + 10 × 20');
     assert.ok(r.session.spid >= 51);
   });
 
@@ -44,10 +44,13 @@ describe('stand-in model: login', () => {
     assert.match(String(row!.v), /Durability Lens stand-in/);
     assert.match(String(row!.v), /not a real SQL Server build/);
     assert.equal(row!.major, '15');
-    assert.equal(row!.pv, '15.0.4000.1');
+    assert.equal(row!.pv, '15.0.4320.1', 'default 2019 CU32');
     assert.equal(row!.ee, 3);
     const [host] = await rows(s, h, 'SELECT host_platform FROM sys.dm_os_host_info');
     assert.equal(host!.host_platform, 'Windows');
+    const older = createStandin({ speedFactor: 0, version: 2019, cumulativeUpdate: 19 });
+    const [pv] = await rows(older, await connect(older), "SELECT SERVERPROPERTY('ProductVersion') AS pv, SERVERPROPERTY('ProductBuild') AS b, SERVERPROPERTY('ProductUpdateLevel') AS cu");
+    assert.deepEqual([pv!.pv, pv!.b, pv!.cu], ['15.0.4190.1', '4190', 'CU19'], 'the build follows the simulated CU');
   });
 
   it('lists the connection in dm_exec_sessions with its program name and encryption in dm_exec_connections', async () => {
