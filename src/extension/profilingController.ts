@@ -2,7 +2,7 @@
 // when needed, cancellable progress from the profile API's events, PRINT/errors to the output channel, errors at
 // their document line, the confirmation before switching DELAYED_DURABILITY, and the result panel.
 import * as vscode from 'vscode';
-import { ConnectionFailure } from '../db';
+import { ConnectionFailure } from '../db/errors';
 import type { WorkloadMessage } from '../db/types';
 import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../profile';
 import { describeTarget, type ProfileTarget } from '../shared/commands';
