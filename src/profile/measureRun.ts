@@ -2,16 +2,15 @@
 // batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
-  captureServerIdentity,
   captureSnapshot,
   diffSnapshots,
-  grantContextOf,
+  identifyWithPreflight,
   readCounterInstance,
-  preflightPermissions,
   valueOf,
   type BenignWaitOptions,
   type Measurement,
   type PreflightResult,
+  type ServerIdentity,
   type Snapshot,
   type SnapshotDiff,
 } from '../probes';
@@ -175,11 +174,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   throwIfAborted(signal);
 
   let preflight = ctx.preflight;
+  let identity: ServerIdentity | undefined;
   if (preflight === undefined) {
     progress(ctx, 'preflight');
     try {
-      const identity = await captureServerIdentity(monitor);
-      preflight = await preflightPermissions(monitor, grantContextOf(identity, target.databaseName));
+      ({ identity, preflight } = await identifyWithPreflight(monitor, target.databaseName));
     } catch (err) {
       preflight = null;
       notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
@@ -189,7 +188,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
   const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
   progress(ctx, 'snapshot-before');
-  const before = await captureSnapshot(monitor, snapshotTarget);
+  // One round trip each (probes/batch.ts); the identity tells which probes to compose.
+  const before = await captureSnapshot(monitor, snapshotTarget, identity ? { identity } : {});
   throwIfAborted(signal);
 
   const xeWanted = ctx.xe?.enabled !== false;
@@ -358,13 +358,13 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
     progress(ctx, 'snapshot-after');
     try {
-      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true, identity: before.server.identity });
     } catch (err) {
       // The monitor connection died during the run: the DMVs are server-wide, so a new connection can still take
       // the after-snapshot (the workload session's waits are read by its spid).
       if (!ctx.reconnectMonitor) throw err;
       notes.push(`The monitor connection failed during the run (${(err as Error).message}); the after-snapshot was taken on a new connection.`);
-      after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true });
+      after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true, identity: before.server.identity });
     }
     // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
     // the session); server waits beyond the top 100 are summed in `others`.

@@ -66,6 +66,8 @@ export type Stmt = { line: number } & (
   | { k: 'setOption'; option: string; value: string }
   | { k: 'use'; db: string }
   | { k: 'block'; body: Stmt[] }
+  /** BEGIN TRY … END TRY BEGIN CATCH … END CATCH (model/trycatch.ts). */
+  | { k: 'try'; body: Stmt[]; handler: Stmt[] }
   | { k: 'if'; cond: Expr; then: Stmt; otherwise?: Stmt }
   | { k: 'while'; cond: Expr; body: Stmt }
   | { k: 'break' }
