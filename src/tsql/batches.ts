@@ -25,15 +25,11 @@ function isLineSpace(c: number): boolean {
  * When the GO token at `index` is a separator, returns its repeat count; otherwise 0.
  * The token came from the lexer, so it is never inside a string or block comment.
  */
-function goLineRepeat(tokens: TokenStream, index: number): number {
+function goLineRepeat(tokens: TokenStream, index: number, lineStart: number): number {
   const text = tokens.text;
   const n = text.length;
   // Only blanks may precede GO on its line.
-  for (let i = tokens.starts[index]! - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) break;
-    if (!isLineSpace(c)) return 0;
-  }
+  for (let i = lineStart; i < tokens.starts[index]!; i++) if (!isLineSpace(text.charCodeAt(i))) return 0;
   let i = tokens.ends[index]!;
   while (i < n && isLineSpace(text.charCodeAt(i))) i++;
   let repeat = 1;
@@ -95,9 +91,9 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
 
   for (let t = 0; t < tokens.count; t++) {
     if (tokens.keywords[t] !== Kw.GO) continue;
-    const repeat = goLineRepeat(tokens, t);
-    if (repeat === 0) continue;
     const goLine = lines.lineOf(tokens.starts[t]!);
+    const repeat = goLineRepeat(tokens, t, lines.lineStarts[goLine]!);
+    if (repeat === 0) continue;
     close(lines.lineStarts[goLine]!, t, repeat);
     // Skip the GO line's own tokens (a count, a trailing comment).
     const nextLine = goLine + 1;

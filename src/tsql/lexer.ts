@@ -227,26 +227,19 @@ export function lex(text: string): TokenStream {
       continue;
     }
     if (c < 128 ? (ASCII[c]! & ID_START) !== 0 : !isUnicodeSpace(c)) {
-      // Identifier or keyword: hash while scanning so keyword identity costs one map lookup.
+      // Identifier or keyword: hash while scanning so keyword identity costs one table lookup. Every character goes
+      // into the hash: keywordAt verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
       let hash = 0;
-      let hashable = true;
       while (i < n) {
         const d = text.charCodeAt(i);
         if (d < 128) {
-          const cls = ASCII[d]!;
-          if ((cls & ID_PART) === 0) break;
-          if (hashable) {
-            // Same fold as keywords.ts foldHashStep, inlined for speed.
-            if ((cls & ID_START) !== 0 || isDigit(d)) hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
-            else hashable = false;
-          }
-        } else {
-          if (isUnicodeSpace(d)) break;
-          hashable = false;
-        }
+          if ((ASCII[d]! & ID_PART) === 0) break;
+        } else if (isUnicodeSpace(d)) break;
+        // Same fold as keywords.ts foldHashStep, inlined for speed.
+        hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
         i++;
       }
-      const kw = hashable && i - start <= MAX_KEYWORD_LENGTH ? keywordAt(text, start, i, hash) : NO_KW;
+      const kw = i - start <= MAX_KEYWORD_LENGTH ? keywordAt(text, start, i, hash) : NO_KW;
       out.push(TokenKind.Word, start, i, kw, 0);
       continue;
     }

@@ -115,7 +115,7 @@ export class StatementReader extends TokenCursor {
     if (this.kind() === TokenKind.Semicolon) this.p++;
     const span = this.statement('begin-transaction', from);
     const node: BeginTransactionNode = {
-      ...span, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
       depth: this.tx.depth, synthetic: false,
     };
     this.out.begins.push(node);
@@ -148,7 +148,7 @@ export class StatementReader extends TokenCursor {
     const { begin, opener } = this.tx.commit(this.batchIndex);
     const { loopCommit, everyN } = this.loopCommit();
     this.out.commits.push({
-      ...span, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
       durabilityClause: option.clause, inLoop: this.inLoop, begin, opener, guarded: this.guardDepth > 0, depth,
       loopCommit, everyN, inRoutine: this.routineKind,
     });
@@ -165,7 +165,7 @@ export class StatementReader extends TokenCursor {
     const depth = this.tx.depth;
     const { toSavepoint, opener } = this.tx.rollback(name, this.batchIndex);
     this.out.rollbacks.push({
-      ...span, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
       guarded: this.guardDepth > 0, inLoop: this.inLoop, depth, inRoutine: this.routineKind,
     });
   }
@@ -224,7 +224,7 @@ export class StatementReader extends TokenCursor {
       const inAtomicBlock = this.atomicDepth > 0;
       const { target, chunked } = this.dmlTarget(verbAt, dml);
       this.out.dml.push({
-        ...span, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
+        start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
         inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, chunked, inRoutine: this.routineKind,
       });
@@ -328,7 +328,7 @@ export class StatementReader extends TokenCursor {
       if (this.kw(i) !== Kw.DELAYED_DURABILITY || !this.isOperator(i + 1, '=')) continue;
       const v = this.kw(i + 2);
       const value = v === Kw.DISABLED ? 'DISABLED' : v === Kw.ALLOWED ? 'ALLOWED' : v === Kw.FORCED ? 'FORCED' : null;
-      if (value !== null) this.out.durabilitySettings.push({ ...span, batchIndex: this.batchIndex, database, value });
+      if (value !== null) this.out.durabilitySettings.push({ start: span.start, end: span.end, batchIndex: this.batchIndex, database, value });
     }
   }
 
