@@ -66,7 +66,8 @@ const piece = fc.constantFrom(
   'ALLOWED', 'DISABLED', 'EXEC', 'sys.sp_flush_log', 'CHECKPOINT', 'IMPLICIT_TRANSACTIONS', 'BREAK', 'RETURN',
   'CONTINUE', 'GOTO', 'lbl:', 'THROW', 'DECLARE', 'CURSOR', 'FOR', 'FETCH', '@@TRANCOUNT', 'XACT_STATE()', '% 100',
   '@i', '@@FETCH_STATUS', '#t', '##g', '@t', 'dbo.t', 'a', 'x', '0x1F', '1e3', '.5', '42', 'é', '\uFEFF', '\u00A0',
-  '\u2028', '$action', '`', '😀', 'VALUES', 'DEFAULT', 'UNION', 'ALL', 'EXISTS', 'DROP', 'TABLE', 'EXTERNAL', 'NAME',
+  '\u2028', '$action', '`', '😀', '1e-3', '2E+5', '1.5e', '3.', '0X1f', '0x', '$', '$1', 'N', 'n', 'Nx', '!<', '!>', '::',
+  '<>', '+=', '%=', '==', '-', '/', '*', '@', '@@', '#', '?', '\\', '\u0085', '\u3000', 'ſ', 'İ', 'xact_ſtate', '\uD800', 'VALUES', 'DEFAULT', 'UNION', 'ALL', 'EXISTS', 'DROP', 'TABLE', 'EXTERNAL', 'NAME',
 );
 const scriptish = fc.oneof(
   fc.array(piece, { maxLength: 80 }).map((p) => p.join(' ')),
