@@ -1,14 +1,10 @@
 // Splits a script into batches on GO lines the way sqlcmd and SSMS do, keeping each batch's place in the document.
 // Rule (Learn, "SQL Server Utilities Statements - GO"): GO alone on its line, optional count, comments allowed, no statement.
 
-import { Kw as KwImport } from './keywords';
 import type { TokenStream } from './lexer';
 import type { LineIndex } from './lines';
 import type { Batch } from './types';
 
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
 
 /** A batch plus the (comment-free) token indices it holds ([firstToken, endToken)), for the structural scanner. */
 export interface BatchSpan {
@@ -89,8 +85,11 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
     }
   };
 
-  for (let t = 0; t < tokens.count; t++) {
-    if (tokens.keywords[t] !== Kw.GO) continue;
+  // The lexer lists the GO words, so only they are visited (not every token of the script).
+  const gos = tokens.goTokens;
+  for (let g = 0; g < gos.length; g++) {
+    const t = gos[g]!;
+    if (t < firstToken) continue; // a `GO` on a GO line already consumed (`GO GO` is not a separator line)
     const goLine = lines.lineOf(tokens.starts[t]!);
     const repeat = goLineRepeat(tokens, t, lines.lineStarts[goLine]!);
     if (repeat === 0) continue;
@@ -101,7 +100,6 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
     let next = t + 1;
     while (next < tokens.count && tokens.starts[next]! < batchStart) next++;
     firstToken = next;
-    t = next - 1;
   }
   close(text.length, tokens.count, 1);
   return spans;

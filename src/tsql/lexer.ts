@@ -7,6 +7,7 @@ import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordAt as keywordAtImport }
 const keywordAt = keywordAtImport;
 const MAX_KEYWORD_LENGTH = MAX_KW_IMPORT;
 const NO_KW = 0 as Kw;
+const GO = Kw.GO;
 
 export enum TokenKind {
   /** Identifier or keyword (`keywords[i]` tells which keyword, if any). */
@@ -65,6 +66,8 @@ export interface TokenStream {
   readonly keywords: Uint16Array;
   readonly flags: Uint8Array;
   readonly comments: CommentStream;
+  /** Indices of the tokens that are the word GO, in order (batches.ts decides which of them separate batches). */
+  readonly goTokens: Int32Array;
 }
 
 /** A token as a plain object, for tests and callers that want convenience over speed. */
@@ -201,6 +204,8 @@ export function lex(text: string): TokenStream {
   let flags = new Uint8Array(capacity);
   let count = 0;
   const comments = new Builder(64);
+  let goTokens = new Int32Array(64);
+  let goCount = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -228,7 +233,13 @@ export function lex(text: string): TokenStream {
           hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
           i++;
         }
-        if (i - start <= MAX_KEYWORD_LENGTH) kw = keywordAt(text, start, i, hash);
+        if (i - start <= MAX_KEYWORD_LENGTH) {
+          kw = keywordAt(text, start, i, hash);
+          if (kw === GO) {
+            if (goCount === goTokens.length) goTokens = grown(goTokens, goCount * 2);
+            goTokens[goCount++] = count;
+          }
+        }
         kind = TokenKind.Word;
         break;
       }
@@ -339,7 +350,7 @@ export function lex(text: string): TokenStream {
     count++;
   }
   return {
-    text, count, kinds, starts, ends, keywords, flags,
+    text, count, kinds, starts, ends, keywords, flags, goTokens: goTokens.subarray(0, goCount),
     comments: { count: comments.count, kinds: comments.kinds, starts: comments.starts, ends: comments.ends, flags: comments.flags },
   };
 }

@@ -43,13 +43,14 @@ export class LineIndex {
     const starts = this.lineStarts;
     const last = starts.length - 1;
     let lo = this.hint;
-    // The hinted line or one of the next two: no search.
-    if (starts[lo]! <= offset) {
-      if (lo === last || offset < starts[lo + 1]!) return lo;
-      if (lo + 1 === last || offset < starts[lo + 2]!) return (this.hint = lo + 1);
-      lo += 2;
-    } else lo = 0;
     let hi = last;
+    if (starts[lo]! <= offset) {
+      // At or after the hinted line: gallop forward (1, 2, 4... lines) so a nearby line costs a few probes, not a
+      // search of the whole (cache-unfriendly) array.
+      let step = 1;
+      while (lo + step <= last && starts[lo + step]! <= offset) { lo += step; step *= 2; }
+      hi = Math.min(lo + step - 1, last);
+    } else lo = 0;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if (starts[mid]! <= offset) lo = mid; else hi = mid - 1;
