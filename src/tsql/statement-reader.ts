@@ -190,28 +190,31 @@ export class StatementReader extends TokenCursor {
     ctx.updateSetSeen = false;
     let into = false;
     let depth = 0, caseDepth = 0;
-    this.p++;
-    while (this.p < this.n) {
-      const kind = this.kind();
-      if (kind === TokenKind.Semicolon) { this.p++; break; }
-      if (kind === TokenKind.LParen) { depth++; this.p++; continue; }
-      if (kind === TokenKind.RParen) { if (depth > 0) depth--; this.p++; continue; }
-      const k = this.kw();
-      if (k !== Kw.None) {
-        if (k === Kw.CASE) caseDepth++;
-        else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
-        else if (k === Kw.BEGIN) break;
-        else if (depth === 0 && caseDepth === 0) {
-          if (k === Kw.ELSE) break;
-          if (opensStatement(k) && !continuesStatement(ctx, k, this.kw(this.p - 1), this.kind(this.p - 1), this.kw(this.p + 1), this.kind(this.p + 1))) break;
-          if (ctx.verb === Kw.None && (k === Kw.INSERT || k === Kw.UPDATE || k === Kw.DELETE || k === Kw.MERGE || k === Kw.SELECT)) ctx.verb = k;
-          else if (ctx.verb === Kw.INSERT && (k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT)) ctx.insertSourceSeen = true;
-          else if (ctx.verb === Kw.UPDATE && k === Kw.SET) ctx.updateSetSeen = true;
-          else if (ctx.verb === Kw.SELECT && k === Kw.INTO) into = true;
-        }
+    // The statement's tokens are read through locals: this loop visits most tokens of a script.
+    const kinds = this.kinds;
+    const keywords = this.keywords;
+    const n = this.n;
+    let p = this.p + 1;
+    for (; p < n; p++) {
+      const kind = kinds[p]!;
+      if (kind === TokenKind.Semicolon) { p++; break; }
+      if (kind === TokenKind.LParen) { depth++; continue; }
+      if (kind === TokenKind.RParen) { if (depth > 0) depth--; continue; }
+      const k = keywords[p]! as Kw;
+      if (k === Kw.None) continue;
+      if (k === Kw.CASE) caseDepth++;
+      else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
+      else if (k === Kw.BEGIN) break;
+      else if (depth === 0 && caseDepth === 0) {
+        if (k === Kw.ELSE) break;
+        if (opensStatement(k) && !continuesStatement(ctx, k, this.kw(p - 1), this.kind(p - 1), this.kw(p + 1), this.kind(p + 1))) break;
+        if (ctx.verb === Kw.None && (k === Kw.INSERT || k === Kw.UPDATE || k === Kw.DELETE || k === Kw.MERGE || k === Kw.SELECT)) ctx.verb = k;
+        else if (ctx.verb === Kw.INSERT && (k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT)) ctx.insertSourceSeen = true;
+        else if (ctx.verb === Kw.UPDATE && k === Kw.SET) ctx.updateSetSeen = true;
+        else if (ctx.verb === Kw.SELECT && k === Kw.INTO) into = true;
       }
-      this.p++;
     }
+    this.p = p;
     this.record(from, ctx, into);
   }
 
