@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Request } from 'tedious';
 import { sqlErrorsOf } from './errors';
-import type { TediousSession } from './session';
+import { addParameters, type TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
 
 /** tedious request error codes (or socket codes it passes through) meaning the connection is gone. */
@@ -122,7 +122,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
           requestActive = active;
           // A cancel that raced the request start is delivered as soon as the request exists.
           if (active && cancelRequested) connection.cancel();
-        });
+        }, batch.parameters);
         if (err) {
           const code = (err as { code?: string }).code;
           if (code === 'ECANCEL') {
@@ -168,8 +168,11 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
   return { done, cancel };
 }
 
-/** One SQL_BATCH; resolves with the request error (or undefined). Counts statements, rows and result sets. */
-function runOnce(session: TediousSession, text: string, report: BatchReport, setActive: (active: boolean) => void): Promise<Error | undefined> {
+/**
+ * One SQL_BATCH (or sp_executesql when the batch has parameters); resolves with the request error (or undefined).
+ * Counts statements, rows and result sets.
+ */
+function runOnce(session: TediousSession, text: string, report: BatchReport, setActive: (active: boolean) => void, parameters?: WorkloadBatch['parameters']): Promise<Error | undefined> {
   return new Promise((resolve) => {
     let inResultSet = false;
     const request = new Request(text, (err) => {
@@ -195,7 +198,12 @@ function runOnce(session: TediousSession, text: string, report: BatchReport, set
       resolve(Object.assign(new Error('The workload connection is closed.'), { code: 'ECLOSE' }));
       return;
     }
-    session.connection.execSqlBatch(request);
+    if (parameters && parameters.length > 0) {
+      addParameters(request, parameters);
+      session.connection.execSql(request);
+    } else {
+      session.connection.execSqlBatch(request);
+    }
     setActive(true);
   });
 }

@@ -172,7 +172,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, traceTargetText(settings)),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(settings.compareSessions)}`),
               ...comparisonDefaults(settings),
               ...core,
               ...callbacks,
@@ -295,4 +295,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     this.output.error(`The run failed: ${message}`);
     await vscode.window.showErrorMessage(`Durability Lens: the run failed: ${message}`, 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
   }
+}
+
+/** The confirmation's line for a concurrency sweep (durabilityLens.compare.sessions): how many connections it opens. */
+export function sweepText(levels: readonly number[]): string {
+  if (levels.length === 0) return '';
+  return `\n\nConcurrency sweep: the plan runs once per level — ${levels.join(', ')} session(s) — on up to ${Math.max(...levels)} workload connections at once (durabilityLens.compare.sessions).`;
 }

@@ -18,6 +18,7 @@ import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
 import { dropSessionSql } from '../xe/sessionSql';
+import { runConcurrent, type ConcurrentSessions } from './concurrency';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
@@ -32,6 +33,7 @@ import type {
   ProfileStep,
   CancelInfo,
   RunError,
+  RunConcurrency,
   RunResult,
   SamplingOptions,
   WorkloadDatabaseChange,
@@ -106,6 +108,8 @@ export interface RunContext extends ProfileCallbacks {
   workloadTimeoutMs?: number;
   /** The user's changes to the shipped benign-wait list for the server waits (include un-hides, exclude hides). */
   waits?: BenignWaitOptions;
+  /** A concurrency sweep's level: the batches run on these sessions at once instead of on `workload` (concurrency.ts). */
+  concurrent?: ConcurrentSessions;
 }
 
 export interface MeasureOptions {
@@ -186,7 +190,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
   throwIfAborted(signal);
 
-  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
+  // In a concurrency run the session rows describe session 1; the sessions' summed WRITELOG is in `concurrency`.
+  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: ctx.concurrent?.sessions[0]?.spid ?? workload.spid };
   progress(ctx, 'snapshot-before');
   // One round trip each (probes/batch.ts); the identity tells which probes to compose.
   const before = await captureSnapshot(monitor, snapshotTarget, identity ? { identity } : {});
@@ -219,6 +224,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   let timeout: ReturnType<typeof setTimeout> | null = null;
   const series = new PrintSeriesCollector(Date.now());
   let historyAtStart = 0;
+  let concurrency: RunConcurrency | null = null;
 
   try {
     if (!xeWanted) {
@@ -288,7 +294,20 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     series.reset(workloadStartedAt);
     if (signal?.aborted) abortWorkload('user');
     if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
-    for (const [index, batch] of batches.entries()) {
+    if (ctx.concurrent && !workloadAbort.signal.aborted) {
+      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, { signal: workloadAbort.signal, onMessage: (m) => { series.add(m); ctx.onMessage?.(m); } });
+      concurrency = c.concurrency;
+      batchOutcomes.push(...c.batches);
+      errors.push(...c.errors);
+      messageCount += c.messageCount;
+      for (const m of c.messages) {
+        if (m.kind === 'error') errorCount++;
+        if (kept.length < 100) kept.push(m);
+      }
+      if (c.connectionLost) notes.push('A workload connection was lost during the run; its session and any open transaction are gone.');
+      if (c.cancelled) cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
+    }
+    for (const [index, batch] of (ctx.concurrent ? [] : batches).entries()) {
       if (workloadAbort.signal.aborted) break;
       live.batch = index + 1;
       live.iterations = Math.max(1, batch.repeat);
@@ -406,7 +425,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const printed = series.result();
   if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
   const databaseInfo = valueOf(before.database);
-  const workloadElapsedMs = batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
+  const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
   return {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
@@ -437,6 +456,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     cancel: finalCancel,
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
+    ...(concurrency ? { concurrency } : {}),
   };
 }
 

@@ -212,6 +212,36 @@ export interface RunResult {
    * log counters and trace describe `measured`, while the workload wrote elsewhere. Absent/null when it stayed.
    */
   workloadDatabaseChange?: WorkloadDatabaseChange | null;
+  /** Concurrency sweep runs only (issue 18): the workload ran on `sessions` connections released together. */
+  concurrency?: RunConcurrency;
+}
+
+/** One level of a concurrency sweep as one run saw it (src/profile/concurrency.ts). */
+export interface RunConcurrency {
+  /** Workload connections that ran the measured batches at once. */
+  sessions: number;
+  /** ms from the barrier's release until the last session finished (also the run's workloadElapsedMs). */
+  wallMs: number;
+  /** The session-param marker's variable filled with 1..sessions, or null. */
+  parameter: string | null;
+  perSession: SessionOutcome[];
+  /** WRITELOG summed over the workload sessions (sys.dm_exec_session_wait_stats deltas); null when not measured. */
+  writelog: { waits: number; waitTimeMs: number } | null;
+  /** Why `writelog` is null (the permission it needs, or the error). */
+  writelogNotMeasured?: string;
+}
+
+/** What one workload connection of a concurrency run did. */
+export interface SessionOutcome {
+  /** 1-based session number (the value of the session parameter). */
+  session: number;
+  spid: number;
+  elapsedMs: number;
+  statements: number;
+  rowsAffected: number;
+  iterationsCompleted: number;
+  errors: RunError[];
+  cancelled: boolean;
 }
 
 export interface WorkloadDatabaseChange {

@@ -2,6 +2,7 @@
 // (machines). Each carries the stand-in label when any figure came from the stand-in.
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
+import { concurrencyMarkdownLines } from './concurrency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
@@ -42,6 +43,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   if (model.diagnosis.length > 0) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
