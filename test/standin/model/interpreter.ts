@@ -14,6 +14,7 @@ import { execDml, rollbackAll } from './stmt-dml';
 import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
+import { fireStatementCompleted, sessionWaitUs, wantsStatementEvents } from './xe-statements';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
 
@@ -24,6 +25,8 @@ export interface RunCtx {
   interp: Interpreter;
   /** Statements run so far (to yield to the event loop now and then). */
   steps: number;
+  /** The batch text, for statement-completed events (xe-statements.ts). */
+  batchText?: string;
 }
 
 /**
@@ -59,7 +62,7 @@ export class Interpreter {
       if (e instanceof SqlError) { yield* errorOutputs(e, inProc); return; }
       throw e;
     }
-    const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0 };
+    const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, batchText: sql };
     try {
       for (const s of stmts) {
         const flow = yield* this.execStmt(s, ctx);
@@ -76,9 +79,12 @@ export class Interpreter {
     if (ctx.exec.signal.aborted) throw new SimulationAborted();
     const openTran = ctx.b.session.tran;
     const undoMark = openTran?.undo.length ?? 0;
+    const traced = ctx.batchText !== undefined && wantsStatementEvents(this.durability, ctx.inProc);
+    const waitUsBefore = traced ? sessionWaitUs(ctx.b.session) : 0;
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block') ctx.b.error = 0;
+      if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore });
       return flow;
     } catch (e) {
       // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).
