@@ -1,5 +1,6 @@
 // RunResult[] → ComparisonModel: one column per mode (median, min–max over the measured runs), one ratio per
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
+import { statementsViewOf, type StatementsView } from './statements';
 import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
 import { diagnose, type Finding } from './diagnosis';
 import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
@@ -46,6 +47,8 @@ export interface ComparisonModel {
   environment: EnvironmentInfo | null;
   /** The first SQL error a measured run's workload raised (it leads the verdict and the diagnosis); null when none. */
   failure: WorkloadFailure | null;
+  /** Per-statement figures of one run (the baseline's first, issue 16); null/absent when no run traced statements. */
+  statements?: StatementsView | null;
 }
 
 export interface WorkloadFailure {
@@ -136,6 +139,7 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
     failure: failureOf(allRuns),
+    statements: statementsViewOf(allRuns, columnOf, baseline),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;
