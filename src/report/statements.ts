@@ -78,3 +78,35 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   for (const l of [...a.limits, ...a.notes]) out.push(`- ${md(l)}`);
   return out;
 }
+
+/** How many lines get an inline hint: the hottest ones only, so the editor stays readable. */
+export const HINT_LINES = 10;
+
+export interface LineHint {
+  /** 1-based line in the file that ran. */
+  line: number;
+  hint: string;
+  hover: string[];
+}
+
+/**
+ * The hot lines of a run: those whose statements waited on WRITELOG (by WRITELOG time), else the longest-running,
+ * at most `max`. Statements sharing a line are summed. Stand-in figures say so in the hint and the hover.
+ */
+export function lineHints(statements: readonly StatementFigure[], a: StatementAttribution, standIn: boolean, max = HINT_LINES): LineHint[] {
+  if (a.status !== 'measured') return [];
+  const byLine = new Map<number, StatementFigure>();
+  for (const s of statements) {
+    const cur = byLine.get(s.line);
+    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: cur.durationMs + s.durationMs, writelogWaits: cur.writelogWaits + s.writelogWaits, writelogMs: cur.writelogMs + s.writelogMs, rows: cur.rows + s.rows, nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
+  }
+  const lines = [...byLine.values()];
+  const waited = lines.filter((s) => s.writelogWaits > 0);
+  const hot = (waited.length > 0 ? waited.sort((x, y) => y.writelogMs - x.writelogMs || y.writelogWaits - x.writelogWaits) : lines.sort((x, y) => y.durationMs - x.durationMs)).slice(0, max);
+  const label = standIn ? ' (stand-in)' : '';
+  return hot.map((s) => ({
+    line: s.line,
+    hint: statementHintText(s, a) + label,
+    hover: [...statementHoverLines(s, a), ...(standIn ? ['Figures from the Durability Lens stand-in: simulated by a model, not measured on SQL Server.'] : []), reconciliationText(a)],
+  }));
+}
