@@ -12,6 +12,7 @@ import type { LanguageService } from './languageClient';
 import { DurabilityLanguageStatus } from './languageStatus';
 import { ComparisonPanels } from './panel';
 import { ProfilingController } from './profilingController';
+import { StatementHints } from './statementHints';
 import { AdhocTrace } from './adhocTrace';
 import { RecordingWindow } from './recordingWindow';
 import { HistoryCommands, RecordingCommands } from './commandIds';
@@ -86,7 +87,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const ledger = new SessionLedger(context.globalState);
   const heartbeat = setInterval(() => void ledger.heartbeat(), HEARTBEAT_MS);
   context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
-  profiling = new ProfilingController(output, connections, panels, journal, history, ledger);
+  // Per-statement figures of the last run at the end of its hot lines (issue 16); cleared when the document changes.
+  const hints = new StatementHints();
+  context.subscriptions.push(hints);
+  profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints);
   const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
   const recording = new RecordingWindow(output, connections, panels, history, ledger);

@@ -23,6 +23,8 @@ import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
 import { startSampler, type RunningSampler, type SamplerResult } from './sampler';
+import type { StatementAttribution, StatementFigure } from './statementAttribution';
+import { collectStatementTrace, disposeStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
 import type {
   BatchOutcome,
   DurabilityMode,
@@ -225,6 +227,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const series = new PrintSeriesCollector(Date.now());
   let historyAtStart = 0;
   let concurrency: RunConcurrency | null = null;
+  let statementTrace: StatementTraceStart = { trace: null, missing: null };
+  let statements: StatementFigure[] = [];
+  let statementAttribution: StatementAttribution | null = null;
 
   try {
     if (!xeWanted) {
@@ -251,6 +256,18 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
+
+    // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
+    statementTrace = await startStatementTrace(
+      monitor,
+      workload.spid,
+      trace?.plan.platform,
+      !xeWanted || ctx.xe?.statements === false
+        ? { reason: 'The statement trace was turned off for this run.', grant: null }
+        : xeMissing
+          ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
+          : null,
+    );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every
     // LIVE_PROGRESS_MS so a GO 10000 loop does not flood the notification.
@@ -403,11 +420,16 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
+    const attributed = await collectStatementTrace(statementTrace, batches, diff);
+    statements = attributed.statements;
+    statementAttribution = attributed.attribution;
+    if (attributed.missing) extraMissing.push(attributed.missing);
   } finally {
     if (timeout) clearTimeout(timeout);
     signal?.removeEventListener('abort', onCallerAbort);
     // An error above must not leave the sampler querying the monitor while the trace is dropped.
     if (sampler) await sampler.stop().catch(() => undefined);
+    await disposeStatementTrace(statementTrace, ctx.reconnectMonitor, notes);
     if (trace) {
       progress(ctx, 'xe-drop');
       try {
@@ -457,6 +479,8 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
     ...(concurrency ? { concurrency } : {}),
+    statements,
+    statementAttribution,
   };
 }
 

@@ -6,6 +6,7 @@ import type { LogFlushTrace } from '../xe/aggregate';
 import type { PrintSeries } from './printSeries';
 import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
 import type { Sample } from './sampler';
+import type { StatementAttribution, StatementFigure } from './statementAttribution';
 
 export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
 export const DURABILITY_MODES: readonly DurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
@@ -86,6 +87,8 @@ export interface XeOptions {
   target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
   /** A fixed session name (tests); when it is taken, the run falls back to a random name and leaves the other alone. */
   sessionName?: string;
+  /** Default true: also trace the workload session's statements and WRITELOG waits (per-statement attribution). */
+  statements?: boolean;
 }
 
 /** A measurement the run could not make, why, and the GRANT that would fix it (when it is a permission). */
@@ -214,6 +217,13 @@ export interface RunResult {
   workloadDatabaseChange?: WorkloadDatabaseChange | null;
   /** Concurrency sweep runs only (issue 18): the workload ran on `sessions` connections released together. */
   concurrency?: RunConcurrency;
+  /**
+   * Per-statement figures (issue 16), sorted by WRITELOG time; [] when not measured (see statementAttribution) or for
+   * runs that predate it (absent).
+   */
+  statements?: StatementFigure[];
+  /** How the statements were attributed, the session's WRITELOG total beside them, and what attribution cannot see. */
+  statementAttribution?: StatementAttribution | null;
 }
 
 /** One level of a concurrency sweep as one run saw it (src/profile/concurrency.ts). */

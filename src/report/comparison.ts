@@ -1,5 +1,6 @@
 // RunResult[] → ComparisonModel: one column per mode (median, min–max over the measured runs), one ratio per
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
+import { statementsViewOf, type StatementsView } from './statements';
 import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
 import { buildConcurrencyModel, type ConcurrencyModel } from './concurrency';
 import { diagnose, type Finding } from './diagnosis';
@@ -49,6 +50,8 @@ export interface ComparisonModel {
   failure: WorkloadFailure | null;
   /** A concurrency sweep's curve (report/concurrency.ts); absent for a comparison on one session. */
   concurrency?: ConcurrencyModel;
+  /** Per-statement figures of one run (the baseline's first, issue 16); null/absent when no run traced statements. */
+  statements?: StatementsView | null;
 }
 
 export interface WorkloadFailure {
@@ -145,6 +148,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
     failure: failureOf(allRuns),
     ...(concurrency ? { concurrency } : {}),
+    statements: statementsViewOf(allRuns, columnOf, baseline),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -6,6 +6,7 @@ import { concurrencyMarkdownLines } from './concurrency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
+import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import type { RatioCell, Summary } from './stats';
 
@@ -51,6 +52,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
   }
+  if (model.statements) out.push('', ...statementsMarkdown(model.statements, md));
   if (model.environment) {
     out.push('', '## Environment', '');
     for (const line of environmentLines(model.environment)) out.push(`- ${md(line)}`);

@@ -59,7 +59,7 @@ export interface ColumnDef {
 export type XeEventDef = { pkg: string; name: string; predicate?: string; predicateExpr?: Expr; actions: string[] };
 export type XeTargetDef = { pkg: string; name: string; settings: Record<string, SqlValue> };
 
-export type Stmt = { line: number } & (
+export type Stmt = { line: number; offset?: number; end?: number } & (
   | { k: 'select'; q: Select }
   | { k: 'declare'; vars: Array<{ name: string; type: ColumnType; typeName: string; init?: Expr }> }
   | { k: 'setVar'; name: string; op: string; e: Expr }

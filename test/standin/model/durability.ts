@@ -5,7 +5,9 @@
 import { flightOf, logWriterOf } from './logWriter';
 import type { Server } from './server';
 import { addWait, type Database, MB, type Session } from './state';
+import type { SqlValue } from '../engine';
 import { deliver, type XeEvent } from './xe';
+import { fireWaitEvents } from './xe-statements';
 
 /**
  * A log block is flushed when it reaches 60 KB (reference §5; Learn, "SQL Server transaction log architecture and
@@ -25,17 +27,25 @@ export class Durability {
   constructor(private readonly server: Server) {}
 
   /** Event delivery to every running session that includes the event. */
-  fire(name: string, data: Record<string, number | bigint>, session: Session | null): void {
+  fire(name: string, data: Record<string, SqlValue>, session: Session | null, texts?: Record<string, string>): void {
     if (this.server.eventSessions.size === 0) return;
-    const ev: XeEvent = { name, timestamp: new Date(), data, sessionId: session?.spid ?? null };
+    const ev: XeEvent = { name, timestamp: new Date(), data, sessionId: session?.spid ?? null, ...(texts ? { texts } : {}) };
     for (const s of this.server.eventSessions.values()) {
       if (!s.running) continue;
-      if (s.scope === 'DATABASE' && s.databaseId !== data['database_id']) continue;
+      // Events of a user session without a database_id field belong to the session's database.
+      if (s.scope === 'DATABASE' && s.databaseId !== (data['database_id'] ?? session?.db.id)) continue;
       // Log flush events come from the log writer, not a user session: whether a database-scoped session sees them
       // is NOT CONFIRMED (StandinOptions.databaseSessionsSeeLogFlushes).
       if (s.scope === 'DATABASE' && !this.server.options.databaseSessionsSeeLogFlushes && LOG_WRITER_EVENTS.has(name)) continue;
       deliver(s, ev, this.server.xeFiles);
     }
+  }
+
+  /** Does any running event session include this event? (Saves building events nobody collects.) */
+  wants(name: string): boolean {
+    if (this.server.eventSessions.size === 0) return false;
+    for (const s of this.server.eventSessions.values()) if (s.running && s.events.some((e) => e.name.toLowerCase() === name)) return true;
+    return false;
   }
 
   /** Appends log records; a block that would pass 60 KB is flushed first (asynchronously: nobody waits). */
@@ -171,6 +181,7 @@ export class Durability {
   async wait(session: Session, type: string, us: number, resource: string, signal: AbortSignal): Promise<void> {
     addWait(session.waits, type, us);
     addWait(this.server.waits, type, us);
+    fireWaitEvents(this, session, type, us, this.server.options.major);
     const realMs = this.server.realMs(us / 1000);
     if (realMs <= 0) return;
     await this.payDebt(session, type, realMs, resource, signal);

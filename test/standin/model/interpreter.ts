@@ -15,6 +15,7 @@ import { execDml, rollbackAll } from './stmt-dml';
 import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
+import { fireStatementCompleted, sessionWaitUs, wantsStatementEvents } from './xe-statements';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
 
@@ -27,6 +28,8 @@ export interface RunCtx {
   steps: number;
   /** Execution level (0 = the client's batch, +1 per sp_executesql / EXEC('…')): TRY...CATCH rules depend on it. */
   level: number;
+  /** The batch text, for statement-completed events (xe-statements.ts). */
+  batchText?: string;
 }
 
 /**
@@ -68,7 +71,7 @@ export class Interpreter {
         yield* errorOutputs(e, inProc);
         return;
       }
-      const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level };
+      const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level, batchText: sql };
       try {
         for (const s of stmts) {
           const flow = yield* this.execStmt(s, ctx);
@@ -88,9 +91,12 @@ export class Interpreter {
     if (ctx.exec.signal.aborted) throw new SimulationAborted();
     const openTran = ctx.b.session.tran;
     const undoMark = openTran?.undo.length ?? 0;
+    const traced = ctx.batchText !== undefined && wantsStatementEvents(this.durability, ctx.inProc);
+    const waitUsBefore = traced ? sessionWaitUs(ctx.b.session) : 0;
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
+      if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore });
       return flow;
     } catch (e) {
       // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).

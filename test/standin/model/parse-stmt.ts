@@ -28,7 +28,11 @@ function parseUntilEnd(c: Cursor, word: 'TRY' | 'CATCH'): Stmt[] {
 
 function parseStatement(c: Cursor): Stmt {
   const line = c.tok.line;
+  const offset = c.tok.offset;
   const s = parseStatementBody(c, line);
+  // Character span in the batch text: statement-completed events report it (xe-statements.ts).
+  s.offset = offset;
+  s.end = c.tokens[c.pos - 1]?.end ?? offset;
   return s;
 }
 
