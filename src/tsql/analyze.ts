@@ -42,7 +42,7 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
       // Headers are short: re-lexing one is cheaper than carrying token indexes out of the structural scan.
-      ...(r.kind === 'PROCEDURE' ? { signature: procedureSignature(text.slice(r.start, r.bodyStart)) ?? { parameters: [], notPromptable: null } } : {}),
+      ...(r.kind === 'PROCEDURE' ? { signature: procedureSignature(text.slice(r.start, r.bodyStart)) ?? { nameParts: [r.name], parameters: [], notPromptable: null } } : {}),
     })),
     transactions: transactionStatements(structure, range),
   };

@@ -24,11 +24,11 @@ export function procedureSignature(headerText: string): ProcedureSignature | nul
   const t = lex(headerText);
   const header = routineHeader(t, 0, t.count);
   if (!header || header.kind !== 'PROCEDURE') return null;
-  return signatureOf(t, header.nameEnd, Math.max(header.nameEnd, header.bodyAt - 1));
+  return { ...signatureOf(t, header.nameEnd, Math.max(header.nameEnd, header.bodyAt - 1)), nameParts: header.nameParts };
 }
 
 /** Parameters between token `from` (just after the name) and `end` (the header's AS, exclusive). */
-export function signatureOf(t: TokenStream, from: number, end: number): ProcedureSignature {
+export function signatureOf(t: TokenStream, from: number, end: number): Omit<ProcedureSignature, 'nameParts'> {
   const kind = (i: number): TokenKind => (i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind));
   const kw = (i: number): Kw => (i < end ? (t.keywords[i] as Kw) : Kw.None);
   const word = (i: number): string => (i < end && t.kinds[i] === TokenKind.Word ? t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() : '');

@@ -199,6 +199,8 @@ export interface ProcedureParameter {
 }
 
 export interface ProcedureSignature {
+  /** The procedure name's parts, brackets removed: `[dbo].[a.b]` → `['dbo', 'a.b']`. */
+  nameParts: string[];
   parameters: ProcedureParameter[];
   /** Why the lens can't prompt for this procedure's parameters (every blocking parameter named), null when it can. */
   notPromptable: string | null;

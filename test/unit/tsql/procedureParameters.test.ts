@@ -12,7 +12,8 @@ function sig(header: string) {
 
 describe('tsql procedure parameters', () => {
   it('reads a parameterless procedure as an empty, promptable list', () => {
-    assert.deepEqual(sig('CREATE PROCEDURE dbo.p AS'), { parameters: [], notPromptable: null });
+    assert.deepEqual(sig('CREATE PROCEDURE dbo.p AS'), { nameParts: ['dbo', 'p'], parameters: [], notPromptable: null });
+    assert.deepEqual(sig('ALTER PROC [dbo].[load.rows] AS').nameParts, ['dbo', 'load.rows']);
     assert.deepEqual(sig('CREATE PROC p WITH RECOMPILE AS').parameters, []);
   });
 
