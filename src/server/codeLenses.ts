@@ -4,7 +4,7 @@
 // At most MAX_LENSES per document: an 8 MB script of COMMITs would otherwise send hundreds of MB of lens JSON.
 import type { CodeLens } from 'vscode-languageserver/node';
 import { Commands, type ProfileTarget } from '../shared/commands';
-import type { ProcedureTarget } from '../shared/procedureTarget';
+import { procedureTargetOf, type ProcedureTarget } from '../shared/procedureTarget';
 import type { Analysis, Range } from '../tsql/types';
 
 /** Lenses per document; the rest are counted in the summary diagnostic (see diagnostics.ts). */
@@ -59,17 +59,7 @@ function procedureLenses(analysis: Analysis, uri: string, version: number): Code
   for (const routine of procedures(analysis)) {
     if (lenses.length + 2 > MAX_LENSES) break;
     const signature = routine.signature!;
-    const target: ProcedureTarget = {
-      uri,
-      version,
-      name: routine.name,
-      nameParts: signature.nameParts,
-      number: routine.number,
-      parameters: signature.parameters.map((p) => ({ name: p.name, type: p.type, default: p.default, output: p.output, readonly: p.readonly, notPromptable: p.notPromptable })),
-      notPromptable: signature.notPromptable,
-      range: routine.range,
-      batchIndex: routine.batchIndex,
-    };
+    const target: ProcedureTarget = procedureTargetOf(routine, uri, version);
     const at = { start: routine.range.start, end: routine.range.start };
     const suffix = signature.parameters.length > 0 ? '…' : '';
     lenses.push({ range: at, command: { title: `Profile EXEC ${routine.name}${suffix}`, command: Commands.profileProcedure, arguments: [target] } });

@@ -62,3 +62,28 @@ export function isProcedureTarget(value: unknown): value is ProcedureTarget {
     isRangeLike(v.range) && Number.isInteger(v.batchIndex)
   );
 }
+
+/** What procedureTargetOf needs of a routine (structurally src/tsql's RoutineInfo, which shared may not import). */
+export interface ProcedureRoutineLike {
+  name: string;
+  number: number | null;
+  range: TargetRange;
+  batchIndex: number;
+  signature?: { nameParts: string[]; parameters: ProcedureParameterArg[]; notPromptable: string | null };
+}
+
+/** The lens argument for a procedure routine (the language server and the extension build it the same way). */
+export function procedureTargetOf(routine: ProcedureRoutineLike, uri: string, version: number): ProcedureTarget {
+  const signature = routine.signature ?? { nameParts: [routine.name], parameters: [], notPromptable: null };
+  return {
+    uri,
+    version,
+    name: routine.name,
+    nameParts: signature.nameParts,
+    number: routine.number,
+    parameters: signature.parameters.map((p) => ({ name: p.name, type: p.type, default: p.default, output: p.output, readonly: p.readonly, notPromptable: p.notPromptable })),
+    notPromptable: signature.notPromptable,
+    range: routine.range,
+    batchIndex: routine.batchIndex,
+  };
+}
