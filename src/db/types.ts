@@ -120,9 +120,43 @@ export interface SqlSession extends SqlClient {
 
 // ---- Workload batches ----
 
+/** SQL Server types a procedure-call parameter is sent as (TYPE_INFO of an RPC parameter, MS-TDS 2.2.6.6). */
+export type CallParameterType =
+  | 'bit' | 'tinyint' | 'smallint' | 'int' | 'bigint' | 'decimal' | 'numeric' | 'money' | 'smallmoney' | 'float' | 'real'
+  | 'char' | 'varchar' | 'nchar' | 'nvarchar' | 'binary' | 'varbinary' | 'uniqueidentifier'
+  | 'date' | 'time' | 'datetime' | 'datetime2' | 'smalldatetime' | 'datetimeoffset';
+
+/** One typed RPC parameter: the value travels as data, never as SQL text. */
+export interface CallParameter {
+  /** Without the '@'. */
+  name: string;
+  type: CallParameterType;
+  /** char/varchar/nchar/nvarchar/binary/varbinary. */
+  length?: number | 'max';
+  /** decimal/numeric. */
+  precision?: number;
+  /** decimal/numeric, time/datetime2/datetimeoffset. */
+  scale?: number;
+  /** Numbers as number (bigint as bigint), bit as boolean, dates as Date, binary as Buffer, everything else as string. */
+  value: string | number | bigint | boolean | Date | Buffer | null;
+  /** OUTPUT parameter: sent by reference; the value (often null) is its input. */
+  output: boolean;
+}
+
+/** A stored procedure called as an RPC request (MS-TDS 2.2.6.6) with typed parameters, instead of a SQL batch. */
+export interface ProcedureCall {
+  /** Quoted name as the server resolves it: `[dbo].[usp_load]` (a `;n` numbered procedure keeps its suffix). */
+  procedure: string;
+  /** Parameters passed by name; omitted ones take the procedure's defaults. */
+  parameters: CallParameter[];
+}
+
 /** One batch of the user's script as the runner receives it (see src/tsql Batch). */
 export interface WorkloadBatch {
+  /** The batch's SQL; for a procedure call, a readable `EXEC …` for messages only (never sent). */
   text: string;
+  /** Set: run as an RPC of this procedure with typed parameters (`text` is not sent). */
+  call?: ProcedureCall;
   /** GO n → n; at least 1. */
   repeat: number;
   /** 0-based document line of batch line 1; error line N maps to firstLine + N - 1. */

@@ -5,6 +5,7 @@
 // Never calls connection.reset(): that would clear sys.dm_exec_session_wait_stats for the session.
 import { performance } from 'node:perf_hooks';
 import { Request } from 'tedious';
+import { addCallParameters } from './procedureCall';
 import { sqlErrorsOf } from './errors';
 import { addParameters, type TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
@@ -118,11 +119,11 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
     connection.on('errorMessage', onError);
     try {
       for (iteration = 0; iteration < repeat && !cancelRequested; iteration++) {
-        const err = await runOnce(session, batch.text, report, (active) => {
+        const err = await runOnce(session, batch, report, (active) => {
           requestActive = active;
           // A cancel that raced the request start is delivered as soon as the request exists.
           if (active && cancelRequested) connection.cancel();
-        }, batch.parameters);
+        });
         if (err) {
           const code = (err as { code?: string }).code;
           if (code === 'ECANCEL') {
@@ -169,13 +170,14 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
 }
 
 /**
- * One SQL_BATCH (or sp_executesql when the batch has parameters); resolves with the request error (or undefined).
- * Counts statements, rows and result sets.
+ * One SQL_BATCH — or sp_executesql when the batch has parameters, or, for a procedure call, one RPC with typed
+ * parameters (tedious callProcedure); resolves with the request error (or undefined). Counts statements, rows and
+ * result sets.
  */
-function runOnce(session: TediousSession, text: string, report: BatchReport, setActive: (active: boolean) => void, parameters?: WorkloadBatch['parameters']): Promise<Error | undefined> {
+function runOnce(session: TediousSession, batch: WorkloadBatch, report: BatchReport, setActive: (active: boolean) => void): Promise<Error | undefined> {
   return new Promise((resolve) => {
     let inResultSet = false;
-    const request = new Request(text, (err) => {
+    const request = new Request(batch.call ? batch.call.procedure : batch.text, (err) => {
       setActive(false);
       resolve(err ?? undefined);
     });
@@ -198,8 +200,17 @@ function runOnce(session: TediousSession, text: string, report: BatchReport, set
       resolve(Object.assign(new Error('The workload connection is closed.'), { code: 'ECLOSE' }));
       return;
     }
-    if (parameters && parameters.length > 0) {
-      addParameters(request, parameters);
+    if (batch.call) {
+      try {
+        addCallParameters(request, batch.call.parameters);
+      } catch (err) {
+        // A value the driver refuses (out of range for its type): nothing was sent.
+        resolve(err as Error);
+        return;
+      }
+      session.connection.callProcedure(request);
+    } else if (batch.parameters && batch.parameters.length > 0) {
+      addParameters(request, batch.parameters);
       session.connection.execSql(request);
     } else {
       session.connection.execSqlBatch(request);

@@ -13,6 +13,8 @@ import { DurabilityLanguageStatus } from './languageStatus';
 import { ComparisonPanels } from './panel';
 import { ProfilingController } from './profilingController';
 import { StatementHints } from './statementHints';
+import { ProcedureParameterStore } from './procedureParameterStore';
+import { ProcedureRunner } from './procedureRun';
 import { AdhocTrace } from './adhocTrace';
 import { RecordingWindow } from './recordingWindow';
 import { HistoryCommands, RecordingCommands } from './commandIds';
@@ -112,6 +114,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     profiling,
     trace,
     ...registerCommands(output, profiling),
+    // Parameter values live in workspaceState (values only, checked against the types at each use; never SQL text).
+    ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
     trackConnectionsContext(),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),

@@ -94,7 +94,13 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     clearTimeout(timer);
   }
 
-  private async ensureConnected(what: string): Promise<boolean> {
+  /** Profile or compare a workload built elsewhere (the procedure lens's RPC call, procedureRun.ts). */
+  async runWorkload(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
+    await this.run(document, target, mode);
+  }
+
+  /** Asks to connect when there is no connection; true when there is one afterwards. */
+  async ensureConnected(what: string): Promise<boolean> {
     if (this.connections.current) return true;
     const choice = await vscode.window.showInformationMessage(`Durability Lens: ${what} needs a SQL Server connection. Nothing was run and no database setting was changed.`, 'Connect', 'Add Connection');
     if (choice === 'Connect') return this.connections.connect();

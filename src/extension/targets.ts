@@ -4,10 +4,12 @@
 import { splitSetup, SetupMarkerError } from '../profile/setupMarkers';
 import { analyze } from '../tsql';
 import type { Batch } from '../tsql';
+import type { ProcedureCall } from '../db/types';
 
 export type TargetKind = 'selection' | 'batch' | 'document';
 
-type TargetBatch = Pick<Batch, 'text' | 'repeat' | 'firstLine' | 'empty' | 'index'>;
+/** A batch to run; `call` set: a procedure called as an RPC with typed parameters (procedureRun.ts). */
+type TargetBatch = Pick<Batch, 'text' | 'repeat' | 'firstLine' | 'empty' | 'index'> & { call?: ProcedureCall };
 
 export interface WorkloadTarget {
   kind: TargetKind;

@@ -86,7 +86,7 @@ export interface CompareOptions extends ProfileCallbacks {
 export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
   const executor = options.executor ?? tediousExecutor;
   const finishRun = options.finishRun ?? ((run: RunResult) => run);
-  const usable = options.batches.filter((b) => !b.empty).map(({ text, repeat, firstLine }) => ({ text, repeat, firstLine }));
+  const usable = options.batches.filter((b) => !b.empty).map(({ text, repeat, firstLine, call }) => ({ text, repeat, firstLine, ...(call ? { call } : {}) }));
   const { setup, measured } = splitSetup(usable, options.setupBatches);
   const source = options.connections;
   const opened: SqlSession[] = [];

@@ -48,7 +48,7 @@ async function closeQuietly(session: SqlSession | null): Promise<void> {
 
 /** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
 export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
-  const usable = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine }) => ({ text: t, repeat, firstLine }));
+  const usable = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine, call }) => ({ text: t, repeat, firstLine, ...(call ? { call } : {}) }));
   let split = splitSetup(usable, options.setupBatches);
   // Profiling only the setup batch (cursor on the batch holding '-- durability-lens: setup-end') runs it measured:
   // the batch-level alias must not turn a run of just that batch into "nothing to measure".

@@ -1,8 +1,10 @@
 // Code lenses from an analysis: "Profile transaction" and "Compare durability" on every COMMIT,
 // "Profile batch" on batches that run DML inside a loop. Each lens carries a ProfileTarget for the client command.
+// "Profile EXEC…" and "Compare durability…" on every CREATE/ALTER PROCEDURE (procedureLenses) with its parameter list.
 // At most MAX_LENSES per document: an 8 MB script of COMMITs would otherwise send hundreds of MB of lens JSON.
 import type { CodeLens } from 'vscode-languageserver/node';
 import { Commands, type ProfileTarget } from '../shared/commands';
+import { procedureTargetOf, type ProcedureTarget } from '../shared/procedureTarget';
 import type { Analysis, Range } from '../tsql/types';
 
 /** Lenses per document; the rest are counted in the summary diagnostic (see diagnostics.ts). */
@@ -10,13 +12,18 @@ export const MAX_LENSES = 500;
 
 /** How many lenses the analysis would have without the cap. */
 export function lensCount(analysis: Analysis): number {
-  return analysis.commits.length * 2 + analysis.batchesWithDmlInLoop.length;
+  return analysis.commits.length * 2 + analysis.batchesWithDmlInLoop.length + procedures(analysis).length * 2;
+}
+
+function procedures(analysis: Analysis) {
+  // CLR procedures (AS EXTERNAL NAME) run no T-SQL of ours to compare, but can still be called: they get lenses too.
+  return (analysis.routines ?? []).filter((r) => r.kind === 'PROCEDURE' && r.signature);
 }
 
 export function buildCodeLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
   // Batch lenses get their room first (one per batch at most, the ones that say where the time goes); COMMIT pairs
   // fill the rest. Listed COMMITs first, as before the cap.
-  const perBatch = batchLenses(analysis, uri, version);
+  const perBatch = batchLenses(analysis, uri, version).concat(procedureLenses(analysis, uri, version));
   const room = MAX_LENSES - perBatch.length;
   const lenses: CodeLens[] = [];
   const batches = new Map(analysis.batches.map((batch) => [batch.index, batch]));
@@ -44,6 +51,21 @@ export function buildCodeLenses(analysis: Analysis, uri: string, version: number
     lenses.push({ range: at, command: { title: 'Compare durability', command: Commands.compareDurability, arguments: [target] } });
   }
   return lenses.concat(perBatch);
+}
+
+/** Two lenses on the CREATE/ALTER keyword of each procedure; their argument carries the parameter list. */
+function procedureLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
+  const lenses: CodeLens[] = [];
+  for (const routine of procedures(analysis)) {
+    if (lenses.length + 2 > MAX_LENSES) break;
+    const signature = routine.signature!;
+    const target: ProcedureTarget = procedureTargetOf(routine, uri, version);
+    const at = { start: routine.range.start, end: routine.range.start };
+    const suffix = signature.parameters.length > 0 ? '…' : '';
+    lenses.push({ range: at, command: { title: `Profile EXEC ${routine.name}${suffix}`, command: Commands.profileProcedure, arguments: [target] } });
+    lenses.push({ range: at, command: { title: `Compare durability${suffix}`, command: Commands.compareProcedure, arguments: [target] } });
+  }
+  return lenses;
 }
 
 function batchLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {

@@ -6,6 +6,10 @@ export const Commands = {
   profileBatch: 'durabilityLens.profileBatch',
   profileSelection: 'durabilityLens.profileSelection',
   compareDurability: 'durabilityLens.compareDurability',
+  /** Lens on CREATE/ALTER PROCEDURE: prompt for parameters, run the procedure as an RPC, profile it. */
+  profileProcedure: 'durabilityLens.profileProcedure',
+  /** Lens on CREATE/ALTER PROCEDURE: the same call, compared across durability modes. */
+  compareProcedure: 'durabilityLens.compareProcedure',
   showOutput: 'durabilityLens.showOutput',
 } as const;
 

@@ -8,3 +8,4 @@ export { scanStructure } from './structure';
 export { LineIndex } from './lines';
 export { Kw, keywordOf, keywordName } from './keywords';
 export type * from './types';
+export { procedureSignature, PROMPTABLE_TYPES } from './procedureParameters';

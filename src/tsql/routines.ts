@@ -17,6 +17,10 @@ export interface RoutineHeader {
   bodyAt: number;
   /** `AS EXTERNAL NAME ...`: a CLR routine. */
   external: boolean;
+  /** Token index just after the name (and `;number`): where a procedure's parameter list starts. */
+  nameEnd: number;
+  /** The name's parts, brackets and quotes removed (`[dbo].[a.b]` → `dbo`, `a.b`); '' for a part left out (`db..p`). */
+  nameParts: string[];
 }
 
 function isNamePart(kind: TokenKind): boolean {
@@ -50,6 +54,7 @@ export function routineHeader(t: TokenStream, from: number, end: number): Routin
     number = Number(t.text.slice(t.starts[r + 1]!, t.ends[r + 1]!));
     r += 2;
   }
+  const nameEnd = r;
 
   let depth = 0;
   for (; r < end; r++) {
@@ -61,5 +66,5 @@ export function routineHeader(t: TokenStream, from: number, end: number): Routin
   const bodyAt = Math.min(r + 1, end);
   const external = bodyAt < end && t.kinds[bodyAt] === TokenKind.Word &&
     t.text.slice(t.starts[bodyAt]!, t.ends[bodyAt]!).toUpperCase() === 'EXTERNAL';
-  return { kind: routineKind, name: parts.join('.'), number, bodyAt, external };
+  return { kind: routineKind, name: parts.join('.'), number, bodyAt, external, nameEnd, nameParts: parts };
 }

@@ -156,4 +156,52 @@ export interface RoutineInfo {
   batchIndex: number;
   /** `AS EXTERNAL NAME ...` (CLR): no T-SQL body. */
   external: boolean;
+  /** PROCEDURE only: its parameter list (procedureParameters.ts); absent for functions and triggers. */
+  signature?: ProcedureSignature;
+}
+
+/** A procedure parameter's data type as written: `dbo.MyType`, `nvarchar(50)`, `decimal(9, 2)`. */
+export interface ProcedureParameterType {
+  /** `type_schema_name` when written, else null (a system type or an unqualified alias type). */
+  schema: string | null;
+  /** Lower case: `nvarchar`. */
+  name: string;
+  /** char/varchar/nchar/nvarchar/binary/varbinary: n (1 when omitted) or 'max'; else null. */
+  length: number | 'max' | null;
+  /** decimal/numeric (default 18), float (default 53); else null. */
+  precision: number | null;
+  /** decimal/numeric (default 0), datetime2/time/datetimeoffset (default 7); else null. */
+  scale: number | null;
+  /** As written: `nvarchar(50)`. */
+  text: string;
+}
+
+export interface ProcedureParameterDefault {
+  kind: 'string' | 'number' | 'null' | 'other';
+  /** As written: `N'it''s'`, `-1`, `NULL`. */
+  text: string;
+  /** string: unquoted; number: its digits with sign; null: null; other: as written. */
+  value: string | null;
+}
+
+export interface ProcedureParameter {
+  /** With the `@`. */
+  name: string;
+  type: ProcedureParameterType;
+  varying: boolean;
+  /** `NULL` / `NOT NULL` written after the type (natively compiled procedures), else null. */
+  nullable: boolean | null;
+  default: ProcedureParameterDefault | null;
+  output: boolean;
+  readonly: boolean;
+  /** Why a value can't be typed in for it (table-valued, cursor, alias/CLR type), null when it can. */
+  notPromptable: string | null;
+}
+
+export interface ProcedureSignature {
+  /** The procedure name's parts, brackets removed: `[dbo].[a.b]` → `['dbo', 'a.b']`. */
+  nameParts: string[];
+  parameters: ProcedureParameter[];
+  /** Why the lens can't prompt for this procedure's parameters (every blocking parameter named), null when it can. */
+  notPromptable: string | null;
 }

@@ -16,6 +16,7 @@ import { openWorkbench } from './support/workbench';
 import { scenarioTests, S1_FILE, S1_ROWS } from './scenario.e2e';
 import { scaledS1, standinConnectionSetting, startE2eStandin, type RunningStandin } from './support/standin';
 import { uiTests } from './ui.e2e';
+import { procedureTests } from './procedure.e2e';
 
 /** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
@@ -76,6 +77,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(uiTests), ctx)));
     console.log(`e2e: scenario S1 against the stand-in on port ${standin.server.port}`);
     outcomes.push(...(await runTests(selected(scenarioTests(standin)), ctx)));
+    console.log('e2e: procedure lenses against the stand-in');
+    outcomes.push(...(await runTests(selected(procedureTests(standin)), ctx)));
     await page.close();
 
     if (!only) {

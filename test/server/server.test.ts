@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { TextDocumentSyncKind, type CodeLens, type Diagnostic, type MarkupContent } from 'vscode-languageserver-protocol';
 import { Commands, type ProfileTarget } from '../../src/shared/commands';
+import { isProcedureTarget, type ProcedureTarget } from '../../src/shared/procedureTarget';
 import { LspTestClient } from './support/lspClient';
 import { inside, positionAt, rangeOf } from './support/text';
 
@@ -104,11 +105,45 @@ describe('language server over stdio', function () {
     const lenses = await client.codeLenses(uri);
     const commit = rangeOf(text, 'COMMIT');
     const loopAt = positionAt(text, text.indexOf('WHILE'));
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     assert.deepEqual(lenses.map(lensSummary), [
       { title: 'Profile transaction', command: Commands.profileTransaction, range: commit },
       { title: 'Compare durability', command: Commands.compareDurability, range: commit },
       { title: 'Profile batch', command: Commands.profileBatch, range: { start: loopAt, end: loopAt } },
+      { title: 'Profile EXEC dbo.load_rows', command: Commands.profileProcedure, range: top },
+      { title: 'Compare durability', command: Commands.compareProcedure, range: top },
     ]);
+    const target = lenses[3]!.command!.arguments![0] as ProcedureTarget;
+    assert.ok(isProcedureTarget(target));
+    assert.deepEqual([target.name, target.nameParts, target.parameters, target.notPromptable], ['dbo.load_rows', ['dbo', 'load_rows'], [], null]);
+  });
+
+  it('puts Profile EXEC… and Compare durability… on a parameterised procedure, carrying its parameters, defaults and range', async () => {
+    const uri = 'file:///work/proc-params.sql';
+    const text = [
+      'SET NOCOUNT ON;',
+      'GO',
+      "CREATE OR ALTER PROCEDURE [dbo].[load rows] @rows int = 10, @note nvarchar(20) = N'it''s', @amount decimal(9,2) = -1.5, @tvp dbo.Rows READONLY",
+      'AS',
+      'INSERT dbo.t (v) VALUES (@rows);',
+      'GO',
+      '',
+    ].join('\n');
+    await client.open(uri, text);
+    const lenses = (await client.codeLenses(uri)).filter((l) => l.command!.command === Commands.profileProcedure || l.command!.command === Commands.compareProcedure);
+    const at = { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } };
+    assert.deepEqual(lenses.map(lensSummary), [
+      { title: 'Profile EXEC dbo.load rows…', command: Commands.profileProcedure, range: at },
+      { title: 'Compare durability…', command: Commands.compareProcedure, range: at },
+    ]);
+    const target = lenses[1]!.command!.arguments![0] as ProcedureTarget;
+    assert.ok(isProcedureTarget(target));
+    assert.deepEqual(target.nameParts, ['dbo', 'load rows']);
+    assert.deepEqual(target.parameters.map((p) => [p.name, p.type.text, p.default?.value ?? null, p.notPromptable === null]), [
+      ['@rows', 'int', '10', true], ['@note', 'nvarchar(20)', "it's", true], ['@amount', 'decimal(9,2)', '-1.5', true], ['@tvp', 'dbo.Rows', null, false],
+    ]);
+    assert.match(target.notPromptable!, /@tvp: table-valued/);
+    assert.deepEqual([target.batchIndex, target.range.start.line, target.range.end.line], [1, 2, 4]);
   });
 
   it('follows incremental changes: wrapping the loop in a transaction moves findings and adds COMMIT lenses', async () => {

@@ -76,7 +76,7 @@ const tests: HostTest[] = [
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     await extension.activate();
     const contributed: string[] = (extension.packageJSON.contributes?.commands ?? []).map((c: { command: string }) => c.command);
-    const lensCommands = [Commands.profileTransaction, Commands.compareDurability, Commands.profileBatch];
+    const lensCommands = [Commands.profileTransaction, Commands.compareDurability, Commands.profileBatch, Commands.profileProcedure, Commands.compareProcedure];
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = [...new Set([...contributed, ...lensCommands])].filter((id) => !registered.has(id));
     check(missing.length === 0, `not registered: ${missing.join(', ')}`);

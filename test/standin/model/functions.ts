@@ -4,6 +4,7 @@ import type { ColumnType, SqlValue } from '../engine';
 import type { Expr } from './ast';
 import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, typeOf } from './eval';
+import { procedureDefinition, procedureObjectId, procedureProperty } from './procedures';
 import { DATABASE_PERMISSIONS, SERVER_PERMISSIONS_2019, SERVER_PERMISSIONS_2022 } from './server';
 import { currentCaught } from './trycatch';
 import { compare, promote, toNumber, toText } from './values';
@@ -33,6 +34,8 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
     case 'SYSUTCDATETIME': case 'SYSDATETIME': return { kind: 'datetime2', scale: 7 };
     case 'GETDATE': case 'GETUTCDATE': case 'CURRENT_TIMESTAMP': case 'DATEADD': return { kind: 'datetime2', scale: 3 };
     case 'SYSDATETIMEOFFSET': return { kind: 'datetimeoffset', scale: 7 };
+    case 'OBJECT_DEFINITION': return { kind: 'nvarchar', length: 'max' };
+    case 'OBJECTPROPERTY': return { kind: 'int' };
     case 'HAS_PERMS_BY_NAME': case 'OBJECT_ID': case 'LEN': case 'DATALENGTH': case 'CHARINDEX': case 'DATEDIFF': case 'FILE_ID': case 'FILE_IDEX': case 'DATEPART': return { kind: 'int' };
     case 'DATEDIFF_BIG': case 'ROW_NUMBER': return { kind: 'bigint' };
     case 'ISNULL': return arg(0);
@@ -202,8 +205,13 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       const parts = n.replace(/[[\]]/g, '').split('.');
       const name = parts[parts.length - 1]!.toLowerCase();
       const db = parts.length >= 3 ? server.dbByName(parts[0]!) : session.db;
-      return db?.tables.get(name)?.objectId ?? null;
+      // A table first, then a user procedure (procedures.ts); the object_type argument ('U', 'P') filters.
+      const kind = (s(1) ?? '').trim().toUpperCase();
+      const table = kind === '' || kind === 'U' ? db?.tables.get(name)?.objectId ?? null : null;
+      return table ?? (kind === '' || kind === 'P' ? procedureObjectId(server, session, n) : null);
     }
+    case 'OBJECT_DEFINITION': { const id = a(0); return id === null ? null : procedureDefinition(server, session, toNumber(id)); }
+    case 'OBJECTPROPERTY': { const id = a(0); const prop = s(1); return id === null || prop === null ? null : procedureProperty(session, toNumber(id), prop) ?? null; }
     case 'OBJECT_NAME': return null;
     case 'SCHEMA_NAME': return 'dbo';
     case 'SUSER_NAME': case 'SUSER_SNAME': case 'ORIGINAL_LOGIN': return session.login.name;

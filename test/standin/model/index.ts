@@ -8,6 +8,7 @@ import { Faults } from './faults';
 import { errorOutputs, Interpreter } from './interpreter';
 import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
+import { bindArguments, findProcedure, nameParts, runProcedure } from './procedures';
 import { Server } from './server';
 import { type Database, type DatabaseSpec, emptyCounters, emptyIo, type Login, type LoginSpec, type Session, type StandinOptions } from './state';
 import { rollbackAll } from './stmt-dml';
@@ -206,6 +207,21 @@ class StandinEngine implements Standin {
           }
           // The protocol layer ends an RPC with RETURNSTATUS 0 and DONEPROC itself.
           yield* this.interp.runBatch(session, request.statement ?? '', exec, true, vars);
+          return;
+        }
+        // A user procedure: typed RPC parameters bound by name to its declared parameters (procedures.ts).
+        const user = findProcedure(this.state, session, nameParts(request.procedure));
+        if (user) {
+          try {
+            const bound = bindArguments(user, request.parameters.map((p) => {
+              const { type } = parseType(new Cursor(tokenize(p.typeName), p.typeName));
+              return { name: p.name || null, value: coerce(p.value, type) };
+            }), 1);
+            yield* runProcedure({ interp: this.interp, exec, session }, user, bound);
+          } catch (e) {
+            if (!(e instanceof SqlError)) throw e;
+            yield* errorOutputs(e, true);
+          }
           return;
         }
         const args = request.parameters.map((p) => p.name).join(', ');

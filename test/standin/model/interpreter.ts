@@ -7,6 +7,7 @@ import { SqlError } from './errors';
 import { type BatchContext, evaluate, type EvalCtx, type Variable } from './eval';
 import type { Faults } from './faults';
 import { parseBatch } from './parse-stmt';
+import { defineProcedure, isProcedureDefinition } from './procedures';
 import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
@@ -58,6 +59,16 @@ export class Interpreter {
 
   /** Parses and runs one batch. Syntax errors stop the batch before anything runs, as in SQL Server. */
   async *runBatch(session: Session, sql: string, exec: ExecContext, inProc: boolean, vars?: Map<string, Variable>): AsyncGenerator<Output, void> {
+    // CREATE/ALTER PROCEDURE is a batch of its own: its body is stored, not run (procedures.ts).
+    if (isProcedureDefinition(sql)) {
+      try {
+        yield* defineProcedure({ b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level: tryState(session).level }, sql);
+      } catch (e) {
+        if (e instanceof SqlError) { yield* errorOutputs(e, inProc); return; }
+        throw e;
+      }
+      return;
+    }
     const st = tryState(session);
     const level = ++st.level;
     try {

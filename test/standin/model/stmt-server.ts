@@ -16,6 +16,7 @@ import { sleep } from './durability';
 import { backupDatabase, checkdb } from './stmt-io';
 import { blobUrlRequired } from './select';
 import { getAppLock, releaseAppLock } from './applock';
+import { bindArguments, findProcedure, runProcedure } from './procedures';
 
 type Gen = AsyncGenerator<Output, Flow>;
 const DBCC_DONE = 'DBCC execution completed. If DBCC printed error messages, contact your system administrator.';
@@ -238,7 +239,10 @@ async function* exec(s: Stmt & { k: 'exec' }, ctx: RunCtx): Gen {
     const vars = declareParams(decl, s.args.slice(2).map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) })), s.line);
     yield* ctx.interp.runBatch(ctx.b.session, stmt, ctx.exec, true, vars);
   } else {
-    throw new SqlError(2812, 16, `Could not find stored procedure '${s.proc.filter(Boolean).join('.')}'.`, s.line);
+    const user = findProcedure(ctx.b.server, ctx.b.session, s.proc);
+    if (!user) throw new SqlError(2812, 16, `Could not find stored procedure '${s.proc.filter(Boolean).join('.')}'.`, s.line);
+    const vars = bindArguments(user, s.args.map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) })), s.line);
+    yield* runProcedure({ interp: ctx.interp, exec: ctx.exec, session: ctx.b.session }, user, vars);
   }
   if (s.returnVar) {
     const v = ctx.b.vars.get(s.returnVar.toLowerCase());

@@ -1,0 +1,234 @@
+// The procedure lenses ("Profile EXEC…", "Compare durability…"): prompt for each parameter (type and default shown,
+// last values and named sets from the workspace), check the deployed definition against the editor's text (offer
+// to run the deployed one or to deploy this one — CREATE OR ALTER, after a modal that shows it), then hand an RPC
+// call with typed parameters to the profiling controller like any selection.
+import * as vscode from 'vscode';
+import type { ConnectionManager } from './connectionManager';
+import type { ProfileMode } from './profiling';
+import type { ProfilingController } from './profilingController';
+import type { WorkloadTarget } from './targets';
+import { inputText, procedureCallBatch, procedureCallName, readInput, validateInput, type ParameterInput } from '../profile/procedureCall';
+import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition } from '../profile/deployedDefinition';
+import { Commands } from '../shared/commands';
+import { isProcedureTarget, procedureTargetOf, type ProcedureParameterArg, type ProcedureTarget } from '../shared/procedureTarget';
+import { analyze } from '../tsql';
+import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
+
+/** Characters of the deploy statement shown in the confirmation; the whole text always goes to the output channel. */
+const DEPLOY_PREVIEW_CHARS = 4000;
+
+export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy' } as const;
+
+function lines(target: ProcedureTarget): string {
+  const r = target.range;
+  return r.start.line === r.end.line ? `line ${r.start.line + 1}` : `lines ${r.start.line + 1}–${r.end.line + 1}`;
+}
+
+/** "@rows int = 10 OUTPUT" for prompts. */
+function describeParameter(p: ProcedureParameterArg): string {
+  return `${p.name} ${p.type.text}${p.default ? ` = ${p.default.text}` : ''}${p.output ? ' OUTPUT' : ''}`;
+}
+
+function summary(answers: ParameterAnswers): string {
+  const text = Object.entries(answers).map(([k, v]) => `${k} = ${v}`).join(', ');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+export class ProcedureRunner {
+  constructor(
+    private readonly output: vscode.LogOutputChannel,
+    private readonly connections: ConnectionManager,
+    private readonly profiling: ProfilingController,
+    private readonly store: ProcedureParameterStore,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand(Commands.profileProcedure, (arg?: unknown) => this.run(arg, 'profile')),
+      vscode.commands.registerCommand(Commands.compareProcedure, (arg?: unknown) => this.run(arg, 'compare')),
+    ];
+  }
+
+  async run(arg: unknown, mode: ProfileMode): Promise<void> {
+    if (!isProcedureTarget(arg)) {
+      await vscode.window.showWarningMessage('Durability Lens: use the "Profile EXEC…" lens above a CREATE PROCEDURE to profile a procedure. Nothing was run.');
+      return;
+    }
+    const uri = vscode.Uri.parse(arg.uri);
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
+    const found = this.current(document, arg);
+    if (!found) {
+      await vscode.window.showWarningMessage(`Durability Lens: ${arg.name} is no longer defined in this document (it changed since the lens was drawn). Nothing was run.`);
+      return;
+    }
+    const { target, hasDelayedCommits } = found;
+    if (target.notPromptable) {
+      this.output.warn(`${target.name}: ${target.notPromptable}`);
+      await vscode.window.showWarningMessage(`Durability Lens: can't call ${target.name} from the lens — ${target.notPromptable}. Nothing was run.`);
+      return;
+    }
+    const answers = await this.askParameters(target, mode);
+    if (!answers) {
+      this.output.info(`Profile EXEC ${target.name}: parameter entry cancelled; nothing was run.`);
+      return;
+    }
+    const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} EXEC ${target.name}`;
+    if (!(await this.profiling.ensureConnected(what))) return;
+    if (!(await this.checkDeployed(document, target))) return;
+    const batch = procedureCallBatch(target, answers);
+    const workload: WorkloadTarget = {
+      kind: 'batch',
+      batches: [{ index: target.batchIndex, text: batch.text, repeat: 1, firstLine: batch.firstLine, empty: false, call: batch.call! }],
+      hasDelayedCommits,
+      description: `${batch.text} (the procedure at ${lines(target)}, called as an RPC)`,
+      setupDescription: null,
+    };
+    this.output.info(`${what}: ${batch.text} — sent as an RPC request with typed parameters.`);
+    await this.profiling.runWorkload(document, workload, mode);
+  }
+
+  /** The procedure as the document holds it now (the lens may be older): same name, nearest to where the lens was. */
+  private current(document: vscode.TextDocument, arg: ProcedureTarget): { target: ProcedureTarget; hasDelayedCommits: boolean } | null {
+    const analysis = analyze(document.getText());
+    const candidates = (analysis.routines ?? []).filter((r) => r.kind === 'PROCEDURE' && r.name.toLowerCase() === arg.name.toLowerCase() && r.number === arg.number);
+    if (candidates.length === 0) return null;
+    const line = arg.range.start.line;
+    const routine = candidates.reduce((a, b) => (Math.abs(b.range.start.line - line) < Math.abs(a.range.start.line - line) ? b : a));
+    // A COMMIT ... WITH (DELAYED_DURABILITY = ON) in the body makes ALLOWED differ from DISABLED in a comparison.
+    const hasDelayedCommits = analysis.commits.some((c) => c.batchIndex === routine.batchIndex && c.delayedDurability === 'ON');
+    return { target: procedureTargetOf(routine, arg.uri, document.version), hasDelayedCommits };
+  }
+
+  /** Values per parameter (by name), or null when the user backed out. A parameterless procedure asks nothing. */
+  private async askParameters(target: ProcedureTarget, mode: ProfileMode): Promise<Map<string, ParameterInput> | null> {
+    if (target.parameters.length === 0) return new Map();
+    const last = this.store.last(target.name, target.number);
+    const sets = this.store.sets(target.name, target.number);
+    type Item = vscode.QuickPickItem & { start: ParameterAnswers | null; save: boolean; use: boolean };
+    const items: Item[] = [];
+    if (last) items.push({ label: '$(history) Last values', description: summary(last), start: last, save: false, use: true });
+    for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: 'saved parameter set', start: answers, save: false, use: true });
+    items.push({ label: '$(edit) Enter values…', description: last ? 'starting from the last values' : '', start: last, save: false, use: false });
+    items.push({ label: '$(save) Enter values and save them as a set…', start: last, save: true, use: false });
+
+    let choice: Item | undefined = items[items.length - 2];
+    if (last || Object.keys(sets).length > 0) {
+      choice = await vscode.window.showQuickPick(items, {
+        title: `${mode === 'compare' ? 'Compare durability for' : 'Profile'} EXEC ${target.name}`,
+        placeHolder: 'Parameter values: the last ones, a saved set, or new ones',
+        ignoreFocusOut: true,
+      });
+      if (!choice) return null;
+    }
+    if (choice.use && choice.start) {
+      const problems = target.parameters.map((p) => [p, validateInput(p, choice!.start![p.name] ?? (p.default ? 'DEFAULT' : ''))] as const).filter(([, e]) => e !== null);
+      if (problems.length === 0) {
+        const answers = new Map(target.parameters.map((p) => [p.name, readInput(choice!.start![p.name] ?? 'DEFAULT')]));
+        await this.store.remember(target.name, target.number, Object.fromEntries([...answers].map(([k, v]) => [k, inputText(v)])));
+        return answers;
+      }
+      // The procedure changed since (a type or a parameter): ask again, starting from these values.
+      void vscode.window.showWarningMessage(`Durability Lens: the saved values no longer fit ${target.name} (${problems.map(([p, e]) => `${p.name}: ${e}`).join('; ')}); enter them again.`);
+    }
+    const answers = await this.enterValues(target, choice.start);
+    if (!answers) return null;
+    const typed = Object.fromEntries([...answers].map(([k, v]) => [k, inputText(v)]));
+    await this.store.remember(target.name, target.number, typed);
+    if (choice.save) {
+      const name = await vscode.window.showInputBox({
+        title: `Save the parameter values of ${target.name}`,
+        prompt: 'Name of the set (kept in this workspace; values are sent as typed parameters, never as SQL text)',
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() === '' ? 'Give the set a name' : v.length > 100 ? 'At most 100 characters' : null),
+      });
+      if (name !== undefined) await this.store.saveSet(target.name, target.number, name.trim(), typed);
+    }
+    return answers;
+  }
+
+  private async enterValues(target: ProcedureTarget, start: ParameterAnswers | null): Promise<Map<string, ParameterInput> | null> {
+    const answers = new Map<string, ParameterInput>();
+    const n = target.parameters.length;
+    for (const [i, p] of target.parameters.entries()) {
+      const keywords = p.default ? 'NULL or DEFAULT' : 'or NULL';
+      const value = await vscode.window.showInputBox({
+        title: `EXEC ${target.name} — parameter ${i + 1} of ${n}`,
+        prompt: `${describeParameter(p)}. Type a value, ${keywords} (quote a value in '…' to send the word itself).`,
+        value: start?.[p.name] ?? (p.default ? 'DEFAULT' : ''),
+        placeHolder: p.type.text,
+        ignoreFocusOut: true,
+        validateInput: (text) => validateInput(p, text),
+      });
+      if (value === undefined) return null;
+      answers.set(p.name, readInput(value));
+    }
+    return answers;
+  }
+
+  /** True when the run may go ahead (the definitions match, or the user chose the deployed one, or deployed this one). */
+  private async checkDeployed(document: vscode.TextDocument, target: ProcedureTarget): Promise<boolean> {
+    const source = this.connections.connectionSource();
+    const active = this.connections.current;
+    if (!source || !active) return false;
+    const quoted = procedureCallName(target);
+    const editorText = document.getText(new vscode.Range(target.range.start.line, target.range.start.character, target.range.end.line, target.range.end.character));
+    let session;
+    try {
+      session = await source.open('monitor');
+    } catch (err) {
+      await vscode.window.showErrorMessage(`Durability Lens: could not connect to compare ${target.name} with the deployed definition: ${(err as Error).message}. Nothing was run.`);
+      return false;
+    }
+    try {
+      const deployed = await readDeployedDefinition(session, quoted);
+      const comparison = deployed.status === 'found' ? compareDefinitions(deployed.definition, editorText) : null;
+      const problem = definitionStatusText(target.name, quoted, deployed, comparison);
+      if (!problem) {
+        this.output.info(`${target.name}: the deployed definition matches the editor's text.`);
+        return true;
+      }
+      this.output.warn(problem);
+      const choices: string[] = deployed.status === 'missing' ? [DEFINITION_CHOICES.deploy] : [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy];
+      const choice = await vscode.window.showWarningMessage(`Durability Lens: ${problem}`, {
+        modal: true,
+        detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,
+      }, ...choices);
+      if (choice === DEFINITION_CHOICES.runDeployed) {
+        this.output.info(`${target.name}: running the deployed version, as chosen.`);
+        return true;
+      }
+      if (choice !== DEFINITION_CHOICES.deploy) {
+        this.output.info(`${target.name}: nothing was run or deployed.`);
+        return false;
+      }
+      const statement = deployStatement(editorText);
+      const preview = statement.length > DEPLOY_PREVIEW_CHARS ? `${statement.slice(0, DEPLOY_PREVIEW_CHARS)}\n… (${statement.length - DEPLOY_PREVIEW_CHARS} more characters; the whole statement is in the Durability Lens output)` : statement;
+      const confirmed = await vscode.window.showWarningMessage(
+        `Durability Lens: deploy ${target.name} to database ${active.database} on ${active.serverLabel}? This runs the statement below (CREATE OR ALTER: an existing procedure keeps its permissions).`,
+        { modal: true, detail: preview },
+        DEFINITION_CHOICES.confirmDeploy,
+      );
+      if (confirmed !== DEFINITION_CHOICES.confirmDeploy) {
+        this.output.info(`${target.name}: deploy declined; nothing was run or changed.`);
+        return false;
+      }
+      this.output.info(`Deploying ${target.name} to ${active.database}:\n${statement}`);
+      await session.execute(statement);
+      const after = await readDeployedDefinition(session, quoted);
+      if (after.status !== 'found' || !compareDefinitions(after.definition, editorText).same) {
+        const why = definitionStatusText(target.name, quoted, after, after.status === 'found' ? compareDefinitions(after.definition, editorText) : null) ?? 'it could not be read back';
+        await vscode.window.showErrorMessage(`Durability Lens: ${target.name} was deployed, but reading it back does not match the editor: ${why} Nothing was run.`);
+        return false;
+      }
+      this.output.info(`${target.name} deployed; the definition read back matches the editor.`);
+      return true;
+    } catch (err) {
+      const message = (err as Error)?.message ?? String(err);
+      this.output.error(`${target.name}: checking or deploying the definition failed: ${message}`);
+      await vscode.window.showErrorMessage(`Durability Lens: checking or deploying ${target.name} failed: ${message}. Nothing was run.`);
+      return false;
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+// The procedure lenses in the real workbench against the TDS stand-in (issue 16): "Profile EXEC…" on a parameterless
+// and on a parameterised procedure — the lens, the parameter prompts, the not-deployed dialog and the modal that shows
+// the CREATE OR ALTER, then the result panel — and "Compare durability…" reusing the remembered values with the
+// deployed definition matching. Figures asserted are the stand-in model's.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { E2eTest } from './support/harness';
+import { cell, leadingNumber, panelFrame, readMetricTable, readVerdict, waitForPanelTitle } from './support/panel';
+import { repoRoot } from './support/paths';
+import { STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
+import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem } from './support/workbench';
+
+export const PROCEDURES_FILE = 'procedures.sql';
+const FIXTURE = path.join(repoRoot, 'test', 'e2e', 'fixtures', 'workspace', PROCEDURES_FILE);
+const LOAD_ROWS = 40;
+const NOTE = "it's e2e";
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+/** Clicks `button` on the modal dialog whose text matches `match`; returns the dialog's whole text. */
+async function answerDialog(page: Page, match: RegExp, button: string, timeoutMs = 30_000): Promise<string> {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: match }).first();
+  await dialog.waitFor({ timeout: timeoutMs });
+  const text = (await dialog.textContent()) ?? '';
+  await dialog.getByRole('button', { name: button, exact: true }).click({ timeout: timeoutMs });
+  await dialog.waitFor({ state: 'hidden', timeout: timeoutMs });
+  return text;
+}
+
+/** The panel titled `title`, or the text of our error notification if one shows first. */
+async function panelOrError(page: Page, title: RegExp, timeoutMs: number): Promise<string> {
+  const error = page.locator('.notification-toast', { hasText: /Durability Lens(: the run failed|: the workload failed| could not connect|: checking or deploying)/ }).first();
+  const outcome = await Promise.race([
+    waitForPanelTitle(page, title, timeoutMs).then((text) => ({ text, failed: false })),
+    error.waitFor({ timeout: timeoutMs + 1000 }).then(async () => ({ text: (await error.textContent()) ?? '', failed: true })),
+  ]);
+  if (outcome.failed) throw new Error(`instead of the panel, the extension reported: ${outcome.text}`);
+  return outcome.text;
+}
+
+/** Rows of dbo.e2e_rows on the stand-in, read through its model (not through the extension). */
+function standinRows(standin: RunningStandin): Array<{ id: unknown; note: unknown }> {
+  const table = standin.engine.state.dbByName('lab')?.tables.get('e2e_rows');
+  if (!table) return [];
+  const id = table.columns.findIndex((c) => c.name === 'id');
+  const note = table.columns.findIndex((c) => c.name === 'note');
+  return table.rows.map((r: unknown[]) => ({ id: r[id], note: r[note] }));
+}
+
+/** The workload line of the panel's verdict ("Profiled" fact) and the first measured column's Log writes. */
+async function profiled(page: Page): Promise<{ workload: string; writes: number; headline: string }> {
+  const verdict = await readVerdict(page);
+  const table = await readMetricTable(page);
+  const first = table.headers[1]?.split(' (')[0] ?? '';
+  return { workload: verdict.facts.get('Profiled') ?? '', writes: leadingNumber(cell(table, 'Log writes', first)), headline: verdict.headline };
+}
+
+export function procedureTests(standin: RunningStandin): E2eTest[] {
+  const text = fs.readFileSync(FIXTURE, 'utf8');
+  return [
+    {
+      name: 'procedures: a parameterless and a parameterised procedure show Profile EXEC… over their CREATE lines',
+      timeoutMs: 90_000,
+      run: async ({ page, screenshot }) => {
+        await openFile(page, PROCEDURES_FILE);
+        const reset = await lensLine(page, 'Profile EXEC dbo.e2e_reset', 60_000);
+        const load = await lensLine(page, 'Profile EXEC dbo.e2e_load…', 30_000);
+        await screenshot('procedures-lenses');
+        assert(reset === lineOf(text, /PROCEDURE dbo\.e2e_reset/), `Profile EXEC dbo.e2e_reset is over line ${reset}`);
+        assert(load === lineOf(text, /PROCEDURE dbo\.e2e_load/), `Profile EXEC dbo.e2e_load… is over line ${load}`);
+      },
+    },
+    {
+      name: 'procedures: Profile EXEC on the parameterless procedure connects, deploys it after a modal that shows the CREATE OR ALTER, and profiles the call',
+      timeoutMs: 180_000,
+      run: async ({ page, screenshot }) => {
+        await codeLens(page, 'Profile EXEC dbo.e2e_reset').first().click({ timeout: 30_000 });
+        // The window reloaded in the S1 tests: not connected any more (the password stays in SecretStorage).
+        await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
+        await pickQuickItem(page, STANDIN_PROFILE_NAME);
+        const missing = await answerDialog(page, /dbo\.e2e_reset is not deployed/, 'Deploy This Version First', 60_000);
+        assert(/Nothing has been run or changed yet/.test(missing), `the not-deployed dialog: ${missing}`);
+        const dialog = page.locator('.monaco-dialog-box', { hasText: /deploy dbo\.e2e_reset to database lab/ }).first();
+        await dialog.waitFor({ timeout: 30_000 });
+        await screenshot('procedures-deploy-confirmation');
+        const confirmation = await answerDialog(page, /deploy dbo\.e2e_reset to database lab/, 'Deploy');
+        assert(/CREATE OR ALTER PROCEDURE dbo\.e2e_reset/.test(confirmation), `the confirmation does not show the statement: ${confirmation}`);
+        const title = await panelOrError(page, /Durability profile/, 120_000);
+        const run = await profiled(page);
+        await screenshot('procedures-reset-profile-panel');
+        assert(/lab/.test(title), `panel title: ${title}`);
+        assert(/EXEC \[dbo\]\.\[e2e_reset\]/.test(run.workload), `the panel does not name the call: ${run.workload}`);
+        assert(!/failed|SQL error/.test(run.headline), `the profile failed: ${run.headline}`);
+        const rows = standinRows(standin);
+        assert(rows.length === 1 && rows[0]!.note === 'reset', `dbo.e2e_rows after the reset call: ${JSON.stringify(rows)}`);
+        assert(standin.leftBehind().eventSessions.length === 0, 'an event session was left behind');
+      },
+    },
+    {
+      name: 'procedures: Profile EXEC… on the parameterised procedure asks each parameter (type and default shown), and the call inserts what was asked',
+      timeoutMs: 180_000,
+      run: async ({ page, screenshot }) => {
+        await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
+        await codeLens(page, 'Profile EXEC dbo.e2e_load…').first().click({ timeout: 30_000 });
+        const rowsBox = page.locator('.quick-input-widget', { hasText: /parameter 1 of 2/ });
+        await rowsBox.waitFor({ timeout: 30_000 });
+        const rowsPrompt = (await rowsBox.textContent()) ?? '';
+        assert(/@rows int/.test(rowsPrompt), `the first prompt does not show @rows int: ${rowsPrompt}`);
+        // A value that does not fit the type is refused in the box itself.
+        await rowsBox.locator('input').fill('forty');
+        await page.locator('.quick-input-widget', { hasText: /whole number/ }).waitFor({ timeout: 15_000 });
+        await screenshot('procedures-parameter-validation');
+        await answerInputBox(page, /parameter 1 of 2/, String(LOAD_ROWS));
+        const noteBox = page.locator('.quick-input-widget', { hasText: /parameter 2 of 2/ });
+        await noteBox.waitFor({ timeout: 15_000 });
+        const notePrompt = (await noteBox.textContent()) ?? '';
+        assert(/@note nvarchar\(40\) = N'e2e'/.test(notePrompt), `the second prompt does not show type and default: ${notePrompt}`);
+        assert((await noteBox.locator('input').inputValue()) === 'DEFAULT', 'a parameter with a default is offered DEFAULT');
+        await answerInputBox(page, /parameter 2 of 2/, NOTE);
+        await answerDialog(page, /dbo\.e2e_load is not deployed/, 'Deploy This Version First', 60_000);
+        await answerDialog(page, /deploy dbo\.e2e_load to database lab/, 'Deploy');
+        await panelOrError(page, /Durability profile/, 120_000);
+        const run = await profiled(page);
+        await screenshot('procedures-load-profile-panel');
+        assert(/EXEC \[dbo\]\.\[e2e_load\] @rows = 40, @note = N'it''s e2e'/.test(run.workload), `the panel does not name the call: ${run.workload}`);
+        // The model flushes the log once per autocommit INSERT: at least one log write per row inserted.
+        assert(run.writes >= LOAD_ROWS, `Log writes ${run.writes} for ${LOAD_ROWS} autocommit inserts`);
+        const rows = standinRows(standin).filter((r) => r.note === NOTE);
+        assert(rows.length === LOAD_ROWS, `${rows.length} rows with the typed note, expected ${LOAD_ROWS}`);
+      },
+    },
+    {
+      name: 'procedures: Compare durability… reuses the last values and, with the deployed definition matching, compares the call',
+      timeoutMs: 240_000,
+      run: async ({ page, screenshot }) => {
+        await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
+        const before = standinRows(standin).length;
+        const compare = page.locator('.codelens-decoration a', { hasText: /^Compare durability…$/ });
+        await compare.first().click({ timeout: 30_000 });
+        await pickQuickItem(page, 'Last values');
+        // No dialog: the definition deployed in the previous test matches the editor. development: true → no confirm.
+        const title = await panelOrError(page, /Durability comparison/, 200_000);
+        const verdict = await readVerdict(page);
+        await screenshot('procedures-load-comparison');
+        assert(/lab/.test(title), `comparison title: ${title}`);
+        assert(/restored ✓/.test(verdict.facts.get('Database') ?? ''), `restore: ${verdict.facts.get('Database')}`);
+        const added = standinRows(standin).length - before;
+        assert(added > 0 && added % LOAD_ROWS === 0, `the comparison's runs added ${added} rows, not a multiple of ${LOAD_ROWS}`);
+        const left = standin.leftBehind();
+        assert(left.delayedDurability === 'DISABLED', `lab is ${left.delayedDurability} after the comparison`);
+        assert(left.eventSessions.length === 0, `event sessions left: ${left.eventSessions.join(', ')}`);
+        assert(await panelFrame(page).getByRole('heading', { level: 1 }).first().isVisible(), 'the comparison panel has no heading');
+      },
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+// A procedure lens's path against the stand-in: deploy the editor's text (CREATE OR ALTER), read it back with
+// OBJECT_DEFINITION and compare, then profile and compare the call made as an RPC with typed parameters.
+// Figures asserted here are the stand-in model's, never SQL Server's.
+import { strict as assert } from 'node:assert';
+import { connect } from '../../../src/db/connect';
+import { compareDefinitions, deployStatement, readDeployedDefinition } from '../../../src/profile/deployedDefinition';
+import { procedureCallBatch, procedureCallName, readInput } from '../../../src/profile/procedureCall';
+import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison } from '../../../src/profile';
+import type { ProcedureTarget } from '../../../src/shared/procedureTarget';
+import { analyze } from '../../../src/tsql';
+import type { ExecRequest } from '../../standin/engine';
+import { startStandin, type StandinHarness } from './standin';
+
+const EDITOR = [
+  'CREATE PROCEDURE dbo.load_rows',
+  "  @rows int, @note nvarchar(20) = N'lens'",
+  'AS',
+  'BEGIN',
+  '  SET NOCOUNT ON;',
+  '  DECLARE @i int = 0;',
+  '  WHILE @i < @rows',
+  '  BEGIN',
+  '    INSERT INTO dbo.proc_rows (v, note) VALUES (@i, @note);',
+  '    SET @i += 1;',
+  '  END;',
+  'END',
+].join('\r\n');
+
+/** The lens argument the language server would send for EDITOR (built from the same analysis). */
+function lensTarget(text: string): ProcedureTarget {
+  const routine = analyze(text).routines![0]!;
+  const sig = routine.signature!;
+  return {
+    uri: 'file:///w/proc.sql', version: 1, name: routine.name, nameParts: sig.nameParts, number: routine.number,
+    parameters: sig.parameters.map((p) => ({ name: p.name, type: p.type, default: p.default, output: p.output, readonly: p.readonly, notPromptable: p.notPromptable })),
+    notPromptable: sig.notPromptable, range: routine.range, batchIndex: routine.batchIndex,
+  };
+}
+
+describe('integration: procedure lens path (stand-in)', function () {
+  this.timeout(60000);
+  let h: StandinHarness;
+  const target = lensTarget(EDITOR);
+  const name = procedureCallName(target);
+  before(async () => {
+    h = await startStandin({});
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    await s.execute('CREATE TABLE dbo.proc_rows (v int, note nvarchar(20));');
+    await s.close();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('says missing before the deploy, deploys CREATE OR ALTER from the editor, then reads back the same definition', async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      assert.deepEqual(await readDeployedDefinition(s, name), { status: 'missing' });
+      await s.execute(deployStatement(EDITOR));
+      const deployed = await readDeployedDefinition(s, name);
+      assert.equal(deployed.status, 'found');
+      if (deployed.status !== 'found') return;
+      assert.match(deployed.definition, /^CREATE OR ALTER PROCEDURE dbo\.load_rows/);
+      assert.deepEqual(compareDefinitions(deployed.definition, EDITOR), { same: true, firstDifferentLine: null });
+      const edited = EDITOR.replace('SET @i += 1;', 'SET @i += 2;');
+      assert.deepEqual(compareDefinitions(deployed.definition, edited), { same: false, firstDifferentLine: 10 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('profiles the parameterised call as an RPC: the rows the parameters asked for, one log flush per autocommit INSERT', async () => {
+    const batch = procedureCallBatch(target, new Map([['@rows', readInput('25')], ['@note', readInput("it's;DROP TABLE x")]]));
+    assert.equal(batch.text, "EXEC [dbo].[load_rows] @rows = 25, @note = N'it''s;DROP TABLE x'");
+    // What reached the server: an RPC request naming the procedure, the values as typed parameters.
+    const seen: ExecRequest[] = [];
+    const execute = h.engine.execute.bind(h.engine);
+    h.engine.execute = (session, request, context) => { seen.push(request); return execute(session, request, context); };
+    let run;
+    try {
+      run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: [batch], xe: { enabled: false } });
+    } finally {
+      h.engine.execute = execute;
+    }
+    assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+    assert.deepEqual(run.errors, []);
+    const calls = seen.filter((r) => r.kind === 'rpc' && r.procedure === '[dbo].[load_rows]');
+    assert.equal(calls.length, 1);
+    assert.deepEqual(calls[0]!.kind === 'rpc' && calls[0]!.parameters.map((p) => [p.name, p.value, p.typeName]), [['@rows', 25, 'int'], ['@note', "it's;DROP TABLE x", 'nvarchar(20)']]);
+    assert.ok(!seen.some((r) => r.kind === 'batch' && r.sql.includes('DROP TABLE')), 'the value never travels as SQL text');
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    const [row] = await s.query("SELECT COUNT(*) AS n FROM dbo.proc_rows WHERE note = @note", [{ name: 'note', type: 'nvarchar', value: "it's;DROP TABLE x" }]);
+    await s.close();
+    assert.equal(row!.n, 25);
+    // The model flushes the log once per autocommit INSERT: at least one flush per row the call inserted.
+    assert.ok((run.logCounters.logFlushes ?? 0) >= 25, JSON.stringify(run.logCounters));
+  });
+
+  it("runs the procedure's own default for a parameter answered DEFAULT (left out of the RPC)", async () => {
+    const withDefault = procedureCallBatch(target, new Map([['@rows', readInput('3')], ['@note', readInput('DEFAULT')]]));
+    assert.deepEqual(withDefault.call!.parameters.map((p) => p.name), ['rows']);
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: [withDefault], xe: { enabled: false } });
+    assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    const [row] = await s.query("SELECT COUNT(*) AS n FROM dbo.proc_rows WHERE note = N'lens'");
+    await s.close();
+    assert.equal(row!.n, 3);
+  });
+
+  it('compares durability modes for the call, restoring the database setting', async () => {
+    const batch = procedureCallBatch(target, new Map([['@rows', readInput('10')]]));
+    const journal = new KeyValueRestoreJournal(new MemoryStore());
+    const result = await runComparison({ connections: profileConnectionSource(h.profile, h.secret), batches: [batch], journal, confirm: () => true, xe: { enabled: false }, repetitions: 1, warmup: false });
+    assert.equal(result.status, 'completed', result.error?.message);
+    const measured = result.runs.filter((r) => !r.warmup);
+    assert.ok(measured.length >= 2, `runs: ${measured.length}`);
+    assert.ok(measured.every((r) => r.errors.length === 0), JSON.stringify(measured.map((r) => r.errors)));
+    assert.equal(result.restore?.status === 'failed', false);
+    assert.deepEqual(await journal.list(), []);
+  });
+});
