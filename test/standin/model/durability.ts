@@ -173,6 +173,7 @@ export class Durability {
   async deviceWait(session: Session, type: string, us: number, resource: string, signal: AbortSignal, alreadyMs = 0): Promise<void> {
     addWait(session.waits, type, us);
     addWait(this.server.waits, type, us);
+    fireWaitEvents(this, session, type, us, this.server.options.major);
     if (this.server.options.speedFactor <= 0) return;
     await this.payDebt(session, type, Math.max(0, us / 1000 - alreadyMs), resource, signal);
   }

@@ -41,6 +41,14 @@ const OPTIONS: AnalysisOptions[] = [
   { database: { database: 'Shop', delayedDurability: 'FORCED' }, disabledCodes: new Set<DiagnosticCode>(['commit-in-loop']) },
 ];
 
+/**
+ * The analysis without the procedures' parameter lists (`signature`, issue 16), which came after the oracle was frozen
+ * and have tests of their own (test/unit/tsql/procedureParameters.test.ts): everything else must be as before.
+ */
+function withoutSignatures<T>(analysis: T): T {
+  return JSON.parse(JSON.stringify(analysis), (key, value) => (key === 'signature' && value && typeof value === 'object' && 'parameters' in value ? undefined : value)) as T;
+}
+
 /** Asserts that both cores agree on `text`; `label` names the input in failures. */
 function assertSame(text: string, label: string, options: readonly AnalysisOptions[] = OPTIONS.slice(0, 1)): void {
   assert.deepEqual(tokenize(text), tokenizeBefore(text), `${label}: tokens`);
@@ -51,7 +59,7 @@ function assertSame(text: string, label: string, options: readonly AnalysisOptio
   const spansBefore = splitBefore(before, new LineIndexBefore(text));
   assert.deepEqual(spans, spansBefore, `${label}: batches`);
   assert.deepEqual(plainStructure(scanStructure(now, spans)), plainStructure(scanBefore(before, spansBefore)), `${label}: structure`);
-  for (const o of options) assert.deepEqual(analyze(text, o), analyzeBefore(text, o), `${label}: analysis ${JSON.stringify(o)}`);
+  for (const o of options) assert.deepEqual(withoutSignatures(analyze(text, o)), analyzeBefore(text, o), `${label}: analysis ${JSON.stringify(o)}`);
 }
 
 const withLineEnds = (text: string, eol: string): string => text.replace(/\r\n|\r|\n/g, eol);
