@@ -74,6 +74,12 @@ export function runConcurrencyFigures(run: RunResult): RunFigures {
   };
 }
 
+/** A sweep's runs at its first level (the comparison table's and per-run charts' runs); every run when not a sweep. */
+export function firstLevelRuns<R extends Pick<RunResult, 'concurrency'>>(runs: readonly R[]): R[] {
+  const first = runs.find((r) => r.concurrency)?.concurrency?.sessions;
+  return first === undefined ? [...runs] : runs.filter((r) => r.concurrency?.sessions === first);
+}
+
 export function buildConcurrencyModel(allRuns: readonly RunResult[]): ConcurrencyModel | null {
   const runs = allRuns.filter((r) => !r.warmup && r.concurrency && r.diff.valid);
   if (!allRuns.some((r) => r.concurrency)) return null;

@@ -1,7 +1,7 @@
 // The concurrency curve from RunResults (report/concurrency.ts) and how it shows: per level and mode, medians and
 // spread, "not measured" with why, the verdict, the Markdown section, the panel's table and one chart per metric.
 import { strict as assert } from 'node:assert';
-import { buildComparisonModel, buildConcurrencyModel, comparisonDocument, toMarkdown } from '../../../src/report';
+import { buildComparisonModel, buildConcurrencyModel, comparisonDocument, firstLevelRuns, toMarkdown } from '../../../src/report';
 import type { DurabilityMode, RunResult } from '../../../src/profile/types';
 import { concurrencySection, concurrencySeries } from '../../../src/webview/concurrencyView';
 import { renderPanel, toHtml } from '../../../src/webview/view';
@@ -72,6 +72,8 @@ describe('report: concurrency curve', () => {
   it('keeps the comparison table to the first level and puts the curve in the document, Markdown and model', () => {
     const model = buildComparisonModel(RUNS);
     assert.deepEqual(model.runsPerColumn, { DISABLED: 2, FORCED: 2 }, 'the 1-session runs only');
+    assert.deepEqual(firstLevelRuns(RUNS).map((r) => r.concurrency!.sessions), [1, 1, 1, 1, 1]);
+    assert.equal(firstLevelRuns([...RUNS].reverse()).every((r) => r.concurrency!.sessions === 8), true, 'the level that ran first');
     assert.ok(model.notes.includes('Concurrency sweep: the table shows the runs on 1 session; the concurrency table covers 1, 8 sessions.'));
     const doc = comparisonDocument({ runs: RUNS, status: 'completed' });
     assert.deepEqual(doc.concurrency.map((p) => [p.sessions, p.mode, p.flushesPerCommit]), [[1, 'DISABLED', 1], [1, 'FORCED', 0.01], [8, 'DISABLED', 0.25], [8, 'FORCED', 0.01]]);
