@@ -158,7 +158,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       const closing = levelSessions;
       levelSessions = [];
       for (const s of closing) if (opened.includes(s)) opened.splice(opened.indexOf(s), 1);
-      await Promise.race([closeSessions(closing), new Promise<void>((resolve) => setTimeout(resolve, WORKLOAD_CLOSE_TIMEOUT_MS).unref?.())]);
+      await closeWithin({ close: () => closeSessions(closing) }, WORKLOAD_CLOSE_TIMEOUT_MS);
     };
     let status: ComparisonStatus = 'completed';
     let error: ComparisonResult['error'] = null;
@@ -294,7 +294,7 @@ export function keptText(runs: readonly Pick<RunResult, 'warmup'>[]): string {
   return `the ${measured} measured run${measured === 1 ? '' : 's'} so far ${measured === 1 ? 'is' : 'are'} kept.`;
 }
 
-async function closeWithin(session: SqlSession, ms: number): Promise<void> {
+async function closeWithin(session: Pick<SqlSession, 'close'>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([session.close().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
