@@ -1,9 +1,9 @@
-// captureSnapshot runs every probe on the MONITOR connection in ONE round trip (probes/batch.ts composes them; each
+// captureSnapshot runs every probe on the MONITOR connection in ONE round trip (db/batch.ts composes them; each
 // one still degrades on its own); diffSnapshots turns two snapshots into typed deltas and refuses to diff across an
 // engine restart.
 // JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
 import type { QueryParameter, SqlClient } from '../db/types';
-import { prefetch, type PlannedQuery, type PrefetchedClient } from './batch';
+import { prefetch, type PlannedQuery, type PrefetchedClient } from '../db/batch';
 import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, type DatabaseInfo } from './databaseInfo';
 import { captureFileStats, captureVolumes, diffFileStats, fileStatsQuery, volumesQuery, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, LOG_SPACE_SQL, LOG_STATS_SQL, VLF_SQL, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';

@@ -188,7 +188,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
   const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
   progress(ctx, 'snapshot-before');
-  // One round trip each (probes/batch.ts); the identity tells which probes to compose.
+  // One round trip each (db/batch.ts); the identity tells which probes to compose.
   const before = await captureSnapshot(monitor, snapshotTarget, identity ? { identity } : {});
   throwIfAborted(signal);
 
