@@ -200,6 +200,8 @@ export class PrefetchedClient implements SqlClient {
  */
 export async function prefetch(monitor: SqlClient, queries: readonly PlannedQuery[]): Promise<PrefetchedClient> {
   if (queries.length === 0) return new PrefetchedClient(monitor, []);
+  // Already answered by an earlier composition that included these queries (e.g. the run's end read with the trace stop).
+  if (monitor instanceof PrefetchedClient && queries.every((q) => monitor.peek(q.sql, q.parameters) !== undefined || q.dependsOnPrevious)) return monitor;
   const { sql, parameters } = composeBatch(queries);
   let outcomes: Array<QueryOutcome | undefined>;
   try {

@@ -121,11 +121,16 @@ async function prefetchSnapshot(monitor: SqlClient, target: SnapshotTarget, opti
  * The monitor's identity and the permission preflight in one round trip: the SQL Server form of the preflight is
  * composed with the identity; on Azure SQL Database its own form (and the service objective) follow as before.
  */
-export async function identifyWithPreflight(monitor: SqlClient, databaseName: string): Promise<{ identity: ServerIdentity; preflight: PreflightResult }> {
-  const probes = await prefetch(monitor, [{ sql: SERVER_IDENTITY_SQL }, { sql: PREFLIGHT_SERVER_SQL, parameters: [{ name: 'database_name', type: 'nvarchar', value: databaseName }] }]);
+export async function identifyWithPreflight(
+  monitor: SqlClient,
+  databaseName: string,
+  /** More reads to compose into the same request (e.g. the log-flush trace's planning reads); `answers` serves them. */
+  extra: readonly PlannedQuery[] = [],
+): Promise<{ identity: ServerIdentity; preflight: PreflightResult; answers: SqlClient }> {
+  const probes = await prefetch(monitor, [{ sql: SERVER_IDENTITY_SQL }, { sql: PREFLIGHT_SERVER_SQL, parameters: [{ name: 'database_name', type: 'nvarchar', value: databaseName }] }, ...extra]);
   const identity = await captureServerIdentity(probes);
   knownIdentity.set(monitor, identity);
-  return { identity, preflight: await preflightPermissions(probes, grantContextOf(identity, databaseName)) };
+  return { identity, preflight: await preflightPermissions(probes, grantContextOf(identity, databaseName)), answers: probes };
 }
 
 export async function captureSnapshot(connection: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {

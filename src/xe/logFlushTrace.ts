@@ -43,9 +43,12 @@ export class LogFlushSession {
     readonly plan: TracePlan,
   ) {}
 
-  /** Reads platform, permissions and the event catalog in one round trip (db/batch.ts), then plans. */
-  static async prepare(client: SqlClient, opts: LogFlushTraceOptions): Promise<LogFlushSession> {
-    return new LogFlushSession(client, await planLogFlushTrace(await prefetch(client, planningQueries(opts)), opts));
+  /**
+   * Reads platform, permissions and the event catalog in one round trip (db/batch.ts), then plans. `planning` may
+   * already hold those answers (planningQueries composed into an earlier request); the session itself uses `client`.
+   */
+  static async prepare(client: SqlClient, opts: LogFlushTraceOptions, planning: SqlClient = client): Promise<LogFlushSession> {
+    return new LogFlushSession(client, await planLogFlushTrace(await prefetch(planning, planningQueries(opts)), opts));
   }
 
   get name(): string {
@@ -120,15 +123,25 @@ export class LogFlushSession {
    * lists running sessions, reference §4.5), so all their target_data is captured first, in one round trip; reading
    * the targets also flushes pending buffers (reference §4.3).
    */
-  async stop(): Promise<void> {
-    if (this.state !== 'started') return;
-    // Read, STOP, and the companion's STOP in one round trip, each only after the one before it worked (as in sequence).
+  /**
+   * What stop() sends, in one round trip: the targets, STOP, and the companion's STOP, each only after the one before
+   * it worked (as in sequence). A caller may compose these after its own reads (the run's after-snapshot) and pass
+   * the answers to stop().
+   */
+  stopQueries(): PlannedQuery[] {
     const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
-    const steps = await prefetch(this.client, [
+    return [
       this.targetsQuery(),
       { sql: sessionStateSql(this.name, this.plan.scope, 'STOP'), dependsOnPrevious: true },
       ...(companionStop ? [{ sql: companionStop, dependsOnPrevious: true }] : []),
-    ]);
+    ];
+  }
+
+  /** `answers`: a client that may already hold the stopQueries() answers (anything else goes to the session's connection). */
+  async stop(answers: SqlClient = this.client): Promise<void> {
+    if (this.state !== 'started') return;
+    const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
+    const steps = await prefetch(answers, this.stopQueries());
     this.snapshot = await this.queryTargets(steps);
     try {
       await steps.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
