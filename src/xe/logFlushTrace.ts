@@ -36,6 +36,8 @@ export class LogFlushSession {
   private companion: CompanionState = 'none';
   private readonly companionNotes: string[] = [];
   private snapshot: TargetSnapshot | null = null;
+  /** The sessions' status as read right after STOP (stopQueries), so dispose() does not ask again. */
+  private statusAfterStop: SqlClient | null = null;
   private fileCursor: EventFileCursor | null = null;
 
   private constructor(
@@ -134,7 +136,21 @@ export class LogFlushSession {
       this.targetsQuery(),
       { sql: sessionStateSql(this.name, this.plan.scope, 'STOP'), dependsOnPrevious: true },
       ...(companionStop ? [{ sql: companionStop, dependsOnPrevious: true }] : []),
+      // Read after the STOPs (whatever they did), for dispose(): its drop plan then needs no status request of its own.
+      ...this.statusQueries(this.dropNames()),
     ];
+  }
+
+  private statusQueries(names: readonly string[]): PlannedQuery[] {
+    return names.map((name) => ({ sql: sessionStatusSql(this.plan.scope), parameters: nameParam(name) }));
+  }
+
+  /** The sessions dispose() must drop: the main one once CREATE was attempted, the companion once it may exist. */
+  private dropNames(): string[] {
+    const names: string[] = [];
+    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
+    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    return names;
   }
 
   /** `answers`: a client that may already hold the stopQueries() answers (anything else goes to the session's connection). */
@@ -142,6 +158,7 @@ export class LogFlushSession {
     if (this.state !== 'started') return;
     const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
     const steps = await prefetch(answers, this.stopQueries());
+    this.statusAfterStop = steps;
     this.snapshot = await this.queryTargets(steps);
     try {
       await steps.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
@@ -274,7 +291,9 @@ export class LogFlushSession {
    */
   private async composedDrops(names: readonly string[]): Promise<SqlClient> {
     const statusSql = sessionStatusSql(this.plan.scope);
-    const statuses = await prefetch(this.client, names.map((name) => ({ sql: statusSql, parameters: nameParam(name) })));
+    // Read with the STOPs when stop() ran (nothing changes the sessions in between); otherwise one request now.
+    const statuses = await prefetch(this.statusAfterStop ?? this.client, this.statusQueries(names));
+    this.statusAfterStop = null;
     const drops: PlannedQuery[] = [];
     for (const name of names) {
       const status = statuses.peek(statusSql, nameParam(name));
@@ -289,9 +308,7 @@ export class LogFlushSession {
 
   /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
-    const names: string[] = [];
-    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
-    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    const names = this.dropNames();
     if (names.length === 0) return;
     let client = await this.composedDrops(names);
     let reconnected = false;
