@@ -73,7 +73,7 @@ export async function run(): Promise<BenchResult[]> {
     `profiled ${ms(median(profiled[rtt]!))} − plain ${ms(median(plain[rtt]!))} (connect + INSERT + close), median of ${RUNS}, interleaved; stand-in at ${rtt} ms RTT, ${hostLoad()}${traced ? '' : '; the XE trace was NOT captured'}`;
   return [
     { name: 'round trips: snapshots per profiled run (before + after)', value: String(snapshots), note: 'monitor requests during snapshot-before + snapshot-after', key: 'snapshotRoundTrips', metric: snapshots, target: { op: '<=', value: 2 } },
-    { name: 'round trips: monitor requests per profiled run', value: String(monitorTotal), note: `by step: ${steps} (the workload step's request is the sampler's one reading; each sample is one request)`, key: 'monitorRoundTrips', metric: monitorTotal },
+    { name: 'round trips: monitor requests per profiled run', value: String(monitorTotal), note: `by step: ${steps} (the workload step's requests are the sampler's readings, one each; xe-read has none: the targets + STOP go with the after-snapshot)`, key: 'monitorRoundTrips', metric: monitorTotal },
     { name: 'overhead per profiled run at 0 ms RTT', value: ms(overhead(0)), note: note(0), key: 'overheadMsRtt0', metric: Math.round(overhead(0) * 10) / 10 },
     { name: 'overhead per profiled run at 20 ms RTT', value: ms(overhead(20)), note: note(20), key: 'overheadMsRtt20', metric: Math.round(overhead(20) * 10) / 10, target: { op: '<=', value: 250 } },
   ];

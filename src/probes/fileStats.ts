@@ -1,7 +1,7 @@
 // Per-file IO of the target database (sys.dm_io_virtual_file_stats joined to file metadata), the volume each
 // file lives on, and the per-file delta between two snapshots: IO counts, bytes, stalls, averages, data vs log.
 import type { SqlClient } from '../db/types';
-import type { PlannedQuery } from './batch';
+import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError } from './measurement';
 import type { RequiredPermission } from './permissions';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
@@ -159,7 +159,7 @@ export function mapVolumeRow(r: Record<string, unknown>): VolumeRow {
  * Every database has at least a data and a log file, so no rows is never "no IO": it is a visibility filter
  * (sys.master_files for a login without VIEW ANY DEFINITION) and is thrown as not measured, with the GRANT.
  */
-/** The query captureFileStats asks (for composing it into one round trip with others, probes/batch.ts). */
+/** The query captureFileStats asks (for composing it into one round trip with others, db/batch.ts). */
 export function fileStatsQuery(databaseId: number, monitorInTargetDb: boolean): PlannedQuery {
   return monitorInTargetDb ? { sql: FILE_STATS_CURRENT_DB_SQL } : { sql: FILE_STATS_SQL, parameters: [{ name: 'database_id', type: 'int', value: databaseId }] };
 }

@@ -1,5 +1,4 @@
 // The probes' public surface: snapshot capture and diff, each probe's SQL + mapper, the preflight.
-export * from './batch';
 export * from './databaseInfo';
 export * from './fileStats';
 export * from './logInfo';

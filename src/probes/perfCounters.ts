@@ -1,7 +1,7 @@
 // Log-related performance counters of the target database (SQLServer:Databases) and their interpretation by
 // cntr_type at run time — the reference could not confirm each counter's type, so nothing is hard-coded.
 import type { SqlClient } from '../db/types';
-import type { PlannedQuery } from './batch';
+import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError } from './measurement';
 import { platformRules, type ServerPlatform } from './serverInfo';
 import { counterOrZero, delta, num, ratio, text } from './values';
@@ -94,7 +94,7 @@ export function mapCounterRow(r: Record<string, unknown>): CounterRow {
  * Every database has its SQLServer:Databases instance, so no rows means the filter did not match (a name the server
  * spells differently) or counters are off: not measured, never zeros.
  */
-/** The query captureLogCounters asks (for composing it into one round trip with others, probes/batch.ts). */
+/** The query captureLogCounters asks (for composing it into one round trip with others, db/batch.ts). */
 export function logCountersQuery(instance: string | CounterInstance): PlannedQuery {
   const { databaseName, physicalDatabaseName } = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
   return {

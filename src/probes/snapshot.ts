@@ -1,9 +1,9 @@
-// captureSnapshot runs every probe on the MONITOR connection in ONE round trip (probes/batch.ts composes them; each
+// captureSnapshot runs every probe on the MONITOR connection in ONE round trip (db/batch.ts composes them; each
 // one still degrades on its own); diffSnapshots turns two snapshots into typed deltas and refuses to diff across an
 // engine restart.
 // JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
 import type { QueryParameter, SqlClient } from '../db/types';
-import { prefetch, type PlannedQuery, type PrefetchedClient } from './batch';
+import { prefetch, type PlannedQuery, type PrefetchedClient } from '../db/batch';
 import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, type DatabaseInfo } from './databaseInfo';
 import { captureFileStats, captureVolumes, diffFileStats, fileStatsQuery, volumesQuery, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, LOG_SPACE_SQL, LOG_STATS_SQL, VLF_SQL, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
@@ -121,11 +121,16 @@ async function prefetchSnapshot(monitor: SqlClient, target: SnapshotTarget, opti
  * The monitor's identity and the permission preflight in one round trip: the SQL Server form of the preflight is
  * composed with the identity; on Azure SQL Database its own form (and the service objective) follow as before.
  */
-export async function identifyWithPreflight(monitor: SqlClient, databaseName: string): Promise<{ identity: ServerIdentity; preflight: PreflightResult }> {
-  const probes = await prefetch(monitor, [{ sql: SERVER_IDENTITY_SQL }, { sql: PREFLIGHT_SERVER_SQL, parameters: [{ name: 'database_name', type: 'nvarchar', value: databaseName }] }]);
+export async function identifyWithPreflight(
+  monitor: SqlClient,
+  databaseName: string,
+  /** More reads to compose into the same request (e.g. the log-flush trace's planning reads); `answers` serves them. */
+  extra: readonly PlannedQuery[] = [],
+): Promise<{ identity: ServerIdentity; preflight: PreflightResult; answers: SqlClient }> {
+  const probes = await prefetch(monitor, [{ sql: SERVER_IDENTITY_SQL }, { sql: PREFLIGHT_SERVER_SQL, parameters: [{ name: 'database_name', type: 'nvarchar', value: databaseName }] }, ...extra]);
   const identity = await captureServerIdentity(probes);
   knownIdentity.set(monitor, identity);
-  return { identity, preflight: await preflightPermissions(probes, grantContextOf(identity, databaseName)) };
+  return { identity, preflight: await preflightPermissions(probes, grantContextOf(identity, databaseName)), answers: probes };
 }
 
 export async function captureSnapshot(connection: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {

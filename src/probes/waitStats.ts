@@ -2,7 +2,7 @@
 // read from the monitor connection), in-flight waits for sampling, and the delta: benign filter, top N, averages.
 import benignWaitsData from '../../data/benign-waits.json';
 import type { SqlClient } from '../db/types';
-import type { PlannedQuery } from './batch';
+import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError } from './measurement';
 import type { RequiredPermission } from './permissions';
 import { bool, counterOrZero, delta, num, ratio, text } from './values';

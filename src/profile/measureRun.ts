@@ -1,10 +1,12 @@
 // One measured run on open sessions: preflight, before snapshot (MONITOR), log-flush trace and sampler, the user's
 // batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
+import { prefetch } from '../db/batch';
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
   captureSnapshot,
   diffSnapshots,
   identifyWithPreflight,
+  snapshotQueries,
   readCounterInstance,
   valueOf,
   type BenignWaitOptions,
@@ -17,6 +19,7 @@ import {
 import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
+import { planningQueries } from '../xe/plan';
 import { dropSessionSql } from '../xe/sessionSql';
 import { runConcurrent, type ConcurrentSessions } from './concurrency';
 import { tediousExecutor } from './connections';
@@ -181,10 +184,15 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
   let preflight = ctx.preflight;
   let identity: ServerIdentity | undefined;
+  const xeWanted = ctx.xe?.enabled !== false;
+  // Answers read ahead in the preflight's request (the trace's planning reads), so the trace starts in one more.
+  let xePlanning: SqlClient = monitor;
   if (preflight === undefined) {
     progress(ctx, 'preflight');
     try {
-      ({ identity, preflight } = await identifyWithPreflight(monitor, target.databaseName));
+      let answers: SqlClient;
+      ({ identity, preflight, answers } = await identifyWithPreflight(monitor, target.databaseName, xeWanted ? planningQueries({}) : []));
+      xePlanning = answers;
     } catch (err) {
       preflight = null;
       notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
@@ -195,11 +203,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   // In a concurrency run the session rows describe session 1; the sessions' summed WRITELOG is in `concurrency`.
   const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: ctx.concurrent?.sessions[0]?.spid ?? workload.spid };
   progress(ctx, 'snapshot-before');
-  // One round trip each (probes/batch.ts); the identity tells which probes to compose.
+  // One round trip each (db/batch.ts); the identity tells which probes to compose.
   const before = await captureSnapshot(monitor, snapshotTarget, identity ? { identity } : {});
   throwIfAborted(signal);
 
-  const xeWanted = ctx.xe?.enabled !== false;
   const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
   let trace: LogFlushSession | null = null;
   let logFlushTrace: LogFlushTrace | null = null;
@@ -210,6 +217,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   let errorCount = 0;
   let cancel: CancelInfo | null = null;
   let after: Snapshot | null = null;
+  let endOfRun: SqlClient = monitor;
   let diff: SnapshotDiff;
   let sampler: RunningSampler | null = null;
   let sampled: SamplerResult | null = null;
@@ -240,7 +248,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       progress(ctx, 'xe-start');
       const traceOptions = { databaseId: target.databaseId, ...(ctx.xe?.target ? { target: ctx.xe.target } : {}) };
       try {
-        trace = await LogFlushSession.prepare(monitor, { ...traceOptions, ...(ctx.xe?.sessionName ? { sessionName: ctx.xe.sessionName } : {}) });
+        trace = await LogFlushSession.prepare(monitor, { ...traceOptions, ...(ctx.xe?.sessionName ? { sessionName: ctx.xe.sessionName } : {}) }, xePlanning);
         try {
           await trace.start();
         } catch (err) {
@@ -394,7 +402,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
     progress(ctx, 'snapshot-after');
     try {
-      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true, identity: before.server.identity });
+      // The after-snapshot and the trace's target read + STOP share one request (db/batch.ts): one round trip, and
+      // the counters and the trace's exact targets describe the same moment.
+      const endQueries = [...snapshotQueries(snapshotTarget, before.server.identity, { countersOnly: true }), ...(trace?.state === 'started' ? trace.stopQueries() : [])];
+      endOfRun = await prefetch(monitor, endQueries);
+      after = await captureSnapshot(endOfRun, snapshotTarget, { countersOnly: true, identity: before.server.identity });
     } catch (err) {
       // The monitor connection died during the run: the DMVs are server-wide, so a new connection can still take
       // the after-snapshot (the workload session's waits are read by its spid).
@@ -410,7 +422,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     if (trace && trace.state === 'started') {
       progress(ctx, 'xe-read');
       try {
-        await trace.stop();
+        await trace.stop(endOfRun);
         logFlushTrace = await trace.collect({
           commitCount: counterDelta(diff, 'Write Transactions/sec'),
           counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),

@@ -72,8 +72,14 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
     progress(options, 'connect');
     if (isSource(options.connections)) {
       const source = options.connections;
-      monitor = await source.open('monitor', options.signal);
-      workload = await source.open('workload', options.signal);
+      // Both logins at once: on a distant server each costs several round trips, and neither waits for the other.
+      // Whichever opened is closed in finally; the monitor's failure is reported first, as when they opened in turn.
+      const [m, w] = await Promise.allSettled([source.open('monitor', options.signal), source.open('workload', options.signal)]);
+      if (m.status === 'fulfilled') monitor = m.value;
+      if (w.status === 'fulfilled') workload = w.value;
+      if (m.status === 'rejected') throw m.reason;
+      if (w.status === 'rejected') throw w.reason;
+      if (!monitor || !workload) throw new Error('unreachable: both connections opened');
     } else {
       ({ workload, monitor } = options.connections);
     }

@@ -1,8 +1,8 @@
 // Time series while the workload runs: every N ms the MONITOR connection reads per-file IO and the log counters
-// (issue 4: long operations like CHECKDB/BACKUP). One request per reading (both probes composed, probes/batch.ts),
+// (issue 4: long operations like CHECKDB/BACKUP). One request per reading (both probes composed, db/batch.ts),
 // one at a time, stopped before the after-snapshot, and any error ends sampling with a note instead of failing the run.
 import type { SqlClient } from '../db/types';
-import { prefetch } from '../probes/batch';
+import { prefetch } from '../db/batch';
 import { captureFileStats, fileStatsQuery, type FileStatsRow } from '../probes/fileStats';
 import { captureLogCounters, CounterType, logCountersQuery, type CounterInstance, type CounterRow } from '../probes/perfCounters';
 import { delta } from '../probes/values';

@@ -1,14 +1,15 @@
 // Lifecycle of the log-flush Extended Events session: prepare (platform, permissions, events) → start → stop → read
 // → drop, with withLogFlushTrace guaranteeing the drop (on a fresh connection if the first one died).
 
+import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { LogFlushAggregator, type AggregateContext, type ExactTargets, type LogFlushTrace } from './aggregate';
 import { dropSession } from './cleanup';
 import { mapSessionError, type XeSessionError, type XeStep } from './errors';
 import { readEventFile, streamEventFile, type EventFileCursor } from './eventFile';
-import { nameParam, planLogFlushTrace, type LogFlushTraceOptions, type TracePlan } from './plan';
+import { nameParam, planLogFlushTrace, planningQueries, type LogFlushTraceOptions, type TracePlan } from './plan';
 import { readRingBufferXml, XeXmlReader, lostEventsOf, lostEventsNote, type XeReadResult } from './reader';
-import { readTargetsSql, sessionStateSql } from './sessionSql';
+import { dropSessionSql, readTargetsSql, sessionStateSql, sessionStatusSql } from './sessionSql';
 import { parseCounterTarget, parseHistogramTarget } from './targetData';
 
 export { dropOrphanSessions, dropSession, findOrphanSessions } from './cleanup';
@@ -35,6 +36,8 @@ export class LogFlushSession {
   private companion: CompanionState = 'none';
   private readonly companionNotes: string[] = [];
   private snapshot: TargetSnapshot | null = null;
+  /** The sessions' status as read right after STOP (stopQueries), so dispose() does not ask again. */
+  private statusAfterStop: SqlClient | null = null;
   private fileCursor: EventFileCursor | null = null;
 
   private constructor(
@@ -42,8 +45,12 @@ export class LogFlushSession {
     readonly plan: TracePlan,
   ) {}
 
-  static async prepare(client: SqlClient, opts: LogFlushTraceOptions): Promise<LogFlushSession> {
-    return new LogFlushSession(client, await planLogFlushTrace(client, opts));
+  /**
+   * Reads platform, permissions and the event catalog in one round trip (db/batch.ts), then plans. `planning` may
+   * already hold those answers (planningQueries composed into an earlier request); the session itself uses `client`.
+   */
+  static async prepare(client: SqlClient, opts: LogFlushTraceOptions, planning: SqlClient = client): Promise<LogFlushSession> {
+    return new LogFlushSession(client, await planLogFlushTrace(await prefetch(planning, planningQueries(opts)), opts));
   }
 
   get name(): string {
@@ -55,20 +62,33 @@ export class LogFlushSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  /** CREATE + START; call just before the measured batches. The latency companion starts first, so it sees every flush the main session sees. */
+  /**
+   * CREATE + START; call just before the measured batches. The latency companion starts first, so it sees every flush
+   * the main session sees. All four statements go in one round trip (db/batch.ts), each START only after its own
+   * CREATE worked (so a name clash never starts another session), the companion's failure not stopping the main one.
+   */
   async start(): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
-    await this.startCompanion();
+    const l = this.plan.latency;
+    const statements: PlannedQuery[] = [
+      ...(l ? [{ sql: l.createSql }, { sql: sessionStateSql(l.sessionName, this.plan.scope, 'START'), dependsOnPrevious: true }] : []),
+      { sql: this.plan.createSql },
+      { sql: sessionStateSql(this.name, this.plan.scope, 'START'), dependsOnPrevious: true },
+    ];
+    // Marked before the request: whatever the request did on the server, dispose() then drops what may exist.
     this.createAttempted = true;
+    if (l) this.companion = 'failed';
+    const steps = await prefetch(this.client, statements);
+    await this.startCompanion(steps);
     try {
-      await this.client.execute(this.plan.createSql);
+      await steps.execute(this.plan.createSql);
     } catch (err) {
       // The companion is ours whatever happened to the main CREATE (a caller may abandon this instance on a name clash).
       await this.dropCompanion();
       throw this.fail('create', err);
     }
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.scope, 'START'));
+      await steps.execute(sessionStateSql(this.name, this.plan.scope, 'START'));
     } catch (err) {
       throw this.fail('start', err);
     }
@@ -86,14 +106,14 @@ export class LogFlushSession {
     }
   }
 
-  private async startCompanion(): Promise<void> {
+  private async startCompanion(steps: SqlClient): Promise<void> {
     const l = this.plan.latency;
     if (!l) return;
     try {
       this.companion = 'failed';
-      await this.client.execute(l.createSql);
+      await steps.execute(l.createSql);
       this.companion = 'created';
-      await this.client.execute(sessionStateSql(l.sessionName, this.plan.scope, 'START'));
+      await steps.execute(sessionStateSql(l.sessionName, this.plan.scope, 'START'));
       this.companion = 'started';
     } catch (err) {
       this.companionNotes.push(`The latency histogram session ${l.sessionName} could not be started (${(err as Error).message}); latencies come from the sampled events.`);
@@ -105,18 +125,50 @@ export class LogFlushSession {
    * lists running sessions, reference §4.5), so all their target_data is captured first, in one round trip; reading
    * the targets also flushes pending buffers (reference §4.3).
    */
-  async stop(): Promise<void> {
+  /**
+   * What stop() sends, in one round trip: the targets, STOP, and the companion's STOP, each only after the one before
+   * it worked (as in sequence). A caller may compose these after its own reads (the run's after-snapshot) and pass
+   * the answers to stop().
+   */
+  stopQueries(): PlannedQuery[] {
+    const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
+    return [
+      this.targetsQuery(),
+      { sql: sessionStateSql(this.name, this.plan.scope, 'STOP'), dependsOnPrevious: true },
+      ...(companionStop ? [{ sql: companionStop, dependsOnPrevious: true }] : []),
+      // Read after the STOPs (whatever they did), for dispose(): its drop plan then needs no status request of its own.
+      ...this.statusQueries(this.dropNames()),
+    ];
+  }
+
+  private statusQueries(names: readonly string[]): PlannedQuery[] {
+    return names.map((name) => ({ sql: sessionStatusSql(this.plan.scope), parameters: nameParam(name) }));
+  }
+
+  /** The sessions dispose() must drop: the main one once CREATE was attempted, the companion once it may exist. */
+  private dropNames(): string[] {
+    const names: string[] = [];
+    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
+    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    return names;
+  }
+
+  /** `answers`: a client that may already hold the stopQueries() answers (anything else goes to the session's connection). */
+  async stop(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'started') return;
-    this.snapshot = await this.queryTargets();
+    const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
+    const steps = await prefetch(answers, this.stopQueries());
+    this.statusAfterStop = steps;
+    this.snapshot = await this.queryTargets(steps);
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
+      await steps.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
     } catch (err) {
       throw this.fail('stop', err);
     }
     this.state = 'stopped';
-    if (this.companion === 'started') {
+    if (companionStop) {
       try {
-        await this.client.execute(sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP'));
+        await steps.execute(companionStop);
         this.companion = 'stopped';
       } catch {
         // Dropping it (dispose) ends it as well.
@@ -124,11 +176,16 @@ export class LogFlushSession {
     }
   }
 
-  private async queryTargets(): Promise<TargetSnapshot> {
-    let rows: Row[];
+  private targetsQuery(): PlannedQuery {
     const companion = this.plan.latency?.sessionName ?? this.name;
+    return { sql: readTargetsSql(this.plan.scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }] };
+  }
+
+  private async queryTargets(client: SqlClient = this.client): Promise<TargetSnapshot> {
+    let rows: Row[];
     try {
-      rows = await this.client.query(readTargetsSql(this.plan.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }]);
+      const q = this.targetsQuery();
+      rows = await client.query(q.sql, q.parameters);
     } catch (err) {
       throw this.fail('read', err);
     }
@@ -227,13 +284,34 @@ export class LogFlushSession {
     return agg.finish({ ...this.context(extra), lost, readNotes, eventFiles: { pattern, files: stream.files } });
   }
 
+  /**
+   * What dropSession (cleanup.ts) will ask, answered in two round trips for all names instead of two per name: first
+   * every session's status, then the STOP (if running) and DROP of each defined one, DROP only after its STOP worked.
+   * dropSession runs unchanged over the answers (anything unplanned, e.g. its re-check after an error, goes to the server).
+   */
+  private async composedDrops(names: readonly string[]): Promise<SqlClient> {
+    const statusSql = sessionStatusSql(this.plan.scope);
+    // Read with the STOPs when stop() ran (nothing changes the sessions in between); otherwise one request now.
+    const statuses = await prefetch(this.statusAfterStop ?? this.client, this.statusQueries(names));
+    this.statusAfterStop = null;
+    const drops: PlannedQuery[] = [];
+    for (const name of names) {
+      const status = statuses.peek(statusSql, nameParam(name));
+      if (!status?.ok) continue; // dropSession will try the DROP and let its error speak
+      const row = status.rows[0];
+      if (Number(row?.is_defined) !== 1) continue;
+      if (Number(row?.is_running) === 1) drops.push({ sql: sessionStateSql(name, this.plan.scope, 'STOP') }, { sql: dropSessionSql(name, this.plan.scope), dependsOnPrevious: true });
+      else drops.push({ sql: dropSessionSql(name, this.plan.scope) });
+    }
+    return drops.length > 0 ? prefetch(statuses, drops) : statuses;
+  }
+
   /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
-    const names: string[] = [];
-    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
-    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
+    const names = this.dropNames();
     if (names.length === 0) return;
-    let client = this.client;
+    let client = await this.composedDrops(names);
+    let reconnected = false;
     let firstError: unknown = null;
     for (const name of names) {
       try {
@@ -244,7 +322,10 @@ export class LogFlushSession {
           continue;
         }
         // The usual cause is a dropped connection: a new one can still drop the server-side session.
-        if (client === this.client) client = await reconnect();
+        if (!reconnected) {
+          client = await reconnect();
+          reconnected = true;
+        }
         try {
           await dropSession(client, name, this.plan.scope, this.plan.platform);
         } catch (second) {

@@ -1,6 +1,7 @@
 // Planning the log-flush session without changing anything: platform and scope, effective permissions, which
 // events and fields this server has, and the CREATE EVENT SESSION text that follows from them.
 
+import type { PlannedQuery } from '../db/batch';
 import type { QueryParameter, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
@@ -127,6 +128,15 @@ function histogramSpec(events: readonly LogFlushEventName[], fields: ReadonlyMap
     if (events.includes(event) && fields.get(event)?.has('write_size')) return { event, field: 'write_size', slots: SIZE_HISTOGRAM_SLOTS };
   }
   return null;
+}
+
+/**
+ * The reads planLogFlushTrace makes, in its order, for composing them into one round trip (db/batch.ts). The
+ * permission list assumes server scope unless `opts.scope` says otherwise; where the platform turns out
+ * database-scoped (Azure SQL Database) that one read costs its own round trip.
+ */
+export function planningQueries(opts: Pick<LogFlushTraceOptions, 'scope'>): PlannedQuery[] {
+  return [{ sql: PLATFORM_SQL }, { sql: myPermissionsSql(opts.scope ?? 'server') }, { sql: EVENT_CATALOG_SQL }, { sql: EVENT_COLUMNS_SQL }];
 }
 
 /** Reads platform, permissions and the event catalog, and decides what the session will contain. Changes nothing. */

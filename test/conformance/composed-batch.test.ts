@@ -1,4 +1,4 @@
-// The product's composed snapshot batch (src/probes/batch.ts: every probe by sp_executesql inside its own TRY...CATCH,
+// The product's composed snapshot batch (src/db/batch.ts: every probe by sp_executesql inside its own TRY...CATCH,
 // then a tag row) read by three independent TDS clients against the stand-in's model: tedious (the product's driver),
 // python-tds and FreeTDS `tsql` must see the same result sets per probe — the same tags, the same refused probes with
 // the same error numbers, the same row counts and columns. A least-privileged login makes some probes fail inside
@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/db/connect';
 import type { QueryParameter, Row } from '../../src/db/types';
-import { captureServerIdentity, composeBatch, snapshotQueries, splitOutcomes, TAG_COLUMN } from '../../src/probes';
+import { composeBatch, splitOutcomes, TAG_COLUMN } from '../../src/db/batch';
+import { captureServerIdentity, snapshotQueries } from '../../src/probes';
 import { createStandin } from '../standin/model/index';
 import { startStandinServer, type StandinServer } from '../standin/server';
 
@@ -89,12 +90,11 @@ describe('the composed snapshot batch through tedious, python-tds and FreeTDS', 
       count = queries.length;
       const rows: Row[] = await session.query(sql, parameters);
       const outcomes = splitOutcomes(rows, count);
-      viaTedious = outcomes.map((o, probe) => ({
-        probe,
-        error: o.ok ? null : o.error.number,
-        rows: o.ok ? o.rows.length : 0,
-        columns: o.ok ? [...new Set(o.rows.flatMap((r) => Object.keys(r)))].sort() : [],
-      }));
+      viaTedious = outcomes.map((o, probe) => {
+        if (!o) throw new Error(`probe ${probe} has no answer (no snapshot probe depends on another)`);
+        if (!o.ok) return { probe, error: o.error.number, rows: 0, columns: [] };
+        return { probe, error: null, rows: o.rows.length, columns: [...new Set(o.rows.flatMap((r) => Object.keys(r)))].sort() };
+      });
     } finally {
       await session.close();
     }

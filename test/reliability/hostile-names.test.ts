@@ -132,7 +132,9 @@ describe('reliability: hostile names', function () {
     assert.equal(disabled.logFlushTrace.timeline.counts.reduce((a, b) => a + b, 0), disabled.logFlushTrace.flushes, 'events were read back from the file');
     assert.equal(disabled.logFlushTrace.eventFiles!.files.length, 1);
     // One trace session per run writes a file (the latency companions have no event_file target).
-    const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text) && r.text.includes('event_file')).map((r) => r.text);
+    // CREATE travels inside the composed start request (src/db/batch.ts: sp_executesql N'…' with quotes doubled once more).
+    const statements = h.log.flatMap((r) => [r.text, ...[...r.text.matchAll(/EXEC sys\.sp_executesql N'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"))]);
+    const create = statements.filter((text) => /^CREATE EVENT SESSION/.test(text) && text.includes('event_file'));
     assert.equal(create.length, 2);
     // Each session writes its own file: the user's path with the session name before .xel (issue #12).
     for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}\\.xel'`), text);

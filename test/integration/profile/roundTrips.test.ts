@@ -1,5 +1,5 @@
 // Round trips of a profiled run on the stand-in, counted by the server per connection (server.connectionStats()):
-// each snapshot is ONE request on the monitor connection (probes/batch.ts composes the probes), a probe refused inside
+// each snapshot is ONE request on the monitor connection (db/batch.ts composes the probes), a probe refused inside
 // that request is not measured while the rest are, and sampling reads in one request per reading.
 import { strict as assert } from 'node:assert';
 import { profileConnectionSource, profileRun, type ProfileStep } from '../../../src/profile';

@@ -6,7 +6,7 @@ import { startSampler } from '../../../src/profile/sampler';
 
 /**
  * Answers the file-stats and counter probes with counters that grow by one write per reading; counts overlap. A
- * reading is one request: the two probes composed into one batch (probes/batch.ts), answered as the server would —
+ * reading is one request: the two probes composed into one batch (db/batch.ts), answered as the server would —
  * each probe's rows, then its tag row.
  */
 class FakeMonitor implements SqlClient {

@@ -72,14 +72,19 @@ describe('xe target reads cost one round trip however long the run', () => {
     const s = await LogFlushSession.prepare(server.client(), { databaseId: 7, sessionName: 'durability_lens_0b' });
     await s.start();
     const before = server.calls.length;
+    const requestsBefore = server.requests;
     await s.stop();
     const t = await s.collect({ counterLogFlushes: 100_000 });
     const after = server.calls.slice(before).map((c) => c.sql.split('\n')[0]);
+    const status = 'SELECT CASE WHEN EXISTS (SELECT 1 FROM sys.server_event_sessions WHERE name = @name) THEN 1 ELSE 0 END AS is_defined,';
     assert.deepEqual(after, [
       'SELECT s.name AS session_name, t.target_name, t.target_data',
       'ALTER EVENT SESSION [durability_lens_0b] ON SERVER STATE = STOP;',
       'ALTER EVENT SESSION [durability_lens_0b_latency] ON SERVER STATE = STOP;',
+      status, // both sessions' status after the STOPs, for the drop (no request of its own)
+      status,
     ]);
+    assert.equal(server.requests - requestsBefore, 1, 'stop and collect: one round trip');
     assert.equal(t.flushes, 100_000);
     assert.equal(t.bytes, 99000 * 4096 + 1000 * 61440);
     assert.equal(t.lostEvents, 0);

@@ -2,6 +2,7 @@
 // tiny model of event sessions, and fails chosen statements with driver-shaped errors. Several clients share one model.
 
 import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
+import { answerComposed } from '../../support/composedBatch';
 
 export interface Call {
   kind: 'query' | 'execute';
@@ -41,6 +42,8 @@ const DEFAULT_FIELDS: Record<string, Record<string, string | null>> = {
 
 export class FakeServer {
   readonly calls: Call[] = [];
+  /** Requests (round trips) received: a composed batch is one, however many statements it records in `calls`. */
+  requests = 0;
   readonly sessions = new Map<string, { running: boolean }>();
   private readonly failures: { match: RegExp; error: unknown }[] = [];
   constructor(readonly opts: FakeOptions = {}) {}
@@ -140,11 +143,13 @@ export class FakeClient implements SqlClient {
 
   async query(sql: string, params?: readonly QueryParameter[]): Promise<Row[]> {
     if (this.dead) throw Object.assign(new Error('Connection lost - read ECONNRESET'), { code: 'ESOCKET' });
-    return this.server.handle({ kind: 'query', sql, params });
+    this.server.requests++;
+    return answerComposed(sql, params, (s, p) => this.server.handle({ kind: 'query', sql: s, params: p })) ?? this.server.handle({ kind: 'query', sql, params });
   }
 
   async execute(sql: string, params?: readonly QueryParameter[]): Promise<void> {
     if (this.dead) throw Object.assign(new Error('Connection lost - read ECONNRESET'), { code: 'ESOCKET' });
+    this.server.requests++;
     this.server.handle({ kind: 'execute', sql, params });
   }
 }

@@ -41,11 +41,13 @@ describe('xe lifecycle', () => {
       'SELECT s.name AS', // before STOP, both sessions in one query: a stopped session has no memory targets
       'ALTER EVENT SESSION',
       'ALTER EVENT SESSION',
+      'SELECT CASE WHEN', // both sessions' status, read with the STOPs, then both DROPs in one request
       'SELECT CASE WHEN',
       'DROP EVENT SESSION',
-      'SELECT CASE WHEN',
       'DROP EVENT SESSION',
     ]);
+    // Round trips: the planning reads, CREATE + START of both sessions, targets + STOPs + statuses, DROPs (db/batch.ts).
+    assert.equal(server.requests, 4);
     assert.match(server.sqls()[4]!, /^CREATE EVENT SESSION \[durability_lens_test01_latency\] ON SERVER\nADD EVENT sqlserver\.log_flush_complete \(WHERE \(\[database_id\] = \(7\)\)\)\nADD TARGET package0\.histogram \(SET filtering_event_name = N'sqlserver\.log_flush_complete', source = N'duration', source_type = 0, slots = 16384\)/);
     assert.equal(server.sessions.size, 0);
     assert.equal(summary.flushEvent, 'databases_log_flush');

@@ -11,12 +11,17 @@
 // happen at a lower level — which sp_executesql is. A caught error is not sent to the client; ERROR_NUMBER() /
 // ERROR_MESSAGE() etc. describe it inside the CATCH block. Errors that close the connection fail the whole request;
 // then every probe is asked on its own (the old path), so the outcome is never worse than one request per probe.
-import type { QueryParameter, Row, SqlClient, SqlErrorInfo } from '../db/types';
-import { SqlQueryError } from '../db/errors';
+import type { QueryParameter, Row, SqlClient, SqlErrorInfo } from './types';
+import { SqlQueryError } from './errors';
 
 export interface PlannedQuery {
   sql: string;
   parameters?: readonly QueryParameter[];
+  /**
+   * Run only if the query before it succeeded (same TRY block): e.g. START only after its CREATE worked, so a name
+   * clash never starts someone else's session. A query skipped this way has no answer: asked, it goes to the server.
+   */
+  dependsOnPrevious?: boolean;
 }
 
 export type QueryOutcome = { ok: true; rows: Row[] } | { ok: false; error: SqlErrorInfo };
@@ -53,24 +58,43 @@ function checkName(name: string): string {
  */
 export function composeBatch(queries: readonly PlannedQuery[]): { sql: string; parameters: QueryParameter[] } {
   const parameters: QueryParameter[] = [];
-  const parts = queries.map((q, i) => {
+  const okTag = (i: number) =>
+    `SELECT ${i} AS ${TAG_COLUMN}, CAST(NULL AS int) AS dl_error_number, CAST(NULL AS int) AS dl_error_severity, CAST(NULL AS int) AS dl_error_state, CAST(NULL AS nvarchar(4000)) AS dl_error_message;`;
+  const exec = (q: PlannedQuery, i: number) => {
     const params = q.parameters ?? [];
-    let exec = `EXEC sys.sp_executesql ${unicodeLiteral(q.sql)}`;
+    let text = `EXEC sys.sp_executesql ${unicodeLiteral(q.sql)}`;
     if (params.length > 0) {
       const declared = params.map((p) => `@${checkName(p.name)} ${DECLARED_TYPES[p.type](p)}`).join(', ');
       const passed = params.map((p) => `@${p.name} = @q${i}_${p.name}`).join(', ');
-      exec += `, N'${declared}', ${passed}`;
+      text += `, N'${declared}', ${passed}`;
       for (const p of params) parameters.push({ name: `q${i}_${p.name}`, type: p.type, value: p.value });
     }
-    return `BEGIN TRY
-  ${exec};
-  SELECT ${i} AS ${TAG_COLUMN}, CAST(NULL AS int) AS dl_error_number, CAST(NULL AS int) AS dl_error_severity, CAST(NULL AS int) AS dl_error_state, CAST(NULL AS nvarchar(4000)) AS dl_error_message;
+    return `${text};`;
+  };
+  // Groups: a query and the ones that depend on it share one TRY block; @dl_step says which one failed.
+  const groups: number[][] = [];
+  queries.forEach((q, i) => (q.dependsOnPrevious && i > 0 ? groups.at(-1)!.push(i) : groups.push([i])));
+  const chained = groups.some((g) => g.length > 1);
+  const parts = groups.map((g) => {
+    if (g.length === 1) {
+      const i = g[0]!;
+      return `BEGIN TRY
+  ${exec(queries[i]!, i)}
+  ${okTag(i)}
 END TRY
 BEGIN CATCH
   SELECT ${i} AS ${TAG_COLUMN}, ERROR_NUMBER() AS dl_error_number, ERROR_SEVERITY() AS dl_error_severity, ERROR_STATE() AS dl_error_state, ERROR_MESSAGE() AS dl_error_message;
 END CATCH;`;
+    }
+    const steps = g.map((i) => `  SET @dl_step = ${i};\n  ${exec(queries[i]!, i)}\n  ${okTag(i)}`).join('\n');
+    return `BEGIN TRY
+${steps}
+END TRY
+BEGIN CATCH
+  SELECT @dl_step AS ${TAG_COLUMN}, ERROR_NUMBER() AS dl_error_number, ERROR_SEVERITY() AS dl_error_severity, ERROR_STATE() AS dl_error_state, ERROR_MESSAGE() AS dl_error_message;
+END CATCH;`;
   });
-  return { sql: parts.join('\n'), parameters };
+  return { sql: (chained ? 'DECLARE @dl_step int;\n' : '') + parts.join('\n'), parameters };
 }
 
 function int(v: unknown): number | null {
@@ -83,15 +107,19 @@ function int(v: unknown): number | null {
  * Splits the composed batch's rows (every result set, in order) back into one outcome per query: the rows before a
  * tag belong to the query the tag names. Throws when the tags are not exactly 0..n-1 in order (then nothing is trusted).
  */
-export function splitOutcomes(rows: readonly Row[], count: number): QueryOutcome[] {
-  const outcomes: QueryOutcome[] = [];
+export function splitOutcomes(rows: readonly Row[], count: number, queries?: readonly PlannedQuery[]): Array<QueryOutcome | undefined> {
+  const outcomes: Array<QueryOutcome | undefined> = [];
   let pending: Row[] = [];
+  // Only a query that depends on a failed (or itself skipped) one may have no tag.
+  const skippable = (i: number) => queries?.[i]?.dependsOnPrevious === true && (outcomes[i - 1] === undefined || outcomes[i - 1]!.ok === false);
   for (const row of rows) {
     if (!Object.prototype.hasOwnProperty.call(row, TAG_COLUMN)) {
       pending.push(row);
       continue;
     }
     const index = int(row[TAG_COLUMN]);
+    if (index === null) throw new Error('The composed probe batch answered a tag without an index.');
+    while (outcomes.length < index && skippable(outcomes.length)) outcomes.push(undefined);
     if (index !== outcomes.length) throw new Error(`The composed probe batch answered out of order (tag ${String(row[TAG_COLUMN])}, expected ${outcomes.length}).`);
     const number = int(row.dl_error_number);
     if (number === null) outcomes.push({ ok: true, rows: pending });
@@ -101,6 +129,7 @@ export function splitOutcomes(rows: readonly Row[], count: number): QueryOutcome
     }
     pending = [];
   }
+  while (outcomes.length < count && skippable(outcomes.length)) outcomes.push(undefined);
   if (outcomes.length !== count) throw new Error(`The composed probe batch answered ${outcomes.length} of ${count} probes.`);
   return outcomes;
 }
@@ -126,16 +155,22 @@ export class PrefetchedClient implements SqlClient {
 
   constructor(
     private readonly monitor: SqlClient,
-    answered: ReadonlyArray<readonly [PlannedQuery, QueryOutcome]>,
+    answered: ReadonlyArray<readonly [PlannedQuery, QueryOutcome | undefined]>,
     /** Why the composed batch could not be used (every query then goes to the server on its own), or null. */
     readonly batchFailure: Error | null = null,
   ) {
     for (const [q, outcome] of answered) {
+      if (!outcome) continue; // skipped (its prerequisite failed): nothing to serve
       const key = keyOf(q.sql, q.parameters);
       const list = this.answers.get(key);
       if (list) list.push(outcome);
       else this.answers.set(key, [outcome]);
     }
+  }
+
+  /** The planned answer for a query without using it up (to plan the next composition from it), or undefined. */
+  peek(sql: string, parameters?: readonly QueryParameter[]): QueryOutcome | undefined {
+    return this.answers.get(keyOf(sql, parameters))?.[0];
   }
 
   async query(sql: string, parameters?: readonly QueryParameter[]): Promise<Row[]> {
@@ -148,8 +183,14 @@ export class PrefetchedClient implements SqlClient {
     throw queryErrorOf(outcome.error, sql);
   }
 
-  execute(sql: string, parameters?: readonly QueryParameter[]): Promise<void> {
-    return this.monitor.execute(sql, parameters);
+  /** A planned statement's outcome (its rows dropped), or the statement sent to the server when it was not planned. */
+  async execute(sql: string, parameters?: readonly QueryParameter[]): Promise<void> {
+    const outcome = this.answers.get(keyOf(sql, parameters))?.shift();
+    if (!outcome) {
+      this.misses++;
+      return this.monitor.execute(sql, parameters);
+    }
+    if (!outcome.ok) throw queryErrorOf(outcome.error, sql);
   }
 }
 
@@ -159,12 +200,14 @@ export class PrefetchedClient implements SqlClient {
  */
 export async function prefetch(monitor: SqlClient, queries: readonly PlannedQuery[]): Promise<PrefetchedClient> {
   if (queries.length === 0) return new PrefetchedClient(monitor, []);
+  // Already answered by an earlier composition that included these queries (e.g. the run's end read with the trace stop).
+  if (monitor instanceof PrefetchedClient && queries.every((q) => monitor.peek(q.sql, q.parameters) !== undefined || q.dependsOnPrevious)) return monitor;
   const { sql, parameters } = composeBatch(queries);
-  let outcomes: QueryOutcome[];
+  let outcomes: Array<QueryOutcome | undefined>;
   try {
-    outcomes = splitOutcomes(await monitor.query(sql, parameters), queries.length);
+    outcomes = splitOutcomes(await monitor.query(sql, parameters), queries.length, queries);
   } catch (err) {
     return new PrefetchedClient(monitor, [], err instanceof Error ? err : new Error(String(err)));
   }
-  return new PrefetchedClient(monitor, queries.map((q, i) => [q, outcomes[i]!] as const));
+  return new PrefetchedClient(monitor, queries.map((q, i) => [q, outcomes[i]] as const));
 }

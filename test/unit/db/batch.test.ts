@@ -1,9 +1,11 @@
-// Composing probes into one request (src/probes/batch.ts): the batch text and its parameters, splitting the answer
+// Composing probes into one request (src/db/batch.ts): the batch text and its parameters, splitting the answer
 // back per probe by its tag rows, serving the probes from it, and falling back to one request per probe.
 import { strict as assert } from 'node:assert';
 import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
 import { isPermissionError, sqlErrorsOf } from '../../../src/db/errors';
-import { composeBatch, prefetch, splitOutcomes, TAG_COLUMN } from '../../../src/probes/batch';
+import { composeBatch, prefetch, splitOutcomes, TAG_COLUMN } from '../../../src/db/batch';
+import { createStandin } from '../../standin/model/index';
+import { connect as login, exec } from '../standin/harness';
 
 const tag = (i: number, error?: { number: number; message: string }) => ({
   [TAG_COLUMN]: i,
@@ -80,5 +82,26 @@ describe('probes: one request for many probes', () => {
     assert.match(client.batchFailure!.message, /reset/);
     assert.deepEqual(await client.query('SELECT 1 AS a;'), [{ direct: true }]);
     assert.equal(monitor.requests.length, 2);
+  });
+
+  it('runs a dependent query only after the one before it worked (START after CREATE), on the stand-in', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await login(s);
+    const queries = [
+      { sql: 'SELECT 1/0 AS never' },
+      { sql: 'SELECT 2 AS skipped', dependsOnPrevious: true },
+      { sql: 'SELECT 3 AS c' },
+      { sql: 'SELECT 4 AS d', dependsOnPrevious: true },
+    ];
+    const { sql } = composeBatch(queries);
+    const r = await exec(s, h, sql);
+    assert.deepEqual(r.errors, []);
+    const rows = r.resultSets.flatMap((set) => set.objects);
+    const outcomes = splitOutcomes(rows, queries.length, queries);
+    assert.equal(outcomes[0]?.ok, false);
+    assert.equal(outcomes[0]?.ok === false && outcomes[0].error.number, 8134);
+    assert.equal(outcomes[1], undefined, 'the dependent query did not run');
+    assert.deepEqual(outcomes.slice(2), [{ ok: true, rows: [{ c: 3 }] }, { ok: true, rows: [{ d: 4 }] }]);
+    assert.throws(() => splitOutcomes(rows, queries.length), /out of order/, 'without the plan a missing answer is an error');
   });
 });
