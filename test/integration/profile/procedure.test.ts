@@ -3,7 +3,7 @@
 // Figures asserted here are the stand-in model's, never SQL Server's.
 import { strict as assert } from 'node:assert';
 import { connect } from '../../../src/db/connect';
-import { compareDefinitions, deployStatement, readDeployedDefinition } from '../../../src/profile/deployedDefinition';
+import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition } from '../../../src/profile/deployedDefinition';
 import { procedureCallBatch, procedureCallName, readInput } from '../../../src/profile/procedureCall';
 import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison } from '../../../src/profile';
 import type { ProcedureTarget } from '../../../src/shared/procedureTarget';
@@ -43,7 +43,10 @@ describe('integration: procedure lens path (stand-in)', function () {
   const target = lensTarget(EDITOR);
   const name = procedureCallName(target);
   before(async () => {
-    h = await startStandin({});
+    h = await startStandin({ logins: [
+      { name: 'lens_dev', password: 'Dev-pass-1', databases: ['lab'], databasePermissions: { lab: ['CONNECT', 'VIEW DATABASE STATE'] } },
+      { name: 'lens_reader', password: 'Dev-pass-1', databases: ['lab'], databasePermissions: { lab: ['CONNECT', 'VIEW DATABASE STATE', 'VIEW DEFINITION'] } },
+    ] });
     const s = await connect(h.profile, h.secret, { role: 'monitor' });
     await s.execute('CREATE TABLE dbo.proc_rows (v int, note nvarchar(20));');
     await s.close();
@@ -105,6 +108,25 @@ describe('integration: procedure lens path (stand-in)', function () {
     const [row] = await s.query("SELECT COUNT(*) AS n FROM dbo.proc_rows WHERE note = N'lens'");
     await s.close();
     assert.equal(row!.n, 3);
+  });
+
+  it('says why a deployed definition is hidden from a login without VIEW DEFINITION, and reads it once granted', async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    await s.execute(deployStatement(EDITOR));
+    await s.close();
+    const as = async (login: string) => {
+      const session = await connect({ ...h.profile, authentication: { type: 'sql', user: login } }, 'Dev-pass-1', { role: 'monitor' });
+      try {
+        return await readDeployedDefinition(session, name);
+      } finally {
+        await session.close();
+      }
+    };
+    const hidden = await as('lens_dev');
+    assert.equal(hidden.status, 'hidden');
+    assert.match(definitionStatusText(target.name, name, hidden, null)!, /needs VIEW DEFINITION on it \(GRANT VIEW DEFINITION ON OBJECT::\[dbo\]\.\[load_rows\] TO <user>\)/);
+    const granted = await as('lens_reader');
+    assert.equal(granted.status, 'found');
   });
 
   it('compares durability modes for the call, restoring the database setting', async () => {
