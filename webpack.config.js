@@ -10,21 +10,26 @@ function nodeBundle(name, entry, extra = {}) {
     name,
     target: 'node22',
     entry: { [name]: entry },
-    output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', libraryTarget: 'commonjs2' },
+    // Chunks loaded on first use (the tedious driver: src/db/loadDriver.ts) get the bundle's name as a prefix.
+    output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', chunkFilename: `${name}.[name].js`, libraryTarget: 'commonjs2' },
     resolve: { extensions: ['.ts', '.js'], conditionNames: ['node', 'require', 'default'] },
     module: { rules: [tsRule] },
     externals: { vscode: 'commonjs vscode' },
     devtool: 'source-map',
     performance: { hints: false },
+    // One file per lazy chunk (the driver with its dependencies), not vendor splits with numeric names.
+    optimization: { splitChunks: false },
     ignoreWarnings: [/Critical dependency/, /Can't resolve '(bufferutil|utf-8-validate)'/],
     ...extra,
   };
 }
 
 module.exports = [
-  nodeBundle('extension', './src/extension/extension.ts'),
+  // entry.ts times activation around extension.ts; the driver is a chunk of its own (dist/extension.driver.js).
+  nodeBundle('extension', './src/extension/entry.ts'),
   nodeBundle('server', './src/server/server.ts'),
-  nodeBundle('cli', './src/cli/main.ts'),
+  // One file for the CLI (the npm bin ships dist/cli.js alone): dynamic imports stay in it, evaluated on first use.
+  nodeBundle('cli', './src/cli/main.ts', { module: { rules: [tsRule], parser: { javascript: { dynamicImportMode: 'eager' } } } }),
   {
     name: 'webview',
     target: 'web',

@@ -35,6 +35,11 @@ function stringLength(p: QueryParameter): { length: number } | undefined {
   return length <= limit ? { length: limit } : undefined; // longer: tedious declares (max)
 }
 
+/** Values always travel as typed RPC parameters (sp_executesql); the SQL text never contains them. */
+export function addParameters(request: Request, parameters: readonly QueryParameter[]): void {
+  for (const p of parameters) request.addParameter(p.name, PARAMETER_TYPES[p.type], p.value, stringLength(p));
+}
+
 export function toQueryError(err: unknown, sql: string): SqlQueryError {
   const errors = sqlErrorsOf(err);
   const code = (err as { code?: string } | null)?.code;
@@ -103,11 +108,7 @@ export class TediousSession implements SqlSession {
         this.connection.execSqlBatch(request);
         return;
       }
-      for (const p of parameters) {
-        // Values always travel as typed RPC parameters; the SQL text never contains them.
-        const type = PARAMETER_TYPES[p.type];
-        request.addParameter(p.name, type, p.value, stringLength(p));
-      }
+      addParameters(request, parameters);
       this.connection.execSql(request);
     });
   }

@@ -161,6 +161,11 @@ export interface WorkloadBatch {
   repeat: number;
   /** 0-based document line of batch line 1; error line N maps to firstLine + N - 1. */
   firstLine: number;
+  /**
+   * Typed parameters the batch text uses undeclared (a concurrency sweep's `@session`): the batch then runs through
+   * sp_executesql with these as RPC parameters, never spliced into the text. Absent: a plain SQL batch.
+   */
+  parameters?: readonly QueryParameter[];
 }
 
 /** An info or error message of the workload: the driver reports the same fields for both kinds. */

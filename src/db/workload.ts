@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Request } from 'tedious';
 import { addCallParameters } from './procedureCall';
 import { sqlErrorsOf } from './errors';
-import type { TediousSession } from './session';
+import { addParameters, type TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
 
 /** tedious request error codes (or socket codes it passes through) meaning the connection is gone. */
@@ -170,8 +170,9 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
 }
 
 /**
- * One SQL_BATCH — or, for a procedure call, one RPC with typed parameters (tedious callProcedure); resolves with the
- * request error (or undefined). Counts statements, rows and result sets.
+ * One SQL_BATCH — or sp_executesql when the batch has parameters, or, for a procedure call, one RPC with typed
+ * parameters (tedious callProcedure); resolves with the request error (or undefined). Counts statements, rows and
+ * result sets.
  */
 function runOnce(session: TediousSession, batch: WorkloadBatch, report: BatchReport, setActive: (active: boolean) => void): Promise<Error | undefined> {
   return new Promise((resolve) => {
@@ -208,6 +209,9 @@ function runOnce(session: TediousSession, batch: WorkloadBatch, report: BatchRep
         return;
       }
       session.connection.callProcedure(request);
+    } else if (batch.parameters && batch.parameters.length > 0) {
+      addParameters(request, batch.parameters);
+      session.connection.execSql(request);
     } else {
       session.connection.execSqlBatch(request);
     }

@@ -3,7 +3,8 @@
 // issuer is the sole problem (self-signed or private CA; src/db/certificate.ts), showing the certificate and pinning
 // its SHA-256 fingerprint in this one profile instead of turning validation off.
 import * as vscode from 'vscode';
-import { fetchServerCertificate, type CertificateFacts } from '../db/certificate';
+import type { CertificateFacts } from '../db/certificate';
+import { loadDriver } from '../db/loadDriver';
 import { describeStoredServer, needsSecret, type StoredProfile } from '../db/storedProfiles';
 import type { ConnectionFailureInfo, ConnectionProfile } from '../db/types';
 
@@ -72,7 +73,7 @@ export function certificateDetail(facts: CertificateFacts): string {
 export async function askToTrustCertificate(profile: StoredProfile, connectionProfile: ConnectionProfile, log: (line: string) => void): Promise<StoredProfile | null> {
   let facts: CertificateFacts;
   try {
-    facts = await fetchServerCertificate(connectionProfile);
+    facts = await (await loadDriver()).fetchServerCertificate(connectionProfile);
   } catch (err) {
     void vscode.window.showErrorMessage(`Durability Lens: could not read the certificate of ${describeStoredServer(profile)}: ${(err as Error).message}`);
     return null;

@@ -2,7 +2,8 @@
 // permission preflight, the status bar item (server · database · DELAYED_DURABILITY), switch database, disconnect,
 // and the restore-journal prompt on activation and connect.
 import * as vscode from 'vscode';
-import { connect, ConnectionFailure } from '../db';
+import { ConnectionFailure } from '../db/errors';
+import { loadDriver } from '../db/loadDriver';
 import type { SqlSession } from '../db/types';
 import { captureServerIdentity, preflightPermissions, type PreflightResult } from '../probes';
 import { describeServer, figureSourceOf, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
@@ -143,10 +144,10 @@ export class ConnectionManager implements vscode.Disposable {
     try {
       session = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Durability Lens: connecting to ${describeStoredServer(profile)}…`, cancellable: true },
-        (_progress, token) => {
+        async (_progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return connect(connectionProfile, secret.secret, { role: 'monitor', signal: abort.signal });
+          return (await loadDriver()).connect(connectionProfile, secret.secret, { role: 'monitor', signal: abort.signal });
         },
       );
       const identity = await captureServerIdentity(session);
@@ -313,7 +314,7 @@ export class ConnectionManager implements vscode.Disposable {
         const active = this.active && this.active.profile.name === profile.name ? this.active : null;
         const secret = active ? { secret: active.secret } : await this.store.secretFor(profile);
         if (!secret) throw new Error('no password was given');
-        return connect(toConnectionProfile(profile, entry.database), secret.secret, { role: 'monitor' });
+        return (await loadDriver()).connect(toConnectionProfile(profile, entry.database), secret.secret, { role: 'monitor' });
       },
       entries,
     );

@@ -1,7 +1,6 @@
 // Extension entry point: the language client, output channel and language-status item, the connection UI
 // (profiles, SecretStorage, status bar), the profiling/comparison commands and the comparison panel.
 import * as vscode from 'vscode';
-import { State, type LanguageClient } from 'vscode-languageclient/node';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
@@ -9,10 +8,11 @@ import { trackConnectionsContext } from './walkthrough';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
-import { createLanguageClient, sendDatabaseContext } from './languageClient';
+import type { LanguageService } from './languageClient';
 import { DurabilityLanguageStatus } from './languageStatus';
 import { ComparisonPanels } from './panel';
 import { ProfilingController } from './profilingController';
+import { StatementHints } from './statementHints';
 import { ProcedureParameterStore } from './procedureParameterStore';
 import { ProcedureRunner } from './procedureRun';
 import { AdhocTrace } from './adhocTrace';
@@ -26,7 +26,7 @@ import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
 import type { ActiveConnection } from './connectionManager';
 
-let client: LanguageClient | undefined;
+let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
 let adhocTrace: AdhocTrace | undefined;
 
@@ -35,6 +35,15 @@ let adhocTrace: AdhocTrace | undefined;
  * running comparison's restore goes first and the ad-hoc trace and language client share what is left.
  */
 export const DEACTIVATE_BUDGET_MS = 4_500;
+
+/** How long activation took, as VS Code's Running Extensions view splits it (entry.ts measures it). */
+export interface ActivationTiming {
+  /** Evaluating the bundle's modules, before activate() was called. */
+  codeLoadingMs: number;
+  /** activate() until its promise resolved (the language server starts after that, in the background). */
+  activateMs: number;
+  totalMs: number;
+}
 
 /** What other parts of the extension use: the output channel and a way to tell the server the database context. */
 export interface DurabilityLensApi {
@@ -47,14 +56,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const status = new DurabilityLanguageStatus();
   context.subscriptions.push(output, status);
 
-  const languageClient = createLanguageClient(context, output);
-  client = languageClient;
-  // The server keeps the database context in memory; after a crash the client restarts it, so tell it again.
+  // The server keeps the database context in memory; after a crash the client restarts it, so it is sent again.
   let database: DatabaseContextParams | null = null;
+  // Loaded and started after activate() returns (a chunk of its own): lenses and diagnostics arrive when it runs,
+  // and the language status item says "starting" until then.
+  // (A bundled import() of a chunk evaluates it at once, so it waits for the next turn of the event loop.)
+  const service: Promise<LanguageService | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => import(/* webpackChunkName: "languageClient" */ './languageClient'))
+    .then(({ startLanguageService }) => startLanguageService(context, output, (state) => status.setState(state), () => database))
+    .catch((error: unknown) => {
+      status.setState('failed');
+      output.error(`The Durability Lens language client did not load: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+  languageService = service;
   const setDatabaseContext = async (next: DatabaseContextParams | null) => {
     database = next;
     status.setDatabase(next);
-    await sendDatabaseContext(languageClient, next);
+    await (await service)?.setDatabaseContext(next);
   };
 
   // The journal lives in globalState: a comparison interrupted in one window is offered for restore in the next.
@@ -70,7 +89,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const ledger = new SessionLedger(context.globalState);
   const heartbeat = setInterval(() => void ledger.heartbeat(), HEARTBEAT_MS);
   context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
-  profiling = new ProfilingController(output, connections, panels, journal, history, ledger);
+  // Per-statement figures of the last run at the end of its hot lines (issue 16); cleared when the document changes.
+  const hints = new StatementHints();
+  context.subscriptions.push(hints);
+  profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints);
   const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
   const recording = new RecordingWindow(output, connections, panels, history, ledger);
@@ -114,23 +136,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     }),
   );
 
-  context.subscriptions.push(
-    languageClient.onDidChangeState((event) => {
-      if (event.newState === State.Running) {
-        status.setState('running');
-        if (database) void sendDatabaseContext(languageClient, database);
-      } else if (event.newState === State.Starting) status.setState('starting');
-      else status.setState('stopped');
-    }),
-  );
-  try {
-    await languageClient.start();
-  } catch (error) {
-    // The commands stay registered, so the user can still open the output and read why.
-    status.setState('failed');
-    output.error(`The Durability Lens language server did not start: ${error instanceof Error ? error.message : String(error)}`);
-  }
-
   // Not awaited: the prompt is modal and activation must not wait for the user.
   void connections.offerPendingRestores();
 
@@ -152,7 +157,7 @@ export async function deactivate(): Promise<void> {
   adhocTrace = undefined;
   // Then an ad-hoc trace must not outlive the window: stop and drop it in what is left of the budget.
   if (trace) await within(trace.shutdown());
-  const running = client;
-  client = undefined;
-  if (running) await within(running.stop());
+  const service = languageService;
+  languageService = undefined;
+  if (service) await within(service.then((running) => running?.stop()));
 }

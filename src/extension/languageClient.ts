@@ -1,8 +1,11 @@
 // Starts the Durability Lens language server (dist/server.js over IPC) for SQL files and untitled SQL
 // editors, and exposes the one custom message the extension sends it: the connected database's setting.
+// Loaded after activation (its own chunk, dist/extension.languageClient.js): vscode-languageclient is half of what
+// the extension would otherwise parse before activate() runs.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { DatabaseContextNotification, type DatabaseContextParams } from '../shared/protocol';
+import type { ServerState } from './languageStatus';
 
 /** Client id: VS Code reads `durabilityLens.trace.server` because of it. */
 export const CLIENT_ID = 'durabilityLens';
@@ -31,4 +34,42 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
 export async function sendDatabaseContext(client: LanguageClient, context: DatabaseContextParams | null): Promise<void> {
   if (!client.isRunning()) return;
   await client.sendNotification(DatabaseContextNotification.type, context);
+}
+
+/** The running language service as the rest of the extension sees it: no vscode-languageclient types leak out. */
+export interface LanguageService {
+  setDatabaseContext(context: DatabaseContextParams | null): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates and starts the client; `onState` follows the server's state, and the database context is sent again each
+ * time the server (re)starts, since the server keeps it only in memory and the client restarts it after a crash.
+ */
+export function startLanguageService(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  onState: (state: ServerState) => void,
+  currentDatabase: () => DatabaseContextParams | null,
+): LanguageService {
+  const client = createLanguageClient(context, output);
+  context.subscriptions.push(
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Running) {
+        onState('running');
+        const database = currentDatabase();
+        if (database) void sendDatabaseContext(client, database);
+      } else if (event.newState === State.Starting) onState('starting');
+      else onState('stopped');
+    }),
+  );
+  client.start().catch((error: unknown) => {
+    // The commands stay registered, so the user can still open the output and read why.
+    onState('failed');
+    output.error(`The Durability Lens language server did not start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  return {
+    setDatabaseContext: (next) => sendDatabaseContext(client, next),
+    stop: () => client.stop(),
+  };
 }

@@ -133,6 +133,15 @@ export class ComparisonPanels implements vscode.Disposable {
         await saveExport(data, message.format, this.runs, this.comparison);
         return;
       }
+      case 'openLine': {
+        // The document comes from our own data, never from the webview: it can only pick a line.
+        if (!data?.documentUri) return;
+        const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(data.documentUri));
+        const line = Math.min(message.line, document.lineCount) - 1;
+        const position = new vscode.Position(line, 0);
+        await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(position, position) });
+        return;
+      }
     }
   }
 

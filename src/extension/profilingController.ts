@@ -2,7 +2,7 @@
 // when needed, cancellable progress from the profile API's events, PRINT/errors to the output channel, errors at
 // their document line, the confirmation before switching DELAYED_DURABILITY, and the result panel.
 import * as vscode from 'vscode';
-import { ConnectionFailure } from '../db';
+import { ConnectionFailure } from '../db/errors';
 import type { WorkloadMessage } from '../db/types';
 import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../profile';
 import { describeTarget, type ProfileTarget } from '../shared/commands';
@@ -19,6 +19,8 @@ import { resolveEditorTarget, resolveLensTarget, targetText, type WorkloadTarget
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
 import { limitMessages } from '../shared/messageFlood';
 import type { SessionLedger } from './sessionLedger';
+import type { StatementHintsSink } from './statementHints';
+import { columnOf } from '../report/comparison';
 
 /** "s1-single-row-inserts.sql: batch 3 (lines 17–24), after setup batches 1–2 (lines 1–16)" for the verdict. */
 function workloadLabel(document: vscode.TextDocument, target: WorkloadTarget): string {
@@ -38,6 +40,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly history?: RunHistory,
     /** Records this window as the owner of each run's event session (the leftover prompt of other windows skips it). */
     private readonly ledger?: SessionLedger,
+    /** Inline per-statement hints in the editor after a run (issue 16). */
+    private readonly hints?: StatementHintsSink,
   ) {}
 
   /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
@@ -170,6 +174,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
             this.showErrors(document, run.errors);
             const data = panelDataFromRun(run, active.serverLabel);
             data.header.workload = workloadLabel(document, target);
+            data.documentUri = document.uri.toString();
+            this.hints?.show(document, run);
             await this.present(data, [run]);
             if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
           } else {
@@ -178,7 +184,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, traceTargetText(settings)),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(settings.compareSessions)}`),
               ...comparisonDefaults(settings),
               ...core,
               ...callbacks,
@@ -228,6 +234,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (measured > 0) {
       const data = panelDataFromComparison(result);
       data.header.workload = workload;
+      data.documentUri = document.uri.toString();
+      // The hints show the run the panel's Statements tab shows: the baseline's first measured run.
+      const hinted = result.runs.find((r) => !r.warmup && r.statementAttribution && columnOf(r) === data.model.baseline) ?? result.runs.find((r) => !r.warmup && r.statementAttribution);
+      if (hinted) this.hints?.show(document, hinted);
       await this.present(data, result.runs, comparisonContextOf(result));
     } else {
       // Nothing measured (stopped in the warm-up, or before): the panel goes back to what it showed.
@@ -301,4 +311,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     this.output.error(`The run failed: ${message}`);
     await vscode.window.showErrorMessage(`Durability Lens: the run failed: ${message}`, 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
   }
+}
+
+/** The confirmation's line for a concurrency sweep (durabilityLens.compare.sessions): how many connections it opens. */
+export function sweepText(levels: readonly number[]): string {
+  if (levels.length === 0) return '';
+  return `\n\nConcurrency sweep: the plan runs once per level — ${levels.join(', ')} session(s) — on up to ${Math.max(...levels)} workload connections at once (durabilityLens.compare.sessions).`;
 }

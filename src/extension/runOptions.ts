@@ -74,7 +74,7 @@ export function benignWaitOptions(s: RunSettings): BenignWaitOptions {
   return { include: [...s.benignInclude], exclude: [...s.benignExclude] };
 }
 
-/** Comparison defaults from settings: modes, repetitions, warm-up. */
+/** Comparison defaults from settings: modes, repetitions, warm-up, and the concurrency sweep's levels when set. */
 export function comparisonDefaults(s: RunSettings) {
-  return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup };
+  return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup, ...(s.compareSessions.length > 0 ? { sessions: [...s.compareSessions] } : {}) };
 }

@@ -1,6 +1,7 @@
 // Per-file IO of the target database (sys.dm_io_virtual_file_stats joined to file metadata), the volume each
 // file lives on, and the per-file delta between two snapshots: IO counts, bytes, stalls, averages, data vs log.
 import type { SqlClient } from '../db/types';
+import type { PlannedQuery } from './batch';
 import { EmptySourceError } from './measurement';
 import type { RequiredPermission } from './permissions';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
@@ -158,13 +159,24 @@ export function mapVolumeRow(r: Record<string, unknown>): VolumeRow {
  * Every database has at least a data and a log file, so no rows is never "no IO": it is a visibility filter
  * (sys.master_files for a login without VIEW ANY DEFINITION) and is thrown as not measured, with the GRANT.
  */
+/** The query captureFileStats asks (for composing it into one round trip with others, probes/batch.ts). */
+export function fileStatsQuery(databaseId: number, monitorInTargetDb: boolean): PlannedQuery {
+  return monitorInTargetDb ? { sql: FILE_STATS_CURRENT_DB_SQL } : { sql: FILE_STATS_SQL, parameters: [{ name: 'database_id', type: 'int', value: databaseId }] };
+}
+
+/** The query captureVolumes asks. */
+export function volumesQuery(databaseId: number, monitorInTargetDb: boolean): PlannedQuery {
+  return monitorInTargetDb ? { sql: VOLUME_CURRENT_DB_SQL } : { sql: VOLUME_SQL, parameters: [{ name: 'database_id', type: 'int', value: databaseId }] };
+}
+
 export async function captureFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<FileStatsRow[]> {
+  const query = fileStatsQuery(databaseId, monitorInTargetDb);
   if (monitorInTargetDb) {
-    const rows = (await monitor.query(FILE_STATS_CURRENT_DB_SQL)).map(mapFileStatsRow);
+    const rows = (await monitor.query(query.sql)).map(mapFileStatsRow);
     if (rows.length === 0) throw new EmptySourceError('sys.dm_io_virtual_file_stats joined to sys.database_files returned no files for the database.', null);
     return rows;
   }
-  const rows = (await monitor.query(FILE_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }])).map(mapFileStatsRow);
+  const rows = (await monitor.query(query.sql, query.parameters)).map(mapFileStatsRow);
   if (rows.length === 0) {
     throw new EmptySourceError(
       'sys.master_files shows this login no files of the database (its rows need CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION), and the monitor connection is not in the database, so sys.database_files cannot be used.',
@@ -175,9 +187,8 @@ export async function captureFileStats(monitor: SqlClient, databaseId: number, m
 }
 
 export async function captureVolumes(monitor: SqlClient, databaseId: number, monitorInTargetDb = false): Promise<VolumeRow[]> {
-  const rows = monitorInTargetDb
-    ? await monitor.query(VOLUME_CURRENT_DB_SQL)
-    : await monitor.query(VOLUME_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]);
+  const query = volumesQuery(databaseId, monitorInTargetDb);
+  const rows = query.parameters ? await monitor.query(query.sql, query.parameters) : await monitor.query(query.sql);
   if (rows.length === 0) {
     throw new EmptySourceError(
       monitorInTargetDb ? 'sys.dm_os_volume_stats returned no volumes for the database files.' : 'sys.master_files shows this login no files of the database (its rows need CREATE DATABASE, ALTER ANY DATABASE or VIEW ANY DEFINITION).',

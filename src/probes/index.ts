@@ -1,4 +1,5 @@
 // The probes' public surface: snapshot capture and diff, each probe's SQL + mapper, the preflight.
+export * from './batch';
 export * from './databaseInfo';
 export * from './fileStats';
 export * from './logInfo';

@@ -1,6 +1,7 @@
 // Log-related performance counters of the target database (SQLServer:Databases) and their interpretation by
 // cntr_type at run time — the reference could not confirm each counter's type, so nothing is hard-coded.
 import type { SqlClient } from '../db/types';
+import type { PlannedQuery } from './batch';
 import { EmptySourceError } from './measurement';
 import { platformRules, type ServerPlatform } from './serverInfo';
 import { counterOrZero, delta, num, ratio, text } from './values';
@@ -93,12 +94,22 @@ export function mapCounterRow(r: Record<string, unknown>): CounterRow {
  * Every database has its SQLServer:Databases instance, so no rows means the filter did not match (a name the server
  * spells differently) or counters are off: not measured, never zeros.
  */
+/** The query captureLogCounters asks (for composing it into one round trip with others, probes/batch.ts). */
+export function logCountersQuery(instance: string | CounterInstance): PlannedQuery {
+  const { databaseName, physicalDatabaseName } = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
+  return {
+    sql: LOG_COUNTERS_SQL,
+    parameters: [
+      { name: 'database_name', type: 'nvarchar', value: databaseName },
+      { name: 'physical_database_name', type: 'nvarchar', value: physicalDatabaseName },
+    ],
+  };
+}
+
 export async function captureLogCounters(monitor: SqlClient, instance: string | CounterInstance): Promise<CounterRow[]> {
   const { databaseName, physicalDatabaseName } = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
-  const rows = await monitor.query(LOG_COUNTERS_SQL, [
-    { name: 'database_name', type: 'nvarchar', value: databaseName },
-    { name: 'physical_database_name', type: 'nvarchar', value: physicalDatabaseName },
-  ]);
+  const query = logCountersQuery(instance);
+  const rows = await monitor.query(query.sql, query.parameters);
   if (rows.length === 0) {
     throw new EmptySourceError(
       `sys.dm_os_performance_counters has no SQLServer:Databases rows for instance "${databaseName}"${physicalDatabaseName ? ` or "${physicalDatabaseName}"` : ''} (performance counters may be disabled on this server, or it names the database differently).`,

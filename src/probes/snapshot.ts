@@ -1,15 +1,28 @@
-// captureSnapshot runs every probe on the MONITOR connection (each one degrades on its own); diffSnapshots turns
-// two snapshots into typed deltas and refuses to diff across an engine restart.
+// captureSnapshot runs every probe on the MONITOR connection in ONE round trip (probes/batch.ts composes them; each
+// one still degrades on its own); diffSnapshots turns two snapshots into typed deltas and refuses to diff across an
+// engine restart.
 // JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
-import type { SqlClient } from '../db/types';
-import { captureDatabaseInfo, type DatabaseInfo } from './databaseInfo';
-import { captureFileStats, captureVolumes, diffFileStats, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
-import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
+import type { QueryParameter, SqlClient } from '../db/types';
+import { prefetch, type PlannedQuery, type PrefetchedClient } from './batch';
+import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, type DatabaseInfo } from './databaseInfo';
+import { captureFileStats, captureVolumes, diffFileStats, fileStatsQuery, volumesQuery, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
+import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, LOG_SPACE_SQL, LOG_STATS_SQL, VLF_SQL, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
 import { measure, notApplicable, ok, valueOf, type Measurement } from './measurement';
-import { captureLogCounters, diffCounters, readCounterInstance, type CounterDelta, type CounterRow } from './perfCounters';
-import { requiredPermission, type MeasurementName } from './permissions';
-import { captureServerIdentity, captureServerInfo, grantContextOf, type ServerInfo } from './serverInfo';
-import { captureServerWaits, captureSessionWaits, diffWaits, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
+import { captureLogCounters, diffCounters, logCountersQuery, PHYSICAL_DATABASE_NAME_SQL, readCounterInstance, type CounterDelta, type CounterRow } from './perfCounters';
+import { PREFLIGHT_SERVER_SQL, preflightPermissions, requiredPermission, type GrantContext, type MeasurementName, type PreflightResult } from './permissions';
+import {
+  captureServerIdentity,
+  captureServerInfo,
+  grantContextOf,
+  HOST_INFO_SQL,
+  platformRules,
+  SERVER_IDENTITY_SQL,
+  START_TIME_SQL,
+  TRACE_STATUS_SQL,
+  type ServerIdentity,
+  type ServerInfo,
+} from './serverInfo';
+import { captureServerWaits, captureSessionWaits, diffWaits, SERVER_WAITS_SQL, sessionWaitsQueries, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
 
 export interface SnapshotTarget {
   databaseId: number;
@@ -40,11 +53,84 @@ export interface CaptureOptions {
   /** Skip the probes that do not change during a run (volumes, database info): for the "after" snapshot. Default false. */
   countersOnly?: boolean;
   now?: () => number;
+  /**
+   * The monitor connection's identity as last read (the preflight's, or the before-snapshot's): it decides which
+   * queries to compose, so the snapshot is one round trip. The snapshot reads the identity again in the same batch
+   * and re-asks what was planned for a different one. Without it (and without an earlier snapshot on this
+   * connection) the identity costs one round trip first.
+   */
+  identity?: ServerIdentity;
 }
 
-export async function captureSnapshot(monitor: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {
+/** Identity last read per monitor connection: later snapshots on it plan from this. */
+const knownIdentity = new WeakMap<SqlClient, ServerIdentity>();
+
+/** What the composed queries depend on: same key → same plan. */
+function planKey(identity: ServerIdentity, databaseName: string): string {
+  return JSON.stringify([identity.currentDatabase === databaseName, identity.engineEdition, identity.majorVersion, identity.loginName, identity.userName]);
+}
+
+const byDatabaseId = (databaseId: number): QueryParameter[] => [{ name: 'database_id', type: 'int', value: databaseId }];
+
+/**
+ * Every query captureSnapshot's probes will ask for this identity, in the order they ask — the composition of one
+ * round trip. Follow-ups that depend on an answer (the GUID instance name of counters on MI / Azure SQL Database, the
+ * DBCC LOGINFO fallback before 2016 SP2) are not planned and cost their own round trip where they apply.
+ */
+export function snapshotQueries(target: SnapshotTarget, identity: ServerIdentity, options: Pick<CaptureOptions, 'countersOnly'> = {}): PlannedQuery[] {
+  const ctx = grantContextOf(identity, target.databaseName);
+  const inTargetDb = identity.currentDatabase === target.databaseName;
+  const azure = identity.isAzureSqlDatabase;
+  const q: PlannedQuery[] = [{ sql: SERVER_IDENTITY_SQL }, { sql: START_TIME_SQL }];
+  if (!azure) q.push({ sql: HOST_INFO_SQL }, { sql: TRACE_STATUS_SQL });
+  if (!options.countersOnly) {
+    const param = byDatabaseId(target.databaseId);
+    q.push({ sql: DATABASE_SQL, parameters: param }, { sql: CHANGE_TRACKING_SQL, parameters: param }, { sql: AG_REPLICAS_SQL, parameters: param });
+  }
+  q.push(fileStatsQuery(target.databaseId, inTargetDb));
+  if (!options.countersOnly && !azure) q.push(volumesQuery(target.databaseId, inTargetDb));
+  q.push({ sql: SERVER_WAITS_SQL });
+  if (target.workloadSpid !== null) q.push(...sessionWaitsQueries(target.workloadSpid, sessionVisibility(ctx)));
+  if (platformRules(identity.platform).databaseNamesAreGuids) q.push({ sql: PHYSICAL_DATABASE_NAME_SQL, parameters: byDatabaseId(target.databaseId) });
+  else q.push(logCountersQuery({ databaseName: target.databaseName, physicalDatabaseName: null }));
+  q.push({ sql: LOG_STATS_SQL, parameters: byDatabaseId(target.databaseId) });
+  if (inTargetDb) q.push({ sql: LOG_SPACE_SQL });
+  q.push({ sql: VLF_SQL, parameters: byDatabaseId(target.databaseId) });
+  return q;
+}
+
+function sessionVisibility(ctx: GrantContext) {
+  return requiredPermission('sessionWaits', ctx) ?? undefined;
+}
+
+/** The monitor's identity, its grant context and a client holding every planned answer: one round trip when planned right. */
+async function prefetchSnapshot(monitor: SqlClient, target: SnapshotTarget, options: CaptureOptions): Promise<{ identity: ServerIdentity; probes: PrefetchedClient }> {
+  const assumed = options.identity ?? knownIdentity.get(monitor) ?? (await captureServerIdentity(monitor));
+  let probes = await prefetch(monitor, snapshotQueries(target, assumed, options));
+  let identity = await captureServerIdentity(probes);
+  if (planKey(identity, target.databaseName) !== planKey(assumed, target.databaseName)) {
+    // Planned for another database / platform / login than the connection has now: ask again for this identity.
+    probes = await prefetch(monitor, snapshotQueries(target, identity, options));
+    identity = await captureServerIdentity(probes);
+  }
+  knownIdentity.set(monitor, identity);
+  return { identity, probes };
+}
+
+/**
+ * The monitor's identity and the permission preflight in one round trip: the SQL Server form of the preflight is
+ * composed with the identity; on Azure SQL Database its own form (and the service objective) follow as before.
+ */
+export async function identifyWithPreflight(monitor: SqlClient, databaseName: string): Promise<{ identity: ServerIdentity; preflight: PreflightResult }> {
+  const probes = await prefetch(monitor, [{ sql: SERVER_IDENTITY_SQL }, { sql: PREFLIGHT_SERVER_SQL, parameters: [{ name: 'database_name', type: 'nvarchar', value: databaseName }] }]);
+  const identity = await captureServerIdentity(probes);
+  knownIdentity.set(monitor, identity);
+  return { identity, preflight: await preflightPermissions(probes, grantContextOf(identity, databaseName)) };
+}
+
+export async function captureSnapshot(connection: SqlClient, target: SnapshotTarget, options: CaptureOptions = {}): Promise<Snapshot> {
   const capturedAtMs = (options.now ?? Date.now)();
-  const identity = await captureServerIdentity(monitor);
+  const { identity, probes: monitor } = await prefetchSnapshot(connection, target, options);
   const ctx = grantContextOf(identity, target.databaseName);
   const inTargetDb = identity.currentDatabase === target.databaseName;
   const skipped = <T>(m: MeasurementName) => notApplicable<T>(m, 'Not captured in this snapshot (it does not change during a run).');
@@ -61,7 +147,7 @@ export async function captureSnapshot(monitor: SqlClient, target: SnapshotTarget
   const sessionWaits =
     target.workloadSpid === null
       ? notApplicable<WaitRow[]>('sessionWaits', 'No workload session to read waits for.')
-      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number, requiredPermission('sessionWaits', ctx) ?? undefined));
+      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number, sessionVisibility(ctx)));
   const logCounters = await measure('perfCounters', ctx, async () =>
     captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform)),
   );

@@ -2,6 +2,7 @@
 // read from the monitor connection), in-flight waits for sampling, and the delta: benign filter, top N, averages.
 import benignWaitsData from '../../data/benign-waits.json';
 import type { SqlClient } from '../db/types';
+import type { PlannedQuery } from './batch';
 import { EmptySourceError } from './measurement';
 import type { RequiredPermission } from './permissions';
 import { bool, counterOrZero, delta, num, ratio, text } from './values';
@@ -107,11 +108,22 @@ export async function captureServerWaits(monitor: SqlClient): Promise<WaitRow[]>
  * invisible without the permission), so then the visibility is asked: when the login cannot see other sessions, the
  * waits are not measured — never "0 WRITELOG waits".
  */
-export async function captureSessionWaits(monitor: SqlClient, spid: number, visibility?: RequiredPermission): Promise<WaitRow[]> {
-  const rows = (await monitor.query(SESSION_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapWaitRow);
-  if (rows.length > 0 || !visibility) return rows;
+/**
+ * The queries captureSessionWaits may ask: the waits, and (when a permission decides visibility) the visibility check
+ * it asks only on no rows — planned too, so a composed round trip has its answer ready either way.
+ */
+export function sessionWaitsQueries(spid: number, visibility?: RequiredPermission): PlannedQuery[] {
+  const waits: PlannedQuery = { sql: SESSION_WAITS_SQL, parameters: [{ name: 'spid', type: 'int', value: spid }] };
+  if (!visibility) return [waits];
   const sql = visibility.scope === 'database' ? SESSION_VISIBILITY_AZURE_SQL : SESSION_VISIBILITY_SQL;
-  const check = (await monitor.query(sql, [{ name: 'permission', type: 'nvarchar', value: visibility.permission }]))[0];
+  return [waits, { sql, parameters: [{ name: 'permission', type: 'nvarchar', value: visibility.permission }] }];
+}
+
+export async function captureSessionWaits(monitor: SqlClient, spid: number, visibility?: RequiredPermission): Promise<WaitRow[]> {
+  const [waits, visibilityCheck] = sessionWaitsQueries(spid, visibility);
+  const rows = (await monitor.query(waits!.sql, waits!.parameters)).map(mapWaitRow);
+  if (rows.length > 0 || !visibility || !visibilityCheck) return rows;
+  const check = (await monitor.query(visibilityCheck.sql, visibilityCheck.parameters))[0];
   if (num(check?.own_spid) === spid || bool(check?.can_see_all) === true) return rows;
   throw new EmptySourceError(
     `sys.dm_exec_session_wait_stats shows no row for the workload session (${spid}): without ${visibility.permission} a login sees only its own session's waits.`,

@@ -11,6 +11,8 @@ import type { RestoreJournal } from './restoreJournal';
 import { tediousExecutor } from './connections';
 import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 import { runSetup } from './setupRun';
+import { closeSessions, connectionLimitProblem, MAX_SESSIONS_DEFAULT, openWorkloadSessions, readConnectionLimit } from './concurrency';
+import { sessionParamOf } from './sessionParam';
 import { grantFor, type BenignWaitOptions, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
@@ -72,6 +74,13 @@ export interface CompareOptions extends ProfileCallbacks {
    * CommandWorkload, whose `executor` runs the program) adds its exit code and drops the per-session figures.
    */
   finishRun?: (run: RunResult) => RunResult;
+  /**
+   * Concurrency sweep (issue 18): run the whole plan once per level, each measured run on that many workload
+   * connections released together. Absent: the usual single workload session.
+   */
+  sessions?: readonly number[];
+  /** Largest level allowed (default MAX_SESSIONS_DEFAULT, 64). */
+  maxSessions?: number;
 }
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonResult> {
@@ -106,6 +115,19 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       measuredBatchCount: measured.length,
     });
     const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null, discardedRuns: [] as DiscardedRun[] };
+    const levels = options.sessions && options.sessions.length > 0 ? [...options.sessions] : null;
+    if (levels) {
+      const largest = Math.max(...levels);
+      const max = options.maxSessions ?? MAX_SESSIONS_DEFAULT;
+      const problem = largest > max
+        ? `A level of ${largest} sessions is above the limit of ${max} connections per level. Nothing was changed.`
+        : connectionLimitProblem(await readConnectionLimit(monitor), largest);
+      if (problem) {
+        const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'too-many-connections', message: problem }] };
+        return { ...base, plan: refusedPlan, status: 'refused', error: { kind: 'other', message: problem } };
+      }
+    }
+    const sessionParam = levels ? sessionParamOf(measured) : null;
     if (!plan.canProceed) return { ...base, status: 'refused' };
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
@@ -129,6 +151,13 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     }
     const runs: RunResult[] = [];
     const discardedRuns: DiscardedRun[] = [];
+    let levelSessions: SqlSession[] = [];
+    const closeLevel = async () => {
+      const closing = levelSessions;
+      levelSessions = [];
+      for (const s of closing) if (opened.includes(s)) opened.splice(opened.indexOf(s), 1);
+      await Promise.race([closeSessions(closing), new Promise<void>((resolve) => setTimeout(resolve, WORKLOAD_CLOSE_TIMEOUT_MS).unref?.())]);
+    };
     let status: ComparisonStatus = 'completed';
     let error: ComparisonResult['error'] = null;
     let restore: RestoreOutcome | null = null;
@@ -139,9 +168,16 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       const entry = await guard.begin();
       let current: DurabilityMode = entry.originalSetting;
       let preflight: PreflightResult | null | undefined;
-      for (const [i, planned] of plan.order.entries()) {
+      // A sweep runs the plan (warm-up included) once per level, on that level's connections.
+      const schedule = (levels ?? [null]).flatMap((level) => plan.order.map((p) => ({ ...p, level })));
+      for (const [i, planned] of schedule.entries()) {
         throwIfAborted(options.signal);
-        const label = `run ${i + 1} of ${plan.order.length}: ${planned.mode}${planned.warmup ? ' (warm-up)' : ''}`;
+        const label = `run ${i + 1} of ${schedule.length}: ${planned.mode}${planned.level !== null ? `, ${planned.level} session${planned.level === 1 ? '' : 's'}` : ''}${planned.warmup ? ' (warm-up)' : ''}`;
+        if (planned.level !== null && levelSessions.length !== planned.level) {
+          await closeLevel();
+          progress('connect', `${planned.level} workload connection${planned.level === 1 ? '' : 's'}`);
+          levelSessions = await openWorkloadSessions((signal) => open('workload', signal), planned.level, options.signal);
+        }
         if (setup.length > 0) {
           progress('setup', label);
           const outcome = await runSetup(workload, setup, executor, { ...(options.onMessage ? { onMessage: options.onMessage } : {}), ...(options.signal ? { signal: options.signal } : {}) });
@@ -181,6 +217,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             ...(options.sampling ? { sampling: options.sampling } : {}),
             ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
             ...(options.waits ? { waits: options.waits } : {}),
+            ...(planned.level !== null ? { concurrent: { sessions: levelSessions, parameter: sessionParam } } : {}),
             reconnectMonitor: () => openForCleanup(),
           },
           measured,
@@ -230,8 +267,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         error = { kind: 'other', message: (err as Error).message ?? String(err) };
       }
     } finally {
-      // The workload session goes first: closing it ends its session on the server, which rolls back an open
+      // The workload sessions go first: closing them ends their sessions on the server, which rolls back an open
       // transaction and releases its locks, so the restoring ALTER does not wait on our own workload.
+      await closeLevel();
       await closeWithin(workload, WORKLOAD_CLOSE_TIMEOUT_MS);
       opened.splice(opened.indexOf(workload), 1);
       progress('restore-durability');

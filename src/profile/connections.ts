@@ -1,6 +1,6 @@
 // Default wiring to the db layer: a ConnectionSource over connect(profile, secret) and a WorkloadExecutor over
 // runWorkload (tedious). Kept apart so the orchestration itself runs against fakes in unit tests.
-import { connect, runWorkload, TediousSession } from '../db';
+import { loadDriver, loadedDriver } from '../db/loadDriver';
 import type { ConnectionProfile, ConnectionRole, SqlSession } from '../db/types';
 import type { ConnectionSource, WorkloadExecutor } from './types';
 
@@ -13,16 +13,18 @@ export function describeServer(profile: Pick<ConnectionProfile, 'server' | 'port
 export function profileConnectionSource(profile: ConnectionProfile, secret: string | undefined): ConnectionSource {
   return {
     serverLabel: describeServer(profile),
-    open: (role: ConnectionRole, signal?: AbortSignal) => connect(profile, secret, { role, ...(signal ? { signal } : {}) }),
+    open: async (role: ConnectionRole, signal?: AbortSignal) => (await loadDriver()).connect(profile, secret, { role, ...(signal ? { signal } : {}) }),
   };
 }
 
 /** Runs batches with the db layer's streaming runner; it needs the tedious-backed session. */
 export const tediousExecutor: WorkloadExecutor = {
   run(session: SqlSession, batch, options) {
-    if (!(session instanceof TediousSession)) {
+    // A tedious session exists only once connect() loaded the driver, so a driver not loaded means a foreign session.
+    const driver = loadedDriver();
+    if (!driver || !(session instanceof driver.TediousSession)) {
       throw new TypeError('The workload session must come from src/db connect() (a TediousSession) to run batches.');
     }
-    return runWorkload(session, batch, options);
+    return driver.runWorkload(session, batch, options);
   },
 };

@@ -16,3 +16,5 @@ export * from './printSeries';
 export { recordWindow, type RecordOptions } from './record';
 export { CommandWorkload, commandFailureText, FOREIGN_SESSIONS_REASON, type CommandWorkloadOptions } from './recording';
 export { displayCommand, runExternalCommand, type CommandOutcome, type CommandSpec } from './externalCommand';
+export { CONNECTION_LIMIT_SQL, MAX_SESSIONS_DEFAULT, openWorkloadSessions, parseSessionLevels, readConnectionLimit, runConcurrent, type ConcurrentSessions } from './concurrency';
+export { SESSION_PARAM_MARKER, sessionParamOf, withSessionParam } from './sessionParam';

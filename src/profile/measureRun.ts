@@ -2,16 +2,15 @@
 // batches (WORKLOAD), after snapshot (also after a cancel), trace read + drop in finally, diff → RunResult.
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
 import {
-  captureServerIdentity,
   captureSnapshot,
   diffSnapshots,
-  grantContextOf,
+  identifyWithPreflight,
   readCounterInstance,
-  preflightPermissions,
   valueOf,
   type BenignWaitOptions,
   type Measurement,
   type PreflightResult,
+  type ServerIdentity,
   type Snapshot,
   type SnapshotDiff,
 } from '../probes';
@@ -19,10 +18,13 @@ import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
 import { dropSessionSql } from '../xe/sessionSql';
+import { runConcurrent, type ConcurrentSessions } from './concurrency';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
 import { startSampler, type RunningSampler, type SamplerResult } from './sampler';
+import type { StatementAttribution, StatementFigure } from './statementAttribution';
+import { collectStatementTrace, disposeStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
 import type {
   BatchOutcome,
   DurabilityMode,
@@ -33,6 +35,7 @@ import type {
   ProfileStep,
   CancelInfo,
   RunError,
+  RunConcurrency,
   RunResult,
   SamplingOptions,
   WorkloadDatabaseChange,
@@ -107,6 +110,8 @@ export interface RunContext extends ProfileCallbacks {
   workloadTimeoutMs?: number;
   /** The user's changes to the shipped benign-wait list for the server waits (include un-hides, exclude hides). */
   waits?: BenignWaitOptions;
+  /** A concurrency sweep's level: the batches run on these sessions at once instead of on `workload` (concurrency.ts). */
+  concurrent?: ConcurrentSessions;
 }
 
 export interface MeasureOptions {
@@ -175,11 +180,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   throwIfAborted(signal);
 
   let preflight = ctx.preflight;
+  let identity: ServerIdentity | undefined;
   if (preflight === undefined) {
     progress(ctx, 'preflight');
     try {
-      const identity = await captureServerIdentity(monitor);
-      preflight = await preflightPermissions(monitor, grantContextOf(identity, target.databaseName));
+      ({ identity, preflight } = await identifyWithPreflight(monitor, target.databaseName));
     } catch (err) {
       preflight = null;
       notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
@@ -187,9 +192,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   }
   throwIfAborted(signal);
 
-  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: workload.spid };
+  // In a concurrency run the session rows describe session 1; the sessions' summed WRITELOG is in `concurrency`.
+  const snapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: ctx.concurrent?.sessions[0]?.spid ?? workload.spid };
   progress(ctx, 'snapshot-before');
-  const before = await captureSnapshot(monitor, snapshotTarget);
+  // One round trip each (probes/batch.ts); the identity tells which probes to compose.
+  const before = await captureSnapshot(monitor, snapshotTarget, identity ? { identity } : {});
   throwIfAborted(signal);
 
   const xeWanted = ctx.xe?.enabled !== false;
@@ -219,6 +226,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   let timeout: ReturnType<typeof setTimeout> | null = null;
   const series = new PrintSeriesCollector(Date.now());
   let historyAtStart = 0;
+  let concurrency: RunConcurrency | null = null;
+  let statementTrace: StatementTraceStart = { trace: null, missing: null };
+  let statements: StatementFigure[] = [];
+  let statementAttribution: StatementAttribution | null = null;
 
   try {
     if (!xeWanted) {
@@ -245,6 +256,18 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
+
+    // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
+    statementTrace = await startStatementTrace(
+      monitor,
+      workload.spid,
+      trace?.plan.platform,
+      !xeWanted || ctx.xe?.statements === false
+        ? { reason: 'The statement trace was turned off for this run.', grant: null }
+        : xeMissing
+          ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
+          : null,
+    );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every
     // LIVE_PROGRESS_MS so a GO 10000 loop does not flood the notification.
@@ -288,7 +311,20 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     series.reset(workloadStartedAt);
     if (signal?.aborted) abortWorkload('user');
     if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
-    for (const [index, batch] of batches.entries()) {
+    if (ctx.concurrent && !workloadAbort.signal.aborted) {
+      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, { signal: workloadAbort.signal, onMessage: (m) => { series.add(m); ctx.onMessage?.(m); } });
+      concurrency = c.concurrency;
+      batchOutcomes.push(...c.batches);
+      errors.push(...c.errors);
+      messageCount += c.messageCount;
+      for (const m of c.messages) {
+        if (m.kind === 'error') errorCount++;
+        if (kept.length < 100) kept.push(m);
+      }
+      if (c.connectionLost) notes.push('A workload connection was lost during the run; its session and any open transaction are gone.');
+      if (c.cancelled) cancel ??= { reason: 'user', atMs: Date.now() - workloadStartedAt };
+    }
+    for (const [index, batch] of (ctx.concurrent ? [] : batches).entries()) {
       if (workloadAbort.signal.aborted) break;
       live.batch = index + 1;
       live.iterations = Math.max(1, batch.repeat);
@@ -358,13 +394,13 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
     progress(ctx, 'snapshot-after');
     try {
-      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true });
+      after = await captureSnapshot(monitor, snapshotTarget, { countersOnly: true, identity: before.server.identity });
     } catch (err) {
       // The monitor connection died during the run: the DMVs are server-wide, so a new connection can still take
       // the after-snapshot (the workload session's waits are read by its spid).
       if (!ctx.reconnectMonitor) throw err;
       notes.push(`The monitor connection failed during the run (${(err as Error).message}); the after-snapshot was taken on a new connection.`);
-      after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true });
+      after = await captureSnapshot(await ctx.reconnectMonitor(), snapshotTarget, { countersOnly: true, identity: before.server.identity });
     }
     // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
     // the session); server waits beyond the top 100 are summed in `others`.
@@ -384,11 +420,16 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
+    const attributed = await collectStatementTrace(statementTrace, batches, diff);
+    statements = attributed.statements;
+    statementAttribution = attributed.attribution;
+    if (attributed.missing) extraMissing.push(attributed.missing);
   } finally {
     if (timeout) clearTimeout(timeout);
     signal?.removeEventListener('abort', onCallerAbort);
     // An error above must not leave the sampler querying the monitor while the trace is dropped.
     if (sampler) await sampler.stop().catch(() => undefined);
+    await disposeStatementTrace(statementTrace, ctx.reconnectMonitor, notes);
     if (trace) {
       progress(ctx, 'xe-drop');
       try {
@@ -406,7 +447,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const printed = series.result();
   if (printed.droppedPoints > 0) notes.push(`${printed.droppedPoints} PRINT value(s) were not kept (series limits).`);
   const databaseInfo = valueOf(before.database);
-  const workloadElapsedMs = batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
+  const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
   return {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
@@ -437,6 +478,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     cancel: finalCancel,
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
+    ...(concurrency ? { concurrency } : {}),
+    statements,
+    statementAttribution,
   };
 }
 

@@ -33,7 +33,7 @@ export function runOrder(modes: readonly DurabilityMode[], repetitions: number, 
 export { SETUP_END_MARKER, splitSetup, type SplitScript } from './setupMarkers';
 
 export interface PlanIssue {
-  code: 'in-use' | 'system-database' | 'cdc' | 'replication' | 'merge-replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure';
+  code: 'in-use' | 'system-database' | 'cdc' | 'replication' | 'merge-replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure' | 'too-many-connections';
   message: string;
 }
 

@@ -1,9 +1,10 @@
 // Time series while the workload runs: every N ms the MONITOR connection reads per-file IO and the log counters
-// (issue 4: long operations like CHECKDB/BACKUP). One request at a time, stopped before the after-snapshot, and
-// any error ends sampling with a note instead of failing the run.
+// (issue 4: long operations like CHECKDB/BACKUP). One request per reading (both probes composed, probes/batch.ts),
+// one at a time, stopped before the after-snapshot, and any error ends sampling with a note instead of failing the run.
 import type { SqlClient } from '../db/types';
-import { captureFileStats, type FileStatsRow } from '../probes/fileStats';
-import { captureLogCounters, CounterType, type CounterInstance, type CounterRow } from '../probes/perfCounters';
+import { prefetch } from '../probes/batch';
+import { captureFileStats, fileStatsQuery, type FileStatsRow } from '../probes/fileStats';
+import { captureLogCounters, CounterType, logCountersQuery, type CounterInstance, type CounterRow } from '../probes/perfCounters';
 import { delta } from '../probes/values';
 import type { FileIoCounts } from './runSchema';
 
@@ -140,9 +141,12 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
   let timer: ReturnType<typeof setTimeout> | null = null;
   let baseline: Reading | null = options.baseline ?? null;
 
+  const instance = options.counterInstance ?? options.databaseName;
   const read = async (): Promise<Reading> => {
-    const files = await captureFileStats(monitor, options.databaseId, options.monitorInTargetDb);
-    const counters = await captureLogCounters(monitor, options.counterInstance ?? options.databaseName);
+    // Files and counters read in the same request: one round trip per reading, and both describe the same moment.
+    const reading = await prefetch(monitor, [fileStatsQuery(options.databaseId, options.monitorInTargetDb), logCountersQuery(instance)]);
+    const files = await captureFileStats(reading, options.databaseId, options.monitorInTargetDb);
+    const counters = await captureLogCounters(reading, instance);
     return { at: now(), files, counters };
   };
   let failed = false;

@@ -6,6 +6,7 @@ import type { LogFlushTrace } from '../xe/aggregate';
 import type { PrintSeries } from './printSeries';
 import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
 import type { Sample } from './sampler';
+import type { StatementAttribution, StatementFigure } from './statementAttribution';
 
 export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
 export const DURABILITY_MODES: readonly DurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
@@ -86,6 +87,8 @@ export interface XeOptions {
   target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
   /** A fixed session name (tests); when it is taken, the run falls back to a random name and leaves the other alone. */
   sessionName?: string;
+  /** Default true: also trace the workload session's statements and WRITELOG waits (per-statement attribution). */
+  statements?: boolean;
 }
 
 /** A measurement the run could not make, why, and the GRANT that would fix it (when it is a permission). */
@@ -212,6 +215,43 @@ export interface RunResult {
    * log counters and trace describe `measured`, while the workload wrote elsewhere. Absent/null when it stayed.
    */
   workloadDatabaseChange?: WorkloadDatabaseChange | null;
+  /** Concurrency sweep runs only (issue 18): the workload ran on `sessions` connections released together. */
+  concurrency?: RunConcurrency;
+  /**
+   * Per-statement figures (issue 16), sorted by WRITELOG time; [] when not measured (see statementAttribution) or for
+   * runs that predate it (absent).
+   */
+  statements?: StatementFigure[];
+  /** How the statements were attributed, the session's WRITELOG total beside them, and what attribution cannot see. */
+  statementAttribution?: StatementAttribution | null;
+}
+
+/** One level of a concurrency sweep as one run saw it (src/profile/concurrency.ts). */
+export interface RunConcurrency {
+  /** Workload connections that ran the measured batches at once. */
+  sessions: number;
+  /** ms from the barrier's release until the last session finished (also the run's workloadElapsedMs). */
+  wallMs: number;
+  /** The session-param marker's variable filled with 1..sessions, or null. */
+  parameter: string | null;
+  perSession: SessionOutcome[];
+  /** WRITELOG summed over the workload sessions (sys.dm_exec_session_wait_stats deltas); null when not measured. */
+  writelog: { waits: number; waitTimeMs: number } | null;
+  /** Why `writelog` is null (the permission it needs, or the error). */
+  writelogNotMeasured?: string;
+}
+
+/** What one workload connection of a concurrency run did. */
+export interface SessionOutcome {
+  /** 1-based session number (the value of the session parameter). */
+  session: number;
+  spid: number;
+  elapsedMs: number;
+  statements: number;
+  rowsAffected: number;
+  iterationsCompleted: number;
+  errors: RunError[];
+  cancelled: boolean;
 }
 
 export interface WorkloadDatabaseChange {

@@ -1,6 +1,8 @@
 // RunResult[] → ComparisonModel: one column per mode (median, min–max over the measured runs), one ratio per
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
+import { statementsViewOf, type StatementsView } from './statements';
 import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
+import { buildConcurrencyModel, type ConcurrencyModel } from './concurrency';
 import { diagnose, type Finding } from './diagnosis';
 import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
@@ -46,6 +48,10 @@ export interface ComparisonModel {
   environment: EnvironmentInfo | null;
   /** The first SQL error a measured run's workload raised (it leads the verdict and the diagnosis); null when none. */
   failure: WorkloadFailure | null;
+  /** A concurrency sweep's curve (report/concurrency.ts); absent for a comparison on one session. */
+  concurrency?: ConcurrencyModel;
+  /** Per-statement figures of one run (the baseline's first, issue 16); null/absent when no run traced statements. */
+  statements?: StatementsView | null;
 }
 
 export interface WorkloadFailure {
@@ -68,8 +74,13 @@ export interface ModelOptions {
   otherWaits?: number;
 }
 
-export function buildComparisonModel(allRuns: readonly RunResult[], options: ModelOptions = {}): ComparisonModel {
+export function buildComparisonModel(inputRuns: readonly RunResult[], options: ModelOptions = {}): ComparisonModel {
   const notes: string[] = [];
+  // A sweep: the rows describe the first level run (levels must not mix in one cell); the curve covers them all.
+  const concurrency = buildConcurrencyModel(inputRuns);
+  const firstLevel = inputRuns.find((r) => r.concurrency)?.concurrency?.sessions;
+  const allRuns = concurrency ? inputRuns.filter((r) => r.concurrency?.sessions === firstLevel) : inputRuns;
+  if (concurrency) notes.push(`Concurrency sweep: the table shows the runs on ${firstLevel} session${firstLevel === 1 ? '' : 's'}; the concurrency table covers ${concurrency.levels.join(', ')} sessions.`);
   const measured = allRuns.filter((r) => !r.warmup);
   const warmups = allRuns.length - measured.length;
   if (warmups > 0) notes.push(`${warmups} warm-up run(s) not counted.`);
@@ -136,6 +147,8 @@ export function buildComparisonModel(allRuns: readonly RunResult[], options: Mod
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
     failure: failureOf(allRuns),
+    ...(concurrency ? { concurrency } : {}),
+    statements: statementsViewOf(allRuns, columnOf, baseline),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

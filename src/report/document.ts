@@ -6,6 +6,7 @@ import type { DurabilityMode, RunResult } from '../profile/types';
 import type { RestoreOutcome } from '../profile/durabilityGuard';
 import { buildComparisonModel, rowById, type ComparisonModel } from './comparison';
 import type { RatioCell } from './stats';
+import type { ConcurrencyPoint } from './concurrency';
 
 export const COMPARISON_SCHEMA_VERSION = 1 as const;
 export const COMPARISON_KIND = 'durability-lens.comparison';
@@ -55,6 +56,14 @@ export interface ComparisonDocument {
   ratios: Record<string, Record<string, RatioCell | null>>;
   /** DISABLED → FORCED elapsed speed-up (the CI gate's figure); null when either mode is missing. */
   speedup: Speedup | null;
+  /**
+   * A concurrency sweep's curve: one entry per session count and mode (`--sessions`); [] without a sweep. In a sweep,
+   * `modes[].runs` holds every level's runs (each with its `concurrency.sessions`) while the medians, ratios and
+   * speedup describe the first level.
+   */
+  concurrency: ConcurrencyPoint[];
+  /** "Commits per second, FORCED vs DISABLED: at 8 sessions FORCED gains 1.3×, at 1 session 9.8×."; null without a sweep of both. */
+  concurrencyVerdict: string | null;
   model: ComparisonModel;
 }
 
@@ -113,6 +122,8 @@ export function comparisonDocument(input: DocumentInput): ComparisonDocument {
     warmupRuns: input.runs.filter((r) => r.warmup),
     ratios,
     speedup: speedupOf(model),
+    concurrency: model.concurrency?.points ?? [],
+    concurrencyVerdict: model.concurrency?.verdict ?? null,
     model,
   };
 }

@@ -2,9 +2,11 @@
 // (machines). Each carries the stand-in label when any figure came from the stand-in.
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
+import { concurrencyMarkdownLines } from './concurrency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
+import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import type { RatioCell, Summary } from './stats';
 
@@ -42,6 +44,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   if (model.diagnosis.length > 0) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
@@ -49,6 +52,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
   }
+  if (model.statements) out.push('', ...statementsMarkdown(model.statements, md));
   if (model.environment) {
     out.push('', '## Environment', '');
     for (const line of environmentLines(model.environment)) out.push(`- ${md(line)}`);

@@ -12,3 +12,4 @@ export * from './verdict';
 export * from './gates';
 export { gatesToJunit, xmlEscape, type JunitOptions } from './junit';
 export { analysisToSarif, pathToSarifUri, sarifLevel, SARIF_RULES, SARIF_SCHEMA, SARIF_VERSION, type SarifFileInput } from './sarif';
+export * from './concurrency';

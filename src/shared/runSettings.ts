@@ -23,6 +23,8 @@ export interface RunSettings {
   compareModes: RunDurabilityMode[];
   compareRepetitions: number;
   compareWarmup: boolean;
+  /** Concurrency sweep levels (session counts, 1..64, no repeats); [] = one workload session, no sweep. */
+  compareSessions: number[];
 }
 
 /** Full setting keys (without the `durabilityLens.` section) and their defaults, as package.json declares them. */
@@ -39,6 +41,7 @@ export const RUN_SETTING_DEFAULTS = {
   'compare.modes': ['DISABLED', 'FORCED'] as RunDurabilityMode[],
   'compare.repetitions': 3,
   'compare.warmup': true,
+  'compare.sessions': [] as number[],
 } as const;
 
 export type RunSettingKey = keyof typeof RUN_SETTING_DEFAULTS;
@@ -103,7 +106,14 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown, options: R
     compareModes,
     compareRepetitions: int(get('compare.repetitions'), 1, 100, d['compare.repetitions']),
     compareWarmup: typeof warmup === 'boolean' ? warmup : d['compare.warmup'],
+    compareSessions: sessionLevels(get('compare.sessions')),
   };
+}
+
+/** Whole numbers 1..64, repeats dropped, order kept; anything else is ignored (a half-written list never stops a run). */
+function sessionLevels(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  return [...new Set(value.filter((v): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 64))];
 }
 
 export function defaultRunSettings(): RunSettings {

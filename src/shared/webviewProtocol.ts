@@ -142,6 +142,8 @@ export interface PanelData {
   details: RunDetails | null;
   missing: MissingRow[];
   grantScript: string;
+  /** The document that ran (its URI), so the Statements tab can go to a line; absent for traces and older data. */
+  documentUri?: string | null;
 }
 
 /** A run in progress: the panel shows it instead of the previous result (which stays in the webview state). */
@@ -161,7 +163,9 @@ export type FromWebview =
   | { type: 'ready' }
   | { type: 'export'; format: ExportFormat }
   | { type: 'copyMarkdown' }
-  | { type: 'copyGrants' };
+  | { type: 'copyGrants' }
+  /** Statements tab: go to this 1-based line of the document that ran (the host knows which document). */
+  | { type: 'openLine'; line: number };
 
 /** The webview's message handler gets anything; only well-formed messages are acted on. */
 export function isFromWebview(value: unknown): value is FromWebview {
@@ -174,6 +178,10 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return true;
     case 'export':
       return v.format === 'markdown' || v.format === 'csv' || v.format === 'json';
+    case 'openLine': {
+      const line = (v as { line?: unknown }).line;
+      return typeof line === 'number' && Number.isInteger(line) && line >= 1 && line <= 10_000_000;
+    }
     default:
       return false;
   }

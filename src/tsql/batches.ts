@@ -1,14 +1,10 @@
 // Splits a script into batches on GO lines the way sqlcmd and SSMS do, keeping each batch's place in the document.
 // Rule (Learn, "SQL Server Utilities Statements - GO"): GO alone on its line, optional count, comments allowed, no statement.
 
-import { Kw as KwImport } from './keywords';
 import type { TokenStream } from './lexer';
 import type { LineIndex } from './lines';
 import type { Batch } from './types';
 
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
 
 /** A batch plus the (comment-free) token indices it holds ([firstToken, endToken)), for the structural scanner. */
 export interface BatchSpan {
@@ -25,15 +21,11 @@ function isLineSpace(c: number): boolean {
  * When the GO token at `index` is a separator, returns its repeat count; otherwise 0.
  * The token came from the lexer, so it is never inside a string or block comment.
  */
-function goLineRepeat(tokens: TokenStream, index: number): number {
+function goLineRepeat(tokens: TokenStream, index: number, lineStart: number): number {
   const text = tokens.text;
   const n = text.length;
   // Only blanks may precede GO on its line.
-  for (let i = tokens.starts[index]! - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) break;
-    if (!isLineSpace(c)) return 0;
-  }
+  for (let i = lineStart; i < tokens.starts[index]!; i++) if (!isLineSpace(text.charCodeAt(i))) return 0;
   let i = tokens.ends[index]!;
   while (i < n && isLineSpace(text.charCodeAt(i))) i++;
   let repeat = 1;
@@ -93,11 +85,14 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
     }
   };
 
-  for (let t = 0; t < tokens.count; t++) {
-    if (tokens.keywords[t] !== Kw.GO) continue;
-    const repeat = goLineRepeat(tokens, t);
-    if (repeat === 0) continue;
+  // The lexer lists the GO words, so only they are visited (not every token of the script).
+  const gos = tokens.goTokens;
+  for (let g = 0; g < gos.length; g++) {
+    const t = gos[g]!;
+    if (t < firstToken) continue; // a `GO` on a GO line already consumed (`GO GO` is not a separator line)
     const goLine = lines.lineOf(tokens.starts[t]!);
+    const repeat = goLineRepeat(tokens, t, lines.lineStarts[goLine]!);
+    if (repeat === 0) continue;
     close(lines.lineStarts[goLine]!, t, repeat);
     // Skip the GO line's own tokens (a count, a trailing comment).
     const nextLine = goLine + 1;
@@ -105,7 +100,6 @@ export function splitBatches(tokens: TokenStream, lines: LineIndex): BatchSpan[]
     let next = t + 1;
     while (next < tokens.count && tokens.starts[next]! < batchStart) next++;
     firstToken = next;
-    t = next - 1;
   }
   close(text.length, tokens.count, 1);
   return spans;

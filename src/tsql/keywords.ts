@@ -29,15 +29,25 @@ export function foldHashStep(hash: number, code: number): number {
 }
 
 const NAMES: string[] = [];
-const BY_HASH = new Map<number, Kw>();
+// Open-addressing table from folded hash to keyword, in typed arrays: the lexer looks up every word, and a Map lookup
+// was the lexer's most expensive line. Slots hold hash and keyword; an empty slot has keyword 0.
+const TABLE_BITS = 10;
+const TABLE_MASK = (1 << TABLE_BITS) - 1;
+const SLOT_HASH = new Int32Array(1 << TABLE_BITS);
+const SLOT_KW = new Uint16Array(1 << TABLE_BITS);
 for (const key of Object.keys(Kw)) {
   const value = (Kw as unknown as Record<string, number>)[key];
   if (typeof value !== 'number' || value === Kw.None) continue;
   let hash = 0;
   for (let i = 0; i < key.length; i++) hash = foldHashStep(hash, key.charCodeAt(i));
-  // A collision would make one keyword invisible; the keyword test guards against adding one.
-  if (BY_HASH.has(hash)) throw new Error(`keyword hash collision: ${key} and ${NAMES[BY_HASH.get(hash)!]}`);
-  BY_HASH.set(hash, value as Kw);
+  let slot = hash & TABLE_MASK;
+  while (SLOT_KW[slot] !== 0) {
+    // A collision would make one keyword invisible; the keyword test guards against adding one.
+    if (SLOT_HASH[slot] === hash) throw new Error(`keyword hash collision: ${key} and ${NAMES[SLOT_KW[slot]!]}`);
+    slot = (slot + 1) & TABLE_MASK;
+  }
+  SLOT_HASH[slot] = hash;
+  SLOT_KW[slot] = value;
   NAMES[value] = key;
 }
 
@@ -51,8 +61,13 @@ export function keywordName(kw: Kw): string {
 
 /** Identity of text[start, end) given its folded hash, verified letter by letter (hashes can collide with identifiers). */
 export function keywordAt(text: string, start: number, end: number, hash: number): Kw {
-  const kw = BY_HASH.get(hash);
-  if (kw === undefined) return Kw.None;
+  let slot = hash & TABLE_MASK;
+  let kw = SLOT_KW[slot]!;
+  while (kw !== 0 && SLOT_HASH[slot] !== hash) {
+    slot = (slot + 1) & TABLE_MASK;
+    kw = SLOT_KW[slot]!;
+  }
+  if (kw === 0) return Kw.None;
   const name = NAMES[kw]!;
   if (name.length !== end - start) return Kw.None;
   for (let i = 0; i < name.length; i++) {

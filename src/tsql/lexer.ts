@@ -7,6 +7,7 @@ import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordAt as keywordAtImport }
 const keywordAt = keywordAtImport;
 const MAX_KEYWORD_LENGTH = MAX_KW_IMPORT;
 const NO_KW = 0 as Kw;
+const GO = Kw.GO;
 
 export enum TokenKind {
   /** Identifier or keyword (`keywords[i]` tells which keyword, if any). */
@@ -65,6 +66,8 @@ export interface TokenStream {
   readonly keywords: Uint16Array;
   readonly flags: Uint8Array;
   readonly comments: CommentStream;
+  /** Indices of the tokens that are the word GO, in order (batches.ts decides which of them separate batches). */
+  readonly goTokens: Int32Array;
 }
 
 /** A token as a plain object, for tests and callers that want convenience over speed. */
@@ -169,149 +172,185 @@ function scanDelimited(text: string, from: number, closer: number): number {
   return -n;
 }
 
+// What the first character of a token says about it (ASCII); non-ASCII characters are whitespace or start a word.
+const C_OTHER = 0, C_SPACE = 1, C_WORD = 2, C_N = 3, C_DIGIT = 4, C_QUOTE = 5, C_BRACKET = 6, C_DQUOTE = 7, C_AT = 8,
+  C_HASH = 9, C_DOLLAR = 10, C_MINUS = 11, C_SLASH = 12, C_DOT = 13, C_SEMI = 14, C_COMMA = 15, C_LPAREN = 16,
+  C_RPAREN = 17, C_OP = 18;
+const START = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  START[c] = (ASCII[c]! & WS) !== 0 ? C_SPACE : (ASCII[c]! & ID_START) !== 0 ? C_WORD : isDigit(c) ? C_DIGIT : C_OTHER;
+}
+START[78] = START[110] = C_N;
+START[39] = C_QUOTE; START[91] = C_BRACKET; START[34] = C_DQUOTE; START[64] = C_AT; START[35] = C_HASH; START[36] = C_DOLLAR;
+START[45] = C_MINUS; START[47] = C_SLASH; START[46] = C_DOT; START[59] = C_SEMI; START[44] = C_COMMA; START[40] = C_LPAREN;
+START[41] = C_RPAREN;
+for (const c of [43, 42, 37, 38, 124, 94, 126, 61, 60, 62, 33, 58]) START[c] = C_OP; // + * % & | ^ ~ = < > ! :
+
+function grown<T extends Uint8Array | Uint16Array | Int32Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (size: number) => T)(size);
+  bigger.set(array);
+  return bigger;
+}
+
 /** Lexes a whole script. */
 export function lex(text: string): TokenStream {
   const n = text.length;
-  // Roughly one token per 4 characters in typical scripts; grows if not.
-  const out = new Builder(Math.max(64, n >>> 2));
+  // Roughly one token per 4.6 characters in typical scripts; grows if not. Written through locals, one emit site.
+  let capacity = Math.max(64, n >>> 2);
+  let kinds = new Uint8Array(capacity);
+  let starts = new Int32Array(capacity);
+  let ends = new Int32Array(capacity);
+  let keywords = new Uint16Array(capacity);
+  let flags = new Uint8Array(capacity);
+  let count = 0;
   const comments = new Builder(64);
+  let goTokens = new Int32Array(64);
+  let goCount = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c < 128 ? (ASCII[c]! & WS) !== 0 : isUnicodeSpace(c)) { i++; continue; }
+    let cls = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
+    if (cls === C_SPACE) { i++; continue; }
+    // `N'...'` is a Unicode string, any other N a word; `.5` a number, any other dot a dot.
+    if (cls === C_N) cls = i + 1 < n && text.charCodeAt(i + 1) === 39 ? C_QUOTE : C_WORD;
+    else if (cls === C_DOT && i + 1 < n && isDigit(text.charCodeAt(i + 1))) cls = C_DIGIT;
     const start = i;
-    const next = i + 1 < n ? text.charCodeAt(i + 1) : -1;
-
-    // Comments first: `--` and `/*` would otherwise lex as operators.
-    if (c === 45 /* - */ && next === 45) {
-      i += 2;
-      while (i < n) { const d = text.charCodeAt(i); if (d === 10 || d === 13) break; i++; }
-      comments.push(TokenKind.LineComment, start, i, NO_KW, 0);
-      continue;
-    }
-    if (c === 47 /* / */ && next === 42 /* * */) {
-      // T-SQL block comments nest.
-      let depth = 1;
-      i += 2;
-      while (i < n && depth > 0) {
-        const d = text.charCodeAt(i);
-        if (d === 42 && i + 1 < n && text.charCodeAt(i + 1) === 47) { depth--; i += 2; }
-        else if (d === 47 && i + 1 < n && text.charCodeAt(i + 1) === 42) { depth++; i += 2; }
-        else i++;
-      }
-      comments.push(TokenKind.BlockComment, start, i, NO_KW, depth > 0 ? UNTERMINATED : 0);
-      continue;
-    }
-    if (c === 39 /* ' */) {
-      const end = scanDelimited(text, i + 1, 39);
-      i = end < 0 ? n : end;
-      out.push(TokenKind.String, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
-      continue;
-    }
-    if ((c === 78 || c === 110) /* N n */ && next === 39) {
-      const end = scanDelimited(text, i + 2, 39);
-      i = end < 0 ? n : end;
-      out.push(TokenKind.NString, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
-      continue;
-    }
-    if (c === 91 /* [ */) {
-      const end = scanDelimited(text, i + 1, 93);
-      i = end < 0 ? n : end;
-      out.push(TokenKind.BracketId, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
-      continue;
-    }
-    if (c === 34 /* " */) {
-      const end = scanDelimited(text, i + 1, 34);
-      i = end < 0 ? n : end;
-      out.push(TokenKind.QuotedId, start, i, NO_KW, end < 0 ? UNTERMINATED : 0);
-      continue;
-    }
-    if (c < 128 ? (ASCII[c]! & ID_START) !== 0 : !isUnicodeSpace(c)) {
-      // Identifier or keyword: hash while scanning so keyword identity costs one map lookup.
-      let hash = 0;
-      let hashable = true;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d < 128) {
-          const cls = ASCII[d]!;
-          if ((cls & ID_PART) === 0) break;
-          if (hashable) {
-            // Same fold as keywords.ts foldHashStep, inlined for speed.
-            if ((cls & ID_START) !== 0 || isDigit(d)) hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
-            else hashable = false;
-          }
-        } else {
-          if (isUnicodeSpace(d)) break;
-          hashable = false;
-        }
-        i++;
-      }
-      const kw = hashable && i - start <= MAX_KEYWORD_LENGTH ? keywordAt(text, start, i, hash) : NO_KW;
-      out.push(TokenKind.Word, start, i, kw, 0);
-      continue;
-    }
-    if (isDigit(c) || (c === 46 /* . */ && isDigit(next))) {
-      if (c === 48 && (next === 120 || next === 88) /* 0x */) {
-        i += 2;
-        while (i < n && isHexDigit(text.charCodeAt(i))) i++;
-        out.push(TokenKind.Binary, start, i, NO_KW, 0);
-        continue;
-      }
-      while (i < n && isDigit(text.charCodeAt(i))) i++;
-      if (i < n && text.charCodeAt(i) === 46) { i++; while (i < n && isDigit(text.charCodeAt(i))) i++; }
-      if (i < n && (text.charCodeAt(i) | 0x20) === 101 /* e */) {
-        let j = i + 1;
-        const s = j < n ? text.charCodeAt(j) : -1;
-        if (s === 43 || s === 45) j++;
-        if (j < n && isDigit(text.charCodeAt(j))) {
-          i = j;
-          while (i < n && isDigit(text.charCodeAt(i))) i++;
-        }
-      }
-      out.push(TokenKind.Number, start, i, NO_KW, 0);
-      continue;
-    }
-    if (c === 64 /* @ */) {
-      const system = next === 64;
-      i += system ? 2 : 1;
-      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(system ? TokenKind.SystemVariable : TokenKind.Variable, start, i, NO_KW, 0);
-      continue;
-    }
-    if (c === 35 /* # */) {
-      i++;
-      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(TokenKind.TempName, start, i, NO_KW, 0);
-      continue;
-    }
-    if (c === 36 /* $ */ && next >= 0 && next < 128 && (ASCII[next]! & ID_START) !== 0) {
-      // `$action`, `$identity`: pseudo-columns read as identifiers.
-      i++;
-      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      out.push(TokenKind.Word, start, i, NO_KW, 0);
-      continue;
-    }
+    let kind: TokenKind;
+    let kw = NO_KW;
+    let flag = 0;
     i++;
-    switch (c) {
-      case 59: out.push(TokenKind.Semicolon, start, i, NO_KW, 0); break;
-      case 44: out.push(TokenKind.Comma, start, i, NO_KW, 0); break;
-      case 40: out.push(TokenKind.LParen, start, i, NO_KW, 0); break;
-      case 41: out.push(TokenKind.RParen, start, i, NO_KW, 0); break;
-      case 46: out.push(TokenKind.Dot, start, i, NO_KW, 0); break;
-      case 43: case 45: case 42: case 47: case 37: case 38: case 124: case 94: case 126:
-      case 61: case 60: case 62: case 33: case 58:
-        if (next >= 0 && isCompoundOperator(c, next)) i++;
-        out.push(TokenKind.Operator, start, i, NO_KW, 0);
+    switch (cls) {
+      case C_WORD: {
+        // Identifier or keyword: hash while scanning so keyword identity costs one table lookup. Every character goes
+        // into the hash: keywordAt verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
+        let hash = (c | 0x20);
+        while (i < n) {
+          const d = text.charCodeAt(i);
+          if (d < 128) {
+            if ((ASCII[d]! & ID_PART) === 0) break;
+          } else if (isUnicodeSpace(d)) break;
+          // Same fold as keywords.ts foldHashStep, inlined for speed.
+          hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
+          i++;
+        }
+        if (i - start <= MAX_KEYWORD_LENGTH) {
+          kw = keywordAt(text, start, i, hash);
+          if (kw === GO) {
+            if (goCount === goTokens.length) goTokens = grown(goTokens, goCount * 2);
+            goTokens[goCount++] = count;
+          }
+        }
+        kind = TokenKind.Word;
         break;
-      default: {
+      }
+      case C_QUOTE:
+      case C_BRACKET:
+      case C_DQUOTE: {
+        const unicode = c !== 39 && cls === C_QUOTE; // N'...'
+        const end = scanDelimited(text, unicode ? i + 1 : i, cls === C_QUOTE ? 39 : cls === C_BRACKET ? 93 : 34);
+        i = end < 0 ? n : end;
+        kind = cls === C_QUOTE ? (unicode ? TokenKind.NString : TokenKind.String) : cls === C_BRACKET ? TokenKind.BracketId : TokenKind.QuotedId;
+        if (end < 0) flag = UNTERMINATED;
+        break;
+      }
+      case C_MINUS:
+        if (i < n && text.charCodeAt(i) === 45) {
+          i++;
+          while (i < n) { const d = text.charCodeAt(i); if (d === 10 || d === 13) break; i++; }
+          comments.push(TokenKind.LineComment, start, i, NO_KW, 0);
+          continue;
+        }
+        if (i < n && isCompoundOperator(c, text.charCodeAt(i))) i++;
+        kind = TokenKind.Operator;
+        break;
+      case C_SLASH:
+        if (i < n && text.charCodeAt(i) === 42) {
+          // T-SQL block comments nest.
+          let depth = 1;
+          i++;
+          while (i < n && depth > 0) {
+            const d = text.charCodeAt(i);
+            if (d === 42 && i + 1 < n && text.charCodeAt(i + 1) === 47) { depth--; i += 2; }
+            else if (d === 47 && i + 1 < n && text.charCodeAt(i + 1) === 42) { depth++; i += 2; }
+            else i++;
+          }
+          comments.push(TokenKind.BlockComment, start, i, NO_KW, depth > 0 ? UNTERMINATED : 0);
+          continue;
+        }
+        if (i < n && isCompoundOperator(c, text.charCodeAt(i))) i++;
+        kind = TokenKind.Operator;
+        break;
+      case C_DOT: kind = TokenKind.Dot; break;
+      case C_DIGIT: {
+        const next = i < n ? text.charCodeAt(i) : -1;
+        if (c === 48 && (next === 120 || next === 88) /* 0x */) {
+          i++;
+          while (i < n && isHexDigit(text.charCodeAt(i))) i++;
+          kind = TokenKind.Binary;
+          break;
+        }
+        i = start;
+        while (i < n && isDigit(text.charCodeAt(i))) i++;
+        if (i < n && text.charCodeAt(i) === 46) { i++; while (i < n && isDigit(text.charCodeAt(i))) i++; }
+        if (i < n && (text.charCodeAt(i) | 0x20) === 101 /* e */) {
+          let j = i + 1;
+          const s = j < n ? text.charCodeAt(j) : -1;
+          if (s === 43 || s === 45) j++;
+          if (j < n && isDigit(text.charCodeAt(j))) {
+            i = j;
+            while (i < n && isDigit(text.charCodeAt(i))) i++;
+          }
+        }
+        kind = TokenKind.Number;
+        break;
+      }
+      case C_AT: {
+        const system = i < n && text.charCodeAt(i) === 64;
+        if (system) i++;
+        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        kind = system ? TokenKind.SystemVariable : TokenKind.Variable;
+        break;
+      }
+      case C_HASH:
+        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        kind = TokenKind.TempName;
+        break;
+      case C_DOLLAR: {
+        const next = i < n ? text.charCodeAt(i) : -1;
+        if (next >= 0 && next < 128 && (ASCII[next]! & ID_START) !== 0) {
+          // `$action`, `$identity`: pseudo-columns read as identifiers.
+          while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+          kind = TokenKind.Word;
+        } else kind = TokenKind.Other;
+        break;
+      }
+      case C_SEMI: kind = TokenKind.Semicolon; break;
+      case C_COMMA: kind = TokenKind.Comma; break;
+      case C_LPAREN: kind = TokenKind.LParen; break;
+      case C_RPAREN: kind = TokenKind.RParen; break;
+      case C_OP:
+        if (i < n && isCompoundOperator(c, text.charCodeAt(i))) i++;
+        kind = TokenKind.Operator;
+        break;
+      default:
         // Keep surrogate pairs whole so a token never splits a character.
         if (c >= 0xd800 && c <= 0xdbff && i < n) { const d = text.charCodeAt(i); if (d >= 0xdc00 && d <= 0xdfff) i++; }
-        out.push(TokenKind.Other, start, i, NO_KW, 0);
-      }
+        kind = TokenKind.Other;
     }
+    if (count === capacity) {
+      capacity *= 2;
+      kinds = grown(kinds, capacity); starts = grown(starts, capacity); ends = grown(ends, capacity);
+      keywords = grown(keywords, capacity); flags = grown(flags, capacity);
+    }
+    kinds[count] = kind;
+    starts[count] = start;
+    ends[count] = i;
+    keywords[count] = kw;
+    flags[count] = flag;
+    count++;
   }
   return {
-    text, count: out.count, kinds: out.kinds, starts: out.starts, ends: out.ends, keywords: out.keywords, flags: out.flags,
+    text, count, kinds, starts, ends, keywords, flags, goTokens: goTokens.subarray(0, goCount),
     comments: { count: comments.count, kinds: comments.kinds, starts: comments.starts, ends: comments.ends, flags: comments.flags },
   };
 }

@@ -6,24 +6,32 @@ export class LineIndex {
   /** Offset at which each line starts; lineStarts[0] is 0. */
   readonly lineStarts: Int32Array;
 
+  /** Line of the last lookup: analysis asks for offsets in (nearly) document order, so the answer is usually close. */
+  private hint = 0;
+
   constructor(readonly text: string) {
-    const starts: number[] = [0];
     const n = text.length;
+    // Grown by doubling in place: a JS array of numbers and Int32Array.from cost a 10 MB script several milliseconds.
+    let starts = new Int32Array(Math.max(16, n >>> 5));
+    let count = 1;
+    const add = (offset: number): void => {
+      if (count === starts.length) { const grown = new Int32Array(count * 2); grown.set(starts); starts = grown; }
+      starts[count++] = offset;
+    };
     if (text.indexOf('\r') < 0) {
       // Common case, no carriage returns: the native search is far faster than a character loop.
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.lineStarts = Int32Array.from(starts);
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) add(i + 1);
+    } else {
+      for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10) add(i + 1);
+        else if (c === 13) {
+          if (i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
+          add(i + 1);
+        }
       }
     }
-    this.lineStarts = Int32Array.from(starts);
+    this.lineStarts = starts.slice(0, count);
   }
 
   get lineCount(): number {
@@ -33,12 +41,21 @@ export class LineIndex {
   /** 0-based line holding `offset` (an offset on a line break belongs to the line it ends). */
   lineOf(offset: number): number {
     const starts = this.lineStarts;
-    let lo = 0, hi = starts.length - 1;
+    const last = starts.length - 1;
+    let lo = this.hint;
+    let hi = last;
+    if (starts[lo]! <= offset) {
+      // At or after the hinted line: gallop forward (1, 2, 4... lines) so a nearby line costs a few probes, not a
+      // search of the whole (cache-unfriendly) array.
+      let step = 1;
+      while (lo + step <= last && starts[lo + step]! <= offset) { lo += step; step *= 2; }
+      hi = Math.min(lo + step - 1, last);
+    } else lo = 0;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
       if (starts[mid]! <= offset) lo = mid; else hi = mid - 1;
     }
-    return lo;
+    return (this.hint = lo);
   }
 
   positionAt(offset: number): Position {

@@ -115,7 +115,7 @@ export class StatementReader extends TokenCursor {
     if (this.kind() === TokenKind.Semicolon) this.p++;
     const span = this.statement('begin-transaction', from);
     const node: BeginTransactionNode = {
-      ...span, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
       depth: this.tx.depth, synthetic: false,
     };
     this.out.begins.push(node);
@@ -148,7 +148,7 @@ export class StatementReader extends TokenCursor {
     const { begin, opener } = this.tx.commit(this.batchIndex);
     const { loopCommit, everyN } = this.loopCommit();
     this.out.commits.push({
-      ...span, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
       durabilityClause: option.clause, inLoop: this.inLoop, begin, opener, guarded: this.guardDepth > 0, depth,
       loopCommit, everyN, inRoutine: this.routineKind,
     });
@@ -165,7 +165,7 @@ export class StatementReader extends TokenCursor {
     const depth = this.tx.depth;
     const { toSavepoint, opener } = this.tx.rollback(name, this.batchIndex);
     this.out.rollbacks.push({
-      ...span, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
+      start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
       guarded: this.guardDepth > 0, inLoop: this.inLoop, depth, inRoutine: this.routineKind,
     });
   }
@@ -190,28 +190,31 @@ export class StatementReader extends TokenCursor {
     ctx.updateSetSeen = false;
     let into = false;
     let depth = 0, caseDepth = 0;
-    this.p++;
-    while (this.p < this.n) {
-      const kind = this.kind();
-      if (kind === TokenKind.Semicolon) { this.p++; break; }
-      if (kind === TokenKind.LParen) { depth++; this.p++; continue; }
-      if (kind === TokenKind.RParen) { if (depth > 0) depth--; this.p++; continue; }
-      const k = this.kw();
-      if (k !== Kw.None) {
-        if (k === Kw.CASE) caseDepth++;
-        else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
-        else if (k === Kw.BEGIN) break;
-        else if (depth === 0 && caseDepth === 0) {
-          if (k === Kw.ELSE) break;
-          if (opensStatement(k) && !continuesStatement(ctx, k, this.kw(this.p - 1), this.kind(this.p - 1), this.kw(this.p + 1), this.kind(this.p + 1))) break;
-          if (ctx.verb === Kw.None && (k === Kw.INSERT || k === Kw.UPDATE || k === Kw.DELETE || k === Kw.MERGE || k === Kw.SELECT)) ctx.verb = k;
-          else if (ctx.verb === Kw.INSERT && (k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT)) ctx.insertSourceSeen = true;
-          else if (ctx.verb === Kw.UPDATE && k === Kw.SET) ctx.updateSetSeen = true;
-          else if (ctx.verb === Kw.SELECT && k === Kw.INTO) into = true;
-        }
+    // The statement's tokens are read through locals: this loop visits most tokens of a script.
+    const kinds = this.kinds;
+    const keywords = this.keywords;
+    const n = this.n;
+    let p = this.p + 1;
+    for (; p < n; p++) {
+      const kind = kinds[p]!;
+      if (kind === TokenKind.Semicolon) { p++; break; }
+      if (kind === TokenKind.LParen) { depth++; continue; }
+      if (kind === TokenKind.RParen) { if (depth > 0) depth--; continue; }
+      const k = keywords[p]! as Kw;
+      if (k === Kw.None) continue;
+      if (k === Kw.CASE) caseDepth++;
+      else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
+      else if (k === Kw.BEGIN) break;
+      else if (depth === 0 && caseDepth === 0) {
+        if (k === Kw.ELSE) break;
+        if (opensStatement(k) && !continuesStatement(ctx, k, this.kw(p - 1), this.kind(p - 1), this.kw(p + 1), this.kind(p + 1))) break;
+        if (ctx.verb === Kw.None && (k === Kw.INSERT || k === Kw.UPDATE || k === Kw.DELETE || k === Kw.MERGE || k === Kw.SELECT)) ctx.verb = k;
+        else if (ctx.verb === Kw.INSERT && (k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT)) ctx.insertSourceSeen = true;
+        else if (ctx.verb === Kw.UPDATE && k === Kw.SET) ctx.updateSetSeen = true;
+        else if (ctx.verb === Kw.SELECT && k === Kw.INTO) into = true;
       }
-      this.p++;
     }
+    this.p = p;
     this.record(from, ctx, into);
   }
 
@@ -224,7 +227,7 @@ export class StatementReader extends TokenCursor {
       const inAtomicBlock = this.atomicDepth > 0;
       const { target, chunked } = this.dmlTarget(verbAt, dml);
       this.out.dml.push({
-        ...span, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
+        start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
         inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, chunked, inRoutine: this.routineKind,
       });
@@ -328,7 +331,7 @@ export class StatementReader extends TokenCursor {
       if (this.kw(i) !== Kw.DELAYED_DURABILITY || !this.isOperator(i + 1, '=')) continue;
       const v = this.kw(i + 2);
       const value = v === Kw.DISABLED ? 'DISABLED' : v === Kw.ALLOWED ? 'ALLOWED' : v === Kw.FORCED ? 'FORCED' : null;
-      if (value !== null) this.out.durabilitySettings.push({ ...span, batchIndex: this.batchIndex, database, value });
+      if (value !== null) this.out.durabilitySettings.push({ start: span.start, end: span.end, batchIndex: this.batchIndex, database, value });
     }
   }
 

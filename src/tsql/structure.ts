@@ -50,7 +50,7 @@ interface Condition {
 }
 
 /** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
-const GUARD_WORDS = new Set(['XACT_STATE', 'AND', 'OR', 'NOT', 'IS', 'NULL']);
+const GUARD_WORDS = ['XACT_STATE', 'AND', 'OR', 'NOT', 'IS', 'NULL'];
 
 class BatchScanner extends StatementReader {
   /** Compound statements open around p (see MAX_NESTING). */
@@ -197,7 +197,7 @@ class BatchScanner extends StatementReader {
     this.atomicDepth--;
     if (this.kw() === Kw.END) this.p++;
     const span = this.statement('atomic-block', from);
-    this.out.atomicBlocks.push({ ...span, batchIndex: this.batchIndex, delayedDurability: option.value, durabilityClause: option.clause });
+    this.out.atomicBlocks.push({ start: span.start, end: span.end, batchIndex: this.batchIndex, delayedDurability: option.value, durabilityClause: option.clause });
     return ends;
   }
 
@@ -229,7 +229,7 @@ class BatchScanner extends StatementReader {
     if (ends && this.jumps === jumps) this.runsOnce(frame);
     else this.markChunkCommits(frame);
     const span = this.statement('while', from);
-    this.out.loops.push({ ...span, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
+    this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
   }
 
@@ -331,13 +331,11 @@ class BatchScanner extends StatementReader {
       else if (k === Kw.CASE) caseDepth++;
       else if (k === Kw.END && caseDepth > 0) caseDepth--;
       else if (kind === TokenKind.SystemVariable) {
-        const name = this.text(this.p).toUpperCase();
-        if (name === '@@TRANCOUNT') cond.tranCount = true;
-        else { cond.other = true; if (name === '@@FETCH_STATUS') cond.fetchStatus = true; }
+        if (this.upperIs(this.p, '@@TRANCOUNT')) cond.tranCount = true;
+        else { cond.other = true; if (this.upperIs(this.p, '@@FETCH_STATUS')) cond.fetchStatus = true; }
       } else if (kind === TokenKind.Word) {
-        const word = this.text(this.p).toUpperCase();
-        if (word === 'XACT_STATE') cond.tranCount = true;
-        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !GUARD_WORDS.has(word)) cond.other = true;
+        if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
+        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !this.isGuardWord(this.p)) cond.other = true;
       } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (this.isOperator(this.p, '%')) {
         cond.other = true;
@@ -346,6 +344,11 @@ class BatchScanner extends StatementReader {
       this.p++;
     }
     return cond;
+  }
+
+  private isGuardWord(i: number): boolean {
+    for (const word of GUARD_WORDS) if (this.upperIs(i, word)) return true;
+    return false;
   }
 
   // ---- routines -----------------------------------------------------------------------------------------------
@@ -376,7 +379,7 @@ class BatchScanner extends StatementReader {
     ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth } = outer);
     const span = this.statement('routine', from);
     this.out.routines.push({
-      ...span, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,
+      start: span.start, end: span.end, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,
       bodyStart: Math.min(bodyStart, span.end), external: header.external,
     });
     return true;

@@ -61,6 +61,24 @@ export class TokenCursor {
 
   /** Word token i spelled `upper` (for words the keyword table leaves out: TOP, FROM). */
   protected wordIs(i: number, upper: string): boolean {
-    return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.text(i).toUpperCase() === upper;
+    return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.upperIs(i, upper);
+  }
+
+  /**
+   * `text(i).toUpperCase() === upper` for an ASCII `upper`, without building either string when token i is ASCII
+   * (a non-ASCII letter can upper-case to ASCII, `ſ` to `S`, so those take the string path and answer the same).
+   */
+  protected upperIs(i: number, upper: string): boolean {
+    const text = this.t.text;
+    const start = this.starts[i]!;
+    const length = this.ends[i]! - start;
+    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
+    if (length !== upper.length) return false;
+    for (let j = 0; j < length; j++) {
+      let c = text.charCodeAt(start + j);
+      if (c >= 97 && c <= 122) c -= 32;
+      if (c !== upper.charCodeAt(j)) return false;
+    }
+    return true;
   }
 }

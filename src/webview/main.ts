@@ -177,6 +177,11 @@ document.addEventListener('click', (event) => {
   const target = (event.target as Element | null)?.closest('[data-action]');
   const action = target?.getAttribute('data-action');
   if (!action) return;
+  if (action === 'openLine') {
+    const line = Number(target?.getAttribute('data-line'));
+    if (Number.isInteger(line) && line >= 1) post({ type: 'openLine', line });
+    return;
+  }
   if (action === 'copyMarkdown') post({ type: 'copyMarkdown' });
   else if (action === 'copyGrants') post({ type: 'copyGrants' });
   else if (action.startsWith('export-')) post({ type: 'export', format: action.slice('export-'.length) as ExportFormat });

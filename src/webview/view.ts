@@ -6,6 +6,7 @@ import type { RatioCell, Summary } from '../report/stats';
 import { formatBytes, formatDuration } from '../report/units';
 import { buildVerdict } from '../report/verdict';
 import type { PanelData, RunningView } from '../shared/webviewProtocol';
+import { statementsSection } from './statementsView';
 
 export interface VElement {
   tag: string;
@@ -313,7 +314,7 @@ function toolbar(): VElement {
   );
 }
 
-export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Log & trace', 'Missing measurements'] as const;
+export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Statements', 'Log & trace', 'Missing measurements'] as const;
 
 /**
  * Tabs as plain buttons and sections (role tab / tabpanel): the strip wraps onto a second line in a narrow panel
@@ -349,6 +350,7 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
     diagnosisSection(d),
     ioSection(d),
     waitsSection(d),
+    statementsSection(d, { h, table }),
     logSection(d),
     missingSection(d),
   ];

@@ -1,6 +1,9 @@
 // Streams Extended Events XML (ring_buffer target_data, event_file event_data rows) into typed events through a
 // tokenizer (xmlScanner.ts), never building a DOM of the buffer, never throwing on bad input: what parsed is kept and the error becomes a note.
 
+import { XeEventScanner } from './eventScanner';
+import { SequenceSet } from './sequenceSet';
+import { convertXeValue, parseTimestamp } from './xeValues';
 import { attr, scanXml, type XmlTokenizer } from './xmlScanner';
 
 export type XeScalar = number | bigint | string | boolean | null;
@@ -51,55 +54,11 @@ export interface XeReadResult {
 }
 
 const INTEGER = /^-?\d+$/;
-const FLOAT_TYPES = new Set(['float32', 'float64']);
 
-/** Integers as number when exact, else bigint (uint64 counters); floats and booleans by declared type; the rest as text. */
-export function convertXeValue(raw: string, typeName: string | null): XeScalar {
-  if (INTEGER.test(raw)) {
-    const n = Number(raw);
-    return Number.isSafeInteger(n) ? n : BigInt(raw);
-  }
-  if (typeName !== null) {
-    if (FLOAT_TYPES.has(typeName)) {
-      const f = Number(raw);
-      return Number.isNaN(f) ? raw : f;
-    }
-    if (typeName === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
-  }
-  return raw;
-}
+export { convertXeValue } from './xeValues';
 
 function integerAttr(raw: string | undefined): number | null {
   return raw !== undefined && INTEGER.test(raw) ? Number(raw) : null;
-}
-
-function digits(s: string, from: number, count: number): number {
-  let v = 0;
-  for (let i = from; i < from + count; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
-/** XE timestamps are `YYYY-MM-DDTHH:MM:SS.fffZ` (reference §4.3); that shape is parsed by hand (3x cheaper), others by Date. */
-function parseTimestamp(raw: string | undefined): Date | null {
-  if (raw === undefined) return null;
-  if (raw.length === 24 && raw.charCodeAt(10) === 84 /* T */ && raw.charCodeAt(19) === 46 && raw.charCodeAt(23) === 90 /* Z */) {
-    const y = digits(raw, 0, 4);
-    const mo = digits(raw, 5, 2);
-    const d = digits(raw, 8, 2);
-    const h = digits(raw, 11, 2);
-    const mi = digits(raw, 14, 2);
-    const s = digits(raw, 17, 2);
-    const ms = digits(raw, 20, 3);
-    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 60 && ms >= 0) {
-      return new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
-    }
-  }
-  const date = new Date(raw);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /** Key of an event_sequence value for the de-duplication set. */
@@ -120,7 +79,9 @@ export class XeXmlReader {
   parsed = 0;
   ringBuffer: RingBufferHeader | null = null;
   parseError: string | null = null;
-  private readonly seen = new Set<number | string>();
+  private readonly seen = new SequenceSet();
+  /** Reads well-shaped <event> elements from ranges; the scanner's callbacks below handle everything else. */
+  private readonly fast = new XeEventScanner();
 
   constructor(private readonly onEvent: (event: XeEvent) => void) {}
 
@@ -137,6 +98,13 @@ export class XeXmlReader {
 
     const handler = {
       wantText: false,
+      // Only between events (no event or field open) does a fresh <event> mean the same to the callbacks as to the fast path.
+      element: (source: string, lt: number) => {
+        if (event !== null || fieldKind !== null || capture !== null) return -1;
+        const end = this.fast.scan(source, lt);
+        if (end >= 0) this.accept(this.fast.event!);
+        return end;
+      },
       open: (name: string, attrs: readonly string[], count: number) => {
         depth++;
         switch (name) {
@@ -227,11 +195,10 @@ export class XeXmlReader {
   private accept(event: XeEvent): void {
     const key = sequenceKey(event.actions.event_sequence);
     if (key !== null) {
-      if (this.seen.has(key)) {
+      if (!this.seen.add(key)) {
         this.duplicates++;
         return;
       }
-      this.seen.add(key);
     }
     this.parsed++;
     this.onEvent(event);

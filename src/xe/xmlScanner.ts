@@ -13,6 +13,13 @@ export interface XmlHandler {
    * markup and indentation the reader ignores; skipping it is a large part of the scanner's speed).
    */
   readonly wantText?: boolean;
+  /**
+   * Optional fast path, asked at each start tag a root may hold (`lt` is the index of its '<', `depth` the number of
+   * open elements): the handler may read the whole element itself and return the index just past its end tag, and
+   * the scanner then makes no open/text/close calls for it; -1 declines. A handler must accept only elements this
+   * scanner accepts, with the effect its callbacks would have had (reader.ts, held to that by the equivalence tests).
+   */
+  element?(xml: string, lt: number, depth: number): number;
 }
 
 /** Work counters a caller may pass to see how much the scanner did (tests assert linear work on hostile input). */
@@ -72,15 +79,15 @@ function decode(raw: string, pos: number): string {
   return out + raw.slice(last);
 }
 
-function isNameStart(c: number): boolean {
+export function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 58 || c > 127;
 }
 
-function isNameChar(c: number): boolean {
+export function isNameChar(c: number): boolean {
   return isNameStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 46;
 }
 
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
@@ -147,6 +154,14 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
         if (close === -1) throw new XmlError('unterminated processing instruction', lt);
         i = close + 2;
       } else {
+        if (h.element !== undefined && (stack.length > 0 || !rootClosed)) {
+          const end = h.element(xml, lt, stack.length);
+          if (end >= 0) {
+            if (stack.length === 0) rootClosed = true;
+            i = end;
+            continue;
+          }
+        }
         // Start tag: name, attributes with quoted values, then > or />.
         let p = lt + 1;
         if (!isNameStart(xml.charCodeAt(p))) throw new XmlError('invalid tag name', lt);

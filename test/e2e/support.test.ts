@@ -57,12 +57,15 @@ describe('e2e harness', () => {
   });
 
   describe('vsixContentProblems', () => {
-    const good = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/samples/s1.sql'];
+    const good = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension.driver.js', 'extension/dist/extension.languageClient.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/samples/s1.sql'];
     it('accepts bundles, manifest and samples', () => {
       assert.deepEqual(vsixContentProblems(good), []);
     });
     it('names a missing bundle', () => {
       assert.deepEqual(vsixContentProblems(good.filter((n) => !n.endsWith('server.js'))), ['missing extension/dist/server.js']);
+    });
+    it('names a missing driver chunk (the extension loads tedious from it on first connect)', () => {
+      assert.deepEqual(vsixContentProblems(good.filter((n) => !n.endsWith('extension.driver.js'))), ['missing extension/dist/extension.driver.js']);
     });
     it('names node_modules, sources, hidden folders and source maps that slipped in', () => {
       const problems = vsixContentProblems([
@@ -96,6 +99,20 @@ describe('e2e harness', () => {
         { name: 'extension host: lenses', ok: true, ms: 12, error: undefined },
         { name: 'extension host: diagnostics', ok: false, ms: 30, error: 'diagnostic on line 9, expected 8' },
       ]);
+    });
+
+    it('collects metrics lines (finite numbers only) apart from the test results', () => {
+      const results = new Map<string, Outcome>();
+      const done = { seen: false };
+      const metrics: Record<string, number> = {};
+      const line = (o: object) => `${RESULT_MARKER} ${JSON.stringify(o)}`;
+      parseResultLines([
+        line({ metrics: { activationMs: 23.5, activationCodeLoadingMs: 17.25, bogus: 'x' } }),
+        line({ name: 'lenses', ok: true, ms: 5 }),
+      ].join('\n'), results, done, metrics);
+      assert.deepEqual(metrics, { activationMs: 23.5, activationCodeLoadingMs: 17.25 });
+      assert.deepEqual([...results.keys()], ['lenses']);
+      assert.equal(done.seen, false);
     });
   });
 

@@ -91,9 +91,13 @@ describe('reliability: hostile names', function () {
       }),
     });
     assert.equal(result.status, 'completed', result.error?.message);
-    // The trace session and its latency companion (a session holds one histogram), both limited to the database.
-    assert.equal(sessionsDuring.length, 2);
-    for (const d of sessionsDuring) assert.match(d.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
+    // The trace session and its latency companion (a session holds one histogram), both limited to the database, and
+    // the per-statement session (issue 16), limited to the workload's session.
+    assert.equal(sessionsDuring.length, 3);
+    const statementSession = sessionsDuring.filter((d) => /sql_statement_completed/.test(d.text));
+    assert.equal(statementSession.length, 1);
+    assert.match(statementSession[0]!.text, /\[sqlserver\]\.\[session_id\] = \(\d+\)/);
+    for (const d of sessionsDuring.filter((x) => !statementSession.includes(x))) assert.match(d.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
     assert.deepEqual(h.leftoverSessions(), []);
 
     // Orphans with hostile names (a crash, or someone else's session) are found by their exact name and dropped.
@@ -192,9 +196,13 @@ describe('reliability: hostile names', function () {
     const md = toMarkdown({ ...model, notes: [...model.notes, ...HOSTILE_NAMES] });
     // Markdown: the database line keeps the name in a code span; table rows keep their column count.
     assert.ok(md.includes(`Database: \`${name}\``), md.split('\n').find((l) => l.startsWith('Database')));
-    const tableRows = md.split('\n').filter((l) => l.startsWith('| '));
-    const columns = tableRows[0]!.split(/(?<!\\)\|/).length;
-    for (const row of tableRows) assert.equal(row.split(/(?<!\\)\|/).length, columns, row);
+    // Each table (metrics, statements) keeps its own header's column count.
+    const tables = md.split(/\n(?!\| )/).map((block) => block.split('\n').filter((l) => l.startsWith('| '))).filter((rows) => rows.length > 0);
+    assert.ok(tables.length >= 1);
+    for (const tableRows of tables) {
+      const columns = tableRows[0]!.split(/(?<!\\)\|/).length;
+      for (const row of tableRows) assert.equal(row.split(/(?<!\\)\|/).length, columns, row);
+    }
     // Each name is a list item of escaped text: no raw HTML, link or table syntax survives.
     for (const n of HOSTILE_NAMES) assert.ok(md.includes(`- ${markdownText(n)}\n`), n);
     assert.doesNotMatch(md, /(?<!\\)<(script|img)/, 'raw HTML reached the Markdown');

@@ -1,5 +1,5 @@
 // `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb]
-// [--version 2019|2022|2025]`: runs the stand-in (model + TDS
+// [--version 2019|2022|2025] [--rtt-ms N]`: runs the stand-in (model + TDS
 // layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--verbose]';
+const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--rtt-ms N] [--verbose]';
 const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb'] as const;
 const VERSIONS = ['2019', '2022', '2025'] as const;
 
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       encryption: { type: 'string', default: 'optional' },
       platform: { type: 'string', default: 'sqlserver' },
       version: { type: 'string', default: '2022' },
+      'rtt-ms': { type: 'string', default: '0' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -32,7 +33,8 @@ async function main(): Promise<void> {
   const encryption = values.encryption as EncryptionPolicy;
   const platform = values.platform as (typeof PLATFORMS)[number];
   const version = values.version as (typeof VERSIONS)[number];
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
+  const rttMs = Number(values['rtt-ms']);
+  if (!Number.isFinite(rttMs) || rttMs < 0 ||!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
     || !PLATFORMS.includes(platform) || !VERSIONS.includes(version)) {
     console.error(USAGE);
     process.exitCode = 2;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     engine,
     port,
     tls: { encryption },
+    rttMs,
     log: values.verbose ? (message) => console.error(`[stand-in] ${message}`) : undefined,
   });
   // The CA is generated at start; clients that verify certificates need this file (nothing is committed).
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
   writeFileSync(caFile, server.caPem);
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
-  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})
+  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}
 
 tedious:
   new Connection({

@@ -3,7 +3,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Engine } from './engine';
 import { sharedStandinCertificates } from './tds/certificates';
-import { TdsConnection } from './tds/connection';
+import { TdsConnection, type ConnectionStats } from './tds/connection';
 import type { EncryptionPolicy } from './tds/prelogin';
 
 export interface StandinServerOptions {
@@ -21,6 +21,11 @@ export interface StandinServerOptions {
   };
   /** Diagnostics sink (default: silent). */
   log?: (message: string) => void;
+  /**
+   * Simulated network round trip in ms (default 0): every response (PRELOGIN, login, each request) leaves this long
+   * after its request arrived, as if the server were that far away. Changeable later through `server.rttMs`.
+   */
+  rttMs?: number;
 }
 
 export interface StandinServer {
@@ -28,6 +33,12 @@ export interface StandinServer {
   host: string;
   /** Open client connections right now. */
   readonly connections: number;
+  /** Simulated round trip (ms) for responses from now on. */
+  rttMs: number;
+  /** Every connection accepted since start (or the last reset): its app name, spid and request count. Copies. */
+  connectionStats(): ConnectionStats[];
+  /** Forget closed connections and zero the request counts of open ones. */
+  resetConnectionStats(): void;
   /** PEM of the CA that signed the server certificate: tedious `options.cryptoCredentialsDetails: { ca }`. */
   caPem: string;
   /** PEM of the server certificate (CN localhost, SAN localhost + 127.0.0.1). */
@@ -41,7 +52,13 @@ export async function startStandinServer(options: StandinServerOptions): Promise
   const log = options.log ?? (() => undefined);
   const open = new Set<TdsConnection>();
   const sockets = new Set<Socket>();
+  let rttMs = options.rttMs ?? 0;
+  let stats: ConnectionStats[] = [];
+  let nextId = 1;
   const server: Server = createServer((socket) => {
+    const connectionStats: ConnectionStats = { id: nextId++, appName: null, spid: null, requests: 0, open: true };
+    stats.push(connectionStats);
+    socket.once('close', () => (connectionStats.open = false));
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     const connection = new TdsConnection(socket, {
@@ -51,6 +68,8 @@ export async function startStandinServer(options: StandinServerOptions): Promise
       preloginVersion: { major: 16, minor: 0, build: 1000 },
       serverName: 'STANDIN',
       log,
+      rttMs: () => rttMs,
+      stats: connectionStats,
     });
     open.add(connection);
     void connection.closed.then(() => open.delete(connection));
@@ -71,6 +90,20 @@ export async function startStandinServer(options: StandinServerOptions): Promise
     host,
     get connections() {
       return sockets.size;
+    },
+    get rttMs() {
+      return rttMs;
+    },
+    set rttMs(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`rttMs must be a non-negative number, got ${ms}`);
+      rttMs = ms;
+    },
+    connectionStats() {
+      return stats.map((c) => ({ ...c }));
+    },
+    resetConnectionStats() {
+      stats = stats.filter((c) => c.open);
+      for (const c of stats) c.requests = 0;
     },
     caPem: certificates.caPem,
     certPem: certificates.certPem,

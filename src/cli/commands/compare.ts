@@ -1,7 +1,7 @@
 // `durability-lens compare --connection … --file workload.sql --modes DISABLED,FORCED --repeat 5 [--json]
 // [--fail-if-speedup-below X]`: runs the file under each DELAYED_DURABILITY mode (alternating, repeated), restores
 // the database, prints the comparison table or the comparison document, and can gate a CI pipeline on the speed-up.
-import { describePlan, DURABILITY_MODES, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type CommandSpec, type DurabilityMode, type RunResult } from '../../profile';
+import { describePlan, DURABILITY_MODES, MAX_SESSIONS_DEFAULT, parseSessionLevels, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type CommandSpec, type DurabilityMode, type RunResult } from '../../profile';
 import { comparisonDocument, formatRatio } from '../../report';
 import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
@@ -60,11 +60,17 @@ Comparison:
                                 (also restores what a killed run left in the journal, once that run is gone)
   --fail-if-speedup-below X     exit 8 when FORCED is not at least X times faster than DISABLED
                                 (median elapsed; needs both modes) — a CI gate for test suites
+  --sessions LIST               concurrency sweep, e.g. 1,4,16: the plan runs once per level, each run on
+                                that many workload connections released together (at most ${MAX_SESSIONS_DEFAULT}; checked
+                                against the server's user connections). '-- durability-lens: session-param
+                                @session' in the script fills @session with 1..N (a typed int parameter)
 
 Output:
   --markdown                    print the Markdown table (default)
   --json                        print the comparison document: originalSetting, restoredSetting,
-                                modes [{mode, runs, median}], ratios, speedup (docs/run-result-schema.md)
+                                modes [{mode, runs, median}], ratios, speedup, concurrency
+                                [{sessions, mode, commitsPerSec, flushesPerCommit, writelogMsPerCommit, …}]
+                                (docs/run-result-schema.md)
   --out PATH                    also write the report to PATH (.md, .csv or .json)
 
 ${COMMAND_USAGE}
@@ -100,6 +106,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   let modes: DurabilityMode[] = ['DISABLED', 'FORCED'];
   let repeat = 3;
   let setupBatches: number | undefined;
+  let sessions: number[] | undefined;
   const program = { command: null as CommandSpec | null };
   const gates = newGateArgs();
   for (let i = 0; i < args.length; i++) {
@@ -143,6 +150,10 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       const n = positiveInt(args[++i], '--repeat', 1);
       if (typeof n === 'string') return usageError(io, 'compare', n, usage);
       repeat = n;
+    } else if (arg === '--sessions') {
+      const parsed = parseSessionLevels(args[++i] ?? '');
+      if (typeof parsed === 'string') return usageError(io, 'compare', `--${parsed}`, usage);
+      sessions = parsed;
     } else if (arg === '--setup-batches') {
       const n = positiveInt(args[++i], '--setup-batches', 0);
       if (typeof n === 'string') return usageError(io, 'compare', n, usage);
@@ -153,6 +164,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   }
   if (file === null && !program.command) return usageError(io, 'compare', '--file is missing (or give a program: --command, or -- PROGRAM)', usage);
   if (file !== null && program.command) return usageError(io, 'compare', 'give either a T-SQL FILE or a program, not both', usage);
+  if (sessions && program.command) return usageError(io, 'compare', '--sessions runs a T-SQL file on many connections; a program opens its own', usage);
   if (gates.junit && !gates.baseline) return usageError(io, 'compare', '--junit writes the gates of --baseline: give --baseline FILE too', usage);
   const baseline = readBaselineArg(io, gates);
   if (typeof baseline === 'string') return usageError(io, 'compare', baseline, usage);
@@ -188,6 +200,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       repetitions: repeat,
       warmup,
       workloadHasDelayedCommits: script.hasDelayedCommits,
+      ...(sessions ? { sessions } : {}),
       allowAvailabilityGroup: allowAg,
       journal,
       xe: { enabled: xe },

@@ -27,9 +27,10 @@ export function installedExtensionDir(): string {
   return path.join(extensionsDir, name);
 }
 
-interface HostLine { name?: string; ok?: boolean; ms?: number; error?: string; done?: boolean; total?: number; failed?: number }
+interface HostLine { name?: string; ok?: boolean; ms?: number; error?: string; done?: boolean; total?: number; failed?: number; metrics?: Record<string, number> }
 
-export function parseResultLines(text: string, into: Map<string, Outcome>, done: { seen: boolean }): void {
+/** Result lines into `into`; `metrics` lines (figures the host measured, e.g. activation time) into `metrics`. */
+export function parseResultLines(text: string, into: Map<string, Outcome>, done: { seen: boolean }, metrics: Record<string, number> = {}): void {
   for (const line of text.split('\n')) {
     const at = line.indexOf(RESULT_MARKER);
     if (at < 0) continue;
@@ -40,14 +41,16 @@ export function parseResultLines(text: string, into: Map<string, Outcome>, done:
     } catch {
       continue; // a console echo that wrapped or decorated the line; the other channel carries it too
     }
-    if (parsed.done) done.seen = true;
+    if (parsed.metrics) {
+      for (const [key, value] of Object.entries(parsed.metrics)) if (typeof value === 'number' && Number.isFinite(value)) metrics[key] = value;
+    } else if (parsed.done) done.seen = true;
     else if (parsed.name && !into.has(parsed.name)) {
       into.set(parsed.name, { name: `extension host: ${parsed.name}`, ok: !!parsed.ok, ms: parsed.ms ?? 0, error: parsed.error });
     }
   }
 }
 
-export async function runHostSuite(context: BrowserContext, serverUrl: string, workspace: string, consoleSink: string[], timeoutMs = 180_000): Promise<Outcome[]> {
+export async function runHostSuite(context: BrowserContext, serverUrl: string, workspace: string, consoleSink: string[], metrics: Record<string, number> = {}, timeoutMs = 180_000): Promise<Outcome[]> {
   const bundle = await bundleHostTests();
   const devPath = installedExtensionDir();
   const page = await context.newPage();
@@ -59,10 +62,10 @@ export async function runHostSuite(context: BrowserContext, serverUrl: string, w
   const exited = new Promise<void>((resolve) => { onExit = resolve; });
   // The workbench calls these when it runs under automation: log lines, then the tests' exit code.
   await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => {
-    parseResultLines((args ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '), results, done);
+    parseResultLines((args ?? []).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '), results, done, metrics);
   });
   await page.exposeFunction('codeAutomationExit', (code: number) => { exitCode = code; onExit(); });
-  page.on('console', (msg) => parseResultLines(msg.text(), results, done));
+  page.on('console', (msg) => parseResultLines(msg.text(), results, done, metrics));
 
   const payload = JSON.stringify([
     ['extensionDevelopmentPath', `vscode-remote://remote${devPath}`],

@@ -59,13 +59,15 @@ export interface ColumnDef {
 export type XeEventDef = { pkg: string; name: string; predicate?: string; predicateExpr?: Expr; actions: string[] };
 export type XeTargetDef = { pkg: string; name: string; settings: Record<string, SqlValue> };
 
-export type Stmt = { line: number } & (
+export type Stmt = { line: number; offset?: number; end?: number } & (
   | { k: 'select'; q: Select }
   | { k: 'declare'; vars: Array<{ name: string; type: ColumnType; typeName: string; init?: Expr }> }
   | { k: 'setVar'; name: string; op: string; e: Expr }
   | { k: 'setOption'; option: string; value: string }
   | { k: 'use'; db: string }
   | { k: 'block'; body: Stmt[] }
+  /** BEGIN TRY … END TRY BEGIN CATCH … END CATCH (model/trycatch.ts). */
+  | { k: 'try'; body: Stmt[]; handler: Stmt[] }
   | { k: 'if'; cond: Expr; then: Stmt; otherwise?: Stmt }
   | { k: 'while'; cond: Expr; body: Stmt }
   | { k: 'break' }

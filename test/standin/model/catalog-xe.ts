@@ -3,7 +3,8 @@
 import { padNchar, register, requireServerState, type VRow } from './catalog';
 import type { BatchContext } from './eval';
 import type { EventSession } from './xe';
-import { counterTargetXml, eventFileXml, histogramTargetXml, ringBufferXml, XE_EVENTS, XE_TARGETS } from './xe';
+import { counterTargetXml, eventFileXml, histogramTargetXml, packageOf, ringBufferXml, XE_EVENTS, XE_MAP_TYPES, XE_TARGETS } from './xe';
+import { mapValueRows } from './xe-maps';
 
 export const PACKAGES: Record<string, string> = {
   package0: '60AA9FBF-673B-4553-B7ED-71DCA7F5E972',
@@ -75,7 +76,22 @@ function targetRows(s: EventSession): VRow[] {
 const serverSessions = (b: BatchContext) => [...b.server.eventSessions.values()].filter((s) => s.scope === 'SERVER');
 const dbSessions = (b: BatchContext) => [...b.server.eventSessions.values()].filter((s) => s.scope === 'DATABASE' && s.databaseId === b.session.db.id);
 
+/** Field descriptions; the client reads the duration unit from here. The units are the model's (MODEL.md NOT CONFIRMED). */
+function columnDescription(event: string, field: string): string {
+  if (field !== 'duration') return `${field} (stand-in)`;
+  if (event === 'log_flush_complete') return 'Duration of the flush in microseconds (stand-in model)';
+  if (event === 'wait_info') return 'The duration of the wait in milliseconds (stand-in model)';
+  if (event === 'wait_completed') return 'The duration of the wait in microseconds (stand-in model)';
+  if (event.endsWith('statement_completed')) return 'The time (in microseconds) that the statement took (stand-in model)';
+  return `${field} (stand-in)`;
+}
+
 export function registerXeTables(): void {
+  register({
+    name: 'sys.dm_xe_map_values', check: requireServerState,
+    columns: 'name nvarchar(256), object_package_guid uniqueidentifier, map_key int, map_value nvarchar(3072)',
+    rows: (b) => mapValueRows(b.server.options.major).map((r) => ({ name: r.name, object_package_guid: PACKAGES['sqlos']!, map_key: r.key, map_value: r.value })),
+  });
   register({ name: 'sys.server_event_sessions', check: requireServerState, columns: defCols, rows: (b) => serverSessions(b).map(defRow) });
   register({ name: 'sys.database_event_sessions', columns: defCols, rows: (b) => dbSessions(b).map(defRow) });
   register({
@@ -106,7 +122,7 @@ export function registerXeTables(): void {
     columns: 'name nvarchar(256), object_type nvarchar(60), package_guid uniqueidentifier, description nvarchar(3072), capabilities int, capabilities_desc nvarchar(256), ' +
       'type_name nvarchar(256), type_package_guid uniqueidentifier, type_size int',
     rows: (b) => [
-      ...availableEvents(b).map((name) => ({ name, object_type: 'event', package_guid: PACKAGES['sqlserver']!, description: `${name} (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
+      ...availableEvents(b).map((name) => ({ name, object_type: 'event', package_guid: PACKAGES[packageOf(name)]!, description: `${name} (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
       ...XE_ACTIONS.map(([pkg, name]) => ({ name, object_type: 'action', package_guid: PACKAGES[pkg]!, description: `${name} action (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
       ...XE_TARGETS.map((name) => ({ name, object_type: 'target', package_guid: PACKAGES['package0']!, description: `${name} target (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
     ],
@@ -119,9 +135,10 @@ export function registerXeTables(): void {
       const out: VRow[] = [];
       for (const ev of availableEvents(b)) {
         XE_EVENTS[ev]!.forEach(([name, type], i) => out.push({
-          name, column_id: i + 6, object_name: ev, object_package_guid: PACKAGES['sqlserver']!, type_name: type, type_package_guid: PACKAGES['package0']!,
+          name, column_id: i + 6, object_name: ev, object_package_guid: PACKAGES[packageOf(ev)]!, type_name: type,
+          type_package_guid: PACKAGES[XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0']!,
           column_type: 'data', column_value: null, capabilities: 0, capabilities_desc: null,
-          description: name === 'duration' ? 'Duration of the flush in microseconds (stand-in model)' : `${name} (stand-in)`,
+          description: columnDescription(ev, name),
         }));
       }
       const custom: Array<[string, string, string, string | null]> = [

@@ -101,6 +101,16 @@ function registerCatalogViews(): void {
       physical_database_name: d.physicalName,
     })),
   });
+  // sys.configurations, 'user connections' only ("Server configuration: user connections": 0 = the maximum, 32,767).
+  // value / value_in_use are sql_variant on SQL Server; int here (NOT CONFIRMED how tedious reads the variant).
+  register({
+    name: 'sys.configurations',
+    columns: 'configuration_id int, name nvarchar(35), value int, minimum int, maximum int, value_in_use int, description nvarchar(255), is_dynamic bit, is_advanced bit',
+    rows: (b) => [{
+      configuration_id: 103, name: 'user connections', value: b.server.options.userConnections, minimum: 0, maximum: 32767,
+      value_in_use: b.server.options.userConnections, description: 'Number of user connections allowed', is_dynamic: false, is_advanced: true,
+    }],
+  });
   register({
     name: 'sys.change_tracking_databases',
     columns: 'database_id int, is_auto_cleanup_on tinyint, retention_period int, retention_period_units int, retention_period_units_desc nvarchar(60), max_cleanup_version bigint',

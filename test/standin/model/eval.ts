@@ -236,6 +236,8 @@ function sysvar(name: string, ctx: EvalCtx, line: number): SqlValue {
     case '@@LANGUAGE': return 'us_english';
     case '@@MICROSOFTVERSION': return server.options.major * 16777216 + server.productBuild();
     case '@@MAX_PRECISION': return 38;
+    // "@@MAX_CONNECTIONS (Transact-SQL)": the maximum allowed, not necessarily the configured value (32,767 in Learn's example).
+    case '@@MAX_CONNECTIONS': return 32767;
     default: throw errors.syntax(name, line);
   }
 }

@@ -2,7 +2,11 @@
 // and batches that fail with a chosen error. Set through Standin.faults; each fault is plain data.
 
 export interface StatementFault {
-  /** Matched against the batch / RPC statement text. */
+  /**
+   * Matched against the text the server compiles: the batch / RPC statement text, and the statement of each
+   * `EXEC sp_executesql N'…'` inside a batch. A request's own text is matched with those nested statements blanked
+   * out, so a pattern naming one composed probe fails that probe's sp_executesql alone, not the whole batch.
+   */
   pattern: RegExp;
   number: number;
   message: string;
@@ -38,6 +42,12 @@ export class Faults {
     this.createEventSessionDenied = false;
     this.attentionAckDelayMs = 0;
     this.statements = [];
+  }
+
+  /** The first statement fault matching a request's own text (nested sp_executesql statements blanked out). */
+  matchRequest(text: string): StatementFault | null {
+    if (this.statements.length === 0) return null;
+    return this.matchStatement(text.replace(/(\bsp_executesql\s+(?:@stmt\s*=\s*)?N?)'(?:[^']|'')*'/gi, "$1''"));
   }
 
   /** The first statement fault matching `text`, consuming one use. */

@@ -6,6 +6,7 @@ import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, typeOf } from './eval';
 import { procedureDefinition, procedureObjectId, procedureProperty } from './procedures';
 import { DATABASE_PERMISSIONS, SERVER_PERMISSIONS_2019, SERVER_PERMISSIONS_2022 } from './server';
+import { currentCaught } from './trycatch';
 import { compare, promote, toNumber, toText } from './values';
 
 type Call = Expr & { k: 'call' };
@@ -59,6 +60,9 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
     case 'ABS': case 'ROUND': case 'FLOOR': case 'CEILING': return arg(0);
     case 'POWER': case 'SQRT': case 'LOG': case 'RAND': return { kind: 'float' };
     case 'NEWID': return { kind: 'uniqueidentifier' };
+    case 'ERROR_NUMBER': case 'ERROR_SEVERITY': case 'ERROR_STATE': case 'ERROR_LINE': return { kind: 'int' };
+    case 'ERROR_MESSAGE': return NV(4000);
+    case 'ERROR_PROCEDURE': return NV(128);
     default: throw errors.unknownFunction(e.name, e.line);
   }
 }
@@ -68,6 +72,14 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
   const a = (i: number): SqlValue => (e.args[i] ? evaluate(e.args[i]!, ctx) : null);
   const s = (i: number): string | null => { const v = a(i); return v === null ? null : toText(v); };
   switch (e.name) {
+    // The error the running CATCH block handles; NULL outside a CATCH block (TRY...CATCH page, "Retrieve error
+    // information"). The model raises no errors inside procedures, so ERROR_PROCEDURE is always NULL.
+    case 'ERROR_NUMBER': return currentCaught(session)?.number ?? null;
+    case 'ERROR_SEVERITY': return currentCaught(session)?.cls ?? null;
+    case 'ERROR_STATE': return currentCaught(session)?.state ?? null;
+    case 'ERROR_LINE': return currentCaught(session)?.line ?? null;
+    case 'ERROR_MESSAGE': return currentCaught(session)?.message ?? null;
+    case 'ERROR_PROCEDURE': return null;
     case 'DB_ID': {
       if (!e.args.length) return session.db.id;
       const n = s(0);

@@ -154,7 +154,7 @@ class StandinEngine implements Standin {
     let lastDone = false;
     try {
       if (this.faults.delayMs > 0) await new Promise((r) => setTimeout(r, this.faults.delayMs));
-      const fault = this.faults.matchStatement(text);
+      const fault = this.faults.matchRequest(text);
       if (fault) {
         yield* errorOutputs(new SqlError(fault.number, fault.class ?? 16, fault.message, 1, fault.state ?? 1), false);
         return;

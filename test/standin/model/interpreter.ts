@@ -11,10 +11,12 @@ import { defineProcedure, isProcedureDefinition } from './procedures';
 import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
+import { catches, TryTransfer, tryState } from './trycatch';
 import { execDml, rollbackAll } from './stmt-dml';
 import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
+import { fireStatementCompleted, sessionWaitUs, wantsStatementEvents } from './xe-statements';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
 
@@ -25,6 +27,10 @@ export interface RunCtx {
   interp: Interpreter;
   /** Statements run so far (to yield to the event loop now and then). */
   steps: number;
+  /** Execution level (0 = the client's batch, +1 per sp_executesql / EXEC('…')): TRY...CATCH rules depend on it. */
+  level: number;
+  /** The batch text, for statement-completed events (xe-statements.ts). */
+  batchText?: string;
 }
 
 /**
@@ -56,29 +62,38 @@ export class Interpreter {
     // CREATE/ALTER PROCEDURE is a batch of its own: its body is stored, not run (procedures.ts).
     if (isProcedureDefinition(sql)) {
       try {
-        yield* defineProcedure({ b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0 }, sql);
+        yield* defineProcedure({ b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level: tryState(session).level }, sql);
       } catch (e) {
         if (e instanceof SqlError) { yield* errorOutputs(e, inProc); return; }
         throw e;
       }
       return;
     }
-    let stmts: Stmt[];
+    const st = tryState(session);
+    const level = ++st.level;
     try {
-      stmts = parseBatch(sql);
-    } catch (e) {
-      if (e instanceof SqlError) { yield* errorOutputs(e, inProc); return; }
-      throw e;
-    }
-    const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0 };
-    try {
-      for (const s of stmts) {
-        const flow = yield* this.execStmt(s, ctx);
-        if (flow === 'return') break;
+      let stmts: Stmt[];
+      try {
+        stmts = parseBatch(sql);
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        // A compile error of a lower level (sp_executesql inside a TRY block) goes to the CATCH block (trycatch.ts).
+        if (catches(session, e, level, BATCH_ABORTING)) throw new TryTransfer(e);
+        yield* errorOutputs(e, inProc);
+        return;
       }
-    } catch (e) {
-      if (e instanceof BatchAbort) return;
-      throw e;
+      const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level, batchText: sql };
+      try {
+        for (const s of stmts) {
+          const flow = yield* this.execStmt(s, ctx);
+          if (flow === 'return') break;
+        }
+      } catch (e) {
+        if (e instanceof BatchAbort) return;
+        throw e;
+      }
+    } finally {
+      st.level--;
     }
   }
 
@@ -87,22 +102,28 @@ export class Interpreter {
     if (ctx.exec.signal.aborted) throw new SimulationAborted();
     const openTran = ctx.b.session.tran;
     const undoMark = openTran?.undo.length ?? 0;
+    const traced = ctx.batchText !== undefined && wantsStatementEvents(this.durability, ctx.inProc);
+    const waitUsBefore = traced ? sessionWaitUs(ctx.b.session) : 0;
     try {
       const flow = yield* this.execInner(s, ctx);
-      if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block') ctx.b.error = 0;
+      if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
+      if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore });
       return flow;
     } catch (e) {
       // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).
       const session = ctx.b.session;
       if (session.tran && !session.tran.explicit && session.trancount === 0) rollbackAll({ interp: this, b: ctx.b });
       // Inside an explicit transaction only the failing statement's own changes are undone (statement rollback).
-      else if (openTran && session.tran === openTran && s.k !== 'block' && s.k !== 'if' && s.k !== 'while') {
+      else if (openTran && session.tran === openTran && s.k !== 'block' && s.k !== 'if' && s.k !== 'while' && s.k !== 'try') {
         while (openTran.undo.length > undoMark) openTran.undo.pop()!();
       }
       if (!(e instanceof SqlError)) throw e;
       if (!e.line) e.line = s.line;
       for (const f of e.followUps) if (!f.line) f.line = e.line;
       ctx.b.error = e.number;
+      // Inside a TRY block the error is not sent to the client: control passes to the CATCH block (trycatch.ts).
+      // NOT modelled: XACT_ABORT's uncommittable ("doomed") transaction inside TRY; it is neither rolled back here nor refused.
+      if (catches(session, e, ctx.level, BATCH_ABORTING)) throw new TryTransfer(e);
       // SET XACT_ABORT ON: "if a Transact-SQL statement raises a run-time error, the entire transaction is terminated
       // and rolled back" and the batch ends (the page's example). https://learn.microsoft.com/sql/t-sql/statements/set-xact-abort-transact-sql
       const xactAbort = session.xactAbort;
@@ -161,6 +182,7 @@ export class Interpreter {
           if (f === 'return') return f;
         }
         return;
+      case 'try': return yield* this.tryCatch(s, ctx);
       case 'break': return 'break';
       case 'continue': return 'continue';
       case 'return': return 'return';
@@ -171,7 +193,9 @@ export class Interpreter {
         const msg = formatRaiserror(toText(args[0] ?? ''), args.slice(3));
         const m = { number: 50000, state: Number(args[2] ?? 1), class: severity, message: msg, lineNumber: s.line };
         if (severity <= 10) yield { kind: 'info', message: m };
-        else {
+        else if (catches(ctx.b.session, new SqlError(50000, severity, msg), ctx.level, BATCH_ABORTING)) {
+          throw new SqlError(50000, severity, msg, s.line, m.state); // to the CATCH block, via execStmt
+        } else {
           // An error ends its statement: that statement's DONE carries DONE_ERROR (MS-TDS 2.2.7.6 "An error occurred
           // on the current SQL statement"), which python-tds raises on. RAISERROR does not honor XACT_ABORT (SET
           // XACT_ABORT page note), so the batch goes on.
@@ -195,6 +219,39 @@ export class Interpreter {
         return yield* out;
       }
     }
+  }
+
+  /**
+   * BEGIN TRY … END TRY BEGIN CATCH … END CATCH: an error the TRY block catches ends the TRY block where it happened
+   * and runs the CATCH block with ERROR_*() describing it; without an error the CATCH block is skipped (TRY...CATCH page).
+   */
+  private async *tryCatch(s: Stmt & { k: 'try' }, ctx: RunCtx): AsyncGenerator<Output, Flow> {
+    const st = tryState(ctx.b.session);
+    let caught: SqlError | null = null;
+    st.tries.push(ctx.level);
+    try {
+      for (const x of s.body) {
+        const f = yield* this.execStmt(x, ctx);
+        if (f) return f;
+      }
+    } catch (e) {
+      if (!(e instanceof TryTransfer)) throw e;
+      caught = e.error;
+    } finally {
+      st.tries.pop();
+    }
+    if (!caught) return;
+    ctx.b.error = caught.number;
+    st.caught.push(caught);
+    try {
+      for (const x of s.handler) {
+        const f = yield* this.execStmt(x, ctx);
+        if (f) return f;
+      }
+    } finally {
+      st.caught.pop();
+    }
+    return;
   }
 
   private async *select(s: Stmt & { k: 'select' }, ctx: RunCtx): AsyncGenerator<Output, Flow> {

@@ -14,9 +14,25 @@ export function parseBatch(sql: string): Stmt[] {
   return out;
 }
 
+/** Statements up to `END <word>` (consumed); nested BEGIN … END blocks are parsed by parseStatement. */
+function parseUntilEnd(c: Cursor, word: 'TRY' | 'CATCH'): Stmt[] {
+  const body: Stmt[] = [];
+  while (!(c.isKw('END') && c.isKw(word, c.peek()))) {
+    if (c.tok.kind === 'eof') throw c.unexpected();
+    if (c.acceptOp(';')) continue;
+    body.push(parseStatement(c));
+  }
+  c.next(); c.next();
+  return body;
+}
+
 function parseStatement(c: Cursor): Stmt {
   const line = c.tok.line;
+  const offset = c.tok.offset;
   const s = parseStatementBody(c, line);
+  // Character span in the batch text: statement-completed events report it (xe-statements.ts).
+  s.offset = offset;
+  s.end = c.tokens[c.pos - 1]?.end ?? offset;
   return s;
 }
 
@@ -79,7 +95,14 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
         if (c.isName() || c.tok.kind === 'var') s.name = c.next().value;
         return s;
       }
-      if (c.acceptKw('TRY')) throw c.unexpected(); // TRY/CATCH not modelled
+      if (c.acceptKw('TRY')) {
+        // "A TRY block must be immediately followed by an associated CATCH block" (TRY...CATCH page): anything else
+        // between END TRY and BEGIN CATCH is a syntax error; the CATCH block may be empty.
+        const body = parseUntilEnd(c, 'TRY');
+        if (!c.isKw('BEGIN') || !c.isKw('CATCH', c.peek())) throw c.unexpected();
+        c.next(); c.next();
+        return { line, k: 'try', body, handler: parseUntilEnd(c, 'CATCH') };
+      }
       const body: Stmt[] = [];
       while (!c.isKw('END')) {
         if (c.tok.kind === 'eof') throw c.unexpected();

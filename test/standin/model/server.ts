@@ -25,6 +25,7 @@ export interface ResolvedOptions {
   dataReadLatencyMs: number;
   dataReadMBps: number;
   logSectorBytes: number;
+  userConnections: number;
   azure: boolean;
   traceFlags: number[];
 }
@@ -104,6 +105,7 @@ export class Server {
       dataReadLatencyMs: opts.dataReadLatencyMs ?? 0.2,
       dataReadMBps: opts.dataReadMBps ?? 200,
       logSectorBytes: opts.logSectorBytes ?? 4096,
+      userConnections: opts.userConnections ?? 0,
       azure: !!opts.azure || opts.product === 'azure-sqldb',
       traceFlags: opts.traceFlags ?? [],
     };

@@ -37,6 +37,8 @@ export interface StandinOptions {
   dataReadMBps?: number;
   /** Bytes a log write is rounded up to (4 KB-sector device by default). */
   logSectorBytes?: number;
+  /** sys.configurations 'user connections' value_in_use (default 0 = the maximum, 32,767); reported only, not enforced. */
+  userConnections?: number;
   /** Simulate Azure SQL Database (EngineEdition 5, ON DATABASE event sessions). */
   azure?: boolean;
   /** Extra logins besides sa. */

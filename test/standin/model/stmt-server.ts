@@ -232,6 +232,9 @@ async function* exec(s: Stmt & { k: 'exec' }, ctx: RunCtx): Gen {
     status = name === 'sp_getapplock' ? getAppLock(ctx.b, args) : releaseAppLock(ctx.b, args);
   } else if (name === 'sp_executesql' && schema === 'sys') {
     const stmt = s.args[0] ? toText(evaluate(s.args[0].e, ev)) : '';
+    // Statement faults match the statement sp_executesql compiles, so one probe of a composed batch can be refused alone.
+    const fault = ctx.interp.faults.matchRequest(stmt);
+    if (fault) throw new SqlError(fault.number, fault.class ?? 16, fault.message, 1, fault.state ?? 1);
     const decl = s.args[1] ? toText(evaluate(s.args[1].e, ev)) : '';
     const vars = declareParams(decl, s.args.slice(2).map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) })), s.line);
     yield* ctx.interp.runBatch(ctx.b.session, stmt, ctx.exec, true, vars);

@@ -6,7 +6,17 @@ import type { Expr, XeEventDef, XeTargetDef } from './ast';
 import { SqlError } from './errors';
 import { compare, toNumber, toText } from './values';
 
-export type XeFieldType = 'uint16' | 'uint32' | 'uint64' | 'int32' | 'int64' | 'unicode_string' | 'guid';
+export type XeFieldType = 'uint16' | 'uint32' | 'uint64' | 'int32' | 'int64' | 'unicode_string' | 'guid' | XeMapType;
+/** Map-typed fields: the value is a map key, the XML adds the map's `<text>` (sys.dm_xe_map_values, xe-maps.ts). */
+export type XeMapType = 'wait_types' | 'event_opcode';
+export const XE_MAP_TYPES: ReadonlySet<string> = new Set<XeMapType>(['wait_types', 'event_opcode']);
+
+/** Statement-completed payload (xe-statements.ts): field names as the SQL:StmtCompleted / SP:StmtCompleted trace
+ * classes' columns suggest (Duration µs, LineNumber, IntegerData2 = end offset in bytes); the XE names are NOT CONFIRMED. */
+const STATEMENT_FIELDS: Array<[string, XeFieldType]> = [
+  ['duration', 'uint64'], ['cpu_time', 'uint64'], ['logical_reads', 'uint64'], ['writes', 'uint64'], ['row_count', 'uint64'],
+  ['line_number', 'int32'], ['offset', 'int32'], ['offset_end', 'int32'], ['statement', 'unicode_string'],
+];
 
 /** Payload fields per event. No Microsoft page lists them (reference §4.1): these follow the public scripts cited there. */
 export const XE_EVENTS: Record<string, Array<[string, XeFieldType]>> = {
@@ -19,12 +29,19 @@ export const XE_EVENTS: Record<string, Array<[string, XeFieldType]>> = {
   // Accepted so common sessions can be created; the model never fires them.
   sql_batch_completed: [['duration', 'uint64'], ['batch_text', 'unicode_string']],
   rpc_completed: [['duration', 'uint64'], ['statement', 'unicode_string']],
-  sql_statement_completed: [['duration', 'uint64'], ['statement', 'unicode_string']],
+  sql_statement_completed: STATEMENT_FIELDS,
+  sp_statement_completed: [...STATEMENT_FIELDS, ['source_database_id', 'uint32'], ['object_id', 'int32'], ['object_type', 'uint16'], ['object_name', 'unicode_string'], ['nest_level', 'uint32']],
+  // sqlos wait events (package in XE_EVENT_PACKAGE): fired for the session that waited (xe-statements.ts).
+  wait_completed: [['wait_type', 'wait_types'], ['duration', 'uint64'], ['signal_duration', 'uint64']],
+  wait_info: [['wait_type', 'wait_types'], ['opcode', 'event_opcode'], ['duration', 'uint64'], ['signal_duration', 'uint64']],
   error_reported: [['error_number', 'int32'], ['message', 'unicode_string']],
   transaction_log: [['database_id', 'uint32'], ['log_record_size', 'int32']],
   file_write_completed: [['database_id', 'uint32'], ['file_id', 'uint16'], ['size', 'uint64']],
 };
 export const XE_TARGETS = ['ring_buffer', 'event_file', 'event_counter', 'histogram'];
+/** Events outside the sqlserver package (public scripts name them sqlos.wait_info / sqlos.wait_completed). */
+export const XE_EVENT_PACKAGE: Readonly<Record<string, string>> = { wait_completed: 'sqlos', wait_info: 'sqlos' };
+export const packageOf = (event: string): string => XE_EVENT_PACKAGE[event] ?? 'sqlserver';
 
 export interface XeEvent {
   name: string;
@@ -32,6 +49,8 @@ export interface XeEvent {
   data: Record<string, SqlValue>;
   /** Context for global predicate sources (sqlserver.session_id, sqlserver.database_id). */
   sessionId: number | null;
+  /** `<text>` of map-typed fields (the map_value of the key in `data`). */
+  texts?: Record<string, string>;
 }
 
 export interface RingBuffer {
@@ -92,11 +111,13 @@ function xmlEscape(s: string): string {
 
 export function eventXml(ev: XeEvent): string {
   const fields = XE_EVENTS[ev.name] ?? [];
-  let s = `<event name="${ev.name}" package="sqlserver" timestamp="${ev.timestamp.toISOString()}">`;
+  let s = `<event name="${ev.name}" package="${packageOf(ev.name)}" timestamp="${ev.timestamp.toISOString()}">`;
   for (const [name, type] of fields) {
     const v = ev.data[name];
     if (v === undefined) continue;
-    s += `<data name="${name}"><type name="${type}" package="package0"/><value>${xmlEscape(toText(v))}</value></data>`;
+    const text = ev.texts?.[name];
+    const typePkg = XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0';
+    s += `<data name="${name}"><type name="${type}" package="${typePkg}"/><value>${xmlEscape(toText(v))}</value>${text !== undefined ? `<text>${xmlEscape(text)}</text>` : ''}</data>`;
   }
   return s + '</event>';
 }
@@ -196,7 +217,7 @@ function evalPredicate(e: Expr, ev: XeEvent): SqlValue {
 export function validateSessionDefinition(events: XeEventDef[], targets: XeTargetDef[], available: Set<string>, line: number): void {
   for (const ev of events) {
     const pkg = ev.pkg.toLowerCase();
-    if ((pkg !== 'sqlserver' && pkg !== '') || !available.has(ev.name.toLowerCase())) {
+    if ((pkg !== packageOf(ev.name.toLowerCase()) && pkg !== '') || !available.has(ev.name.toLowerCase())) {
       throw new SqlError(25623, 16, `The event name, "${ev.pkg ? ev.pkg + '.' : ''}${ev.name}", is invalid, or the object could not be found`, line);
     }
   }

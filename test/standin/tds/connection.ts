@@ -25,6 +25,27 @@ export interface TdsConnectionOptions {
   /** Server name on messages sent before login succeeds. */
   serverName: string;
   log(message: string): void;
+  /** Simulated network round trip (ms) added before each response: PRELOGIN, LOGIN7 and every request. */
+  rttMs?: () => number;
+  /** Counters this connection updates (the server's connectionStats()). */
+  stats?: ConnectionStats;
+}
+
+/** What one client connection asked of the stand-in (for tests and the bench to count round trips). */
+export interface ConnectionStats {
+  /** 1-based, in accept order. */
+  id: number;
+  /** LOGIN7 application name (e.g. "Durability Lens (monitor)"), null before login. */
+  appName: string | null;
+  spid: number | null;
+  /** Requests (SQL batch, RPC, transaction manager) received after login; attentions are not counted. */
+  requests: number;
+  open: boolean;
+}
+
+/** Waits out the simulated round trip: the response leaves rtt ms after the request arrived. */
+function roundTrip(ms: number): Promise<void> | undefined {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined;
 }
 
 /** TLS record type 22 (handshake): a TDS 8.0 client opens with a ClientHello instead of a PRELOGIN packet. */
@@ -183,6 +204,7 @@ export class TdsConnection {
     const request = parsePrelogin(prelogin.payload);
     // Already inside TLS (TDS 8.0 strict): nothing more to negotiate.
     const decision = this.encrypted ? { answer: Encrypt.NOT_SUP, tls: 'none' as const } : decideEncryption(request.encryption, this.options.encryption);
+    await roundTrip(this.options.rttMs?.() ?? 0);
     this.writeMessage([buildPreloginResponse({ version: this.options.preloginVersion, encryption: decision.answer })]);
     if (decision.tls === 'refuse') {
       this.socket.end();
@@ -208,6 +230,7 @@ export class TdsConnection {
 
   private async login(message: TdsMessage): Promise<boolean> {
     const login = parseLogin7(message.payload);
+    await roundTrip(this.options.rttMs?.() ?? 0);
     const refuse = (text: string): boolean => {
       this.writeMessage(loginFailureTokens({ number: 18456, state: 1, class: 14, message: text, lineNumber: 1 }, this.serverName));
       this.socket.end();
@@ -236,6 +259,10 @@ export class TdsConnection {
       return false;
     }
     this.session = result.session;
+    if (this.options.stats) {
+      this.options.stats.appName = login.appName;
+      this.options.stats.spid = result.session.spid;
+    }
     this.serverName = result.serverName;
     this.packetSize = negotiatePacketSize(login.packetSize);
     await this.writeMessage(loginSuccessTokens(result, this.packetSize)).ready();
@@ -268,7 +295,10 @@ export class TdsConnection {
     }
     const controller = new AbortController();
     this.current = controller;
+    if (this.options.stats) this.options.stats.requests++;
     try {
+      // An attention during the simulated round trip aborts the signal; runRequest then acknowledges it.
+      await roundTrip(this.options.rttMs?.() ?? 0);
       return await runRequest({
         engine: this.options.engine,
         session: this.session!,

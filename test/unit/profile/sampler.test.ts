@@ -4,7 +4,11 @@ import { strict as assert } from 'node:assert';
 import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
 import { startSampler } from '../../../src/profile/sampler';
 
-/** Answers the file-stats and counter probes with counters that grow by one write per query; counts overlap. */
+/**
+ * Answers the file-stats and counter probes with counters that grow by one write per reading; counts overlap. A
+ * reading is one request: the two probes composed into one batch (probes/batch.ts), answered as the server would —
+ * each probe's rows, then its tag row.
+ */
 class FakeMonitor implements SqlClient {
   inFlight = 0;
   maxInFlight = 0;
@@ -18,13 +22,25 @@ class FakeMonitor implements SqlClient {
     try {
       await new Promise<void>((resolve) => setImmediate(resolve)); // answer asynchronously, like a socket
       if (this.failAt !== null && this.queries >= this.failAt) throw new Error('The connection was closed.');
+      const tag = (i: number) => ({ dl_probe: i, dl_error_number: null, dl_error_severity: null, dl_error_state: null, dl_error_message: null });
+      if (/BEGIN TRY/.test(sql)) {
+        const probes = [...sql.matchAll(/EXEC sys\.sp_executesql N'((?:[^']|'')*)'/g)].map((m) => m[1]!);
+        const rows: Row[] = [];
+        for (const [i, probe] of probes.entries()) rows.push(...this.answer(probe), tag(i));
+        return rows;
+      }
+      return this.answer(sql);
+    } finally {
+      this.inFlight--;
+    }
+  }
+  private answer(sql: string): Row[] {
+    {
       if (/dm_io_virtual_file_stats/i.test(sql)) {
         this.writes++;
         return [{ file_id: 2, type: 1, type_desc: 'LOG', logical_name: 'lab_log', physical_name: '/l', sample_ms: '1', num_of_reads: '0', num_of_bytes_read: '0', io_stall_read_ms: '0', num_of_writes: String(this.writes), num_of_bytes_written: String(this.writes * 4096), io_stall_write_ms: String(this.writes), io_stall: '0', size_on_disk_bytes: '1' }];
       }
       return [{ object_name: 'SQLServer:Databases', counter_name: 'Log Flushes/sec', instance_name: 'lab', cntr_value: String(this.writes), cntr_type: 272696576 }];
-    } finally {
-      this.inFlight--;
     }
   }
   async execute(): Promise<void> {}
@@ -43,7 +59,7 @@ describe('profile: sampler', () => {
     const monitor = new FakeMonitor();
     let clock = 1000;
     const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, now: () => (clock += 10) });
-    await until(() => monitor.queries >= 8, '4 readings');
+    await until(() => monitor.queries >= 4, '4 readings, one request each');
     const result = await sampler.stop();
     assert.equal(monitor.maxInFlight, 1);
     assert.equal(result.intervalMs, 10);
@@ -58,9 +74,9 @@ describe('profile: sampler', () => {
 
   it('an error ends sampling with a note; the samples so far are kept', async () => {
     const monitor = new FakeMonitor();
-    monitor.failAt = 7;
+    monitor.failAt = 4;
     const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
-    await until(() => monitor.queries >= 7, 'the failing query');
+    await until(() => monitor.queries >= 4, 'the failing reading');
     const result = await sampler.stop();
     assert.equal(result.samples.length, 2);
     assert.match(result.notes[0]!, /^Sampling stopped after 2 sample\(s\): The connection was closed\. The before\/after figures are not affected\./);
@@ -71,15 +87,15 @@ describe('profile: sampler', () => {
     const seen: number[] = [];
     // 1 s interval, as configured by default: a 2-second CHECKDB used to get one sample or none.
     const sampler = startSampler(monitor, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, onSample: (s) => seen.push(s.files[0]!.writes) });
-    // baseline + 3 ramped readings (50, 100, 200 ms): 8 queries, well before the first 1 s interval would end.
-    await until(() => monitor.queries >= 8, 'three ramped samples', 3000);
+    // baseline + 3 ramped readings (50, 100, 200 ms): 4 requests, well before the first 1 s interval would end.
+    await until(() => monitor.queries >= 4, 'three ramped samples', 3000);
     const result = await sampler.stop();
     assert.ok(result.samples.length >= 3, String(result.samples.length));
     assert.deepEqual(seen, result.samples.map((s) => s.files[0]!.writes), 'every sample was reported live');
 
     const instant = new FakeMonitor();
     const quick = startSampler(instant, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
-    await until(() => instant.queries >= 2, 'the baseline reading');
+    await until(() => instant.queries >= 1, 'the baseline reading');
     const ended = await quick.stop();
     assert.ok(ended.samples.length >= 1, 'stopping before the first gap still yields a last reading');
   });

@@ -15,6 +15,7 @@ describe('shared/runSettings', () => {
     assert.deepEqual(s.compareModes, ['DISABLED', 'FORCED']);
     assert.equal(s.compareRepetitions, 3);
     assert.equal(s.compareWarmup, true);
+    assert.deepEqual(s.compareSessions, []);
   });
 
   it('takes valid values', () => {
@@ -29,6 +30,7 @@ describe('shared/runSettings', () => {
       'compare.modes': ['FORCED', 'ALLOWED', 'DISABLED', 'FORCED'],
       'compare.repetitions': 5,
       'compare.warmup': false,
+      'compare.sessions': [1, 4, 16, 4],
     });
     assert.equal(s.samplingIntervalMs, 250);
     assert.equal(s.requestTimeoutMs, 30000);
@@ -39,6 +41,7 @@ describe('shared/runSettings', () => {
     assert.deepEqual(s.compareModes, ['FORCED', 'ALLOWED', 'DISABLED']);
     assert.equal(s.compareRepetitions, 5);
     assert.equal(s.compareWarmup, false);
+    assert.deepEqual(s.compareSessions, [1, 4, 16]);
   });
 
   it('keeps defaults for wrong types and out-of-range values; event_file without a path uses the ring buffer', () => {
@@ -49,5 +52,7 @@ describe('shared/runSettings', () => {
     assert.equal(s.compareRepetitions, 3);
     assert.deepEqual(s.xeTarget, { kind: 'ring_buffer' });
     assert.equal(s.xeEnabled, true);
+    assert.deepEqual(from({ 'compare.sessions': [0, 2.5, '8', 65, 8] }).compareSessions, [8], 'only whole numbers 1..64');
+    assert.deepEqual(from({ 'compare.sessions': 'x' }).compareSessions, []);
   });
 });

@@ -38,6 +38,12 @@ export class FakeVscode {
   private configListeners: ((e: { affectsConfiguration(section: string): boolean }) => void)[] = [];
   /** What workspace.textDocuments returns (lens targets find their document here). */
   documents: unknown[] = [];
+  /** Inlay hint and hover providers registered through languages.* (statement hints). */
+  inlayProviders: unknown[] = [];
+  hoverProviders: unknown[] = [];
+  /** Listeners of workspace.onDidChangeTextDocument / onDidCloseTextDocument: call them to simulate an edit or close. */
+  changeListeners: ((e: { document: { uri: { toString(): string } }; contentChanges: unknown[] }) => void)[] = [];
+  closeListeners: ((d: { uri: { toString(): string } }) => void)[] = [];
 
   module(): Record<string, unknown> {
     const self = this;
@@ -55,6 +61,26 @@ export class FakeVscode {
       source?: string;
       code?: unknown;
       constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
+    }
+    class InlayHint {
+      paddingLeft?: boolean;
+      tooltip?: string;
+      constructor(readonly position: Position, readonly label: string) {}
+    }
+    class MarkdownString {
+      value = '';
+      appendMarkdown(t: string) {
+        this.value += t;
+        return this;
+      }
+      /** Like VS Code: the text is escaped so it cannot be read as Markdown. */
+      appendText(t: string) {
+        this.value += t.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&');
+        return this;
+      }
+    }
+    class Hover {
+      constructor(readonly contents: MarkdownString) {}
     }
     class EventEmitter<T> {
       private listeners: ((v: T) => void)[] = [];
@@ -82,6 +108,9 @@ export class FakeVscode {
       Position,
       Range,
       Selection,
+      InlayHint,
+      MarkdownString,
+      Hover,
       Diagnostic,
       EventEmitter,
       DiagnosticSeverity: { Error: 0, Warning: 1 },
@@ -93,6 +122,8 @@ export class FakeVscode {
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
       commands: { executeCommand: async () => undefined, registerCommand: () => ({ dispose() {} }) },
       languages: {
+        registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
+        registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
         createDiagnosticCollection: () => ({
           set: (uri: { toString(): string }, list: Diagnostic[]) => self.diagnostics.set(uri.toString(), list.map((d) => ({ message: d.message, line: d.range.start.line }))),
           delete: (uri: { toString(): string }) => self.diagnostics.delete(uri.toString()),
@@ -121,6 +152,8 @@ export class FakeVscode {
           inspect: (key: string) => ({ globalValue: self.settings[`${section}.${key}`], workspaceValue: self.workspaceSettings[`${section}.${key}`] }),
           update: async (key: string, value: unknown) => self.setSetting(`${section}.${key}`, value),
         }),
+        onDidChangeTextDocument: (listener: FakeVscode['changeListeners'][number]) => (self.changeListeners.push(listener), { dispose: () => void (self.changeListeners = self.changeListeners.filter((l) => l !== listener)) }),
+        onDidCloseTextDocument: (listener: FakeVscode['closeListeners'][number]) => (self.closeListeners.push(listener), { dispose: () => void (self.closeListeners = self.closeListeners.filter((l) => l !== listener)) }),
         onDidChangeConfiguration: (listener: (e: { affectsConfiguration(section: string): boolean }) => void) => {
           self.configListeners.push(listener);
           return { dispose: () => void (self.configListeners = self.configListeners.filter((l) => l !== listener)) };

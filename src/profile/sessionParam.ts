@@ -1,0 +1,42 @@
+// The `-- durability-lens: session-param @name` marker: a workload that needs a per-session variation (its own key
+// range) names a variable it uses undeclared; a concurrency sweep fills it with the session number 1..N as a typed
+// int parameter (sp_executesql), never by editing the text and never from @@SPID (which differs per run).
+import type { WorkloadBatch } from '../db/types';
+import { SetupMarkerError } from './setupMarkers';
+
+export const SESSION_PARAM_MARKER = 'durability-lens: session-param';
+
+const MARKER_LINE = /^\s*--\s*durability-lens:\s*session-param\b(.*)$/i;
+/** A T-SQL local variable name: @ then a letter, _ or # … (regular identifier rules, kept ASCII here). */
+const VARIABLE = /^@[A-Za-z_][A-Za-z0-9_@#$]*$/;
+
+/**
+ * The variable named by the marker (e.g. '@session'), or null when no batch has one. A malformed marker, or two
+ * markers naming different variables, is a SetupMarkerError naming the document line.
+ */
+export function sessionParamOf(batches: readonly WorkloadBatch[]): string | null {
+  let found: { name: string; line: number } | null = null;
+  for (const batch of batches) {
+    batch.text.split('\n').forEach((raw, i) => {
+      const m = MARKER_LINE.exec(raw.replace(/\r$/, ''));
+      if (!m) return;
+      const line = batch.firstLine + i + 1;
+      const name = m[1]!.trim();
+      if (!VARIABLE.test(name)) {
+        throw new SetupMarkerError(`Line ${line}: '-- ${SESSION_PARAM_MARKER}' needs one variable name such as @session, not '${name}'.`);
+      }
+      if (found && found.name.toLowerCase() !== name.toLowerCase()) {
+        throw new SetupMarkerError(`Line ${line}: a second '-- ${SESSION_PARAM_MARKER}' names ${name}, but line ${found.line} named ${found.name}; use one variable.`);
+      }
+      found ??= { name, line };
+    });
+  }
+  return found ? (found as { name: string }).name : null;
+}
+
+/** The batches as session `sessionNumber` (1-based) runs them: the marker's variable as a typed int parameter. */
+export function withSessionParam<B extends WorkloadBatch>(batches: readonly B[], variable: string | null, sessionNumber: number): B[] {
+  if (variable === null) return [...batches];
+  const parameter = { name: variable.slice(1), type: 'int' as const, value: sessionNumber };
+  return batches.map((b) => ({ ...b, parameters: [...(b.parameters ?? []), parameter] }));
+}

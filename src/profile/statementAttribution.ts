@@ -1,0 +1,206 @@
+// Per-statement attribution (issue 16): folds the statement-trace events, in the order they fired, into figures per
+// statement of the script that ran, and maps each statement to its line in the file (batch start lines included).
+// A WRITELOG wait belongs to the statement whose completion follows it in the session's event stream: the wait
+// happens inside that statement (an autocommit INSERT, or the COMMIT).
+
+import type { WorkloadBatch } from '../db/types';
+import type { DurationUnit } from '../xe/aggregate';
+import type { XeEvent, XeScalar } from '../xe/reader';
+
+/** One statement of the script: where it is and what it cost over the run. */
+export interface StatementFigure {
+  /** 1-based line in the file that was run (the statement's first line). */
+  line: number;
+  /** The statement as sent (collapsed whitespace, at most 200 characters). */
+  text: string;
+  executions: number;
+  durationMs: number;
+  writelogWaits: number;
+  writelogMs: number;
+  rows: number;
+  /** 0-based batch of the run. */
+  batchIndex: number;
+  /** Statements inside nested modules / dynamic SQL whose figures were folded into this one. */
+  nestedStatements: number;
+}
+
+export interface StatementAttribution {
+  status: 'measured' | 'not-measured';
+  /** Why not measured (status 'not-measured'). */
+  reason: string | null;
+  /** The GRANT that would allow it, when the reason is a permission. */
+  grant: string | null;
+  /** sqlos.wait_completed / wait_info, or null when WRITELOG could not be traced per statement. */
+  waitEvent: string | null;
+  attributedWritelogWaits: number;
+  attributedWritelogMs: number;
+  /** Waits after the last completed statement, or of statements outside the batches we sent. */
+  unattributedWritelogWaits: number;
+  unattributedWritelogMs: number;
+  /** The session's WRITELOG delta from sys.dm_exec_session_wait_stats (null: not read). */
+  sessionWritelogWaits: number | null;
+  sessionWritelogMs: number | null;
+  /** Events the reader saw vs those the session counted exactly (event_counter; null: not read). */
+  eventsSeen: number;
+  eventsCounted: number | null;
+  /** Average log bytes per flush over the whole run (log file bytes / flushes); null when either is unknown. */
+  logBytesPerFlush: number | null;
+  /** What the attribution cannot see, stated with every result. */
+  limits: string[];
+  notes: string[];
+}
+
+export const ATTRIBUTION_LIMITS = [
+  'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
+  'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
+  'The ring buffer keeps the newest events: a long run is attributed from its last events only (coverage below).',
+];
+
+const TEXT_LIMIT = 200;
+
+function num(v: XeScalar | undefined): number | null {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+  return null;
+}
+
+export function toMs(value: number, unit: DurationUnit): number {
+  return unit === 'milliseconds' ? value : value / 1000;
+}
+
+/** 1-based line of character `offset` within `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export interface StatementLocation {
+  batchIndex: number;
+  /** 1-based line in the file. */
+  line: number;
+  text: string;
+}
+
+/**
+ * Which of our batches a statement event came from, and its file line. Offsets are bytes of UTF-16 text (2 per
+ * character); offset_end -1 means "to the end of the batch". The batch is the one whose text holds the event's
+ * statement text at that offset (or, without a text, whose line at that offset is the event's line_number).
+ */
+export function locateStatement(batches: readonly WorkloadBatch[], ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation | null {
+  const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
+  const candidates: number[] = [];
+  for (let i = 0; i < batches.length; i++) {
+    const text = batches[i]!.text;
+    if (start !== null && start > text.length) continue;
+    if (ev.statement !== null && ev.statement.length > 0 && start !== null) {
+      if (text.startsWith(ev.statement, start)) candidates.push(i);
+    } else if (start !== null && ev.line !== null) {
+      if (lineAt(text, start) === ev.line) candidates.push(i);
+    }
+  }
+  if (candidates.length === 0 && batches.length === 1 && ev.line !== null) candidates.push(0);
+  if (candidates.length === 0) return null;
+  // Identical batches (the same text twice) share their lines' figures under the first of them.
+  const batchIndex = candidates[0]!;
+  const batch = batches[batchIndex]!;
+  const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
+  const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : batch.text.length;
+  const raw = start !== null ? batch.text.slice(start, Math.max(start, end)) : (ev.statement ?? '');
+  const text = raw.replace(/\s+/g, ' ').trim();
+  return { batchIndex, line: batch.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
+}
+
+export interface AttributionOptions {
+  batches: readonly WorkloadBatch[];
+  statementUnit: DurationUnit;
+  waitUnit: DurationUnit;
+}
+
+/** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */
+export class StatementAccumulator {
+  private readonly byKey = new Map<string, StatementFigure>();
+  private readonly located = new Map<string, StatementLocation | null>();
+  private pendingWaits = 0;
+  private pendingMs = 0;
+  private pendingNested = 0;
+  unattributedWaits = 0;
+  unattributedMs = 0;
+  attributedWaits = 0;
+  attributedMs = 0;
+  nestedStatements = 0;
+
+  constructor(private readonly opts: AttributionOptions) {}
+
+  add(e: XeEvent): void {
+    if (e.name === 'wait_completed' || e.name === 'wait_info') {
+      // wait_info's begin has no duration; the session's predicate keeps the end only, this guards a server that did not.
+      if (e.name === 'wait_info' && typeof e.data.opcode?.text === 'string' && e.data.opcode.text !== 'End') return;
+      this.pendingWaits++;
+      this.pendingMs += toMs(num(e.data.duration?.value) ?? 0, this.opts.waitUnit);
+      return;
+    }
+    if (e.name === 'sp_statement_completed') {
+      // Nested: its waits stay pending for the client statement that called it (whose completion follows).
+      this.pendingNested++;
+      this.nestedStatements++;
+      return;
+    }
+    if (e.name !== 'sql_statement_completed') return;
+    const d = e.data;
+    const ev = { line: num(d.line_number?.value), offset: num(d.offset?.value), offsetEnd: num(d.offset_end?.value), statement: typeof d.statement?.value === 'string' ? d.statement.value : null };
+    const cacheKey = `${ev.offset}:${ev.offsetEnd}:${ev.line}:${ev.statement ?? ''}`;
+    let where = this.located.get(cacheKey);
+    if (where === undefined) this.located.set(cacheKey, (where = locateStatement(this.opts.batches, ev)));
+    if (where === null) {
+      this.unattributedWaits += this.pendingWaits;
+      this.unattributedMs += this.pendingMs;
+    } else {
+      const key = `${where.batchIndex}:${ev.offset ?? where.line}`;
+      let f = this.byKey.get(key);
+      if (!f) this.byKey.set(key, (f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0 }));
+      f.executions++;
+      f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
+      f.rows += num(d.row_count?.value) ?? 0;
+      f.writelogWaits += this.pendingWaits;
+      f.writelogMs += this.pendingMs;
+      f.nestedStatements += this.pendingNested;
+      this.attributedWaits += this.pendingWaits;
+      this.attributedMs += this.pendingMs;
+    }
+    this.pendingWaits = 0;
+    this.pendingMs = 0;
+    this.pendingNested = 0;
+  }
+
+  finish(): StatementFigure[] {
+    // Waits after the last completion (a cancelled statement) have no statement.
+    this.unattributedWaits += this.pendingWaits;
+    this.unattributedMs += this.pendingMs;
+    this.pendingWaits = 0;
+    this.pendingMs = 0;
+    return [...this.byKey.values()]
+      .map((f) => ({ ...f, durationMs: round3(f.durationMs), writelogMs: round3(f.writelogMs) }))
+      .sort((a, b) => b.writelogMs - a.writelogMs || b.writelogWaits - a.writelogWaits || b.durationMs - a.durationMs || a.line - b.line);
+  }
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/** The attribution when no trace ran: figures are "not measured", never zero. */
+export function notMeasuredAttribution(reason: string, grant: string | null, session: { waits: number | null; ms: number | null } = { waits: null, ms: null }): StatementAttribution {
+  return {
+    status: 'not-measured', reason, grant, waitEvent: null, attributedWritelogWaits: 0, attributedWritelogMs: 0, unattributedWritelogWaits: 0, unattributedWritelogMs: 0,
+    sessionWritelogWaits: session.waits, sessionWritelogMs: session.ms, eventsSeen: 0, eventsCounted: null, logBytesPerFlush: null, limits: ATTRIBUTION_LIMITS, notes: [],
+  };
+}
+
+/** Share of the session's WRITELOG waits (count) that landed on `line`; null when the session total is unknown or 0. */
+export function writelogShareOfLine(statements: readonly StatementFigure[], attribution: StatementAttribution, line: number): number | null {
+  const total = attribution.sessionWritelogWaits;
+  if (total === null || total === 0) return null;
+  return statements.filter((s) => s.line === line).reduce((n, s) => n + s.writelogWaits, 0) / total;
+}

@@ -1,0 +1,107 @@
+// The statement-attribution trace inside a measured run (issue 16): started after the log-flush trace on the monitor
+// connection, read after the workload, dropped in measureRun's finally. Any failure becomes "not measured" with why
+// and the GRANT; it never fails the run.
+
+import type { SqlClient, WorkloadBatch } from '../db/types';
+import type { SnapshotDiff } from '../probes';
+import type { XePlatform } from '../xe/errors';
+import { dropSessionSql } from '../xe/sessionSql';
+import { StatementTraceSession } from '../xe/statementTrace';
+import { runSchemaFields } from './runSchema';
+import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type StatementAttribution, type StatementFigure } from './statementAttribution';
+import type { MissingMeasurement } from './types';
+
+export interface StatementTraceStart {
+  trace: StatementTraceSession | null;
+  /** Set when the trace could not start (or was not wanted): the attribution is not measured, with this reason. */
+  missing: MissingMeasurement | null;
+}
+
+const MEASUREMENT = 'statementAttribution';
+
+/** Prepares and starts the session; never throws (a failure is returned as `missing`). */
+export async function startStatementTrace(
+  monitor: SqlClient,
+  spid: number,
+  platform: XePlatform | undefined,
+  refused: { reason: string; grant: string | null } | null,
+): Promise<StatementTraceStart> {
+  if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant } };
+  let trace: StatementTraceSession | null = null;
+  try {
+    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}) });
+    await trace.start();
+    return { trace, missing: null };
+  } catch (err) {
+    // A session that was created but not started is dropped by disposeStatementTrace (the caller keeps `trace`).
+    return { trace, missing: { measurement: MEASUREMENT, reason: `No per-statement attribution: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null } };
+  }
+}
+
+function sessionWritelog(diff: SnapshotDiff): { waits: number | null; ms: number | null } {
+  const w = runSchemaFields(diff, 0).sessionWaits;
+  if (diff.sessionWaits.status !== 'ok') return { waits: null, ms: null };
+  const row = w.find((x) => x.waitType === 'WRITELOG');
+  return { waits: row?.waitingTasks ?? 0, ms: row?.waitTimeMs ?? 0 };
+}
+
+/** Stops, reads and folds the trace into per-statement figures; failures become a not-measured attribution. */
+export async function collectStatementTrace(
+  start: StatementTraceStart,
+  batches: readonly WorkloadBatch[],
+  diff: SnapshotDiff,
+): Promise<{ statements: StatementFigure[]; attribution: StatementAttribution; missing: MissingMeasurement | null }> {
+  const session = sessionWritelog(diff);
+  const trace = start.trace;
+  if (!trace || trace.state !== 'started') {
+    const m = start.missing ?? { measurement: MEASUREMENT, reason: 'The statement trace did not start.', grant: null };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+  }
+  try {
+    await trace.stop();
+  } catch (err) {
+    const m = { measurement: MEASUREMENT, reason: `The statement trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+  }
+  const plan = trace.plan;
+  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds' });
+  const read = trace.collect((e) => acc.add(e));
+  const statements = acc.finish();
+  const counted = read.counts ? [...read.counts.values()].reduce((a, b) => a + b, 0) : null;
+  const log = runSchemaFields(diff, 0).logCounters;
+  const notes = [...plan.notes, ...read.notes];
+  if (acc.nestedStatements > 0) notes.push(`${acc.nestedStatements} statement(s) ran inside nested modules or dynamic SQL; their figures are on the line that called them.`);
+  if (counted !== null && counted > read.seen) notes.push(`Coverage: ${read.seen} of ${counted} events were read (the ring buffer keeps the newest); per-statement figures cover that part of the run.`);
+  return {
+    statements,
+    attribution: {
+      status: 'measured',
+      reason: null,
+      grant: null,
+      waitEvent: plan.wait?.event ?? null,
+      attributedWritelogWaits: acc.attributedWaits,
+      attributedWritelogMs: Math.round(acc.attributedMs * 1000) / 1000,
+      unattributedWritelogWaits: acc.unattributedWaits,
+      unattributedWritelogMs: Math.round(acc.unattributedMs * 1000) / 1000,
+      sessionWritelogWaits: session.waits,
+      sessionWritelogMs: session.ms,
+      eventsSeen: read.seen,
+      eventsCounted: counted,
+      logBytesPerFlush: log.logBytesFlushed !== null && log.logFlushes ? Math.round(log.logBytesFlushed / log.logFlushes) : null,
+      limits: ATTRIBUTION_LIMITS,
+      notes,
+    },
+    missing: null,
+  };
+}
+
+/** Drops the session if it may exist; a failure becomes a note with the DROP to run. */
+export async function disposeStatementTrace(start: StatementTraceStart, reconnect: (() => Promise<SqlClient>) | undefined, notes: string[]): Promise<void> {
+  const trace = start.trace;
+  if (!trace) return;
+  try {
+    await trace.dispose(reconnect);
+  } catch (err) {
+    notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: ${dropSessionSql(trace.name, trace.plan.platform.scope)}`);
+  }
+}

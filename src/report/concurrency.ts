@@ -1,0 +1,172 @@
+// The concurrency sweep's curve (issue 18): per durability mode and session count, commits per second, log flushes
+// per commit, average flush size and WRITELOG per commit (median and min–max over the repetitions), p95 commit
+// latency where measurable, and a verdict on how the gain of delayed durability changes with concurrency.
+import { valueOf } from '../probes/measurement';
+import type { RunResult } from '../profile/types';
+import { counter } from './metrics';
+import { summarize, type Summary } from './stats';
+import { formatBytes, formatFactor, formatNumber } from './units';
+
+/** One point of the curve. The flat figures are the medians; `spread` holds median/min/max/n of each. */
+export interface ConcurrencyPoint {
+  sessions: number;
+  mode: string;
+  /** Measured runs at this point (warm-ups excluded). */
+  runs: number;
+  commitsPerSec: number | null;
+  flushesPerCommit: number | null;
+  averageFlushBytes: number | null;
+  writelogMsPerCommit: number | null;
+  /** Not measurable from a client for commits inside a batch: null, with the why in `notMeasured`. */
+  p95CommitLatencyMs: number | null;
+  spread: Record<ConcurrencyMetricId, Summary | null>;
+  /** Figures not measured at this point and why ("not measured" is never zero). */
+  notMeasured: Array<{ metric: string; reason: string }>;
+}
+
+export type ConcurrencyMetricId = 'commitsPerSec' | 'flushesPerCommit' | 'averageFlushBytes' | 'writelogMsPerCommit';
+
+export interface ConcurrencyMetric {
+  id: ConcurrencyMetricId;
+  label: string;
+  /** How a value reads: 'rate' = per second, 'ratio' = per commit, 'bytes', 'ms'. */
+  unit: 'per-second' | 'per-commit' | 'bytes' | 'ms';
+}
+
+/** The curve's metrics in display order (the webview draws one chart each). */
+export const CONCURRENCY_METRICS: readonly ConcurrencyMetric[] = [
+  { id: 'commitsPerSec', label: 'Commits per second', unit: 'per-second' },
+  { id: 'flushesPerCommit', label: 'Log flushes per commit', unit: 'per-commit' },
+  { id: 'averageFlushBytes', label: 'Average flush size', unit: 'bytes' },
+  { id: 'writelogMsPerCommit', label: 'WRITELOG ms per commit', unit: 'ms' },
+];
+
+export interface ConcurrencyModel {
+  /** Session counts in ascending order. */
+  levels: number[];
+  modes: string[];
+  points: ConcurrencyPoint[];
+  /** "At 8 sessions FORCED gains 1.3× commits per second over DISABLED, at 1 session 9.8×"; null without both modes. */
+  verdict: string | null;
+}
+
+export const P95_NOT_MEASURED =
+  'Commit latency per commit is not observable from the client when the commits happen inside a batch (a loop, a procedure); WRITELOG per commit is the average wait, and the log-flush trace gives the flush latency p95.';
+
+const MODE_ORDER = ['DISABLED', 'ALLOWED', 'FORCED'];
+
+function div(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b === 0 ? null : a / b;
+}
+
+interface RunFigures {
+  commitsPerSec: number | null;
+  flushesPerCommit: number | null;
+  averageFlushBytes: number | null;
+  writelogMsPerCommit: number | null;
+  notMeasured: Array<{ metric: string; reason: string }>;
+}
+
+/** One run's figures: commits and flushes from the database's counters, WRITELOG from the sessions' own waits. */
+export function runConcurrencyFigures(run: RunResult): RunFigures {
+  const notMeasured: RunFigures['notMeasured'] = [];
+  const commits = counter(run, 'Write Transactions/sec');
+  const flushes = counter(run, 'Log Flushes/sec') ?? run.logFlushTrace?.flushes ?? null;
+  const logTotal = valueOf(run.diff.files)?.totals.find((t) => t.kind === 'log');
+  const bytes = counter(run, 'Log Bytes Flushed/sec') ?? logTotal?.bytesWritten ?? null;
+  const wallMs = run.concurrency?.wallMs ?? run.workloadElapsedMs;
+  if (commits === null) notMeasured.push({ metric: 'commits', reason: 'The Write Transactions/sec counter was not read (see "Not measured"): commits per second and the per-commit figures are not measured.' });
+  if (flushes === null) notMeasured.push({ metric: 'flushesPerCommit', reason: 'Neither the Log Flushes/sec counter nor the log-flush trace was read.' });
+  const writelog = run.concurrency?.writelog ?? null;
+  if (writelog === null) notMeasured.push({ metric: 'writelogMsPerCommit', reason: run.concurrency?.writelogNotMeasured ?? "The workload sessions' waits were not read." });
+  return {
+    commitsPerSec: div(commits, wallMs > 0 ? wallMs / 1000 : null),
+    flushesPerCommit: div(flushes, commits),
+    averageFlushBytes: div(bytes, flushes),
+    writelogMsPerCommit: div(writelog?.waitTimeMs ?? null, commits),
+    notMeasured,
+  };
+}
+
+export function buildConcurrencyModel(allRuns: readonly RunResult[]): ConcurrencyModel | null {
+  const runs = allRuns.filter((r) => !r.warmup && r.concurrency && r.diff.valid);
+  if (!allRuns.some((r) => r.concurrency)) return null;
+  const levels = [...new Set(runs.map((r) => r.concurrency!.sessions))].sort((a, b) => a - b);
+  const modes = [...new Set(runs.map((r) => r.mode ?? r.delayedDurability ?? 'RUN'))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const points: ConcurrencyPoint[] = [];
+  for (const sessions of levels) {
+    for (const mode of modes) {
+      const at = runs.filter((r) => r.concurrency!.sessions === sessions && (r.mode ?? r.delayedDurability ?? 'RUN') === mode);
+      if (at.length === 0) continue;
+      const figures = at.map(runConcurrencyFigures);
+      const spread = Object.fromEntries(
+        (['commitsPerSec', 'flushesPerCommit', 'averageFlushBytes', 'writelogMsPerCommit'] as const).map((id) => [id, summarize(figures.map((f) => f[id]))]),
+      ) as Record<ConcurrencyMetricId, Summary | null>;
+      const notMeasured = [...new Map(figures.flatMap((f) => f.notMeasured).map((m) => [m.metric, m])).values()];
+      notMeasured.push({ metric: 'p95CommitLatencyMs', reason: P95_NOT_MEASURED });
+      points.push({
+        sessions,
+        mode,
+        runs: at.length,
+        commitsPerSec: spread.commitsPerSec?.median ?? null,
+        flushesPerCommit: spread.flushesPerCommit?.median ?? null,
+        averageFlushBytes: spread.averageFlushBytes?.median ?? null,
+        writelogMsPerCommit: spread.writelogMsPerCommit?.median ?? null,
+        p95CommitLatencyMs: null,
+        spread,
+        notMeasured,
+      });
+    }
+  }
+  return { levels, modes, points, verdict: concurrencyVerdict(points, levels) };
+}
+
+function rank(mode: string): number {
+  const i = MODE_ORDER.indexOf(mode);
+  return i < 0 ? 99 : i;
+}
+
+/** The gain of the delayed mode (FORCED, else ALLOWED) over DISABLED in commits per second, largest level first. */
+export function concurrencyVerdict(points: readonly ConcurrencyPoint[], levels: readonly number[]): string | null {
+  const other = points.some((p) => p.mode === 'FORCED') ? 'FORCED' : points.some((p) => p.mode === 'ALLOWED') ? 'ALLOWED' : null;
+  if (!other) return null;
+  const gains: Array<{ n: number; gain: number }> = [];
+  for (const n of [...levels].sort((a, b) => b - a)) {
+    const base = points.find((p) => p.sessions === n && p.mode === 'DISABLED')?.commitsPerSec ?? null;
+    const mine = points.find((p) => p.sessions === n && p.mode === other)?.commitsPerSec ?? null;
+    const gain = div(mine, base);
+    if (gain !== null) gains.push({ n, gain });
+  }
+  if (gains.length === 0) return null;
+  const parts = gains.map(({ n, gain }) => `at ${n} session${n === 1 ? '' : 's'} ${other} gains ${formatFactor(gain)}`);
+  const text = `Commits per second, ${other} vs DISABLED: ${parts.join(', ')}.`;
+  const most = gains[0]!;
+  const fewest = gains[gains.length - 1]!;
+  const shared = points.find((p) => p.sessions === most.n && p.mode === 'DISABLED')?.flushesPerCommit ?? null;
+  if (gains.length > 1 && most.gain < fewest.gain && shared !== null && shared < 1) {
+    return `${text} With ${most.n} sessions DISABLED commits shared log flushes (${shared.toFixed(2)} flushes per commit), which leaves delayed durability less to save.`;
+  }
+  return text;
+}
+
+/** A point's figure as table text: median (min – max) when the repetitions differ; "not measured" when absent. */
+export function concurrencyCellText(s: Summary | null, unit: ConcurrencyMetric['unit']): string {
+  if (!s) return 'not measured';
+  const one = (v: number) => (unit === 'bytes' ? formatBytes(v) : unit === 'per-second' ? formatNumber(v, 0) : formatNumber(v, unit === 'ms' ? 3 : 2));
+  return s.n === 1 || s.min === s.max ? one(s.median) : `${one(s.median)} (${one(s.min)} – ${one(s.max)})`;
+}
+
+/** The Markdown section: the verdict, one row per level and mode, and what was not measured. */
+export function concurrencyMarkdownLines(model: ConcurrencyModel, md: (text: string) => string): string[] {
+  const out = ['## Concurrency', ''];
+  if (model.verdict) out.push(md(model.verdict), '');
+  out.push(`| Sessions | Mode | Runs | ${CONCURRENCY_METRICS.map((m) => md(m.label)).join(' | ')} | p95 commit latency |`);
+  out.push(`| ---: | --- | ---: | ${CONCURRENCY_METRICS.map(() => '---:').join(' | ')} | --- |`);
+  for (const p of model.points) {
+    out.push(`| ${p.sessions} | ${md(p.mode)} | ${p.runs} | ${CONCURRENCY_METRICS.map((m) => md(concurrencyCellText(p.spread[m.id], m.unit))).join(' | ')} | not measured |`);
+  }
+  out.push('', 'Cells: median (min – max) over the repetitions. Commits: the Write Transactions/sec counter; per second over the wall time from the release of all sessions to the last one finishing.');
+  const reasons = [...new Set(model.points.flatMap((p) => p.notMeasured.map((n) => n.reason)))];
+  for (const r of reasons) out.push(`- Not measured: ${md(r)}`);
+  return out;
+}

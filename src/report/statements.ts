@@ -1,0 +1,112 @@
+// Per-statement figures as people read them (issue 16): the view the panel's Statements tab, the Markdown top-10
+// table and the editor's inline hints share — one wording for "10,000 × · 42 s WRITELOG · 4 KiB log/flush".
+// Pure (no server, no vscode), so the webview bundle and the extension can both use it.
+import type { RunResult } from '../profile/types';
+import type { StatementAttribution, StatementFigure } from '../profile/statementAttribution';
+import { markdownCode } from './markdownText';
+import { formatBytes, formatCount, formatDuration, formatShare } from './units';
+
+/** The statements of one run, kept in the model (a comparison shows its first measured run of the baseline). */
+export interface StatementsView {
+  /** The column (mode) the run belongs to, "RUN" for a plain profile. */
+  column: string;
+  statements: StatementFigure[];
+  attribution: StatementAttribution;
+}
+
+/** How many statements the model keeps (the panel's table); the Markdown shows the first 10. */
+export const STATEMENTS_KEPT = 50;
+export const MARKDOWN_TOP = 10;
+
+/** From the first run of `preferredColumn` that has an attribution, else any run with one; null when none. */
+export function statementsViewOf(runs: readonly RunResult[], columnOf: (r: RunResult) => string, preferredColumn: string): StatementsView | null {
+  const candidates = runs.filter((r) => !r.warmup && r.statementAttribution);
+  const run = candidates.find((r) => columnOf(r) === preferredColumn) ?? candidates[0];
+  if (!run) return null;
+  return { column: columnOf(run), statements: (run.statements ?? []).slice(0, STATEMENTS_KEPT), attribution: run.statementAttribution! };
+}
+
+/** "10,000 × · 42.00 s WRITELOG · 4 KiB log/flush" — the inline hint at the end of a hot line. */
+export function statementHintText(f: StatementFigure, a: StatementAttribution): string {
+  const parts = [`${formatCount(f.executions)} ×`];
+  if (a.waitEvent !== null) parts.push(`${formatDuration(f.writelogMs)} WRITELOG`);
+  else parts.push(formatDuration(f.durationMs));
+  if (a.logBytesPerFlush !== null && f.writelogWaits > 0) parts.push(`${formatBytes(a.logBytesPerFlush)} log/flush (run avg)`);
+  return parts.join(' · ');
+}
+
+/** The hover's lines: every figure, the share of the session's WRITELOG, and what attribution cannot see. */
+export function statementHoverLines(f: StatementFigure, a: StatementAttribution): string[] {
+  const lines = [
+    `Executions: ${formatCount(f.executions)}`,
+    `Duration (sum): ${formatDuration(f.durationMs)}`,
+    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${formatDuration(f.writelogMs)})` : 'WRITELOG waits: not measured per statement',
+    `Rows: ${formatCount(f.rows)}`,
+  ];
+  if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null) {
+    lines.push(`Share of the session's WRITELOG waits: ${formatShare(f.writelogWaits / a.sessionWritelogWaits)} of ${formatCount(a.sessionWritelogWaits)} (sys.dm_exec_session_wait_stats)`);
+  }
+  if (a.logBytesPerFlush !== null) lines.push(`Log per flush: ${formatBytes(a.logBytesPerFlush)} (average over the whole run, not this statement)`);
+  if (f.nestedStatements > 0) lines.push(`Includes ${formatCount(f.nestedStatements)} nested statement(s) (dynamic SQL or procedures) it called.`);
+  return lines;
+}
+
+/** The reconciliation line: attributed WRITELOG next to the session's own total. */
+export function reconciliationText(a: StatementAttribution): string {
+  if (a.status !== 'measured') return `Statements not measured: ${a.reason ?? 'unknown reason'}`;
+  if (a.waitEvent === null) return 'WRITELOG waits were not traced per statement (see notes); statement counts and durations are.';
+  const session = a.sessionWritelogWaits === null ? 'not measured' : `${formatCount(a.sessionWritelogWaits)} (${formatDuration(a.sessionWritelogMs ?? 0)})`;
+  const coverage = a.eventsCounted !== null && a.eventsCounted > a.eventsSeen ? ` Coverage: ${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)} events.` : '';
+  return `WRITELOG attributed to statements: ${formatCount(a.attributedWritelogWaits)} waits (${formatDuration(a.attributedWritelogMs)}); not attributed: ${formatCount(a.unattributedWritelogWaits)}; the session's total: ${session}.${coverage}`;
+}
+
+/** The Markdown section: a top-10 table by WRITELOG time, the reconciliation and the limits. `md` escapes text. */
+export function statementsMarkdown(view: StatementsView, md: (text: string) => string): string[] {
+  const a = view.attribution;
+  const out = ['## Statements', ''];
+  if (a.status !== 'measured') {
+    out.push(`${md(reconciliationText(a))}${a.grant ? ` To enable: ${markdownCode(a.grant)}` : ''}`);
+    return out;
+  }
+  out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
+  out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
+    const cells = [String(f.line), f.text, formatCount(f.executions), formatDuration(f.durationMs), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? formatDuration(f.writelogMs) : 'not measured', formatCount(f.rows)];
+    out.push(`| ${cells.map(md).join(' | ')} |`);
+  }
+  out.push('', md(reconciliationText(a)));
+  for (const l of [...a.limits, ...a.notes]) out.push(`- ${md(l)}`);
+  return out;
+}
+
+/** How many lines get an inline hint: the hottest ones only, so the editor stays readable. */
+export const HINT_LINES = 10;
+
+export interface LineHint {
+  /** 1-based line in the file that ran. */
+  line: number;
+  hint: string;
+  hover: string[];
+}
+
+/**
+ * The hot lines of a run: those whose statements waited on WRITELOG (by WRITELOG time), else the longest-running,
+ * at most `max`. Statements sharing a line are summed. Stand-in figures say so in the hint and the hover.
+ */
+export function lineHints(statements: readonly StatementFigure[], a: StatementAttribution, standIn: boolean, max = HINT_LINES): LineHint[] {
+  if (a.status !== 'measured') return [];
+  const byLine = new Map<number, StatementFigure>();
+  for (const s of statements) {
+    const cur = byLine.get(s.line);
+    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: cur.durationMs + s.durationMs, writelogWaits: cur.writelogWaits + s.writelogWaits, writelogMs: cur.writelogMs + s.writelogMs, rows: cur.rows + s.rows, nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
+  }
+  const lines = [...byLine.values()];
+  const waited = lines.filter((s) => s.writelogWaits > 0);
+  const hot = (waited.length > 0 ? waited.sort((x, y) => y.writelogMs - x.writelogMs || y.writelogWaits - x.writelogWaits) : lines.sort((x, y) => y.durationMs - x.durationMs)).slice(0, max);
+  const label = standIn ? ' (stand-in)' : '';
+  return hot.map((s) => ({
+    line: s.line,
+    hint: statementHintText(s, a) + label,
+    hover: [...statementHoverLines(s, a), ...(standIn ? ['Figures from the Durability Lens stand-in: simulated by a model, not measured on SQL Server.'] : []), reconciliationText(a)],
+  }));
+}

@@ -1,0 +1,41 @@
+// The panel's Statements tab (issue 16): the run's statements sorted by WRITELOG time, each line number a button that
+// opens that line in the editor, the reconciliation with the session's total and what attribution cannot see.
+// Built from the model's plain data; every server string (statement text, notes) stays a text node.
+import { formatCount, formatDuration } from '../report/units';
+import { reconciliationText } from '../report/statements';
+import type { PanelData } from '../shared/webviewProtocol';
+import type { VElement, VNode } from './view';
+
+/** The element builders of view.ts, passed in so the two modules do not import each other. */
+export interface ViewKit {
+  h(tag: string, attrs?: Record<string, string>, ...children: (VNode | null | undefined | false)[]): VElement;
+  table(headers: string[], rows: VNode[][], label: string, numericFrom?: number): VElement;
+}
+
+export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement {
+  const view = d.model.statements ?? null;
+  if (!view) return h('p', { class: 'dl-muted' }, d.kind === 'trace' ? 'An ad-hoc trace runs no statements of its own.' : 'This result has no per-statement figures (made by an earlier version, or the statement trace was off).');
+  const a = view.attribution;
+  if (a.status !== 'measured') {
+    return h('div', {}, h('p', { class: 'dl-muted' }, reconciliationText(a)), a.grant ? h('p', {}, 'To enable: ', h('code', {}, a.grant)) : null);
+  }
+  const canOpen = !!d.documentUri;
+  const traced = a.waitEvent !== null;
+  const rows: VNode[][] = view.statements.map((s) => [
+    canOpen ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, String(s.line)) : String(s.line),
+    h('code', {}, s.text),
+    formatCount(s.executions),
+    formatDuration(s.durationMs),
+    traced ? formatCount(s.writelogWaits) : 'not measured',
+    traced ? formatDuration(s.writelogMs) : 'not measured',
+    formatCount(s.rows),
+  ]);
+  return h(
+    'div',
+    { class: 'dl-statements' },
+    h('p', {}, reconciliationText(a)),
+    view.column !== 'RUN' ? h('p', { class: 'dl-muted' }, `Statements of the first measured ${view.column} run.`) : null,
+    rows.length > 0 ? table(['Line', 'Statement', 'Executions', 'Duration', 'WRITELOG waits', 'WRITELOG time', 'Rows'], rows, 'Statements by WRITELOG time', 2) : h('p', { class: 'dl-muted' }, 'No statement of the script completed while traced.'),
+    h('ul', { class: 'dl-notes' }, ...[...a.limits, ...a.notes].map((n) => h('li', {}, n))),
+  );
+}

@@ -1,0 +1,81 @@
+// The SQL of the statement-attribution Extended Events session (issue 16), each statement beside the page it follows.
+// Identifiers are QUOTENAME-style; the spid and map keys go into DDL as validated integer literals (DDL takes no
+// parameters); names of events come from our fixed list only.
+
+import { integerLiteral, quoteSysname, RING_BUFFER_MAX_MEMORY_KB, type SessionScope } from './sessionSql';
+
+/** Statement events: sql_statement_completed for the client's batches, sp_statement_completed inside modules / dynamic SQL. */
+export const STATEMENT_EVENTS = ['sql_statement_completed', 'sp_statement_completed'] as const;
+export type StatementEventName = (typeof STATEMENT_EVENTS)[number];
+/** Wait events in preference order: wait_completed fires once per wait; wait_info fires at begin and end (opcode). */
+export const WAIT_EVENTS = ['wait_completed', 'wait_info'] as const;
+export type WaitEventName = (typeof WAIT_EVENTS)[number];
+
+/**
+ * Which statement and wait events exist, with the description of their duration field (its unit is read from there).
+ * Objects: sys.dm_xe_objects + sys.dm_xe_packages (CREATE EVENT SESSION page's pattern); columns: sys.dm_xe_object_columns.
+ */
+export const STATEMENT_CATALOG_SQL = [
+  'SELECT p.name AS package_name, o.name AS event_name, oc.description AS duration_description',
+  'FROM sys.dm_xe_objects AS o',
+  'JOIN sys.dm_xe_packages AS p ON o.package_guid = p.guid',
+  "LEFT JOIN sys.dm_xe_object_columns AS oc ON oc.object_name = o.name AND oc.object_package_guid = o.package_guid AND oc.name = N'duration' AND oc.column_type = N'data'",
+  "WHERE o.object_type = N'event'",
+  "  AND ((p.name = N'sqlserver' AND o.name IN (N'sql_statement_completed', N'sp_statement_completed'))",
+  "    OR (p.name = N'sqlos' AND o.name IN (N'wait_completed', N'wait_info')));",
+].join('\n');
+
+/**
+ * The WRITELOG key of the wait_types map and the End key of event_opcode, looked up at run time: map keys differ
+ * between versions (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-xe-map-values-transact-sql:
+ * name, object_package_guid, map_key, map_value; VIEW SERVER STATE, 2022+ VIEW SERVER PERFORMANCE STATE).
+ */
+export const MAP_KEYS_SQL = [
+  'SELECT name, map_key, map_value FROM sys.dm_xe_map_values',
+  "WHERE (name = N'wait_types' AND map_value = N'WRITELOG') OR (name = N'event_opcode' AND map_value = N'End');",
+].join('\n');
+
+export interface StatementSessionDefinition {
+  name: string;
+  scope: SessionScope;
+  /** The workload connection's @@SPID: every event is limited to it (global predicate source sqlserver.session_id). */
+  spid: number;
+  statementEvents: readonly StatementEventName[];
+  wait: { event: WaitEventName; writelogKey: number; endOpcodeKey: number | null } | null;
+  maxEventsLimit: number;
+}
+
+function scopeKeyword(scope: SessionScope): string {
+  return scope === 'server' ? 'SERVER' : 'DATABASE';
+}
+
+/**
+ * CREATE EVENT SESSION (https://learn.microsoft.com/sql/t-sql/statements/create-event-session-transact-sql): predicates
+ * `[sqlserver].[session_id] = n` (a predicate source) and `[wait_type] = key` (an event field holding a map key).
+ * event_counter counts every accepted event exactly, so the ring buffer's coverage can be stated.
+ */
+export function createStatementSessionSql(def: StatementSessionDefinition): string {
+  if (def.statementEvents.length === 0) throw new RangeError('a statement session needs a statement event');
+  const spid = integerLiteral(def.spid, 1, 32767, 'session_id');
+  const bySession = `[sqlserver].[session_id] = (${spid})`;
+  const events = def.statementEvents.map((e) => {
+    if (!STATEMENT_EVENTS.includes(e)) throw new RangeError(`unknown event ${String(e)}`);
+    return `ADD EVENT sqlserver.${e} (WHERE (${bySession}))`;
+  });
+  if (def.wait) {
+    const w = def.wait;
+    if (!WAIT_EVENTS.includes(w.event)) throw new RangeError(`unknown event ${String(w.event)}`);
+    const key = integerLiteral(w.writelogKey, 0, 2 ** 31 - 1, 'wait_types map key');
+    // wait_info fires at the wait's begin and end; only the end carries the duration.
+    const opcode = w.event === 'wait_info' && w.endOpcodeKey !== null ? ` AND [opcode] = (${integerLiteral(w.endOpcodeKey, 0, 2 ** 31 - 1, 'event_opcode map key')})` : '';
+    events.push(`ADD EVENT sqlos.${w.event} (WHERE (${bySession} AND [wait_type] = (${key})${opcode}))`);
+  }
+  const limit = integerLiteral(def.maxEventsLimit, 1, 2_000_000_000, 'MAX_EVENTS_LIMIT');
+  return [
+    `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
+    events.join(',\n'),
+    `ADD TARGET package0.event_counter,\nADD TARGET package0.ring_buffer (SET max_events_limit = ${limit}, max_memory = ${RING_BUFFER_MAX_MEMORY_KB})`,
+    // NO_EVENT_LOSS would slow the workload it measures; losses are counted instead (event_counter vs ring).
+    'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
+  ].join('\n');
+}

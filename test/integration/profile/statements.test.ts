@@ -1,0 +1,114 @@
+// Per-statement attribution end to end on the stand-in (issue 16): a loop of single-row INSERTs then one batched
+// UPDATE; the INSERT's line carries (nearly) all of the session's WRITELOG waits, in the RunResult and in the CLI's
+// JSON, and the statement session is dropped. Figures are the model's.
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/dispatch';
+import { processIO } from '../../../src/cli/io';
+import { EXIT } from '../../../src/cli/commands/shared';
+import { connect } from '../../../src/db/connect';
+import { profileConnectionSource, profileRun } from '../../../src/profile';
+import { writelogShareOfLine, type StatementFigure } from '../../../src/profile/statementAttribution';
+import { analyze } from '../../../src/tsql';
+import { serverState, startStandin, type StandinHarness } from './standin';
+
+const INSERT_LINE = 7;
+const UPDATE_LINE = 10;
+/** Line 7 is the INSERT, line 10 the UPDATE (1-based in the file); a GO splits the first batch off. */
+function loopThenUpdate(rows: number): string {
+  return [
+    '-- issue 16: a loop that commits each row, then one batched UPDATE',
+    'SET NOCOUNT ON;',
+    'GO',
+    'DECLARE @i int = 0;',
+    'WHILE @i < ' + rows,
+    'BEGIN',
+    '  INSERT INTO dbo.attr_t (id, v) VALUES (@i, 0);',
+    '  SET @i += 1;',
+    'END',
+    'UPDATE dbo.attr_t SET v = 1 WHERE v = 0;',
+    '',
+  ].join('\n');
+}
+
+describe('integration: per-statement attribution (stand-in)', function () {
+  this.timeout(60000);
+  let h: StandinHarness;
+  before(async () => {
+    h = await startStandin();
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      await s.execute('CREATE TABLE dbo.attr_t (id int NOT NULL, v int NOT NULL);');
+    } finally {
+      await s.close();
+    }
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('attributes at least 90 % of the session\'s WRITELOG waits to the INSERT line, the UPDATE gets its one commit', async () => {
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(400)).batches });
+    assert.equal(run.status, 'completed');
+    const a = run.statementAttribution!;
+    assert.equal(a.status, 'measured', a.reason ?? '');
+    assert.equal(a.waitEvent, 'wait_completed');
+    const session = run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!;
+    assert.equal(a.sessionWritelogWaits, session.waitingTasks);
+    const share = writelogShareOfLine(run.statements!, a, INSERT_LINE)!;
+    assert.ok(share >= 0.9, `INSERT line share ${share}`);
+    const byLine = new Map(run.statements!.map((s) => [s.line, s] as [number, StatementFigure]));
+    const insert = byLine.get(INSERT_LINE)!;
+    assert.equal(insert.executions, 400);
+    assert.equal(insert.rows, 400);
+    assert.equal(insert.writelogWaits, 400);
+    assert.equal(insert.text, 'INSERT INTO dbo.attr_t (id, v) VALUES (@i, 0)');
+    assert.equal(run.statements![0]!.line, INSERT_LINE, 'sorted by WRITELOG time');
+    const update = byLine.get(UPDATE_LINE)!;
+    assert.equal(update.executions, 1);
+    assert.equal(update.rows, 400);
+    assert.equal(update.writelogWaits, 1);
+    assert.equal(byLine.get(8)!.writelogWaits, 0, 'SET @i += 1 commits nothing');
+    assert.equal(byLine.get(2)!.executions, 1, 'the first batch (before GO) maps to its own line');
+    assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, session.waitingTasks);
+    assert.ok(a.limits.some((l) => /nested dynamic SQL/.test(l)));
+    assert.deepEqual((await serverState(h)).eventSessions, [], 'the statement session was dropped');
+  });
+
+  it('profile --json carries statements: [{line, text, executions, durationMs, writelogWaits, writelogMs, rows}]', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lens-stmt-'));
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      await writeFile(join(dir, 'loop.sql'), loopThenUpdate(150));
+      await writeFile(join(dir, 'settings.json'), JSON.stringify({ 'durabilityLens.connections': [{ name: 'Standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }] }));
+      const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env: { DURABILITY_LENS_PASSWORD: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+      const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 'loop.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+      assert.equal(code, EXIT.ok, err.join(''));
+      const run = JSON.parse(out.join(''));
+      const top = run.statements[0];
+      for (const k of ['line', 'text', 'executions', 'durationMs', 'writelogWaits', 'writelogMs', 'rows']) assert.ok(k in top, `statements[0].${k}`);
+      assert.equal(top.line, INSERT_LINE);
+      const total = run.sessionWaits.find((w: { waitType: string }) => w.waitType === 'WRITELOG').waitingTasks;
+      assert.ok(top.writelogWaits / total >= 0.9, `${top.writelogWaits} of ${total}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without permission to create event sessions, statements are not measured and say which GRANT', async () => {
+    h.engine.faults.createEventSessionDenied = true;
+    try {
+      const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(5)).batches });
+      assert.deepEqual(run.statements, []);
+      assert.equal(run.statementAttribution!.status, 'not-measured');
+      const missing = run.missing.find((m) => m.measurement === 'statementAttribution')!;
+      assert.match(missing.grant ?? '', /GRANT .*EVENT SESSION/);
+      assert.deepEqual((await serverState(h)).eventSessions, []);
+    } finally {
+      h.engine.faults.createEventSessionDenied = false;
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// Per-statement attribution (issue 16): statement events mapped to file lines (selection start, several batches, GO)
+// and WRITELOG waits folded into the statement whose completion follows them.
+import { strict as assert } from 'node:assert';
+import type { WorkloadBatch } from '../../../src/db/types';
+import { locateStatement, StatementAccumulator, toMs, writelogShareOfLine, notMeasuredAttribution } from '../../../src/profile/statementAttribution';
+import type { XeEvent } from '../../../src/xe/reader';
+import { analyze } from '../../../src/tsql';
+
+function stmtEvent(batch: string, statement: string, opts: { line?: number; duration?: number; rows?: number; nested?: boolean; occurrence?: number } = {}): XeEvent {
+  let at = -1;
+  for (let k = 0; k <= (opts.occurrence ?? 0); k++) at = batch.indexOf(statement, at + 1);
+  if (at < 0) throw new Error(`${statement} not in batch`);
+  const line = opts.line ?? batch.slice(0, at).split('\n').length;
+  return {
+    name: opts.nested ? 'sp_statement_completed' : 'sql_statement_completed',
+    package: 'sqlserver',
+    timestamp: null,
+    data: {
+      line_number: { value: line }, offset: { value: at * 2 }, offset_end: { value: (at + statement.length) * 2 }, statement: { value: statement },
+      duration: { value: opts.duration ?? 100 }, row_count: { value: opts.rows ?? 0 },
+    },
+    actions: {},
+  };
+}
+const wait = (duration: number): XeEvent => ({ name: 'wait_completed', package: 'sqlos', timestamp: null, data: { wait_type: { value: 180, text: 'WRITELOG' }, duration: { value: duration } }, actions: {} });
+
+describe('profile: per-statement attribution', () => {
+  const script = 'SET NOCOUNT ON;\nGO\nDECLARE @i int = 0;\nWHILE @i < 3\nBEGIN\n  INSERT INTO t VALUES (@i);\n  SET @i += 1;\nEND\nGO 2\nUPDATE t SET v = 1;';
+  const batches: WorkloadBatch[] = analyze(script).batches.filter((b) => !b.empty).map((b) => ({ text: b.text, repeat: b.repeat, firstLine: b.firstLine }));
+
+  it('maps a statement to its 1-based file line across GO batches, and shifts by the selection\'s start line', () => {
+    assert.equal(batches.length, 3);
+    const insert = locateStatement(batches, { line: 4, offset: batches[1]!.text.indexOf('INSERT') * 2, offsetEnd: null, statement: 'INSERT INTO t VALUES (@i)' })!;
+    assert.deepEqual([insert.batchIndex, insert.line], [1, 6]);
+    assert.equal(insert.text, 'INSERT INTO t VALUES (@i);\n  SET @i += 1;\nEND'.replace(/\s+/g, ' '), 'offset_end -1/absent runs to the end of the batch');
+    const update = locateStatement(batches, { line: 1, offset: 0, offsetEnd: 36, statement: 'UPDATE t SET v = 1' })!;
+    assert.deepEqual([update.batchIndex, update.line, update.text], [2, 10, 'UPDATE t SET v = 1']);
+    // The same script selected from line 21 of a larger file: every batch starts 20 lines later.
+    const shifted = batches.map((b) => ({ ...b, firstLine: b.firstLine + 20 }));
+    assert.equal(locateStatement(shifted, { line: 1, offset: 0, offsetEnd: null, statement: 'UPDATE t SET v = 1' })!.line, 30);
+  });
+
+  it('without a statement text, picks the batch whose line at that offset is the event\'s line; unknown statements are null', () => {
+    const at = batches[1]!.text.indexOf('SET @i') * 2;
+    assert.equal(locateStatement(batches, { line: 5, offset: at, offsetEnd: null, statement: null })!.line, 7);
+    assert.equal(locateStatement(batches, { line: 1, offset: 0, offsetEnd: null, statement: 'EXEC dbo.other' }), null);
+  });
+
+  it('gives each WRITELOG wait to the statement that completes next, folds nested statements into their caller, keeps trailing waits unattributed', () => {
+    const b = batches[1]!.text;
+    const acc = new StatementAccumulator({ batches, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    for (let i = 0; i < 3; i++) {
+      acc.add(wait(2000));
+      acc.add(stmtEvent(b, 'INSERT INTO t VALUES (@i)', { duration: 2100, rows: 1 }));
+      acc.add(stmtEvent(b, 'SET @i += 1', { duration: 5 }));
+    }
+    // A nested statement (dynamic SQL) waits; its caller's completion (the UPDATE) takes the wait.
+    acc.add(wait(1000));
+    acc.add(stmtEvent('SELECT 1', 'SELECT 1', { nested: true }));
+    acc.add(stmtEvent(batches[2]!.text, 'UPDATE t SET v = 1', { duration: 1500, rows: 3 }));
+    acc.add(wait(700));
+    const figures = acc.finish();
+    assert.deepEqual(figures.map((f) => [f.line, f.executions, f.writelogWaits, f.writelogMs, f.rows]), [
+      [6, 3, 3, 6, 3],
+      [10, 1, 1, 1, 3],
+      [7, 3, 0, 0, 0],
+    ]);
+    assert.equal(figures[0]!.durationMs, 6.3);
+    assert.equal(figures[1]!.nestedStatements, 1);
+    assert.deepEqual([acc.attributedWaits, acc.unattributedWaits, acc.unattributedMs], [4, 1, 0.7]);
+  });
+
+  it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {
+    assert.equal(toMs(1500, 'microseconds'), 1.5);
+    assert.equal(toMs(3, 'milliseconds'), 3);
+    const statements = [{ line: 6, text: 'x', executions: 9, durationMs: 1, writelogWaits: 9, writelogMs: 1, rows: 9, batchIndex: 0, nestedStatements: 0 }];
+    assert.equal(writelogShareOfLine(statements, { ...notMeasuredAttribution('x', null), sessionWritelogWaits: 10 }, 6), 0.9);
+    assert.equal(writelogShareOfLine(statements, notMeasuredAttribution('x', null), 6), null);
+  });
+});

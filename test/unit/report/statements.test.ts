@@ -1,0 +1,48 @@
+// The statements view (issue 16): the model keeps the baseline run's statements, the Markdown shows a top-10 table
+// with server/file text escaped, the hint and hover wording, and "not measured" with its GRANT instead of zeros.
+import { strict as assert } from 'node:assert';
+import { notMeasuredAttribution, type StatementAttribution, type StatementFigure } from '../../../src/profile/statementAttribution';
+import { buildComparisonModel } from '../../../src/report/comparison';
+import { toMarkdown } from '../../../src/report/export';
+import { statementHintText, statementHoverLines } from '../../../src/report/statements';
+import { makeRun } from './runFixture';
+
+const figure = (line: number, writelogWaits: number, text = `INSERT INTO t VALUES (${line})`): StatementFigure => ({
+  line, text, executions: writelogWaits * 10 || 1, durationMs: writelogWaits * 2.5, writelogWaits, writelogMs: writelogWaits * 2, rows: writelogWaits, batchIndex: 0, nestedStatements: 0,
+});
+const measured = (over: Partial<StatementAttribution> = {}): StatementAttribution => ({
+  ...notMeasuredAttribution('', null), status: 'measured', reason: null, waitEvent: 'wait_completed', attributedWritelogWaits: 10000, attributedWritelogMs: 42000,
+  sessionWritelogWaits: 10001, sessionWritelogMs: 42010, eventsSeen: 30003, eventsCounted: 30003, logBytesPerFlush: 4096, ...over,
+});
+
+describe('report: statements', () => {
+  it('hint: executions, WRITELOG time and the run-average log per flush; hover: every figure and the session share', () => {
+    const f = { ...figure(7, 10000), executions: 10000, writelogMs: 42000 };
+    assert.equal(statementHintText(f, measured()), '10,000 × · 42.00 s WRITELOG · 4.00 KiB log/flush (run avg)');
+    const hover = statementHoverLines(f, measured()).join('\n');
+    assert.match(hover, /WRITELOG waits: 10,000 \(42\.00 s\)/);
+    assert.match(hover, /Share of the session's WRITELOG waits: 100 % of 10,001/);
+    assert.match(hover, /average over the whole run, not this statement/);
+  });
+
+  it('the Markdown has a top-10 table by WRITELOG time, escaped, with the reconciliation and the limits', () => {
+    const statements = Array.from({ length: 12 }, (_, i) => figure(i + 1, 12 - i));
+    statements[0] = figure(1, 12, "INSERT INTO t VALUES ('a|b') -- <script>x</script>");
+    const run = { ...makeRun(), statements, statementAttribution: measured() };
+    const text = toMarkdown(buildComparisonModel([run]));
+    const section = text.split('## Statements')[1]!;
+    const rows = section.split('\n').filter((l) => /^\| \d/.test(l));
+    assert.equal(rows.length, 10);
+    assert.match(rows[0]!, /^\| 1 \| INSERT INTO t VALUES \('a\\\|b'\) -- \\<script\\>x\\<\/script\\> \| 120 \|/);
+    assert.doesNotMatch(section, /<script>/);
+    assert.match(section, /WRITELOG attributed to statements: 10,000 waits .*the session's total: 10,001/);
+    assert.match(section, /nested dynamic SQL/);
+  });
+
+  it('not measured says why and the GRANT, never a table of zeros', () => {
+    const run = { ...makeRun(), statements: [], statementAttribution: notMeasuredAttribution('No per-statement attribution: permission denied.', 'GRANT ALTER ANY EVENT SESSION TO [lens];') };
+    const section = toMarkdown(buildComparisonModel([run])).split('## Statements')[1]!;
+    assert.match(section, /Statements not measured: No per-statement attribution: permission denied\. To enable: `GRANT ALTER ANY EVENT SESSION TO \[lens\];`/);
+    assert.doesNotMatch(section, /\| Line \|/);
+  });
+});

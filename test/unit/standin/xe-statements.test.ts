@@ -1,0 +1,61 @@
+// The stand-in's statement-completed and wait events (MODEL.md "Statement and wait events"): one event per executed
+// statement with its batch line and UTF-16 byte offsets, WRITELOG waits before the committing statement's completion,
+// the session_id predicate, and wait_types map keys that differ per version. Figures are the model's.
+import assert from 'node:assert/strict';
+import { createStandin } from '../../standin/model/index';
+import { readRingBufferXml } from '../../../src/xe/reader';
+import { connect, exec, rows } from './harness';
+
+const ringOf = (name: string) =>
+  `SELECT t.target_data FROM sys.dm_xe_session_targets AS t JOIN sys.dm_xe_sessions AS s ON t.event_session_address = s.address WHERE s.name = N'${name}' AND t.target_name = N'ring_buffer'`;
+
+async function writelogKey(s: ReturnType<typeof createStandin>, h: Awaited<ReturnType<typeof connect>>): Promise<number> {
+  const r = await rows(s, h, `SELECT map_key FROM sys.dm_xe_map_values WHERE name = N'wait_types' AND map_value = N'WRITELOG'`);
+  assert.equal(r.length, 1);
+  return r[0]!.map_key as number;
+}
+
+describe('stand-in model: statement and wait events', () => {
+  it('reports each statement with its line and byte offsets, and the WRITELOG wait before the INSERT that committed', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const monitor = await connect(s);
+    const workload = await connect(s);
+    const other = await connect(s);
+    const spid = (await rows(s, workload, 'SELECT @@SPID AS spid'))[0]!.spid as number;
+    const key = await writelogKey(s, monitor);
+    await exec(s, workload, 'CREATE TABLE dbo.t (v int NOT NULL);');
+    const setup = await exec(s, monitor, `CREATE EVENT SESSION st ON SERVER
+ADD EVENT sqlserver.sql_statement_completed (WHERE ([sqlserver].[session_id] = (${spid}))),
+ADD EVENT sqlos.wait_completed (WHERE ([sqlserver].[session_id] = (${spid}) AND [wait_type] = (${key})))
+ADD TARGET package0.ring_buffer (SET max_events_limit = 100000)
+WITH (MAX_DISPATCH_LATENCY = 1 SECONDS);
+ALTER EVENT SESSION st ON SERVER STATE = START;`);
+    assert.deepEqual(setup.errors, []);
+    const batch = 'DECLARE @i int = 0;\nWHILE @i < 3\nBEGIN\n  INSERT INTO dbo.t (v) VALUES (@i);\n  SET @i += 1;\nEND';
+    await exec(s, workload, batch);
+    await exec(s, other, 'INSERT INTO dbo.t (v) VALUES (99);');
+    const read = readRingBufferXml((await rows(s, monitor, ringOf('st')))[0]!.target_data as string);
+    const names = read.events.map((e) => (e.name === 'wait_completed' ? 'W' : String(e.data.line_number?.value)));
+    assert.deepEqual(names, ['1', 'W', '4', '5', 'W', '4', '5', 'W', '4', '5'], 'the other session is filtered out; each wait precedes its INSERT');
+    const insert = read.events.find((e) => e.data.line_number?.value === 4)!;
+    const start = batch.indexOf('INSERT');
+    assert.equal(insert.data.offset!.value, start * 2);
+    assert.equal(insert.data.offset_end!.value, (start + 'INSERT INTO dbo.t (v) VALUES (@i)'.length) * 2);
+    assert.equal(insert.data.statement!.value, 'INSERT INTO dbo.t (v) VALUES (@i)');
+    assert.equal(insert.data.row_count!.value, 1);
+    const wait = read.events.find((e) => e.name === 'wait_completed')!;
+    assert.equal(wait.package, 'sqlos');
+    assert.deepEqual(wait.data.wait_type, { value: key, text: 'WRITELOG' });
+    assert.ok(Number(insert.data.duration!.value) >= Number(wait.data.duration!.value), 'the statement lasts at least its wait');
+    await exec(s, monitor, 'ALTER EVENT SESSION st ON SERVER STATE = STOP; DROP EVENT SESSION st ON SERVER;');
+  });
+
+  it('gives WRITELOG a different wait_types key on 2019 than on 2022, so a hard-coded key would miss', async () => {
+    const keys: number[] = [];
+    for (const version of [2019, 2022] as const) {
+      const s = createStandin({ speedFactor: 0, version });
+      keys.push(await writelogKey(s, await connect(s)));
+    }
+    assert.notEqual(keys[0], keys[1]);
+  });
+});

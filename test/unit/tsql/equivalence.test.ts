@@ -1,0 +1,126 @@
+// The analysis core after issue 19's speed work must say exactly what it said before: test/unit/tsql/previous/ holds the
+// modules as they were (the oracle), and every input here goes through both — tokens, batches, structure and the whole
+// Analysis (diagnostics, statements, routines, transactions) must be deep-equal.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { generateLines, generateScript } from '../../../bench/tsql-workload';
+import { analyze } from '../../../src/tsql/analyze';
+import { splitBatches } from '../../../src/tsql/batches';
+import { lex, tokenize } from '../../../src/tsql/lexer';
+import { LineIndex } from '../../../src/tsql/lines';
+import { scanStructure } from '../../../src/tsql/structure';
+import type { AnalysisOptions, DiagnosticCode } from '../../../src/tsql/types';
+import { analyze as analyzeBefore } from './previous/analyze';
+import { splitBatches as splitBefore } from './previous/batches';
+import { lex as lexBefore, tokenize as tokenizeBefore } from './previous/lexer';
+import { LineIndex as LineIndexBefore } from './previous/lines';
+import { scanStructure as scanBefore } from './previous/structure';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function sqlFiles(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  return fs.readdirSync(full).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f));
+}
+
+/** The structure as plain data, whatever container the scanner keeps its statements in. */
+function plainStructure(s: object): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s)) {
+    const v = value as { toArray?: () => unknown[] };
+    out[key] = typeof v?.toArray === 'function' ? v.toArray() : value;
+  }
+  return JSON.parse(JSON.stringify(out));
+}
+
+const OPTIONS: AnalysisOptions[] = [
+  {},
+  { database: { database: 'Shop', delayedDurability: 'DISABLED' } },
+  { database: { database: 'Shop', delayedDurability: 'FORCED' }, disabledCodes: new Set<DiagnosticCode>(['commit-in-loop']) },
+];
+
+/**
+ * The analysis without the procedures' parameter lists (`signature`, issue 16), which came after the oracle was frozen
+ * and have tests of their own (test/unit/tsql/procedureParameters.test.ts): everything else must be as before.
+ */
+function withoutSignatures<T>(analysis: T): T {
+  return JSON.parse(JSON.stringify(analysis), (key, value) => (key === 'signature' && value && typeof value === 'object' && 'parameters' in value ? undefined : value)) as T;
+}
+
+/** Asserts that both cores agree on `text`; `label` names the input in failures. */
+function assertSame(text: string, label: string, options: readonly AnalysisOptions[] = OPTIONS.slice(0, 1)): void {
+  assert.deepEqual(tokenize(text), tokenizeBefore(text), `${label}: tokens`);
+  const now = lex(text);
+  const before = lexBefore(text);
+  assert.deepEqual(Array.from(now.keywords.subarray(0, now.count)), Array.from(before.keywords.subarray(0, before.count)), `${label}: keywords`);
+  const spans = splitBatches(now, new LineIndex(text));
+  const spansBefore = splitBefore(before, new LineIndexBefore(text));
+  assert.deepEqual(spans, spansBefore, `${label}: batches`);
+  assert.deepEqual(plainStructure(scanStructure(now, spans)), plainStructure(scanBefore(before, spansBefore)), `${label}: structure`);
+  for (const o of options) assert.deepEqual(withoutSignatures(analyze(text, o)), analyzeBefore(text, o), `${label}: analysis ${JSON.stringify(o)}`);
+}
+
+const withLineEnds = (text: string, eol: string): string => text.replace(/\r\n|\r|\n/g, eol);
+
+// Pieces that reach the tricky paths (as in properties.test.ts), plus the words the scanner reasons about.
+const piece = fc.constantFrom(
+  'GO', 'GO 3', 'GO 0', 'GO 2 -- x', '\n', '\r\n', '\r', ' ', '\t', "'", "''", 'N\'', "n'x'", '[', ']', ']]', '"', '--', '/*', '*/',
+  'BEGIN', 'END', 'TRAN', 'TRANSACTION', 'DISTRIBUTED', 'COMMIT', 'ROLLBACK', 'SAVE', 'WORK', 'WHILE', 'IF', 'ELSE',
+  'TRY', 'CATCH', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'SET', 'SELECT', 'INTO', 'FROM', 'TOP', '(5)', 'PERCENT',
+  'WITH', '(', ')', ';', ',', '.', ':', 'DELAYED_DURABILITY', '=', 'ON', 'OFF', 'CASE', 'WHEN', 'THEN', 'ATOMIC',
+  'CREATE', 'OR', 'PROCEDURE', 'PROC', 'FUNCTION', 'TRIGGER', 'AS', 'ALTER', 'DATABASE', 'CURRENT', 'FORCED',
+  'ALLOWED', 'DISABLED', 'EXEC', 'sys.sp_flush_log', 'CHECKPOINT', 'IMPLICIT_TRANSACTIONS', 'BREAK', 'RETURN',
+  'CONTINUE', 'GOTO', 'lbl:', 'THROW', 'DECLARE', 'CURSOR', 'FOR', 'FETCH', '@@TRANCOUNT', 'XACT_STATE()', '% 100',
+  '@i', '@@FETCH_STATUS', '#t', '##g', '@t', 'dbo.t', 'a', 'x', '0x1F', '1e3', '.5', '42', 'é', '\uFEFF', '\u00A0',
+  '\u2028', '$action', '`', '😀', '1e-3', '2E+5', '1.5e', '3.', '0X1f', '0x', '$', '$1', 'N', 'n', 'Nx', '!<', '!>', '::',
+  '<>', '+=', '%=', '==', '-', '/', '*', '@', '@@', '#', '?', '\\', '\u0085', '\u3000', 'ſ', 'İ', 'xact_ſtate', '\uD800', 'VALUES', 'DEFAULT', 'UNION', 'ALL', 'EXISTS', 'DROP', 'TABLE', 'EXTERNAL', 'NAME',
+);
+const scriptish = fc.oneof(
+  fc.array(piece, { maxLength: 80 }).map((p) => p.join(' ')),
+  fc.array(piece, { maxLength: 80 }).map((p) => p.join('\n')),
+  fc.array(piece, { maxLength: 80 }).map((p) => p.join('')),
+  fc.string({ maxLength: 200 }),
+  fc.string({ unit: 'binary', maxLength: 200 }),
+);
+
+describe('tsql equivalence with the core before the speed work', () => {
+  const files = [...sqlFiles('test/corpus'), ...sqlFiles('samples'), ...sqlFiles('test/e2e/fixtures/workspace')];
+
+  it('agrees on every corpus script, sample and fixture, with \\n, \\r\\n and \\r line ends and each option set', () => {
+    assert.ok(files.length >= 15, `found ${files.length} scripts`);
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const eol of ['\n', '\r\n', '\r']) assertSame(withLineEnds(text, eol), `${file} (${JSON.stringify(eol)})`, OPTIONS);
+    }
+  });
+
+  it('agrees on the benchmark workload (several seeds) and the 5,000-line document', () => {
+    for (const seed of [1, 42, 99]) assertSame(generateScript(150_000, seed), `workload seed ${seed}`, OPTIONS);
+    assertSame(generateLines(5000), 'generateLines(5000)');
+    assertSame(withLineEnds(generateScript(40_000, 5), '\r\n'), 'workload with \\r\\n');
+  });
+
+  it('agrees on every prefix of a corpus script (text as it is being typed)', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'test/corpus/retry-on-deadlock.sql'), 'utf8');
+    for (let end = 0; end <= text.length; end += 7) assertSame(text.slice(0, end), `prefix ${end}`);
+  });
+
+  it('agrees on generated T-SQL-like text and arbitrary strings', () => {
+    fc.assert(fc.property(scriptish, (text) => { assertSame(text, JSON.stringify(text)); }), { numRuns: 1500 });
+  });
+
+  it('agrees on random cuts and splices of the corpus', () => {
+    const texts = files.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'));
+    const cut = fc.tuple(fc.nat(texts.length - 1), fc.nat(), fc.nat(400)).map(([i, at, len]) => {
+      const t = texts[i]!;
+      const from = at % (t.length + 1);
+      return t.slice(from, from + len);
+    });
+    fc.assert(fc.property(fc.array(cut, { minLength: 1, maxLength: 6 }), (parts) => {
+      const text = parts.join('\n');
+      assertSame(text, JSON.stringify(text.slice(0, 80)));
+    }), { numRuns: 400 });
+  });
+});

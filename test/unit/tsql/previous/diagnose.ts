@@ -1,0 +1,62 @@
+// Diagnostics from a script's structure: which findings to report, at what severity, with which message.
+// Each rule leaves out the cases real scripts showed to be fine (see docs/analyze.md "What each diagnostic means").
+
+import * as msg from './messages';
+import type { ScriptStructure, Span } from './structure-types';
+import type { AnalysisDiagnostic, AnalysisOptions, DiagnosticCode, DiagnosticSeverity, Range } from './types';
+
+export function diagnose(
+  s: ScriptStructure, repeats: readonly number[], options: AnalysisOptions, range: (s: Span) => Range,
+): AnalysisDiagnostic[] {
+  const disabled = options.disabledCodes;
+  const db = options.database ?? null;
+  const found: { offset: number; d: AnalysisDiagnostic }[] = [];
+  const add = (code: DiagnosticCode, severity: DiagnosticSeverity, at: Span, message: string): void => {
+    if (disabled?.has(code)) return;
+    found.push({ offset: at.start, d: { code, severity, range: range(at), message } });
+  };
+
+  for (const d of s.dml) {
+    if (!d.inLoop || !d.autocommit) continue;
+    // #temp tables and table variables live in tempdb, which is not recovered after a restart, and whose log is
+    // flushed lazily at commit (Learn, "tempdb database": objects there are created "without durability guarantee",
+    // https://learn.microsoft.com/sql/relational-databases/databases/tempdb-database; Microsoft SQL Server Blog,
+    // "I/O optimizations for tempdb in SQL Server and Azure SQL", 2023-08-08): their commits do not wait on WRITELOG.
+    if (d.target !== 'table') continue;
+    // `DELETE TOP (n)` in a loop deletes in chunks on purpose (small transactions, log space reused between them).
+    if (d.chunked) continue;
+    add('autocommit-dml-in-loop', 'information', d, msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeats[d.batchIndex] ?? 1, d.inRoutine));
+  }
+  for (const c of s.commits) {
+    if (c.loopCommit === 'per-iteration') {
+      const repeatedOnly = !isInsideLoop(s, c.keyword.start);
+      add('commit-in-loop', 'information', c.keyword, msg.commitInLoop(repeatedOnly, repeats[c.batchIndex] ?? 1));
+    } else if (c.loopCommit === 'every-n') {
+      add('commit-in-loop', 'hint', c.keyword, msg.commitEveryN(c.everyN));
+    }
+    if (c.delayedDurability !== null && c.durabilityClause !== null) {
+      const text = msg.delayedCommit(c.delayedDurability, 'COMMIT', db);
+      if (text !== null) add('delayed-commit-needs-allowed', 'hint', c.durabilityClause, text);
+    }
+    if (c.opener === null && !c.guarded) add('unbalanced-transaction', 'information', c.keyword, msg.endWithoutBegin('COMMIT', c.inRoutine));
+  }
+  for (const a of s.atomicBlocks) {
+    if (a.delayedDurability !== null && a.durabilityClause !== null) {
+      const text = msg.delayedCommit(a.delayedDurability, 'BEGIN ATOMIC', db);
+      if (text !== null) add('delayed-commit-needs-allowed', 'hint', a.durabilityClause, text);
+    }
+  }
+  for (const setting of s.durabilitySettings) {
+    if (setting.value === 'FORCED') add('forced-durability-data-loss', 'warning', setting, msg.forcedDurability(setting.database));
+  }
+  for (const b of s.begins) if (!b.matched) add('unbalanced-transaction', 'information', b.keyword, msg.beginWithoutEnd());
+  for (const r of s.rollbacks) {
+    if (!r.matched && !r.guarded) add('unbalanced-transaction', 'information', r.keyword, msg.endWithoutBegin('ROLLBACK', r.inRoutine));
+  }
+  found.sort((a, b) => a.offset - b.offset);
+  return found.map((f) => f.d);
+}
+
+function isInsideLoop(s: ScriptStructure, offset: number): boolean {
+  return s.loops.some((l) => l.start <= offset && offset < l.end);
+}

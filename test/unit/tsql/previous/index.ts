@@ -1,0 +1,10 @@
+// Public surface of the T-SQL analysis core (no vscode imports anywhere under src/tsql).
+
+export { analyze } from './analyze';
+export { lex, tokenize, identifierText, TokenKind, UNTERMINATED } from './lexer';
+export type { Token, TokenStream } from './lexer';
+export { splitBatches, documentLineOfBatchLine } from './batches';
+export { scanStructure } from './structure';
+export { LineIndex } from './lines';
+export { Kw, keywordOf, keywordName } from './keywords';
+export type * from './types';

@@ -1,0 +1,71 @@
+// The T-SQL words the structural scanner reasons about, recognised by the lexer without building strings.
+// Only words that matter for structure are here; any other word is an identifier or an ignored keyword.
+
+/** Keyword identities; 0 means "not one of ours". Order is irrelevant, values only need to be distinct. */
+export enum Kw {
+  None = 0,
+  GO, BEGIN, END, TRAN, TRANSACTION, COMMIT, ROLLBACK, SAVE, WORK, WITH, MARK, DELAYED_DURABILITY, ON, OFF,
+  WHILE, IF, ELSE, TRY, CATCH, DISTRIBUTED, ATOMIC, DECLARE, CURSOR, FETCH, OPEN, CLOSE, DEALLOCATE,
+  INSERT, UPDATE, DELETE, MERGE, SELECT, INTO, BULK, VALUES, DEFAULT, ALTER, DATABASE, SET, CURRENT,
+  DISABLED, ALLOWED, FORCED, EXEC, EXECUTE, CHECKPOINT, CREATE, OR, PROCEDURE, PROC, FUNCTION, TRIGGER,
+  AS, CASE, RETURN, BREAK, CONTINUE, GOTO, THROW, WAITFOR, PRINT, RAISERROR, TRUNCATE, DROP, USE, DBCC,
+  BACKUP, RESTORE, GRANT, DENY, REVOKE, UNION, ALL, EXCEPT, INTERSECT, THEN, FOR, AFTER, OF, ROWS, ROW,
+  EXISTS, TABLE, VIEW, INDEX, SCHEMA, SEQUENCE, TYPE, COLUMN, CONSTRAINT, SYNONYM, USER, ROLE, STATISTICS,
+  DIALOG, CONVERSATION, IMPLICIT_TRANSACTIONS, JOIN, KILL, RECONFIGURE, SHUTDOWN, SEND, RECEIVE, ENABLE, DISABLE,
+}
+
+/** Words that can open a statement in a statement list (WITH only at the start of one; see structure.ts). */
+export const STATEMENT_START: ReadonlySet<Kw> = new Set([
+  Kw.SELECT, Kw.INSERT, Kw.UPDATE, Kw.DELETE, Kw.MERGE, Kw.BULK, Kw.DECLARE, Kw.SET, Kw.EXEC, Kw.EXECUTE,
+  Kw.BEGIN, Kw.COMMIT, Kw.ROLLBACK, Kw.SAVE, Kw.WHILE, Kw.IF, Kw.RETURN, Kw.BREAK, Kw.CONTINUE, Kw.GOTO,
+  Kw.THROW, Kw.PRINT, Kw.RAISERROR, Kw.CREATE, Kw.ALTER, Kw.DROP, Kw.TRUNCATE, Kw.USE, Kw.DBCC,
+  Kw.CHECKPOINT, Kw.OPEN, Kw.CLOSE, Kw.FETCH, Kw.DEALLOCATE, Kw.WAITFOR, Kw.GRANT, Kw.DENY, Kw.REVOKE,
+  Kw.BACKUP, Kw.RESTORE, Kw.KILL, Kw.RECONFIGURE, Kw.SHUTDOWN, Kw.SEND, Kw.RECEIVE, Kw.ENABLE, Kw.DISABLE,
+]);
+
+/** Case-folded hash of an ASCII word, the same function the lexer computes incrementally. */
+export function foldHashStep(hash: number, code: number): number {
+  return (Math.imul(hash, 31) + (code | 0x20)) | 0;
+}
+
+const NAMES: string[] = [];
+const BY_HASH = new Map<number, Kw>();
+for (const key of Object.keys(Kw)) {
+  const value = (Kw as unknown as Record<string, number>)[key];
+  if (typeof value !== 'number' || value === Kw.None) continue;
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = foldHashStep(hash, key.charCodeAt(i));
+  // A collision would make one keyword invisible; the keyword test guards against adding one.
+  if (BY_HASH.has(hash)) throw new Error(`keyword hash collision: ${key} and ${NAMES[BY_HASH.get(hash)!]}`);
+  BY_HASH.set(hash, value as Kw);
+  NAMES[value] = key;
+}
+
+/** Longest keyword: words longer than this are never keywords, so the lexer stops hashing them. */
+export const MAX_KEYWORD_LENGTH = Math.max(...NAMES.filter(Boolean).map((n) => n.length));
+
+/** Upper-case spelling of a keyword. */
+export function keywordName(kw: Kw): string {
+  return NAMES[kw] ?? '';
+}
+
+/** Identity of text[start, end) given its folded hash, verified letter by letter (hashes can collide with identifiers). */
+export function keywordAt(text: string, start: number, end: number, hash: number): Kw {
+  const kw = BY_HASH.get(hash);
+  if (kw === undefined) return Kw.None;
+  const name = NAMES[kw]!;
+  if (name.length !== end - start) return Kw.None;
+  for (let i = 0; i < name.length; i++) {
+    let c = text.charCodeAt(start + i);
+    if (c >= 97 && c <= 122) c -= 32;
+    if (c !== name.charCodeAt(i)) return Kw.None;
+  }
+  return kw;
+}
+
+/** Keyword identity of a standalone word (for tests and callers holding a string). */
+export function keywordOf(word: string): Kw {
+  let hash = 0;
+  for (let i = 0; i < word.length; i++) hash = foldHashStep(hash, word.charCodeAt(i));
+  return keywordAt(word, 0, word.length, hash);
+}

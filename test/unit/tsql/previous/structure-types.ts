@@ -1,0 +1,196 @@
+// What the structural scanner finds in a script, as document offsets (analyze.ts turns them into LSP ranges).
+
+import type { Opener } from './transactions';
+import type { DmlKind, DurabilityOption, StatementKind } from './types';
+
+export type { Opener };
+
+export type { StatementKind };
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface StatementNode extends Span {
+  kind: StatementKind;
+  batchIndex: number;
+}
+
+export interface BeginTransactionNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  name: string | null;
+  distributed: boolean;
+  withMark: boolean;
+  inLoop: boolean;
+  /** A COMMIT or ROLLBACK later in the script (this batch or a later one) closes it on some path. */
+  matched: boolean;
+  /** Open transactions before this one (0: outermost). */
+  depth: number;
+  /** Not written in the script: the transaction a trigger body runs in. */
+  synthetic: boolean;
+}
+
+/** How a COMMIT inside a loop behaves (null: not in a loop). */
+export type LoopCommit =
+  /** Runs on every iteration: one log flush per iteration. */
+  | 'per-iteration'
+  /** Under a condition inside the loop (`IF @n % 1000 = 0 COMMIT`): the commit-every-N-rows pattern. */
+  | 'every-n'
+  /** Followed by BREAK/RETURN: a retry loop that commits once and leaves. */
+  | 'once-then-exit'
+  /** The loop works in chunks (`DELETE TOP (n)`): one commit per chunk of rows. */
+  | 'chunk';
+
+/** What a DML statement writes: tempdb objects are not recovered, so their commits do not wait like others. */
+export type DmlTarget = 'table' | 'temp-table' | 'table-variable';
+
+export type RoutineKind = 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
+
+export interface CommitNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  form: 'COMMIT' | 'COMMIT TRAN' | 'COMMIT TRANSACTION' | 'COMMIT WORK';
+  name: string | null;
+  delayedDurability: DurabilityOption | null;
+  /** Range of `DELAYED_DURABILITY = ON` inside the WITH clause, when present. */
+  durabilityClause: Span | null;
+  inLoop: boolean;
+  begin: BeginTransactionNode | null;
+  /** Who opened the transaction it ends (null: no BEGIN TRAN we can see). */
+  opener: Opener | null;
+  /** Under `IF @@TRANCOUNT ...`/`XACT_STATE()`: written to cope with no open transaction. */
+  guarded: boolean;
+  /** Open transactions before it, as far as the script shows. */
+  depth: number;
+  loopCommit: LoopCommit | null;
+  /** `N` of an `IF ... % N = 0` condition around an every-N commit, when written as a literal. */
+  everyN: number | null;
+  /** Kind of the routine whose body holds it. */
+  inRoutine: RoutineKind | null;
+}
+
+export interface RollbackNode extends Span {
+  keyword: Span;
+  batchIndex: number;
+  name: string | null;
+  /** `ROLLBACK TRAN savepoint` of a SAVE TRAN in the same batch: leaves the transaction open. */
+  toSavepoint: boolean;
+  matched: boolean;
+  opener: Opener | null;
+  guarded: boolean;
+  inLoop: boolean;
+  depth: number;
+  inRoutine: RoutineKind | null;
+}
+
+export interface DmlNode extends Span {
+  kind: DmlKind;
+  keyword: Span;
+  batchIndex: number;
+  inLoop: boolean;
+  /** The loop is the client repeating the batch (`GO n`), not a WHILE in the batch. */
+  inRepeatedBatchOnly: boolean;
+  inExplicitTransaction: boolean;
+  inAtomicBlock: boolean;
+  autocommit: boolean;
+  target: DmlTarget;
+  /** `DELETE TOP (n)` / `UPDATE TOP (n)`: works through a table in chunks. */
+  chunked: boolean;
+  inRoutine: RoutineKind | null;
+}
+
+export interface LoopNode extends Span {
+  kind: 'WHILE' | 'CURSOR';
+  batchIndex: number;
+  block: boolean;
+}
+
+export interface DurabilitySettingNode extends Span {
+  batchIndex: number;
+  /** null for `ALTER DATABASE CURRENT`. */
+  database: string | null;
+  value: 'DISABLED' | 'ALLOWED' | 'FORCED';
+}
+
+export interface AtomicBlockNode extends Span {
+  batchIndex: number;
+  delayedDurability: DurabilityOption | null;
+  durabilityClause: Span | null;
+}
+
+export interface RoutineNode extends Span {
+  kind: RoutineKind;
+  name: string;
+  /** `CREATE PROCEDURE p;2`: the number of a numbered procedure. */
+  number: number | null;
+  batchIndex: number;
+  /** Offset of the first token after AS (the routine's end when it has no body). */
+  bodyStart: number;
+  /** `AS EXTERNAL NAME assembly.class.method`: a CLR routine, no T-SQL body. */
+  external: boolean;
+}
+
+const KINDS: readonly StatementKind[] = [
+  'block', 'if', 'while', 'try-catch', 'atomic-block', 'routine', 'begin-transaction', 'commit', 'rollback',
+  'save-transaction', 'dml', 'alter-database', 'flush-log', 'checkpoint', 'set-implicit-transactions', 'other',
+];
+const CODES = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<StatementKind, number>;
+
+/** Every statement of a script in growable typed arrays: a 10 MB script has hundreds of thousands of them. */
+export class StatementTable {
+  count = 0;
+  private kinds = new Uint8Array(256);
+  private starts = new Int32Array(256);
+  private ends = new Int32Array(256);
+  private batches = new Int32Array(256);
+
+  push(kind: StatementKind, start: number, end: number, batchIndex: number): void {
+    if (this.count === this.kinds.length) this.grow();
+    const i = this.count++;
+    this.kinds[i] = CODES[kind];
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.batches[i] = batchIndex;
+  }
+
+  at(i: number): StatementNode {
+    return { kind: KINDS[this.kinds[i]!]!, start: this.starts[i]!, end: this.ends[i]!, batchIndex: this.batches[i]! };
+  }
+
+  toArray(): StatementNode[] {
+    const out: StatementNode[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.at(i));
+    return out;
+  }
+
+  private grow(): void {
+    const size = this.kinds.length * 2;
+    const kinds = new Uint8Array(size); kinds.set(this.kinds); this.kinds = kinds;
+    const starts = new Int32Array(size); starts.set(this.starts); this.starts = starts;
+    const ends = new Int32Array(size); ends.set(this.ends); this.ends = ends;
+    const batches = new Int32Array(size); batches.set(this.batches); this.batches = batches;
+  }
+}
+
+export interface ScriptStructure {
+  statements: StatementTable;
+  begins: BeginTransactionNode[];
+  commits: CommitNode[];
+  rollbacks: RollbackNode[];
+  dml: DmlNode[];
+  loops: LoopNode[];
+  durabilitySettings: DurabilitySettingNode[];
+  atomicBlocks: AtomicBlockNode[];
+  routines: RoutineNode[];
+  flushLogCalls: Span[];
+  checkpoints: Span[];
+}
+
+export function emptyStructure(): ScriptStructure {
+  return {
+    statements: new StatementTable(), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
+    atomicBlocks: [], routines: [], flushLogCalls: [], checkpoints: [],
+  };
+}

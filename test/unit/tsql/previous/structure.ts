@@ -1,0 +1,385 @@
+// Structural scanner: the compound statements of each batch (blocks, loops, IF/ELSE, TRY/CATCH, atomic blocks, routines)
+// in one pass over tokens; statement-reader.ts reads the statements inside them. Follows the session's open transactions (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops)
+// and across batches to tell autocommit DML from transactional DML.
+
+import type { BatchSpan } from './batches';
+import { Kw as KwImport } from './keywords';
+import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { routineHeader } from './routines';
+import { opensStatement as opensImport } from './statement-end';
+import { StatementReader, type LoopFrame } from './statement-reader';
+import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
+import { join } from './transactions';
+import type { DurabilityOption } from './types';
+
+// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
+const Kw = KwImport;
+type Kw = KwImport;
+const TokenKind = TokenKindImport;
+type TokenKind = TokenKindImport;
+const opensStatement = opensImport;
+
+/**
+ * Compound statements (blocks, TRY, loops, IF, routines) nested deeper than this are read flat: their heads are noted
+ * and their bodies parsed at this level. The scanner recurses per level, and a few thousand levels would exhaust the
+ * stack; real code stays far below 500.
+ */
+export const MAX_NESTING = 500;
+
+/** Scans every batch; the result lists nodes in document order. */
+export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
+  const out = emptyStructure();
+  // The lexer keeps comments in their own stream, so batch token ranges hold only what the scanner reads.
+  const scanner = new BatchScanner(tokens, out);
+  for (const span of spans) scanner.scan(span);
+  return out;
+}
+
+/** Outcome of a statement for flow: `terminates` when control never falls through (RETURN, THROW, BREAK...). */
+type Flow = boolean;
+
+/** What an IF/WHILE condition tests. */
+interface Condition {
+  /** Mentions @@TRANCOUNT or XACT_STATE(). */
+  tranCount: boolean;
+  fetchStatus: boolean;
+  /** Tests anything else (a variable, @@ROWCOUNT, a subquery...): not a pure transaction guard. */
+  other: boolean;
+  /** `% N` with a literal N. */
+  modulo: number | null;
+}
+
+/** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
+const GUARD_WORDS = new Set(['XACT_STATE', 'AND', 'OR', 'NOT', 'IS', 'NULL']);
+
+class BatchScanner extends StatementReader {
+  /** Compound statements open around p (see MAX_NESTING). */
+  private depth = 0;
+  /** CONTINUE and GOTO statements seen so far: a loop body that always ends without one never repeats. */
+  private jumps = 0;
+
+  /** Scans one batch: tokens [firstToken, endToken). */
+  scan(span: BatchSpan): void {
+    this.batchIndex = span.batch.index;
+    this.repeated = span.batch.repeat > 1;
+    this.lo = this.p = span.firstToken;
+    this.n = span.endToken;
+    this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
+    this.loopFrames.length = 0;
+    this.routineKind = null;
+    this.tx.startBatch();
+    this.list(false);
+  }
+
+  // ---- statement lists ----------------------------------------------------------------------------------------
+
+  /** Parses statements until END (when `stopAtEnd`) or the end of the batch. */
+  private list(stopAtEnd: boolean): Flow {
+    let ends = false;
+    const firstCommit = this.out.commits.length;
+    while (this.p < this.n) {
+      if (stopAtEnd && this.kw() === Kw.END) break;
+      const head = this.kw();
+      if (this.statementAt()) {
+        ends = true;
+        // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
+        if (head === Kw.BREAK || head === Kw.RETURN) this.commitsLeaveLoop(firstCommit);
+      }
+    }
+    return ends;
+  }
+
+  private commitsLeaveLoop(firstCommit: number): void {
+    const commits = this.out.commits;
+    for (let i = firstCommit; i < commits.length; i++) {
+      const c = commits[i]!;
+      if (c.loopCommit === 'per-iteration' && this.loopDepth > 0) c.loopCommit = 'once-then-exit';
+    }
+  }
+
+  /** Parses one statement; always consumes at least one token when any is left. */
+  private statementAt(): Flow {
+    const k = this.kw();
+    const from = this.p;
+    if (this.kind() === TokenKind.Semicolon) { this.p++; return false; }
+    switch (k) {
+      case Kw.BEGIN: return this.begin();
+      case Kw.WHILE: return this.whileLoop();
+      case Kw.IF: return this.ifElse();
+      case Kw.COMMIT: this.commit(); return false;
+      case Kw.ROLLBACK: this.rollback(); return false;
+      case Kw.SAVE:
+        if (this.kw(from + 1) === Kw.TRAN || this.kw(from + 1) === Kw.TRANSACTION) { this.save(); return false; }
+        break;
+      case Kw.CREATE:
+      case Kw.ALTER:
+        if (this.depth < MAX_NESTING && this.routine()) return false;
+        break;
+      case Kw.END:
+      case Kw.ELSE:
+        // Stray END/ELSE (unbalanced input): consume it so scanning always moves on.
+        this.p++;
+        if (this.kw() === Kw.TRY || this.kw() === Kw.CATCH) this.p++;
+        this.note('other', from);
+        return false;
+      case Kw.None:
+        if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { this.p += 2; return false; } // label:
+        break;
+    }
+    if (k === Kw.CONTINUE || k === Kw.GOTO) this.jumps++;
+    this.simple();
+    return k === Kw.RETURN || k === Kw.THROW || k === Kw.BREAK || k === Kw.CONTINUE || k === Kw.GOTO;
+  }
+
+  private begin(): Flow {
+    const next = this.kw(this.p + 1);
+    if (next === Kw.TRAN || next === Kw.TRANSACTION || next === Kw.DISTRIBUTED) { this.beginTransaction(); return false; }
+    if (next === Kw.DIALOG || next === Kw.CONVERSATION) { this.simple(); return false; }
+    if (this.depth >= MAX_NESTING) return this.flatHead(next === Kw.TRY || next === Kw.CATCH || next === Kw.ATOMIC ? 2 : 1);
+    this.depth++;
+    const ends = next === Kw.TRY ? this.tryCatch() : next === Kw.ATOMIC ? this.atomic() : this.block(next);
+    this.depth--;
+    return ends;
+  }
+
+  /**
+   * Past MAX_NESTING: consumes only the head of a compound statement (`BEGIN`, `BEGIN TRY`, `WHILE cond`, `IF cond`)
+   * and notes it; its body is parsed as the statements that follow, and its END is then consumed as a stray END.
+   */
+  private flatHead(tokens: number, condition = false): Flow {
+    const from = this.p;
+    this.p += tokens;
+    if (condition) this.condition();
+    this.note('other', from);
+    return false;
+  }
+
+  private block(next: Kw): Flow {
+    const from = this.p;
+    this.p += next === Kw.CATCH ? 2 : 1; // a CATCH with no TRY before it still has a body
+    const ends = this.list(true);
+    if (this.kw() === Kw.END) this.p++;
+    if (next === Kw.CATCH && this.kw() === Kw.CATCH) this.p++;
+    this.note('block', from);
+    return ends;
+  }
+
+  private tryCatch(): Flow {
+    const from = this.p;
+    this.p += 2;
+    const tracker = this.tx.enterTry();
+    const endsTry = this.list(true);
+    this.tx.leaveTry();
+    if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.TRY) this.p++; }
+    const afterTry = this.tx.stack;
+    let endsCatch = false;
+    let afterCatch = afterTry;
+    if (this.kw() === Kw.BEGIN && this.kw(this.p + 1) === Kw.CATCH) {
+      this.p += 2;
+      // An error can leave TRY at any point, so CATCH sees the deepest transaction state TRY reached.
+      this.tx.restore(tracker.deepest.length >= afterTry.length ? tracker.deepest : afterTry);
+      endsCatch = this.list(true);
+      if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.CATCH) this.p++; }
+      afterCatch = this.tx.stack;
+    }
+    this.tx.restore(join(endsTry, afterTry, endsCatch, afterCatch));
+    this.note('try-catch', from);
+    return endsTry && endsCatch;
+  }
+
+  private atomic(): Flow {
+    const from = this.p;
+    this.p += 2;
+    let option: { value: DurabilityOption | null; clause: Span | null } = { value: null, clause: null };
+    if (this.kw() === Kw.WITH && this.kind(this.p + 1) === TokenKind.LParen) { this.p++; option = this.withOptions(); }
+    this.atomicDepth++;
+    const ends = this.list(true);
+    this.atomicDepth--;
+    if (this.kw() === Kw.END) this.p++;
+    const span = this.statement('atomic-block', from);
+    this.out.atomicBlocks.push({ ...span, batchIndex: this.batchIndex, delayedDurability: option.value, durabilityClause: option.clause });
+    return ends;
+  }
+
+  private whileLoop(): Flow {
+    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
+    const from = this.p;
+    this.p++;
+    const cond = this.condition();
+    const bodyKw = this.kw();
+    const nextKw = this.kw(this.p + 1);
+    const block = bodyKw === Kw.BEGIN && nextKw !== Kw.TRAN && nextKw !== Kw.TRANSACTION && nextKw !== Kw.TRY &&
+      nextKw !== Kw.DISTRIBUTED && nextKw !== Kw.ATOMIC && nextKw !== Kw.DIALOG && nextKw !== Kw.CONVERSATION;
+    // `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ends the open transactions: a guard, not a loop of commits.
+    if (cond.tranCount && !cond.other) return this.tranCountLoop(from);
+    const before = this.tx.snapshot();
+    const frame: LoopFrame = {
+      conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length, start: this.start(from),
+    };
+    this.loopFrames.push(frame);
+    const jumps = this.jumps;
+    this.loopDepth++;
+    this.depth++;
+    const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
+    this.depth--;
+    this.loopDepth--;
+    this.loopFrames.pop();
+    if (ends) this.tx.restore(before);
+    // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
+    if (ends && this.jumps === jumps) this.runsOnce(frame);
+    else this.markChunkCommits(frame);
+    const span = this.statement('while', from);
+    this.out.loops.push({ ...span, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
+    return false;
+  }
+
+  /** A loop that works through rows in chunks (`DELETE TOP (n)`) commits once per chunk: its COMMITs say so. */
+  private markChunkCommits(frame: LoopFrame): void {
+    const dml = this.out.dml;
+    let chunked = false;
+    for (let i = frame.firstDml; i < dml.length && !chunked; i++) chunked = dml[i]!.chunked;
+    if (!chunked) return;
+    const commits = this.out.commits;
+    for (let i = frame.firstCommit; i < commits.length; i++) if (commits[i]!.loopCommit === 'per-iteration') commits[i]!.loopCommit = 'chunk';
+  }
+
+  /**
+   * A loop that runs at most once repeats nothing: what its body recorded is in a loop only through loops nested in
+   * it (recorded after it started) or a `GO n` batch. Loops around it keep their own marks, so only an outermost one
+   * is corrected.
+   */
+  private runsOnce(frame: LoopFrame): void {
+    if (this.loopFrames.length > 0) return;
+    const nested = this.out.loops.filter((l) => l.batchIndex === this.batchIndex && l.start >= frame.start);
+    const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
+    const dml = this.out.dml;
+    for (let i = frame.firstDml; i < dml.length; i++) {
+      const d = dml[i]!;
+      if (inNested(d.start)) continue;
+      d.inLoop = this.repeated;
+      d.inRepeatedBatchOnly = this.repeated;
+    }
+    const commits = this.out.commits;
+    for (let i = frame.firstCommit; i < commits.length; i++) {
+      const c = commits[i]!;
+      if (inNested(c.start)) continue;
+      c.inLoop = this.repeated;
+      c.loopCommit = this.repeated ? 'per-iteration' : null;
+    }
+  }
+
+  private tranCountLoop(from: number): Flow {
+    const ends = this.out.commits.length + this.out.rollbacks.length;
+    this.guardDepth++;
+    this.depth++;
+    if (this.p < this.n && this.kw() !== Kw.END) this.statementAt();
+    this.depth--;
+    this.guardDepth--;
+    if (this.out.commits.length + this.out.rollbacks.length > ends) this.tx.closeAll();
+    this.note('while', from);
+    return false;
+  }
+
+  private ifElse(): Flow {
+    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
+    const from = this.p;
+    this.p++;
+    const cond = this.condition();
+    const guard = cond.tranCount && !cond.other;
+    if (cond.tranCount) this.guardDepth++;
+    // Inside a loop, a condition other than a transaction guard makes what it holds run on some iterations only.
+    const frame = guard ? undefined : this.loopFrames[this.loopFrames.length - 1];
+    const outerEveryN = frame ? frame.everyN : null;
+    if (frame) { frame.conditional++; if (cond.modulo !== null) frame.everyN = cond.modulo; }
+    this.depth++;
+    const before = this.tx.snapshot();
+    const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
+    while (this.kind() === TokenKind.Semicolon) this.p++;
+    const afterThen = this.tx.stack;
+    let endsElse = false;
+    let afterElse = before;
+    const hasElse = this.kw() === Kw.ELSE;
+    if (hasElse) {
+      this.p++;
+      this.tx.restore(before);
+      endsElse = this.p < this.n && this.kw() !== Kw.END ? this.statementAt() : false;
+      afterElse = this.tx.stack;
+    }
+    this.depth--;
+    if (frame) { frame.conditional--; frame.everyN = outerEveryN; }
+    if (cond.tranCount) this.guardDepth--;
+    // `IF @@TRANCOUNT > 0 ROLLBACK` with no ELSE: when the test fails there was nothing open, so the THEN state holds.
+    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : join(endsThen, afterThen, endsElse, afterElse));
+    this.note('if', from);
+    return endsThen && endsElse;
+  }
+
+  /** Consumes an IF/WHILE condition: up to the first statement word at paren depth 0. */
+  private condition(): Condition {
+    let depth = 0, caseDepth = 0, first = true;
+    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null };
+    while (this.p < this.n) {
+      const kind = this.kind();
+      const k = this.kw();
+      if (!first && depth === 0 && caseDepth === 0) {
+        if (kind === TokenKind.Semicolon || k === Kw.END || k === Kw.ELSE || k === Kw.WITH) break;
+        if (opensStatement(k) && !(k === Kw.UPDATE && this.kind(this.p + 1) === TokenKind.LParen)) break;
+      }
+      first = false;
+      if (kind === TokenKind.LParen) depth++;
+      else if (kind === TokenKind.RParen) { if (depth > 0) depth--; }
+      else if (k === Kw.CASE) caseDepth++;
+      else if (k === Kw.END && caseDepth > 0) caseDepth--;
+      else if (kind === TokenKind.SystemVariable) {
+        const name = this.text(this.p).toUpperCase();
+        if (name === '@@TRANCOUNT') cond.tranCount = true;
+        else { cond.other = true; if (name === '@@FETCH_STATUS') cond.fetchStatus = true; }
+      } else if (kind === TokenKind.Word) {
+        const word = this.text(this.p).toUpperCase();
+        if (word === 'XACT_STATE') cond.tranCount = true;
+        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !GUARD_WORDS.has(word)) cond.other = true;
+      } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
+      else if (this.isOperator(this.p, '%')) {
+        cond.other = true;
+        if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
+      }
+      this.p++;
+    }
+    return cond;
+  }
+
+  // ---- routines -----------------------------------------------------------------------------------------------
+
+  /** CREATE [OR ALTER] | ALTER {PROC|FUNCTION|TRIGGER} ... AS body: the body runs to the end of the batch. */
+  private routine(): boolean {
+    const from = this.p;
+    const header = routineHeader(this.t, from, this.n);
+    if (header === null) return false;
+    this.p = header.bodyAt;
+    const bodyStart = this.p < this.n ? this.start(this.p) : this.end(this.n - 1);
+    // Defining a routine runs none of its body: it gets its own transaction state, loop context and repeat count.
+    const trigger: BeginTransactionNode | null = header.kind === 'TRIGGER'
+      ? { start: bodyStart, end: bodyStart, keyword: { start: bodyStart, end: bodyStart }, batchIndex: this.batchIndex, name: null,
+        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true }
+      : null;
+    const saved = this.tx.enterRoutine(trigger);
+    const outer = { routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth };
+    const frames = this.loopFrames.splice(0);
+    this.routineKind = header.kind;
+    this.repeated = false;
+    this.loopDepth = this.guardDepth = 0;
+    this.depth++;
+    this.list(false);
+    this.depth--;
+    this.tx.leaveRoutine(saved);
+    this.loopFrames.push(...frames);
+    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth } = outer);
+    const span = this.statement('routine', from);
+    this.out.routines.push({
+      ...span, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,
+      bodyStart: Math.min(bodyStart, span.end), external: header.external,
+    });
+    return true;
+  }
+
+}

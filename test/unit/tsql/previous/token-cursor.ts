@@ -1,0 +1,66 @@
+// Token access for the structural scanner: the current batch's tokens by index, bounded to the batch, read from the
+// lexer's typed arrays without building strings.
+
+import { Kw as KwImport } from './keywords';
+import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+
+// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
+const Kw = KwImport;
+type Kw = KwImport;
+const TokenKind = TokenKindImport;
+type TokenKind = TokenKindImport;
+
+export class TokenCursor {
+  protected readonly kinds: Uint8Array;
+  protected readonly keywords: Uint16Array;
+  protected readonly starts: Int32Array;
+  protected readonly ends: Int32Array;
+  /** The batch's tokens are [lo, n); p is the next one to read. */
+  protected lo = 0;
+  protected n = 0;
+  protected p = 0;
+
+  constructor(protected readonly t: TokenStream) {
+    this.kinds = t.kinds;
+    this.keywords = t.keywords;
+    this.starts = t.starts;
+    this.ends = t.ends;
+  }
+
+  protected kw(i: number = this.p): Kw {
+    return i >= this.lo && i < this.n ? (this.keywords[i] as Kw) : Kw.None;
+  }
+
+  protected kind(i: number = this.p): TokenKind {
+    return i >= this.lo && i < this.n ? (this.kinds[i] as TokenKind) : (0 as TokenKind);
+  }
+
+  protected start(i: number): number {
+    if (i < this.n) return this.starts[i]!;
+    return this.n > this.lo ? this.ends[this.n - 1]! : 0;
+  }
+
+  protected end(i: number): number {
+    return this.ends[i]!;
+  }
+
+  /** Index in the token stream (for identifierText) of scanner position i. */
+  protected token(i: number): number {
+    return i;
+  }
+
+  protected text(i: number): string {
+    return this.t.text.slice(this.start(i), this.end(i));
+  }
+
+  /** Token i is the one-character operator `op` (compared by code: no string per check). */
+  protected isOperator(i: number, op: string): boolean {
+    return this.kind(i) === TokenKind.Operator && this.ends[i]! - this.starts[i]! === 1 &&
+      this.t.text.charCodeAt(this.starts[i]!) === op.charCodeAt(0);
+  }
+
+  /** Word token i spelled `upper` (for words the keyword table leaves out: TOP, FROM). */
+  protected wordIs(i: number, upper: string): boolean {
+    return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.text(i).toUpperCase() === upper;
+  }
+}

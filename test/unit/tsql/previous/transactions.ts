@@ -1,0 +1,129 @@
+// Transaction bookkeeping for the structural scanner: the session's open transactions as a script runs batch after
+// batch, savepoints, TRY/CATCH high-water marks, implicit transactions and the transaction a trigger runs in.
+// The scanner (structure.ts) says what statement it met; this module says which BEGIN TRAN it closes and how sure we are.
+
+import type { BeginTransactionNode } from './structure-types';
+
+export type TxStack = BeginTransactionNode[];
+
+/** Who opened the transaction a COMMIT/ROLLBACK ends (null: nobody we can see). */
+export type Opener = 'same-batch' | 'earlier-batch' | 'trigger' | 'implicit-transactions';
+
+/** What a routine body starts with, saved so the batch's own state comes back after the body. */
+interface SavedSession {
+  stack: TxStack;
+  implicitTransactions: boolean;
+  savepoints: Set<string>;
+}
+
+/**
+ * The open transactions of the session that runs the script. A transaction is a session's, not a batch's: GO ends a
+ * batch, not the transaction (Learn, "BEGIN TRANSACTION": @@TRANCOUNT counts the session's open transactions,
+ * https://learn.microsoft.com/sql/t-sql/statements/begin-transaction-transact-sql), so the stack carries over.
+ */
+export class SessionTransactions {
+  stack: TxStack = [];
+  /** SET IMPLICIT_TRANSACTIONS ON: DML opens a transaction that only COMMIT/ROLLBACK ends (session setting). */
+  implicitTransactions = false;
+  private savepoints = new Set<string>();
+  private readonly tryTrackers: { deepest: TxStack }[] = [];
+
+  /** Start of a batch: the session's transactions stay; TRY trackers are the batch's. */
+  startBatch(): void {
+    this.tryTrackers.length = 0;
+  }
+
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  get open(): boolean {
+    return this.stack.length > 0 || this.implicitTransactions;
+  }
+
+  snapshot(): TxStack {
+    return this.stack.slice();
+  }
+
+  restore(stack: TxStack): void {
+    this.stack = stack.slice();
+  }
+
+  begin(node: BeginTransactionNode): void {
+    this.stack.push(node);
+    for (const tracker of this.tryTrackers) if (this.stack.length > tracker.deepest.length) tracker.deepest = this.stack.slice();
+  }
+
+  /** COMMIT: closes the innermost open transaction. Returns it and who opened it. */
+  commit(batchIndex: number): { begin: BeginTransactionNode | null; opener: Opener | null } {
+    const begin = this.stack.pop() ?? null;
+    if (begin === null) return { begin: null, opener: this.implicitTransactions ? 'implicit-transactions' : null };
+    begin.matched = true;
+    return { begin: begin.synthetic ? null : begin.batchIndex === batchIndex ? begin : null, opener: openerOf(begin, batchIndex) };
+  }
+
+  /** ROLLBACK [name]: to a savepoint leaves the transaction open; otherwise ends every open one. */
+  rollback(name: string | null, batchIndex: number): { toSavepoint: boolean; opener: Opener | null } {
+    const toSavepoint = name !== null && this.savepoints.has(name.toLowerCase());
+    if (toSavepoint) return { toSavepoint, opener: this.stack.length > 0 ? openerOf(this.stack[0]!, batchIndex) : 'same-batch' };
+    const outer = this.stack[0];
+    for (const open of this.stack) open.matched = true;
+    this.stack = [];
+    if (outer === undefined) return { toSavepoint, opener: this.implicitTransactions ? 'implicit-transactions' : null };
+    return { toSavepoint, opener: openerOf(outer, batchIndex) };
+  }
+
+  /** `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ran: the loop only stops once no transaction is open. */
+  closeAll(): void {
+    for (const open of this.stack) open.matched = true;
+    this.stack = [];
+  }
+
+  save(name: string | null): void {
+    if (name !== null) this.savepoints.add(name.toLowerCase());
+  }
+
+  /** BEGIN TRY: remembers the deepest state the TRY block reaches (an error can leave it at any point). */
+  enterTry(): { deepest: TxStack } {
+    const tracker = { deepest: this.stack.slice() };
+    this.tryTrackers.push(tracker);
+    return tracker;
+  }
+
+  leaveTry(): void {
+    this.tryTrackers.pop();
+  }
+
+  /**
+   * A CREATE PROCEDURE/FUNCTION/TRIGGER body: defining it runs nothing, so it starts with no transaction of ours
+   * (a procedure's caller may have one: we cannot know) — except a trigger, which always runs inside the transaction
+   * of the statement that fired it (Learn, "ROLLBACK TRANSACTION": "A trigger operates as if there were an outstanding
+   * transaction in effect when the trigger is executed", https://learn.microsoft.com/sql/t-sql/language-elements/rollback-transaction-transact-sql).
+   */
+  enterRoutine(trigger: BeginTransactionNode | null): SavedSession {
+    const saved = { stack: this.stack, implicitTransactions: this.implicitTransactions, savepoints: this.savepoints };
+    this.stack = trigger ? [trigger] : [];
+    this.implicitTransactions = false;
+    this.savepoints = new Set();
+    return saved;
+  }
+
+  leaveRoutine(saved: SavedSession): void {
+    this.stack = saved.stack;
+    this.implicitTransactions = saved.implicitTransactions;
+    this.savepoints = saved.savepoints;
+  }
+}
+
+function openerOf(begin: BeginTransactionNode, batchIndex: number): Opener {
+  if (begin.synthetic) return 'trigger';
+  return begin.batchIndex === batchIndex ? 'same-batch' : 'earlier-batch';
+}
+
+/** Picks the transaction state after two paths join: a path that does not fall through does not count. */
+export function join(endsA: boolean, a: TxStack, endsB: boolean, b: TxStack): TxStack {
+  if (endsA && !endsB) return b;
+  if (endsB && !endsA) return a;
+  // Keep the deeper state so a later COMMIT still finds the BEGIN it closes.
+  return a.length >= b.length ? a : b;
+}

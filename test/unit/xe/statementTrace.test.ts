@@ -1,0 +1,63 @@
+// The statement-attribution session's SQL and plan (issue 16): predicates on the workload spid, the WRITELOG key as
+// the server's map gives it (never a constant), wait_info with its End opcode when wait_completed is missing, and
+// "not measured" notes when the map has no WRITELOG.
+import { strict as assert } from 'node:assert';
+import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
+import { planStatementTrace } from '../../../src/xe/statementTrace';
+import { createStatementSessionSql, MAP_KEYS_SQL, STATEMENT_CATALOG_SQL } from '../../../src/xe/statementTraceSql';
+
+function fakeClient(events: string[], maps: Row[]): SqlClient & { sqls: string[] } {
+  const sqls: string[] = [];
+  return {
+    sqls,
+    async query(sql: string, _p?: readonly QueryParameter[]): Promise<Row[]> {
+      sqls.push(sql);
+      if (sql === STATEMENT_CATALOG_SQL) {
+        return events.map((e) => ({ package_name: e.startsWith('wait') ? 'sqlos' : 'sqlserver', event_name: e, duration_description: e === 'wait_info' ? 'Wait duration in milliseconds' : 'Duration in microseconds' }));
+      }
+      if (sql === MAP_KEYS_SQL) return maps;
+      throw new Error(`unexpected ${sql}`);
+    },
+    async execute(sql: string): Promise<void> {
+      sqls.push(sql);
+    },
+  };
+}
+const platform = { scope: 'server' as const, majorVersion: 16, principal: 'lens' };
+
+describe('xe: statement-attribution session', () => {
+  it('limits every event to the workload spid and WRITELOG by the key the server\'s map gave', async () => {
+    const client = fakeClient(['sql_statement_completed', 'sp_statement_completed', 'wait_completed', 'wait_info'], [{ name: 'wait_types', map_key: 493, map_value: 'WRITELOG' }, { name: 'event_opcode', map_key: 1, map_value: 'End' }]);
+    const plan = await planStatementTrace(client, { spid: 57, platform, sessionName: 'durability_lens_00aa' });
+    assert.equal(plan.wait?.event, 'wait_completed');
+    assert.equal(plan.wait?.writelogKey, 493);
+    assert.equal(plan.statementDurationUnit, 'microseconds');
+    assert.match(plan.createSql, /^CREATE EVENT SESSION \[durability_lens_00aa\] ON SERVER/);
+    assert.match(plan.createSql, /ADD EVENT sqlserver\.sql_statement_completed \(WHERE \(\[sqlserver\]\.\[session_id\] = \(57\)\)\)/);
+    assert.match(plan.createSql, /ADD EVENT sqlserver\.sp_statement_completed/);
+    assert.match(plan.createSql, /ADD EVENT sqlos\.wait_completed \(WHERE \(\[sqlserver\]\.\[session_id\] = \(57\) AND \[wait_type\] = \(493\)\)\)/);
+    assert.doesNotMatch(plan.createSql, /wait_info/);
+    assert.match(plan.createSql, /ADD TARGET package0\.event_counter/);
+  });
+
+  it('falls back to wait_info, keeping only its End opcode, with the unit its description states', async () => {
+    const client = fakeClient(['sql_statement_completed', 'wait_info'], [{ name: 'wait_types', map_key: 181, map_value: 'WRITELOG' }, { name: 'event_opcode', map_key: 1, map_value: 'End' }]);
+    const plan = await planStatementTrace(client, { spid: 60, platform });
+    assert.equal(plan.wait?.event, 'wait_info');
+    assert.equal(plan.wait?.durationUnit, 'milliseconds');
+    assert.match(plan.createSql, /ADD EVENT sqlos\.wait_info \(WHERE \(\[sqlserver\]\.\[session_id\] = \(60\) AND \[wait_type\] = \(181\) AND \[opcode\] = \(1\)\)\)/);
+    assert.doesNotMatch(plan.createSql, /sp_statement_completed/);
+  });
+
+  it('without a WRITELOG map entry traces statements only and says WRITELOG is not measured per statement', async () => {
+    const plan = await planStatementTrace(fakeClient(['sql_statement_completed', 'wait_completed'], []), { spid: 60, platform });
+    assert.equal(plan.wait, null);
+    assert.match(plan.notes.join(' '), /no WRITELOG entry .* not measured per statement/);
+    assert.doesNotMatch(plan.createSql, /sqlos/);
+  });
+
+  it('refuses when sql_statement_completed does not exist, and validates the spid literal', async () => {
+    await assert.rejects(planStatementTrace(fakeClient(['wait_completed'], []), { spid: 60, platform }), /sql_statement_completed is not available/);
+    assert.throws(() => createStatementSessionSql({ name: 'x', scope: 'server', spid: 0, statementEvents: ['sql_statement_completed'], wait: null, maxEventsLimit: 10 }), RangeError);
+  });
+});
