@@ -190,7 +190,8 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         await answerInputBox(page, /Save the parameter values of dbo\.e2e_load/, 'five rows');
         await panelOrError(page, /Durability profile/, 120_000);
         await pollRows(() => withDefaultNote() === before + 5, 'the first run of the set');
-        // Again from the lens, this time picking the saved set by its name.
+        // Again from the lens, this time picking the saved set by its name (the panel may share the file's editor group).
+        await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
         await codeLens(page, 'Profile EXEC dbo.e2e_load…').first().click({ timeout: 30_000 });
         const picker = page.locator('.quick-input-widget', { hasText: /Last values/ });
         await picker.waitFor({ timeout: 15_000 });
