@@ -129,6 +129,33 @@ describe('integration: procedure lens path (stand-in)', function () {
     assert.equal(granted.status, 'found');
   });
 
+  it('sends an OUTPUT parameter by reference and a decimal with its declared precision and scale', async () => {
+    const text = 'CREATE OR ALTER PROCEDURE dbo.sum_rows @factor decimal(9, 2), @total decimal(18, 2) OUTPUT AS SELECT @total = SUM(v) * @factor FROM dbo.proc_rows;';
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    await s.execute(deployStatement(text));
+    await s.close();
+    const sumTarget = lensTarget(text);
+    const batch = procedureCallBatch(sumTarget, new Map([['@factor', readInput('-1.25')], ['@total', readInput('NULL')]]));
+    assert.deepEqual(batch.call!.parameters, [
+      { name: 'factor', type: 'decimal', value: -1.25, output: false, precision: 9, scale: 2 },
+      { name: 'total', type: 'decimal', value: null, output: true, precision: 18, scale: 2 },
+    ]);
+    const seen: ExecRequest[] = [];
+    const execute = h.engine.execute.bind(h.engine);
+    h.engine.execute = (session, request, context) => { seen.push(request); return execute(session, request, context); };
+    let run;
+    try {
+      run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: [batch], xe: { enabled: false } });
+    } finally {
+      h.engine.execute = execute;
+    }
+    assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+    const call = seen.find((r) => r.kind === 'rpc' && r.procedure === '[dbo].[sum_rows]');
+    assert.ok(call && call.kind === 'rpc');
+    assert.deepEqual(call.parameters.map((p) => [p.name, p.typeName, p.output]), [['@factor', 'decimal(9,2)', false], ['@total', 'decimal(18,2)', true]]);
+    assert.equal(call.parameters[0]!.value, '-1.25');
+  });
+
   it('compares durability modes for the call, restoring the database setting', async () => {
     const batch = procedureCallBatch(target, new Map([['@rows', readInput('10')]]));
     const journal = new KeyValueRestoreJournal(new MemoryStore());
