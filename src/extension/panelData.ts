@@ -7,6 +7,7 @@ import type { RestoreOutcome } from '../profile/durabilityGuard';
 import type { ComparisonPlan } from '../profile/plan';
 import type { RunResult } from '../profile/types';
 import { buildComparisonModel, columnOf } from '../report/comparison';
+import { firstLevelRuns } from '../report/concurrency';
 import { comparisonDocument, type ComparisonDocument } from '../report/document';
 import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import { markdownText } from '../report/markdownText';
@@ -199,10 +200,11 @@ export function panelDataFromComparison(result: ComparisonResult, now: Date = ne
     },
     standInLabel: model.sourceLabel ?? (result.plan.source === 'stand-in' ? 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)' : null),
     model,
-    charts: chartsFrom(result.runs, model.columns),
-    files: fileRowsFrom(result.runs, model.columns),
-    waits: waitRowsFrom(result.runs, model.columns),
-    serverWaits: serverWaitRowsFrom(result.runs, model.columns),
+    // A concurrency sweep: the per-run charts and tables describe the first level, like the metric table.
+    charts: chartsFrom(firstLevelRuns(result.runs), model.columns),
+    files: fileRowsFrom(firstLevelRuns(result.runs), model.columns),
+    waits: waitRowsFrom(firstLevelRuns(result.runs), model.columns),
+    serverWaits: serverWaitRowsFrom(firstLevelRuns(result.runs), model.columns),
     environment: environmentFrom(result.runs),
     details: null,
     missing,
@@ -304,10 +306,10 @@ export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
     header: { ...headerFrom(runs, doc.server), database: doc.database, restore: null, status: doc.status, error: doc.error?.message ?? null },
     standInLabel: model.sourceLabel,
     model,
-    charts: chartsFrom(runs, model.columns),
-    files: fileRowsFrom(runs, model.columns),
-    waits: waitRowsFrom(runs, model.columns),
-    serverWaits: serverWaitRowsFrom(runs, model.columns),
+    charts: chartsFrom(firstLevelRuns(runs), model.columns),
+    files: fileRowsFrom(firstLevelRuns(runs), model.columns),
+    waits: waitRowsFrom(firstLevelRuns(runs), model.columns),
+    serverWaits: serverWaitRowsFrom(firstLevelRuns(runs), model.columns),
     environment: environmentFrom(runs),
     details: null,
     missing,

@@ -12,7 +12,7 @@ import { tediousExecutor } from './connections';
 import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 import { runSetup } from './setupRun';
 import { closeSessions, connectionLimitProblem, MAX_SESSIONS_DEFAULT, openWorkloadSessions, readConnectionLimit } from './concurrency';
-import { sessionParamOf } from './sessionParam';
+import { sessionParamOf, withSessionParam } from './sessionParam';
 import { grantFor, type BenignWaitOptions, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
@@ -127,7 +127,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         return { ...base, plan: refusedPlan, status: 'refused', error: { kind: 'other', message: problem } };
       }
     }
-    const sessionParam = levels ? sessionParamOf(measured) : null;
+    const sessionParam = sessionParamOf(measured);
+    // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
+    const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
@@ -156,7 +158,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       const closing = levelSessions;
       levelSessions = [];
       for (const s of closing) if (opened.includes(s)) opened.splice(opened.indexOf(s), 1);
-      await Promise.race([closeSessions(closing), new Promise<void>((resolve) => setTimeout(resolve, WORKLOAD_CLOSE_TIMEOUT_MS).unref?.())]);
+      await closeWithin({ close: () => closeSessions(closing) }, WORKLOAD_CLOSE_TIMEOUT_MS);
     };
     let status: ComparisonStatus = 'completed';
     let error: ComparisonResult['error'] = null;
@@ -220,7 +222,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             ...(planned.level !== null ? { concurrent: { sessions: levelSessions, parameter: sessionParam } } : {}),
             reconnectMonitor: () => openForCleanup(),
           },
-          measured,
+          planned.level !== null ? measured : measuredSerial,
           { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, setupBatchCount: setup.length },
         ));
         preflight = run.preflight;
@@ -292,7 +294,7 @@ export function keptText(runs: readonly Pick<RunResult, 'warmup'>[]): string {
   return `the ${measured} measured run${measured === 1 ? '' : 's'} so far ${measured === 1 ? 'is' : 'are'} kept.`;
 }
 
-async function closeWithin(session: SqlSession, ms: number): Promise<void> {
+async function closeWithin(session: Pick<SqlSession, 'close'>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([session.close().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);

@@ -1,5 +1,7 @@
 // A profile run: opens WORKLOAD and MONITOR (or uses the caller's), runs the script's setup part unmeasured, then
 // measureRun (measureRun.ts) between the snapshots, and closes what it opened.
+import { closeSessions, connectionLimitProblem, openWorkloadSessions, parseSessionLevels, readConnectionLimit } from './concurrency';
+import { sessionParamOf, withSessionParam } from './sessionParam';
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import type { BenignWaitOptions } from '../probes';
 import { tediousExecutor } from './connections';
@@ -31,6 +33,11 @@ export interface ProfileRunOptions extends ProfileCallbacks {
   workloadTimeoutMs?: number;
   /** Changes to the shipped benign-wait list applied to the server waits (durabilityLens.waits.benign.*). */
   waits?: BenignWaitOptions;
+  /**
+   * Run the measured batches on this many workload connections released together (concurrency.ts); needs a
+   * ConnectionSource. Setup still runs once, on the workload connection. Absent: one session.
+   */
+  sessions?: number;
 }
 
 function isSource(c: ProfileRunOptions['connections']): c is ConnectionSource {
@@ -60,6 +67,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
   let workload: SqlSession | null = null;
   let monitor: SqlSession | null = null;
   const reopened: SqlSession[] = [];
+  let concurrent: SqlSession[] = [];
   try {
     progress(options, 'connect');
     if (isSource(options.connections)) {
@@ -71,6 +79,14 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
     }
     const target = await readTargetDatabase(monitor);
     const source = owned ? (options.connections as ConnectionSource) : null;
+    const sessions = options.sessions;
+    if (sessions !== undefined) {
+      if (!source) throw new Error('A run on several sessions needs a connection source to open them.');
+      const levels = parseSessionLevels([sessions]);
+      if (typeof levels === 'string') throw new RangeError(levels);
+      const problem = connectionLimitProblem(await readConnectionLimit(monitor), sessions);
+      if (problem) throw new Error(problem);
+    }
     if (setup.length > 0) {
       progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
       const outcome = await runSetup(workload, setup, options.executor ?? tediousExecutor, {
@@ -79,6 +95,10 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       });
       if (outcome.status === 'cancelled') throw new ProfileCancelledError('The run was cancelled during its setup; nothing was measured.');
       if (outcome.status === 'failed') throw outcome.error;
+    }
+    if (sessions !== undefined && source) {
+      progress(options, 'connect', `${sessions} workload connection${sessions === 1 ? '' : 's'}`);
+      concurrent = await openWorkloadSessions((signal) => source.open('workload', signal), sessions, options.signal);
     }
     const result = await measureRun(
       {
@@ -93,6 +113,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         ...(options.sampling ? { sampling: options.sampling } : {}),
         ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
         ...(options.waits ? { waits: options.waits } : {}),
+        ...(concurrent.length > 0 ? { concurrent: { sessions: concurrent, parameter: sessionParamOf(batches) } } : {}),
         ...(source
           ? {
               reconnectMonitor: async () => {
@@ -103,12 +124,14 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
             }
           : {}),
       },
-      batches,
+      // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
+      concurrent.length > 0 ? batches : withSessionParam(batches, sessionParamOf(batches), 1),
       { setupBatchCount: setup.length },
     );
     progress(options, 'done');
     return options.target ? { ...result, target: options.target } : result;
   } finally {
+    await closeSessions(concurrent);
     for (const s of reopened) await closeQuietly(s);
     if (owned) {
       await closeQuietly(workload);

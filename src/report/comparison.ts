@@ -2,7 +2,7 @@
 // non-baseline mode with direction, spread and an inconclusive flag, the diagnosis, and the stand-in label.
 import { statementsViewOf, type StatementsView } from './statements';
 import type { FigureSource, MissingMeasurement, RunResult } from '../profile/types';
-import { buildConcurrencyModel, type ConcurrencyModel } from './concurrency';
+import { buildConcurrencyModel, firstLevelRuns, type ConcurrencyModel } from './concurrency';
 import { diagnose, type Finding } from './diagnosis';
 import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
@@ -78,8 +78,8 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
   const notes: string[] = [];
   // A sweep: the rows describe the first level run (levels must not mix in one cell); the curve covers them all.
   const concurrency = buildConcurrencyModel(inputRuns);
-  const firstLevel = inputRuns.find((r) => r.concurrency)?.concurrency?.sessions;
-  const allRuns = concurrency ? inputRuns.filter((r) => r.concurrency?.sessions === firstLevel) : inputRuns;
+  const allRuns = firstLevelRuns(inputRuns);
+  const firstLevel = allRuns[0]?.concurrency?.sessions;
   if (concurrency) notes.push(`Concurrency sweep: the table shows the runs on ${firstLevel} session${firstLevel === 1 ? '' : 's'}; the concurrency table covers ${concurrency.levels.join(', ')} sessions.`);
   const measured = allRuns.filter((r) => !r.warmup);
   const warmups = allRuns.length - measured.length;

@@ -5,7 +5,10 @@ import { valueOf } from '../probes/measurement';
 import type { RunResult } from '../profile/types';
 import { counter } from './metrics';
 import { summarize, type Summary } from './stats';
-import { formatBytes, formatFactor, formatNumber } from './units';
+import { CONCURRENCY_METRICS, concurrencyCellText, type ConcurrencyMetricId } from './concurrencyFormat';
+import { formatFactor } from './units';
+
+export { CONCURRENCY_METRICS, concurrencyCellText, type ConcurrencyMetric, type ConcurrencyMetricId } from './concurrencyFormat';
 
 /** One point of the curve. The flat figures are the medians; `spread` holds median/min/max/n of each. */
 export interface ConcurrencyPoint {
@@ -23,23 +26,6 @@ export interface ConcurrencyPoint {
   /** Figures not measured at this point and why ("not measured" is never zero). */
   notMeasured: Array<{ metric: string; reason: string }>;
 }
-
-export type ConcurrencyMetricId = 'commitsPerSec' | 'flushesPerCommit' | 'averageFlushBytes' | 'writelogMsPerCommit';
-
-export interface ConcurrencyMetric {
-  id: ConcurrencyMetricId;
-  label: string;
-  /** How a value reads: 'rate' = per second, 'ratio' = per commit, 'bytes', 'ms'. */
-  unit: 'per-second' | 'per-commit' | 'bytes' | 'ms';
-}
-
-/** The curve's metrics in display order (the webview draws one chart each). */
-export const CONCURRENCY_METRICS: readonly ConcurrencyMetric[] = [
-  { id: 'commitsPerSec', label: 'Commits per second', unit: 'per-second' },
-  { id: 'flushesPerCommit', label: 'Log flushes per commit', unit: 'per-commit' },
-  { id: 'averageFlushBytes', label: 'Average flush size', unit: 'bytes' },
-  { id: 'writelogMsPerCommit', label: 'WRITELOG ms per commit', unit: 'ms' },
-];
 
 export interface ConcurrencyModel {
   /** Session counts in ascending order. */
@@ -86,6 +72,12 @@ export function runConcurrencyFigures(run: RunResult): RunFigures {
     writelogMsPerCommit: div(writelog?.waitTimeMs ?? null, commits),
     notMeasured,
   };
+}
+
+/** A sweep's runs at its first level (the comparison table's and per-run charts' runs); every run when not a sweep. */
+export function firstLevelRuns<R extends Pick<RunResult, 'concurrency'>>(runs: readonly R[]): R[] {
+  const first = runs.find((r) => r.concurrency)?.concurrency?.sessions;
+  return first === undefined ? [...runs] : runs.filter((r) => r.concurrency?.sessions === first);
 }
 
 export function buildConcurrencyModel(allRuns: readonly RunResult[]): ConcurrencyModel | null {
@@ -147,13 +139,6 @@ export function concurrencyVerdict(points: readonly ConcurrencyPoint[], levels: 
     return `${text} With ${most.n} sessions DISABLED commits shared log flushes (${shared.toFixed(2)} flushes per commit), which leaves delayed durability less to save.`;
   }
   return text;
-}
-
-/** A point's figure as table text: median (min – max) when the repetitions differ; "not measured" when absent. */
-export function concurrencyCellText(s: Summary | null, unit: ConcurrencyMetric['unit']): string {
-  if (!s) return 'not measured';
-  const one = (v: number) => (unit === 'bytes' ? formatBytes(v) : unit === 'per-second' ? formatNumber(v, 0) : formatNumber(v, unit === 'ms' ? 3 : 2));
-  return s.n === 1 || s.min === s.max ? one(s.median) : `${one(s.median)} (${one(s.min)} – ${one(s.max)})`;
 }
 
 /** The Markdown section: the verdict, one row per level and mode, and what was not measured. */

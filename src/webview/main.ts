@@ -3,7 +3,9 @@
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, type ChartConfiguration } from 'chart.js';
+import { CONCURRENCY_METRICS } from '../report/concurrencyFormat';
 import { byteScale } from '../report/units';
+import { concurrencyChartId, concurrencySeries } from './concurrencyView';
 import type { ExportFormat, FromWebview, PanelData, RunningView, ToWebview } from '../shared/webviewProtocol';
 import { assertSafeAttribute, renderPanel, renderRunning, TAB_TITLES, type VNode } from './view';
 
@@ -116,6 +118,18 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
   if (throughput) {
     const { divisor, unit } = byteUnit(throughput.series.flatMap((s) => s.values));
     out.fileThroughput = bars(throughput.labels, throughput.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit}/s`);
+  }
+  const sweep = d.model.concurrency;
+  if (sweep) {
+    for (const m of CONCURRENCY_METRICS) {
+      const { labels, series } = concurrencySeries(sweep, m.id);
+      if (m.unit === 'bytes') {
+        const { divisor, unit } = byteUnit(series.flatMap((s) => s.values));
+        out[concurrencyChartId(m.id)] = lines(labels, series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'sessions', unit);
+      } else {
+        out[concurrencyChartId(m.id)] = lines(labels, series, 'sessions', m.unit === 'per-second' ? 'commits per second' : m.unit === 'per-commit' ? 'flushes per commit' : 'ms per commit');
+      }
+    }
   }
   if (d.charts.samples) out.samples = lines(d.charts.samples.labels, d.charts.samples.series, 'seconds since sampling started', 'per sample interval');
   if (d.charts.printSeries) out.printSeries = lines(d.charts.printSeries.labels, d.charts.printSeries.series, 'occurrence in the output', 'printed value');

@@ -7,6 +7,7 @@ import { formatBytes, formatDuration } from '../report/units';
 import { buildVerdict } from '../report/verdict';
 import type { PanelData, RunningView } from '../shared/webviewProtocol';
 import { statementsSection } from './statementsView';
+import { concurrencyCharts, concurrencySection } from './concurrencyView';
 
 export interface VElement {
   tag: string;
@@ -202,6 +203,8 @@ function chartsSection(d: PanelData): VElement {
   return h(
     'div',
     { class: 'dl-charts' },
+    // A concurrency sweep's curve first: it is the sweep's answer.
+    ...concurrencyCharts(d.model.concurrency, chart),
     // An ad-hoc trace has no runs: only its own charts.
     d.charts.repetitions.length > 0 ? chart('elapsed', 'Workload elapsed (ms) per mode and repetition') : null,
     d.charts.repetitions.length > 0 ? chart('writelog', 'WRITELOG wait time (ms) per mode and repetition') : null,
@@ -345,7 +348,7 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
   const panels = [
     d.kind === 'trace'
       ? h('p', { class: 'dl-muted' }, 'An ad-hoc trace measures no workload of its own: its figures are on the Log & trace and Charts tabs.')
-      : h('div', {}, metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
+      : h('div', {}, concurrencySection(d.model.concurrency), metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
     chartsSection(d),
     diagnosisSection(d),
     ioSection(d),

@@ -1,6 +1,6 @@
 // `durability-lens profile --connection NAME|STRING --file workload.sql [--json|--markdown]`: runs a T-SQL file once
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
-import { profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError } from '../../profile';
+import { parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError } from '../../profile';
 import { buildComparisonModel } from '../../report';
 import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
@@ -46,6 +46,9 @@ ${RUN_USAGE}
 
   --yes                         restore what a killed comparison left in the journal (once that run is gone)
                                 without asking
+  --sessions N                  run the workload on N connections released together (1–64; checked against the
+                                server's user connections); '-- durability-lens: session-param @session' fills
+                                @session with 1..N. For a curve over several counts, see compare --sessions
 
 Output:
   --markdown                    print the Markdown report (default)
@@ -63,6 +66,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   let out: string | null = null;
   let xe = true;
   let yes = false;
+  let sessions: number | undefined;
   const setFile = (f: string): string | null => {
     if (file !== null) return `only one FILE, got '${file}' and '${f}'`;
     file = f;
@@ -80,7 +84,12 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     else if (arg === '--markdown') json = false;
     else if (arg === '--no-xe') xe = false;
     else if (arg === '--yes') yes = true;
-    else if (arg === '--out' || arg === '--file') {
+    else if (arg === '--sessions') {
+      const parsed = parseSessionLevels(args[++i] ?? '');
+      if (typeof parsed === 'string') return usageError(io, 'profile', `--${parsed}`, usage);
+      if (parsed.length !== 1) return usageError(io, 'profile', '--sessions takes one count for profile (compare --sessions sweeps a list)', usage);
+      sessions = parsed[0];
+    } else if (arg === '--out' || arg === '--file') {
       const value = args[++i];
       if (value === undefined) return usageError(io, 'profile', `${arg} needs a value`, usage);
       if (arg === '--out') out = value;
@@ -114,6 +123,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       target: { kind: 'document', label: file },
       signal,
       xe: { enabled: xe },
+      ...(sessions !== undefined ? { sessions } : {}),
       ...runOptionsOf(runArgs),
       onProgress: progressPrinter(io),
       onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}

@@ -2,7 +2,7 @@
 // sessions shares flushes, 1 session does not), the session-param marker, the connection limit, and every connection
 // closed after an error or a cancel. Figures are the stand-in model's, not SQL Server's.
 import { strict as assert } from 'node:assert';
-import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, runComparison, type CompareOptions } from '../../../src/profile';
+import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison, type CompareOptions } from '../../../src/profile';
 import { connect } from '../../../src/db/connect';
 import { buildConcurrencyModel, counter } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
@@ -92,6 +92,24 @@ describe('integration: concurrency sweep (stand-in)', function () {
     try {
       const rows = await s.query('SELECT session_no, COUNT(*) AS n FROM dbo.Keyed GROUP BY session_no ORDER BY session_no');
       assert.deepEqual(rows.map((r) => [Number(r.session_no), Number(r.n)]), [[1, 5], [2, 5], [3, 5]]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('profile on 4 sessions: one run, every session released together and counted; without --sessions the marker is session 1', async () => {
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(keyedScript(40)).batches, sessions: 4 });
+    assert.equal(run.status, 'completed');
+    assert.equal(run.concurrency!.sessions, 4);
+    assert.equal(counter(run, 'Write Transactions/sec'), 160);
+    assert.equal(run.concurrency!.writelog!.waits, 160);
+    assert.ok(counter(run, 'Log Flushes/sec')! < 160, 'the four sessions shared flushes');
+    const serial = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(keyedScript(7)).batches });
+    assert.equal(serial.status, 'completed', JSON.stringify(serial.errors));
+    assert.equal(serial.concurrency, undefined);
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      assert.deepEqual((await s.query('SELECT session_no, COUNT(*) AS n FROM dbo.Keyed GROUP BY session_no')).map((r) => [Number(r.session_no), Number(r.n)]), [[1, 7]]);
     } finally {
       await s.close();
     }

@@ -11,6 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/csp';
 import { panelDataFromRun } from '../../../src/extension/panelData';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
+import type { RunResult } from '../../../src/profile/types';
+import { buildComparisonModel } from '../../../src/report';
 import { makeRun } from '../report/runFixture';
 import { comparisonFixture, HOSTILE_DATABASE, profileFixture } from './fixtureModel';
 
@@ -181,6 +183,21 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
     assert.equal(result.database, HOSTILE_DATABASE);
     assert.equal(result.background, 'rgb(31, 31, 31)');
     await showAndShoot(data, 'Diagnosis', 'comparison-diagnosis.png');
+  });
+
+  it('a concurrency sweep draws one curve per metric (x = sessions, one line per mode) with its table, no CSP violation', async () => {
+    const sweep = (mode: 'DISABLED' | 'FORCED', sessions: number, commits: number, flushes: number, wallMs: number): RunResult => ({
+      ...makeRun({ mode, commits, flushesCounter: flushes, elapsedMs: wallMs, log: { writes: flushes, bytes: flushes * 4096, stallMs: 0 }, source: 'stand-in' }),
+      concurrency: { sessions, wallMs, parameter: '@session', perSession: [], writelog: { waits: mode === 'DISABLED' ? commits : 0, waitTimeMs: mode === 'DISABLED' ? commits * 0.3 : 0 } },
+    });
+    const runs = [1, 2, 4, 8, 16].flatMap((n) => [sweep('DISABLED', n, 500 * n, Math.ceil((500 * n) / Math.min(n, 6)), 1000 + 60 * n), sweep('FORCED', n, 500 * n, 5 * n, 120 + 40 * n)]);
+    const data: PanelData = { ...comparisonFixture(), title: 'Durability comparison: concurrency sweep', model: buildComparisonModel(runs) };
+    await showAndShoot(data, 'Metrics', 'concurrency-metrics.png');
+    assert.ok((await page.evaluate(() => document.querySelector('[data-fact="concurrency-verdict"]')?.textContent ?? '')).startsWith('Commits per second, FORCED vs DISABLED: at 16 sessions FORCED gains'));
+    await showAndShoot(data, 'Charts', 'concurrency-charts.png');
+    const ids = await page.evaluate(() => [...document.querySelectorAll('[role="tabpanel"]:not([hidden]) canvas[data-chart^="concurrency-"]')].map((c) => [(c as HTMLCanvasElement).dataset.chart, (c as HTMLCanvasElement).width > 0]));
+    assert.deepEqual(ids, [['concurrency-commitsPerSec', true], ['concurrency-flushesPerCommit', true], ['concurrency-averageFlushBytes', true], ['concurrency-writelogMsPerCommit', true]]);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
   });
 
   it('a cancelled single run shows the cancel, the environment, log & trace tables and the sampled time series', async () => {
