@@ -102,23 +102,31 @@ export class ProcedureRunner {
   /** Values per parameter (by name), or null when the user backed out. A parameterless procedure asks nothing. */
   private async askParameters(target: ProcedureTarget, mode: ProfileMode): Promise<Map<string, ParameterInput> | null> {
     if (target.parameters.length === 0) return new Map();
-    const last = this.store.last(target.name, target.number);
-    const sets = this.store.sets(target.name, target.number);
-    type Item = vscode.QuickPickItem & { start: ParameterAnswers | null; save: boolean; use: boolean };
-    const items: Item[] = [];
-    if (last) items.push({ label: '$(history) Last values', description: summary(last), start: last, save: false, use: true });
-    for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: 'saved parameter set', start: answers, save: false, use: true });
-    items.push({ label: '$(edit) Enter values…', description: last ? 'starting from the last values' : '', start: last, save: false, use: false });
-    items.push({ label: '$(save) Enter values and save them as a set…', start: last, save: true, use: false });
-
-    let choice: Item | undefined = items[items.length - 2];
-    if (last || Object.keys(sets).length > 0) {
+    type Item = vscode.QuickPickItem & { start: ParameterAnswers | null; save: boolean; use: boolean; remove?: boolean };
+    let choice: Item | undefined;
+    for (;;) {
+      const last = this.store.last(target.name, target.number);
+      const sets = this.store.sets(target.name, target.number);
+      const items: Item[] = [];
+      if (last) items.push({ label: '$(history) Last values', description: summary(last), start: last, save: false, use: true });
+      for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: 'saved parameter set', start: answers, save: false, use: true });
+      const enter: Item = { label: '$(edit) Enter values…', description: last ? 'starting from the last values' : '', start: last, save: false, use: false };
+      items.push(enter);
+      items.push({ label: '$(save) Enter values and save them as a set…', start: last, save: true, use: false });
+      if (Object.keys(sets).length > 0) items.push({ label: '$(trash) Delete a saved set…', start: null, save: false, use: false, remove: true });
+      if (!last && Object.keys(sets).length === 0) {
+        choice = enter;
+        break;
+      }
       choice = await vscode.window.showQuickPick(items, {
         title: `${mode === 'compare' ? 'Compare durability for' : 'Profile'} EXEC ${target.name}`,
         placeHolder: 'Parameter values: the last ones, a saved set, or new ones',
         ignoreFocusOut: true,
       });
       if (!choice) return null;
+      if (!choice.remove) break;
+      const doomed = await vscode.window.showQuickPick(Object.keys(sets), { title: `Delete a saved parameter set of ${target.name}`, ignoreFocusOut: true });
+      if (doomed !== undefined) await this.store.deleteSet(target.name, target.number, doomed);
     }
     if (choice.use && choice.start) {
       const problems = target.parameters.map((p) => [p, validateInput(p, choice!.start![p.name] ?? (p.default ? 'DEFAULT' : ''))] as const).filter(([, e]) => e !== null);

@@ -23,7 +23,8 @@ function procedures(analysis: Analysis) {
 export function buildCodeLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
   // Batch lenses get their room first (one per batch at most, the ones that say where the time goes); COMMIT pairs
   // fill the rest. Listed COMMITs first, as before the cap.
-  const perBatch = batchLenses(analysis, uri, version).concat(procedureLenses(analysis, uri, version));
+  const batchOnes = batchLenses(analysis, uri, version);
+  const perBatch = batchOnes.concat(procedureLenses(analysis, uri, version, MAX_LENSES - batchOnes.length));
   const room = MAX_LENSES - perBatch.length;
   const lenses: CodeLens[] = [];
   const batches = new Map(analysis.batches.map((batch) => [batch.index, batch]));
@@ -54,10 +55,10 @@ export function buildCodeLenses(analysis: Analysis, uri: string, version: number
 }
 
 /** Two lenses on the CREATE/ALTER keyword of each procedure; their argument carries the parameter list. */
-function procedureLenses(analysis: Analysis, uri: string, version: number): CodeLens[] {
+function procedureLenses(analysis: Analysis, uri: string, version: number, room: number): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const routine of procedures(analysis)) {
-    if (lenses.length + 2 > MAX_LENSES) break;
+    if (lenses.length + 2 > room) break;
     const signature = routine.signature!;
     const target: ProcedureTarget = procedureTargetOf(routine, uri, version);
     const at = { start: routine.range.start, end: routine.range.start };

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
 import { cell, leadingNumber, panelFrame, readMetricTable, readVerdict, waitForPanelTitle } from './support/panel';
 import { repoRoot } from './support/paths';
-import { STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
+import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
 import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem } from './support/workbench';
 
 export const PROCEDURES_FILE = 'procedures.sql';
@@ -50,6 +50,15 @@ function standinRows(standin: RunningStandin): Array<{ id: unknown; note: unknow
   return table.rows.map((r: unknown[]) => ({ id: r[id], note: r[note] }));
 }
 
+/** Polls (with a deadline) until the stand-in's rows satisfy `done`: the run's end is seen in the data it wrote. */
+async function pollRows(done: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: the expected rows did not arrive within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100)); // poll interval; bounded by the deadline above
+  }
+}
+
 /** The workload line of the panel's verdict ("Profiled" fact) and the first measured column's Log writes. */
 async function profiled(page: Page): Promise<{ workload: string; writes: number; headline: string }> {
   const verdict = await readVerdict(page);
@@ -81,6 +90,14 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         // The window reloaded in the S1 tests: not connected any more (the password stays in SecretStorage).
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
         await pickQuickItem(page, STANDIN_PROFILE_NAME);
+        // After S1 the password is in SecretStorage; run alone (E2E_ONLY) it is asked once here.
+        const passwordBox = page.locator('.quick-input-widget', { hasText: /password for "Stand-in \(lab\)"/ });
+        const notDeployed = page.locator('.monaco-dialog-box', { hasText: /dbo\.e2e_reset is not deployed/ }).first();
+        const next = await Promise.race([
+          passwordBox.waitFor({ timeout: 60_000 }).then(() => 'password', () => 'none'),
+          notDeployed.waitFor({ timeout: 60_000 }).then(() => 'dialog', () => 'none'),
+        ]);
+        if (next === 'password') await answerInputBox(page, /password for "Stand-in \(lab\)"/, STANDIN_PASSWORD);
         const missing = await answerDialog(page, /dbo\.e2e_reset is not deployed/, 'Deploy This Version First', 60_000);
         assert(/Nothing has been run or changed yet/.test(missing), `the not-deployed dialog: ${missing}`);
         const dialog = page.locator('.monaco-dialog-box', { hasText: /deploy dbo\.e2e_reset to database lab/ }).first();
@@ -153,6 +170,36 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         assert(left.delayedDurability === 'DISABLED', `lab is ${left.delayedDurability} after the comparison`);
         assert(left.eventSessions.length === 0, `event sessions left: ${left.eventSessions.join(', ')}`);
         assert(await panelFrame(page).getByRole('heading', { level: 1 }).first().isVisible(), 'the comparison panel has no heading');
+      },
+    },
+    {
+      name: 'procedures: values saved as a named set are offered by the lens and run again from it',
+      timeoutMs: 180_000,
+      run: async ({ page, screenshot }) => {
+        const withDefaultNote = () => standinRows(standin).filter((r) => r.note === 'e2e').length;
+        const before = withDefaultNote();
+        await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
+        await codeLens(page, 'Profile EXEC dbo.e2e_load…').first().click({ timeout: 30_000 });
+        await pickQuickItem(page, 'Enter values and save them as a set');
+        // The prompts start from the last values.
+        const rowsBox = page.locator('.quick-input-widget', { hasText: /parameter 1 of 2/ });
+        await rowsBox.waitFor({ timeout: 15_000 });
+        assert((await rowsBox.locator('input').inputValue()) === String(LOAD_ROWS), 'the first prompt does not start from the last value');
+        await answerInputBox(page, /parameter 1 of 2/, '5');
+        await answerInputBox(page, /parameter 2 of 2/, 'DEFAULT');
+        await answerInputBox(page, /Save the parameter values of dbo\.e2e_load/, 'five rows');
+        await panelOrError(page, /Durability profile/, 120_000);
+        await pollRows(() => withDefaultNote() === before + 5, 'the first run of the set');
+        // Again from the lens, this time picking the saved set by its name (the panel may share the file's editor group).
+        await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
+        await codeLens(page, 'Profile EXEC dbo.e2e_load…').first().click({ timeout: 30_000 });
+        const picker = page.locator('.quick-input-widget', { hasText: /Last values/ });
+        await picker.waitFor({ timeout: 15_000 });
+        await screenshot('procedures-saved-set-picker');
+        await pickQuickItem(page, 'five rows');
+        await pollRows(() => withDefaultNote() === before + 10, 'the run from the saved set');
+        const run = await profiled(page);
+        assert(/EXEC \[dbo\]\.\[e2e_load\] @rows = 5 \(/.test(run.workload), `the panel does not name the call from the set: ${run.workload}`);
       },
     },
   ];

@@ -35,6 +35,13 @@ describe('language server bounds', () => {
     assert.ok(JSON.stringify(diagnostics).length < 1024 * 1024);
   });
 
+  it('keeps procedure lenses within MAX_LENSES too, and counts the ones left out', () => {
+    const procs = analyze(Array.from({ length: 300 }, (_, i) => `CREATE PROCEDURE dbo.p${i} @a int AS SELECT @a;\nGO\n`).join(''));
+    const lenses = buildCodeLenses(procs, 'file:///procs.sql', 1);
+    assert.equal(lenses.length, MAX_LENSES);
+    assert.equal(lensCount(procs), 600);
+  });
+
   it('adds no summary when nothing is left out, and does not count lenses when lenses are off', () => {
     const small = analyze(LOOP.repeat(3));
     assert.equal(toLspDiagnostics(small, new Set()).length, 3);

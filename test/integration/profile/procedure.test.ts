@@ -3,7 +3,7 @@
 // Figures asserted here are the stand-in model's, never SQL Server's.
 import { strict as assert } from 'node:assert';
 import { connect } from '../../../src/db/connect';
-import { compareDefinitions, deployStatement, readDeployedDefinition } from '../../../src/profile/deployedDefinition';
+import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition } from '../../../src/profile/deployedDefinition';
 import { procedureCallBatch, procedureCallName, readInput } from '../../../src/profile/procedureCall';
 import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison } from '../../../src/profile';
 import type { ProcedureTarget } from '../../../src/shared/procedureTarget';
@@ -43,7 +43,10 @@ describe('integration: procedure lens path (stand-in)', function () {
   const target = lensTarget(EDITOR);
   const name = procedureCallName(target);
   before(async () => {
-    h = await startStandin({});
+    h = await startStandin({ logins: [
+      { name: 'lens_dev', password: 'Dev-pass-1', databases: ['lab'], databasePermissions: { lab: ['CONNECT', 'VIEW DATABASE STATE'] } },
+      { name: 'lens_reader', password: 'Dev-pass-1', databases: ['lab'], databasePermissions: { lab: ['CONNECT', 'VIEW DATABASE STATE', 'VIEW DEFINITION'] } },
+    ] });
     const s = await connect(h.profile, h.secret, { role: 'monitor' });
     await s.execute('CREATE TABLE dbo.proc_rows (v int, note nvarchar(20));');
     await s.close();
@@ -105,6 +108,52 @@ describe('integration: procedure lens path (stand-in)', function () {
     const [row] = await s.query("SELECT COUNT(*) AS n FROM dbo.proc_rows WHERE note = N'lens'");
     await s.close();
     assert.equal(row!.n, 3);
+  });
+
+  it('says why a deployed definition is hidden from a login without VIEW DEFINITION, and reads it once granted', async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    await s.execute(deployStatement(EDITOR));
+    await s.close();
+    const as = async (login: string) => {
+      const session = await connect({ ...h.profile, authentication: { type: 'sql', user: login } }, 'Dev-pass-1', { role: 'monitor' });
+      try {
+        return await readDeployedDefinition(session, name);
+      } finally {
+        await session.close();
+      }
+    };
+    const hidden = await as('lens_dev');
+    assert.equal(hidden.status, 'hidden');
+    assert.match(definitionStatusText(target.name, name, hidden, null)!, /needs VIEW DEFINITION on it \(GRANT VIEW DEFINITION ON OBJECT::\[dbo\]\.\[load_rows\] TO <user>\)/);
+    const granted = await as('lens_reader');
+    assert.equal(granted.status, 'found');
+  });
+
+  it('sends an OUTPUT parameter by reference and a decimal with its declared precision and scale', async () => {
+    const text = 'CREATE OR ALTER PROCEDURE dbo.sum_rows @factor decimal(9, 2), @total decimal(18, 2) OUTPUT AS SELECT @total = SUM(v) * @factor FROM dbo.proc_rows;';
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    await s.execute(deployStatement(text));
+    await s.close();
+    const sumTarget = lensTarget(text);
+    const batch = procedureCallBatch(sumTarget, new Map([['@factor', readInput('-1.25')], ['@total', readInput('NULL')]]));
+    assert.deepEqual(batch.call!.parameters, [
+      { name: 'factor', type: 'decimal', value: -1.25, output: false, precision: 9, scale: 2 },
+      { name: 'total', type: 'decimal', value: null, output: true, precision: 18, scale: 2 },
+    ]);
+    const seen: ExecRequest[] = [];
+    const execute = h.engine.execute.bind(h.engine);
+    h.engine.execute = (session, request, context) => { seen.push(request); return execute(session, request, context); };
+    let run;
+    try {
+      run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: [batch], xe: { enabled: false } });
+    } finally {
+      h.engine.execute = execute;
+    }
+    assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+    const call = seen.find((r) => r.kind === 'rpc' && r.procedure === '[dbo].[sum_rows]');
+    assert.ok(call && call.kind === 'rpc');
+    assert.deepEqual(call.parameters.map((p) => [p.name, p.typeName, p.output]), [['@factor', 'decimal(9,2)', false], ['@total', 'decimal(18,2)', true]]);
+    assert.equal(call.parameters[0]!.value, '-1.25');
   });
 
   it('compares durability modes for the call, restoring the database setting', async () => {

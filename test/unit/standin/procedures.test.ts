@@ -78,6 +78,13 @@ describe('stand-in model: stored procedures', () => {
     assert.deepEqual(await rows(s, h, "SELECT OBJECT_DEFINITION(OBJECT_ID(N'dbo.secret')) AS def, OBJECTPROPERTY(OBJECT_ID(N'dbo.secret'), 'IsEncrypted') AS enc"), [{ def: null, enc: 1 }]);
   });
 
+  it('refuses CREATE PROCEDURE without the permission (262) and stores nothing', async () => {
+    const s = createStandin({ speedFactor: 0, logins: [{ name: 'reader', password: 'Reader-1', databases: ['lab'], databasePermissions: { lab: ['CONNECT'] } }] });
+    const h = await connect(s, { user: 'reader', password: 'Reader-1' });
+    assert.deepEqual((await exec(s, h, 'CREATE PROCEDURE dbo.p AS SELECT 1;')).errors.map((e) => [e.number, e.message]), [[262, "CREATE PROCEDURE permission denied in database 'lab'."]]);
+    assert.deepEqual(await rows(s, h, "SELECT OBJECT_ID(N'dbo.p') AS id"), [{ id: null }]);
+  });
+
   it('refuses a syntax error in the body at CREATE time and stores nothing', async () => {
     const s = createStandin({ speedFactor: 0 });
     const h = await connect(s);
