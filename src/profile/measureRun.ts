@@ -261,6 +261,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         : xeMissing
           ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
           : null,
+      ctx.xe?.target,
     );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every

@@ -9,7 +9,7 @@ import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
 import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type StatementAttribution, type StatementFigure } from './statementAttribution';
-import type { MissingMeasurement } from './types';
+import type { MissingMeasurement, XeOptions } from './types';
 
 export interface StatementTraceStart {
   trace: StatementTraceSession | null;
@@ -23,13 +23,14 @@ const MEASUREMENT = 'statementAttribution';
 export async function startStatementTrace(
   monitor: SqlClient,
   spid: number,
-  platform: XePlatform | undefined,
+  platform: (XePlatform & { engineEdition?: number | null }) | undefined,
   refused: { reason: string; grant: string | null } | null,
+  target?: XeOptions['target'],
 ): Promise<StatementTraceStart> {
   if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant } };
   let trace: StatementTraceSession | null = null;
   try {
-    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}) });
+    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}) });
     await trace.start();
     return { trace, missing: null };
   } catch (err) {
@@ -65,13 +66,24 @@ export async function collectStatementTrace(
   }
   const plan = trace.plan;
   const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds' });
-  const read = trace.collect((e) => acc.add(e));
+  let read;
+  try {
+    read = await trace.collect((e) => acc.add(e));
+  } catch (err) {
+    const m = { measurement: MEASUREMENT, reason: `The statement trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+  }
   const statements = acc.finish();
   const counted = read.counts ? [...read.counts.values()].reduce((a, b) => a + b, 0) : null;
   const log = runSchemaFields(diff, 0).logCounters;
   const notes = [...plan.notes, ...read.notes];
   if (acc.nestedStatements > 0) notes.push(`${acc.nestedStatements} statement(s) ran inside nested modules or dynamic SQL; their figures are on the line that called them.`);
-  if (counted !== null && counted > read.seen) notes.push(`Coverage: ${read.seen} of ${counted} events were read (the ring buffer keeps the newest); per-statement figures cover that part of the run.`);
+  if (counted !== null && counted > read.seen) {
+    notes.push(
+      `Coverage: ${read.seen} of ${counted} events were read (the ring buffer keeps the newest), so the per-statement figures cover the end of the run only. ` +
+        'Set durabilityLens.xe.target to an event_file to attribute every statement of a long run.',
+    );
+  }
   return {
     statements,
     attribution: {

@@ -77,6 +77,25 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the statement session was dropped');
   });
 
+  it('a long loop: the event_file target attributes every statement; the ring buffer says it covers the end only', async () => {
+    const rows = 3000;
+    const full = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches, xe: { target: { kind: 'event_file', path: 'lens_statements.xel' } } });
+    const a = full.statementAttribution!;
+    assert.equal(a.status, 'measured', a.reason ?? '');
+    assert.equal(a.eventsSeen, a.eventsCounted, 'every event read back from the file');
+    const insert = full.statements!.find((s) => s.line === INSERT_LINE)!;
+    assert.equal(insert.executions, rows);
+    assert.ok(writelogShareOfLine(full.statements!, a, INSERT_LINE)! >= 0.9);
+    assert.ok(a.notes.some((n) => /event_file stays on the server/.test(n)));
+
+    const sampled = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches });
+    const s = sampled.statementAttribution!;
+    assert.ok(s.eventsCounted! > s.eventsSeen, `${s.eventsSeen} of ${s.eventsCounted}`);
+    assert.ok(s.notes.some((n) => /Coverage: \d+ of \d+ events .* event_file/.test(n)), s.notes.join(' | '));
+    assert.ok(sampled.statements!.find((x) => x.line === INSERT_LINE)!.executions < rows, 'the sample is not presented as the whole run');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
   it('profile --json carries statements: [{line, text, executions, durationMs, writelogWaits, writelogMs, rows}]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lens-stmt-'));
     const out: string[] = [];
