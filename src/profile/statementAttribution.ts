@@ -54,6 +54,7 @@ export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
   'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
   'The ring buffer keeps the newest events: a long run is attributed from its last events only (coverage below).',
+  'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
 
 const TEXT_LIMIT = 200;

@@ -113,7 +113,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       batches: script.batches,
       target: { kind: 'document', label: file },
       signal,
-      xe: { enabled: xe },
+      xe: { enabled: xe, statements: runArgs.statements },
       ...runOptionsOf(runArgs),
       onProgress: progressPrinter(io),
       onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}

@@ -112,6 +112,14 @@ describe('integration: per-statement attribution (stand-in)', function () {
       assert.equal(top.line, INSERT_LINE);
       const total = run.sessionWaits.find((w: { waitType: string }) => w.waitType === 'WRITELOG').waitingTasks;
       assert.ok(top.writelogWaits / total >= 0.9, `${top.writelogWaits} of ${total}`);
+
+      out.length = 0;
+      const off = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 'loop.sql'), '--json', '--no-statements', '--journal', join(dir, 'j.json')], io);
+      assert.equal(off, EXIT.ok, err.join(''));
+      const plain = JSON.parse(out.join(''));
+      assert.deepEqual(plain.statements, []);
+      assert.equal(plain.statementAttribution.status, 'not-measured');
+      assert.match(plain.statementAttribution.reason, /turned off/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
