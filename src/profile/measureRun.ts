@@ -18,7 +18,7 @@ import {
 import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
-import { dropSessionSql } from '../xe/sessionSql';
+import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
@@ -262,6 +262,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
           ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
           : null,
       ctx.xe?.target,
+      // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup
+      // see it as that run's companion, not a leftover.
+      trace ? statementSessionName(trace.name) : ctx.xe?.sessionName ? statementSessionName(ctx.xe.sessionName) : undefined,
     );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every

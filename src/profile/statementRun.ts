@@ -26,11 +26,12 @@ export async function startStatementTrace(
   platform: (XePlatform & { engineEdition?: number | null }) | undefined,
   refused: { reason: string; grant: string | null } | null,
   target?: XeOptions['target'],
+  sessionName?: string,
 ): Promise<StatementTraceStart> {
   if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant } };
   let trace: StatementTraceSession | null = null;
   try {
-    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}) });
+    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) });
     await trace.start();
     return { trace, missing: null };
   } catch (err) {
