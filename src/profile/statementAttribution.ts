@@ -58,6 +58,8 @@ export const ATTRIBUTION_LIMITS = [
 ];
 
 const TEXT_LIMIT = 200;
+/** At most this many statements are listed (by WRITELOG time); the rest are summed in one note, so a RunResult stays small. */
+export const STATEMENTS_LISTED = 1000;
 
 function num(v: XeScalar | undefined): number | null {
   if (typeof v === 'number') return v;
@@ -89,22 +91,31 @@ export interface StatementLocation {
  * character); offset_end -1 means "to the end of the batch". The batch is the one whose text holds the event's
  * statement text at that offset (or, without a text, whose line at that offset is the event's line_number).
  */
-export function locateStatement(batches: readonly WorkloadBatch[], ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation | null {
+export function locateStatement(
+  batches: readonly WorkloadBatch[],
+  ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null },
+  startAt = 0,
+): StatementLocation | null {
   const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
-  const candidates: number[] = [];
-  for (let i = 0; i < batches.length; i++) {
+  const matches = (i: number): boolean => {
     const text = batches[i]!.text;
-    if (start !== null && start > text.length) continue;
-    if (ev.statement !== null && ev.statement.length > 0 && start !== null) {
-      if (text.startsWith(ev.statement, start)) candidates.push(i);
-    } else if (start !== null && ev.line !== null) {
-      if (lineAt(text, start) === ev.line) candidates.push(i);
+    if (start === null || start > text.length) return false;
+    if (ev.statement !== null && ev.statement.length > 0) return text.startsWith(ev.statement, start);
+    return ev.line !== null && lineAt(text, start) === ev.line;
+  };
+  // Batches run in order, so the search starts at the batch of the previous statement and goes forward (wrapping):
+  // one comparison per event in the usual case, whatever the number of batches. A statement whose text and offset
+  // are identical in two batches is credited to the first one found from there.
+  let batchIndex = -1;
+  for (let k = 0; k < batches.length; k++) {
+    const i = (startAt + k) % batches.length;
+    if (matches(i)) {
+      batchIndex = i;
+      break;
     }
   }
-  if (candidates.length === 0 && batches.length === 1 && ev.line !== null) candidates.push(0);
-  if (candidates.length === 0) return null;
-  // Identical batches (the same text twice) share their lines' figures under the first of them.
-  const batchIndex = candidates[0]!;
+  if (batchIndex < 0 && batches.length === 1 && ev.line !== null) batchIndex = 0;
+  if (batchIndex < 0) return null;
   const batch = batches[batchIndex]!;
   const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
   const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : batch.text.length;
@@ -122,7 +133,8 @@ export interface AttributionOptions {
 /** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */
 export class StatementAccumulator {
   private readonly byKey = new Map<string, StatementFigure>();
-  private readonly located = new Map<string, StatementLocation | null>();
+  /** The batch of the last located statement: where the next search starts. */
+  private cursor = 0;
   private pendingWaits = 0;
   private pendingMs = 0;
   private pendingNested = 0;
@@ -151,9 +163,8 @@ export class StatementAccumulator {
     if (e.name !== 'sql_statement_completed') return;
     const d = e.data;
     const ev = { line: num(d.line_number?.value), offset: num(d.offset?.value), offsetEnd: num(d.offset_end?.value), statement: typeof d.statement?.value === 'string' ? d.statement.value : null };
-    const cacheKey = `${ev.offset}:${ev.offsetEnd}:${ev.line}:${ev.statement ?? ''}`;
-    let where = this.located.get(cacheKey);
-    if (where === undefined) this.located.set(cacheKey, (where = locateStatement(this.opts.batches, ev)));
+    const where = locateStatement(this.opts.batches, ev, this.cursor);
+    if (where) this.cursor = where.batchIndex;
     if (where === null) {
       this.unattributedWaits += this.pendingWaits;
       this.unattributedMs += this.pendingMs;
@@ -175,15 +186,25 @@ export class StatementAccumulator {
     this.pendingNested = 0;
   }
 
+  /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
+  unlisted: { statements: number; executions: number; writelogWaits: number; writelogMs: number } = { statements: 0, executions: 0, writelogWaits: 0, writelogMs: 0 };
+
   finish(): StatementFigure[] {
     // Waits after the last completion (a cancelled statement) have no statement.
     this.unattributedWaits += this.pendingWaits;
     this.unattributedMs += this.pendingMs;
     this.pendingWaits = 0;
     this.pendingMs = 0;
-    return [...this.byKey.values()]
+    const sorted = [...this.byKey.values()]
       .map((f) => ({ ...f, durationMs: round3(f.durationMs), writelogMs: round3(f.writelogMs) }))
       .sort((a, b) => b.writelogMs - a.writelogMs || b.writelogWaits - a.writelogWaits || b.durationMs - a.durationMs || a.line - b.line);
+    for (const f of sorted.slice(STATEMENTS_LISTED)) {
+      this.unlisted.statements++;
+      this.unlisted.executions += f.executions;
+      this.unlisted.writelogWaits += f.writelogWaits;
+      this.unlisted.writelogMs = round3(this.unlisted.writelogMs + f.writelogMs);
+    }
+    return sorted.slice(0, STATEMENTS_LISTED);
   }
 }
 

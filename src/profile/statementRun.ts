@@ -78,6 +78,9 @@ export async function collectStatementTrace(
   const counted = read.counts ? [...read.counts.values()].reduce((a, b) => a + b, 0) : null;
   const log = runSchemaFields(diff, 0).logCounters;
   const notes = [...plan.notes, ...read.notes];
+  if (acc.unlisted.statements > 0) {
+    notes.push(`${acc.unlisted.statements} more statement(s) are not listed (only the first ${statements.length} by WRITELOG time are): together ${acc.unlisted.executions} executions, ${acc.unlisted.writelogWaits} WRITELOG waits (${acc.unlisted.writelogMs} ms).`);
+  }
   if (acc.nestedStatements > 0) notes.push(`${acc.nestedStatements} statement(s) ran inside nested modules or dynamic SQL; their figures are on the line that called them.`);
   if (counted !== null && counted > read.seen) {
     notes.push(

@@ -2,7 +2,7 @@
 // and WRITELOG waits folded into the statement whose completion follows them.
 import { strict as assert } from 'node:assert';
 import type { WorkloadBatch } from '../../../src/db/types';
-import { locateStatement, StatementAccumulator, toMs, writelogShareOfLine, notMeasuredAttribution } from '../../../src/profile/statementAttribution';
+import { locateStatement, StatementAccumulator, STATEMENTS_LISTED, toMs, writelogShareOfLine, notMeasuredAttribution } from '../../../src/profile/statementAttribution';
 import type { XeEvent } from '../../../src/xe/reader';
 import { analyze } from '../../../src/tsql';
 
@@ -68,6 +68,23 @@ describe('profile: per-statement attribution', () => {
     assert.equal(figures[0]!.durationMs, 6.3);
     assert.equal(figures[1]!.nestedStatements, 1);
     assert.deepEqual([acc.attributedWaits, acc.unattributedWaits, acc.unattributedMs], [4, 1, 0.7]);
+  });
+
+  it('a generated script of many GO batches: each statement on its own line; beyond the listed limit only totals are kept', () => {
+    const n = STATEMENTS_LISTED + 5;
+    const text = Array.from({ length: n }, (_, i) => `INSERT INTO t VALUES (${i});\nGO`).join('\n');
+    const many: WorkloadBatch[] = analyze(text).batches.filter((b) => !b.empty).map((b) => ({ text: b.text, repeat: b.repeat, firstLine: b.firstLine }));
+    assert.equal(many.length, n);
+    const acc = new StatementAccumulator({ batches: many, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    for (let i = 0; i < n; i++) {
+      acc.add(wait(i < 5 ? 100 : 1000));
+      acc.add(stmtEvent(many[i]!.text, `INSERT INTO t VALUES (${i})`, { rows: 1 }));
+    }
+    const figures = acc.finish();
+    assert.equal(figures.length, STATEMENTS_LISTED);
+    assert.equal(figures[0]!.line, 11, 'batch 6 (the first 1 ms wait) starts on line 11');
+    assert.deepEqual(acc.unlisted, { statements: 5, executions: 5, writelogWaits: 5, writelogMs: 0.5 });
+    assert.equal(acc.attributedWaits, n);
   });
 
   it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {
