@@ -405,7 +405,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
-    const attributed = await collectStatementTrace(statementTrace, batches, diff);
+    const attributed = await collectStatementTrace(statementTrace, batches, diff, ctx.xe?.modules);
     statements = attributed.statements;
     statementAttribution = attributed.attribution;
     if (attributed.missing) extraMissing.push(attributed.missing);

@@ -18,8 +18,10 @@ export interface StatementFigure {
   writelogWaits: number;
   writelogMs: number;
   rows: number;
-  /** 0-based batch of the run. */
+  /** 0-based batch of the run; -1 for a statement inside a procedure (`module`). */
   batchIndex: number;
+  /** The procedure (as the event named it) whose definition holds the statement; absent for the batches we sent. */
+  module?: string;
   /** Statements inside nested modules / dynamic SQL whose figures were folded into this one. */
   nestedStatements: number;
 }
@@ -124,10 +126,34 @@ export function locateStatement(
   return { batchIndex, line: batch.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
 }
 
+/**
+ * A procedure whose source is in the file that ran (the CREATE PROCEDURE the lens sits on): its statements'
+ * sp_statement_completed events land on the file's lines instead of on the EXEC that called it.
+ */
+export interface ModuleSource {
+  /** The name as sp_statement_completed's object_name reports it (no schema; compared case-insensitively). */
+  name: string;
+  /** 0-based file line of the definition's line 1 (line_number N is file line firstLine + N, 1-based). */
+  firstLine: number;
+  /** The definition's text, for the statement text by offset; without it the event's own text is used. */
+  text?: string;
+}
+
+/** A statement of a procedure in the file: its line from the definition's first line, its text from the definition. */
+function moduleLocation(m: ModuleSource, ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation {
+  const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
+  const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : undefined;
+  const raw = m.text !== undefined && start !== null ? m.text.slice(start, end) : (ev.statement ?? '');
+  const line = ev.line ?? (m.text !== undefined && start !== null ? lineAt(m.text, start) : 1);
+  const text = raw.replace(/\s+/g, ' ').trim();
+  return { batchIndex: -1, line: m.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
+}
+
 export interface AttributionOptions {
   batches: readonly WorkloadBatch[];
   statementUnit: DurationUnit;
   waitUnit: DurationUnit;
+  modules?: readonly ModuleSource[];
 }
 
 /** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */
@@ -154,24 +180,35 @@ export class StatementAccumulator {
       this.pendingMs += toMs(num(e.data.duration?.value) ?? 0, this.opts.waitUnit);
       return;
     }
-    if (e.name === 'sp_statement_completed') {
-      // Nested: its waits stay pending for the client statement that called it (whose completion follows).
-      this.pendingNested++;
-      this.nestedStatements++;
-      return;
-    }
-    if (e.name !== 'sql_statement_completed') return;
+    if (e.name !== 'sql_statement_completed' && e.name !== 'sp_statement_completed') return;
     const d = e.data;
     const ev = { line: num(d.line_number?.value), offset: num(d.offset?.value), offsetEnd: num(d.offset_end?.value), statement: typeof d.statement?.value === 'string' ? d.statement.value : null };
-    const where = locateStatement(this.opts.batches, ev, this.cursor);
-    if (where) this.cursor = where.batchIndex;
+    let where: (StatementLocation & { module?: string }) | null;
+    if (e.name === 'sp_statement_completed') {
+      const objectName = typeof d.object_name?.value === 'string' ? d.object_name.value : '';
+      const module = objectName ? this.opts.modules?.find((m) => m.name.toLowerCase() === objectName.toLowerCase()) : undefined;
+      if (!module) {
+        // Nested dynamic SQL or a procedure not in the file: its waits stay pending for the statement that called it
+        // (whose completion follows).
+        this.pendingNested++;
+        this.nestedStatements++;
+        return;
+      }
+      where = { ...moduleLocation(module, ev), module: objectName };
+    } else {
+      where = locateStatement(this.opts.batches, ev, this.cursor);
+      if (where) this.cursor = where.batchIndex;
+    }
     if (where === null) {
       this.unattributedWaits += this.pendingWaits;
       this.unattributedMs += this.pendingMs;
     } else {
-      const key = `${where.batchIndex}:${ev.offset ?? where.line}`;
+      const key = `${where.module ? `m:${where.module.toLowerCase()}` : where.batchIndex}:${ev.offset ?? where.line}`;
       let f = this.byKey.get(key);
-      if (!f) this.byKey.set(key, (f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0 }));
+      if (!f) {
+        f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0, ...(where.module ? { module: where.module } : {}) };
+        this.byKey.set(key, f);
+      }
       f.executions++;
       f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
       f.rows += num(d.row_count?.value) ?? 0;

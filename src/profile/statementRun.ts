@@ -8,7 +8,7 @@ import type { XePlatform } from '../xe/errors';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
-import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type StatementAttribution, type StatementFigure } from './statementAttribution';
+import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type ModuleSource, type StatementAttribution, type StatementFigure } from './statementAttribution';
 import type { MissingMeasurement, XeOptions } from './types';
 
 export interface StatementTraceStart {
@@ -52,6 +52,7 @@ export async function collectStatementTrace(
   start: StatementTraceStart,
   batches: readonly WorkloadBatch[],
   diff: SnapshotDiff,
+  modules?: readonly ModuleSource[],
 ): Promise<{ statements: StatementFigure[]; attribution: StatementAttribution; missing: MissingMeasurement | null }> {
   const session = sessionWritelog(diff);
   const trace = start.trace;
@@ -66,7 +67,7 @@ export async function collectStatementTrace(
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
   }
   const plan = trace.plan;
-  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds' });
+  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds', ...(modules ? { modules } : {}) });
   let read;
   try {
     read = await trace.collect((e) => acc.add(e));

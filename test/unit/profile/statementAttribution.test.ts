@@ -87,6 +87,30 @@ describe('profile: per-statement attribution', () => {
     assert.equal(acc.attributedWaits, n);
   });
 
+  it('statements of a procedure whose source is in the file land on its lines; other nested statements fold into the caller', () => {
+    const definition = 'CREATE PROCEDURE dbo.usp_load AS\nBEGIN\n  INSERT INTO t VALUES (1);\nEND';
+    const call = [{ text: 'EXEC dbo.usp_load;', repeat: 1, firstLine: 30 }];
+    const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds', modules: [{ name: 'usp_load', firstLine: 9, text: definition }] });
+    const inProc = (objectName: string): XeEvent => {
+      const e = stmtEvent(definition, 'INSERT INTO t VALUES (1)', { nested: true, rows: 1 });
+      e.data.object_name = { value: objectName };
+      return e;
+    };
+    for (let i = 0; i < 2; i++) {
+      acc.add(wait(1000));
+      acc.add(inProc('USP_LOAD'));
+      acc.add(stmtEvent(call[0]!.text, 'EXEC dbo.usp_load', { duration: 2000 }));
+    }
+    acc.add(wait(500));
+    acc.add(inProc('other_proc'));
+    acc.add(stmtEvent(call[0]!.text, 'EXEC dbo.usp_load', { duration: 600 }));
+    const figures = acc.finish();
+    const proc = figures.find((f) => f.module)!;
+    assert.deepEqual([proc.line, proc.text, proc.executions, proc.writelogWaits, proc.batchIndex, proc.module], [12, 'INSERT INTO t VALUES (1)', 2, 2, -1, 'USP_LOAD']);
+    const exec = figures.find((f) => !f.module)!;
+    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 1, 1]);
+  });
+
   it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {
     assert.equal(toMs(1500, 'microseconds'), 1.5);
     assert.equal(toMs(3, 'milliseconds'), 3);
