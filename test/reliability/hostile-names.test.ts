@@ -131,11 +131,13 @@ describe('reliability: hostile names', function () {
     assert.ok(disabled.logFlushTrace.flushes! > 0, JSON.stringify(disabled.logFlushTrace));
     assert.equal(disabled.logFlushTrace.timeline.counts.reduce((a, b) => a + b, 0), disabled.logFlushTrace.flushes, 'events were read back from the file');
     assert.equal(disabled.logFlushTrace.eventFiles!.files.length, 1);
-    // One trace session per run writes a file (the latency companions have no event_file target).
+    // One trace session per run writes a file (the latency companions have no event_file target), and so does each
+    // run's per-statement session (issue 16), named after it.
     const create = h.log.filter((r) => /^CREATE EVENT SESSION/.test(r.text) && r.text.includes('event_file')).map((r) => r.text);
-    assert.equal(create.length, 2);
+    assert.equal(create.length, 4);
+    assert.equal(create.filter((t) => t.includes('sql_statement_completed')).length, 2);
     // Each session writes its own file: the user's path with the session name before .xel (issue #12).
-    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}\\.xel'`), text);
+    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}(_statements)?\\.xel'`), text);
     // The stand-in wrote its files under exactly that directory: the literal reached it intact.
     assert.ok([...h.engine.state.xeFiles.keys()].some((k) => k.startsWith(dir)), [...h.engine.state.xeFiles.keys()].join(', '));
     assert.deepEqual(h.leftoverSessions(), []);

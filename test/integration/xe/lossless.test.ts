@@ -108,7 +108,7 @@ describe('integration: lossless log-flush tracing (stand-in)', function () {
     // Every run's file is still on the server (DROP EVENT SESSION leaves them), which is why each run reads only its own.
     // (The per-statement session of each run, issue 16, writes its own file beside them under its own name.)
     const files = [...h.engine.state.xeFiles.keys()].filter((f) => f.includes('lens_lossless_'));
-    assert.equal(files.filter((f) => runs.some((r) => f.includes(`lens_lossless_${r.logFlushTrace!.sessionName}_`))).length, 3);
+    assert.equal(files.filter((f) => runs.some((r) => f.includes(`lens_lossless_${r.logFlushTrace!.sessionName}_0_`))).length, 3);
     assert.equal(files.length, 6);
   });
 
