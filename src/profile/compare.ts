@@ -11,6 +11,7 @@ import type { RestoreJournal } from './restoreJournal';
 import { tediousExecutor } from './connections';
 import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 import { runSetup } from './setupRun';
+import { STATEMENTS_OFF_IN_COMPARISON } from './statementRun';
 import { grantFor, type BenignWaitOptions, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
@@ -172,7 +173,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             monitor,
             target,
             executor,
-            ...(options.xe ? { xe: options.xe } : {}),
+            // No per-statement trace in a comparison: it adds work to every statement and would blur the elapsed
+            // times being compared (profile the script for per-statement figures).
+            xe: { ...options.xe, statements: false, statementsOffReason: STATEMENTS_OFF_IN_COMPARISON },
             ...(options.signal ? { signal: options.signal } : {}),
             // Every event of the run says which run it is (the progress notification and panel show it).
             ...(options.onProgress ? { onProgress: (e: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]) => options.onProgress!({ ...e, run: label }) } : {}),

@@ -19,6 +19,10 @@ export interface StatementTraceStart {
 
 const MEASUREMENT = 'statementAttribution';
 
+/** Why a comparison's runs carry no statements (compare.ts). */
+export const STATEMENTS_OFF_IN_COMPARISON =
+  'Statements are not traced during a comparison: tracing adds work to every statement and would blur the elapsed times being compared. Profile the script to see per-statement figures.';
+
 /** Prepares and starts the session; never throws (a failure is returned as `missing`). */
 export async function startStatementTrace(
   monitor: SqlClient,

@@ -89,6 +89,8 @@ export interface XeOptions {
   sessionName?: string;
   /** Default true: also trace the workload session's statements and WRITELOG waits (per-statement attribution). */
   statements?: boolean;
+  /** Why `statements` is false, for the "not measured" entry (default: turned off for this run). */
+  statementsOffReason?: string;
   /** Procedures whose source is in the file that ran: their statements are attributed to the file's lines. */
   modules?: ModuleSource[];
 }

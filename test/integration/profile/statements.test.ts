@@ -9,7 +9,8 @@ import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { connect } from '../../../src/db/connect';
-import { profileConnectionSource, profileRun } from '../../../src/profile';
+import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison } from '../../../src/profile';
+import { STATEMENTS_OFF_IN_COMPARISON } from '../../../src/profile/statementRun';
 import { writelogShareOfLine, type StatementFigure } from '../../../src/profile/statementAttribution';
 import { analyze } from '../../../src/tsql';
 import { serverState, startStandin, type StandinHarness } from './standin';
@@ -123,6 +124,23 @@ describe('integration: per-statement attribution (stand-in)', function () {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a comparison traces no statements (it would blur the elapsed times compared) and says so', async () => {
+    const result = await runComparison({
+      connections: profileConnectionSource(h.profile, h.secret),
+      batches: analyze(loopThenUpdate(20)).batches,
+      repetitions: 1,
+      warmup: false,
+      journal: new KeyValueRestoreJournal(new MemoryStore()),
+      confirm: () => true,
+    });
+    assert.equal(result.status, 'completed', result.error?.message);
+    for (const run of result.runs) {
+      assert.deepEqual(run.statements, []);
+      assert.equal(run.statementAttribution!.reason, STATEMENTS_OFF_IN_COMPARISON);
+    }
+    assert.deepEqual((await serverState(h)).eventSessions, []);
   });
 
   it('without permission to create event sessions, statements are not measured and say which GRANT', async () => {
