@@ -257,7 +257,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       workload.spid,
       trace?.plan.platform,
       !xeWanted || ctx.xe?.statements === false
-        ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null }
+        ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
         : xeMissing
           ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
           : null,

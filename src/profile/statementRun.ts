@@ -15,6 +15,8 @@ export interface StatementTraceStart {
   trace: StatementTraceSession | null;
   /** Set when the trace could not start (or was not wanted): the attribution is not measured, with this reason. */
   missing: MissingMeasurement | null;
+  /** Turned off on purpose (a setting, --no-statements, a comparison): said in the attribution, not listed as missing. */
+  off?: boolean;
 }
 
 const MEASUREMENT = 'statementAttribution';
@@ -28,11 +30,11 @@ export async function startStatementTrace(
   monitor: SqlClient,
   spid: number,
   platform: (XePlatform & { engineEdition?: number | null }) | undefined,
-  refused: { reason: string; grant: string | null } | null,
+  refused: { reason: string; grant: string | null; off?: boolean } | null,
   target?: XeOptions['target'],
   sessionName?: string,
 ): Promise<StatementTraceStart> {
-  if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant } };
+  if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant }, off: refused.off === true };
   let trace: StatementTraceSession | null = null;
   try {
     trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) });
@@ -62,7 +64,7 @@ export async function collectStatementTrace(
   const trace = start.trace;
   if (!trace || trace.state !== 'started') {
     const m = start.missing ?? { measurement: MEASUREMENT, reason: 'The statement trace did not start.', grant: null };
-    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: start.off ? null : m };
   }
   try {
     await trace.stop();
