@@ -235,8 +235,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       const data = panelDataFromComparison(result);
       data.header.workload = workload;
       data.documentUri = document.uri.toString();
-      // The hints show the run the panel's Statements tab shows: the baseline's first measured run.
-      const hinted = result.runs.find((r) => !r.warmup && r.statementAttribution && columnOf(r) === data.model.baseline) ?? result.runs.find((r) => !r.warmup && r.statementAttribution);
+      // Comparisons trace no statements (compare.ts); should one have, the hints show the run the Statements tab
+      // shows (the baseline's first). Otherwise the hints of an earlier profile of this document stay.
+      const traced = result.runs.filter((r) => !r.warmup && r.statementAttribution?.status === 'measured');
+      const hinted = traced.find((r) => columnOf(r) === data.model.baseline) ?? traced[0];
       if (hinted) this.hints?.show(document, hinted);
       await this.present(data, result.runs, comparisonContextOf(result));
     } else {

@@ -63,7 +63,7 @@ export function coreRunOptions(s: RunSettings) {
     sampling: { enabled: true, intervalMs: s.samplingIntervalMs },
     ...(s.requestTimeoutMs > 0 ? { workloadTimeoutMs: s.requestTimeoutMs } : {}),
   };
-  return { xe: { enabled: s.xeEnabled, target: s.xeTarget }, waits: benignWaitOptions(s), ...extra };
+  return { xe: { enabled: s.xeEnabled, target: s.xeTarget, statements: s.xeStatements }, waits: benignWaitOptions(s), ...extra };
 }
 
 /**

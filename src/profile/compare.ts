@@ -13,6 +13,7 @@ import type { ConnectionSource, DurabilityMode, ProfileCallbacks, RunError, RunR
 import { runSetup } from './setupRun';
 import { closeSessions, connectionLimitProblem, MAX_SESSIONS_DEFAULT, openWorkloadSessions, readConnectionLimit } from './concurrency';
 import { sessionParamOf, withSessionParam } from './sessionParam';
+import { STATEMENTS_OFF_IN_COMPARISON } from './statementRun';
 import { grantFor, type BenignWaitOptions, type PreflightResult } from '../probes';
 
 export type ComparisonStatus = 'completed' | 'refused' | 'declined' | 'workload-error' | 'cancelled' | 'failed';
@@ -210,7 +211,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
             monitor,
             target,
             executor,
-            ...(options.xe ? { xe: options.xe } : {}),
+            // No per-statement trace in a comparison: it adds work to every statement and would blur the elapsed
+            // times being compared (profile the script for per-statement figures).
+            xe: { ...options.xe, statements: false, statementsOffReason: STATEMENTS_OFF_IN_COMPARISON },
             ...(options.signal ? { signal: options.signal } : {}),
             // Every event of the run says which run it is (the progress notification and panel show it).
             ...(options.onProgress ? { onProgress: (e: Parameters<NonNullable<ProfileCallbacks['onProgress']>>[0]) => options.onProgress!({ ...e, run: label }) } : {}),

@@ -20,7 +20,7 @@ import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
 import { LogFlushSession } from '../xe/logFlushTrace';
 import { planningQueries } from '../xe/plan';
-import { dropSessionSql } from '../xe/sessionSql';
+import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { runConcurrent, type ConcurrentSessions } from './concurrency';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
@@ -271,10 +271,14 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       workload.spid,
       trace?.plan.platform,
       !xeWanted || ctx.xe?.statements === false
-        ? { reason: 'The statement trace was turned off for this run.', grant: null }
+        ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
         : xeMissing
           ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
           : null,
+      ctx.xe?.target,
+      // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup
+      // see it as that run's companion, not a leftover.
+      trace ? statementSessionName(trace.name) : ctx.xe?.sessionName ? statementSessionName(ctx.xe.sessionName) : undefined,
     );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every
@@ -432,7 +436,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
-    const attributed = await collectStatementTrace(statementTrace, batches, diff);
+    const attributed = await collectStatementTrace(statementTrace, batches, diff, ctx.xe?.modules);
     statements = attributed.statements;
     statementAttribution = attributed.attribution;
     if (attributed.missing) extraMissing.push(attributed.missing);

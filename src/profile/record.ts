@@ -54,7 +54,8 @@ export async function recordWindow(options: RecordOptions): Promise<RunResult> {
         monitor,
         target,
         executor: workload.executor,
-        ...(options.xe ? { xe: options.xe } : {}),
+        // The stand-in workload session is the monitor: tracing its statements would trace our own queries.
+        xe: { ...options.xe, statements: false },
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.sampling ? { sampling: options.sampling } : {}),

@@ -4,12 +4,16 @@
 import type { BatchReport, WorkloadBatch } from '../db/types';
 import { notApplicable } from '../probes/measurement';
 import { counterDelta } from './measureRun';
+import { notMeasuredAttribution } from './statementAttribution';
 import { displayCommand, runExternalCommand, type CommandOutcome, type CommandSpec } from './externalCommand';
 import type { RecordingInfo, RunResult, WorkloadExecutor } from './types';
 
 /** Why a recording has no session waits: shown wherever the figure would be (missing, the CLI, the panel). */
 export const FOREIGN_SESSIONS_REASON =
   'The recorded program connects with its own sessions, not ours, so per-session waits do not apply: see the server waits (server-wide: every session on the server adds to them).';
+
+/** Per-statement attribution follows one session of ours; a recorded program's statements run in its own. */
+export const FOREIGN_STATEMENTS_REASON = 'The recorded program runs its statements in its own sessions, not ours, so they are not attributed per statement.';
 
 export const SERVER_WIDE_KEYS = ['serverWaits'];
 export const DATABASE_WIDE_KEYS = ['files', 'logCounters', 'logFlushTrace', 'samples', 'recording.transactions', 'recording.writeTransactions'];
@@ -126,7 +130,13 @@ export class CommandWorkload {
       workloadSpid: 0,
       sessionWaits: [],
       diff: { ...run.diff, sessionWaits: notApplicable('sessionWaits', FOREIGN_SESSIONS_REASON) },
-      missing: [...run.missing.filter((m) => m.measurement !== 'sessionWaits'), { measurement: 'sessionWaits', reason: FOREIGN_SESSIONS_REASON, grant: null }],
+      missing: [
+        ...run.missing.filter((m) => m.measurement !== 'sessionWaits' && m.measurement !== 'statementAttribution'),
+        { measurement: 'sessionWaits', reason: FOREIGN_SESSIONS_REASON, grant: null },
+        { measurement: 'statementAttribution', reason: FOREIGN_STATEMENTS_REASON, grant: null },
+      ],
+      statements: [],
+      statementAttribution: notMeasuredAttribution(FOREIGN_STATEMENTS_REASON, null),
       notes,
       command: this.spec ? this.batch.text : null,
       exitCode,

@@ -18,8 +18,10 @@ export interface StatementFigure {
   writelogWaits: number;
   writelogMs: number;
   rows: number;
-  /** 0-based batch of the run. */
+  /** 0-based batch of the run; -1 for a statement inside a procedure (`module`). */
   batchIndex: number;
+  /** The procedure (as the event named it) whose definition holds the statement; absent for the batches we sent. */
+  module?: string;
   /** Statements inside nested modules / dynamic SQL whose figures were folded into this one. */
   nestedStatements: number;
 }
@@ -54,9 +56,12 @@ export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
   'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
   'The ring buffer keeps the newest events: a long run is attributed from its last events only (coverage below).',
+  'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
 
 const TEXT_LIMIT = 200;
+/** At most this many statements are listed (by WRITELOG time); the rest are summed in one note, so a RunResult stays small. */
+export const STATEMENTS_LISTED = 1000;
 
 function num(v: XeScalar | undefined): number | null {
   if (typeof v === 'number') return v;
@@ -88,22 +93,31 @@ export interface StatementLocation {
  * character); offset_end -1 means "to the end of the batch". The batch is the one whose text holds the event's
  * statement text at that offset (or, without a text, whose line at that offset is the event's line_number).
  */
-export function locateStatement(batches: readonly WorkloadBatch[], ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation | null {
+export function locateStatement(
+  batches: readonly WorkloadBatch[],
+  ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null },
+  startAt = 0,
+): StatementLocation | null {
   const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
-  const candidates: number[] = [];
-  for (let i = 0; i < batches.length; i++) {
+  const matches = (i: number): boolean => {
     const text = batches[i]!.text;
-    if (start !== null && start > text.length) continue;
-    if (ev.statement !== null && ev.statement.length > 0 && start !== null) {
-      if (text.startsWith(ev.statement, start)) candidates.push(i);
-    } else if (start !== null && ev.line !== null) {
-      if (lineAt(text, start) === ev.line) candidates.push(i);
+    if (start === null || start > text.length) return false;
+    if (ev.statement !== null && ev.statement.length > 0) return text.startsWith(ev.statement, start);
+    return ev.line !== null && lineAt(text, start) === ev.line;
+  };
+  // Batches run in order, so the search starts at the batch of the previous statement and goes forward (wrapping):
+  // one comparison per event in the usual case, whatever the number of batches. A statement whose text and offset
+  // are identical in two batches is credited to the first one found from there.
+  let batchIndex = -1;
+  for (let k = 0; k < batches.length; k++) {
+    const i = (startAt + k) % batches.length;
+    if (matches(i)) {
+      batchIndex = i;
+      break;
     }
   }
-  if (candidates.length === 0 && batches.length === 1 && ev.line !== null) candidates.push(0);
-  if (candidates.length === 0) return null;
-  // Identical batches (the same text twice) share their lines' figures under the first of them.
-  const batchIndex = candidates[0]!;
+  if (batchIndex < 0 && batches.length === 1 && ev.line !== null) batchIndex = 0;
+  if (batchIndex < 0) return null;
   const batch = batches[batchIndex]!;
   const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
   const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : batch.text.length;
@@ -112,16 +126,41 @@ export function locateStatement(batches: readonly WorkloadBatch[], ev: { line: n
   return { batchIndex, line: batch.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
 }
 
+/**
+ * A procedure whose source is in the file that ran (the CREATE PROCEDURE the lens sits on): its statements'
+ * sp_statement_completed events land on the file's lines instead of on the EXEC that called it.
+ */
+export interface ModuleSource {
+  /** The name as sp_statement_completed's object_name reports it (no schema; compared case-insensitively). */
+  name: string;
+  /** 0-based file line of the definition's line 1 (line_number N is file line firstLine + N, 1-based). */
+  firstLine: number;
+  /** The definition's text, for the statement text by offset; without it the event's own text is used. */
+  text?: string;
+}
+
+/** A statement of a procedure in the file: its line from the definition's first line, its text from the definition. */
+function moduleLocation(m: ModuleSource, ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation {
+  const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
+  const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : undefined;
+  const raw = m.text !== undefined && start !== null ? m.text.slice(start, end) : (ev.statement ?? '');
+  const line = ev.line ?? (m.text !== undefined && start !== null ? lineAt(m.text, start) : 1);
+  const text = raw.replace(/\s+/g, ' ').trim();
+  return { batchIndex: -1, line: m.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
+}
+
 export interface AttributionOptions {
   batches: readonly WorkloadBatch[];
   statementUnit: DurationUnit;
   waitUnit: DurationUnit;
+  modules?: readonly ModuleSource[];
 }
 
 /** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */
 export class StatementAccumulator {
   private readonly byKey = new Map<string, StatementFigure>();
-  private readonly located = new Map<string, StatementLocation | null>();
+  /** The batch of the last located statement: where the next search starts. */
+  private cursor = 0;
   private pendingWaits = 0;
   private pendingMs = 0;
   private pendingNested = 0;
@@ -141,25 +180,35 @@ export class StatementAccumulator {
       this.pendingMs += toMs(num(e.data.duration?.value) ?? 0, this.opts.waitUnit);
       return;
     }
-    if (e.name === 'sp_statement_completed') {
-      // Nested: its waits stay pending for the client statement that called it (whose completion follows).
-      this.pendingNested++;
-      this.nestedStatements++;
-      return;
-    }
-    if (e.name !== 'sql_statement_completed') return;
+    if (e.name !== 'sql_statement_completed' && e.name !== 'sp_statement_completed') return;
     const d = e.data;
     const ev = { line: num(d.line_number?.value), offset: num(d.offset?.value), offsetEnd: num(d.offset_end?.value), statement: typeof d.statement?.value === 'string' ? d.statement.value : null };
-    const cacheKey = `${ev.offset}:${ev.offsetEnd}:${ev.line}:${ev.statement ?? ''}`;
-    let where = this.located.get(cacheKey);
-    if (where === undefined) this.located.set(cacheKey, (where = locateStatement(this.opts.batches, ev)));
+    let where: (StatementLocation & { module?: string }) | null;
+    if (e.name === 'sp_statement_completed') {
+      const objectName = typeof d.object_name?.value === 'string' ? d.object_name.value : '';
+      const module = objectName ? this.opts.modules?.find((m) => m.name.toLowerCase() === objectName.toLowerCase()) : undefined;
+      if (!module) {
+        // Nested dynamic SQL or a procedure not in the file: its waits stay pending for the statement that called it
+        // (whose completion follows).
+        this.pendingNested++;
+        this.nestedStatements++;
+        return;
+      }
+      where = { ...moduleLocation(module, ev), module: objectName };
+    } else {
+      where = locateStatement(this.opts.batches, ev, this.cursor);
+      if (where) this.cursor = where.batchIndex;
+    }
     if (where === null) {
       this.unattributedWaits += this.pendingWaits;
       this.unattributedMs += this.pendingMs;
     } else {
-      const key = `${where.batchIndex}:${ev.offset ?? where.line}`;
+      const key = `${where.module ? `m:${where.module.toLowerCase()}` : where.batchIndex}:${ev.offset ?? where.line}`;
       let f = this.byKey.get(key);
-      if (!f) this.byKey.set(key, (f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0 }));
+      if (!f) {
+        f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0, ...(where.module ? { module: where.module } : {}) };
+        this.byKey.set(key, f);
+      }
       f.executions++;
       f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
       f.rows += num(d.row_count?.value) ?? 0;
@@ -174,15 +223,25 @@ export class StatementAccumulator {
     this.pendingNested = 0;
   }
 
+  /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
+  unlisted: { statements: number; executions: number; writelogWaits: number; writelogMs: number } = { statements: 0, executions: 0, writelogWaits: 0, writelogMs: 0 };
+
   finish(): StatementFigure[] {
     // Waits after the last completion (a cancelled statement) have no statement.
     this.unattributedWaits += this.pendingWaits;
     this.unattributedMs += this.pendingMs;
     this.pendingWaits = 0;
     this.pendingMs = 0;
-    return [...this.byKey.values()]
+    const sorted = [...this.byKey.values()]
       .map((f) => ({ ...f, durationMs: round3(f.durationMs), writelogMs: round3(f.writelogMs) }))
       .sort((a, b) => b.writelogMs - a.writelogMs || b.writelogWaits - a.writelogWaits || b.durationMs - a.durationMs || a.line - b.line);
+    for (const f of sorted.slice(STATEMENTS_LISTED)) {
+      this.unlisted.statements++;
+      this.unlisted.executions += f.executions;
+      this.unlisted.writelogWaits += f.writelogWaits;
+      this.unlisted.writelogMs = round3(this.unlisted.writelogMs + f.writelogMs);
+    }
+    return sorted.slice(0, STATEMENTS_LISTED);
   }
 }
 

@@ -8,28 +8,36 @@ import type { XePlatform } from '../xe/errors';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
-import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type StatementAttribution, type StatementFigure } from './statementAttribution';
-import type { MissingMeasurement } from './types';
+import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type ModuleSource, type StatementAttribution, type StatementFigure } from './statementAttribution';
+import type { MissingMeasurement, XeOptions } from './types';
 
 export interface StatementTraceStart {
   trace: StatementTraceSession | null;
   /** Set when the trace could not start (or was not wanted): the attribution is not measured, with this reason. */
   missing: MissingMeasurement | null;
+  /** Turned off on purpose (a setting, --no-statements, a comparison): said in the attribution, not listed as missing. */
+  off?: boolean;
 }
 
 const MEASUREMENT = 'statementAttribution';
+
+/** Why a comparison's runs carry no statements (compare.ts). */
+export const STATEMENTS_OFF_IN_COMPARISON =
+  'Statements are not traced during a comparison: tracing adds work to every statement and would blur the elapsed times being compared. Profile the script to see per-statement figures.';
 
 /** Prepares and starts the session; never throws (a failure is returned as `missing`). */
 export async function startStatementTrace(
   monitor: SqlClient,
   spid: number,
-  platform: XePlatform | undefined,
-  refused: { reason: string; grant: string | null } | null,
+  platform: (XePlatform & { engineEdition?: number | null }) | undefined,
+  refused: { reason: string; grant: string | null; off?: boolean } | null,
+  target?: XeOptions['target'],
+  sessionName?: string,
 ): Promise<StatementTraceStart> {
-  if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant } };
+  if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant }, off: refused.off === true };
   let trace: StatementTraceSession | null = null;
   try {
-    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}) });
+    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) });
     await trace.start();
     return { trace, missing: null };
   } catch (err) {
@@ -50,12 +58,13 @@ export async function collectStatementTrace(
   start: StatementTraceStart,
   batches: readonly WorkloadBatch[],
   diff: SnapshotDiff,
+  modules?: readonly ModuleSource[],
 ): Promise<{ statements: StatementFigure[]; attribution: StatementAttribution; missing: MissingMeasurement | null }> {
   const session = sessionWritelog(diff);
   const trace = start.trace;
   if (!trace || trace.state !== 'started') {
     const m = start.missing ?? { measurement: MEASUREMENT, reason: 'The statement trace did not start.', grant: null };
-    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: start.off ? null : m };
   }
   try {
     await trace.stop();
@@ -64,14 +73,28 @@ export async function collectStatementTrace(
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
   }
   const plan = trace.plan;
-  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds' });
-  const read = trace.collect((e) => acc.add(e));
+  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds', ...(modules ? { modules } : {}) });
+  let read;
+  try {
+    read = await trace.collect((e) => acc.add(e));
+  } catch (err) {
+    const m = { measurement: MEASUREMENT, reason: `The statement trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
+    return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
+  }
   const statements = acc.finish();
   const counted = read.counts ? [...read.counts.values()].reduce((a, b) => a + b, 0) : null;
   const log = runSchemaFields(diff, 0).logCounters;
   const notes = [...plan.notes, ...read.notes];
+  if (acc.unlisted.statements > 0) {
+    notes.push(`${acc.unlisted.statements} more statement(s) are not listed (only the first ${statements.length} by WRITELOG time are): together ${acc.unlisted.executions} executions, ${acc.unlisted.writelogWaits} WRITELOG waits (${acc.unlisted.writelogMs} ms).`);
+  }
   if (acc.nestedStatements > 0) notes.push(`${acc.nestedStatements} statement(s) ran inside nested modules or dynamic SQL; their figures are on the line that called them.`);
-  if (counted !== null && counted > read.seen) notes.push(`Coverage: ${read.seen} of ${counted} events were read (the ring buffer keeps the newest); per-statement figures cover that part of the run.`);
+  if (counted !== null && counted > read.seen) {
+    notes.push(
+      `Coverage: ${read.seen} of ${counted} events were read (the ring buffer keeps the newest), so the per-statement figures cover the end of the run only. ` +
+        'Set durabilityLens.xe.target to an event_file to attribute every statement of a long run.',
+    );
+  }
   return {
     statements,
     attribution: {

@@ -6,7 +6,7 @@ import type { LogFlushTrace } from '../xe/aggregate';
 import type { PrintSeries } from './printSeries';
 import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
 import type { Sample } from './sampler';
-import type { StatementAttribution, StatementFigure } from './statementAttribution';
+import type { ModuleSource, StatementAttribution, StatementFigure } from './statementAttribution';
 
 export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
 export const DURABILITY_MODES: readonly DurabilityMode[] = ['DISABLED', 'ALLOWED', 'FORCED'];
@@ -89,6 +89,10 @@ export interface XeOptions {
   sessionName?: string;
   /** Default true: also trace the workload session's statements and WRITELOG waits (per-statement attribution). */
   statements?: boolean;
+  /** Why `statements` is false, for the "not measured" entry (default: turned off for this run). */
+  statementsOffReason?: string;
+  /** Procedures whose source is in the file that ran: their statements are attributed to the file's lines. */
+  modules?: ModuleSource[];
 }
 
 /** A measurement the run could not make, why, and the GRANT that would fix it (when it is a permission). */

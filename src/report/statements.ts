@@ -32,6 +32,8 @@ export function statementHintText(f: StatementFigure, a: StatementAttribution): 
   if (a.waitEvent !== null) parts.push(`${formatDuration(f.writelogMs)} WRITELOG`);
   else parts.push(formatDuration(f.durationMs));
   if (a.logBytesPerFlush !== null && f.writelogWaits > 0) parts.push(`${formatBytes(a.logBytesPerFlush)} log/flush (run avg)`);
+  // A ring buffer that kept only the newest events: the counts are of that part of the run, and the hint says so.
+  if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) parts.push(`end of run only (${formatShare(a.eventsSeen / a.eventsCounted)} of events)`);
   return parts.join(' · ');
 }
 

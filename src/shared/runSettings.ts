@@ -13,6 +13,8 @@ export interface RunSettings {
   /** Extra wait types to hide as benign. */
   benignExclude: string[];
   xeEnabled: boolean;
+  /** Also trace the workload session's statements (per-statement attribution); only with xeEnabled. */
+  xeStatements: boolean;
   xeTarget: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
   /**
    * Set when xe.eventFilePath is a network (UNC) path that was not confirmed: the run uses the ring buffer and this
@@ -35,6 +37,7 @@ export const RUN_SETTING_DEFAULTS = {
   'waits.benign.include': [] as string[],
   'waits.benign.exclude': [] as string[],
   'xe.enabled': true,
+  'xe.statements': true,
   'xe.target': 'ring_buffer',
   'xe.eventFilePath': '',
   'history.size': 20,
@@ -92,6 +95,7 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown, options: R
     xeTarget = { kind: 'ring_buffer' };
   }
   const xeEnabled = get('xe.enabled');
+  const xeStatements = get('xe.statements');
   const warmup = get('compare.warmup');
   return {
     samplingIntervalMs: int(get('sampling.intervalMs'), 100, 3_600_000, d['sampling.intervalMs']),
@@ -100,6 +104,7 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown, options: R
     benignInclude: names(get('waits.benign.include')),
     benignExclude: names(get('waits.benign.exclude')),
     xeEnabled: typeof xeEnabled === 'boolean' ? xeEnabled : d['xe.enabled'],
+    xeStatements: typeof xeStatements === 'boolean' ? xeStatements : d['xe.statements'],
     xeTarget,
     xeTargetRefused,
     historySize: int(get('history.size'), 1, 500, d['history.size']),

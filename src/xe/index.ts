@@ -9,4 +9,4 @@ export type { TimelineCoverage } from './timeline';
 export { LogFlushSession, withLogFlushTrace, type SessionState, type WithTraceOptions } from './logFlushTrace';
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 export { readRingBufferXml, XeXmlReader, type LostEvents, type RingBufferHeader, type XeEvent, type XeField, type XeReadResult } from './reader';
-export { latencySessionName, newSessionName, owningSessionName, SESSION_NAME_PREFIX, type SessionScope } from './sessionSql';
+export { latencySessionName, newSessionName, owningSessionName, SESSION_NAME_PREFIX, statementSessionName, type SessionScope } from './sessionSql';

@@ -73,9 +73,15 @@ export function latencySessionName(sessionName: string): string {
   return `${sessionName}_latency`;
 }
 
-/** The session a name belongs to: a latency companion belongs to its main session, any other name to itself. */
+/** The per-statement session of a run (issue 16): named after the run's log-flush session, so it is no orphan while that runs. */
+export function statementSessionName(sessionName: string): string {
+  return `${sessionName}_statements`;
+}
+
+/** The session a name belongs to: a latency or statement companion belongs to its main session, any other name to itself. */
 export function owningSessionName(name: string): string {
-  return name.endsWith('_latency') ? name.slice(0, -'_latency'.length) : name;
+  for (const suffix of ['_latency', '_statements']) if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
+  return name;
 }
 
 /** The documented safe ring_buffer size: target_data beyond a 4 MB XML document is silently dropped (reference §4.3). */

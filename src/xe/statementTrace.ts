@@ -3,16 +3,18 @@
 // same guarantees as the log-flush session: named durability_lens_<random> (orphan cleanup finds it), dropped in the
 // caller's finally, on a fresh connection when the first one died.
 
-import type { SqlClient } from '../db/types';
+import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { dropSession } from './cleanup';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import { intOrNull, nameParam } from './plan';
-import { readRingBufferXml, type LostEvents, type XeEvent } from './reader';
-import { newSessionName, PLATFORM_SQL, readTargetsSql, sessionStateSql, type SessionScope } from './sessionSql';
+import { completeRows } from './eventFile';
+import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
+import { eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, type EventFileStorage, type SessionScope } from './sessionSql';
 import {
   createStatementSessionSql,
   MAP_KEYS_SQL,
+  READ_STATEMENT_FILE_PAGE_SQL,
   STATEMENT_CATALOG_SQL,
   STATEMENT_EVENTS,
   WAIT_EVENTS,
@@ -31,6 +33,8 @@ export interface StatementTracePlan {
   statementEvents: StatementEventName[];
   wait: { event: WaitEventName; writelogKey: number; endOpcodeKey: number | null; durationUnit: DurationUnit } | null;
   statementDurationUnit: DurationUnit;
+  /** event_file target: the session's own file and the pattern that reads it back; null = ring_buffer. */
+  eventFile: { path: string; pattern: string; storage: EventFileStorage } | null;
   createSql: string;
   /** What the plan could not do (no wait event, no WRITELOG key): shown with the attribution. */
   notes: string[];
@@ -39,7 +43,9 @@ export interface StatementTracePlan {
 export interface StatementTraceOptions {
   spid: number;
   /** The log-flush plan's platform when there is one (saves a round trip); else read here. */
-  platform?: XePlatform;
+  platform?: XePlatform & { engineEdition?: number | null };
+  /** The run's trace target (durabilityLens.xe.target): event_file keeps every event of a long run. */
+  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
   sessionName?: string;
   /** Ring buffer MAX_EVENTS_LIMIT (default 1,000,000: the 1 MB MAX_MEMORY is the real bound). */
   maxEventsLimit?: number;
@@ -58,6 +64,7 @@ export interface StatementTraceRead {
 export async function planStatementTrace(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTracePlan> {
   const sessionName = opts.sessionName ?? newSessionName();
   let platform: XePlatform = opts.platform ?? { scope: 'server', majorVersion: null, principal: null };
+  let engineEdition = opts.platform?.engineEdition ?? null;
   const fail = (err: unknown) => mapSessionError('prepare', sessionName, platform, err);
   const notes: string[] = [];
   let catalog;
@@ -66,6 +73,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     if (!opts.platform) {
       const [row] = await client.query(PLATFORM_SQL);
       const edition = intOrNull(row?.engine_edition);
+      engineEdition = edition;
       const scope: SessionScope = edition !== null && DATABASE_SCOPED_EDITIONS.has(edition) ? 'database' : 'server';
       const principal = scope === 'server' ? row?.login_name : row?.user_name;
       platform = { scope, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
@@ -88,6 +96,16 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
   else if (waitEvent === null) notes.push('Neither sqlos.wait_completed nor sqlos.wait_info is available: WRITELOG waits are not measured per statement.');
   else wait = { event: waitEvent, writelogKey, endOpcodeKey: waitEvent === 'wait_info' ? endOpcodeKey : null, durationUnit: durationUnitFromDescription(has.get(waitEvent)) };
   if (wait?.durationUnit === 'assumed-microseconds') notes.push(`The unit of ${wait.event}.duration is not stated by the server; microseconds assumed (NOT CONFIRMED).`);
+  let eventFile: StatementTracePlan['eventFile'] = null;
+  if (opts.target?.kind === 'event_file') {
+    const storage = eventFileStorageOf(engineEdition, platform.scope);
+    try {
+      const path = sessionEventFilePath(opts.target.path, sessionName, storage);
+      eventFile = { path, pattern: eventFileReadPattern(path, storage), storage };
+    } catch (err) {
+      throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
+    }
+  }
   const def: StatementSessionDefinition = {
     name: sessionName,
     scope: platform.scope,
@@ -95,6 +113,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     statementEvents,
     wait: wait ? { event: wait.event, writelogKey: wait.writelogKey, endOpcodeKey: wait.endOpcodeKey } : null,
     maxEventsLimit: opts.maxEventsLimit ?? 1_000_000,
+    eventFile: eventFile ? { path: eventFile.path, storage: eventFile.storage } : null,
   };
   return {
     sessionName,
@@ -102,6 +121,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     statementEvents,
     wait,
     statementDurationUnit: durationUnitFromDescription(has.get('sql_statement_completed')),
+    eventFile,
     createSql: createStatementSessionSql(def),
     notes,
   };
@@ -168,15 +188,25 @@ export class StatementTraceSession {
     this.state = 'stopped';
   }
 
-  /** Streams the captured ring buffer's events, in the order they fired, into `onEvent`. */
-  collect(onEvent: (event: XeEvent) => void): StatementTraceRead {
+  /** Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`. */
+  async collect(onEvent: (event: XeEvent) => void): Promise<StatementTraceRead> {
+    const counter = this.captured?.counter ? parseCounterTarget(this.captured.counter) : null;
+    const counts = counter && counter.parseError === null ? counter.counts : null;
+    if (this.plan.eventFile) {
+      try {
+        const read = await streamAllEvents(this.client, this.plan.eventFile.pattern, onEvent);
+        read.notes.push(`The statement session's event_file stays on the server after the session is dropped: ${read.files.length > 0 ? read.files.join(', ') : this.plan.eventFile.pattern}. Delete it on the server when no longer needed.`);
+        return { counts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: read.notes };
+      } catch (err) {
+        throw this.fail('read', err);
+      }
+    }
     let seen = 0;
     const read = readRingBufferXml(this.captured?.ring ?? null, (e) => {
       seen++;
       onEvent(e);
     });
-    const counter = this.captured?.counter ? parseCounterTarget(this.captured.counter) : null;
-    return { counts: counter && counter.parseError === null ? counter.counts : null, seen, lost: read.lost, notes: read.notes };
+    return { counts, seen, lost: read.lost, notes: read.notes };
   }
 
   /** Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed. */
@@ -190,4 +220,64 @@ export class StatementTraceSession {
     }
     this.state = 'dropped';
   }
+}
+
+function offsetText(v: unknown): string | null {
+  if (typeof v === 'string' && /^\d+$/.test(v)) return v;
+  if (typeof v === 'bigint' && v >= 0n) return v.toString();
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  return null;
+}
+
+/**
+ * Every event of the session's files, a page at a time (memory: one page), resuming after the last complete buffer
+ * of each page (an offset names a buffer, and a resume skips the rest of it: eventFile.ts completeRows).
+ */
+async function streamAllEvents(client: SqlClient, pattern: string, onEvent: (event: XeEvent) => void, pageSize = 5000): Promise<{ events: number; malformed: number; files: string[]; notes: string[] }> {
+  const files = new Set<string>();
+  const notes: string[] = [];
+  let cursor: { file: string; offset: string } | null = null;
+  let events = 0;
+  let malformed = 0;
+  let top = pageSize;
+  for (;;) {
+    const rows: Row[] = await client.query(READ_STATEMENT_FILE_PAGE_SQL, [
+      { name: 'top', type: 'int', value: top },
+      { name: 'path', type: 'nvarchar', value: pattern },
+      { name: 'file', type: 'nvarchar', value: cursor ? cursor.file : null },
+      { name: 'offset', type: 'bigint', value: cursor ? BigInt(cursor.offset) : null },
+    ]);
+    const full = rows.length >= top;
+    let take = full ? completeRows(rows) : rows.length;
+    if (full && take === 0) {
+      if (top < 1_000_000) {
+        top *= 2;
+        continue;
+      }
+      take = rows.length;
+      notes.push('An event_file buffer held more than 1,000,000 events; events after that many in it were not read.');
+    }
+    const before = cursor;
+    const reader = new XeXmlReader((e) => {
+      events++;
+      onEvent(e);
+    });
+    for (let i = 0; i < take; i++) {
+      const row = rows[i]!;
+      if (typeof row.event_data !== 'string' || !reader.readDocument(row.event_data, 'event_file row')) malformed++;
+      const offset = offsetText(row.file_offset);
+      if (typeof row.file_name === 'string' && offset !== null) {
+        files.add(row.file_name);
+        cursor = { file: row.file_name, offset };
+      }
+    }
+    top = pageSize;
+    if (!full) break;
+    if (cursor === null || (before !== null && before.file === cursor.file && before.offset === cursor.offset)) {
+      notes.push('The event_file rows carry no usable file_name/file_offset, so reading stopped after one page.');
+      break;
+    }
+  }
+  if (malformed > 0) notes.push(`${malformed} event_file rows could not be parsed and were skipped.`);
+  return { events, malformed, files: [...files].sort(), notes };
 }

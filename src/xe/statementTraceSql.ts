@@ -2,7 +2,8 @@
 // Identifiers are QUOTENAME-style; the spid and map keys go into DDL as validated integer literals (DDL takes no
 // parameters); names of events come from our fixed list only.
 
-import { integerLiteral, quoteSysname, RING_BUFFER_MAX_MEMORY_KB, type SessionScope } from './sessionSql';
+import { quoteString } from '../db/quote';
+import { integerLiteral, quoteSysname, RING_BUFFER_MAX_MEMORY_KB, validateEventFilePath, type EventFileStorage, type SessionScope } from './sessionSql';
 
 /** Statement events: sql_statement_completed for the client's batches, sp_statement_completed inside modules / dynamic SQL. */
 export const STATEMENT_EVENTS = ['sql_statement_completed', 'sp_statement_completed'] as const;
@@ -43,6 +44,8 @@ export interface StatementSessionDefinition {
   statementEvents: readonly StatementEventName[];
   wait: { event: WaitEventName; writelogKey: number; endOpcodeKey: number | null } | null;
   maxEventsLimit: number;
+  /** ring_buffer (default: the newest events only) or event_file at this session's own path (every event). */
+  eventFile?: { path: string; storage: EventFileStorage } | null;
 }
 
 function scopeKeyword(scope: SessionScope): string {
@@ -71,11 +74,27 @@ export function createStatementSessionSql(def: StatementSessionDefinition): stri
     events.push(`ADD EVENT sqlos.${w.event} (WHERE (${bySession} AND [wait_type] = (${key})${opcode}))`);
   }
   const limit = integerLiteral(def.maxEventsLimit, 1, 2_000_000_000, 'MAX_EVENTS_LIMIT');
+  // event_file: the session's own file (sessionEventFilePath), max_rollover_files set explicitly (its default changed
+  // between doc versions, reference §4.2); 100 MB × 10 files bound what a long run leaves on the server.
+  const target = def.eventFile
+    ? `ADD TARGET package0.event_file (SET filename = ${quoteString(validateEventFilePath(def.eventFile.path, def.eventFile.storage))}, max_file_size = 100, max_rollover_files = 10)`
+    : `ADD TARGET package0.ring_buffer (SET max_events_limit = ${limit}, max_memory = ${RING_BUFFER_MAX_MEMORY_KB})`;
   return [
     `CREATE EVENT SESSION ${quoteSysname(def.name)} ON ${scopeKeyword(def.scope)}`,
     events.join(',\n'),
-    `ADD TARGET package0.event_counter,\nADD TARGET package0.ring_buffer (SET max_events_limit = ${limit}, max_memory = ${RING_BUFFER_MAX_MEMORY_KB})`,
+    `ADD TARGET package0.event_counter,\n${target}`,
     // NO_EVENT_LOSS would slow the workload it measures; losses are counted instead (event_counter vs ring).
     'WITH (EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, STARTUP_STATE = OFF);',
   ].join('\n');
 }
+
+/**
+ * One page of the statement session's event_file, every event (parameters @top, @path, @file, @offset; @file/@offset
+ * NULL on the first read, then together). Events up to and including @offset are skipped, so pages resume after the
+ * last complete buffer (eventFile.ts completeRows).
+ * https://learn.microsoft.com/sql/relational-databases/system-functions/sys-fn-xe-file-target-read-file-transact-sql
+ */
+export const READ_STATEMENT_FILE_PAGE_SQL = [
+  'SELECT TOP (@top) object_name, event_data, file_name, file_offset',
+  'FROM sys.fn_xe_file_target_read_file(@path, NULL, @file, @offset);',
+].join('\n');

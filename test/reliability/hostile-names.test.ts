@@ -91,13 +91,10 @@ describe('reliability: hostile names', function () {
       }),
     });
     assert.equal(result.status, 'completed', result.error?.message);
-    // The trace session and its latency companion (a session holds one histogram), both limited to the database, and
-    // the per-statement session (issue 16), limited to the workload's session.
-    assert.equal(sessionsDuring.length, 3);
-    const statementSession = sessionsDuring.filter((d) => /sql_statement_completed/.test(d.text));
-    assert.equal(statementSession.length, 1);
-    assert.match(statementSession[0]!.text, /\[sqlserver\]\.\[session_id\] = \(\d+\)/);
-    for (const d of sessionsDuring.filter((x) => !statementSession.includes(x))) assert.match(d.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
+    // The trace session and its latency companion (a session holds one histogram), both limited to the database; a
+    // comparison traces no statements (issue 16: it would blur the elapsed times compared).
+    assert.equal(sessionsDuring.length, 2);
+    for (const d of sessionsDuring) assert.match(d.text, new RegExp(`\\[database_id\\] = \\(${dbId}\\)`));
     assert.deepEqual(h.leftoverSessions(), []);
 
     // Orphans with hostile names (a crash, or someone else's session) are found by their exact name and dropped.

@@ -203,7 +203,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       ...(sessions ? { sessions } : {}),
       allowAvailabilityGroup: allowAg,
       journal,
-      xe: { enabled: xe },
+      xe: { enabled: xe, statements: runArgs.statements },
       ...runOptionsOf(runArgs),
       // A program instead of T-SQL: the same plan, lock, journal and restore; its executor runs the program.
       ...(workload ? { setupBatches: 0, executor: workload.executor, finishRun: (run: RunResult) => workload.finishRun(run) } : {}),

@@ -122,7 +122,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       batches: script.batches,
       target: { kind: 'document', label: file },
       signal,
-      xe: { enabled: xe },
+      xe: { enabled: xe, statements: runArgs.statements },
       ...(sessions !== undefined ? { sessions } : {}),
       ...runOptionsOf(runArgs),
       onProgress: progressPrinter(io),

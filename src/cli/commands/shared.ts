@@ -330,17 +330,20 @@ export interface RunArgs {
   sampling: boolean;
   benignInclude: string[];
   benignExclude: string[];
+  /** --no-statements: no per-statement event session. */
+  statements: boolean;
 }
 
 export function newRunArgs(): RunArgs {
-  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true, benignInclude: [], benignExclude: [] };
+  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true, benignInclude: [], benignExclude: [], statements: true };
 }
 
 export const RUN_USAGE = `Run:
   --timeout SECONDS             cancel the workload after this long (the run is reported as cancelled)
   --sample-interval MS          sample per-file IO and log flushes every MS ms while it runs (default 1000)
   --no-sampling                 no samples during the run
-  --no-xe                       do not create the log-flush event session
+  --no-xe                       do not create the log-flush (nor the per-statement) event session
+  --no-statements               do not trace the workload's statements (no per-statement attribution)
   --benign-include W1,W2        show these wait types although the shipped benign list hides them
                                 (e.g. PREEMPTIVE_OS_FLUSHFILEBUFFERS)
   --benign-exclude W1,W2        hide these wait types from the server waits as benign`;
@@ -349,6 +352,10 @@ export function takeRunArg(args: readonly string[], i: number, into: RunArgs): n
   const arg = args[i]!;
   if (arg === '--no-sampling') {
     into.sampling = false;
+    return 1;
+  }
+  if (arg === '--no-statements') {
+    into.statements = false;
     return 1;
   }
   if (arg === '--benign-include' || arg === '--benign-exclude') {

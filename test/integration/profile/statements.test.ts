@@ -9,7 +9,8 @@ import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { connect } from '../../../src/db/connect';
-import { profileConnectionSource, profileRun } from '../../../src/profile';
+import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison } from '../../../src/profile';
+import { STATEMENTS_OFF_IN_COMPARISON } from '../../../src/profile/statementRun';
 import { writelogShareOfLine, type StatementFigure } from '../../../src/profile/statementAttribution';
 import { analyze } from '../../../src/tsql';
 import { serverState, startStandin, type StandinHarness } from './standin';
@@ -77,6 +78,25 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the statement session was dropped');
   });
 
+  it('a long loop: the event_file target attributes every statement; the ring buffer says it covers the end only', async () => {
+    const rows = 3000;
+    const full = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches, xe: { target: { kind: 'event_file', path: 'lens_statements.xel' } } });
+    const a = full.statementAttribution!;
+    assert.equal(a.status, 'measured', a.reason ?? '');
+    assert.equal(a.eventsSeen, a.eventsCounted, 'every event read back from the file');
+    const insert = full.statements!.find((s) => s.line === INSERT_LINE)!;
+    assert.equal(insert.executions, rows);
+    assert.ok(writelogShareOfLine(full.statements!, a, INSERT_LINE)! >= 0.9);
+    assert.ok(a.notes.some((n) => /event_file stays on the server/.test(n)));
+
+    const sampled = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches });
+    const s = sampled.statementAttribution!;
+    assert.ok(s.eventsCounted! > s.eventsSeen, `${s.eventsSeen} of ${s.eventsCounted}`);
+    assert.ok(s.notes.some((n) => /Coverage: \d+ of \d+ events .* event_file/.test(n)), s.notes.join(' | '));
+    assert.ok(sampled.statements!.find((x) => x.line === INSERT_LINE)!.executions < rows, 'the sample is not presented as the whole run');
+    assert.deepEqual((await serverState(h)).eventSessions, []);
+  });
+
   it('profile --json carries statements: [{line, text, executions, durationMs, writelogWaits, writelogMs, rows}]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'lens-stmt-'));
     const out: string[] = [];
@@ -93,9 +113,34 @@ describe('integration: per-statement attribution (stand-in)', function () {
       assert.equal(top.line, INSERT_LINE);
       const total = run.sessionWaits.find((w: { waitType: string }) => w.waitType === 'WRITELOG').waitingTasks;
       assert.ok(top.writelogWaits / total >= 0.9, `${top.writelogWaits} of ${total}`);
+
+      out.length = 0;
+      const off = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 'loop.sql'), '--json', '--no-statements', '--journal', join(dir, 'j.json')], io);
+      assert.equal(off, EXIT.ok, err.join(''));
+      const plain = JSON.parse(out.join(''));
+      assert.deepEqual(plain.statements, []);
+      assert.equal(plain.statementAttribution.status, 'not-measured');
+      assert.match(plain.statementAttribution.reason, /turned off/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a comparison traces no statements (it would blur the elapsed times compared) and says so', async () => {
+    const result = await runComparison({
+      connections: profileConnectionSource(h.profile, h.secret),
+      batches: analyze(loopThenUpdate(20)).batches,
+      repetitions: 1,
+      warmup: false,
+      journal: new KeyValueRestoreJournal(new MemoryStore()),
+      confirm: () => true,
+    });
+    assert.equal(result.status, 'completed', result.error?.message);
+    for (const run of result.runs) {
+      assert.deepEqual(run.statements, []);
+      assert.equal(run.statementAttribution!.reason, STATEMENTS_OFF_IN_COMPARISON);
+    }
+    assert.deepEqual((await serverState(h)).eventSessions, []);
   });
 
   it('without permission to create event sessions, statements are not measured and say which GRANT', async () => {

@@ -31,6 +31,8 @@ export interface RunCtx {
   level: number;
   /** The batch text, for statement-completed events (xe-statements.ts). */
   batchText?: string;
+  /** The procedure being run (sp_statement_completed's object_id / object_name); unset for batches and dynamic SQL. */
+  module?: { objectId: number; name: string };
 }
 
 /**
@@ -107,7 +109,7 @@ export class Interpreter {
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
-      if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore });
+      if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore, ...(ctx.module ? { module: ctx.module } : {}) });
       return flow;
     } catch (e) {
       // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).

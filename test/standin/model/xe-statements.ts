@@ -45,6 +45,8 @@ export interface StatementContext {
   inProc: boolean;
   rowCount: number;
   waitUsBefore: number;
+  /** Set when the statement belongs to a procedure (object_type 8272 'P' as public scripts show it; NOT CONFIRMED). */
+  module?: { objectId: number; name: string };
 }
 
 /** Kinds that are containers, not statements of their own here (SQL Server also reports IF / WHILE conditions: NOT modelled). */
@@ -71,6 +73,9 @@ export function fireStatementCompleted(d: Durability, s: Stmt, c: StatementConte
     row_count: BigInt(ROW_KINDS.has(s.k) ? c.rowCount : 0), line_number: s.line, offset: offset * 2, offset_end: end * 2,
     statement: c.batchText.slice(offset, end),
   };
-  if (c.inProc) d.fire('sp_statement_completed', { ...data, source_database_id: c.session.db.id, object_id: 0, object_type: 0, object_name: '', nest_level: 1 }, c.session);
+  if (c.inProc) {
+    const m = c.module;
+    d.fire('sp_statement_completed', { ...data, source_database_id: c.session.db.id, object_id: m?.objectId ?? 0, object_type: m ? 8272 : 0, object_name: m?.name ?? '', nest_level: 1 }, c.session);
+  }
   else d.fire('sql_statement_completed', data, c.session);
 }

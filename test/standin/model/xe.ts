@@ -109,15 +109,27 @@ function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Per event: its fields with the XML up to `<value>` prebuilt (statement events fire once per statement: keep it cheap). */
+const FIELD_XML = new Map<string, Array<[string, string]>>();
+function fieldXml(event: string): Array<[string, string]> {
+  let f = FIELD_XML.get(event);
+  if (!f) {
+    f = (XE_EVENTS[event] ?? []).map(([name, type]) => [name, `<data name="${name}"><type name="${type}" package="${XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0'}"/><value>`]);
+    FIELD_XML.set(event, f);
+  }
+  return f;
+}
+
+const NEEDS_ESCAPE = /[&<>"]/;
+
 export function eventXml(ev: XeEvent): string {
-  const fields = XE_EVENTS[ev.name] ?? [];
   let s = `<event name="${ev.name}" package="${packageOf(ev.name)}" timestamp="${ev.timestamp.toISOString()}">`;
-  for (const [name, type] of fields) {
+  for (const [name, head] of fieldXml(ev.name)) {
     const v = ev.data[name];
     if (v === undefined) continue;
     const text = ev.texts?.[name];
-    const typePkg = XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0';
-    s += `<data name="${name}"><type name="${type}" package="${typePkg}"/><value>${xmlEscape(toText(v))}</value>${text !== undefined ? `<text>${xmlEscape(text)}</text>` : ''}</data>`;
+    const value = typeof v === 'number' || typeof v === 'bigint' ? String(v) : toText(v);
+    s += `${head}${NEEDS_ESCAPE.test(value) ? xmlEscape(value) : value}</value>${text !== undefined ? `<text>${xmlEscape(text)}</text>` : ''}</data>`;
   }
   return s + '</event>';
 }

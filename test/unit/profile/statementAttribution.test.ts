@@ -2,7 +2,7 @@
 // and WRITELOG waits folded into the statement whose completion follows them.
 import { strict as assert } from 'node:assert';
 import type { WorkloadBatch } from '../../../src/db/types';
-import { locateStatement, StatementAccumulator, toMs, writelogShareOfLine, notMeasuredAttribution } from '../../../src/profile/statementAttribution';
+import { locateStatement, StatementAccumulator, STATEMENTS_LISTED, toMs, writelogShareOfLine, notMeasuredAttribution } from '../../../src/profile/statementAttribution';
 import type { XeEvent } from '../../../src/xe/reader';
 import { analyze } from '../../../src/tsql';
 
@@ -68,6 +68,47 @@ describe('profile: per-statement attribution', () => {
     assert.equal(figures[0]!.durationMs, 6.3);
     assert.equal(figures[1]!.nestedStatements, 1);
     assert.deepEqual([acc.attributedWaits, acc.unattributedWaits, acc.unattributedMs], [4, 1, 0.7]);
+  });
+
+  it('a generated script of many GO batches: each statement on its own line; beyond the listed limit only totals are kept', () => {
+    const n = STATEMENTS_LISTED + 5;
+    const text = Array.from({ length: n }, (_, i) => `INSERT INTO t VALUES (${i});\nGO`).join('\n');
+    const many: WorkloadBatch[] = analyze(text).batches.filter((b) => !b.empty).map((b) => ({ text: b.text, repeat: b.repeat, firstLine: b.firstLine }));
+    assert.equal(many.length, n);
+    const acc = new StatementAccumulator({ batches: many, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    for (let i = 0; i < n; i++) {
+      acc.add(wait(i < 5 ? 100 : 1000));
+      acc.add(stmtEvent(many[i]!.text, `INSERT INTO t VALUES (${i})`, { rows: 1 }));
+    }
+    const figures = acc.finish();
+    assert.equal(figures.length, STATEMENTS_LISTED);
+    assert.equal(figures[0]!.line, 11, 'batch 6 (the first 1 ms wait) starts on line 11');
+    assert.deepEqual(acc.unlisted, { statements: 5, executions: 5, writelogWaits: 5, writelogMs: 0.5 });
+    assert.equal(acc.attributedWaits, n);
+  });
+
+  it('statements of a procedure whose source is in the file land on its lines; other nested statements fold into the caller', () => {
+    const definition = 'CREATE PROCEDURE dbo.usp_load AS\nBEGIN\n  INSERT INTO t VALUES (1);\nEND';
+    const call = [{ text: 'EXEC dbo.usp_load;', repeat: 1, firstLine: 30 }];
+    const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds', modules: [{ name: 'usp_load', firstLine: 9, text: definition }] });
+    const inProc = (objectName: string): XeEvent => {
+      const e = stmtEvent(definition, 'INSERT INTO t VALUES (1)', { nested: true, rows: 1 });
+      e.data.object_name = { value: objectName };
+      return e;
+    };
+    for (let i = 0; i < 2; i++) {
+      acc.add(wait(1000));
+      acc.add(inProc('USP_LOAD'));
+      acc.add(stmtEvent(call[0]!.text, 'EXEC dbo.usp_load', { duration: 2000 }));
+    }
+    acc.add(wait(500));
+    acc.add(inProc('other_proc'));
+    acc.add(stmtEvent(call[0]!.text, 'EXEC dbo.usp_load', { duration: 600 }));
+    const figures = acc.finish();
+    const proc = figures.find((f) => f.module)!;
+    assert.deepEqual([proc.line, proc.text, proc.executions, proc.writelogWaits, proc.batchIndex, proc.module], [12, 'INSERT INTO t VALUES (1)', 2, 2, -1, 'USP_LOAD']);
+    const exec = figures.find((f) => !f.module)!;
+    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 1, 1]);
   });
 
   it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {

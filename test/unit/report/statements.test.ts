@@ -23,6 +23,7 @@ describe('report: statements', () => {
     assert.match(hover, /WRITELOG waits: 10,000 \(42\.00 s\)/);
     assert.match(hover, /Share of the session's WRITELOG waits: 100 % of 10,001/);
     assert.match(hover, /average over the whole run, not this statement/);
+    assert.equal(statementHintText(f, measured({ eventsSeen: 1700, eventsCounted: 30003 })), '10,000 × · 42.00 s WRITELOG · 4.00 KiB log/flush (run avg) · end of run only (6 % of events)');
   });
 
   it('the Markdown has a top-10 table by WRITELOG time, escaped, with the reconciliation and the limits', () => {

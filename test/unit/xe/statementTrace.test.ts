@@ -5,6 +5,9 @@ import { strict as assert } from 'node:assert';
 import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
 import { planStatementTrace } from '../../../src/xe/statementTrace';
 import { createStatementSessionSql, MAP_KEYS_SQL, STATEMENT_CATALOG_SQL } from '../../../src/xe/statementTraceSql';
+import { findOrphanSessions } from '../../../src/xe/cleanup';
+import { owningSessionName, statementSessionName } from '../../../src/xe/sessionSql';
+import { FakeServer } from './fakeServer';
 
 function fakeClient(events: string[], maps: Row[]): SqlClient & { sqls: string[] } {
   const sqls: string[] = [];
@@ -54,6 +57,25 @@ describe('xe: statement-attribution session', () => {
     assert.equal(plan.wait, null);
     assert.match(plan.notes.join(' '), /no WRITELOG entry .* not measured per statement/);
     assert.doesNotMatch(plan.createSql, /sqlos/);
+  });
+
+  it('with an event_file target writes the session\'s own file (every event) and reads it back by its pattern', async () => {
+    const client = fakeClient(['sql_statement_completed', 'wait_completed'], [{ name: 'wait_types', map_key: 7, map_value: 'WRITELOG' }]);
+    const plan = await planStatementTrace(client, { spid: 61, platform, sessionName: 'durability_lens_ab', target: { kind: 'event_file', path: '/var/opt/mssql/log/lens.xel' } });
+    assert.equal(plan.eventFile?.path, '/var/opt/mssql/log/lens_durability_lens_ab.xel');
+    assert.equal(plan.eventFile?.pattern, '/var/opt/mssql/log/lens_durability_lens_ab*.xel');
+    assert.match(plan.createSql, /ADD TARGET package0\.event_file \(SET filename = N'\/var\/opt\/mssql\/log\/lens_durability_lens_ab\.xel', max_file_size = 100, max_rollover_files = 10\)/);
+    assert.doesNotMatch(plan.createSql, /ring_buffer/);
+    await assert.rejects(planStatementTrace(client, { spid: 61, platform, target: { kind: 'event_file', path: 'no-extension' } }), /Invalid trace option: .*\.xel/);
+  });
+
+  it('is named after the run\'s log-flush session: live with it, an orphan with an orphan, owned by it in the ledger', async () => {
+    assert.equal(statementSessionName('durability_lens_live'), 'durability_lens_live_statements');
+    assert.equal(owningSessionName('durability_lens_live_statements'), 'durability_lens_live');
+    assert.equal(owningSessionName('durability_lens_live_latency'), 'durability_lens_live');
+    const server = new FakeServer();
+    for (const n of ['durability_lens_live', 'durability_lens_live_statements', 'durability_lens_a', 'durability_lens_a_statements']) server.sessions.set(n, { running: true });
+    assert.deepEqual(await findOrphanSessions(server.client(), ['durability_lens_live']), ['durability_lens_a', 'durability_lens_a_statements']);
   });
 
   it('refuses when sql_statement_completed does not exist, and validates the spid literal', async () => {
