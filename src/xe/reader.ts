@@ -1,5 +1,6 @@
 // Streams Extended Events XML (ring_buffer target_data, event_file event_data rows) into typed events through a
 // tokenizer (xmlScanner.ts), never building a DOM of the buffer, never throwing on bad input: what parsed is kept and the error becomes a note.
+// Well-shaped <event> elements take the fast path (eventScanner.ts); the tokenizer's callbacks below read the rest.
 
 import { XeEventScanner } from './eventScanner';
 import { SequenceSet } from './sequenceSet';

@@ -1,5 +1,6 @@
 // A small, fast XML tokenizer for Extended Events output: open/close/text callbacks, no tree. It exists because sax
-// parses ~10 MB/s and a 100k-event buffer (~47 MB of XML) must parse in under a second (see bench/xe.bench.ts).
+// parses ~25 MB/s and a 100k-event buffer (~47 MB of XML) must parse at ≥ 200 MB/s (issue 19, bench/xe.bench.ts);
+// the reader's events skip the callbacks through the `element` fast path.
 // Strict enough to reject malformed input (mismatched tags, bad entities, stray text); never throws on any string.
 
 export interface XmlHandler {
