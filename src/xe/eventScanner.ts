@@ -53,7 +53,10 @@ interface EventTemplate {
   next: EventTemplate | null;
 }
 
+/** Bounds on what templates hold: at most 16 × 32 texts of at most 512 characters (about 0.5 MB). */
 const MAX_EVENT_TEMPLATES = 16;
+const MAX_FIELD_TEMPLATES = 32;
+const MAX_TEMPLATE_LENGTH = 512;
 
 /**
  * A copy of s[from, to) in a string of its own. A plain slice of 13+ characters is a view into the whole document,
@@ -62,7 +65,6 @@ const MAX_EVENT_TEMPLATES = 16;
 function ownCopy(s: string, from: number, to: number): string {
   return JSON.parse(JSON.stringify(s.slice(from, to))) as string;
 }
-const MAX_FIELD_TEMPLATES = 32;
 
 export class XeEventScanner {
   private xml = '';
@@ -105,7 +107,10 @@ export class XeEventScanner {
         data: {},
         actions: {},
       };
-      if (ts === this.count - 1 && r[4 * ts + 3]! + 2 === p) template = this.learnStartTag(lt, r[4 * ts + 2]!, event);
+      // A template when the timestamp is the last attribute, directly followed by '>'.
+      if (ts >= 0 && ts === this.count - 1 && r[4 * ts + 3]! + 2 === p && r[4 * ts + 2]! - lt <= MAX_TEMPLATE_LENGTH) {
+        template = this.learnStartTag(lt, r[4 * ts + 2]!, event);
+      }
     }
     for (let i = 0; ; i++) {
       // Character data between fields is skipped, as the scanner skips it when the reader wants no text.
@@ -197,7 +202,7 @@ export class XeEventScanner {
         valueTo = this.textEnd(valueFrom);
         if (valueTo < 0 || !at(xml, valueTo, '</value>')) return -1;
         // Everything up to here was the start tag and <type> children: the template for this field's position.
-        if (known === undefined && text === null && owner !== null && index < MAX_FIELD_TEMPLATES) {
+        if (known === undefined && text === null && owner !== null && index < MAX_FIELD_TEMPLATES && valueFrom - start <= MAX_TEMPLATE_LENGTH) {
           owner.fields[index] = { text: ownCopy(xml, start, valueFrom), isData, name: fieldName, typeFrom: typeFrom < 0 ? -1 : typeFrom - start, typeTo: typeFrom < 0 ? -1 : typeTo - start };
         }
         p = valueTo + 8;
