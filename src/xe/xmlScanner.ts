@@ -103,7 +103,8 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
   const stack: string[] = [];
   const attrs: string[] = [];
   let checks = 0;
-  const seenNames = new Set<string>();
+  // Made on the first tag with many attributes: event_file rows are one small document each, and a Set per row showed.
+  let seenNames: Set<string> | null = null;
   let rootClosed = false;
   let i = 0;
   const n = xml.length;
@@ -202,15 +203,16 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
           const raw = xml.slice(p + 1, close);
           if (raw.indexOf('<') !== -1) throw new XmlError(`'<' in attribute ${attrName}`, p);
           if (!useSet && count >= PAIRWISE_ATTRIBUTES) {
-            seenNames.clear();
+            if (seenNames === null) seenNames = new Set<string>();
+            else seenNames.clear();
             for (let k = 0; k < count; k++) seenNames.add(attrs[2 * k]!);
             checks += count;
             useSet = true;
           }
           if (useSet) {
             checks++;
-            if (seenNames.has(attrName)) throw new XmlError(`duplicate attribute ${attrName}`, a);
-            seenNames.add(attrName);
+            if (seenNames!.has(attrName)) throw new XmlError(`duplicate attribute ${attrName}`, a);
+            seenNames!.add(attrName);
           } else {
             for (let k = 0; k < count; k++) {
               checks++;
