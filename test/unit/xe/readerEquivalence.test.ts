@@ -252,6 +252,36 @@ describe('xe reader: equivalence with the previous reader', () => {
     assert.equal(now.events.length, 1);
   });
 
+  it('reads every event in SQL Server\'s layout on the fast path, indented or not, with entities left to the scanner', () => {
+    const scan = XeEventScanner.prototype.scan;
+    const outcomes = { read: 0, declined: 0 };
+    XeEventScanner.prototype.scan = function (xml: string, lt: number) {
+      const end = scan.call(this, xml, lt);
+      if (xml.startsWith('<event', lt)) outcomes[end >= 0 ? 'read' : 'declined']++;
+      return end;
+    };
+    try {
+      const f = (kind: string, name: string, type: string, v: string) =>
+        `<${kind} name="${name}"${kind === 'action' ? ' package="package0"' : ''}><type name="${type}" package="package0"/><value>${v}</value></${kind}>`;
+      const events = Array.from({ length: 200 }, (_, i) => {
+        const mode = i % 4 === 3 ? `<data name="mode"><type name="flush_mode" package="sqlserver"/><value>1</value><text><![CDATA[SYNC]]></text></data>` : '';
+        const fields = [f('data', 'database_id', 'uint32', '7'), f('data', 'write_size', 'uint32', String(512 * (i % 9))), mode, f('action', 'event_sequence', 'uint64', String(i + 1))];
+        const indent = i % 2 === 0 ? '' : '\n    ';
+        return `<event name="log_flush_${i % 3 === 0 ? 'start' : 'complete'}" package="sqlserver" timestamp="2026-11-22T10:00:0${i % 10}.${String(i).padStart(3, '0')}Z">${fields.map((x) => indent + x).join('')}${indent}</event>`;
+      });
+      const xml = `<RingBufferTarget truncated="0" eventCount="200">\n${events.join('\n')}\n</RingBufferTarget>`;
+      assertSame([xml]);
+      assert.deepEqual(outcomes, { read: 200, declined: 0 });
+      // An entity in a value sends that one event to the scanner; the reader still gets all of them, the same way.
+      const withEntity = xml.replace('<value>7</value>', '<value>&#55;</value>');
+      outcomes.read = outcomes.declined = 0;
+      assertSame([withEntity]);
+      assert.deepEqual(outcomes, { read: 199, declined: 1 });
+    } finally {
+      XeEventScanner.prototype.scan = scan;
+    }
+  });
+
   it('tokenizes exactly as before when the handler has no fast path or declines it', () => {
     const tokens = (scan: typeof scanXml, xml: string, declining: boolean) => {
       const list: string[] = [];
