@@ -19,10 +19,54 @@ const MAX_ATTRIBUTES = 8;
 const INTERN_SLOTS = 512;
 const INTERN_MAX_LENGTH = 64;
 
-/** s.startsWith(literal, p), as a loop the compiler inlines: a builtin call per tag cost more than the comparison. */
+/**
+ * s.startsWith(literal, p) for the short literals of markup, as a loop the compiler inlines: a builtin call cost more
+ * than such a comparison. Templates, 60+ characters, are compared by startsWith itself (twice as fast at that length).
+ */
 function at(s: string, p: number, literal: string): boolean {
   for (let i = 0; i < literal.length; i++) if (s.charCodeAt(p + i) !== literal.charCodeAt(i)) return false;
   return true;
+}
+
+/**
+ * Markup repeats: every log_flush_complete opens with the same start tag up to its timestamp, and its fields with the
+ * same `<data name="duration"><type name="uint64" package="package0"/><value>`. What the scanner learned from such a
+ * text it learns again from the same text, so a template — the text once read, with what it meant — is compared
+ * instead of read (one comparison per character instead of a parse). Templates are few and bounded.
+ */
+interface FieldTemplate {
+  /** From '<data' or '<action' to just past the first '<value>'; nothing but <type> children before it. */
+  text: string;
+  isData: boolean;
+  name: string;
+  /** The type's name attribute, relative to the field's '<'; -1 when there is none. */
+  typeFrom: number;
+  typeTo: number;
+}
+
+interface EventTemplate {
+  /** From '<event' to just past the opening quote of `timestamp`, its last attribute. */
+  text: string;
+  quote: number;
+  name: string;
+  package: string;
+  /** The fields the last event read with this start tag had, by position. */
+  fields: (FieldTemplate | undefined)[];
+  /** The template of the event that followed last time (XE buffers cycle through a few event kinds). */
+  next: EventTemplate | null;
+}
+
+/** Bounds on what templates hold: at most 16 × 32 texts of at most 512 characters (about 0.5 MB). */
+const MAX_EVENT_TEMPLATES = 16;
+const MAX_FIELD_TEMPLATES = 32;
+const MAX_TEMPLATE_LENGTH = 512;
+
+/**
+ * A copy of s[from, to) in a string of its own. A plain slice of 13+ characters is a view into the whole document,
+ * which both keeps the document alive as long as the template and made every comparison with it twice as slow.
+ */
+function ownCopy(s: string, from: number, to: number): string {
+  return JSON.parse(JSON.stringify(s.slice(from, to))) as string;
 }
 
 export class XeEventScanner {
@@ -32,54 +76,112 @@ export class XeEventScanner {
   private count = 0;
   private selfClosing = false;
   private readonly interned: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly templates: EventTemplate[] = [];
+  private previous: EventTemplate | null = null;
   /** The event read by the last scan() that did not decline. */
   event: XeEvent | null = null;
 
   /** Reads the element whose '<' is at `lt` when it is an <event> of the known shape: the index past </event>, or -1. */
   scan(xml: string, lt: number): number {
     this.xml = xml;
-    if (!at(xml, lt + 1, 'event')) return -1;
-    let p = this.attributes(lt + 6);
-    if (p < 0 || this.selfClosing) return -1;
-    const r = this.ranges;
-    const name = this.find('name');
-    const pkg = this.find('package');
-    const ts = this.find('timestamp');
-    const event: XeEvent = {
-      name: name < 0 ? '' : this.intern(r[4 * name + 2]!, r[4 * name + 3]!),
-      package: pkg < 0 ? '' : this.intern(r[4 * pkg + 2]!, r[4 * pkg + 3]!),
-      timestamp: ts < 0 ? null : parseTimestampAt(xml, r[4 * ts + 2]!, r[4 * ts + 3]!),
-      data: {},
-      actions: {},
-    };
-    for (;;) {
+    let template = this.knownStartTag(lt);
+    let event: XeEvent | null = null;
+    let p = -1;
+    if (template !== null) {
+      const from = lt + template.text.length;
+      const to = this.valueEnd(from, template.quote);
+      if (to >= 0 && xml.charCodeAt(to + 1) === 62 /* > */) {
+        event = { name: template.name, package: template.package, timestamp: parseTimestampAt(xml, from, to), data: {}, actions: {} };
+        p = to + 2;
+      } else template = null;
+    }
+    if (event === null) {
+      if (!at(xml, lt + 1, 'event')) return -1;
+      p = this.attributes(lt + 6);
+      if (p < 0 || this.selfClosing) return -1;
+      const r = this.ranges;
+      const name = this.find('name');
+      const pkg = this.find('package');
+      const ts = this.find('timestamp');
+      event = {
+        name: name < 0 ? '' : this.intern(r[4 * name + 2]!, r[4 * name + 3]!),
+        package: pkg < 0 ? '' : this.intern(r[4 * pkg + 2]!, r[4 * pkg + 3]!),
+        timestamp: ts < 0 ? null : parseTimestampAt(xml, r[4 * ts + 2]!, r[4 * ts + 3]!),
+        data: {},
+        actions: {},
+      };
+      // A template when the timestamp is the last attribute, directly followed by '>'.
+      if (ts >= 0 && ts === this.count - 1 && r[4 * ts + 3]! + 2 === p && r[4 * ts + 2]! - lt <= MAX_TEMPLATE_LENGTH) {
+        template = this.learnStartTag(lt, r[4 * ts + 2]!, event);
+      }
+    }
+    for (let i = 0; ; i++) {
       // Character data between fields is skipped, as the scanner skips it when the reader wants no text.
       if (xml.charCodeAt(p) !== 60 /* < */) p = xml.indexOf('<', p);
       if (p < 0) return -1;
-      const c = xml.charCodeAt(p + 1);
-      if (c === 100 /* d */ && at(xml, p + 2, 'ata')) p = this.field(p + 5, true, event);
-      else if (c === 97 /* a */ && at(xml, p + 2, 'ction')) p = this.field(p + 7, false, event);
-      else if (c === 47 /* / */ && at(xml, p + 2, 'event>')) {
-        this.event = event;
-        return p + 8;
-      } else return -1;
+      const known = template !== null && i < MAX_FIELD_TEMPLATES ? template.fields[i] : undefined;
+      if (known !== undefined && xml.startsWith(known.text, p)) {
+        p = this.field(p, known.isData, event, known, template, i);
+      } else {
+        const c = xml.charCodeAt(p + 1);
+        if (c === 100 /* d */ && at(xml, p + 2, 'ata')) p = this.field(p, true, event, undefined, template, i);
+        else if (c === 97 /* a */ && at(xml, p + 2, 'ction')) p = this.field(p, false, event, undefined, template, i);
+        else if (c === 47 /* / */ && at(xml, p + 2, 'event>')) {
+          if (this.previous !== null) this.previous.next = template;
+          this.previous = template;
+          this.event = event;
+          return p + 8;
+        } else return -1;
+      }
       if (p < 0) return -1;
     }
   }
 
-  /** A <data> or <action> from just past its name: type, value and text children, each at most once (type: last wins). */
-  private field(p: number, isData: boolean, event: XeEvent): number {
+  /** The template whose text starts at lt: first the one that followed the previous event's, then the others. */
+  private knownStartTag(lt: number): EventTemplate | null {
+    const guess = this.previous?.next ?? null;
+    if (guess !== null && this.xml.startsWith(guess.text, lt)) return guess;
+    for (const t of this.templates) if (t !== guess && this.xml.startsWith(t.text, lt)) return t;
+    return null;
+  }
+
+  private learnStartTag(lt: number, valueFrom: number, event: XeEvent): EventTemplate {
+    const t: EventTemplate = { text: ownCopy(this.xml, lt, valueFrom), quote: this.xml.charCodeAt(valueFrom - 1), name: event.name, package: event.package, fields: [], next: null };
+    if (this.templates.length >= MAX_EVENT_TEMPLATES) this.templates.shift();
+    this.templates.push(t);
+    return t;
+  }
+
+  /**
+   * A <data> or <action> whose '<' is at `start` — from its template when `known` matched there — with type, value and
+   * text children, each at most once (type: last wins). Learns the field's template for position `index` of `owner`.
+   */
+  private field(start: number, isData: boolean, event: XeEvent, known: FieldTemplate | undefined, owner: EventTemplate | null, index: number): number {
     const xml = this.xml;
     const r = this.ranges;
-    p = this.attributes(p);
-    if (p < 0 || this.selfClosing) return -1;
-    const nameAt = this.find('name');
-    const fieldName = nameAt < 0 ? '' : this.intern(r[4 * nameAt + 2]!, r[4 * nameAt + 3]!);
+    let fieldName: string;
     let typeFrom = -1;
     let typeTo = -1;
     let valueFrom = -1;
     let valueTo = -1;
     let text: string | null = null;
+    let p: number;
+    if (known !== undefined) {
+      fieldName = known.name;
+      if (known.typeFrom >= 0) {
+        typeFrom = start + known.typeFrom;
+        typeTo = start + known.typeTo;
+      }
+      valueFrom = start + known.text.length;
+      valueTo = this.textEnd(valueFrom);
+      if (valueTo < 0 || !at(xml, valueTo, '</value>')) return -1;
+      p = valueTo + 8;
+    } else {
+      p = this.attributes(start + (isData ? 5 : 7));
+      if (p < 0 || this.selfClosing) return -1;
+      const nameAt = this.find('name');
+      fieldName = nameAt < 0 ? '' : this.intern(r[4 * nameAt + 2]!, r[4 * nameAt + 3]!);
+    }
     for (;;) {
       if (xml.charCodeAt(p) !== 60 /* < */) p = xml.indexOf('<', p);
       if (p < 0) return -1;
@@ -102,6 +204,10 @@ export class XeEventScanner {
         valueFrom = p + 7;
         valueTo = this.textEnd(valueFrom);
         if (valueTo < 0 || !at(xml, valueTo, '</value>')) return -1;
+        // Everything up to here was the start tag and <type> children: the template for this field's position.
+        if (known === undefined && text === null && owner !== null && index < MAX_FIELD_TEMPLATES && valueFrom - start <= MAX_TEMPLATE_LENGTH) {
+          owner.fields[index] = { text: ownCopy(xml, start, valueFrom), isData, name: fieldName, typeFrom: typeFrom < 0 ? -1 : typeFrom - start, typeTo: typeFrom < 0 ? -1 : typeTo - start };
+        }
         p = valueTo + 8;
       } else if (c === 116 /* t */ && at(xml, p + 2, 'ext>')) {
         if (text !== null) return -1;
@@ -130,6 +236,16 @@ export class XeEventScanner {
     if (text !== null) field.text = text;
     (isData ? event.data : event.actions)[fieldName] = field;
     return p;
+  }
+
+  /** Index of the closing `quote` of an attribute value starting at p; -1 at '<', '&' or the end of the input. */
+  private valueEnd(p: number, quote: number): number {
+    const xml = this.xml;
+    for (;; p++) {
+      const c = xml.charCodeAt(p);
+      if (c === quote) return p;
+      if (c === 60 /* < */ || c === 38 /* & */ || c !== c /* end of input */) return -1;
+    }
   }
 
   /** Index of the '<' ending the character data at p; -1 at an entity (left to the scanner) or the end of the input. */

@@ -1,10 +1,11 @@
 // Streams Extended Events XML (ring_buffer target_data, event_file event_data rows) into typed events through a
 // tokenizer (xmlScanner.ts), never building a DOM of the buffer, never throwing on bad input: what parsed is kept and the error becomes a note.
+// Well-shaped <event> elements take the fast path (eventScanner.ts); the tokenizer's callbacks below read the rest.
 
 import { XeEventScanner } from './eventScanner';
 import { SequenceSet } from './sequenceSet';
 import { convertXeValue, parseTimestamp } from './xeValues';
-import { attr, scanXml, type XmlTokenizer } from './xmlScanner';
+import { attr, scanXml, type XmlHandler, type XmlTokenizer } from './xmlScanner';
 
 export type XeScalar = number | bigint | string | boolean | null;
 
@@ -71,6 +72,130 @@ function sequenceKey(field: XeField | undefined): number | string | null {
 }
 
 /**
+ * The scanner's callbacks for the reader, one document at a time: they build the events the fast path declined and
+ * read the ring buffer header. Made once per reader (not per document: an event_file page is thousands of documents).
+ */
+class DocumentCallbacks implements XmlHandler {
+  wantText = false;
+  private event: XeEvent | null = null;
+  private fieldKind: 'data' | 'action' | null = null;
+  private fieldName = '';
+  private typeName: string | null = null;
+  private capture: 'value' | 'text' | null = null;
+  private value = '';
+  private label: string | null = null;
+  private depth = 0;
+
+  constructor(
+    private readonly fast: XeEventScanner,
+    private readonly accept: (event: XeEvent) => void,
+    /** Called at a root <RingBufferTarget>, as soon as it opens (a streaming caller may look at it mid-document). */
+    private readonly header: (header: RingBufferHeader) => void,
+  ) {}
+
+  reset(): void {
+    this.wantText = false;
+    this.event = null;
+    this.fieldKind = null;
+    this.fieldName = '';
+    this.typeName = null;
+    this.capture = null;
+    this.value = '';
+    this.label = null;
+    this.depth = 0;
+  }
+
+  // Only between events (no event or field open) does a fresh <event> mean the same to the callbacks as to the fast path.
+  element(source: string, lt: number): number {
+    if (this.event !== null || this.fieldKind !== null || this.capture !== null) return -1;
+    const end = this.fast.scan(source, lt);
+    if (end >= 0) this.accept(this.fast.event!);
+    return end;
+  }
+
+  open(name: string, attrs: readonly string[], count: number): void {
+    this.depth++;
+    switch (name) {
+      case 'RingBufferTarget':
+        if (this.depth === 1) {
+          this.header({
+            truncated: attr(attrs, count, 'truncated') === '1',
+            eventCount: integerAttr(attr(attrs, count, 'eventCount')),
+            totalEventsProcessed: integerAttr(attr(attrs, count, 'totalEventsProcessed')),
+            droppedCount: integerAttr(attr(attrs, count, 'droppedCount')),
+            memoryUsed: integerAttr(attr(attrs, count, 'memoryUsed')),
+          });
+        }
+        break;
+      case 'event':
+        this.event = {
+          name: attr(attrs, count, 'name') ?? '',
+          package: attr(attrs, count, 'package') ?? '',
+          timestamp: parseTimestamp(attr(attrs, count, 'timestamp')),
+          data: {},
+          actions: {},
+        };
+        break;
+      case 'data':
+      case 'action':
+        if (this.event !== null) {
+          this.fieldKind = name;
+          this.fieldName = attr(attrs, count, 'name') ?? '';
+          this.typeName = null;
+          this.value = '';
+          this.label = null;
+        }
+        break;
+      case 'type':
+        if (this.fieldKind !== null) this.typeName = attr(attrs, count, 'name') ?? null;
+        break;
+      case 'value':
+        if (this.fieldKind !== null) {
+          this.capture = 'value';
+          this.wantText = true;
+        }
+        break;
+      case 'text':
+        if (this.fieldKind !== null) {
+          this.capture = 'text';
+          this.wantText = true;
+          this.label = '';
+        }
+        break;
+    }
+  }
+
+  text(chars: string): void {
+    if (this.capture === 'value') this.value += chars;
+    else if (this.capture === 'text') this.label += chars;
+  }
+
+  close(name: string): void {
+    this.depth--;
+    switch (name) {
+      case 'value':
+      case 'text':
+        this.capture = null;
+        this.wantText = false;
+        break;
+      case 'data':
+      case 'action':
+        if (this.event !== null && this.fieldKind !== null) {
+          const field: XeField = { value: convertXeValue(this.value, this.typeName) };
+          if (this.label !== null) field.text = this.label;
+          (this.fieldKind === 'data' ? this.event.data : this.event.actions)[this.fieldName] = field;
+        }
+        this.fieldKind = null;
+        break;
+      case 'event':
+        if (this.event !== null) this.accept(this.event);
+        this.event = null;
+        break;
+    }
+  }
+}
+
+/**
  * Parses XE XML documents one after another into `onEvent`, sharing one de-duplication set, so a ring_buffer read
  * or a sequence of event_file rows go through the same code. Keeps nothing but the current event.
  */
@@ -80,111 +205,22 @@ export class XeXmlReader {
   ringBuffer: RingBufferHeader | null = null;
   parseError: string | null = null;
   private readonly seen = new SequenceSet();
-  /** Reads well-shaped <event> elements from ranges; the scanner's callbacks below handle everything else. */
-  private readonly fast = new XeEventScanner();
+  /** Reads well-shaped <event> elements from ranges; the callbacks handle everything else. */
+  private readonly callbacks: DocumentCallbacks;
 
-  constructor(private readonly onEvent: (event: XeEvent) => void) {}
+  constructor(private readonly onEvent: (event: XeEvent) => void) {
+    this.callbacks = new DocumentCallbacks(
+      new XeEventScanner(),
+      (event) => this.accept(event),
+      (header) => (this.ringBuffer = header),
+    );
+  }
 
   /** Parses one complete document; returns false (and records parseError once) when it is malformed. */
   readDocument(xml: string, label = 'XML', tokenize: XmlTokenizer = scanXml): boolean {
-    let event: XeEvent | null = null;
-    let fieldKind: 'data' | 'action' | null = null;
-    let fieldName = '';
-    let typeName: string | null = null;
-    let capture: 'value' | 'text' | null = null;
-    let value = '';
-    let text: string | null = null;
-    let depth = 0;
-
-    const handler = {
-      wantText: false,
-      // Only between events (no event or field open) does a fresh <event> mean the same to the callbacks as to the fast path.
-      element: (source: string, lt: number) => {
-        if (event !== null || fieldKind !== null || capture !== null) return -1;
-        const end = this.fast.scan(source, lt);
-        if (end >= 0) this.accept(this.fast.event!);
-        return end;
-      },
-      open: (name: string, attrs: readonly string[], count: number) => {
-        depth++;
-        switch (name) {
-          case 'RingBufferTarget':
-            if (depth === 1) {
-              this.ringBuffer = {
-                truncated: attr(attrs, count, 'truncated') === '1',
-                eventCount: integerAttr(attr(attrs, count, 'eventCount')),
-                totalEventsProcessed: integerAttr(attr(attrs, count, 'totalEventsProcessed')),
-                droppedCount: integerAttr(attr(attrs, count, 'droppedCount')),
-                memoryUsed: integerAttr(attr(attrs, count, 'memoryUsed')),
-              };
-            }
-            break;
-          case 'event':
-            event = {
-              name: attr(attrs, count, 'name') ?? '',
-              package: attr(attrs, count, 'package') ?? '',
-              timestamp: parseTimestamp(attr(attrs, count, 'timestamp')),
-              data: {},
-              actions: {},
-            };
-            break;
-          case 'data':
-          case 'action':
-            if (event !== null) {
-              fieldKind = name;
-              fieldName = attr(attrs, count, 'name') ?? '';
-              typeName = null;
-              value = '';
-              text = null;
-            }
-            break;
-          case 'type':
-            if (fieldKind !== null) typeName = attr(attrs, count, 'name') ?? null;
-            break;
-          case 'value':
-            if (fieldKind !== null) {
-              capture = 'value';
-              handler.wantText = true;
-            }
-            break;
-          case 'text':
-            if (fieldKind !== null) {
-              capture = 'text';
-              handler.wantText = true;
-              text = '';
-            }
-            break;
-        }
-      },
-      text: (chars: string) => {
-        if (capture === 'value') value += chars;
-        else if (capture === 'text') text += chars;
-      },
-      close: (name: string) => {
-        depth--;
-        switch (name) {
-          case 'value':
-          case 'text':
-            capture = null;
-            handler.wantText = false;
-            break;
-          case 'data':
-          case 'action':
-            if (event !== null && fieldKind !== null) {
-              const field: XeField = { value: convertXeValue(value, typeName) };
-              if (text !== null) field.text = text;
-              (fieldKind === 'data' ? event.data : event.actions)[fieldName] = field;
-            }
-            fieldKind = null;
-            break;
-          case 'event':
-            if (event !== null) this.accept(event);
-            event = null;
-            break;
-        }
-      },
-    };
-    const error = tokenize(xml, handler);
+    const callbacks = this.callbacks;
+    callbacks.reset();
+    const error = tokenize(xml, callbacks);
     if (error !== null) {
       if (this.parseError === null) this.parseError = `${label} is malformed (${error}); kept the ${this.parsed} events read before it`;
       return false;

@@ -1,5 +1,6 @@
 // A small, fast XML tokenizer for Extended Events output: open/close/text callbacks, no tree. It exists because sax
-// parses ~10 MB/s and a 100k-event buffer (~47 MB of XML) must parse in under a second (see bench/xe.bench.ts).
+// parses ~25 MB/s and a 100k-event buffer (~47 MB of XML) must parse at ≥ 200 MB/s (issue 19, bench/xe.bench.ts);
+// the reader's events skip the callbacks through the `element` fast path.
 // Strict enough to reject malformed input (mismatched tags, bad entities, stray text); never throws on any string.
 
 export interface XmlHandler {
@@ -102,7 +103,8 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
   const stack: string[] = [];
   const attrs: string[] = [];
   let checks = 0;
-  const seenNames = new Set<string>();
+  // Made on the first tag with many attributes: event_file rows are one small document each, and a Set per row showed.
+  let seenNames: Set<string> | null = null;
   let rootClosed = false;
   let i = 0;
   const n = xml.length;
@@ -201,15 +203,16 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
           const raw = xml.slice(p + 1, close);
           if (raw.indexOf('<') !== -1) throw new XmlError(`'<' in attribute ${attrName}`, p);
           if (!useSet && count >= PAIRWISE_ATTRIBUTES) {
-            seenNames.clear();
+            if (seenNames === null) seenNames = new Set<string>();
+            else seenNames.clear();
             for (let k = 0; k < count; k++) seenNames.add(attrs[2 * k]!);
             checks += count;
             useSet = true;
           }
           if (useSet) {
             checks++;
-            if (seenNames.has(attrName)) throw new XmlError(`duplicate attribute ${attrName}`, a);
-            seenNames.add(attrName);
+            if (seenNames!.has(attrName)) throw new XmlError(`duplicate attribute ${attrName}`, a);
+            seenNames!.add(attrName);
           } else {
             for (let k = 0; k < count; k++) {
               checks++;
