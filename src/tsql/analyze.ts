@@ -36,7 +36,7 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     flushLogCalls: structure.flushLogCalls.map(range),
     checkpoints: structure.checkpoints.map(range),
     diagnostics: diagnose(structure, batches.map((b) => b.repeat), options, range),
-    statements: structure.statements.toArray().map((s) => ({ kind: s.kind, range: range(s), batchIndex: s.batchIndex })),
+    statements: structure.statements.map((kind, start, end, batchIndex) => ({ kind, range: lines.rangeOf(start, end), batchIndex })),
     routines: structure.routines.map((r) => ({
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
@@ -48,10 +48,12 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
 
 /** BEGIN TRAN, COMMIT and ROLLBACK in document order, each with the open-transaction depth before it. */
 function transactionStatements(s: ReturnType<typeof scanStructure>, range: (s: Span) => Range): TransactionStatementInfo[] {
-  const all: (TransactionStatementInfo & { offset: number })[] = [];
-  for (const b of s.begins) all.push({ offset: b.keyword.start, kind: 'BEGIN TRAN', keywordRange: range(b.keyword), batchIndex: b.batchIndex, depth: b.depth, inLoop: b.inLoop });
-  for (const c of s.commits) all.push({ offset: c.keyword.start, kind: 'COMMIT', keywordRange: range(c.keyword), batchIndex: c.batchIndex, depth: c.depth, inLoop: c.inLoop });
-  for (const r of s.rollbacks) all.push({ offset: r.keyword.start, kind: 'ROLLBACK', keywordRange: range(r.keyword), batchIndex: r.batchIndex, depth: r.depth, inLoop: r.inLoop });
-  all.sort((a, b) => a.offset - b.offset);
-  return all.map(({ offset: _offset, ...t }) => t);
+  const all: TransactionStatementInfo[] = [];
+  const offsets: number[] = [];
+  for (const b of s.begins) { offsets.push(b.keyword.start); all.push({ kind: 'BEGIN TRAN', keywordRange: range(b.keyword), batchIndex: b.batchIndex, depth: b.depth, inLoop: b.inLoop }); }
+  for (const c of s.commits) { offsets.push(c.keyword.start); all.push({ kind: 'COMMIT', keywordRange: range(c.keyword), batchIndex: c.batchIndex, depth: c.depth, inLoop: c.inLoop }); }
+  for (const r of s.rollbacks) { offsets.push(r.keyword.start); all.push({ kind: 'ROLLBACK', keywordRange: range(r.keyword), batchIndex: r.batchIndex, depth: r.depth, inLoop: r.inLoop }); }
+  // Document order; statements at the same offset keep the order above (as a stable sort would).
+  const order = all.map((_, i) => i).sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+  return order.map((i) => all[i]!);
 }

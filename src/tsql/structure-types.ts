@@ -159,6 +159,13 @@ export class StatementTable {
     return { kind: KINDS[this.kinds[i]!]!, start: this.starts[i]!, end: this.ends[i]!, batchIndex: this.batches[i]! };
   }
 
+  /** One value per statement, in table order, without building a StatementNode for each. */
+  map<T>(fn: (kind: StatementKind, start: number, end: number, batchIndex: number) => T): T[] {
+    const out: T[] = new Array<T>(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = fn(KINDS[this.kinds[i]!]!, this.starts[i]!, this.ends[i]!, this.batches[i]!);
+    return out;
+  }
+
   toArray(): StatementNode[] {
     const out: StatementNode[] = [];
     for (let i = 0; i < this.count; i++) out.push(this.at(i));
