@@ -105,6 +105,10 @@ function isIdentPart(c: number): boolean {
   return c < 128 ? (ASCII[c]! & ID_PART) !== 0 : !isUnicodeSpace(c);
 }
 
+/** isIdentPart for every UTF-16 code unit as one table (64 KB): the word loop then tests one byte per character. */
+const IDENT_PART = new Uint8Array(65536);
+for (let c = 0; c < 65536; c++) IDENT_PART[c] = isIdentPart(c) ? 1 : 0;
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -226,9 +230,7 @@ export function lex(text: string): TokenStream {
         let hash = (c | 0x20);
         while (i < n) {
           const d = text.charCodeAt(i);
-          if (d < 128) {
-            if ((ASCII[d]! & ID_PART) === 0) break;
-          } else if (isUnicodeSpace(d)) break;
+          if (IDENT_PART[d] === 0) break;
           // Same fold as keywords.ts foldHashStep, inlined for speed.
           hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
           i++;
@@ -345,8 +347,9 @@ export function lex(text: string): TokenStream {
     kinds[count] = kind;
     starts[count] = start;
     ends[count] = i;
-    keywords[count] = kw;
-    flags[count] = flag;
+    // Typed arrays start zeroed: only keywords and the rare unterminated token need a write.
+    if (kw !== NO_KW) keywords[count] = kw;
+    if (flag !== 0) flags[count] = flag;
     count++;
   }
   return {
