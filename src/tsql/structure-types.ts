@@ -141,10 +141,19 @@ const CODES = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<Statemen
 /** Every statement of a script in growable typed arrays: a 10 MB script has hundreds of thousands of them. */
 export class StatementTable {
   count = 0;
-  private kinds = new Uint8Array(256);
-  private starts = new Int32Array(256);
-  private ends = new Int32Array(256);
-  private batches = new Int32Array(256);
+  private kinds: Uint8Array;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private batches: Int32Array;
+
+  /** `capacity`: expected statements (grows past it); sized up front, growing a big table costs copies and GC. */
+  constructor(capacity = 256) {
+    const size = Math.max(16, capacity);
+    this.kinds = new Uint8Array(size);
+    this.starts = new Int32Array(size);
+    this.ends = new Int32Array(size);
+    this.batches = new Int32Array(size);
+  }
 
   push(kind: StatementKind, start: number, end: number, batchIndex: number): void {
     if (this.count === this.kinds.length) this.grow();
@@ -195,9 +204,9 @@ export interface ScriptStructure {
   checkpoints: Span[];
 }
 
-export function emptyStructure(): ScriptStructure {
+export function emptyStructure(statementCapacity?: number): ScriptStructure {
   return {
-    statements: new StatementTable(), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
+    statements: new StatementTable(statementCapacity), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
     atomicBlocks: [], routines: [], flushLogCalls: [], checkpoints: [],
   };
 }

@@ -28,7 +28,8 @@ export const MAX_NESTING = 500;
 
 /** Scans every batch; the result lists nodes in document order. */
 export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
-  const out = emptyStructure();
+  // Scripts hold about one statement per ten tokens; an eighth leaves room without a regrow.
+  const out = emptyStructure(tokens.count >>> 3);
   // The lexer keeps comments in their own stream, so batch token ranges hold only what the scanner reads.
   const scanner = new BatchScanner(tokens, out);
   for (const span of spans) scanner.scan(span);
@@ -334,8 +335,10 @@ class BatchScanner extends StatementReader {
         if (this.upperIs(this.p, '@@TRANCOUNT')) cond.tranCount = true;
         else { cond.other = true; if (this.upperIs(this.p, '@@FETCH_STATUS')) cond.fetchStatus = true; }
       } else if (kind === TokenKind.Word) {
-        if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
-        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !this.isGuardWord(this.p)) cond.other = true;
+        // XACT_STATE is not in the keyword table, so only a word the table does not know can be it.
+        if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
+        else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
+        else if (!this.isGuardWord(this.p)) cond.other = true;
       } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (this.isOperator(this.p, '%')) {
         cond.other = true;

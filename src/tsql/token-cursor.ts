@@ -72,6 +72,8 @@ export class TokenCursor {
     const text = this.t.text;
     const start = this.starts[i]!;
     const length = this.ends[i]! - start;
+    // Upper-casing never shortens a string, so a longer token cannot match.
+    if (length > upper.length) return false;
     for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
     if (length !== upper.length) return false;
     for (let j = 0; j < length; j++) {
