@@ -189,6 +189,9 @@ START[39] = C_QUOTE; START[91] = C_BRACKET; START[34] = C_DQUOTE; START[64] = C_
 START[45] = C_MINUS; START[47] = C_SLASH; START[46] = C_DOT; START[59] = C_SEMI; START[44] = C_COMMA; START[40] = C_LPAREN;
 START[41] = C_RPAREN;
 for (const c of [43, 42, 37, 38, 124, 94, 126, 61, 60, 62, 33, 58]) START[c] = C_OP; // + * % & | ^ ~ = < > ! :
+/** START for every UTF-16 code unit (64 KB), so the main loop classifies a character with one load and no branch. */
+const START_ANY = new Uint8Array(65536);
+for (let c = 0; c < 65536; c++) START_ANY[c] = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
 
 function grown<T extends Uint8Array | Uint16Array | Int32Array>(array: T, size: number): T {
   const bigger = new (array.constructor as new (size: number) => T)(size);
@@ -213,8 +216,13 @@ export function lex(text: string): TokenStream {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    let cls = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
-    if (cls === C_SPACE) { i++; continue; }
+    let cls = START_ANY[c]!;
+    if (cls === C_SPACE) {
+      // Runs of blanks (indentation, line breaks) in a tight loop of their own.
+      i++;
+      while (i < n && START_ANY[text.charCodeAt(i)] === C_SPACE) i++;
+      continue;
+    }
     // `N'...'` is a Unicode string, any other N a word; `.5` a number, any other dot a dot.
     if (cls === C_N) cls = i + 1 < n && text.charCodeAt(i + 1) === 39 ? C_QUOTE : C_WORD;
     else if (cls === C_DOT && i + 1 < n && isDigit(text.charCodeAt(i + 1))) cls = C_DIGIT;
