@@ -66,7 +66,7 @@ class BatchScanner extends StatementReader {
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
     this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
-    this.loopFrames.length = 0;
+    if (this.loopFrames.length !== 0) this.loopFrames.length = 0; // the length setter is a runtime call: skip it when empty
     this.routineKind = null;
     this.tx.startBatch();
     this.list(false);
@@ -340,7 +340,7 @@ class BatchScanner extends StatementReader {
         else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
         else if (!this.isGuardWord(this.p)) cond.other = true;
       } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
-      else if (this.isOperator(this.p, '%')) {
+      else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;
         if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
       }

@@ -72,12 +72,16 @@ export class TokenCursor {
     const text = this.t.text;
     const start = this.starts[i]!;
     const length = this.ends[i]! - start;
-    // Upper-casing never shortens a string, so a longer token cannot match.
+    // Upper-casing never shortens a string (checked over every code point), so a longer token cannot match.
     if (length > upper.length) return false;
-    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
-    if (length !== upper.length) return false;
+    if (length < upper.length) {
+      // Only a non-ASCII letter that upper-cases to several characters (ß to SS) can make up the difference.
+      for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
+      return false;
+    }
     for (let j = 0; j < length; j++) {
       let c = text.charCodeAt(start + j);
+      if (c >= 128) return this.text(i).toUpperCase() === upper;
       if (c >= 97 && c <= 122) c -= 32;
       if (c !== upper.charCodeAt(j)) return false;
     }
