@@ -136,7 +136,28 @@ const KINDS: readonly StatementKind[] = [
   'block', 'if', 'while', 'try-catch', 'atomic-block', 'routine', 'begin-transaction', 'commit', 'rollback',
   'save-transaction', 'dml', 'alter-database', 'flush-log', 'checkpoint', 'set-implicit-transactions', 'other',
 ];
-const CODES = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<StatementKind, number>;
+/** Index of `kind` in KINDS. A switch on constant strings compiles to pointer compares; a lookup object keyed by
+ * sixteen names turned into a slow generic property load on every statement. */
+function codeOf(kind: StatementKind): number {
+  switch (kind) {
+    case 'block': return 0;
+    case 'if': return 1;
+    case 'while': return 2;
+    case 'try-catch': return 3;
+    case 'atomic-block': return 4;
+    case 'routine': return 5;
+    case 'begin-transaction': return 6;
+    case 'commit': return 7;
+    case 'rollback': return 8;
+    case 'save-transaction': return 9;
+    case 'dml': return 10;
+    case 'alter-database': return 11;
+    case 'flush-log': return 12;
+    case 'checkpoint': return 13;
+    case 'set-implicit-transactions': return 14;
+    default: return 15;
+  }
+}
 
 /** Every statement of a script in growable typed arrays: a 10 MB script has hundreds of thousands of them. */
 export class StatementTable {
@@ -158,7 +179,7 @@ export class StatementTable {
   push(kind: StatementKind, start: number, end: number, batchIndex: number): void {
     if (this.count === this.kinds.length) this.grow();
     const i = this.count++;
-    this.kinds[i] = CODES[kind];
+    this.kinds[i] = codeOf(kind);
     this.starts[i] = start;
     this.ends[i] = end;
     this.batches[i] = batchIndex;
