@@ -350,8 +350,7 @@ class BatchScanner extends StatementReader {
   }
 
   private isGuardWord(i: number): boolean {
-    for (const word of GUARD_WORDS) if (this.upperIs(i, word)) return true;
-    return false;
+    return this.upperIn(i, GUARD_WORDS);
   }
 
   // ---- routines -----------------------------------------------------------------------------------------------

@@ -64,6 +64,25 @@ export class TokenCursor {
     return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.upperIs(i, upper);
   }
 
+  /** `upperIs(i, w)` for some `w` of `words`: reads token i once whatever the number of words. */
+  protected upperIn(i: number, words: readonly string[]): boolean {
+    const text = this.t.text;
+    const start = this.starts[i]!;
+    const length = this.ends[i]! - start;
+    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return words.includes(this.text(i).toUpperCase());
+    for (const word of words) {
+      if (word.length !== length) continue;
+      let j = 0;
+      for (; j < length; j++) {
+        let c = text.charCodeAt(start + j);
+        if (c >= 97 && c <= 122) c -= 32;
+        if (c !== word.charCodeAt(j)) break;
+      }
+      if (j === length) return true;
+    }
+    return false;
+  }
+
   /**
    * `text(i).toUpperCase() === upper` for an ASCII `upper`, without building either string when token i is ASCII
    * (a non-ASCII letter can upper-case to ASCII, `ſ` to `S`, so those take the string path and answer the same).
