@@ -1,10 +1,10 @@
 // T-SQL lexer: offsets-only tokens in typed arrays, so a 10 MB script lexes without a string per token.
 // Comments go to their own stream; tokens, comments and the whitespace between them cover the input exactly. Never throws.
 
-import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordAt as keywordAtImport } from './keywords';
+import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordOfWord as keywordOfWordImport } from './keywords';
 
 // Module-local aliases: transpilers turn imported bindings into getter calls, too slow inside the character loop.
-const keywordAt = keywordAtImport;
+const keywordOfWord = keywordOfWordImport;
 const MAX_KEYWORD_LENGTH = MAX_KW_IMPORT;
 const NO_KW = 0 as Kw;
 const GO = Kw.GO;
@@ -234,7 +234,7 @@ export function lex(text: string): TokenStream {
     switch (cls) {
       case C_WORD: {
         // Identifier or keyword: hash while scanning so keyword identity costs one table lookup. Every character goes
-        // into the hash: keywordAt verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
+        // into the hash: keywordOfWord verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
         let hash = (c | 0x20);
         while (i < n) {
           const d = text.charCodeAt(i);
@@ -244,7 +244,7 @@ export function lex(text: string): TokenStream {
           i++;
         }
         if (i - start <= MAX_KEYWORD_LENGTH) {
-          kw = keywordAt(text, start, i, hash);
+          kw = keywordOfWord(text, start, i, hash);
           if (kw === GO) {
             if (goCount === goTokens.length) goTokens = grown(goTokens, goCount * 2);
             goTokens[goCount++] = count;
