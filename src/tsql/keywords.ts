@@ -83,6 +83,9 @@ export function keywordOfWord(text: string, start: number, end: number, hash: nu
   return kw;
 }
 
+// The lexer stores keyword identities in a Uint8Array.
+if (NAMES.length > 256) throw new Error(`${NAMES.length - 1} keywords: more than a byte holds`);
+
 /** Longest keyword: words longer than this are never keywords, so the lexer stops hashing them. */
 export const MAX_KEYWORD_LENGTH = Math.max(...NAMES.filter(Boolean).map((n) => n.length));
 

@@ -62,8 +62,8 @@ export interface TokenStream {
   readonly kinds: Uint8Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
-  /** Keyword identity of Word tokens (Kw.None for identifiers and other kinds). */
-  readonly keywords: Uint16Array;
+  /** Keyword identity of Word tokens (Kw.None for identifiers and other kinds); one byte (keywords.ts checks they fit). */
+  readonly keywords: Uint8Array;
   readonly flags: Uint8Array;
   readonly comments: CommentStream;
   /** Indices of the tokens that are the word GO, in order (batches.ts decides which of them separate batches). */
@@ -207,7 +207,7 @@ export function lex(text: string): TokenStream {
   let kinds = new Uint8Array(capacity);
   let starts = new Int32Array(capacity);
   let ends = new Int32Array(capacity);
-  let keywords = new Uint16Array(capacity);
+  let keywords = new Uint8Array(capacity);
   let flags = new Uint8Array(capacity);
   let count = 0;
   const comments = new Builder(64);

@@ -12,7 +12,7 @@ type TokenKind = TokenKindImport;
 
 export class TokenCursor {
   protected readonly kinds: Uint8Array;
-  protected readonly keywords: Uint16Array;
+  protected readonly keywords: Uint8Array;
   protected readonly starts: Int32Array;
   protected readonly ends: Int32Array;
   /** The batch's tokens are [lo, n); p is the next one to read. */
