@@ -31,7 +31,7 @@ export class LineIndex {
         }
       }
     }
-    this.lineStarts = starts.slice(0, count);
+    this.lineStarts = starts.subarray(0, count); // a view: no copy of a 10 MB script's 300,000 line starts
   }
 
   get lineCount(): number {
