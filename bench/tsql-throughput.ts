@@ -61,7 +61,7 @@ function throughput(core: TsqlCore): ThroughputResult {
 }
 
 const bundle = process.argv[2];
-if (bundle !== undefined) {
+if (require.main === module && bundle !== undefined) {
   const core = createRequire(__filename)(bundle) as TsqlCore;
   process.stdout.write(`${JSON.stringify(throughput(core))}\n`);
 }
