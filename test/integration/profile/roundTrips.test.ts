@@ -4,7 +4,10 @@
 // (log flush and per statement) share the trace requests: planning with the preflight, CREATE+START in one request,
 // target reads + STOPs with the after-snapshot, DROPs in one request — and a refused statement session fails alone.
 import { strict as assert } from 'node:assert';
+import { connect } from '../../../src/db/connect';
 import { profileConnectionSource, profileRun, type ProfileStep } from '../../../src/profile';
+import { dropSession } from '../../../src/xe/cleanup';
+import { statementSessionName } from '../../../src/xe/sessionSql';
 import { analyze } from '../../../src/tsql';
 import { s1Script, serverState, startStandin, type StandinHarness } from './standin';
 
@@ -101,6 +104,26 @@ describe('integration: round trips of a profiled run (stand-in)', function () {
     assert.ok((run.logFlushTrace?.flushes ?? 0) > 0, 'log-flush figures measured');
     assert.deepEqual(stepsOf(perStep), TRACED_STEPS);
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the statement session was dropped');
+  });
+
+  it('both claimed names taken (someone else\'s sessions): both are left alone, the run traces and attributes under new names', async () => {
+    const taken = 'durability_lens_rt_taken';
+    const admin = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      for (const name of [taken, statementSessionName(taken)]) await admin.execute(`CREATE EVENT SESSION [${name}] ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+      const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(s1Script(50)).batches, sampling: { enabled: false }, xe: { sessionName: taken } });
+      assert.equal(run.status, 'completed', JSON.stringify(run.errors));
+      assert.deepEqual(run.missing, []);
+      assert.notEqual(run.logFlushTrace?.sessionName, taken);
+      assert.ok((run.logFlushTrace?.flushes ?? 0) > 0);
+      assert.equal(run.statementAttribution?.status, 'measured', run.statementAttribution?.reason ?? '');
+      // Ours were dropped, theirs are still there.
+      assert.deepEqual((await serverState(h)).eventSessions.sort(), [taken, statementSessionName(taken)].sort());
+    } finally {
+      for (const name of [taken, statementSessionName(taken)]) await dropSession(admin, name);
+      await admin.close();
+    }
+    assert.deepEqual((await serverState(h)).eventSessions, []);
   });
 
   it('a probe refused inside the composed request is not measured, with its GRANT, and the others are measured', async () => {
