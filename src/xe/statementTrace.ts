@@ -3,6 +3,7 @@
 // same guarantees as the log-flush session: named durability_lens_<random> (orphan cleanup finds it), dropped in the
 // caller's finally, on a fresh connection when the first one died.
 
+import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { dropSession } from './cleanup';
@@ -59,6 +60,11 @@ export interface StatementTraceRead {
   seen: number;
   lost: LostEvents;
   notes: string[];
+}
+
+/** The reads planStatementTrace makes, for composing into an earlier request (db/batch.ts); PLATFORM_SQL only without a known platform. */
+export function statementPlanningQueries(platformKnown: boolean): PlannedQuery[] {
+  return [...(platformKnown ? [] : [{ sql: PLATFORM_SQL }]), { sql: STATEMENT_CATALOG_SQL }, { sql: MAP_KEYS_SQL }];
 }
 
 export async function planStatementTrace(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTracePlan> {
@@ -138,8 +144,9 @@ export class StatementTraceSession {
     readonly plan: StatementTracePlan,
   ) {}
 
-  static async prepare(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTraceSession> {
-    return new StatementTraceSession(client, await planStatementTrace(client, opts));
+  /** `planning` may already hold the statementPlanningQueries answers; otherwise they are asked in one request. */
+  static async prepare(client: SqlClient, opts: StatementTraceOptions, planning: SqlClient = client): Promise<StatementTraceSession> {
+    return new StatementTraceSession(client, await planStatementTrace(await prefetch(planning, statementPlanningQueries(opts.platform !== undefined)), opts));
   }
 
   get name(): string {
@@ -151,27 +158,44 @@ export class StatementTraceSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  async start(): Promise<void> {
+  /** What start() sends, in one request: CREATE, then START only if the CREATE worked (a caller may compose these). */
+  startQueries(): PlannedQuery[] {
+    return [{ sql: this.plan.createSql }, { sql: sessionStateSql(this.name, this.plan.platform.scope, 'START'), dependsOnPrevious: true }];
+  }
+
+  /** `answers`: a client that may already hold the startQueries() answers. */
+  async start(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
     this.createAttempted = true;
+    const steps = await prefetch(answers, this.startQueries());
     try {
-      await this.client.execute(this.plan.createSql);
+      await steps.execute(this.plan.createSql);
     } catch (err) {
       throw this.fail('create', err);
     }
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.platform.scope, 'START'));
+      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'START'));
     } catch (err) {
       throw this.fail('start', err);
     }
     this.state = 'started';
   }
 
-  /** Captures the memory targets (they vanish with the running session), then stops the session. */
-  async stop(): Promise<void> {
+  /** What stop() sends, in one request: the targets, then STOP only if the read worked (a caller may compose these). */
+  stopQueries(): PlannedQuery[] {
+    return [
+      { sql: readTargetsSql(this.plan.platform.scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: this.name }] },
+      { sql: sessionStateSql(this.name, this.plan.platform.scope, 'STOP'), dependsOnPrevious: true },
+    ];
+  }
+
+  /** Captures the memory targets (they vanish with the running session), then stops the session. `answers` may hold the stopQueries() answers. */
+  async stop(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'started') return;
+    const [targets] = this.stopQueries();
+    const steps = await prefetch(answers, this.stopQueries());
     try {
-      const rows = await this.client.query(readTargetsSql(this.plan.platform.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: this.name }]);
+      const rows = await steps.query(targets!.sql, targets!.parameters);
       const data = (target: string) => {
         const v = rows.find((r) => r.target_name === target)?.target_data;
         return typeof v === 'string' ? v : null;
@@ -181,7 +205,7 @@ export class StatementTraceSession {
       throw this.fail('read', err);
     }
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
+      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
     } catch (err) {
       throw this.fail('stop', err);
     }
@@ -209,11 +233,14 @@ export class StatementTraceSession {
     return { counts, seen, lost: read.lost, notes: read.notes };
   }
 
-  /** Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed. */
-  async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
+  /**
+   * Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed.
+   * `answers` may hold the status read and DROP composed into another request (LogFlushSession.composeDrops).
+   */
+  async dispose(reconnect?: () => Promise<SqlClient>, answers: SqlClient = this.client): Promise<void> {
     if (!this.createAttempted || this.state === 'dropped') return;
     try {
-      await dropSession(this.client, this.name, this.plan.platform.scope, this.plan.platform);
+      await dropSession(answers, this.name, this.plan.platform.scope, this.plan.platform);
     } catch (first) {
       if (!reconnect) throw first;
       await dropSession(await reconnect(), this.name, this.plan.platform.scope, this.plan.platform);
