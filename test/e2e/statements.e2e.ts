@@ -235,10 +235,11 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         // The hover over the INSERT statement: the line's share of the session's WRITELOG waits.
         const editor = fixtureEditor(page);
         await editor.locator('.view-line span', { hasText: /^INSERT\b/ }).first().hover();
-        // The hover widget is drawn in the workbench's overflow layer, not inside the editor group.
-        const hover = page.locator('.monaco-hover', { hasText: /Share of the session's WRITELOG waits/ }).first();
+        // The hover widget is drawn in the workbench's overflow layer, not inside the editor group. MarkdownString's
+        // appendText turns spaces into &nbsp;, hence \s in the pattern and the normalised text.
+        const hover = page.locator('.monaco-hover', { hasText: /Share\sof\sthe\ssession's\sWRITELOG\swaits/ }).first();
         await hover.waitFor({ state: 'visible', timeout: 15_000 });
-        const hoverText = (await hover.textContent()) ?? '';
+        const hoverText = ((await hover.textContent()) ?? '').replace(/\u00a0/g, ' ');
         await screenshot('statements-hint-hover');
         await page.keyboard.press('Escape');
         const share = /Share of the session's WRITELOG waits: ([\d.]+) ?% of ([\d,]+)/.exec(hoverText);
@@ -270,6 +271,7 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         await page.keyboard.press('End');
         await page.keyboard.type(' ');
         await waitForLine(page, STATEMENTS_FILE, insertLine, (t) => !/WRITELOG/.test(t), 'the inline hint stayed after typing in the document');
+        await page.keyboard.press('Home'); // scrolls the editor back to column 1 for the screenshot; no edit
         await screenshot('statements-hint-cleared-on-edit');
         await page.keyboard.press('Control+Z');
         await waitForLine(page, STATEMENTS_FILE, insertLine, (t) => t === code, 'undo did not restore the INSERT line');
