@@ -17,6 +17,7 @@ import { scenarioTests, S1_FILE, S1_ROWS } from './scenario.e2e';
 import { scaledS1, standinConnectionSetting, startE2eStandin, type RunningStandin } from './support/standin';
 import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
+import { statementTests } from './statements.e2e';
 
 /** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
@@ -79,6 +80,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(scenarioTests(standin)), ctx)));
     console.log('e2e: procedure lenses against the stand-in');
     outcomes.push(...(await runTests(selected(procedureTests(standin)), ctx)));
+    console.log('e2e: per-statement attribution against the stand-in');
+    outcomes.push(...(await runTests(selected(statementTests(standin)), ctx)));
     await page.close();
 
     if (!only) {

@@ -51,7 +51,7 @@ const SAMPLE_NAME = 'samples/s1-single-row-inserts.sql'.split('/').pop()!;
 const SAMPLE_ROWS = 10_000;
 
 /** The panel at `width` px (the browser window sized so the panel's editor group gets it): screenshot + no cut text. */
-async function panelAt(page: Page, windowWidth: number, name: string, screenshot: (n: string) => Promise<string>): Promise<number> {
+export async function panelAt(page: Page, windowWidth: number, name: string, screenshot: (n: string) => Promise<string>): Promise<number> {
   await page.setViewportSize({ width: windowWidth, height: 900 });
   const frame = page.locator('iframe.webview').first();
   // The workbench lays the editor groups out again after a resize: poll until the frame's width settles.
