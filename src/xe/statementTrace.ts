@@ -10,8 +10,9 @@ import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from '.
 import { intOrNull, nameParam } from './plan';
 import { completeRows } from './eventFile';
 import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
-import { eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, type EventFileStorage, type SessionScope } from './sessionSql';
+import { eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, statementCountSessionName, type EventFileStorage, type SessionScope } from './sessionSql';
 import {
+  createStatementCountSessionSql,
   createStatementSessionSql,
   MAP_KEYS_SQL,
   READ_STATEMENT_FILE_PAGE_SQL,
@@ -22,7 +23,7 @@ import {
   type StatementSessionDefinition,
   type WaitEventName,
 } from './statementTraceSql';
-import { parseCounterTarget } from './targetData';
+import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
 
 /** Editions whose sessions are ON DATABASE (as the log-flush plan decides: Azure SQL Database, Fabric). */
 const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
@@ -36,6 +37,11 @@ export interface StatementTracePlan {
   /** event_file target: the session's own file and the pattern that reads it back; null = ring_buffer. */
   eventFile: { path: string; pattern: string; storage: EventFileStorage } | null;
   createSql: string;
+  /**
+   * Server-side counts by sqlserver.query_hash (when the action exists): WRITELOG waits per hash in this session's
+   * histogram, executions per hash in the companion session's (`countSession`). null: only the sample counts.
+   */
+  countSession: { name: string; createSql: string } | null;
   /** What the plan could not do (no wait event, no WRITELOG key): shown with the attribution. */
   notes: string[];
 }
@@ -59,6 +65,32 @@ export interface StatementTraceRead {
   seen: number;
   lost: LostEvents;
   notes: string[];
+  /** The server-side per-hash counts (also handed to `onEvent` as a STATEMENT_HISTOGRAMS_EVENT); null when not read. */
+  histograms?: StatementHistograms | null;
+}
+
+/**
+ * Exact counts per statement hash (decimal text of sqlserver.query_hash), read from the histogram targets, with the
+ * event_counter totals they are checked against (a full histogram ignores new values: the difference says how many).
+ */
+export interface StatementHistograms {
+  /** WRITELOG wait events per hash (null: the wait histogram could not be read). */
+  waitsByHash: Map<string, number> | null;
+  /** Statement completions per hash (null: the companion session did not run or could not be read). */
+  executionsByHash: Map<string, number> | null;
+  /** event_counter's exact totals (null: not read). */
+  waitEvents: number | null;
+  statementEvents: number | null;
+  notes: string[];
+}
+
+/**
+ * The pseudo-event collect() hands to `onEvent` after the sampled events when the histograms were read, so the
+ * caller's fold (StatementAccumulator.add) receives the exact counts through the same callback as the sample.
+ */
+export const STATEMENT_HISTOGRAMS_EVENT = 'durability_lens.statement_histograms';
+export interface StatementHistogramsEvent extends XeEvent {
+  histograms: StatementHistograms;
 }
 
 export async function planStatementTrace(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTracePlan> {
@@ -84,6 +116,8 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     throw fail(err);
   }
   const has = new Map(catalog.map((r) => [String(r.event_name), typeof r.duration_description === 'string' ? r.duration_description : null]));
+  const queryHash = has.has('query_hash');
+  if (!queryHash) notes.push('The sqlserver.query_hash action is not available: per-statement counts come from the sampled events only.');
   const statementEvents = STATEMENT_EVENTS.filter((e) => has.has(e));
   if (!statementEvents.includes('sql_statement_completed')) {
     throw new XeSessionError('prepare', sessionName, 'sqlserver.sql_statement_completed is not available on this server, so statements cannot be attributed. Nothing was changed on the server.', {});
@@ -114,7 +148,9 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     wait: wait ? { event: wait.event, writelogKey: wait.writelogKey, endOpcodeKey: wait.endOpcodeKey } : null,
     maxEventsLimit: opts.maxEventsLimit ?? 1_000_000,
     eventFile: eventFile ? { path: eventFile.path, storage: eventFile.storage } : null,
+    queryHash,
   };
+  const countName = statementCountSessionName(sessionName);
   return {
     sessionName,
     platform,
@@ -123,6 +159,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     statementDurationUnit: durationUnitFromDescription(has.get('sql_statement_completed')),
     eventFile,
     createSql: createStatementSessionSql(def),
+    countSession: queryHash ? { name: countName, createSql: createStatementCountSessionSql({ ...def, countSessionName: countName }) } : null,
     notes,
   };
 }
@@ -131,7 +168,10 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
 export class StatementTraceSession {
   state: 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed' = 'prepared';
   private createAttempted = false;
-  private captured: { ring: string | null; counter: string | null } | null = null;
+  private captured: { ring: string | null; counter: string | null; histogram: string | null; counts: string | null } | null = null;
+  /** The executions companion: optional, so its failures become notes, never the trace's failure. */
+  private companion: 'none' | 'failed' | 'created' | 'started' | 'stopped' = 'none';
+  private readonly companionNotes: string[] = [];
 
   private constructor(
     private readonly client: SqlClient,
@@ -151,8 +191,24 @@ export class StatementTraceSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
+  /** The companion starts first, so it counts every statement the main session sees. */
+  private async startCompanion(): Promise<void> {
+    const c = this.plan.countSession;
+    if (!c) return;
+    try {
+      this.companion = 'failed';
+      await this.client.execute(c.createSql);
+      this.companion = 'created';
+      await this.client.execute(sessionStateSql(c.name, this.plan.platform.scope, 'START'));
+      this.companion = 'started';
+    } catch (err) {
+      this.companionNotes.push(`The executions histogram session ${c.name} could not be started (${(err as Error).message}); executions per statement come from the sampled events.`);
+    }
+  }
+
   async start(): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+    await this.startCompanion();
     this.createAttempted = true;
     try {
       await this.client.execute(this.plan.createSql);
@@ -171,12 +227,18 @@ export class StatementTraceSession {
   async stop(): Promise<void> {
     if (this.state !== 'started') return;
     try {
-      const rows = await this.client.query(readTargetsSql(this.plan.platform.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: this.name }]);
-      const data = (target: string) => {
-        const v = rows.find((r) => r.target_name === target)?.target_data;
+      const companion = this.plan.countSession?.name ?? this.name;
+      const rows = await this.client.query(readTargetsSql(this.plan.platform.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }]);
+      const data = (session: string, target: string) => {
+        const v = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session))?.target_data;
         return typeof v === 'string' ? v : null;
       };
-      this.captured = { ring: data('ring_buffer'), counter: data('event_counter') };
+      this.captured = {
+        ring: data(this.name, 'ring_buffer'),
+        counter: data(this.name, 'event_counter'),
+        histogram: this.plan.countSession && this.plan.wait ? data(this.name, 'histogram') : null,
+        counts: this.plan.countSession && this.companion === 'started' ? data(this.plan.countSession.name, 'histogram') : null,
+      };
     } catch (err) {
       throw this.fail('read', err);
     }
@@ -186,17 +248,80 @@ export class StatementTraceSession {
       throw this.fail('stop', err);
     }
     this.state = 'stopped';
+    if (this.companion === 'started') {
+      try {
+        await this.client.execute(sessionStateSql(this.plan.countSession!.name, this.plan.platform.scope, 'STOP'));
+        this.companion = 'stopped';
+      } catch {
+        // Dropping it (dispose) ends it as well.
+      }
+    }
+  }
+
+  /** The histograms as read at stop(), checked against event_counter's totals; null when there were none. */
+  private histograms(counts: Map<string, number> | null): StatementHistograms | null {
+    const c = this.captured;
+    if (!this.plan.countSession || !c) return null;
+    const notes = [...this.companionNotes];
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    const read = (xml: string | null, what: string): Map<string, number> | null => {
+      if (xml === null) return null;
+      const h = parseHistogramTextTarget(xml);
+      if (h.parseError !== null) {
+        notes.push(`The ${what} histogram could not be read (${h.parseError}).`);
+        return null;
+      }
+      return h.buckets;
+    };
+    const waitsByHash = this.plan.wait ? read(c.histogram, 'WRITELOG') : null;
+    const executionsByHash = read(c.counts, 'executions');
+    const waitEvents = counts && this.plan.wait ? (counts.get(this.plan.wait.event) ?? 0) : null;
+    const statementEvents = counts ? this.plan.statementEvents.reduce((n, e) => n + (counts.get(e) ?? 0), 0) : null;
+    // The histogram target ignores new values once its slots are full and is fed asynchronously (events can be
+    // dropped under ALLOW_SINGLE_EVENT_LOSS): event_counter's synchronous totals show how many it did not place.
+    if (waitsByHash && waitEvents !== null && sum(waitsByHash) < waitEvents) {
+      notes.push(`The WRITELOG histogram placed ${sum(waitsByHash)} of ${waitEvents} waits (slots full or events dropped); the rest are not attributed.`);
+    }
+    if (executionsByHash && statementEvents !== null && sum(executionsByHash) < statementEvents) {
+      notes.push(`The executions histogram placed ${sum(executionsByHash)} of ${statementEvents} statement completions (slots full or events dropped).`);
+    }
+    return { waitsByHash, executionsByHash, waitEvents, statementEvents, notes };
   }
 
   /** Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`. */
+  /**
+   * Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`; then,
+   * when the server-side histograms were read, one STATEMENT_HISTOGRAMS_EVENT with the exact per-hash counts.
+   * With those counts the per-statement executions and waits no longer depend on what the sample kept, so a partial
+   * sample's `counts` is handed back as null (its totals go in a note instead): the caller then states no coverage
+   * limit that the exact counts do not have.
+   */
   async collect(onEvent: (event: XeEvent) => void): Promise<StatementTraceRead> {
     const counter = this.captured?.counter ? parseCounterTarget(this.captured.counter) : null;
-    const counts = counter && counter.parseError === null ? counter.counts : null;
+    const exactCounts = counter && counter.parseError === null ? counter.counts : null;
+    const histograms = this.histograms(exactCounts);
+    const whole = histograms !== null && histograms.executionsByHash !== null && (histograms.waitsByHash !== null || !this.plan.wait);
+    const notesBefore = histograms?.notes.length ?? 0;
+    const finish = (r: StatementTraceRead): StatementTraceRead => {
+      if (histograms) {
+        onEvent({ name: STATEMENT_HISTOGRAMS_EVENT, package: 'durability_lens', timestamp: null, data: {}, actions: {}, histograms } as StatementHistogramsEvent);
+        // The fold may add notes (not located, shared hashes) while handling the event.
+        r.notes.push(...histograms.notes.slice(notesBefore));
+      }
+      if (!whole) return { ...r, histograms };
+      const total = exactCounts ? [...exactCounts.values()].reduce((a, b) => a + b, 0) : null;
+      r.notes.push(
+        `Executions and WRITELOG waits per statement are exact server-side counts (histogram targets grouped by ${'sqlserver.query_hash'}); ` +
+          `the ${this.plan.eventFile ? 'event_file' : 'ring buffer'} sample (${r.seen}${total !== null ? ` of ${total}` : ''} events) places each hash on its line and gives the averages that the ≈ figures (duration, WRITELOG ms, rows) scale.`,
+      );
+      // A whole sample (event_file) keeps its counts: there is no coverage to state either way.
+      return { ...r, counts: total !== null && r.seen >= total ? r.counts : null, histograms };
+    };
     if (this.plan.eventFile) {
       try {
         const read = await streamAllEvents(this.client, this.plan.eventFile.pattern, onEvent);
         read.notes.push(`The statement session's event_file stays on the server after the session is dropped: ${read.files.length > 0 ? read.files.join(', ') : this.plan.eventFile.pattern}. Delete it on the server when no longer needed.`);
-        return { counts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: read.notes };
+        return finish({ counts: exactCounts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: [...read.notes, ...(histograms?.notes ?? [])] });
       } catch (err) {
         throw this.fail('read', err);
       }
@@ -206,11 +331,21 @@ export class StatementTraceSession {
       seen++;
       onEvent(e);
     });
-    return { counts, seen, lost: read.lost, notes: read.notes };
+    return finish({ counts: exactCounts, seen, lost: read.lost, notes: [...read.notes, ...(histograms?.notes ?? [])] });
   }
 
   /** Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
+    if (this.companion !== 'none') {
+      const name = this.plan.countSession!.name;
+      try {
+        await dropSession(this.client, name, this.plan.platform.scope, this.plan.platform);
+      } catch (first) {
+        if (!reconnect) throw first;
+        await dropSession(await reconnect(), name, this.plan.platform.scope, this.plan.platform);
+      }
+      this.companion = 'none';
+    }
     if (!this.createAttempted || this.state === 'dropped') return;
     try {
       await dropSession(this.client, this.name, this.plan.platform.scope, this.plan.platform);

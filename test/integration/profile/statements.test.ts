@@ -78,7 +78,7 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.deepEqual((await serverState(h)).eventSessions, [], 'the statement session was dropped');
   });
 
-  it('a long loop: the event_file target attributes every statement; the ring buffer says it covers the end only', async () => {
+  it('a long loop: event_file and the default ring buffer both count every execution on the server (query_hash histograms)', async () => {
     const rows = 3000;
     const full = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches, xe: { target: { kind: 'event_file', path: 'lens_statements.xel' } } });
     const a = full.statementAttribution!;
@@ -86,14 +86,20 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.equal(a.eventsSeen, a.eventsCounted, 'every event read back from the file');
     const insert = full.statements!.find((s) => s.line === INSERT_LINE)!;
     assert.equal(insert.executions, rows);
+    assert.equal(insert.counts, 'exact');
     assert.ok(writelogShareOfLine(full.statements!, a, INSERT_LINE)! >= 0.9);
     assert.ok(a.notes.some((n) => /event_file stays on the server/.test(n)));
 
     const sampled = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(loopThenUpdate(rows)).batches });
     const s = sampled.statementAttribution!;
-    assert.ok(s.eventsCounted! > s.eventsSeen, `${s.eventsSeen} of ${s.eventsCounted}`);
-    assert.ok(s.notes.some((n) => /Coverage: \d+ of \d+ events .* event_file/.test(n)), s.notes.join(' | '));
-    assert.ok(sampled.statements!.find((x) => x.line === INSERT_LINE)!.executions < rows, 'the sample is not presented as the whole run');
+    assert.ok(s.eventsSeen < 2 * rows, `the ring buffer kept ${s.eventsSeen} events: a sample`);
+    assert.equal(s.eventsCounted, null, 'no sample coverage is claimed for exact counts');
+    assert.ok(!s.notes.some((n) => /^Coverage:/.test(n)), s.notes.join(' | '));
+    assert.ok(s.notes.some((n) => /exact server-side counts/.test(n)), s.notes.join(' | '));
+    const sampledInsert = sampled.statements!.find((x) => x.line === INSERT_LINE)!;
+    assert.equal(sampledInsert.executions, rows, 'counted on the server, not from the sample');
+    assert.equal(sampledInsert.writelogWaits, rows);
+    assert.equal(sampledInsert.approx, true);
     assert.deepEqual((await serverState(h)).eventSessions, []);
   });
 
