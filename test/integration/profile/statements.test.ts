@@ -132,6 +132,75 @@ describe('integration: per-statement attribution (stand-in)', function () {
     }
   });
 
+  it('S1 at full length: 10,000 single-row INSERTs with the default ring buffer — exact executions and ≥ 90 % of WRITELOG on the INSERT line in the JSON', async function () {
+    this.timeout(120000);
+    const dir = await mkdtemp(join(tmpdir(), 'lens-stmt-'));
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      await writeFile(join(dir, 'loop.sql'), loopThenUpdate(10000));
+      await writeFile(join(dir, 'settings.json'), JSON.stringify({ 'durabilityLens.connections': [{ name: 'Standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }] }));
+      const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env: { DURABILITY_LENS_PASSWORD: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+      const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 'loop.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+      assert.equal(code, EXIT.ok, err.join(''));
+      const run = JSON.parse(out.join(''));
+      const a = run.statementAttribution;
+      assert.ok(a.eventsSeen < 20000, `the ring buffer is a sample here (${a.eventsSeen} events read)`);
+      const insert = run.statements.find((x: StatementFigure) => x.line === INSERT_LINE);
+      assert.equal(insert.executions, 10000);
+      assert.equal(insert.counts, 'exact');
+      const total = run.sessionWaits.find((w: { waitType: string }) => w.waitType === 'WRITELOG').waitingTasks;
+      assert.ok(insert.writelogWaits / total >= 0.9, `${insert.writelogWaits} of ${total}`);
+      const update = run.statements.find((x: StatementFigure) => x.line === UPDATE_LINE);
+      assert.equal(update.executions, 1);
+      assert.equal(update.writelogWaits, 1);
+      assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, total);
+      assert.ok(!run.statements.some((x: StatementFigure) => x.executions === 0), 'no statement counted as 0');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('statements the sample never saw are listed by hash as not located; identical texts share a hash and list their lines', async () => {
+    const script = [
+      'SET NOCOUNT ON;',
+      'DECLARE @i int = 0;',
+      'WHILE @i < 2000',
+      'BEGIN',
+      '  INSERT INTO dbo.attr_t (id, v) VALUES (-1, 5);',
+      '  SET @i += 1;',
+      'END',
+      'INSERT INTO dbo.attr_t (id, v) VALUES (-1, 5);',
+      'SET @i = 0;',
+      'WHILE @i < 2000',
+      'BEGIN',
+      '  UPDATE dbo.attr_t SET v = 6 WHERE id = -2;',
+      '  SET @i += 1;',
+      'END',
+      'INSERT INTO dbo.attr_t (id, v) VALUES (-3, 7);',
+      'INSERT INTO dbo.attr_t (id, v) VALUES (-3, 7);',
+      '',
+    ].join('\n');
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(script).batches });
+    const a = run.statementAttribution!;
+    assert.equal(a.status, 'measured', a.reason ?? '');
+    // 4,000 statements of the UPDATE loop push the INSERTs out of the 1 MB ring buffer: their hash (lines 5 and 8,
+    // one text) is counted exactly but never seen, so its line is unknown.
+    const early = run.statements!.find((x) => x.located === false)!;
+    assert.ok(early, JSON.stringify(run.statements!.map((x) => [x.line, x.executions])));
+    assert.equal(early.line, 0);
+    assert.equal(early.executions, 2001);
+    assert.equal(early.writelogWaits, 2001);
+    assert.match(early.text, /^not located \(query_hash \d+\)$/);
+    assert.ok(a.notes.some((n) => /never appeared in the sample/.test(n)), a.notes.join(' | '));
+    const last = run.statements!.find((x) => x.line === 15)!;
+    assert.deepEqual(last.sharedLines, [15, 16]);
+    assert.equal(last.executions, 2);
+    assert.ok(a.notes.some((n) => /lines 15, 16/.test(n)), a.notes.join(' | '));
+    assert.equal(run.statements!.find((x) => x.line === 12)!.executions, 2000);
+    assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks);
+  });
+
   it('a comparison traces no statements (it would blur the elapsed times compared) and says so', async () => {
     const result = await runComparison({
       connections: profileConnectionSource(h.profile, h.secret),
