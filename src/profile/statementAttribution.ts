@@ -38,6 +38,8 @@ export interface StatementFigure {
   sharedLines?: number[];
   /** false: the hash was counted on the server but never appeared in the sample, so its line is unknown (line 0). */
   located?: boolean;
+  /** Figures of this row that are not measured (shown as 0): a not-located row's durationMs and rows have no sample. */
+  notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs'>;
 }
 
 export interface StatementAttribution {
@@ -314,11 +316,12 @@ export class StatementAccumulator {
         queryHash: hash,
         ...(fs.length > 1 ? { sharedLines: [...new Set(fs.map((f) => f.line))] } : {}),
         ...(first ? {} : { located: false }),
+        ...(first && !(waits > 0 && waitAvg === null) ? {} : { notMeasured: [...(first ? [] : (['durationMs', 'rows'] as const)), ...(waits > 0 && waitAvg === null ? (['writelogMs'] as const) : [])] }),
       });
     }
     const notLocated = out.filter((f) => f.located === false);
     if (notLocated.length > 0) {
-      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits.`);
+      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured, shown as 0).`);
     }
     const shared = out.filter((f) => f.sharedLines);
     if (shared.length > 0) {

@@ -31,6 +31,11 @@ export function approxPrefix(f: StatementFigure): string {
   return f.approx ? '≈ ' : '';
 }
 
+/** A figure's cell: "not measured" when the row says it has no source for it (a not-located hash's duration, rows). */
+export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'writelogMs', text: string): string {
+  return f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + text;
+}
+
 /** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
 export function statementLineText(f: StatementFigure): string {
   if (f.located === false) return 'not located';
@@ -87,8 +92,7 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
   out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
-    const x = approxPrefix(f);
-    const cells = [statementLineText(f), f.text, formatCount(f.executions), x + formatDuration(f.durationMs), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? x + formatDuration(f.writelogMs) : 'not measured', x + formatCount(f.rows)];
+    const cells = [statementLineText(f), f.text, formatCount(f.executions), figureCell(f, 'durationMs', formatDuration(f.durationMs)), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration(f.writelogMs)) : 'not measured', figureCell(f, 'rows', formatCount(f.rows))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', md(reconciliationText(a)));

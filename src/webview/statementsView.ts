@@ -2,7 +2,7 @@
 // opens that line in the editor, the reconciliation with the session's total and what attribution cannot see.
 // Built from the model's plain data; every server string (statement text, notes) stays a text node.
 import { formatCount, formatDuration } from '../report/units';
-import { approxPrefix, reconciliationText, statementLineText } from '../report/statements';
+import { figureCell, reconciliationText, statementLineText } from '../report/statements';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { VElement, VNode } from './view';
 
@@ -25,10 +25,10 @@ export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement
     canOpen && s.located !== false ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, statementLineText(s)) : statementLineText(s),
     h('code', {}, s.text),
     formatCount(s.executions),
-    approxPrefix(s) + formatDuration(s.durationMs),
+    figureCell(s, 'durationMs', formatDuration(s.durationMs)),
     traced ? formatCount(s.writelogWaits) : 'not measured',
-    traced ? approxPrefix(s) + formatDuration(s.writelogMs) : 'not measured',
-    approxPrefix(s) + formatCount(s.rows),
+    traced ? figureCell(s, 'writelogMs', formatDuration(s.writelogMs)) : 'not measured',
+    figureCell(s, 'rows', formatCount(s.rows)),
   ]);
   return h(
     'div',

@@ -192,6 +192,7 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.equal(early.executions, 2001);
     assert.equal(early.writelogWaits, 2001);
     assert.match(early.text, /^not located \(query_hash \d+\)$/);
+    assert.deepEqual(early.notMeasured, ['durationMs', 'rows']);
     assert.ok(a.notes.some((n) => /never appeared in the sample/.test(n)), a.notes.join(' | '));
     const last = run.statements!.find((x) => x.line === 15)!;
     assert.deepEqual(last.sharedLines, [15, 16]);
@@ -199,6 +200,29 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.ok(a.notes.some((n) => /lines 15, 16/.test(n)), a.notes.join(' | '));
     assert.equal(run.statements!.find((x) => x.line === 12)!.executions, 2000);
     assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks);
+  });
+
+  it('a script with the session-param marker (sent through sp_executesql) maps its statements to the file\'s lines', async () => {
+    const script = [
+      '-- durability-lens: session-param @session',
+      'SET NOCOUNT ON;',
+      'DECLARE @i int = 0;',
+      'WHILE @i < 300',
+      'BEGIN',
+      '  INSERT INTO dbo.attr_t (id, v) VALUES (@session * 100000 + @i, 0);',
+      '  SET @i += 1;',
+      'END',
+      '',
+    ].join('\n');
+    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(script).batches });
+    const a = run.statementAttribution!;
+    assert.equal(a.status, 'measured', a.reason ?? '');
+    const insert = run.statements!.find((x) => x.line === 6)!;
+    assert.ok(insert, JSON.stringify(run.statements!.map((x) => [x.line, x.text, x.executions])));
+    assert.equal(insert.executions, 300);
+    assert.equal(insert.text, 'INSERT INTO dbo.attr_t (id, v) VALUES (@session * 100000 + @i, 0)');
+    const total = run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks;
+    assert.ok(insert.writelogWaits / total >= 0.9, `${insert.writelogWaits} of ${total}`);
   });
 
   it('a comparison traces no statements (it would blur the elapsed times compared) and says so', async () => {
