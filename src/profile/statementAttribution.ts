@@ -30,7 +30,7 @@ export interface StatementFigure {
    * execution of the run), 'sample' = the events the ring buffer / event_file kept. Absent in older results (sample).
    */
   counts?: 'exact' | 'sample';
-  /** durationMs, writelogMs and rows are ≈: the exact counts × this statement's averages in the sample. */
+  /** durationMs, writelogMs and rows are ≈: the exact counts × this statement's averages in the sample (false when the sample held every execution and wait). */
   approx?: boolean;
   /** sqlserver.query_hash (decimal) the server counted this statement under. */
   queryHash?: string;
@@ -312,7 +312,8 @@ export class StatementAccumulator {
         rows: Math.round(sample.rows * perExec),
         nestedStatements: Math.round(sample.nested * perExec),
         counts: h.executionsByHash ? 'exact' : 'sample',
-        approx: true,
+        // Only a scaled figure is ≈: when the sample saw every execution and wait, its sums are the measured ones.
+        approx: sample.executions !== executions || sample.waits !== waits,
         queryHash: hash,
         ...(fs.length > 1 ? { sharedLines: [...new Set(fs.map((f) => f.line))] } : {}),
         ...(first ? {} : { located: false }),

@@ -23,7 +23,10 @@ import {
   type StatementSessionDefinition,
   type WaitEventName,
 } from './statementTraceSql';
-import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
+import { parseCounterTarget } from './targetData';
+import { readStatementHistograms, STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
+
+export { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
 
 /** Editions whose sessions are ON DATABASE (as the log-flush plan decides: Azure SQL Database, Fabric). */
 const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
@@ -67,30 +70,6 @@ export interface StatementTraceRead {
   notes: string[];
   /** The server-side per-hash counts (also handed to `onEvent` as a STATEMENT_HISTOGRAMS_EVENT); null when not read. */
   histograms?: StatementHistograms | null;
-}
-
-/**
- * Exact counts per statement hash (decimal text of sqlserver.query_hash), read from the histogram targets, with the
- * event_counter totals they are checked against (a full histogram ignores new values: the difference says how many).
- */
-export interface StatementHistograms {
-  /** WRITELOG wait events per hash (null: the wait histogram could not be read). */
-  waitsByHash: Map<string, number> | null;
-  /** Statement completions per hash (null: the companion session did not run or could not be read). */
-  executionsByHash: Map<string, number> | null;
-  /** event_counter's exact totals (null: not read). */
-  waitEvents: number | null;
-  statementEvents: number | null;
-  notes: string[];
-}
-
-/**
- * The pseudo-event collect() hands to `onEvent` after the sampled events when the histograms were read, so the
- * caller's fold (StatementAccumulator.add) receives the exact counts through the same callback as the sample.
- */
-export const STATEMENT_HISTOGRAMS_EVENT = 'durability_lens.statement_histograms';
-export interface StatementHistogramsEvent extends XeEvent {
-  histograms: StatementHistograms;
 }
 
 export async function planStatementTrace(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTracePlan> {
@@ -262,33 +241,9 @@ export class StatementTraceSession {
   private histograms(counts: Map<string, number> | null): StatementHistograms | null {
     const c = this.captured;
     if (!this.plan.countSession || !c) return null;
-    const notes = [...this.companionNotes];
-    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-    const read = (xml: string | null, what: string): Map<string, number> | null => {
-      if (xml === null) return null;
-      const h = parseHistogramTextTarget(xml);
-      if (h.parseError !== null) {
-        notes.push(`The ${what} histogram could not be read (${h.parseError}).`);
-        return null;
-      }
-      return h.buckets;
-    };
-    const waitsByHash = this.plan.wait ? read(c.histogram, 'WRITELOG') : null;
-    const executionsByHash = read(c.counts, 'executions');
-    const waitEvents = counts && this.plan.wait ? (counts.get(this.plan.wait.event) ?? 0) : null;
-    const statementEvents = counts ? this.plan.statementEvents.reduce((n, e) => n + (counts.get(e) ?? 0), 0) : null;
-    // The histogram target ignores new values once its slots are full and is fed asynchronously (events can be
-    // dropped under ALLOW_SINGLE_EVENT_LOSS): event_counter's synchronous totals show how many it did not place.
-    if (waitsByHash && waitEvents !== null && sum(waitsByHash) < waitEvents) {
-      notes.push(`The WRITELOG histogram placed ${sum(waitsByHash)} of ${waitEvents} waits (slots full or events dropped); the rest are not attributed.`);
-    }
-    if (executionsByHash && statementEvents !== null && sum(executionsByHash) < statementEvents) {
-      notes.push(`The executions histogram placed ${sum(executionsByHash)} of ${statementEvents} statement completions (slots full or events dropped).`);
-    }
-    return { waitsByHash, executionsByHash, waitEvents, statementEvents, notes };
+    return readStatementHistograms({ waits: this.plan.wait ? c.histogram : null, executions: c.counts }, this.plan.wait?.event ?? null, this.plan.statementEvents, counts, this.companionNotes);
   }
 
-  /** Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`. */
   /**
    * Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`; then,
    * when the server-side histograms were read, one STATEMENT_HISTOGRAMS_EVENT with the exact per-hash counts.
