@@ -128,7 +128,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         return { ...base, plan: refusedPlan, status: 'refused', error: { kind: 'other', message: problem } };
       }
     }
-    const sessionParam = sessionParamOf(measured);
+    // The marker may sit anywhere in the script (a header comment lands in the setup part); it fills the measured part.
+    const sessionParam = sessionParamOf([...setup, ...measured]);
     // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
     const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };

@@ -18,8 +18,9 @@ import {
 } from '../probes';
 import { num, text } from '../probes/values';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { LogFlushSession } from '../xe/logFlushTrace';
+import { isNameCollision, LogFlushSession } from '../xe/logFlushTrace';
 import { planningQueries } from '../xe/plan';
+import { statementPlanningQueries } from '../xe/statementTrace';
 import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { runConcurrent, type ConcurrentSessions } from './concurrency';
 import { tediousExecutor } from './connections';
@@ -27,7 +28,7 @@ import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
 import { startSampler, type RunningSampler, type SamplerResult } from './sampler';
 import type { StatementAttribution, StatementFigure } from './statementAttribution';
-import { collectStatementTrace, disposeStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
+import { collectStatementTrace, disposeStatementTrace, prepareStatementTrace, startPreparedStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
 import type {
   BatchOutcome,
   DurabilityMode,
@@ -67,14 +68,8 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ProfileCancelledError();
 }
 
-/** CREATE EVENT SESSION on a name in use: error 25631 "The event session, "x", already exists." */
-function isNameCollision(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = (e as { cause?: unknown }).cause) {
-    const { number, message, serverErrorNumber } = e as { number?: unknown; message?: unknown; serverErrorNumber?: unknown };
-    if (number === 25631 || serverErrorNumber === 25631) return true;
-    if (typeof message === 'string' && /event session.*already exists/i.test(message)) return true;
-  }
-  return false;
+function noLogFlushTrace(err: unknown): MissingMeasurement {
+  return { measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
 }
 
 /** The stand-in's @@VERSION says "Durability Lens stand-in"; anything else is treated as a real SQL Server. */
@@ -185,13 +180,16 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   let preflight = ctx.preflight;
   let identity: ServerIdentity | undefined;
   const xeWanted = ctx.xe?.enabled !== false;
-  // Answers read ahead in the preflight's request (the trace's planning reads), so the trace starts in one more.
+  const statementsWanted = xeWanted && ctx.xe?.statements !== false;
+  // Both traces' planning reads, composed into the preflight's request (or one request of their own when the
+  // preflight was read by the caller), so the traces start in one more.
+  const xePlanningReads = xeWanted ? [...planningQueries({}), ...(statementsWanted ? statementPlanningQueries(true) : [])] : [];
   let xePlanning: SqlClient = monitor;
   if (preflight === undefined) {
     progress(ctx, 'preflight');
     try {
       let answers: SqlClient;
-      ({ identity, preflight, answers } = await identifyWithPreflight(monitor, target.databaseName, xeWanted ? planningQueries({}) : []));
+      ({ identity, preflight, answers } = await identifyWithPreflight(monitor, target.databaseName, xePlanningReads));
       xePlanning = answers;
     } catch (err) {
       preflight = null;
@@ -208,6 +206,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   throwIfAborted(signal);
 
   const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
+  const traceOptions = { databaseId: target.databaseId, ...(ctx.xe?.target ? { target: ctx.xe.target } : {}) };
   let trace: LogFlushSession | null = null;
   let logFlushTrace: LogFlushTrace | null = null;
   const batchOutcomes: BatchOutcome[] = [];
@@ -246,11 +245,31 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
       extraMissing.push({ measurement: 'extendedEvents', reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant });
     } else {
       progress(ctx, 'xe-start');
-      const traceOptions = { databaseId: target.databaseId, ...(ctx.xe?.target ? { target: ctx.xe.target } : {}) };
+      if (preflight !== undefined && xePlanning === monitor) xePlanning = await prefetch(monitor, xePlanningReads);
       try {
         trace = await LogFlushSession.prepare(monitor, { ...traceOptions, ...(ctx.xe?.sessionName ? { sessionName: ctx.xe.sessionName } : {}) }, xePlanning);
+      } catch (err) {
+        extraMissing.push(noLogFlushTrace(err));
+      }
+    }
+    // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
+    const statementsRefused = !statementsWanted
+      ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
+      : xeMissing
+        ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
+        : null;
+    // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup see
+    // it as that run's companion, not a leftover.
+    const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
+    statementTrace = await prepareStatementTrace(monitor, workload.spid, trace?.plan.platform, statementsRefused, ctx.xe?.target, statementName(trace?.name ?? ctx.xe?.sessionName), xePlanning);
+    if (trace) {
+      // Both sessions' CREATE + START in one request, each START only after its own CREATE worked, each session in
+      // its own TRY block (db/batch.ts): the statement session's failure leaves the log-flush session running.
+      const prepared = statementTrace.trace?.state === 'prepared' ? statementTrace.trace : null;
+      const started = await prefetch(monitor, [...trace.startQueries(), ...(prepared ? prepared.startQueries() : [])]);
+      try {
         try {
-          await trace.start();
+          await trace.start(started);
         } catch (err) {
           if (!isNameCollision(err)) throw err;
           // Someone else's session has this name: never drop theirs (so this instance is abandoned, not disposed),
@@ -261,25 +280,20 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
           await trace.start();
         }
       } catch (err) {
-        extraMissing.push({ measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+        extraMissing.push(noLogFlushTrace(err));
       }
+      statementTrace = await startPreparedStatementTrace(statementTrace, started);
+      if (trace && statementTrace.nameTaken && prepared && prepared.name !== statementSessionName(trace.name)) {
+        // Its name was taken too (e.g. left by an earlier run under the claimed name): once more after the log-flush
+        // session's new name, in requests of its own (a rare path).
+        statementTrace = await startStatementTrace(monitor, workload.spid, trace.plan.platform, null, ctx.xe?.target, statementName(trace.name));
+      }
+      const partner = statementTrace.trace;
+      // Its status read with the log-flush STOPs and its DROP in the same request as the log-flush DROP.
+      if (trace && partner && partner.plan.platform.scope === trace.plan.scope) trace.partners = [partner.name];
+    } else {
+      statementTrace = await startPreparedStatementTrace(statementTrace);
     }
-
-    // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
-    statementTrace = await startStatementTrace(
-      monitor,
-      workload.spid,
-      trace?.plan.platform,
-      !xeWanted || ctx.xe?.statements === false
-        ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
-        : xeMissing
-          ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
-          : null,
-      ctx.xe?.target,
-      // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup
-      // see it as that run's companion, not a leftover.
-      trace ? statementSessionName(trace.name) : ctx.xe?.sessionName ? statementSessionName(ctx.xe.sessionName) : undefined,
-    );
 
     // Live progress (issue 20): batch, GO iteration, elapsed time and the sampler's log figures, at most every
     // LIVE_PROGRESS_MS so a GO 10000 loop does not flood the notification.
@@ -406,9 +420,13 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
     progress(ctx, 'snapshot-after');
     try {
-      // The after-snapshot and the trace's target read + STOP share one request (db/batch.ts): one round trip, and
-      // the counters and the trace's exact targets describe the same moment.
-      const endQueries = [...snapshotQueries(snapshotTarget, before.server.identity, { countersOnly: true }), ...(trace?.state === 'started' ? trace.stopQueries() : [])];
+      // The after-snapshot and both traces' target reads + STOPs share one request (db/batch.ts): one round trip, and
+      // the counters and the traces' exact targets describe the same moment.
+      const statementStop = statementTrace.trace?.state === 'started' ? statementTrace.trace.stopQueries() : [];
+      const endQueries = [
+        ...snapshotQueries(snapshotTarget, before.server.identity, { countersOnly: true }),
+        ...(trace?.state === 'started' ? trace.stopQueries(statementStop) : statementStop),
+      ];
       endOfRun = await prefetch(monitor, endQueries);
       after = await captureSnapshot(endOfRun, snapshotTarget, { countersOnly: true, identity: before.server.identity });
     } catch (err) {
@@ -436,7 +454,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         extraMissing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
       }
     }
-    const attributed = await collectStatementTrace(statementTrace, batches, diff, ctx.xe?.modules);
+    const attributed = await collectStatementTrace(statementTrace, batches, diff, ctx.xe?.modules, endOfRun);
     statements = attributed.statements;
     statementAttribution = attributed.attribution;
     if (attributed.missing) extraMissing.push(attributed.missing);
@@ -445,9 +463,11 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     signal?.removeEventListener('abort', onCallerAbort);
     // An error above must not leave the sampler querying the monitor while the trace is dropped.
     if (sampler) await sampler.stop().catch(() => undefined);
-    await disposeStatementTrace(statementTrace, ctx.reconnectMonitor, notes);
+    if (trace || statementTrace.trace) progress(ctx, 'xe-drop');
+    // Both sessions' DROPs in one request (composeDrops never throws; a failed request leaves each DROP to itself).
+    const drops = trace ? await trace.composeDrops().catch(() => undefined) : undefined;
+    await disposeStatementTrace(statementTrace, ctx.reconnectMonitor, notes, drops);
     if (trace) {
-      progress(ctx, 'xe-drop');
       try {
         await trace.dispose(ctx.reconnectMonitor);
       } catch (err) {

@@ -61,6 +61,8 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
   // the batch-level alias must not turn a run of just that batch into "nothing to measure".
   if (split.measured.length === 0 && options.setupBatches === undefined && !hasLineMarkers(usable)) split = { setup: [], measured: usable };
   const { setup, measured: batches } = split;
+  // The marker may sit anywhere in the script (a header comment lands in the setup part); it fills the measured part.
+  const sessionParam = sessionParamOf([...setup, ...batches]);
   if (batches.length === 0) throw new Error(setup.length > 0 ? 'Nothing to measure: every line is inside the setup section.' : 'Nothing to run: the target holds no batch with a statement.');
   throwIfAborted(options.signal);
   const owned = isSource(options.connections);
@@ -119,7 +121,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         ...(options.sampling ? { sampling: options.sampling } : {}),
         ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
         ...(options.waits ? { waits: options.waits } : {}),
-        ...(concurrent.length > 0 ? { concurrent: { sessions: concurrent, parameter: sessionParamOf(batches) } } : {}),
+        ...(concurrent.length > 0 ? { concurrent: { sessions: concurrent, parameter: sessionParam } } : {}),
         ...(source
           ? {
               reconnectMonitor: async () => {
@@ -131,7 +133,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
           : {}),
       },
       // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
-      concurrent.length > 0 ? batches : withSessionParam(batches, sessionParamOf(batches), 1),
+      concurrent.length > 0 ? batches : withSessionParam(batches, sessionParam, 1),
       { setupBatchCount: setup.length },
     );
     progress(options, 'done');

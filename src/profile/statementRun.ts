@@ -1,10 +1,13 @@
-// The statement-attribution trace inside a measured run (issue 16): started after the log-flush trace on the monitor
-// connection, read after the workload, dropped in measureRun's finally. Any failure becomes "not measured" with why
-// and the GRANT; it never fails the run.
+// The statement-attribution trace inside a measured run (issue 16): on the monitor connection, planned from reads
+// composed into the preflight's request, created and started in the log-flush session's start request, read and
+// stopped in the after-snapshot's request, dropped in the log-flush session's drop request (measureRun's finally) —
+// each in its own TRY block there (db/batch.ts), so its failures never touch the log-flush session. Any failure
+// becomes "not measured" with why and the GRANT; it never fails the run.
 
 import type { SqlClient, WorkloadBatch } from '../db/types';
 import type { SnapshotDiff } from '../probes';
 import type { XePlatform } from '../xe/errors';
+import { isNameCollision } from '../xe/logFlushTrace';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
@@ -17,6 +20,8 @@ export interface StatementTraceStart {
   missing: MissingMeasurement | null;
   /** Turned off on purpose (a setting, --no-statements, a comparison): said in the attribution, not listed as missing. */
   off?: boolean;
+  /** The CREATE was refused because a session of that name exists (someone else's: abandoned, never dropped). */
+  nameTaken?: boolean;
 }
 
 const MEASUREMENT = 'statementAttribution';
@@ -25,25 +30,50 @@ const MEASUREMENT = 'statementAttribution';
 export const STATEMENTS_OFF_IN_COMPARISON =
   'Statements are not traced during a comparison: tracing adds work to every statement and would blur the elapsed times being compared. Profile the script to see per-statement figures.';
 
-/** Prepares and starts the session; never throws (a failure is returned as `missing`). */
-export async function startStatementTrace(
+function notStarted(err: unknown): MissingMeasurement {
+  return { measurement: MEASUREMENT, reason: `No per-statement attribution: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
+}
+
+/**
+ * Plans the session without changing anything; never throws (a failure is returned as `missing`). `planning` may hold
+ * the statementPlanningQueries answers (composed into an earlier request); the session itself uses `monitor`.
+ */
+export async function prepareStatementTrace(
   monitor: SqlClient,
   spid: number,
   platform: (XePlatform & { engineEdition?: number | null }) | undefined,
   refused: { reason: string; grant: string | null; off?: boolean } | null,
   target?: XeOptions['target'],
   sessionName?: string,
+  planning: SqlClient = monitor,
 ): Promise<StatementTraceStart> {
   if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant }, off: refused.off === true };
-  let trace: StatementTraceSession | null = null;
   try {
-    trace = await StatementTraceSession.prepare(monitor, { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) });
-    await trace.start();
-    return { trace, missing: null };
+    const opts = { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) };
+    return { trace: await StatementTraceSession.prepare(monitor, opts, planning), missing: null };
   } catch (err) {
-    // A session that was created but not started is dropped by disposeStatementTrace (the caller keeps `trace`).
-    return { trace, missing: { measurement: MEASUREMENT, reason: `No per-statement attribution: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null } };
+    return { trace: null, missing: notStarted(err) };
   }
+}
+
+/** Starts a prepared session (CREATE, then START only if it worked); `answers` may hold its startQueries() answers. Never throws. */
+export async function startPreparedStatementTrace(start: StatementTraceStart, answers?: SqlClient): Promise<StatementTraceStart> {
+  const trace = start.trace;
+  if (!trace || trace.state !== 'prepared') return start;
+  try {
+    await trace.start(answers);
+    return start;
+  } catch (err) {
+    // A session that was created but not started is dropped by disposeStatementTrace (the caller keeps `trace`) —
+    // unless the CREATE was refused because the name is taken: that session is someone else's, never dropped.
+    const nameTaken = isNameCollision(err);
+    return { trace: nameTaken ? null : trace, missing: notStarted(err), ...(nameTaken ? { nameTaken } : {}) };
+  }
+}
+
+/** Prepares and starts the session, each in one request; never throws (a failure is returned as `missing`). */
+export async function startStatementTrace(...args: Parameters<typeof prepareStatementTrace>): Promise<StatementTraceStart> {
+  return startPreparedStatementTrace(await prepareStatementTrace(...args));
 }
 
 function sessionWritelog(diff: SnapshotDiff): { waits: number | null; ms: number | null } {
@@ -59,6 +89,8 @@ export async function collectStatementTrace(
   batches: readonly WorkloadBatch[],
   diff: SnapshotDiff,
   modules?: readonly ModuleSource[],
+  /** May hold the stopQueries() answers (composed into the after-snapshot's request). */
+  answers?: SqlClient,
 ): Promise<{ statements: StatementFigure[]; attribution: StatementAttribution; missing: MissingMeasurement | null }> {
   const session = sessionWritelog(diff);
   const trace = start.trace;
@@ -67,7 +99,7 @@ export async function collectStatementTrace(
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: start.off ? null : m };
   }
   try {
-    await trace.stop();
+    await trace.stop(answers);
   } catch (err) {
     const m = { measurement: MEASUREMENT, reason: `The statement trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
@@ -118,12 +150,15 @@ export async function collectStatementTrace(
   };
 }
 
-/** Drops the session if it may exist; a failure becomes a note with the DROP to run. */
-export async function disposeStatementTrace(start: StatementTraceStart, reconnect: (() => Promise<SqlClient>) | undefined, notes: string[]): Promise<void> {
+/**
+ * Drops the session if it may exist; a failure becomes a note with the DROP to run. `answers` may hold its status and
+ * DROP composed into the log-flush session's drop request (LogFlushSession.composeDrops).
+ */
+export async function disposeStatementTrace(start: StatementTraceStart, reconnect: (() => Promise<SqlClient>) | undefined, notes: string[], answers?: SqlClient): Promise<void> {
   const trace = start.trace;
   if (!trace) return;
   try {
-    await trace.dispose(reconnect);
+    await trace.dispose(reconnect, answers);
   } catch (err) {
     notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: ${dropSessionSql(trace.name, trace.plan.platform.scope)}`);
   }

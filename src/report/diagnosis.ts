@@ -177,7 +177,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     .filter((x): x is { c: string; wl: number; el: number } => x.wl !== null && x.el !== null && x.el > 0);
   const baseShare = shares.find((x) => x.c === base);
   if (baseShare && baseShare.wl > 0 && baseShare.wl / baseShare.el >= MIN_SHARE_FOR_CARD) {
-    // Above 100 %: waits of parallel tasks add up (and the stand-in's modelled waits are not scaled to its speed).
+    // Above 100 %: in a concurrency sweep the sessions' WRITELOG waits add up (see writelog in RunResult.concurrency).
     const pct = (x: { wl: number; el: number }) => (x.wl > x.el ? 'more than 100%' : `${Math.round((100 * x.wl) / x.el)}%`);
     findings.push({
       id: 'writelog-share',

@@ -136,8 +136,8 @@ function timeFact(model: ComparisonModel): VerdictFact {
     const readable = med(model, 'waits.sessionTotalMs', column) !== null;
     return { id: 'time', label, text: readable ? 'the session recorded no waits: the time went to running (CPU), not waiting' : 'not measured (the session\'s waits were not readable)', tone: 'neutral' };
   }
-  // Waits of parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
-  const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
+  // Waits of concurrent sessions (a sweep) or parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
+  const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of concurrent sessions or parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
   const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, ofElapsed].filter((x) => x);
   return { id: 'time', label, text: `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`, tone: 'neutral' };
 }

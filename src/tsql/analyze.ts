@@ -33,11 +33,11 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     durabilitySettings: structure.durabilitySettings.map((d) => ({
       range: range(d), batchIndex: d.batchIndex, database: d.database, value: d.value,
     })),
-    batchesWithDmlInLoop: [...new Set(structure.dml.filter((d) => d.inLoop).map((d) => d.batchIndex))].sort((a, b) => a - b),
+    batchesWithDmlInLoop: batchesWithDmlInLoop(structure, batches.length),
     flushLogCalls: structure.flushLogCalls.map(range),
     checkpoints: structure.checkpoints.map(range),
     diagnostics: diagnose(structure, batches.map((b) => b.repeat), options, range),
-    statements: structure.statements.toArray().map((s) => ({ kind: s.kind, range: range(s), batchIndex: s.batchIndex })),
+    statements: structure.statements.map((kind, start, end, batchIndex) => ({ kind, range: lines.rangeOf(start, end), batchIndex })),
     routines: structure.routines.map((r) => ({
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
@@ -49,12 +49,37 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
   return analysis;
 }
 
+/** Indices of the batches holding DML in a loop, ascending, each once. */
+function batchesWithDmlInLoop(s: ReturnType<typeof scanStructure>, batchCount: number): number[] {
+  const marked = new Uint8Array(batchCount);
+  for (const d of s.dml) if (d.inLoop) marked[d.batchIndex] = 1;
+  const out: number[] = [];
+  for (let i = 0; i < batchCount; i++) if (marked[i] === 1) out.push(i);
+  return out;
+}
+
 /** BEGIN TRAN, COMMIT and ROLLBACK in document order, each with the open-transaction depth before it. */
 function transactionStatements(s: ReturnType<typeof scanStructure>, range: (s: Span) => Range): TransactionStatementInfo[] {
-  const all: (TransactionStatementInfo & { offset: number })[] = [];
-  for (const b of s.begins) all.push({ offset: b.keyword.start, kind: 'BEGIN TRAN', keywordRange: range(b.keyword), batchIndex: b.batchIndex, depth: b.depth, inLoop: b.inLoop });
-  for (const c of s.commits) all.push({ offset: c.keyword.start, kind: 'COMMIT', keywordRange: range(c.keyword), batchIndex: c.batchIndex, depth: c.depth, inLoop: c.inLoop });
-  for (const r of s.rollbacks) all.push({ offset: r.keyword.start, kind: 'ROLLBACK', keywordRange: range(r.keyword), batchIndex: r.batchIndex, depth: r.depth, inLoop: r.inLoop });
-  all.sort((a, b) => a.offset - b.offset);
-  return all.map(({ offset: _offset, ...t }) => t);
+  const begins = s.begins.map((b): TransactionStatementInfo => ({ kind: 'BEGIN TRAN', keywordRange: range(b.keyword), batchIndex: b.batchIndex, depth: b.depth, inLoop: b.inLoop }));
+  const commits = s.commits.map((c): TransactionStatementInfo => ({ kind: 'COMMIT', keywordRange: range(c.keyword), batchIndex: c.batchIndex, depth: c.depth, inLoop: c.inLoop }));
+  const rollbacks = s.rollbacks.map((r): TransactionStatementInfo => ({ kind: 'ROLLBACK', keywordRange: range(r.keyword), batchIndex: r.batchIndex, depth: r.depth, inLoop: r.inLoop }));
+  const lists = [begins, commits, rollbacks];
+  const offsets = [s.begins, s.commits, s.rollbacks].map((nodes) => nodes.map((n) => n.keyword.start));
+  // Document order; statements at the same offset in the order above, as a stable sort of the three lists would give.
+  // The scanner meets each kind in document order, so merging suffices; should a list ever be out of order, sort.
+  if (!offsets.every((o) => o.every((v, i) => i === 0 || o[i - 1]! <= v))) {
+    const all = lists.flat();
+    const at = offsets.flat();
+    return all.map((_, i) => i).sort((a, b) => at[a]! - at[b]! || a - b).map((i) => all[i]!);
+  }
+  const out: TransactionStatementInfo[] = [];
+  const next = [0, 0, 0];
+  for (;;) {
+    let pick = -1;
+    for (let l = 0; l < 3; l++) {
+      if (next[l]! < lists[l]!.length && (pick < 0 || offsets[l]![next[l]!]! < offsets[pick]![next[pick]!]!)) pick = l;
+    }
+    if (pick < 0) return out;
+    out.push(lists[pick]![next[pick]!++]!);
+  }
 }

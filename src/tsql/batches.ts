@@ -5,7 +5,6 @@ import type { TokenStream } from './lexer';
 import type { LineIndex } from './lines';
 import type { Batch } from './types';
 
-
 /** A batch plus the (comment-free) token indices it holds ([firstToken, endToken)), for the structural scanner. */
 export interface BatchSpan {
   batch: Batch;

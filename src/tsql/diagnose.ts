@@ -15,6 +15,14 @@ export function diagnose(
     if (disabled?.has(code)) return;
     found.push({ offset: at.start, d: { code, severity, range: range(at), message } });
   };
+  // A big script repeats a handful of messages thousands of times; each built anew is a chain of concatenated
+  // strings the analysis keeps. One string per distinct message (strings are immutable, so sharing is safe).
+  const messages = new Map<string, string>();
+  const once = (key: string, make: () => string): string => {
+    let text = messages.get(key);
+    if (text === undefined) { text = make(); messages.set(key, text); }
+    return text;
+  };
 
   for (const d of s.dml) {
     if (!d.inLoop || !d.autocommit) continue;
@@ -25,20 +33,25 @@ export function diagnose(
     if (d.target !== 'table') continue;
     // `DELETE TOP (n)` in a loop deletes in chunks on purpose (small transactions, log space reused between them).
     if (d.chunked) continue;
-    add('autocommit-dml-in-loop', 'information', d, msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeats[d.batchIndex] ?? 1, d.inRoutine));
+    const repeat = repeats[d.batchIndex] ?? 1;
+    add('autocommit-dml-in-loop', 'information', d, once(`dml|${d.kind}|${d.inRepeatedBatchOnly}|${repeat}|${d.inRoutine}`,
+      () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine)));
   }
   for (const c of s.commits) {
     if (c.loopCommit === 'per-iteration') {
       const repeatedOnly = !isInsideLoop(s, c.keyword.start);
-      add('commit-in-loop', 'information', c.keyword, msg.commitInLoop(repeatedOnly, repeats[c.batchIndex] ?? 1));
+      const repeat = repeats[c.batchIndex] ?? 1;
+      add('commit-in-loop', 'information', c.keyword, once(`loop|${repeatedOnly}|${repeat}`, () => msg.commitInLoop(repeatedOnly, repeat)));
     } else if (c.loopCommit === 'every-n') {
-      add('commit-in-loop', 'hint', c.keyword, msg.commitEveryN(c.everyN));
+      add('commit-in-loop', 'hint', c.keyword, once(`every|${c.everyN}`, () => msg.commitEveryN(c.everyN)));
     }
     if (c.delayedDurability !== null && c.durabilityClause !== null) {
       const text = msg.delayedCommit(c.delayedDurability, 'COMMIT', db);
       if (text !== null) add('delayed-commit-needs-allowed', 'hint', c.durabilityClause, text);
     }
-    if (c.opener === null && !c.guarded) add('unbalanced-transaction', 'information', c.keyword, msg.endWithoutBegin('COMMIT', c.inRoutine));
+    if (c.opener === null && !c.guarded) {
+      add('unbalanced-transaction', 'information', c.keyword, once(`end|COMMIT|${c.inRoutine}`, () => msg.endWithoutBegin('COMMIT', c.inRoutine)));
+    }
   }
   for (const a of s.atomicBlocks) {
     if (a.delayedDurability !== null && a.durabilityClause !== null) {
@@ -49,9 +62,11 @@ export function diagnose(
   for (const setting of s.durabilitySettings) {
     if (setting.value === 'FORCED') add('forced-durability-data-loss', 'warning', setting, msg.forcedDurability(setting.database));
   }
-  for (const b of s.begins) if (!b.matched) add('unbalanced-transaction', 'information', b.keyword, msg.beginWithoutEnd());
+  for (const b of s.begins) if (!b.matched) add('unbalanced-transaction', 'information', b.keyword, once('begin', msg.beginWithoutEnd));
   for (const r of s.rollbacks) {
-    if (!r.matched && !r.guarded) add('unbalanced-transaction', 'information', r.keyword, msg.endWithoutBegin('ROLLBACK', r.inRoutine));
+    if (!r.matched && !r.guarded) {
+      add('unbalanced-transaction', 'information', r.keyword, once(`end|ROLLBACK|${r.inRoutine}`, () => msg.endWithoutBegin('ROLLBACK', r.inRoutine)));
+    }
   }
   found.sort((a, b) => a.offset - b.offset);
   return found.map((f) => f.d);

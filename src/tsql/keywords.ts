@@ -51,6 +51,41 @@ for (const key of Object.keys(Kw)) {
   NAMES[value] = key;
 }
 
+// Keyword spellings folded with `| 0x20` (A-Z to a-z, `_` to 127), one flat array, for the lexer's verification.
+const NAME_AT = new Uint16Array(NAMES.length);
+const NAME_LENGTH = new Uint8Array(NAMES.length);
+const NAME_FOLDED = new Uint8Array(NAMES.reduce((sum, name) => sum + (name?.length ?? 0), 0));
+{
+  let at = 0;
+  NAMES.forEach((name, kw) => {
+    NAME_AT[kw] = at;
+    NAME_LENGTH[kw] = name.length;
+    for (let i = 0; i < name.length; i++) NAME_FOLDED[at++] = name.charCodeAt(i) | 0x20;
+  });
+}
+
+/**
+ * keywordAt for a word the lexer scanned: [start, end) holds only identifier characters, and among those `c | 0x20`
+ * equals a folded keyword letter exactly when c is that letter in either case (DEL, the other character that folds to
+ * `_`'s 127, is never part of a word). One compare per character instead of a case test and a compare.
+ */
+export function keywordOfWord(text: string, start: number, end: number, hash: number): Kw {
+  let slot = hash & TABLE_MASK;
+  let kw = SLOT_KW[slot]!;
+  while (kw !== 0 && SLOT_HASH[slot] !== hash) {
+    slot = (slot + 1) & TABLE_MASK;
+    kw = SLOT_KW[slot]!;
+  }
+  const length = end - start;
+  if (kw === 0 || NAME_LENGTH[kw] !== length) return Kw.None;
+  const at = NAME_AT[kw]!;
+  for (let i = 0; i < length; i++) if ((text.charCodeAt(start + i) | 0x20) !== NAME_FOLDED[at + i]) return Kw.None;
+  return kw;
+}
+
+// The lexer stores keyword identities in a Uint8Array.
+if (NAMES.length > 256) throw new Error(`${NAMES.length - 1} keywords: more than a byte holds`);
+
 /** Longest keyword: words longer than this are never keywords, so the lexer stops hashing them. */
 export const MAX_KEYWORD_LENGTH = Math.max(...NAMES.filter(Boolean).map((n) => n.length));
 

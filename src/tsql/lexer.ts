@@ -1,10 +1,10 @@
 // T-SQL lexer: offsets-only tokens in typed arrays, so a 10 MB script lexes without a string per token.
 // Comments go to their own stream; tokens, comments and the whitespace between them cover the input exactly. Never throws.
 
-import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordAt as keywordAtImport } from './keywords';
+import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordOfWord as keywordOfWordImport } from './keywords';
 
 // Module-local aliases: transpilers turn imported bindings into getter calls, too slow inside the character loop.
-const keywordAt = keywordAtImport;
+const keywordOfWord = keywordOfWordImport;
 const MAX_KEYWORD_LENGTH = MAX_KW_IMPORT;
 const NO_KW = 0 as Kw;
 const GO = Kw.GO;
@@ -62,8 +62,8 @@ export interface TokenStream {
   readonly kinds: Uint8Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
-  /** Keyword identity of Word tokens (Kw.None for identifiers and other kinds). */
-  readonly keywords: Uint16Array;
+  /** Keyword identity of Word tokens (Kw.None for identifiers and other kinds); one byte (keywords.ts checks they fit). */
+  readonly keywords: Uint8Array;
   readonly flags: Uint8Array;
   readonly comments: CommentStream;
   /** Indices of the tokens that are the word GO, in order (batches.ts decides which of them separate batches). */
@@ -104,6 +104,10 @@ export function isWhitespaceCode(c: number): boolean {
 function isIdentPart(c: number): boolean {
   return c < 128 ? (ASCII[c]! & ID_PART) !== 0 : !isUnicodeSpace(c);
 }
+
+/** isIdentPart for every UTF-16 code unit as one table (64 KB): the word loop then tests one byte per character. */
+const IDENT_PART = new Uint8Array(65536);
+for (let c = 0; c < 65536; c++) IDENT_PART[c] = isIdentPart(c) ? 1 : 0;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -185,6 +189,9 @@ START[39] = C_QUOTE; START[91] = C_BRACKET; START[34] = C_DQUOTE; START[64] = C_
 START[45] = C_MINUS; START[47] = C_SLASH; START[46] = C_DOT; START[59] = C_SEMI; START[44] = C_COMMA; START[40] = C_LPAREN;
 START[41] = C_RPAREN;
 for (const c of [43, 42, 37, 38, 124, 94, 126, 61, 60, 62, 33, 58]) START[c] = C_OP; // + * % & | ^ ~ = < > ! :
+/** START for every UTF-16 code unit (64 KB), so the main loop classifies a character with one load and no branch. */
+const START_ANY = new Uint8Array(65536);
+for (let c = 0; c < 65536; c++) START_ANY[c] = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
 
 function grown<T extends Uint8Array | Uint16Array | Int32Array>(array: T, size: number): T {
   const bigger = new (array.constructor as new (size: number) => T)(size);
@@ -200,7 +207,7 @@ export function lex(text: string): TokenStream {
   let kinds = new Uint8Array(capacity);
   let starts = new Int32Array(capacity);
   let ends = new Int32Array(capacity);
-  let keywords = new Uint16Array(capacity);
+  let keywords = new Uint8Array(capacity);
   let flags = new Uint8Array(capacity);
   let count = 0;
   const comments = new Builder(64);
@@ -209,8 +216,13 @@ export function lex(text: string): TokenStream {
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    let cls = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
-    if (cls === C_SPACE) { i++; continue; }
+    let cls = START_ANY[c]!;
+    if (cls === C_SPACE) {
+      // Runs of blanks (indentation, line breaks) in a tight loop of their own.
+      i++;
+      while (i < n && START_ANY[text.charCodeAt(i)] === C_SPACE) i++;
+      continue;
+    }
     // `N'...'` is a Unicode string, any other N a word; `.5` a number, any other dot a dot.
     if (cls === C_N) cls = i + 1 < n && text.charCodeAt(i + 1) === 39 ? C_QUOTE : C_WORD;
     else if (cls === C_DOT && i + 1 < n && isDigit(text.charCodeAt(i + 1))) cls = C_DIGIT;
@@ -222,19 +234,17 @@ export function lex(text: string): TokenStream {
     switch (cls) {
       case C_WORD: {
         // Identifier or keyword: hash while scanning so keyword identity costs one table lookup. Every character goes
-        // into the hash: keywordAt verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
+        // into the hash: keywordOfWord verifies the letters, so a word with `@`, `#`, `$` or a non-ASCII letter never matches.
         let hash = (c | 0x20);
         while (i < n) {
           const d = text.charCodeAt(i);
-          if (d < 128) {
-            if ((ASCII[d]! & ID_PART) === 0) break;
-          } else if (isUnicodeSpace(d)) break;
+          if (IDENT_PART[d] === 0) break;
           // Same fold as keywords.ts foldHashStep, inlined for speed.
           hash = (Math.imul(hash, 31) + (d | 0x20)) | 0;
           i++;
         }
         if (i - start <= MAX_KEYWORD_LENGTH) {
-          kw = keywordAt(text, start, i, hash);
+          kw = keywordOfWord(text, start, i, hash);
           if (kw === GO) {
             if (goCount === goTokens.length) goTokens = grown(goTokens, goCount * 2);
             goTokens[goCount++] = count;
@@ -345,8 +355,9 @@ export function lex(text: string): TokenStream {
     kinds[count] = kind;
     starts[count] = start;
     ends[count] = i;
-    keywords[count] = kw;
-    flags[count] = flag;
+    // Typed arrays start zeroed: only keywords and the rare unterminated token need a write.
+    if (kw !== NO_KW) keywords[count] = kw;
+    if (flag !== 0) flags[count] = flag;
     count++;
   }
   return {

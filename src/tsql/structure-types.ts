@@ -136,20 +136,50 @@ const KINDS: readonly StatementKind[] = [
   'block', 'if', 'while', 'try-catch', 'atomic-block', 'routine', 'begin-transaction', 'commit', 'rollback',
   'save-transaction', 'dml', 'alter-database', 'flush-log', 'checkpoint', 'set-implicit-transactions', 'other',
 ];
-const CODES = Object.fromEntries(KINDS.map((k, i) => [k, i])) as Record<StatementKind, number>;
+/** Index of `kind` in KINDS. A switch on constant strings compiles to pointer compares; a lookup object keyed by
+ * sixteen names turned into a slow generic property load on every statement. */
+function codeOf(kind: StatementKind): number {
+  switch (kind) {
+    case 'block': return 0;
+    case 'if': return 1;
+    case 'while': return 2;
+    case 'try-catch': return 3;
+    case 'atomic-block': return 4;
+    case 'routine': return 5;
+    case 'begin-transaction': return 6;
+    case 'commit': return 7;
+    case 'rollback': return 8;
+    case 'save-transaction': return 9;
+    case 'dml': return 10;
+    case 'alter-database': return 11;
+    case 'flush-log': return 12;
+    case 'checkpoint': return 13;
+    case 'set-implicit-transactions': return 14;
+    default: return 15;
+  }
+}
 
 /** Every statement of a script in growable typed arrays: a 10 MB script has hundreds of thousands of them. */
 export class StatementTable {
   count = 0;
-  private kinds = new Uint8Array(256);
-  private starts = new Int32Array(256);
-  private ends = new Int32Array(256);
-  private batches = new Int32Array(256);
+  private kinds: Uint8Array;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private batches: Int32Array;
+
+  /** `capacity`: expected statements (grows past it); sized up front, growing a big table costs copies and GC. */
+  constructor(capacity = 256) {
+    const size = Math.max(16, capacity);
+    this.kinds = new Uint8Array(size);
+    this.starts = new Int32Array(size);
+    this.ends = new Int32Array(size);
+    this.batches = new Int32Array(size);
+  }
 
   push(kind: StatementKind, start: number, end: number, batchIndex: number): void {
     if (this.count === this.kinds.length) this.grow();
     const i = this.count++;
-    this.kinds[i] = CODES[kind];
+    this.kinds[i] = codeOf(kind);
     this.starts[i] = start;
     this.ends[i] = end;
     this.batches[i] = batchIndex;
@@ -157,6 +187,13 @@ export class StatementTable {
 
   at(i: number): StatementNode {
     return { kind: KINDS[this.kinds[i]!]!, start: this.starts[i]!, end: this.ends[i]!, batchIndex: this.batches[i]! };
+  }
+
+  /** One value per statement, in table order, without building a StatementNode for each. */
+  map<T>(fn: (kind: StatementKind, start: number, end: number, batchIndex: number) => T): T[] {
+    const out: T[] = new Array<T>(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = fn(KINDS[this.kinds[i]!]!, this.starts[i]!, this.ends[i]!, this.batches[i]!);
+    return out;
   }
 
   toArray(): StatementNode[] {
@@ -188,9 +225,9 @@ export interface ScriptStructure {
   checkpoints: Span[];
 }
 
-export function emptyStructure(): ScriptStructure {
+export function emptyStructure(statementCapacity?: number): ScriptStructure {
   return {
-    statements: new StatementTable(), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
+    statements: new StatementTable(statementCapacity), begins: [], commits: [], rollbacks: [], dml: [], loops: [], durabilitySettings: [],
     atomicBlocks: [], routines: [], flushLogCalls: [], checkpoints: [],
   };
 }

@@ -28,7 +28,8 @@ export const MAX_NESTING = 500;
 
 /** Scans every batch; the result lists nodes in document order. */
 export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]): ScriptStructure {
-  const out = emptyStructure();
+  // Scripts hold about one statement per ten tokens; an eighth leaves room without a regrow.
+  const out = emptyStructure(tokens.count >>> 3);
   // The lexer keeps comments in their own stream, so batch token ranges hold only what the scanner reads.
   const scanner = new BatchScanner(tokens, out);
   for (const span of spans) scanner.scan(span);
@@ -65,7 +66,7 @@ class BatchScanner extends StatementReader {
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
     this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
-    this.loopFrames.length = 0;
+    if (this.loopFrames.length !== 0) this.loopFrames.length = 0; // the length setter is a runtime call: skip it when empty
     this.routineKind = null;
     this.tx.startBatch();
     this.list(false);
@@ -334,10 +335,12 @@ class BatchScanner extends StatementReader {
         if (this.upperIs(this.p, '@@TRANCOUNT')) cond.tranCount = true;
         else { cond.other = true; if (this.upperIs(this.p, '@@FETCH_STATUS')) cond.fetchStatus = true; }
       } else if (kind === TokenKind.Word) {
-        if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
-        else if (k !== Kw.None ? k === Kw.SELECT || k === Kw.EXISTS : !this.isGuardWord(this.p)) cond.other = true;
+        // XACT_STATE is not in the keyword table, so only a word the table does not know can be it.
+        if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
+        else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
+        else if (!this.isGuardWord(this.p)) cond.other = true;
       } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
-      else if (this.isOperator(this.p, '%')) {
+      else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;
         if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
       }
@@ -347,8 +350,7 @@ class BatchScanner extends StatementReader {
   }
 
   private isGuardWord(i: number): boolean {
-    for (const word of GUARD_WORDS) if (this.upperIs(i, word)) return true;
-    return false;
+    return this.upperIn(i, GUARD_WORDS);
   }
 
   // ---- routines -----------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ type TokenKind = TokenKindImport;
 
 export class TokenCursor {
   protected readonly kinds: Uint8Array;
-  protected readonly keywords: Uint16Array;
+  protected readonly keywords: Uint8Array;
   protected readonly starts: Int32Array;
   protected readonly ends: Int32Array;
   /** The batch's tokens are [lo, n); p is the next one to read. */
@@ -64,6 +64,25 @@ export class TokenCursor {
     return this.kind(i) === TokenKind.Word && this.ends[i]! - this.starts[i]! === upper.length && this.upperIs(i, upper);
   }
 
+  /** `upperIs(i, w)` for some `w` of `words`: reads token i once whatever the number of words. */
+  protected upperIn(i: number, words: readonly string[]): boolean {
+    const text = this.t.text;
+    const start = this.starts[i]!;
+    const length = this.ends[i]! - start;
+    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return words.includes(this.text(i).toUpperCase());
+    for (const word of words) {
+      if (word.length !== length) continue;
+      let j = 0;
+      for (; j < length; j++) {
+        let c = text.charCodeAt(start + j);
+        if (c >= 97 && c <= 122) c -= 32;
+        if (c !== word.charCodeAt(j)) break;
+      }
+      if (j === length) return true;
+    }
+    return false;
+  }
+
   /**
    * `text(i).toUpperCase() === upper` for an ASCII `upper`, without building either string when token i is ASCII
    * (a non-ASCII letter can upper-case to ASCII, `ſ` to `S`, so those take the string path and answer the same).
@@ -72,10 +91,16 @@ export class TokenCursor {
     const text = this.t.text;
     const start = this.starts[i]!;
     const length = this.ends[i]! - start;
-    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
-    if (length !== upper.length) return false;
+    // Upper-casing never shortens a string (checked over every code point), so a longer token cannot match.
+    if (length > upper.length) return false;
+    if (length < upper.length) {
+      // Only a non-ASCII letter that upper-cases to several characters (ß to SS) can make up the difference.
+      for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return this.text(i).toUpperCase() === upper;
+      return false;
+    }
     for (let j = 0; j < length; j++) {
       let c = text.charCodeAt(start + j);
+      if (c >= 128) return this.text(i).toUpperCase() === upper;
       if (c >= 97 && c <= 122) c -= 32;
       if (c !== upper.charCodeAt(j)) return false;
     }

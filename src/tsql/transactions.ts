@@ -30,7 +30,7 @@ export class SessionTransactions {
 
   /** Start of a batch: the session's transactions stay; TRY trackers are the batch's. */
   startBatch(): void {
-    this.tryTrackers.length = 0;
+    if (this.tryTrackers.length !== 0) this.tryTrackers.length = 0; // the length setter is a runtime call: skip it when empty
   }
 
   get depth(): number {

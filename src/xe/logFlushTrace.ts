@@ -23,6 +23,16 @@ interface TargetSnapshot {
   exact: ExactTargets;
 }
 
+/** CREATE EVENT SESSION on a name in use: error 25631 "The event session, "x", already exists." */
+export function isNameCollision(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = (e as { cause?: unknown }).cause) {
+    const { number, message, serverErrorNumber } = e as { number?: unknown; message?: unknown; serverErrorNumber?: unknown };
+    if (number === 25631 || serverErrorNumber === 25631) return true;
+    if (typeof message === 'string' && /event session.*already exists/i.test(message)) return true;
+  }
+  return false;
+}
+
 type CompanionState = 'none' | 'created' | 'started' | 'stopped' | 'failed';
 
 /** One log-flush session on one connection. Use withLogFlushTrace so the drop cannot be forgotten. */
@@ -39,6 +49,13 @@ export class LogFlushSession {
   /** The sessions' status as read right after STOP (stopQueries), so dispose() does not ask again. */
   private statusAfterStop: SqlClient | null = null;
   private fileCursor: EventFileCursor | null = null;
+  /** The drop request composed by composeDrops (for this session and its partners), used once by dispose(). */
+  private composed: SqlClient | null = null;
+  /**
+   * Other sessions of the run on this connection and scope that their own owner drops (the statement session): their
+   * status is read with this session's STOPs and their STOP/DROP go in this session's drop request (composeDrops).
+   */
+  partners: string[] = [];
 
   private constructor(
     private readonly client: SqlClient,
@@ -67,18 +84,22 @@ export class LogFlushSession {
    * the main session sees. All four statements go in one round trip (db/batch.ts), each START only after its own
    * CREATE worked (so a name clash never starts another session), the companion's failure not stopping the main one.
    */
-  async start(): Promise<void> {
-    if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+  startQueries(): PlannedQuery[] {
     const l = this.plan.latency;
-    const statements: PlannedQuery[] = [
+    return [
       ...(l ? [{ sql: l.createSql }, { sql: sessionStateSql(l.sessionName, this.plan.scope, 'START'), dependsOnPrevious: true }] : []),
       { sql: this.plan.createSql },
       { sql: sessionStateSql(this.name, this.plan.scope, 'START'), dependsOnPrevious: true },
     ];
+  }
+
+  /** `answers`: a client that may already hold the startQueries() answers (composed with another session's). */
+  async start(answers: SqlClient = this.client): Promise<void> {
+    if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
     // Marked before the request: whatever the request did on the server, dispose() then drops what may exist.
     this.createAttempted = true;
-    if (l) this.companion = 'failed';
-    const steps = await prefetch(this.client, statements);
+    if (this.plan.latency) this.companion = 'failed';
+    const steps = await prefetch(answers, this.startQueries());
     await this.startCompanion(steps);
     try {
       await steps.execute(this.plan.createSql);
@@ -130,14 +151,16 @@ export class LogFlushSession {
    * it worked (as in sequence). A caller may compose these after its own reads (the run's after-snapshot) and pass
    * the answers to stop().
    */
-  stopQueries(): PlannedQuery[] {
+  stopQueries(partnerStops: readonly PlannedQuery[] = []): PlannedQuery[] {
     const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
     return [
       this.targetsQuery(),
       { sql: sessionStateSql(this.name, this.plan.scope, 'STOP'), dependsOnPrevious: true },
       ...(companionStop ? [{ sql: companionStop, dependsOnPrevious: true }] : []),
+      // The partners' own target reads and STOPs (their owners consume the answers), before the statuses below.
+      ...partnerStops,
       // Read after the STOPs (whatever they did), for dispose(): its drop plan then needs no status request of its own.
-      ...this.statusQueries(this.dropNames()),
+      ...this.statusQueries([...this.dropNames(), ...this.partners]),
     ];
   }
 
@@ -306,11 +329,23 @@ export class LogFlushSession {
     return drops.length > 0 ? prefetch(statuses, drops) : statuses;
   }
 
+  /**
+   * The drop request for this session, its companion and its partners, composed now (one request; two when the status
+   * was not read with the STOPs). The partners' owners drop theirs over the returned client; dispose() uses it too.
+   * Never throws: a request that fails leaves every DROP to be asked on its own.
+   */
+  async composeDrops(): Promise<SqlClient> {
+    this.composed ??= await this.composedDrops([...this.dropNames(), ...this.partners]);
+    return this.composed;
+  }
+
   /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
     const names = this.dropNames();
+    const composed = this.composed;
+    this.composed = null;
     if (names.length === 0) return;
-    let client = await this.composedDrops(names);
+    let client = composed ?? (await this.composedDrops(names));
     let reconnected = false;
     let firstError: unknown = null;
     for (const name of names) {

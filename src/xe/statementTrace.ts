@@ -3,14 +3,16 @@
 // same guarantees as the log-flush session: named durability_lens_<random> (orphan cleanup finds it), dropped in the
 // caller's finally, on a fresh connection when the first one died.
 
+import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { dropSession } from './cleanup';
+import { isNameCollision } from './logFlushTrace';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import { intOrNull, nameParam } from './plan';
 import { completeRows } from './eventFile';
 import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
-import { eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, statementCountSessionName, type EventFileStorage, type SessionScope } from './sessionSql';
+import { dropSessionSql, eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, statementCountSessionName, type EventFileStorage, type SessionScope } from './sessionSql';
 import {
   createStatementCountSessionSql,
   createStatementSessionSql,
@@ -70,6 +72,11 @@ export interface StatementTraceRead {
   notes: string[];
   /** The server-side per-hash counts (also handed to `onEvent` as a STATEMENT_HISTOGRAMS_EVENT); null when not read. */
   histograms?: StatementHistograms | null;
+}
+
+/** The reads planStatementTrace makes, for composing into an earlier request (db/batch.ts); PLATFORM_SQL only without a known platform. */
+export function statementPlanningQueries(platformKnown: boolean): PlannedQuery[] {
+  return [...(platformKnown ? [] : [{ sql: PLATFORM_SQL }]), { sql: STATEMENT_CATALOG_SQL }, { sql: MAP_KEYS_SQL }];
 }
 
 export async function planStatementTrace(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTracePlan> {
@@ -157,8 +164,9 @@ export class StatementTraceSession {
     readonly plan: StatementTracePlan,
   ) {}
 
-  static async prepare(client: SqlClient, opts: StatementTraceOptions): Promise<StatementTraceSession> {
-    return new StatementTraceSession(client, await planStatementTrace(client, opts));
+  /** `planning` may already hold the statementPlanningQueries answers; otherwise they are asked in one request. */
+  static async prepare(client: SqlClient, opts: StatementTraceOptions, planning: SqlClient = client): Promise<StatementTraceSession> {
+    return new StatementTraceSession(client, await planStatementTrace(await prefetch(planning, statementPlanningQueries(opts.platform !== undefined)), opts));
   }
 
   get name(): string {
@@ -170,44 +178,82 @@ export class StatementTraceSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  /** The companion starts first, so it counts every statement the main session sees. */
-  private async startCompanion(): Promise<void> {
+  /**
+   * What start() sends, in one request (a caller may compose these): this session's CREATE and START, then the
+   * executions companion's CREATE and START, each only after the one before it worked. The companion exists only when
+   * the main session runs, so a refused CREATE or START leaves nothing extra to drop; both start before the workload
+   * does, so the companion still counts every statement.
+   */
+  startQueries(): PlannedQuery[] {
+    const c = this.plan.countSession;
+    const scope = this.plan.platform.scope;
+    return [
+      { sql: this.plan.createSql },
+      { sql: sessionStateSql(this.name, scope, 'START'), dependsOnPrevious: true },
+      ...(c ? [{ sql: c.createSql, dependsOnPrevious: true }, { sql: sessionStateSql(c.name, scope, 'START'), dependsOnPrevious: true }] : []),
+    ];
+  }
+
+  private async startCompanion(steps: SqlClient): Promise<void> {
     const c = this.plan.countSession;
     if (!c) return;
     try {
+      // Marked before the CREATE: whatever it did on the server, dispose() then drops what may exist ...
       this.companion = 'failed';
-      await this.client.execute(c.createSql);
+      await steps.execute(c.createSql);
       this.companion = 'created';
-      await this.client.execute(sessionStateSql(c.name, this.plan.platform.scope, 'START'));
+      await steps.execute(sessionStateSql(c.name, this.plan.platform.scope, 'START'));
       this.companion = 'started';
     } catch (err) {
+      // ... unless the name was taken: that session is someone else's, never dropped.
+      if (this.companion === 'failed' && isNameCollision(err)) this.companion = 'none';
       this.companionNotes.push(`The executions histogram session ${c.name} could not be started (${(err as Error).message}); executions per statement come from the sampled events.`);
     }
   }
 
-  async start(): Promise<void> {
+  /** `answers`: a client that may already hold the startQueries() answers. */
+  async start(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
-    await this.startCompanion();
+    const steps = await prefetch(answers, this.startQueries());
     this.createAttempted = true;
     try {
-      await this.client.execute(this.plan.createSql);
+      await steps.execute(this.plan.createSql);
     } catch (err) {
       throw this.fail('create', err);
     }
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.platform.scope, 'START'));
+      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'START'));
     } catch (err) {
       throw this.fail('start', err);
     }
     this.state = 'started';
+    await this.startCompanion(steps);
   }
 
-  /** Captures the memory targets (they vanish with the running session), then stops the session. */
-  async stop(): Promise<void> {
+  /**
+   * What stop() sends, in one request (a caller may compose these): both sessions' targets, this session's STOP only
+   * if the read worked, then the companion's STOP and DROP whatever this session's STOP did (its histogram is read by
+   * then, so it ends here rather than costing dispose() requests of its own).
+   */
+  stopQueries(): PlannedQuery[] {
+    const c = this.plan.countSession;
+    const scope = this.plan.platform.scope;
+    const companion = this.companion === 'started' && c ? c.name : null;
+    return [
+      { sql: readTargetsSql(scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion ?? this.name }] },
+      { sql: sessionStateSql(this.name, scope, 'STOP'), dependsOnPrevious: true },
+      ...(companion ? [{ sql: sessionStateSql(companion, scope, 'STOP') }, { sql: dropSessionSql(companion, scope), dependsOnPrevious: true }] : []),
+    ];
+  }
+
+  /** Captures the memory targets (they vanish with the running session), then stops the session. `answers` may hold the stopQueries() answers. */
+  async stop(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'started') return;
+    const queries = this.stopQueries();
+    const [targets] = queries;
+    const steps = await prefetch(answers, queries);
     try {
-      const companion = this.plan.countSession?.name ?? this.name;
-      const rows = await this.client.query(readTargetsSql(this.plan.platform.scope), [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion }]);
+      const rows = await steps.query(targets!.sql, targets!.parameters);
       const data = (session: string, target: string) => {
         const v = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session))?.target_data;
         return typeof v === 'string' ? v : null;
@@ -219,21 +265,29 @@ export class StatementTraceSession {
         counts: this.plan.countSession && this.companion === 'started' ? data(this.plan.countSession.name, 'histogram') : null,
       };
     } catch (err) {
+      await this.endCompanion(steps);
       throw this.fail('read', err);
     }
+    await this.endCompanion(steps);
     try {
-      await this.client.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
+      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
     } catch (err) {
       throw this.fail('stop', err);
     }
     this.state = 'stopped';
-    if (this.companion === 'started') {
-      try {
-        await this.client.execute(sessionStateSql(this.plan.countSession!.name, this.plan.platform.scope, 'STOP'));
-        this.companion = 'stopped';
-      } catch {
-        // Dropping it (dispose) ends it as well.
-      }
+  }
+
+  /** The companion's STOP and DROP from the stop request's answers; a failure leaves it to dispose(). */
+  private async endCompanion(steps: SqlClient): Promise<void> {
+    if (this.companion !== 'started') return;
+    const name = this.plan.countSession!.name;
+    try {
+      await steps.execute(sessionStateSql(name, this.plan.platform.scope, 'STOP'));
+      this.companion = 'stopped';
+      await steps.execute(dropSessionSql(name, this.plan.platform.scope));
+      this.companion = 'none';
+    } catch {
+      // dispose() drops it (and reports a failure).
     }
   }
 
@@ -289,12 +343,16 @@ export class StatementTraceSession {
     return finish({ counts: exactCounts, seen, lost: read.lost, notes: [...read.notes, ...(histograms?.notes ?? [])] });
   }
 
-  /** Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed. */
-  async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
+  /**
+   * Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed.
+   * `answers` may hold the status read and DROP composed into another request (LogFlushSession.composeDrops).
+   * The companion is normally gone already (stop() drops it); on the paths where it is not, it is dropped here.
+   */
+  async dispose(reconnect?: () => Promise<SqlClient>, answers: SqlClient = this.client): Promise<void> {
     if (this.companion !== 'none') {
       const name = this.plan.countSession!.name;
       try {
-        await dropSession(this.client, name, this.plan.platform.scope, this.plan.platform);
+        await dropSession(answers, name, this.plan.platform.scope, this.plan.platform);
       } catch (first) {
         if (!reconnect) throw first;
         await dropSession(await reconnect(), name, this.plan.platform.scope, this.plan.platform);
@@ -303,7 +361,7 @@ export class StatementTraceSession {
     }
     if (!this.createAttempted || this.state === 'dropped') return;
     try {
-      await dropSession(this.client, this.name, this.plan.platform.scope, this.plan.platform);
+      await dropSession(answers, this.name, this.plan.platform.scope, this.plan.platform);
     } catch (first) {
       if (!reconnect) throw first;
       await dropSession(await reconnect(), this.name, this.plan.platform.scope, this.plan.platform);

@@ -73,7 +73,7 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
   const s = (i: number): string | null => { const v = a(i); return v === null ? null : toText(v); };
   switch (e.name) {
     // The error the running CATCH block handles; NULL outside a CATCH block (TRY...CATCH page, "Retrieve error
-    // information"). The model raises no errors inside procedures, so ERROR_PROCEDURE is always NULL.
+    // information"). ERROR_PROCEDURE is always NULL: NOT modelled for errors inside user procedures (procedures.ts; MODEL.md).
     case 'ERROR_NUMBER': return currentCaught(session)?.number ?? null;
     case 'ERROR_SEVERITY': return currentCaught(session)?.cls ?? null;
     case 'ERROR_STATE': return currentCaught(session)?.state ?? null;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { prefetch } from '../../../src/db/batch';
 import { XeSessionError } from '../../../src/xe/errors';
 import { dropOrphanSessions, dropSession, findOrphanSessions, LogFlushSession, ringBufferEventsLimit, withLogFlushTrace } from '../../../src/xe/logFlushTrace';
 import { FakeServer, serverError } from './fakeServer';
@@ -58,6 +59,34 @@ describe('xe lifecycle', () => {
     assert.equal(summary.durationUnit, 'microseconds');
     assert.equal(summary.counterCrossCheck!.agrees, true);
     assert.deepEqual(summary.missingEvents, []);
+  });
+
+  it('a partner session (the statement session): started, stopped and dropped in the same requests, dropped even when its START failed', async () => {
+    for (const startFails of [false, true]) {
+      const server = new FakeServer({ ringBufferXml: basicXml });
+      const client = server.client();
+      const partner = `${NAME}_statements`;
+      const create = { sql: `CREATE EVENT SESSION [${partner}] ON SERVER ADD EVENT sqlserver.sql_statement_completed ADD TARGET package0.ring_buffer;` };
+      const start = { sql: `ALTER EVENT SESSION [${partner}] ON SERVER STATE = START;`, dependsOnPrevious: true };
+      const stop = { sql: `ALTER EVENT SESSION [${partner}] ON SERVER STATE = STOP;` };
+      if (startFails) server.failOn(/\[durability_lens_test01_statements\] ON SERVER STATE = START/, serverError(297, 'The user does not have permission to perform this action.'));
+      const session = await LogFlushSession.prepare(client, opts);
+      const started = await prefetch(client, [...session.startQueries(), create, start]);
+      await session.start(started);
+      await started.execute(create.sql);
+      await started.execute(start.sql).catch(() => undefined);
+      session.partners = [partner];
+      assert.equal(server.sessions.get(partner)?.running, !startFails);
+      const ended = await prefetch(client, session.stopQueries(startFails ? [] : [stop]));
+      await session.stop(ended);
+      if (!startFails) await ended.execute(stop.sql);
+      const drops = await session.composeDrops();
+      assert.equal(await dropSession(drops, partner), true);
+      await session.dispose();
+      // Planning, the start request, the end request (targets + STOPs + every status), one DROP request.
+      assert.equal(server.requests, 4);
+      assert.equal(server.sessions.size, 0, [...server.sessions.keys()].join());
+    }
   });
 
   it('skips an event the server lacks and records it as missing', async () => {
