@@ -106,7 +106,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     const monitor = await open('monitor');
     const workload = await open('workload');
     progress('plan');
-    const { plan, grantContext } = await preparePlan(monitor, {
+    let { plan, grantContext } = await preparePlan(monitor, {
       server: source.serverLabel,
       ...(options.modes ? { modes: options.modes } : {}),
       ...(options.repetitions !== undefined ? { repetitions: options.repetitions } : {}),
@@ -133,6 +133,11 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
     const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };
+    // What the user confirms names the sweep: its levels, the runs in all and the connections it opens.
+    if (levels) {
+      plan = { ...plan, sessions: levels };
+      base.plan = plan;
+    }
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
     const target = await readTargetDatabase(monitor);

@@ -16,7 +16,8 @@ export function parseSessionLevels(value: string | readonly number[], max = MAX_
   if (parts.length === 0) return 'sessions needs at least one level, e.g. 1,4,16';
   const levels: number[] = [];
   for (const p of parts) {
-    const n = Number(p);
+    // Plain decimal digits only: Number() would also take 0x10, 1e1 or +4.
+    const n = /^\d{1,6}$/.test(p) ? Number(p) : NaN;
     if (!Number.isInteger(n) || n < 1) return `sessions: '${p}' is not a whole number ≥ 1`;
     if (n > max) return `sessions: ${n} is above the limit of ${max} connections per level`;
     if (!levels.includes(n)) levels.push(n);

@@ -255,6 +255,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
     const statementsRefused = !statementsWanted
       ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
+      : ctx.concurrent
+        // The session follows one spid and pairs each wait with that session's next statement; N sessions at once
+        // would need N such pairings. Not measured, said as such (never an empty trace shown as measured).
+        ? { reason: `Statements are traced on one session; this run used ${ctx.concurrent.sessions.length} sessions at once. Profile without --sessions (one session) for per-statement figures.`, grant: null, off: true }
       : xeMissing
         ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
         : null;

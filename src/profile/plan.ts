@@ -58,6 +58,8 @@ export interface ComparisonPlan {
   canProceed: boolean;
   /** The GRANT that would allow the toggle, when ALTER is missing. */
   grant: string | null;
+  /** A concurrency sweep's session levels (the order runs once per level); absent for one session. */
+  sessions?: number[];
 }
 
 export interface PlanOptions {
@@ -209,6 +211,9 @@ export function describePlan(plan: ComparisonPlan): string {
     `Database: ${plan.database} (DELAYED_DURABILITY is ${plan.currentSetting} now)`,
     `Modes:    ${plan.modes.join(', ')} × ${plan.repetitions}${plan.warmup ? ' + 1 warm-up run' : ''}`,
     `Order:    ${plan.order.map((r) => (r.warmup ? `(${r.mode} warm-up)` : r.mode)).join(' ')}`,
+    ...(plan.sessions && plan.sessions.length > 0
+      ? [`Sessions: ${plan.sessions.join(', ')} — the order above runs once per level (${plan.order.length * plan.sessions.length} runs in all), each run on that many workload connections released together (up to ${Math.max(...plan.sessions)} at once, besides the monitor connection); the ALTERs below repeat for each level`]
+      : []),
     'Statements that will run (from the monitor connection):',
     ...plan.statements.map((s) => `  ${s}`),
     `Afterwards the database is set back to ${plan.currentSetting} and verified.`,

@@ -34,9 +34,21 @@ export function sessionParamOf(batches: readonly WorkloadBatch[]): string | null
   return found ? (found as { name: string }).name : null;
 }
 
-/** The batches as session `sessionNumber` (1-based) runs them: the marker's variable as a typed int parameter. */
+/**
+ * The batches as session `sessionNumber` (1-based) runs them: the marker's variable as a typed int parameter, given
+ * only to the batches that name it. A batch with a parameter runs through sp_executesql, whose scope ends with it
+ * (a #temp table, SET option or USE inside it does not carry to the next batch: Learn, "sp_executesql" and
+ * "CREATE TABLE", temporary tables), so the others stay plain batches that behave as the script was written.
+ */
 export function withSessionParam<B extends WorkloadBatch>(batches: readonly B[], variable: string | null, sessionNumber: number): B[] {
   if (variable === null) return [...batches];
   const parameter = { name: variable.slice(1), type: 'int' as const, value: sessionNumber };
-  return batches.map((b) => ({ ...b, parameters: [...(b.parameters ?? []), parameter] }));
+  const uses = variableUse(variable);
+  return batches.map((b) => (uses.test(b.text) ? { ...b, parameters: [...(b.parameters ?? []), parameter] } : { ...b }));
+}
+
+/** The variable as a whole word (not @session2, not @@session), case-insensitive like T-SQL variable names. */
+function variableUse(variable: string): RegExp {
+  const escaped = variable.replace(/[$#@]/g, (c) => `\\${c}`);
+  return new RegExp(`(?<![@A-Za-z0-9_#$])${escaped}(?![A-Za-z0-9_@#$])`, 'i');
 }

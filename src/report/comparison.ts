@@ -48,10 +48,20 @@ export interface ComparisonModel {
   environment: EnvironmentInfo | null;
   /** The first SQL error a measured run's workload raised (it leads the verdict and the diagnosis); null when none. */
   failure: WorkloadFailure | null;
+  /** Measured runs that were cancelled (the user or the time limit): their figures cover only what ran. Absent when none. */
+  cancelled?: CancelledRuns;
   /** A concurrency sweep's curve (report/concurrency.ts); absent for a comparison on one session. */
   concurrency?: ConcurrencyModel;
   /** Per-statement figures of one run (the baseline's first, issue 16); null/absent when no run traced statements. */
   statements?: StatementsView | null;
+}
+
+export interface CancelledRuns {
+  /** How many measured runs ended cancelled. */
+  runs: number;
+  /** Why the first of them was cancelled, and when (ms after its workload started). */
+  reason: 'user' | 'timeout';
+  atMs: number;
 }
 
 export interface WorkloadFailure {
@@ -147,11 +157,19 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
     failure: failureOf(allRuns),
+    ...cancelledOf(allRuns),
     ...(concurrency ? { concurrency } : {}),
     statements: statementsViewOf(allRuns, columnOf, baseline),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;
+}
+
+function cancelledOf(runs: readonly RunResult[]): { cancelled?: CancelledRuns } {
+  const cancelled = runs.filter((r) => !r.warmup && r.status === 'cancelled');
+  if (cancelled.length === 0) return {};
+  const first = cancelled[0]!;
+  return { cancelled: { runs: cancelled.length, reason: first.cancel?.reason ?? 'user', atMs: first.cancel?.atMs ?? first.workloadElapsedMs ?? 0 } };
 }
 
 function failureOf(runs: readonly RunResult[]): WorkloadFailure | null {

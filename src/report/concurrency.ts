@@ -81,7 +81,8 @@ export function firstLevelRuns<R extends Pick<RunResult, 'concurrency'>>(runs: r
 }
 
 export function buildConcurrencyModel(allRuns: readonly RunResult[]): ConcurrencyModel | null {
-  const runs = allRuns.filter((r) => !r.warmup && r.concurrency && r.diff.valid);
+  // A cancelled run's rate covers part of the workload: it is no point on the curve.
+  const runs = allRuns.filter((r) => !r.warmup && r.concurrency && r.diff.valid && r.status !== 'cancelled');
   if (!allRuns.some((r) => r.concurrency)) return null;
   const levels = [...new Set(runs.map((r) => r.concurrency!.sessions))].sort((a, b) => a - b);
   const modes = [...new Set(runs.map((r) => r.mode ?? r.delayedDurability ?? 'RUN'))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

@@ -23,7 +23,7 @@ export const LOSS_SOURCE_TEXT =
 export type VerdictTone = 'good' | 'bad' | 'neutral';
 
 export interface VerdictFact {
-  id: 'compared' | 'speedup' | 'flushes' | 'time' | 'exposure' | 'restore' | 'failure';
+  id: 'compared' | 'speedup' | 'flushes' | 'time' | 'exposure' | 'restore' | 'failure' | 'cancelled';
   label: string;
   text: string;
   tone: VerdictTone;
@@ -213,6 +213,15 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
   if (model.columns.length > 0) {
     facts.push(flushesFact(model));
     facts.push(timeFact(model));
+  }
+  const cancelled = model.cancelled;
+  if (cancelled) {
+    // A cancelled run's figures cover what ran before the cancel: the headline says so first, never "ran in 1.00 s".
+    const why = cancelled.reason === 'timeout' ? 'the workload time limit' : 'the user';
+    const when = formatDuration(cancelled.atMs);
+    headline = `Cancelled by ${why} after ${when}${cancelled.runs > 1 ? ` (${cancelled.runs} runs)` : ''} — ${headline.charAt(0).toLowerCase()}${headline.slice(1)}`;
+    headlineTone = 'bad';
+    facts.splice(facts[0]?.id === 'compared' ? 1 : 0, 0, { id: 'cancelled', label: 'Figures', text: `the cancelled run${cancelled.runs > 1 ? 's cover' : ' covers'} only what ran before the cancel, not the whole workload; run it again to completion before reading ${cancelled.runs > 1 ? 'them' : 'it'} as its cost`, tone: 'bad' });
   }
   for (const c of model.columns) if (DELAYED.has(c)) facts.push(exposureFact(model, c));
   const restore = restoreFact(ctx);

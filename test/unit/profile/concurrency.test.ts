@@ -36,6 +36,7 @@ describe('profile: concurrency sweep core', () => {
     assert.deepEqual(parseSessionLevels([8, 2]), [8, 2]);
     assert.equal(parseSessionLevels('1,0'), "sessions: '0' is not a whole number ≥ 1");
     assert.equal(parseSessionLevels('2.5'), "sessions: '2.5' is not a whole number ≥ 1");
+    for (const odd of ['0x10', '1e1', '+4', ' 4 4']) assert.equal(parseSessionLevels(odd), `sessions: '${odd.trim()}' is not a whole number ≥ 1`);
     assert.equal(parseSessionLevels('65'), 'sessions: 65 is above the limit of 64 connections per level');
     assert.deepEqual(parseSessionLevels('65', 128), [65]);
     assert.equal(parseSessionLevels(''), 'sessions needs at least one level, e.g. 1,4,16');
@@ -137,7 +138,10 @@ describe('profile: concurrency sweep core', () => {
     assert.equal(sessionParamOf([batch('SELECT 1'), batch('-- durability-lens: session-param @session\nINSERT t VALUES (@session)', 3)]), '@session');
     assert.throws(() => sessionParamOf([batch('x\n-- durability-lens: session-param session', 9)]), (e: unknown) => e instanceof SetupMarkerError && /Line 11: .*needs one variable name such as @session, not 'session'/.test(e.message));
     assert.throws(() => sessionParamOf([batch('-- durability-lens: session-param @a\n-- durability-lens: session-param @b')]), /names @b, but line 1 named @a/);
-    assert.deepEqual(withSessionParam([batch('x')], '@k', 7)[0]!.parameters, [{ name: 'k', type: 'int', value: 7 }]);
+    assert.deepEqual(withSessionParam([batch('INSERT dbo.t VALUES (@K);')], '@k', 7)[0]!.parameters, [{ name: 'k', type: 'int', value: 7 }]);
+    // Only batches that use the variable run through sp_executesql: a #temp table or SET in the others must carry on.
+    const filled = withSessionParam([batch('CREATE TABLE #t (k int);'), batch('INSERT #t VALUES (@k);'), batch('SELECT @k2, @@k FROM #t;')], '@k', 3);
+    assert.deepEqual(filled.map((b) => b.parameters?.length ?? 0), [0, 1, 0]);
     assert.equal(withSessionParam([batch('x')], null, 7)[0]!.parameters, undefined);
   });
 });
