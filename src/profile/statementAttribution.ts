@@ -6,6 +6,7 @@
 import type { WorkloadBatch } from '../db/types';
 import type { DurationUnit } from '../xe/aggregate';
 import type { XeEvent, XeScalar } from '../xe/reader';
+import { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from '../xe/statementTrace';
 
 /** One statement of the script: where it is and what it cost over the run. */
 export interface StatementFigure {
@@ -24,6 +25,21 @@ export interface StatementFigure {
   module?: string;
   /** Statements inside nested modules / dynamic SQL whose figures were folded into this one. */
   nestedStatements: number;
+  /**
+   * Where executions and writelogWaits come from: 'exact' = the server's histograms by sqlserver.query_hash (every
+   * execution of the run), 'sample' = the events the ring buffer / event_file kept. Absent in older results (sample).
+   */
+  counts?: 'exact' | 'sample';
+  /** durationMs, writelogMs and rows are ≈: the exact counts × this statement's averages in the sample (false when the sample held every execution and wait). */
+  approx?: boolean;
+  /** sqlserver.query_hash (decimal) the server counted this statement under. */
+  queryHash?: string;
+  /** Every file line whose statement has this hash (identical text): the counts are theirs together. */
+  sharedLines?: number[];
+  /** false: the hash was counted on the server but never appeared in the sample, so its line is unknown (line 0). */
+  located?: boolean;
+  /** Figures of this row that are not measured (shown as 0): a not-located row's durationMs and rows have no sample. */
+  notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs'>;
 }
 
 export interface StatementAttribution {
@@ -55,7 +71,7 @@ export interface StatementAttribution {
 export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
   'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
-  'The ring buffer keeps the newest events: a long run is attributed from its last events only (coverage below).',
+  'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Without the query_hash action, a long run is attributed from its last events only (coverage below).',
   'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
 
@@ -180,6 +196,10 @@ export class StatementAccumulator {
       this.pendingMs += toMs(num(e.data.duration?.value) ?? 0, this.opts.waitUnit);
       return;
     }
+    if (e.name === STATEMENT_HISTOGRAMS_EVENT && 'histograms' in e) {
+      this.applyExact((e as StatementHistogramsEvent).histograms);
+      return;
+    }
     if (e.name !== 'sql_statement_completed' && e.name !== 'sp_statement_completed') return;
     const d = e.data;
     const ev = { line: num(d.line_number?.value), offset: num(d.offset?.value), offsetEnd: num(d.offset_end?.value), statement: typeof d.statement?.value === 'string' ? d.statement.value : null };
@@ -187,14 +207,19 @@ export class StatementAccumulator {
     if (e.name === 'sp_statement_completed') {
       const objectName = typeof d.object_name?.value === 'string' ? d.object_name.value : '';
       const module = objectName ? this.opts.modules?.find((m) => m.name.toLowerCase() === objectName.toLowerCase()) : undefined;
-      if (!module) {
+      // A batch sent through sp_executesql (a concurrency sweep's session-param marker) reports its statements as
+      // sp_statement_completed of dynamic SQL whose text is our batch: its text at its offset locates it in the file.
+      const ours = !module && !objectName && ev.statement ? locateStatement(this.opts.batches, ev, this.cursor) : null;
+      if (ours) {
+        this.cursor = ours.batchIndex;
+        where = ours;
+      } else if (!module) {
         // Nested dynamic SQL or a procedure not in the file: its waits stay pending for the statement that called it
         // (whose completion follows).
         this.pendingNested++;
         this.nestedStatements++;
         return;
-      }
-      where = { ...moduleLocation(module, ev), module: objectName };
+      } else where = { ...moduleLocation(module, ev), module: objectName };
     } else {
       where = locateStatement(this.opts.batches, ev, this.cursor);
       if (where) this.cursor = where.batchIndex;
@@ -210,6 +235,8 @@ export class StatementAccumulator {
         this.byKey.set(key, f);
       }
       f.executions++;
+      const hash = hashText(e.actions?.query_hash?.value);
+      if (hash !== null) this.hashOf.set(key, hash);
       f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
       f.rows += num(d.row_count?.value) ?? 0;
       f.writelogWaits += this.pendingWaits;
@@ -226,13 +253,99 @@ export class StatementAccumulator {
   /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
   unlisted: { statements: number; executions: number; writelogWaits: number; writelogMs: number } = { statements: 0, executions: 0, writelogWaits: 0, writelogMs: 0 };
 
+  /** The sampled statement's query_hash, by figure key. */
+  private readonly hashOf = new Map<string, string>();
+  /** The figures with the exact counts applied (set by the histograms event, which comes after the sample). */
+  private exact: StatementFigure[] | null = null;
+
+  /**
+   * Replaces the sampled counts by the server's exact ones, per query_hash: statements of one hash become one row
+   * (their lines in sharedLines), hashes the sample never saw become "not located" rows, and the ≈ figures scale
+   * the sampled averages. Runs when the histograms event arrives — after every sampled event — so its notes can
+   * still join the read's notes (collect() appends `h.notes` after handing the event over).
+   */
+  private applyExact(h: StatementHistograms): void {
+    this.unattributedWaits += this.pendingWaits;
+    this.unattributedMs += this.pendingMs;
+    this.pendingWaits = 0;
+    this.pendingMs = 0;
+    if (h.executionsByHash === null && h.waitsByHash === null) return;
+    let sampledWaits = 0;
+    let sampledWaitMs = 0;
+    for (const f of this.byKey.values()) {
+      sampledWaits += f.writelogWaits;
+      sampledWaitMs += f.writelogMs;
+    }
+    // A statement whose own sample holds no wait takes the average wait of the whole sample.
+    const overallWaitMs = sampledWaits > 0 ? sampledWaitMs / sampledWaits : null;
+    const groups = new Map<string, StatementFigure[]>();
+    const unhashed: StatementFigure[] = [];
+    for (const [key, f] of this.byKey) {
+      const hash = this.hashOf.get(key);
+      if (hash === undefined) unhashed.push(f);
+      else groups.set(hash, [...(groups.get(hash) ?? []), f]);
+    }
+    const hashes = new Set([...groups.keys(), ...(h.executionsByHash?.keys() ?? []), ...(h.waitsByHash?.keys() ?? [])]);
+    const out: StatementFigure[] = [...unhashed];
+    let noAverage = 0;
+    let attributedWaits = 0;
+    let attributedMs = 0;
+    for (const hash of hashes) {
+      const fs = (groups.get(hash) ?? []).sort((a, b) => a.line - b.line);
+      const sample = fs.reduce((t, f) => ({ executions: t.executions + f.executions, durationMs: t.durationMs + f.durationMs, waits: t.waits + f.writelogWaits, waitMs: t.waitMs + f.writelogMs, rows: t.rows + f.rows, nested: t.nested + f.nestedStatements }), { executions: 0, durationMs: 0, waits: 0, waitMs: 0, rows: 0, nested: 0 });
+      const executions = h.executionsByHash?.get(hash) ?? sample.executions;
+      const waits = h.waitsByHash ? (h.waitsByHash.get(hash) ?? 0) : sample.waits;
+      const perExec = sample.executions > 0 ? executions / sample.executions : 0;
+      const waitAvg = sample.waits > 0 ? sample.waitMs / sample.waits : overallWaitMs;
+      if (waits > 0 && waitAvg === null) noAverage += waits;
+      const writelogMs = waits * (waitAvg ?? 0);
+      attributedWaits += waits;
+      attributedMs += writelogMs;
+      const first = fs[0];
+      const base = first ?? { line: 0, text: `not located (query_hash ${hash})`, batchIndex: -1, nestedStatements: 0 };
+      out.push({
+        ...base,
+        executions,
+        durationMs: sample.durationMs * perExec,
+        writelogWaits: waits,
+        writelogMs,
+        rows: Math.round(sample.rows * perExec),
+        nestedStatements: Math.round(sample.nested * perExec),
+        counts: h.executionsByHash ? 'exact' : 'sample',
+        // Only a scaled figure is ≈: when the sample saw every execution and wait, its sums are the measured ones.
+        approx: sample.executions !== executions || sample.waits !== waits,
+        queryHash: hash,
+        ...(fs.length > 1 ? { sharedLines: [...new Set(fs.map((f) => f.line))] } : {}),
+        ...(first ? {} : { located: false }),
+        ...(first && !(waits > 0 && waitAvg === null) ? {} : { notMeasured: [...(first ? [] : (['durationMs', 'rows'] as const)), ...(waits > 0 && waitAvg === null ? (['writelogMs'] as const) : [])] }),
+      });
+    }
+    const notLocated = out.filter((f) => f.located === false);
+    if (notLocated.length > 0) {
+      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured, shown as 0).`);
+    }
+    const shared = out.filter((f) => f.sharedLines);
+    if (shared.length > 0) {
+      h.notes.push(`Statements with the same query hash are counted together on one row (its sharedLines): ${shared.map((f) => `lines ${f.sharedLines!.join(', ')}`).join('; ')}. SQL Server's query_hash is the same for statements of similar logic (differing only in literals).`);
+    }
+    if (noAverage > 0) h.notes.push(`${noAverage} WRITELOG waits have no sampled wait to take a duration from: their WRITELOG ms are not measured (shown as 0).`);
+    if (h.waitsByHash && h.waitEvents !== null) {
+      this.unattributedWaits = Math.max(0, h.waitEvents - attributedWaits);
+      this.unattributedMs = 0;
+      if (this.unattributedWaits > 0) h.notes.push(`${this.unattributedWaits} WRITELOG waits are not attributed (the histogram did not place them); their ms are not measured.`);
+    }
+    this.attributedWaits = attributedWaits;
+    this.attributedMs = attributedMs;
+    this.exact = out;
+  }
+
   finish(): StatementFigure[] {
     // Waits after the last completion (a cancelled statement) have no statement.
     this.unattributedWaits += this.pendingWaits;
     this.unattributedMs += this.pendingMs;
     this.pendingWaits = 0;
     this.pendingMs = 0;
-    const sorted = [...this.byKey.values()]
+    const sorted = [...(this.exact ?? [...this.byKey.values()].map((f) => ({ ...f, counts: 'sample' as const })))]
       .map((f) => ({ ...f, durationMs: round3(f.durationMs), writelogMs: round3(f.writelogMs) }))
       .sort((a, b) => b.writelogMs - a.writelogMs || b.writelogWaits - a.writelogWaits || b.durationMs - a.durationMs || a.line - b.line);
     for (const f of sorted.slice(STATEMENTS_LISTED)) {
@@ -243,6 +356,14 @@ export class StatementAccumulator {
     }
     return sorted.slice(0, STATEMENTS_LISTED);
   }
+}
+
+/** query_hash as decimal text (the histogram's slot values are text too). */
+function hashText(v: XeScalar | undefined): string | null {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return v;
+  return null;
 }
 
 function round3(n: number): number {

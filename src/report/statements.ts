@@ -26,11 +26,28 @@ export function statementsViewOf(runs: readonly RunResult[], columnOf: (r: RunRe
   return { column: columnOf(run), statements: (run.statements ?? []).slice(0, STATEMENTS_KEPT), attribution: run.statementAttribution! };
 }
 
+/** "≈ " before a figure that scales the sample's averages by the exact counts (durations, WRITELOG ms, rows). */
+export function approxPrefix(f: StatementFigure): string {
+  return f.approx ? '≈ ' : '';
+}
+
+/** A figure's cell: "not measured" when the row says it has no source for it (a not-located hash's duration, rows). */
+export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'writelogMs', text: string): string {
+  return f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + text;
+}
+
+/** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
+export function statementLineText(f: StatementFigure): string {
+  if (f.located === false) return 'not located';
+  return f.sharedLines && f.sharedLines.length > 1 ? f.sharedLines.join(', ') : String(f.line);
+}
+
 /** "10,000 × · 42.00 s WRITELOG · 4 KiB log/flush" — the inline hint at the end of a hot line. */
 export function statementHintText(f: StatementFigure, a: StatementAttribution): string {
   const parts = [`${formatCount(f.executions)} ×`];
-  if (a.waitEvent !== null) parts.push(`${formatDuration(f.writelogMs)} WRITELOG`);
-  else parts.push(formatDuration(f.durationMs));
+  if (a.waitEvent !== null) parts.push(`${approxPrefix(f)}${formatDuration(f.writelogMs)} WRITELOG`);
+  else parts.push(`${approxPrefix(f)}${formatDuration(f.durationMs)}`);
+  if (f.sharedLines && f.sharedLines.length > 1) parts.push(`with lines ${f.sharedLines.join(', ')} (same text)`);
   if (a.logBytesPerFlush !== null && f.writelogWaits > 0) parts.push(`${formatBytes(a.logBytesPerFlush)} log/flush (run avg)`);
   // A ring buffer that kept only the newest events: the counts are of that part of the run, and the hint says so.
   if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) parts.push(`end of run only (${formatShare(a.eventsSeen / a.eventsCounted)} of events)`);
@@ -41,10 +58,12 @@ export function statementHintText(f: StatementFigure, a: StatementAttribution): 
 export function statementHoverLines(f: StatementFigure, a: StatementAttribution): string[] {
   const lines = [
     `Executions: ${formatCount(f.executions)}`,
-    `Duration (sum): ${formatDuration(f.durationMs)}`,
-    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${formatDuration(f.writelogMs)})` : 'WRITELOG waits: not measured per statement',
-    `Rows: ${formatCount(f.rows)}`,
+    `Duration (sum): ${approxPrefix(f)}${formatDuration(f.durationMs)}`,
+    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${approxPrefix(f)}${formatDuration(f.writelogMs)})` : 'WRITELOG waits: not measured per statement',
+    `Rows: ${approxPrefix(f)}${formatCount(f.rows)}`,
   ];
+  if (f.counts === 'exact') lines.push('Executions and WRITELOG waits: counted on the server (exact); ≈ figures are these counts × the sampled averages.');
+  if (f.sharedLines && f.sharedLines.length > 1) lines.push(`Lines ${f.sharedLines.join(', ')} have the same query hash: these figures are theirs together.`);
   if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null) {
     lines.push(`Share of the session's WRITELOG waits: ${formatShare(f.writelogWaits / a.sessionWritelogWaits)} of ${formatCount(a.sessionWritelogWaits)} (sys.dm_exec_session_wait_stats)`);
   }
@@ -73,7 +92,7 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
   out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
-    const cells = [String(f.line), f.text, formatCount(f.executions), formatDuration(f.durationMs), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? formatDuration(f.writelogMs) : 'not measured', formatCount(f.rows)];
+    const cells = [statementLineText(f), f.text, formatCount(f.executions), figureCell(f, 'durationMs', formatDuration(f.durationMs)), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration(f.writelogMs)) : 'not measured', figureCell(f, 'rows', formatCount(f.rows))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', md(reconciliationText(a)));

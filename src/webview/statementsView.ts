@@ -2,7 +2,7 @@
 // opens that line in the editor, the reconciliation with the session's total and what attribution cannot see.
 // Built from the model's plain data; every server string (statement text, notes) stays a text node.
 import { formatCount, formatDuration } from '../report/units';
-import { reconciliationText } from '../report/statements';
+import { figureCell, reconciliationText, statementLineText } from '../report/statements';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { VElement, VNode } from './view';
 
@@ -22,13 +22,13 @@ export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement
   const canOpen = !!d.documentUri;
   const traced = a.waitEvent !== null;
   const rows: VNode[][] = view.statements.map((s) => [
-    canOpen ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, String(s.line)) : String(s.line),
+    canOpen && s.located !== false ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, statementLineText(s)) : statementLineText(s),
     h('code', {}, s.text),
     formatCount(s.executions),
-    formatDuration(s.durationMs),
+    figureCell(s, 'durationMs', formatDuration(s.durationMs)),
     traced ? formatCount(s.writelogWaits) : 'not measured',
-    traced ? formatDuration(s.writelogMs) : 'not measured',
-    formatCount(s.rows),
+    traced ? figureCell(s, 'writelogMs', formatDuration(s.writelogMs)) : 'not measured',
+    figureCell(s, 'rows', formatCount(s.rows)),
   ]);
   return h(
     'div',

@@ -4,7 +4,7 @@
 import type { SqlClient } from '../db/types';
 import { isMissingSessionError, mapSessionError, type XePlatform } from './errors';
 import { intOrNull, nameParam } from './plan';
-import { dropSessionSql, latencySessionName, orphanSessionsSql, SESSION_NAME_PREFIX, sessionStateSql, sessionStatusSql, statementSessionName, type SessionScope } from './sessionSql';
+import { dropSessionSql, latencySessionName, orphanSessionsSql, SESSION_NAME_PREFIX, sessionStateSql, sessionStatusSql, statementCountSessionName, statementSessionName, type SessionScope } from './sessionSql';
 
 /** Stops (if running) and drops a session; "does not exist" is success. Returns whether it existed. */
 export async function dropSession(client: SqlClient, name: string, scope: SessionScope = 'server', platform?: XePlatform): Promise<boolean> {
@@ -41,7 +41,7 @@ export async function dropSession(client: SqlClient, name: string, scope: Sessio
 /** Sessions named durability_lens_* that no live run owns (left by a crash or a dropped connection). */
 export async function findOrphanSessions(client: SqlClient, liveNames: Iterable<string>, scope: SessionScope = 'server'): Promise<string[]> {
   // A live session's companions (latency histogram, per-statement session) are live too.
-  const live = new Set([...liveNames].flatMap((n) => [n, latencySessionName(n), statementSessionName(n)]));
+  const live = new Set([...liveNames].flatMap((n) => [n, latencySessionName(n), statementSessionName(n), statementCountSessionName(n), statementCountSessionName(statementSessionName(n))]));
   const rows = await client.query(orphanSessionsSql(scope));
   return rows.map((r) => String(r.name)).filter((n) => n.startsWith(SESSION_NAME_PREFIX) && !live.has(n));
 }

@@ -78,8 +78,14 @@ export function statementSessionName(sessionName: string): string {
   return `${sessionName}_statements`;
 }
 
+/** The statement session's companion holding the executions histogram (one histogram target per session, §4.2). */
+export function statementCountSessionName(statementSession: string): string {
+  return `${statementSession}_counts`;
+}
+
 /** The session a name belongs to: a latency or statement companion belongs to its main session, any other name to itself. */
 export function owningSessionName(name: string): string {
+  if (name.endsWith('_counts')) name = name.slice(0, -'_counts'.length);
   for (const suffix of ['_latency', '_statements']) if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
   return name;
 }

@@ -7,12 +7,14 @@ import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { dropSession } from './cleanup';
+import { isNameCollision } from './logFlushTrace';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import { intOrNull, nameParam } from './plan';
 import { completeRows } from './eventFile';
 import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
-import { eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, type EventFileStorage, type SessionScope } from './sessionSql';
+import { dropSessionSql, eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, statementCountSessionName, type EventFileStorage, type SessionScope } from './sessionSql';
 import {
+  createStatementCountSessionSql,
   createStatementSessionSql,
   MAP_KEYS_SQL,
   READ_STATEMENT_FILE_PAGE_SQL,
@@ -24,6 +26,9 @@ import {
   type WaitEventName,
 } from './statementTraceSql';
 import { parseCounterTarget } from './targetData';
+import { readStatementHistograms, STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
+
+export { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
 
 /** Editions whose sessions are ON DATABASE (as the log-flush plan decides: Azure SQL Database, Fabric). */
 const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
@@ -37,6 +42,11 @@ export interface StatementTracePlan {
   /** event_file target: the session's own file and the pattern that reads it back; null = ring_buffer. */
   eventFile: { path: string; pattern: string; storage: EventFileStorage } | null;
   createSql: string;
+  /**
+   * Server-side counts by sqlserver.query_hash (when the action exists): WRITELOG waits per hash in this session's
+   * histogram, executions per hash in the companion session's (`countSession`). null: only the sample counts.
+   */
+  countSession: { name: string; createSql: string } | null;
   /** What the plan could not do (no wait event, no WRITELOG key): shown with the attribution. */
   notes: string[];
 }
@@ -60,6 +70,8 @@ export interface StatementTraceRead {
   seen: number;
   lost: LostEvents;
   notes: string[];
+  /** The server-side per-hash counts (also handed to `onEvent` as a STATEMENT_HISTOGRAMS_EVENT); null when not read. */
+  histograms?: StatementHistograms | null;
 }
 
 /** The reads planStatementTrace makes, for composing into an earlier request (db/batch.ts); PLATFORM_SQL only without a known platform. */
@@ -90,6 +102,8 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     throw fail(err);
   }
   const has = new Map(catalog.map((r) => [String(r.event_name), typeof r.duration_description === 'string' ? r.duration_description : null]));
+  const queryHash = has.has('query_hash');
+  if (!queryHash) notes.push('The sqlserver.query_hash action is not available: per-statement counts come from the sampled events only.');
   const statementEvents = STATEMENT_EVENTS.filter((e) => has.has(e));
   if (!statementEvents.includes('sql_statement_completed')) {
     throw new XeSessionError('prepare', sessionName, 'sqlserver.sql_statement_completed is not available on this server, so statements cannot be attributed. Nothing was changed on the server.', {});
@@ -120,7 +134,9 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     wait: wait ? { event: wait.event, writelogKey: wait.writelogKey, endOpcodeKey: wait.endOpcodeKey } : null,
     maxEventsLimit: opts.maxEventsLimit ?? 1_000_000,
     eventFile: eventFile ? { path: eventFile.path, storage: eventFile.storage } : null,
+    queryHash,
   };
+  const countName = statementCountSessionName(sessionName);
   return {
     sessionName,
     platform,
@@ -129,6 +145,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
     statementDurationUnit: durationUnitFromDescription(has.get('sql_statement_completed')),
     eventFile,
     createSql: createStatementSessionSql(def),
+    countSession: queryHash ? { name: countName, createSql: createStatementCountSessionSql({ ...def, countSessionName: countName }) } : null,
     notes,
   };
 }
@@ -137,7 +154,10 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
 export class StatementTraceSession {
   state: 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed' = 'prepared';
   private createAttempted = false;
-  private captured: { ring: string | null; counter: string | null } | null = null;
+  private captured: { ring: string | null; counter: string | null; histogram: string | null; counts: string | null } | null = null;
+  /** The executions companion: optional, so its failures become notes, never the trace's failure. */
+  private companion: 'none' | 'failed' | 'created' | 'started' | 'stopped' = 'none';
+  private readonly companionNotes: string[] = [];
 
   private constructor(
     private readonly client: SqlClient,
@@ -158,16 +178,44 @@ export class StatementTraceSession {
     return mapSessionError(step, this.name, this.plan.platform, err);
   }
 
-  /** What start() sends, in one request: CREATE, then START only if the CREATE worked (a caller may compose these). */
+  /**
+   * What start() sends, in one request (a caller may compose these): this session's CREATE and START, then the
+   * executions companion's CREATE and START, each only after the one before it worked. The companion exists only when
+   * the main session runs, so a refused CREATE or START leaves nothing extra to drop; both start before the workload
+   * does, so the companion still counts every statement.
+   */
   startQueries(): PlannedQuery[] {
-    return [{ sql: this.plan.createSql }, { sql: sessionStateSql(this.name, this.plan.platform.scope, 'START'), dependsOnPrevious: true }];
+    const c = this.plan.countSession;
+    const scope = this.plan.platform.scope;
+    return [
+      { sql: this.plan.createSql },
+      { sql: sessionStateSql(this.name, scope, 'START'), dependsOnPrevious: true },
+      ...(c ? [{ sql: c.createSql, dependsOnPrevious: true }, { sql: sessionStateSql(c.name, scope, 'START'), dependsOnPrevious: true }] : []),
+    ];
+  }
+
+  private async startCompanion(steps: SqlClient): Promise<void> {
+    const c = this.plan.countSession;
+    if (!c) return;
+    try {
+      // Marked before the CREATE: whatever it did on the server, dispose() then drops what may exist ...
+      this.companion = 'failed';
+      await steps.execute(c.createSql);
+      this.companion = 'created';
+      await steps.execute(sessionStateSql(c.name, this.plan.platform.scope, 'START'));
+      this.companion = 'started';
+    } catch (err) {
+      // ... unless the name was taken: that session is someone else's, never dropped.
+      if (this.companion === 'failed' && isNameCollision(err)) this.companion = 'none';
+      this.companionNotes.push(`The executions histogram session ${c.name} could not be started (${(err as Error).message}); executions per statement come from the sampled events.`);
+    }
   }
 
   /** `answers`: a client that may already hold the startQueries() answers. */
   async start(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
-    this.createAttempted = true;
     const steps = await prefetch(answers, this.startQueries());
+    this.createAttempted = true;
     try {
       await steps.execute(this.plan.createSql);
     } catch (err) {
@@ -179,31 +227,48 @@ export class StatementTraceSession {
       throw this.fail('start', err);
     }
     this.state = 'started';
+    await this.startCompanion(steps);
   }
 
-  /** What stop() sends, in one request: the targets, then STOP only if the read worked (a caller may compose these). */
+  /**
+   * What stop() sends, in one request (a caller may compose these): both sessions' targets, this session's STOP only
+   * if the read worked, then the companion's STOP and DROP whatever this session's STOP did (its histogram is read by
+   * then, so it ends here rather than costing dispose() requests of its own).
+   */
   stopQueries(): PlannedQuery[] {
+    const c = this.plan.countSession;
+    const scope = this.plan.platform.scope;
+    const companion = this.companion === 'started' && c ? c.name : null;
     return [
-      { sql: readTargetsSql(this.plan.platform.scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: this.name }] },
-      { sql: sessionStateSql(this.name, this.plan.platform.scope, 'STOP'), dependsOnPrevious: true },
+      { sql: readTargetsSql(scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion ?? this.name }] },
+      { sql: sessionStateSql(this.name, scope, 'STOP'), dependsOnPrevious: true },
+      ...(companion ? [{ sql: sessionStateSql(companion, scope, 'STOP') }, { sql: dropSessionSql(companion, scope), dependsOnPrevious: true }] : []),
     ];
   }
 
   /** Captures the memory targets (they vanish with the running session), then stops the session. `answers` may hold the stopQueries() answers. */
   async stop(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'started') return;
-    const [targets] = this.stopQueries();
-    const steps = await prefetch(answers, this.stopQueries());
+    const queries = this.stopQueries();
+    const [targets] = queries;
+    const steps = await prefetch(answers, queries);
     try {
       const rows = await steps.query(targets!.sql, targets!.parameters);
-      const data = (target: string) => {
-        const v = rows.find((r) => r.target_name === target)?.target_data;
+      const data = (session: string, target: string) => {
+        const v = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session))?.target_data;
         return typeof v === 'string' ? v : null;
       };
-      this.captured = { ring: data('ring_buffer'), counter: data('event_counter') };
+      this.captured = {
+        ring: data(this.name, 'ring_buffer'),
+        counter: data(this.name, 'event_counter'),
+        histogram: this.plan.countSession && this.plan.wait ? data(this.name, 'histogram') : null,
+        counts: this.plan.countSession && this.companion === 'started' ? data(this.plan.countSession.name, 'histogram') : null,
+      };
     } catch (err) {
+      await this.endCompanion(steps);
       throw this.fail('read', err);
     }
+    await this.endCompanion(steps);
     try {
       await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
     } catch (err) {
@@ -212,15 +277,60 @@ export class StatementTraceSession {
     this.state = 'stopped';
   }
 
-  /** Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`. */
+  /** The companion's STOP and DROP from the stop request's answers; a failure leaves it to dispose(). */
+  private async endCompanion(steps: SqlClient): Promise<void> {
+    if (this.companion !== 'started') return;
+    const name = this.plan.countSession!.name;
+    try {
+      await steps.execute(sessionStateSql(name, this.plan.platform.scope, 'STOP'));
+      this.companion = 'stopped';
+      await steps.execute(dropSessionSql(name, this.plan.platform.scope));
+      this.companion = 'none';
+    } catch {
+      // dispose() drops it (and reports a failure).
+    }
+  }
+
+  /** The histograms as read at stop(), checked against event_counter's totals; null when there were none. */
+  private histograms(counts: Map<string, number> | null): StatementHistograms | null {
+    const c = this.captured;
+    if (!this.plan.countSession || !c) return null;
+    return readStatementHistograms({ waits: this.plan.wait ? c.histogram : null, executions: c.counts }, this.plan.wait?.event ?? null, this.plan.statementEvents, counts, this.companionNotes);
+  }
+
+  /**
+   * Streams every event (event_file) or the captured ring buffer's, in the order they fired, into `onEvent`; then,
+   * when the server-side histograms were read, one STATEMENT_HISTOGRAMS_EVENT with the exact per-hash counts.
+   * With those counts the per-statement executions and waits no longer depend on what the sample kept, so a partial
+   * sample's `counts` is handed back as null (its totals go in a note instead): the caller then states no coverage
+   * limit that the exact counts do not have.
+   */
   async collect(onEvent: (event: XeEvent) => void): Promise<StatementTraceRead> {
     const counter = this.captured?.counter ? parseCounterTarget(this.captured.counter) : null;
-    const counts = counter && counter.parseError === null ? counter.counts : null;
+    const exactCounts = counter && counter.parseError === null ? counter.counts : null;
+    const histograms = this.histograms(exactCounts);
+    const whole = histograms !== null && histograms.executionsByHash !== null && (histograms.waitsByHash !== null || !this.plan.wait);
+    const notesBefore = histograms?.notes.length ?? 0;
+    const finish = (r: StatementTraceRead): StatementTraceRead => {
+      if (histograms) {
+        onEvent({ name: STATEMENT_HISTOGRAMS_EVENT, package: 'durability_lens', timestamp: null, data: {}, actions: {}, histograms } as StatementHistogramsEvent);
+        // The fold may add notes (not located, shared hashes) while handling the event.
+        r.notes.push(...histograms.notes.slice(notesBefore));
+      }
+      if (!whole) return { ...r, histograms };
+      const total = exactCounts ? [...exactCounts.values()].reduce((a, b) => a + b, 0) : null;
+      r.notes.push(
+        `Executions and WRITELOG waits per statement are exact server-side counts (histogram targets grouped by ${'sqlserver.query_hash'}); ` +
+          `the ${this.plan.eventFile ? 'event_file' : 'ring buffer'} sample (${r.seen}${total !== null ? ` of ${total}` : ''} events) places each hash on its line and gives the averages that the ≈ figures (duration, WRITELOG ms, rows) scale.`,
+      );
+      // A whole sample (event_file) keeps its counts: there is no coverage to state either way.
+      return { ...r, counts: total !== null && r.seen >= total ? r.counts : null, histograms };
+    };
     if (this.plan.eventFile) {
       try {
         const read = await streamAllEvents(this.client, this.plan.eventFile.pattern, onEvent);
         read.notes.push(`The statement session's event_file stays on the server after the session is dropped: ${read.files.length > 0 ? read.files.join(', ') : this.plan.eventFile.pattern}. Delete it on the server when no longer needed.`);
-        return { counts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: read.notes };
+        return finish({ counts: exactCounts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: [...read.notes, ...(histograms?.notes ?? [])] });
       } catch (err) {
         throw this.fail('read', err);
       }
@@ -230,14 +340,25 @@ export class StatementTraceSession {
       seen++;
       onEvent(e);
     });
-    return { counts, seen, lost: read.lost, notes: read.notes };
+    return finish({ counts: exactCounts, seen, lost: read.lost, notes: [...read.notes, ...(histograms?.notes ?? [])] });
   }
 
   /**
    * Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed.
    * `answers` may hold the status read and DROP composed into another request (LogFlushSession.composeDrops).
+   * The companion is normally gone already (stop() drops it); on the paths where it is not, it is dropped here.
    */
   async dispose(reconnect?: () => Promise<SqlClient>, answers: SqlClient = this.client): Promise<void> {
+    if (this.companion !== 'none') {
+      const name = this.plan.countSession!.name;
+      try {
+        await dropSession(answers, name, this.plan.platform.scope, this.plan.platform);
+      } catch (first) {
+        if (!reconnect) throw first;
+        await dropSession(await reconnect(), name, this.plan.platform.scope, this.plan.platform);
+      }
+      this.companion = 'none';
+    }
     if (!this.createAttempted || this.state === 'dropped') return;
     try {
       await dropSession(answers, this.name, this.plan.platform.scope, this.plan.platform);

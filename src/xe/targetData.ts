@@ -117,3 +117,47 @@ export function bucketedCount(buckets: ReadonlyMap<number, number>): number {
   for (const c of buckets.values()) n += c;
   return n;
 }
+
+/**
+ * histogram target_data keyed by the slot's value as text: for values that do not fit a double exactly (a uint64
+ * action such as query_hash), where parseHistogramTarget's numbers would merge neighbours.
+ */
+export function parseHistogramTextTarget(xml: string | null): { buckets: Map<string, number>; slots: number | null; parseError: string | null } {
+  const buckets = new Map<string, number>();
+  let slots: number | null = null;
+  let sawRoot = false;
+  if (xml === null || xml.length === 0) return { buckets, slots, parseError: 'histogram returned no data' };
+  let slotCount: number | null = null;
+  let inValue = false;
+  let value = '';
+  const handler = {
+    wantText: false,
+    open: (name: string, attrs: readonly string[], count: number) => {
+      if (name === 'HistogramTarget' || name === 'Slots') {
+        sawRoot = true;
+        slots = integer(attr(attrs, count, 'buckets'));
+      } else if (name === 'Slot') {
+        slotCount = integer(attr(attrs, count, 'count'));
+        value = '';
+      } else if (name === 'value' && slotCount !== null) {
+        inValue = true;
+        handler.wantText = true;
+      }
+    },
+    text: (t: string) => {
+      if (inValue) value += t;
+    },
+    close: (name: string) => {
+      if (name === 'value') {
+        inValue = false;
+        handler.wantText = false;
+      } else if (name === 'Slot') {
+        if (slotCount !== null) buckets.set(value.trim(), (buckets.get(value.trim()) ?? 0) + slotCount);
+        slotCount = null;
+      }
+    },
+  };
+  const error = scanXml(xml, handler);
+  const parseError = error !== null ? `histogram target_data is malformed (${error})` : sawRoot ? null : 'histogram target_data has no <HistogramTarget> root';
+  return { buckets, slots, parseError };
+}

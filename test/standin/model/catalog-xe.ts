@@ -17,8 +17,13 @@ export function availableEvents(b: BatchContext): string[] {
   return Object.keys(XE_EVENTS).filter((e) => !b.server.missingXeEvents.has(e));
 }
 
-/** Actions accepted in ADD EVENT ... ACTION (...); the model records but does not attach action values. */
-export const XE_ACTIONS: Array<[string, string]> = [['package0', 'event_sequence'], ['sqlserver', 'database_id'], ['sqlserver', 'session_id'], ['sqlserver', 'sql_text'], ['sqlserver', 'client_app_name']];
+/**
+ * Actions accepted in ADD EVENT ... ACTION (...). Only sqlserver.query_hash gets a value attached (xe.ts actionValues,
+ * MODEL.md "query_hash action"); the others are recorded but carry no value.
+ */
+export const XE_ACTIONS: Array<[string, string]> = [['package0', 'event_sequence'], ['sqlserver', 'database_id'], ['sqlserver', 'session_id'], ['sqlserver', 'sql_text'], ['sqlserver', 'client_app_name'], ['sqlserver', 'query_hash']];
+/** type_name of an action in sys.dm_xe_objects: query_hash as uint64 (NOT CONFIRMED; public scripts read it as a number). */
+const ACTION_TYPES: Record<string, string> = { query_hash: 'uint64' };
 
 const defCols = 'event_session_id int, name sysname, event_retention_mode nchar(1), event_retention_mode_desc nvarchar(60), max_dispatch_latency int, ' +
   'max_memory int, max_event_size int, memory_partition_mode nchar(1), memory_partition_mode_desc nvarchar(60), track_causality bit, startup_state bit';
@@ -123,7 +128,7 @@ export function registerXeTables(): void {
       'type_name nvarchar(256), type_package_guid uniqueidentifier, type_size int',
     rows: (b) => [
       ...availableEvents(b).map((name) => ({ name, object_type: 'event', package_guid: PACKAGES[packageOf(name)]!, description: `${name} (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
-      ...XE_ACTIONS.map(([pkg, name]) => ({ name, object_type: 'action', package_guid: PACKAGES[pkg]!, description: `${name} action (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
+      ...XE_ACTIONS.map(([pkg, name]) => ({ name, object_type: 'action', package_guid: PACKAGES[pkg]!, description: `${name} action (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: ACTION_TYPES[name] ?? null, type_package_guid: ACTION_TYPES[name] ? PACKAGES['package0']! : null, type_size: ACTION_TYPES[name] ? 8 : null })),
       ...XE_TARGETS.map((name) => ({ name, object_type: 'target', package_guid: PACKAGES['package0']!, description: `${name} target (stand-in)`, capabilities: 0, capabilities_desc: null, type_name: null, type_package_guid: null, type_size: null })),
     ],
   });

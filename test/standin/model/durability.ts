@@ -29,7 +29,7 @@ export class Durability {
   /** Event delivery to every running session that includes the event. */
   fire(name: string, data: Record<string, SqlValue>, session: Session | null, texts?: Record<string, string>): void {
     if (this.server.eventSessions.size === 0) return;
-    const ev: XeEvent = { name, timestamp: new Date(), data, sessionId: session?.spid ?? null, ...(texts ? { texts } : {}) };
+    const ev: XeEvent = { name, timestamp: new Date(), data, sessionId: session?.spid ?? null, statementText: session?.xeStatement ?? null, ...(texts ? { texts } : {}) };
     for (const s of this.server.eventSessions.values()) {
       if (!s.running) continue;
       // Events of a user session without a database_id field belong to the session's database.

@@ -16,7 +16,7 @@ import { execDml, rollbackAll } from './stmt-dml';
 import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
-import { fireStatementCompleted, sessionWaitUs, wantsStatementEvents } from './xe-statements';
+import { fireStatementCompleted, sessionWaitUs, statementTextOf, wantsStatementEvents } from './xe-statements';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
 
@@ -106,6 +106,10 @@ export class Interpreter {
     const undoMark = openTran?.undo.length ?? 0;
     const traced = ctx.batchText !== undefined && wantsStatementEvents(this.durability, ctx.inProc);
     const waitUsBefore = traced ? sessionWaitUs(ctx.b.session) : 0;
+    // The statement the query_hash action reads while it runs (containers keep their inner statement's).
+    const outerStatement = ctx.b.session.xeStatement;
+    const own = traced ? statementTextOf(s, ctx.batchText!) : undefined;
+    if (own !== undefined) ctx.b.session.xeStatement = own;
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
@@ -136,6 +140,8 @@ export class Interpreter {
       yield* errorOutputs(e, ctx.inProc);
       if (xactAbort || BATCH_ABORTING.has(e.number)) throw new BatchAbort();
       return undefined;
+    } finally {
+      if (own !== undefined) ctx.b.session.xeStatement = outerStatement;
     }
   }
 

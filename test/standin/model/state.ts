@@ -235,6 +235,8 @@ export interface Session extends SessionHandle {
   /** Real ms of simulated waiting not yet slept (see Durability.wait). */
   waitDebtMs: number;
   request: { start: Date; command: string; statement: string } | null;
+  /** Text of the innermost statement executing while a statement event is wanted (sqlserver.query_hash action, xe.ts). */
+  xeStatement?: string | null;
   lastRequestStart: Date;
   lastRequestEnd: Date;
   alive: boolean;

@@ -55,6 +55,12 @@ const CONTAINERS = new Set<Stmt['k']>(['block', 'if', 'while']);
 /** Statements whose row count the event reports (others: 0, modelling choice). */
 const ROW_KINDS = new Set<string>(['insert', 'update', 'delete', 'select']);
 
+/** The statement's own text in its batch (what sqlserver.query_hash hashes here); undefined for containers. */
+export function statementTextOf(s: Stmt, batchText: string): string | undefined {
+  if (CONTAINERS.has(s.k)) return undefined;
+  return batchText.slice(s.offset ?? 0, s.end ?? batchText.length);
+}
+
 export function wantsStatementEvents(d: Durability, inProc: boolean): boolean {
   return d.wants(inProc ? 'sp_statement_completed' : 'sql_statement_completed');
 }

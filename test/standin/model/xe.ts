@@ -51,6 +51,31 @@ export interface XeEvent {
   sessionId: number | null;
   /** `<text>` of map-typed fields (the map_value of the key in `data`). */
   texts?: Record<string, string>;
+  /** The statement the session was executing when the event fired (the sqlserver.query_hash action hashes it). */
+  statementText?: string | null;
+}
+
+/**
+ * sqlserver.query_hash here: 64-bit FNV-1a over the statement text with whitespace runs collapsed and trimmed, as an
+ * unsigned decimal. A modelling choice (MODEL.md): SQL Server's query_hash is computed from the query's logical form
+ * ("similar logic", sys.dm_exec_query_stats), so there statements differing only in literals share one; here only
+ * identical texts do. 0 when no statement is running (NOT CONFIRMED what SQL Server attaches then).
+ */
+export function queryHashOf(text: string | null | undefined): bigint {
+  if (text === null || text === undefined) return 0n;
+  const normalised = text.replace(/\s+/g, ' ').trim();
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < normalised.length; i++) {
+    h ^= BigInt(normalised.charCodeAt(i));
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h;
+}
+
+/** Action values the model attaches (only query_hash), keyed by action name without package. */
+function actionValues(def: XeEventDef, ev: XeEvent): Record<string, string> | null {
+  if (!def.actions.some((a) => a.toLowerCase().endsWith('query_hash'))) return null;
+  return { query_hash: queryHashOf(ev.statementText).toString() };
 }
 
 export interface RingBuffer {
@@ -122,7 +147,7 @@ function fieldXml(event: string): Array<[string, string]> {
 
 const NEEDS_ESCAPE = /[&<>"]/;
 
-export function eventXml(ev: XeEvent): string {
+export function eventXml(ev: XeEvent, actions: Record<string, string> | null = null): string {
   let s = `<event name="${ev.name}" package="${packageOf(ev.name)}" timestamp="${ev.timestamp.toISOString()}">`;
   for (const [name, head] of fieldXml(ev.name)) {
     const v = ev.data[name];
@@ -131,6 +156,7 @@ export function eventXml(ev: XeEvent): string {
     const value = typeof v === 'number' || typeof v === 'bigint' ? String(v) : toText(v);
     s += `${head}${NEEDS_ESCAPE.test(value) ? xmlEscape(value) : value}</value>${text !== undefined ? `<text>${xmlEscape(text)}</text>` : ''}</data>`;
   }
+  if (actions) for (const [name, value] of Object.entries(actions)) s += `<action name="${name}" package="sqlserver"><type name="uint64" package="package0"/><value>${value}</value></action>`;
   return s + '</event>';
 }
 
@@ -296,10 +322,11 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
 export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void {
   const def = s.events.find((d) => d.name.toLowerCase() === ev.name);
   if (!def || !predicateMatches(def.predicateExpr, ev)) return;
-  const xml = eventXml(ev);
+  const actions = actionValues(def, ev);
+  const xml = eventXml(ev, actions);
   s.bytesGenerated += xml.length;
   if (s.counter) s.counter.set(ev.name, (s.counter.get(ev.name) ?? 0) + 1);
-  if (s.histogram) bucketize(s.histogram, ev);
+  if (s.histogram) bucketize(s.histogram, ev, actions);
   if (s.ring) {
     const rb = s.ring;
     rb.totalProcessed++;
@@ -318,12 +345,12 @@ export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void 
 /**
  * One event into a histogram: only the filtering event is bucketed; a value with a slot counts up, a new value takes a
  * free slot, and when all slots are taken it is ignored ("new events that do not belong to the existing groups are
- * ignored", Histogram Target page). Actions are not modelled, so source_type 1 buckets nothing.
+ * ignored", Histogram Target page). source_type 1 groups by an action configured on the event ('package.action'):
+ * only query_hash carries a value here, so other actions bucket nothing.
  */
-function bucketize(h: HistogramState, ev: XeEvent): void {
+function bucketize(h: HistogramState, ev: XeEvent, actions: Record<string, string> | null): void {
   if (h.filteringEvent !== null && h.filteringEvent !== ev.name) return;
-  if (h.sourceType !== 0) return;
-  const v = ev.data[h.source];
+  const v = h.sourceType === 0 ? ev.data[h.source] : actions?.[h.source.split('.').pop()!];
   if (v === undefined || v === null) return;
   const key = toText(v);
   const n = h.buckets.get(key);

@@ -26,6 +26,20 @@ describe('report: statements', () => {
     assert.equal(statementHintText(f, measured({ eventsSeen: 1700, eventsCounted: 30003 })), '10,000 × · 42.00 s WRITELOG · 4.00 KiB log/flush (run avg) · end of run only (6 % of events)');
   });
 
+  it('exact counts: ≈ on the scaled figures, shared lines said, a not-located hash shows "not located" and "not measured"', () => {
+    const f: StatementFigure = { ...figure(7, 10000), executions: 10000, writelogMs: 42000, counts: 'exact', approx: true, sharedLines: [7, 12] };
+    assert.equal(statementHintText(f, measured({ eventsCounted: null, eventsSeen: 900 })), '10,000 × · ≈ 42.00 s WRITELOG · with lines 7, 12 (same text) · 4.00 KiB log/flush (run avg)');
+    const hover = statementHoverLines(f, measured()).join('\n');
+    assert.match(hover, /WRITELOG waits: 10,000 \(≈ 42\.00 s\)/);
+    assert.match(hover, /counted on the server \(exact\)/);
+    assert.match(hover, /Lines 7, 12 have the same query hash/);
+    const lost: StatementFigure = { ...figure(0, 5, 'not located (query_hash 123)'), counts: 'exact', approx: true, located: false, notMeasured: ['durationMs', 'rows'] };
+    const run = { ...makeRun(), statements: [f, lost], statementAttribution: measured() };
+    const section = toMarkdown(buildComparisonModel([run])).split('## Statements')[1]!;
+    assert.match(section, /\| 7, 12 \| INSERT INTO t VALUES \(7\) \| 10,000 \| ≈ /);
+    assert.match(section, /\| not located \| not located \(query_hash 123\) \| 50 \| not measured \| 5 \| ≈ [^|]+ \| not measured \|/);
+  });
+
   it('the Markdown has a top-10 table by WRITELOG time, escaped, with the reconciliation and the limits', () => {
     const statements = Array.from({ length: 12 }, (_, i) => figure(i + 1, 12 - i));
     statements[0] = figure(1, 12, "INSERT INTO t VALUES ('a|b') -- <script>x</script>");

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { createStandin } from '../../standin/model/index';
 import { readRingBufferXml } from '../../../src/xe/reader';
+import { parseHistogramTextTarget } from '../../../src/xe/targetData';
 import { connect, exec, rows } from './harness';
 
 const ringOf = (name: string) =>
@@ -48,6 +49,36 @@ ALTER EVENT SESSION st ON SERVER STATE = START;`);
     assert.deepEqual(wait.data.wait_type, { value: key, text: 'WRITELOG' });
     assert.ok(Number(insert.data.duration!.value) >= Number(wait.data.duration!.value), 'the statement lasts at least its wait');
     await exec(s, monitor, 'ALTER EVENT SESSION st ON SERVER STATE = STOP; DROP EVENT SESSION st ON SERVER;');
+  });
+
+  it('attaches query_hash (one per statement text) and buckets a histogram by that action (source_type 1)', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const monitor = await connect(s);
+    const workload = await connect(s);
+    const spid = (await rows(s, workload, 'SELECT @@SPID AS spid'))[0]!.spid as number;
+    const key = await writelogKey(s, monitor);
+    const action = (await rows(s, monitor, `SELECT type_name FROM sys.dm_xe_objects WHERE object_type = N'action' AND name = N'query_hash'`))[0]!;
+    assert.equal(action.type_name, 'uint64');
+    await exec(s, workload, 'CREATE TABLE dbo.h (v int NOT NULL);');
+    const setup = await exec(s, monitor, `CREATE EVENT SESSION hq ON SERVER
+ADD EVENT sqlserver.sql_statement_completed (ACTION (sqlserver.query_hash) WHERE ([sqlserver].[session_id] = (${spid}))),
+ADD EVENT sqlos.wait_completed (ACTION (sqlserver.query_hash) WHERE ([sqlserver].[session_id] = (${spid}) AND [wait_type] = (${key})))
+ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.wait_completed', source_type = 1, source = N'sqlserver.query_hash'),
+ADD TARGET package0.ring_buffer (SET max_events_limit = 100000);
+ALTER EVENT SESSION hq ON SERVER STATE = START;`);
+    assert.deepEqual(setup.errors, []);
+    await exec(s, workload, 'DECLARE @i int = 0;\nWHILE @i < 5\nBEGIN\n  INSERT INTO dbo.h (v) VALUES (@i);\n  SET @i += 1;\nEND\nUPDATE dbo.h SET v = 0;');
+    const targets = await rows(s, monitor, `SELECT t.target_name, t.target_data FROM sys.dm_xe_session_targets AS t JOIN sys.dm_xe_sessions AS x ON t.event_session_address = x.address WHERE x.name = N'hq'`);
+    const read = readRingBufferXml(targets.find((t) => t.target_name === 'ring_buffer')!.target_data as string);
+    const hashOf = (line: number) => read.events.find((e) => e.name === 'sql_statement_completed' && e.data.line_number?.value === line)!.actions.query_hash!.value;
+    const insertHash = String(hashOf(4));
+    assert.notEqual(insertHash, String(hashOf(5)), 'different texts, different hashes');
+    assert.ok(read.events.filter((e) => e.name === 'wait_completed').every((w) => String(w.actions.query_hash!.value) === insertHash || String(w.actions.query_hash!.value) === String(hashOf(7))), 'a wait carries the hash of the statement it waited in');
+    const h = parseHistogramTextTarget(targets.find((t) => t.target_name === 'histogram')!.target_data as string);
+    assert.equal(h.buckets.get(insertHash), 5);
+    assert.equal(h.buckets.get(String(hashOf(7))), 1);
+    assert.equal(h.buckets.size, 2);
+    await exec(s, monitor, 'ALTER EVENT SESSION hq ON SERVER STATE = STOP; DROP EVENT SESSION hq ON SERVER;');
   });
 
   it('gives WRITELOG a different wait_types key on 2019 than on 2022, so a hard-coded key would miss', async () => {
