@@ -15,10 +15,13 @@ export interface StatementFigure {
   /** The statement as sent (collapsed whitespace, at most 200 characters). */
   text: string;
   executions: number;
-  durationMs: number;
+  /** null when not measured (see notMeasured): never a 0 that was not measured. */
+  durationMs: number | null;
   writelogWaits: number;
-  writelogMs: number;
-  rows: number;
+  /** null when not measured (see notMeasured). */
+  writelogMs: number | null;
+  /** null when not measured (see notMeasured). */
+  rows: number | null;
   /** 0-based batch of the run; -1 for a statement inside a procedure (`module`). */
   batchIndex: number;
   /** The procedure (as the event named it) whose definition holds the statement; absent for the batches we sent. */
@@ -38,9 +41,12 @@ export interface StatementFigure {
   sharedLines?: number[];
   /** false: the hash was counted on the server but never appeared in the sample, so its line is unknown (line 0). */
   located?: boolean;
-  /** Figures of this row that are not measured (shown as 0): a not-located row's durationMs and rows have no sample. */
+  /** Figures of this row that are not measured (null, and "not measured" in every view): a not-located row's durationMs and rows have no sample. */
   notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs'>;
 }
+
+/** A statement's figures while the sample is folded: every sum is a number (nulls appear only in the result). */
+type SampledFigure = StatementFigure & { durationMs: number; writelogMs: number; rows: number };
 
 export interface StatementAttribution {
   status: 'measured' | 'not-measured';
@@ -174,7 +180,7 @@ export interface AttributionOptions {
 
 /** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */
 export class StatementAccumulator {
-  private readonly byKey = new Map<string, StatementFigure>();
+  private readonly byKey = new Map<string, SampledFigure>();
   /** The batch of the last located statement: where the next search starts. */
   private cursor = 0;
   private pendingWaits = 0;
@@ -278,8 +284,8 @@ export class StatementAccumulator {
     }
     // A statement whose own sample holds no wait takes the average wait of the whole sample.
     const overallWaitMs = sampledWaits > 0 ? sampledWaitMs / sampledWaits : null;
-    const groups = new Map<string, StatementFigure[]>();
-    const unhashed: StatementFigure[] = [];
+    const groups = new Map<string, SampledFigure[]>();
+    const unhashed: SampledFigure[] = [];
     for (const [key, f] of this.byKey) {
       const hash = this.hashOf.get(key);
       if (hash === undefined) unhashed.push(f);
@@ -306,10 +312,11 @@ export class StatementAccumulator {
       out.push({
         ...base,
         executions,
-        durationMs: sample.durationMs * perExec,
+        // A hash the sample never saw has no duration or rows to scale: null (not measured), never 0.
+        durationMs: first ? sample.durationMs * perExec : null,
         writelogWaits: waits,
-        writelogMs,
-        rows: Math.round(sample.rows * perExec),
+        writelogMs: waits > 0 && waitAvg === null ? null : writelogMs,
+        rows: first ? Math.round(sample.rows * perExec) : null,
         nestedStatements: Math.round(sample.nested * perExec),
         counts: h.executionsByHash ? 'exact' : 'sample',
         // Only a scaled figure is ≈: when the sample saw every execution and wait, its sums are the measured ones.
@@ -322,13 +329,13 @@ export class StatementAccumulator {
     }
     const notLocated = out.filter((f) => f.located === false);
     if (notLocated.length > 0) {
-      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured, shown as 0).`);
+      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured).`);
     }
     const shared = out.filter((f) => f.sharedLines);
     if (shared.length > 0) {
       h.notes.push(`Statements with the same query hash are counted together on one row (its sharedLines): ${shared.map((f) => `lines ${f.sharedLines!.join(', ')}`).join('; ')}. SQL Server's query_hash is the same for statements of similar logic (differing only in literals).`);
     }
-    if (noAverage > 0) h.notes.push(`${noAverage} WRITELOG waits have no sampled wait to take a duration from: their WRITELOG ms are not measured (shown as 0).`);
+    if (noAverage > 0) h.notes.push(`${noAverage} WRITELOG waits have no sampled wait to take a duration from: their WRITELOG ms are not measured.`);
     if (h.waitsByHash && h.waitEvents !== null) {
       this.unattributedWaits = Math.max(0, h.waitEvents - attributedWaits);
       this.unattributedMs = 0;
@@ -346,13 +353,13 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     const sorted = [...(this.exact ?? [...this.byKey.values()].map((f) => ({ ...f, counts: 'sample' as const })))]
-      .map((f) => ({ ...f, durationMs: round3(f.durationMs), writelogMs: round3(f.writelogMs) }))
-      .sort((a, b) => b.writelogMs - a.writelogMs || b.writelogWaits - a.writelogWaits || b.durationMs - a.durationMs || a.line - b.line);
+      .map((f) => ({ ...f, durationMs: f.durationMs === null ? null : round3(f.durationMs), writelogMs: f.writelogMs === null ? null : round3(f.writelogMs) }))
+      .sort((a, b) => (b.writelogMs ?? 0) - (a.writelogMs ?? 0) || b.writelogWaits - a.writelogWaits || (b.durationMs ?? 0) - (a.durationMs ?? 0) || a.line - b.line);
     for (const f of sorted.slice(STATEMENTS_LISTED)) {
       this.unlisted.statements++;
       this.unlisted.executions += f.executions;
       this.unlisted.writelogWaits += f.writelogWaits;
-      this.unlisted.writelogMs = round3(this.unlisted.writelogMs + f.writelogMs);
+      this.unlisted.writelogMs = round3(this.unlisted.writelogMs + (f.writelogMs ?? 0));
     }
     return sorted.slice(0, STATEMENTS_LISTED);
   }

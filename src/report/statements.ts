@@ -32,8 +32,9 @@ export function approxPrefix(f: StatementFigure): string {
 }
 
 /** A figure's cell: "not measured" when the row says it has no source for it (a not-located hash's duration, rows). */
-export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'writelogMs', text: string): string {
-  return f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + text;
+export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'writelogMs', format: (n: number) => string): string {
+  const value = f[field];
+  return value === null || f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + format(value);
 }
 
 /** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
@@ -42,15 +43,15 @@ export function statementLineText(f: StatementFigure): string {
   return f.sharedLines && f.sharedLines.length > 1 ? f.sharedLines.join(', ') : String(f.line);
 }
 
-/** "10,000 × · 42.00 s WRITELOG · 4 KiB log/flush" — the inline hint at the end of a hot line. */
+/**
+ * "10,000 × · 42.00 s WRITELOG" — the inline hint at the end of a hot line. Short on purpose: VS Code cuts inlay hints
+ * past editor.inlayHints.maximumLength (43 characters by default), and the stand-in label lineHints adds must stay
+ * visible; the run's log per flush, shared lines and the sample's coverage are in the hover.
+ */
 export function statementHintText(f: StatementFigure, a: StatementAttribution): string {
   const parts = [`${formatCount(f.executions)} ×`];
-  if (a.waitEvent !== null) parts.push(`${approxPrefix(f)}${formatDuration(f.writelogMs)} WRITELOG`);
-  else parts.push(`${approxPrefix(f)}${formatDuration(f.durationMs)}`);
-  if (f.sharedLines && f.sharedLines.length > 1) parts.push(`with lines ${f.sharedLines.join(', ')} (same text)`);
-  if (a.logBytesPerFlush !== null && f.writelogWaits > 0) parts.push(`${formatBytes(a.logBytesPerFlush)} log/flush (run avg)`);
-  // A ring buffer that kept only the newest events: the counts are of that part of the run, and the hint says so.
-  if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) parts.push(`end of run only (${formatShare(a.eventsSeen / a.eventsCounted)} of events)`);
+  if (a.waitEvent !== null) parts.push(`${figureCell(f, 'writelogMs', formatDuration)} WRITELOG`);
+  else parts.push(figureCell(f, 'durationMs', formatDuration));
   return parts.join(' · ');
 }
 
@@ -58,12 +59,14 @@ export function statementHintText(f: StatementFigure, a: StatementAttribution): 
 export function statementHoverLines(f: StatementFigure, a: StatementAttribution): string[] {
   const lines = [
     `Executions: ${formatCount(f.executions)}`,
-    `Duration (sum): ${approxPrefix(f)}${formatDuration(f.durationMs)}`,
-    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${approxPrefix(f)}${formatDuration(f.writelogMs)})` : 'WRITELOG waits: not measured per statement',
-    `Rows: ${approxPrefix(f)}${formatCount(f.rows)}`,
+    `Duration (sum): ${figureCell(f, 'durationMs', formatDuration)}`,
+    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${figureCell(f, 'writelogMs', formatDuration)})` : 'WRITELOG waits: not measured per statement',
+    `Rows: ${figureCell(f, 'rows', formatCount)}`,
   ];
   if (f.counts === 'exact') lines.push('Executions and WRITELOG waits: counted on the server (exact); ≈ figures are these counts × the sampled averages.');
   if (f.sharedLines && f.sharedLines.length > 1) lines.push(`Lines ${f.sharedLines.join(', ')} have the same query hash: these figures are theirs together.`);
+  // A ring buffer that kept only the newest events: the counts are of that part of the run.
+  if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) lines.push(`End of the run only: the sample holds ${formatShare(a.eventsSeen / a.eventsCounted)} of the events (${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)}).`);
   if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null) {
     lines.push(`Share of the session's WRITELOG waits: ${formatShare(f.writelogWaits / a.sessionWritelogWaits)} of ${formatCount(a.sessionWritelogWaits)} (sys.dm_exec_session_wait_stats)`);
   }
@@ -92,12 +95,17 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
   out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
-    const cells = [statementLineText(f), f.text, formatCount(f.executions), figureCell(f, 'durationMs', formatDuration(f.durationMs)), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration(f.writelogMs)) : 'not measured', figureCell(f, 'rows', formatCount(f.rows))];
+    const cells = [statementLineText(f), f.text, formatCount(f.executions), figureCell(f, 'durationMs', formatDuration), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration) : 'not measured', figureCell(f, 'rows', formatCount)];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', md(reconciliationText(a)));
   for (const l of [...a.limits, ...a.notes]) out.push(`- ${md(l)}`);
   return out;
+}
+
+/** A sum of two figures; not measured when either is. */
+function sumOrNull(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
 }
 
 /** How many lines get an inline hint: the hottest ones only, so the editor stays readable. */
@@ -119,11 +127,11 @@ export function lineHints(statements: readonly StatementFigure[], a: StatementAt
   const byLine = new Map<number, StatementFigure>();
   for (const s of statements) {
     const cur = byLine.get(s.line);
-    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: cur.durationMs + s.durationMs, writelogWaits: cur.writelogWaits + s.writelogWaits, writelogMs: cur.writelogMs + s.writelogMs, rows: cur.rows + s.rows, nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
+    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: sumOrNull(cur.durationMs, s.durationMs), writelogWaits: cur.writelogWaits + s.writelogWaits, writelogMs: sumOrNull(cur.writelogMs, s.writelogMs), rows: sumOrNull(cur.rows, s.rows), nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
   }
   const lines = [...byLine.values()];
   const waited = lines.filter((s) => s.writelogWaits > 0);
-  const hot = (waited.length > 0 ? waited.sort((x, y) => y.writelogMs - x.writelogMs || y.writelogWaits - x.writelogWaits) : lines.sort((x, y) => y.durationMs - x.durationMs)).slice(0, max);
+  const hot = (waited.length > 0 ? waited.sort((x, y) => (y.writelogMs ?? 0) - (x.writelogMs ?? 0) || y.writelogWaits - x.writelogWaits) : lines.sort((x, y) => (y.durationMs ?? 0) - (x.durationMs ?? 0))).slice(0, max);
   const label = standIn ? ' (stand-in)' : '';
   return hot.map((s) => ({
     line: s.line,

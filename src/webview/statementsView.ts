@@ -25,10 +25,10 @@ export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement
     canOpen && s.located !== false ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, statementLineText(s)) : statementLineText(s),
     h('code', {}, s.text),
     formatCount(s.executions),
-    figureCell(s, 'durationMs', formatDuration(s.durationMs)),
+    figureCell(s, 'durationMs', formatDuration),
     traced ? formatCount(s.writelogWaits) : 'not measured',
-    traced ? figureCell(s, 'writelogMs', formatDuration(s.writelogMs)) : 'not measured',
-    figureCell(s, 'rows', formatCount(s.rows)),
+    traced ? figureCell(s, 'writelogMs', formatDuration) : 'not measured',
+    figureCell(s, 'rows', formatCount),
   ]);
   return h(
     'div',

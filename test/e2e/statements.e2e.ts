@@ -250,7 +250,6 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
     },
     {
       name: 'statements: the inline hint is shown whole and says its figures are the stand-in\'s',
-      knownBug: 'the hint text (src/report/statements.ts lineHints: "250 × · 2.5 ms WRITELOG · 4.11 KiB log/flush (run avg) (stand-in)") is longer than VS Code\'s editor.inlayHints.maximumLength (default 43), so the editor cuts it with "…" and "(stand-in)" never shows inline',
       timeoutMs: 30_000,
       run: async ({ page }) => {
         const code = source[insertLine - 1]!;

@@ -193,6 +193,8 @@ describe('integration: per-statement attribution (stand-in)', function () {
     assert.equal(early.writelogWaits, 2001);
     assert.match(early.text, /^not located \(query_hash \d+\)$/);
     assert.deepEqual(early.notMeasured, ['durationMs', 'rows']);
+    assert.equal(early.durationMs, null, 'not measured is null in the JSON, never 0');
+    assert.equal(early.rows, null);
     assert.ok(a.notes.some((n) => /never appeared in the sample/.test(n)), a.notes.join(' | '));
     const last = run.statements!.find((x) => x.line === 15)!;
     assert.deepEqual(last.sharedLines, [15, 16]);

@@ -16,24 +16,26 @@ const measured = (over: Partial<StatementAttribution> = {}): StatementAttributio
 });
 
 describe('report: statements', () => {
-  it('hint: executions, WRITELOG time and the run-average log per flush; hover: every figure and the session share', () => {
+  it('hint: executions and WRITELOG time, short enough for the editor (43 characters with the stand-in label); hover: every figure and the session share', () => {
     const f = { ...figure(7, 10000), executions: 10000, writelogMs: 42000 };
-    assert.equal(statementHintText(f, measured()), '10,000 × · 42.00 s WRITELOG · 4.00 KiB log/flush (run avg)');
+    assert.equal(statementHintText(f, measured()), '10,000 × · 42.00 s WRITELOG');
+    assert.ok(`${statementHintText({ ...f, approx: true, counts: 'exact' }, measured())} (stand-in)`.length <= 43);
     const hover = statementHoverLines(f, measured()).join('\n');
     assert.match(hover, /WRITELOG waits: 10,000 \(42\.00 s\)/);
     assert.match(hover, /Share of the session's WRITELOG waits: 100 % of 10,001/);
     assert.match(hover, /average over the whole run, not this statement/);
-    assert.equal(statementHintText(f, measured({ eventsSeen: 1700, eventsCounted: 30003 })), '10,000 × · 42.00 s WRITELOG · 4.00 KiB log/flush (run avg) · end of run only (6 % of events)');
+    assert.match(statementHoverLines(f, measured({ eventsSeen: 1700, eventsCounted: 30003 })).join('\n'), /End of the run only: the sample holds 6 % of the events \(1,700 of 30,003\)/);
   });
 
   it('exact counts: ≈ on the scaled figures, shared lines said, a not-located hash shows "not located" and "not measured"', () => {
     const f: StatementFigure = { ...figure(7, 10000), executions: 10000, writelogMs: 42000, counts: 'exact', approx: true, sharedLines: [7, 12] };
-    assert.equal(statementHintText(f, measured({ eventsCounted: null, eventsSeen: 900 })), '10,000 × · ≈ 42.00 s WRITELOG · with lines 7, 12 (same text) · 4.00 KiB log/flush (run avg)');
+    assert.equal(statementHintText(f, measured({ eventsCounted: null, eventsSeen: 900 })), '10,000 × · ≈ 42.00 s WRITELOG');
     const hover = statementHoverLines(f, measured()).join('\n');
     assert.match(hover, /WRITELOG waits: 10,000 \(≈ 42\.00 s\)/);
     assert.match(hover, /counted on the server \(exact\)/);
     assert.match(hover, /Lines 7, 12 have the same query hash/);
-    const lost: StatementFigure = { ...figure(0, 5, 'not located (query_hash 123)'), counts: 'exact', approx: true, located: false, notMeasured: ['durationMs', 'rows'] };
+    const lost: StatementFigure = { ...figure(0, 5, 'not located (query_hash 123)'), durationMs: null, rows: null, counts: 'exact', approx: true, located: false, notMeasured: ['durationMs', 'rows'] };
+    assert.match(statementHoverLines(lost, measured()).join('\n'), /Duration \(sum\): not measured[\s\S]*Rows: not measured/);
     const run = { ...makeRun(), statements: [f, lost], statementAttribution: measured() };
     const section = toMarkdown(buildComparisonModel([run])).split('## Statements')[1]!;
     assert.match(section, /\| 7, 12 \| INSERT INTO t VALUES \(7\) \| 10,000 \| ≈ /);
