@@ -212,7 +212,7 @@ export function describePlan(plan: ComparisonPlan): string {
     `Modes:    ${plan.modes.join(', ')} × ${plan.repetitions}${plan.warmup ? ' + 1 warm-up run' : ''}`,
     `Order:    ${plan.order.map((r) => (r.warmup ? `(${r.mode} warm-up)` : r.mode)).join(' ')}`,
     ...(plan.sessions && plan.sessions.length > 0
-      ? [`Sessions: ${plan.sessions.join(', ')} — the order above runs once per level (${plan.order.length * plan.sessions.length} runs in all), each run on that many workload connections released together (up to ${Math.max(...plan.sessions)} at once, besides the monitor connection); the ALTERs below repeat for each level`]
+      ? [`Sessions: ${plan.sessions.join(', ')} — the order above runs once per level (${plan.order.length * plan.sessions.length} runs in all), each run on that many workload connections released together (up to ${Math.max(...plan.sessions)} sessions at once, besides the monitor connection); the ALTERs below repeat for each level`]
       : []),
     'Statements that will run (from the monitor connection):',
     ...plan.statements.map((s) => `  ${s}`),
