@@ -37,7 +37,7 @@ describe('integration: the plan a sweep is confirmed with (stand-in)', function 
     assert.deepEqual(result.plan.sessions, [1, 8]);
     const text = describePlan(confirmed!);
     // Warm-up + 2 × 2 measured = 5 runs per level, two levels.
-    assert.match(text, /^Sessions: 1, 8 — the order above runs once per level \(10 runs in all\), each run on that many workload connections released together \(up to 8 at once, besides the monitor connection\)/m);
+    assert.match(text, /^Sessions: 1, 8 — the order above runs once per level \(10 runs in all\), each run on that many workload connections released together \(up to 8 sessions at once, besides the monitor connection\)/m);
     await waitFor(() => h.server.connections === 0, 'every connection closed');
     assert.deepEqual(await serverState(h), { setting: 'DISABLED', eventSessions: [] });
   });
