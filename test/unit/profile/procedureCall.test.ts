@@ -212,4 +212,27 @@ describe('deployed definition vs editor', () => {
     assert.match(definitionStatusText('dbo.p', '[dbo].[p]', noPermission, null)!, /GRANT VIEW DEFINITION ON OBJECT::\[dbo\]\.\[p\]/);
     assert.equal(definitionStatusText('dbo.p', '[dbo].[p]', found, { same: true, firstDifferentLine: null }), null);
   });
+
+  it('never calls a numbered (;2 and up) or temporary procedure "not deployed": says its definition cannot be compared, without a query (review D4)', async () => {
+    const calls: Array<readonly QueryParameter[] | undefined> = [];
+    const client = { query: async (_sql: string, parameters?: readonly QueryParameter[]) => { calls.push(parameters); return [{ object_id: 9, definition: 'CREATE PROCEDURE p;1 AS SELECT 1', is_encrypted: 0 }]; }, execute: async () => undefined };
+    const numbered = await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', 'p'], number: 2 }));
+    const local = await readDeployedDefinition(client, procedureCallName({ nameParts: ['#p'], number: null }));
+    const global = await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', '##p'], number: null }));
+    assert.deepEqual([numbered, local, global], [
+      { status: 'not-comparable', reason: 'numbered' }, { status: 'not-comparable', reason: 'temporary' }, { status: 'not-comparable', reason: 'temporary' },
+    ]);
+    assert.equal(calls.length, 0, 'nothing asked of the server');
+    for (const [name, d] of [['dbo.p;2', numbered], ['#p', local]] as const) {
+      const text = definitionStatusText(name, '', d, null)!;
+      assert.match(text, /can't be compared/);
+      assert.doesNotMatch(text, /not deployed/);
+    }
+    assert.match(definitionStatusText('dbo.p;2', '', numbered, null)!, /sys\.numbered_procedures/);
+    assert.match(definitionStatusText('#p', '', local, null)!, /tempdb/);
+    // ;1 is the group's base procedure: read under the bare name, like any procedure. A name with # inside is not temporary.
+    assert.equal((await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', 'p'], number: 1 }))).status, 'found');
+    assert.deepEqual(calls[0], [{ name: 'name', type: 'nvarchar', value: '[dbo].[p]' }]);
+    assert.equal((await readDeployedDefinition(client, '[dbo].[p#1]')).status, 'found');
+  });
 });
