@@ -137,7 +137,11 @@ export interface CallParameter {
   precision?: number;
   /** decimal/numeric, time/datetime2/datetimeoffset. */
   scale?: number;
-  /** Numbers as number (bigint as bigint), bit as boolean, dates as Date, binary as Buffer, everything else as string. */
+  /**
+   * Numbers as number (bigint as bigint) except decimal/numeric, which stay exact text ("-12.50"; see wireParameter);
+   * bit as boolean, dates as Date (time/datetime2/datetimeoffset may carry `nanosecondDelta`), binary as Buffer,
+   * everything else as string.
+   */
   value: string | number | bigint | boolean | Date | Buffer | null;
   /** OUTPUT parameter: sent by reference; the value (often null) is its input. */
   output: boolean;

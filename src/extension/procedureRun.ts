@@ -8,7 +8,7 @@ import type { ProfileMode } from './profiling';
 import type { ProfilingController } from './profilingController';
 import type { WorkloadTarget } from './targets';
 import { inputText, procedureCallBatch, procedureCallName, readInput, validateInput, type ParameterInput } from '../profile/procedureCall';
-import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition } from '../profile/deployedDefinition';
+import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition, type DeployedDefinition } from '../profile/deployedDefinition';
 import { Commands } from '../shared/commands';
 import { isProcedureTarget, procedureTargetOf, type ProcedureParameterArg, type ProcedureTarget } from '../shared/procedureTarget';
 import { analyze } from '../tsql';
@@ -18,6 +18,16 @@ import type { ParameterAnswers, ProcedureParameterStore } from './procedureParam
 const DEPLOY_PREVIEW_CHARS = 4000;
 
 export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy' } as const;
+
+/**
+ * What the definition modal offers: only Deploy when nothing is deployed; only running the deployed one when the
+ * definition can't be compared (numbered/temporary — a deploy could not be read back and verified either).
+ */
+export function definitionChoices(status: DeployedDefinition['status']): string[] {
+  if (status === 'missing') return [DEFINITION_CHOICES.deploy];
+  if (status === 'not-comparable') return [DEFINITION_CHOICES.runDeployed];
+  return [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy];
+}
 
 function lines(target: ProcedureTarget): string {
   const r = target.range;
@@ -196,7 +206,7 @@ export class ProcedureRunner {
         return true;
       }
       this.output.warn(problem);
-      const choices: string[] = deployed.status === 'missing' ? [DEFINITION_CHOICES.deploy] : [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy];
+      const choices: string[] = definitionChoices(deployed.status);
       const choice = await vscode.window.showWarningMessage(`Durability Lens: ${problem}`, {
         modal: true,
         detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,

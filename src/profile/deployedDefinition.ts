@@ -19,10 +19,31 @@ export type DeployedDefinition =
   /** OBJECT_ID is NULL: no such procedure in this database — or one the login may not even see (metadata visibility). */
   | { status: 'missing' }
   /** The procedure exists but its text can't be read: encrypted, or no VIEW DEFINITION. */
-  | { status: 'hidden'; objectId: number; reason: 'encrypted' | 'no-permission' };
+  | { status: 'hidden'; objectId: number; reason: 'encrypted' | 'no-permission' }
+  /** The lens does not read this kind of procedure's definition (see notComparable); nothing was asked of the server. */
+  | { status: 'not-comparable'; reason: 'numbered' | 'temporary' };
+
+/**
+ * Procedures whose definition OBJECT_ID/OBJECT_DEFINITION can't find by the call name, so the lens must not call them
+ * "not deployed": a numbered procedure `p;2` (number ≥ 2) has its text in sys.numbered_procedures, not sys.sql_modules
+ * ("does not show a row for the base (number = 1) stored procedure",
+ * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-numbered-procedures-transact-sql), and
+ * OBJECT_ID(N'[dbo].[p];2') is NULL; a temporary procedure (#p, ##p) lives in tempdb, not the database the lens
+ * connects to, and a local #p only in the session that created it (CREATE PROCEDURE, "Temporary procedures").
+ */
+export function notComparable(quotedName: string): 'numbered' | 'temporary' | null {
+  const number = /\];(\d+)$/.exec(quotedName);
+  if (number && Number(number[1]) >= 2) return 'numbered';
+  if (/(?:^|\.)\[#/.test(quotedName)) return 'temporary';
+  return null;
+}
 
 export async function readDeployedDefinition(client: SqlClient, quotedName: string): Promise<DeployedDefinition> {
-  const [row] = await client.query(DEPLOYED_DEFINITION_SQL, [{ name: 'name', type: 'nvarchar', value: quotedName }]);
+  const reason = notComparable(quotedName);
+  if (reason) return { status: 'not-comparable', reason };
+  // `p;1` is the group's base procedure: its definition is the object's own (sys.sql_modules), found by the bare name.
+  const name = quotedName.replace(/\];1$/, ']');
+  const [row] = await client.query(DEPLOYED_DEFINITION_SQL, [{ name: 'name', type: 'nvarchar', value: name }]);
   const id = row?.object_id;
   if (id === null || id === undefined) return { status: 'missing' };
   const objectId = Number(id);
@@ -101,6 +122,10 @@ export function definitionStatusText(name: string, quotedName: string, deployed:
       return deployed.reason === 'encrypted'
         ? `${name} is deployed WITH ENCRYPTION: its definition can't be read, so it can't be compared with the editor.`
         : `${name} is deployed, but its definition can't be read: the login needs VIEW DEFINITION on it (GRANT VIEW DEFINITION ON OBJECT::${quotedName} TO <user>), so it can't be compared with the editor.`;
+    case 'not-comparable':
+      return deployed.reason === 'numbered'
+        ? `${name} is a numbered procedure: the deployed definition can't be compared with the editor (number 2 and up are kept in sys.numbered_procedures, which the lens does not read). It may or may not be deployed; the run uses whatever is deployed.`
+        : `${name} is a temporary procedure: the deployed definition can't be compared with the editor (it lives in tempdb, and a #local one only in the session that created it — the lens's own connections can't see that one). The run uses whatever its connection can call.`;
     case 'found':
       return comparison && !comparison.same
         ? `The deployed ${name} differs from the editor's text (first at line ${comparison.firstDifferentLine} of the definition).`

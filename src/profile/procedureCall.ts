@@ -49,13 +49,32 @@ const TYPE_NAMES: Record<CallParameterType, true> = {
   date: true, time: true, datetime: true, datetime2: true, smalldatetime: true, datetimeoffset: true,
 };
 
+/**
+ * A Date that also carries the digits past the millisecond: tedious writes time/datetime2/datetimeoffset as
+ * ms × 10^(scale-3) + nanosecondDelta × 10^scale, rounded (node_modules/tedious/lib/data-types/temporal.js
+ * writeTimeOfDay), so `nanosecondDelta` (seconds, below 0.001) keeps all 7 digits of a 100 ns value.
+ */
+export type PreciseDate = Date & { nanosecondDelta?: number };
+
 /** A UTC Date from parts, checking the calendar (2026-02-30 is refused, not rolled into March). */
-function utcDate(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, fraction = '', offsetMinutes = 0): Date | null {
+function utcDate(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, fraction = '', offsetMinutes = 0): PreciseDate | null {
   const ms = Number((fraction + '000').slice(0, 3));
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
   date.setUTCFullYear(y); // years 0–99 would otherwise land in the 1900s
-  return new Date(date.getTime() - offsetMinutes * 60_000);
+  const result: PreciseDate = new Date(date.getTime() - offsetMinutes * 60_000);
+  // Digits 4–7 of the fraction, in seconds: '.1234567' → 0.0004567 (the division of an integer by 1e7 is the
+  // nearest double, and tedious rounds the scaled sum, so the 100 ns unit arrives exactly).
+  const beyondMs = fraction.length > 3 ? Number(fraction.slice(3).padEnd(4, '0')) : 0;
+  if (beyondMs > 0) result.nanosecondDelta = beyondMs / 1e7;
+  return result;
+}
+
+/** Refuses fraction digits beyond a time/datetime2/datetimeoffset scale rather than letting them round away. */
+function fractionTooLong(parameter: ProcedureParameterArg, fraction: string | undefined): string | null {
+  const scale = parameter.type.scale ?? 7;
+  const digits = (fraction ?? '').replace(/0+$/, '').length;
+  return digits > scale ? `${parameter.type.text} keeps ${scale} fractional second digit(s); this has ${digits}` : null;
 }
 
 /** The typed value for one input, or why it does not fit the parameter's type. */
@@ -85,7 +104,11 @@ export function parameterValue(parameter: ProcedureParameterArg, text: string): 
       const fraction = (m[3] ?? '').replace(/0+$/, '');
       if (fraction.length > scale) return { error: `${parameter.type.text} keeps ${scale} decimal place(s); ${v} has more` };
       if ((whole === '0' ? 0 : whole.length) > precision - scale) return { error: `${parameter.type.text} takes at most ${precision - scale} digit(s) before the point` };
-      return { value: Number(v) };
+      // The exact text, never Number(v): decimal(38) holds 38 digits, a double about 15–17. Canonical form
+      // ([-]digits[.digits]) so the server's string-to-decimal conversion reads it as typed; src/db decides the wire type.
+      const digits = whole === '' ? '0' : whole;
+      const negative = m[1] === '-' && /[1-9]/.test(digits + fraction);
+      return { value: `${negative ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}` };
     }
     case 'money': case 'smallmoney': case 'float': case 'real': {
       if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(v)) return { error: `${parameter.type.text} takes a number` };
@@ -97,9 +120,21 @@ export function parameterValue(parameter: ProcedureParameterArg, text: string): 
     }
     case 'char': case 'varchar': case 'nchar': case 'nvarchar': {
       const length = parameter.type.length ?? 1;
-      // Lengths count bytes for char/varchar and byte-pairs for nchar/nvarchar; non-ASCII in varchar depends on the
-      // collation's code page, so only the character count is checked here and the server has the last word.
-      if (length !== 'max' && [...text].length > length) return { error: `${parameter.type.text} holds at most ${length} character(s); this has ${[...text].length}` };
+      if (length === 'max') return { value: text };
+      // SQL Server truncates a too-long procedure argument without an error, so the length is checked here in the
+      // type's own unit (Learn: "nchar and nvarchar" — n is in byte-pairs, a supplementary character takes two;
+      // "char and varchar" — n is in bytes).
+      if (type === 'nchar' || type === 'nvarchar') {
+        // UTF-16 code units = byte-pairs (JS strings are UTF-16): two emoji are 4, not 2.
+        if (text.length > length) return { error: `${parameter.type.text} holds at most ${length} byte-pair(s) (UTF-16 code units); this has ${text.length}${text.length !== [...text].length ? ' (characters beyond U+FFFF take two)' : ''}` };
+        return { value: text };
+      }
+      // char/varchar: bytes of the database's code page, which the prompt does not know. Counted as UTF-8 bytes, the
+      // widest any collation stores (ASCII is 1 byte in every code page; another character 1 byte in a single-byte code
+      // page, 2 in a double-byte one, 2–4 in a _UTF8 collation): a value that passes can't be truncated; one refused
+      // might still fit a single-byte code page — then use an nvarchar parameter or shorten it.
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (bytes > length) return { error: `${parameter.type.text} holds at most ${length} byte(s); this has ${bytes} counted as UTF-8${bytes !== text.length ? ' (non-ASCII characters take 2–4 bytes in a _UTF8 collation, fewer in other code pages: counted at the widest so nothing is truncated)' : ''}` };
       return { value: text };
     }
     case 'binary': case 'varbinary': {
@@ -118,6 +153,8 @@ export function parameterValue(parameter: ProcedureParameterArg, text: string): 
     }
     case 'time': {
       const m = TIME.exec(v);
+      const tooLong = m ? fractionTooLong(parameter, m[4]) : null;
+      if (tooLong) return { error: tooLong };
       const date = m ? utcDate(1970, 1, 1, Number(m[1]), Number(m[2]), Number(m[3] ?? 0), m[4] ?? '') : null;
       return date ? { value: date } : { error: 'time takes hh:mm[:ss[.fffffff]]' };
     }
@@ -125,9 +162,13 @@ export function parameterValue(parameter: ProcedureParameterArg, text: string): 
       const m = DATETIME.exec(v);
       const zone = m?.[8];
       if (m && zone && type !== 'datetimeoffset') return { error: `${type} has no time zone; leave out ${zone}` };
+      const tooLong = m && (type === 'datetime2' || type === 'datetimeoffset') ? fractionTooLong(parameter, m[7]) : null;
+      if (tooLong) return { error: tooLong };
       const offset = zone && zone !== 'Z' ? (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) : 0;
       const date = m ? utcDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), m[7] ?? '', offset) : null;
-      if (!date) return { error: `${type} takes YYYY-MM-DD[ hh:mm[:ss[.fff]]]${type === 'datetimeoffset' ? '[+hh:mm]' : ''}` };
+      if (!date) return { error: `${type} takes YYYY-MM-DD[ hh:mm[:ss[.${type === 'datetime2' || type === 'datetimeoffset' ? 'fffffff' : 'fff'}]]]${type === 'datetimeoffset' ? '[+hh:mm]' : ''}` };
+      // datetime (1/300 s) and smalldatetime (minutes) are coarser than a millisecond: the extra digits don't matter.
+      if (type === 'datetime' || type === 'smalldatetime') delete date.nanosecondDelta;
       // Learn: datetime covers 1753-01-01 to 9999-12-31; smalldatetime 1900-01-01 to 2079-06-06.
       const year = Number(m![1]);
       if (type === 'datetime' && year < 1753) return { error: 'datetime starts at 1753-01-01' };

@@ -137,7 +137,7 @@ describe('integration: procedure lens path (stand-in)', function () {
     const sumTarget = lensTarget(text);
     const batch = procedureCallBatch(sumTarget, new Map([['@factor', readInput('-1.25')], ['@total', readInput('NULL')]]));
     assert.deepEqual(batch.call!.parameters, [
-      { name: 'factor', type: 'decimal', value: -1.25, output: false, precision: 9, scale: 2 },
+      { name: 'factor', type: 'decimal', value: '-1.25', output: false, precision: 9, scale: 2 },
       { name: 'total', type: 'decimal', value: null, output: true, precision: 18, scale: 2 },
     ]);
     const seen: ExecRequest[] = [];

@@ -148,6 +148,22 @@ export function like(value: string, pattern: string, unicode: boolean): boolean 
   return new RegExp(unicode ? re + '$' : re + ' *$', 'is').test(value);
 }
 
+/**
+ * A string or bigint converted to decimal(p, s) exactly (no double in between: decimal(38) holds 38 digits), rounded
+ * half away from zero at the scale (Learn "decimal and numeric": SQL Server rounds when converting to a lower scale).
+ * Precision overflow is not checked here (NOT CONFIRMED: error 8115 not modelled).
+ */
+function exactDecimal(text: string, scale: number, line: number): string {
+  const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw errors.conversion(text, 'numeric', line);
+  const fraction = m[3] ?? '';
+  let unscaled = BigInt((m[2] || '0') + fraction.slice(0, scale).padEnd(scale, '0'));
+  if (fraction.length > scale && Number(fraction[scale]) >= 5) unscaled += 1n;
+  const digits = unscaled.toString().padStart(scale + 1, '0');
+  const body = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return m[1] === '-' && unscaled !== 0n ? `-${body}` : body;
+}
+
 /** Convert a computed value to the wire representation the engine contract promises for the column type. */
 export function coerce(v: SqlValue, t: ColumnType, line = 0): SqlValue {
   if (v === null) return null;
@@ -166,7 +182,7 @@ export function coerce(v: SqlValue, t: ColumnType, line = 0): SqlValue {
     }
     case 'bit': return typeof v === 'boolean' ? v : toNumber(v) !== 0;
     case 'float': return toNumber(v);
-    case 'decimal': return toNumber(v).toFixed(t.scale);
+    case 'decimal': return typeof v === 'string' || typeof v === 'bigint' ? exactDecimal(String(v), t.scale, line) : toNumber(v).toFixed(t.scale);
     case 'nvarchar': case 'varchar': {
       const s = typeof v === 'number' && !Number.isInteger(v) ? String(v) : toText(v);
       const cut = t.length !== 'max' && s.length > t.length ? s.slice(0, t.length) : s;

@@ -124,6 +124,18 @@ function readTimeDate(bytes: Buffer, scale: number, withDate: boolean): number {
   return (days - DAYS_0001_TO_1970) * MS_PER_DAY + ms;
 }
 
+/**
+ * The Date for a time/datetime2/datetimeoffset value, keeping the 100 ns units past the millisecond as
+ * `hundredNanoseconds` (0–9999) so tests can see what arrived; the model's arithmetic still uses milliseconds.
+ */
+function preciseDate(bytes: Buffer, scale: number, withDate: boolean): Date {
+  const date: Date & { hundredNanoseconds?: number } = new Date(readTimeDate(bytes, scale, withDate));
+  const units = uintLE(bytes.subarray(0, timeLength(scale))) * 10n ** BigInt(7 - scale);
+  const beyondMs = Number(units % 10_000n);
+  if (beyondMs > 0) date.hundredNanoseconds = beyondMs;
+  return date;
+}
+
 /** Read PLP chunks (MS-TDS 2.2.5.2.3) into one buffer, or null for PLP_NULL. */
 function readPlp(buf: Buffer, offset: number): Read<Buffer | null> {
   const total = readBytes(buf, offset, 8);
@@ -232,9 +244,9 @@ function decodeBytes(bytes: Buffer, info: TypeInfo): SqlValue {
     case InTypeId.DATEN:
       return new Date((bytes.readUIntLE(0, 3) - DAYS_0001_TO_1970) * MS_PER_DAY);
     case InTypeId.TIMEN:
-      return new Date(readTimeDate(bytes, info.scale ?? 7, false));
+      return preciseDate(bytes, info.scale ?? 7, false);
     case TypeId.DATETIME2N:
-      return new Date(readTimeDate(bytes, info.scale ?? 7, true));
+      return preciseDate(bytes, info.scale ?? 7, true);
     case TypeId.DATETIMEOFFSETN: {
       const utc = readTimeDate(bytes, info.scale ?? 7, true);
       return { date: new Date(utc), offsetMinutes: bytes.readInt16LE(bytes.length - 2) };

@@ -62,8 +62,10 @@ describe('procedure calls', () => {
 
   it('checks decimal precision and scale, bit, money, GUID and binary', () => {
     const d = param('@d', 'decimal(5, 2)');
-    assert.equal(value(d, '-123.45'), -123.45);
-    assert.equal(value(d, '0.50'), 0.5);
+    assert.equal(value(d, '-123.45'), '-123.45');
+    assert.equal(value(d, '0.50'), '0.5');
+    assert.equal(value(d, '+.5'), '0.5');
+    assert.equal(value(d, '-0.00'), '0');
     assert.match(error(d, '1.234')!, /keeps 2 decimal place/);
     assert.match(error(d, '1234.5')!, /at most 3 digit/);
     assert.equal(value(param('@b', 'bit'), 'TRUE'), true);
@@ -76,9 +78,46 @@ describe('procedure calls', () => {
 
   it('checks string lengths (max has none) and keeps the text exactly as typed', () => {
     assert.equal(value(param('@s', 'nvarchar(5)'), '  a b'), '  a b');
-    assert.match(error(param('@s', 'nvarchar(5)'), '123456')!, /at most 5 character/);
+    assert.match(error(param('@s', 'nvarchar(5)'), '123456')!, /at most 5 byte-pair/);
     assert.equal(value(param('@s', 'varchar(max)'), 'x'.repeat(10000)), 'x'.repeat(10000));
-    assert.match(error(param('@c', 'char'), 'ab')!, /at most 1 character/);
+    assert.match(error(param('@c', 'char'), 'ab')!, /at most 1 byte/);
+  });
+
+  it('keeps decimal(38) values exactly as text: digits a double cannot hold are not rounded (review D5)', () => {
+    assert.equal(value(param('@d', 'decimal(38, 0)'), '12345678901234567890123'), '12345678901234567890123');
+    assert.equal(value(param('@d', 'numeric(30, 10)'), '-12345678901234567890.0123456789'), '-12345678901234567890.0123456789');
+    assert.equal(value(param('@d', 'decimal(38, 0)'), '000099999999999999999999999999999999999999'.slice(4)), '99999999999999999999999999999999999999');
+    assert.match(error(param('@d', 'decimal(38, 0)'), '1' + '0'.repeat(38))!, /at most 38 digit/);
+  });
+
+  it('counts nvarchar/nchar in UTF-16 code units and varchar/char in UTF-8 bytes, the widest code page (review D7)', () => {
+    const emoji = '\u{1F600}';
+    assert.equal(emoji.length, 2);
+    assert.match(error(param('@n', 'nvarchar(2)'), emoji + emoji)!, /at most 2 byte-pair.*this has 4.*beyond U\+FFFF/);
+    assert.equal(value(param('@n', 'nvarchar(4)'), emoji + emoji), emoji + emoji);
+    assert.match(error(param('@n', 'nchar(1)'), emoji)!, /this has 2/);
+    assert.equal(value(param('@n', 'nvarchar(3)'), 'éèê'), 'éèê'); // BMP characters: one byte-pair each
+    assert.match(error(param('@v', 'varchar(3)'), 'éè')!, /at most 3 byte.*this has 4 counted as UTF-8/);
+    assert.equal(value(param('@v', 'varchar(4)'), 'éè'), 'éè');
+    assert.match(error(param('@v', 'varchar(3)'), emoji)!, /this has 4/);
+    assert.equal(value(param('@v', 'varchar(3)'), 'abc'), 'abc');
+    assert.equal(value(param('@v', 'varchar(max)'), emoji.repeat(5000)), emoji.repeat(5000));
+  });
+
+  it('keeps time/datetime2/datetimeoffset digits past the millisecond as nanosecondDelta, refuses digits past the scale (review D6)', () => {
+    const t = value(param('@t', 'time(7)'), '12:00:00.1234567') as Date & { nanosecondDelta?: number };
+    assert.equal(t.getTime(), Date.UTC(1970, 0, 1, 12, 0, 0, 123));
+    assert.equal(Math.round(t.nanosecondDelta! * 1e7), 4567);
+    const d = value(param('@t', 'datetime2(7)'), '2026-11-25 10:30:05.9999999') as Date & { nanosecondDelta?: number };
+    assert.equal(d.getTime(), Date.UTC(2026, 10, 25, 10, 30, 5, 999));
+    assert.equal(Math.round(d.nanosecondDelta! * 1e7), 9999);
+    const o = value(param('@t', 'datetimeoffset(5)'), '2026-11-25T10:30:05.12345+02:00') as Date & { nanosecondDelta?: number };
+    assert.equal(o.getTime(), Date.UTC(2026, 10, 25, 8, 30, 5, 123));
+    assert.equal(Math.round(o.nanosecondDelta! * 1e7), 4500);
+    assert.equal((value(param('@t', 'time(7)'), '12:00:00.123') as Date & { nanosecondDelta?: number }).nanosecondDelta, undefined);
+    assert.match(error(param('@t', 'time(3)'), '12:00:00.1234')!, /keeps 3 fractional second digit.*this has 4/);
+    assert.match(error(param('@t', 'datetime2(0)'), '2026-11-25 23:59:59.5')!, /keeps 0/);
+    assert.equal((value(param('@t', 'datetime2(2)'), '2026-11-25 10:00:00.1200') as Date).getTime(), Date.UTC(2026, 10, 25, 10, 0, 0, 120));
   });
 
   it('reads dates and times as UTC, refuses impossible dates and a zone on types without one', () => {
@@ -112,7 +151,7 @@ describe('procedure calls', () => {
       procedure: '[dbo].[load rows]',
       parameters: [
         { name: 'rows', type: 'int', value: 10, output: false },
-        { name: 'amount', type: 'decimal', value: -1.5, output: false, precision: 9, scale: 2 },
+        { name: 'amount', type: 'decimal', value: '-1.5', output: false, precision: 9, scale: 2 },
         { name: 'at', type: 'datetime2', value: null, output: true, scale: 3 },
       ],
     });
@@ -172,5 +211,28 @@ describe('deployed definition vs editor', () => {
     assert.match(definitionStatusText('dbo.p', '[dbo].[p]', encrypted, null)!, /WITH ENCRYPTION/);
     assert.match(definitionStatusText('dbo.p', '[dbo].[p]', noPermission, null)!, /GRANT VIEW DEFINITION ON OBJECT::\[dbo\]\.\[p\]/);
     assert.equal(definitionStatusText('dbo.p', '[dbo].[p]', found, { same: true, firstDifferentLine: null }), null);
+  });
+
+  it('never calls a numbered (;2 and up) or temporary procedure "not deployed": says its definition cannot be compared, without a query (review D4)', async () => {
+    const calls: Array<readonly QueryParameter[] | undefined> = [];
+    const client = { query: async (_sql: string, parameters?: readonly QueryParameter[]) => { calls.push(parameters); return [{ object_id: 9, definition: 'CREATE PROCEDURE p;1 AS SELECT 1', is_encrypted: 0 }]; }, execute: async () => undefined };
+    const numbered = await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', 'p'], number: 2 }));
+    const local = await readDeployedDefinition(client, procedureCallName({ nameParts: ['#p'], number: null }));
+    const global = await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', '##p'], number: null }));
+    assert.deepEqual([numbered, local, global], [
+      { status: 'not-comparable', reason: 'numbered' }, { status: 'not-comparable', reason: 'temporary' }, { status: 'not-comparable', reason: 'temporary' },
+    ]);
+    assert.equal(calls.length, 0, 'nothing asked of the server');
+    for (const [name, d] of [['dbo.p;2', numbered], ['#p', local]] as const) {
+      const text = definitionStatusText(name, '', d, null)!;
+      assert.match(text, /can't be compared/);
+      assert.doesNotMatch(text, /not deployed/);
+    }
+    assert.match(definitionStatusText('dbo.p;2', '', numbered, null)!, /sys\.numbered_procedures/);
+    assert.match(definitionStatusText('#p', '', local, null)!, /tempdb/);
+    // ;1 is the group's base procedure: read under the bare name, like any procedure. A name with # inside is not temporary.
+    assert.equal((await readDeployedDefinition(client, procedureCallName({ nameParts: ['dbo', 'p'], number: 1 }))).status, 'found');
+    assert.deepEqual(calls[0], [{ name: 'name', type: 'nvarchar', value: '[dbo].[p]' }]);
+    assert.equal((await readDeployedDefinition(client, '[dbo].[p#1]')).status, 'found');
   });
 });
