@@ -5,7 +5,7 @@ import { splitBatches } from './batches';
 import { lex } from './lexer';
 import { LineIndex } from './lines';
 import { diagnose } from './diagnose';
-import { procedureSignature } from './procedureParameters';
+import { signatureOf } from './procedureParameters';
 import { scanStructure } from './structure';
 import type { Span } from './structure-types';
 import type { Analysis, AnalysisOptions, Range, TransactionStatementInfo } from './types';
@@ -41,8 +41,8 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     routines: structure.routines.map((r) => ({
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
-      // Headers are short: re-lexing one is cheaper than carrying token indexes out of the structural scan.
-      ...(r.kind === 'PROCEDURE' ? { signature: procedureSignature(text.slice(r.start, r.bodyStart)) ?? { nameParts: [r.name], parameters: [], notPromptable: null } } : {}),
+      // The parameter list straight from the document's tokens (re-lexing each header cost a quarter of analyze()).
+      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.bodyAt - 1)), nameParts: r.nameParts } } : {}),
     })),
     transactions: transactionStatements(structure, range),
   };

@@ -6,7 +6,7 @@
 
 import { Kw } from './keywords';
 import { TokenKind, identifierText, lex, type TokenStream } from './lexer';
-import { routineHeader } from './routines';
+import { kindAt, kwAt, routineHeader } from './routines';
 import type { ProcedureParameter, ProcedureParameterDefault, ProcedureParameterType, ProcedureSignature } from './types';
 
 /**
@@ -27,25 +27,33 @@ export function procedureSignature(headerText: string): ProcedureSignature | nul
   return { ...signatureOf(t, header.nameEnd, Math.max(header.nameEnd, header.bodyAt - 1)), nameParts: header.nameParts };
 }
 
+/** The token's text upper-cased when it is a word before `end`, else ''. */
+function wordAt(t: TokenStream, end: number, i: number): string {
+  return i < end && t.kinds[i] === TokenKind.Word ? t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() : '';
+}
+
+/** The source text of tokens a..b-1 ('' when empty). */
+function rawText(t: TokenStream, a: number, b: number): string {
+  return a < b ? t.text.slice(t.starts[a]!, t.ends[b - 1]!) : '';
+}
+
+const DEFAULT_STOP = new Set(['OUT', 'OUTPUT', 'READONLY']);
+
 /** Parameters between token `from` (just after the name) and `end` (the header's AS, exclusive). */
 export function signatureOf(t: TokenStream, from: number, end: number): Omit<ProcedureSignature, 'nameParts'> {
-  const kind = (i: number): TokenKind => (i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind));
-  const kw = (i: number): Kw => (i < end ? (t.keywords[i] as Kw) : Kw.None);
-  const word = (i: number): string => (i < end && t.kinds[i] === TokenKind.Word ? t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() : '');
-  const raw = (a: number, b: number): string => (a < b ? t.text.slice(t.starts[a]!, t.ends[b - 1]!) : '');
 
   // The list stops at WITH <procedure_option> or FOR REPLICATION at the top level.
   let stop = from;
   for (let depth = 0; stop < end; stop++) {
-    const k = kind(stop);
+    const k = kindAt(t, end, stop);
     if (k === TokenKind.LParen) depth++;
     else if (k === TokenKind.RParen) depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (kw(stop) === Kw.WITH || (kw(stop) === Kw.FOR && word(stop + 1) === 'REPLICATION'))) break;
+    else if (depth === 0 && (kwAt(t, end, stop) === Kw.WITH || (kwAt(t, end, stop) === Kw.FOR && wordAt(t, end, stop + 1) === 'REPLICATION'))) break;
   }
   let p = from;
   let last = stop;
   // `CREATE PROCEDURE p (@a int, @b int) AS`: the whole list in one pair of parentheses.
-  if (kind(p) === TokenKind.LParen && kind(stop - 1) === TokenKind.RParen) { p++; last = stop - 1; }
+  if (kindAt(t, end, p) === TokenKind.LParen && kindAt(t, end, stop - 1) === TokenKind.RParen) { p++; last = stop - 1; }
 
   const parameters: ProcedureParameter[] = [];
   const problems: string[] = [];
@@ -53,12 +61,12 @@ export function signatureOf(t: TokenStream, from: number, end: number): Omit<Pro
     // One parameter: up to the next comma outside parentheses.
     let q = p;
     for (let depth = 0; q < last; q++) {
-      const k = kind(q);
+      const k = kindAt(t, end, q);
       if (k === TokenKind.LParen) depth++;
       else if (k === TokenKind.RParen) depth = Math.max(0, depth - 1);
       else if (depth === 0 && k === TokenKind.Comma) break;
     }
-    const parsed = parameterOf(t, p, q, raw, word);
+    const parsed = parameterOf(t, p, q, end);
     if (typeof parsed === 'string') problems.push(parsed);
     else parameters.push(parsed);
     p = q + 1;
@@ -70,9 +78,8 @@ export function signatureOf(t: TokenStream, from: number, end: number): Omit<Pro
   return { parameters, notPromptable };
 }
 
-function parameterOf(t: TokenStream, from: number, end: number, raw: (a: number, b: number) => string, word: (i: number) => string): ProcedureParameter | string {
-  const kind = (i: number): TokenKind => (i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind));
-  if (kind(from) !== TokenKind.Variable) return `expected a @parameter at "${raw(from, Math.min(end, from + 3))}"`;
+function parameterOf(t: TokenStream, from: number, end: number, listEnd: number): ProcedureParameter | string {
+  if (kindAt(t, end, from) !== TokenKind.Variable) return `expected a @parameter at "${rawText(t, from, Math.min(end, from + 3))}"`;
   const name = t.text.slice(t.starts[from]!, t.ends[from]!);
   let i = from + 1;
   if (t.keywords[i] === Kw.AS && i < end) i++;
@@ -80,27 +87,27 @@ function parameterOf(t: TokenStream, from: number, end: number, raw: (a: number,
   // [type_schema_name.] data_type [(length | precision, scale | max)]
   const typeStart = i;
   const parts: string[] = [];
-  while (i < end && (kind(i) === TokenKind.Word || kind(i) === TokenKind.BracketId || kind(i) === TokenKind.QuotedId)) {
+  while (i < end && (kindAt(t, end, i) === TokenKind.Word || kindAt(t, end, i) === TokenKind.BracketId || kindAt(t, end, i) === TokenKind.QuotedId)) {
     parts.push(identifierText(t, i));
     i++;
-    if (kind(i) !== TokenKind.Dot) break;
+    if (kindAt(t, end, i) !== TokenKind.Dot) break;
     i++;
   }
   if (parts.length === 0) return `${name} has no data type`;
   const args: string[] = [];
-  if (kind(i) === TokenKind.LParen) {
+  if (kindAt(t, end, i) === TokenKind.LParen) {
     i++;
     let current = '';
-    while (i < end && kind(i) !== TokenKind.RParen) {
-      if (kind(i) === TokenKind.Comma) { args.push(current); current = ''; }
+    while (i < end && kindAt(t, end, i) !== TokenKind.RParen) {
+      if (kindAt(t, end, i) === TokenKind.Comma) { args.push(current); current = ''; }
       else current += t.text.slice(t.starts[i]!, t.ends[i]!);
       i++;
     }
     args.push(current);
-    if (kind(i) !== TokenKind.RParen) return `${name}: unclosed type arguments`;
+    if (kindAt(t, end, i) !== TokenKind.RParen) return `${name}: unclosed type arguments`;
     i++;
   }
-  const type = typeOf(parts, args, raw(typeStart, i));
+  const type = typeOf(parts, args, rawText(t, typeStart, i));
 
   let varying = false;
   let nullable: boolean | null = null;
@@ -108,19 +115,19 @@ function parameterOf(t: TokenStream, from: number, end: number, raw: (a: number,
   let output = false;
   let readonly = false;
   while (i < end) {
-    const w = word(i);
+    const w = wordAt(t, listEnd, i);
     if (w === 'VARYING') { varying = true; i++; }
-    else if (w === 'NOT' && word(i + 1) === 'NULL') { nullable = false; i += 2; }
+    else if (w === 'NOT' && wordAt(t, listEnd, i + 1) === 'NULL') { nullable = false; i += 2; }
     else if (w === 'NULL') { nullable = true; i++; }
     else if (w === 'OUT' || w === 'OUTPUT') { output = true; i++; }
     else if (w === 'READONLY') { readonly = true; i++; }
-    else if (kind(i) === TokenKind.Operator && t.text.slice(t.starts[i]!, t.ends[i]!) === '=') {
+    else if (kindAt(t, end, i) === TokenKind.Operator && t.text.slice(t.starts[i]!, t.ends[i]!) === '=') {
       // The default runs to the next modifier keyword (OUT/OUTPUT/READONLY) or the end of the parameter.
       let j = i + 1;
-      while (j < end && !['OUT', 'OUTPUT', 'READONLY'].includes(word(j))) j++;
-      defaultValue = defaultOf(t, i + 1, j, raw);
+      while (j < end && !DEFAULT_STOP.has(wordAt(t, listEnd, j))) j++;
+      defaultValue = defaultOf(t, i + 1, j);
       i = j;
-    } else return `${name}: unexpected "${raw(i, i + 1)}"`;
+    } else return `${name}: unexpected "${rawText(t, i, i + 1)}"`;
   }
 
   let notPromptable: string | null = null;
@@ -130,42 +137,50 @@ function parameterOf(t: TokenStream, from: number, end: number, raw: (a: number,
   return { name, type, varying, nullable, default: defaultValue, output, readonly, notPromptable };
 }
 
+/** A type argument as a whole number, or null. */
+function wholeNumber(s: string | undefined): number | null {
+  return s !== undefined && /^\d+$/.test(s.trim()) ? Number(s.trim()) : null;
+}
+
 function typeOf(parts: readonly string[], args: readonly string[], text: string): ProcedureParameterType {
   const name = parts[parts.length - 1]!.toLowerCase();
   const schema = parts.length > 1 ? parts.slice(0, -1).join('.') : null;
-  const number = (s: string | undefined): number | null => (s !== undefined && /^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
   let length: number | 'max' | null = null;
   let precision: number | null = null;
   let scale: number | null = null;
   if (['char', 'varchar', 'nchar', 'nvarchar', 'binary', 'varbinary'].includes(name)) {
     // "When n isn't specified in a data definition or variable declaration statement, the default length is 1"
     // (Learn: char and varchar; nchar and nvarchar; binary and varbinary).
-    length = args[0]?.trim().toLowerCase() === 'max' ? 'max' : number(args[0]) ?? 1;
+    length = args[0]?.trim().toLowerCase() === 'max' ? 'max' : wholeNumber(args[0]) ?? 1;
   } else if (name === 'decimal' || name === 'numeric') {
     // Defaults: precision 18, scale 0 (Learn: decimal and numeric).
-    precision = number(args[0]) ?? 18;
-    scale = number(args[1]) ?? 0;
+    precision = wholeNumber(args[0]) ?? 18;
+    scale = wholeNumber(args[1]) ?? 0;
   } else if (name === 'datetime2' || name === 'time' || name === 'datetimeoffset') {
     // Fractional seconds scale defaults to 7 (Learn: datetime2, time, datetimeoffset).
-    scale = number(args[0]) ?? 7;
+    scale = wholeNumber(args[0]) ?? 7;
   } else if (name === 'float') {
-    precision = number(args[0]) ?? 53;
+    precision = wholeNumber(args[0]) ?? 53;
   }
   return { schema, name, length, precision, scale, text };
 }
 
-function defaultOf(t: TokenStream, from: number, end: number, raw: (a: number, b: number) => string): ProcedureParameterDefault {
-  const text = raw(from, end);
+/** One token's source text. */
+function tokenTextAt(t: TokenStream, i: number): string {
+  return t.text.slice(t.starts[i]!, t.ends[i]!);
+}
+
+function defaultOf(t: TokenStream, from: number, end: number): ProcedureParameterDefault {
+  const text = rawText(t, from, end);
   const kind = t.kinds[from] as TokenKind;
-  const tokenText = (i: number): string => t.text.slice(t.starts[i]!, t.ends[i]!);
   if (end - from === 1) {
-    if (kind === TokenKind.String) return { kind: 'string', text, value: tokenText(from).slice(1, -1).replaceAll("''", "'") };
-    if (kind === TokenKind.NString) return { kind: 'string', text, value: tokenText(from).slice(2, -1).replaceAll("''", "'") };
-    if (kind === TokenKind.Number) return { kind: 'number', text, value: tokenText(from) };
-    if (kind === TokenKind.Word && tokenText(from).toUpperCase() === 'NULL') return { kind: 'null', text, value: null };
+    if (kind === TokenKind.String) return { kind: 'string', text, value: tokenTextAt(t, from).slice(1, -1).replaceAll("''", "'") };
+    if (kind === TokenKind.NString) return { kind: 'string', text, value: tokenTextAt(t, from).slice(2, -1).replaceAll("''", "'") };
+    if (kind === TokenKind.Number) return { kind: 'number', text, value: tokenTextAt(t, from) };
+    if (kind === TokenKind.Word && tokenTextAt(t, from).toUpperCase() === 'NULL') return { kind: 'null', text, value: null };
   }
-  if (end - from === 2 && kind === TokenKind.Operator && (tokenText(from) === '-' || tokenText(from) === '+') && t.kinds[from + 1] === TokenKind.Number) {
-    return { kind: 'number', text, value: `${tokenText(from) === '-' ? '-' : ''}${tokenText(from + 1)}` };
+  if (end - from === 2 && kind === TokenKind.Operator && (tokenTextAt(t, from) === '-' || tokenTextAt(t, from) === '+') && t.kinds[from + 1] === TokenKind.Number) {
+    return { kind: 'number', text, value: `${tokenTextAt(t, from) === '-' ? '-' : ''}${tokenTextAt(t, from + 1)}` };
   }
   // A constant the lens does not evaluate (0x binary, an identifier constant): shown as written, used by omitting it.
   return { kind: 'other', text, value: text };

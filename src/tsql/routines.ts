@@ -27,13 +27,20 @@ function isNamePart(kind: TokenKind): boolean {
   return kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId || kind === TokenKind.TempName;
 }
 
+// Token lookups bounded by `end` as module functions, not closures made per call (routineHeader runs once per routine).
+export function kwAt(t: TokenStream, end: number, i: number): Kw {
+  return i < end ? (t.keywords[i] as Kw) : Kw.None;
+}
+
+export function kindAt(t: TokenStream, end: number, i: number): TokenKind {
+  return i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind);
+}
+
 /** The header starting at token `from` (CREATE or ALTER), tokens up to `end` (exclusive); null when not a routine. */
 export function routineHeader(t: TokenStream, from: number, end: number): RoutineHeader | null {
-  const kw = (i: number): Kw => (i < end ? (t.keywords[i] as Kw) : Kw.None);
-  const kind = (i: number): TokenKind => (i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind));
   let q = from + 1;
-  if (kw(from) === Kw.CREATE && kw(q) === Kw.OR && kw(q + 1) === Kw.ALTER) q += 2;
-  const k = kw(q);
+  if (kwAt(t, end, from) === Kw.CREATE && kwAt(t, end, q) === Kw.OR && kwAt(t, end, q + 1) === Kw.ALTER) q += 2;
+  const k = kwAt(t, end, q);
   const routineKind: RoutineKind | null =
     k === Kw.PROC || k === Kw.PROCEDURE ? 'PROCEDURE' : k === Kw.FUNCTION ? 'FUNCTION' : k === Kw.TRIGGER ? 'TRIGGER' : null;
   if (routineKind === null) return null;
@@ -42,15 +49,15 @@ export function routineHeader(t: TokenStream, from: number, end: number): Routin
   // part not followed by a dot, so `CREATE PROCEDURE dbo.p AS BEGIN` stops before AS.
   const parts: string[] = [];
   let r = q + 1;
-  while (r < end && isNamePart(kind(r))) {
+  while (r < end && isNamePart(kindAt(t, end, r))) {
     parts.push(identifierText(t, r));
     r++;
-    if (kind(r) !== TokenKind.Dot) break;
+    if (kindAt(t, end, r) !== TokenKind.Dot) break;
     r++;
-    while (kind(r) === TokenKind.Dot) { parts.push(''); r++; }
+    while (kindAt(t, end, r) === TokenKind.Dot) { parts.push(''); r++; }
   }
   let number: number | null = null;
-  if (routineKind === 'PROCEDURE' && kind(r) === TokenKind.Semicolon && kind(r + 1) === TokenKind.Number) {
+  if (routineKind === 'PROCEDURE' && kindAt(t, end, r) === TokenKind.Semicolon && kindAt(t, end, r + 1) === TokenKind.Number) {
     number = Number(t.text.slice(t.starts[r + 1]!, t.ends[r + 1]!));
     r += 2;
   }
@@ -58,10 +65,10 @@ export function routineHeader(t: TokenStream, from: number, end: number): Routin
 
   let depth = 0;
   for (; r < end; r++) {
-    const kd = kind(r);
+    const kd = kindAt(t, end, r);
     if (kd === TokenKind.LParen) depth++;
     else if (kd === TokenKind.RParen) { if (depth > 0) depth--; }
-    else if (depth === 0 && kw(r) === Kw.AS && kind(r - 1) !== TokenKind.Variable && kw(r - 1) !== Kw.EXEC && kw(r - 1) !== Kw.EXECUTE) break;
+    else if (depth === 0 && kwAt(t, end, r) === Kw.AS && kindAt(t, end, r - 1) !== TokenKind.Variable && kwAt(t, end, r - 1) !== Kw.EXEC && kwAt(t, end, r - 1) !== Kw.EXECUTE) break;
   }
   const bodyAt = Math.min(r + 1, end);
   const external = bodyAt < end && t.kinds[bodyAt] === TokenKind.Word &&

@@ -130,6 +130,11 @@ export interface RoutineNode extends Span {
   bodyStart: number;
   /** `AS EXTERNAL NAME assembly.class.method`: a CLR routine, no T-SQL body. */
   external: boolean;
+  /** Token index just after the name (a procedure's parameter list starts there) and of the first body token. */
+  nameEnd: number;
+  bodyAt: number;
+  /** The name's parts, brackets and quotes removed. */
+  nameParts: string[];
 }
 
 const KINDS: readonly StatementKind[] = [

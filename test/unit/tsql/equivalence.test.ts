@@ -32,6 +32,8 @@ function plainStructure(s: object): unknown {
     const v = value as { toArray?: () => unknown[] };
     out[key] = typeof v?.toArray === 'function' ? v.toArray() : value;
   }
+  // Routines carry token indexes and name parts for the parameter lists (issue 16), newer than the oracle.
+  if (Array.isArray(out.routines)) out.routines = (out.routines as Array<Record<string, unknown>>).map(({ nameEnd: _e, bodyAt: _b, nameParts: _p, ...rest }) => rest);
   return JSON.parse(JSON.stringify(out));
 }
 
