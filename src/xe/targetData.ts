@@ -64,13 +64,14 @@ export function parseCounterTarget(xml: string | null): CounterData {
   return { counts, truncated, parseError };
 }
 
-export function parseHistogramTarget(xml: string | null): HistogramData {
-  const buckets = new Map<number, number>();
+/**
+ * Reads histogram target_data slot by slot (`<HistogramTarget truncated=… buckets=…><Slot count=…><value>…</value>`):
+ * each slot's value text and count go to `onSlot`. One reader for both value kinds below.
+ */
+function readHistogramSlots(xml: string, onSlot: (valueText: string, count: number) => void): { slots: number | null; truncatedAttribute: string | null; parseError: string | null } {
   let slots: number | null = null;
   let truncatedAttribute: string | null = null;
-  let unreadable = 0;
   let sawRoot = false;
-  if (xml === null || xml.length === 0) return { buckets, slots, truncatedAttribute, unreadable, parseError: 'histogram returned no data' };
   let slotCount: number | null = null;
   let inValue = false;
   let value = '';
@@ -97,18 +98,26 @@ export function parseHistogramTarget(xml: string | null): HistogramData {
         inValue = false;
         handler.wantText = false;
       } else if (name === 'Slot') {
-        if (slotCount !== null) {
-          const v = integer(value.trim());
-          if (v === null) unreadable += slotCount;
-          else buckets.set(v, (buckets.get(v) ?? 0) + slotCount);
-        }
+        if (slotCount !== null) onSlot(value.trim(), slotCount);
         slotCount = null;
       }
     },
   };
   const error = scanXml(xml, handler);
   const parseError = error !== null ? `histogram target_data is malformed (${error})` : sawRoot ? null : 'histogram target_data has no <HistogramTarget> root';
-  return { buckets, slots, truncatedAttribute, unreadable, parseError };
+  return { slots, truncatedAttribute, parseError };
+}
+
+export function parseHistogramTarget(xml: string | null): HistogramData {
+  const buckets = new Map<number, number>();
+  let unreadable = 0;
+  if (xml === null || xml.length === 0) return { buckets, slots: null, truncatedAttribute: null, unreadable, parseError: 'histogram returned no data' };
+  const read = readHistogramSlots(xml, (text, count) => {
+    const v = integer(text);
+    if (v === null) unreadable += count;
+    else buckets.set(v, (buckets.get(v) ?? 0) + count);
+  });
+  return { buckets, slots: read.slots, truncatedAttribute: read.truncatedAttribute, unreadable, parseError: read.parseError };
 }
 
 /** Sum of the bucket counts: how many events the histogram placed in a slot. */
@@ -124,40 +133,7 @@ export function bucketedCount(buckets: ReadonlyMap<number, number>): number {
  */
 export function parseHistogramTextTarget(xml: string | null): { buckets: Map<string, number>; slots: number | null; parseError: string | null } {
   const buckets = new Map<string, number>();
-  let slots: number | null = null;
-  let sawRoot = false;
-  if (xml === null || xml.length === 0) return { buckets, slots, parseError: 'histogram returned no data' };
-  let slotCount: number | null = null;
-  let inValue = false;
-  let value = '';
-  const handler = {
-    wantText: false,
-    open: (name: string, attrs: readonly string[], count: number) => {
-      if (name === 'HistogramTarget' || name === 'Slots') {
-        sawRoot = true;
-        slots = integer(attr(attrs, count, 'buckets'));
-      } else if (name === 'Slot') {
-        slotCount = integer(attr(attrs, count, 'count'));
-        value = '';
-      } else if (name === 'value' && slotCount !== null) {
-        inValue = true;
-        handler.wantText = true;
-      }
-    },
-    text: (t: string) => {
-      if (inValue) value += t;
-    },
-    close: (name: string) => {
-      if (name === 'value') {
-        inValue = false;
-        handler.wantText = false;
-      } else if (name === 'Slot') {
-        if (slotCount !== null) buckets.set(value.trim(), (buckets.get(value.trim()) ?? 0) + slotCount);
-        slotCount = null;
-      }
-    },
-  };
-  const error = scanXml(xml, handler);
-  const parseError = error !== null ? `histogram target_data is malformed (${error})` : sawRoot ? null : 'histogram target_data has no <HistogramTarget> root';
-  return { buckets, slots, parseError };
+  if (xml === null || xml.length === 0) return { buckets, slots: null, parseError: 'histogram returned no data' };
+  const read = readHistogramSlots(xml, (text, count) => buckets.set(text, (buckets.get(text) ?? 0) + count));
+  return { buckets, slots: read.slots, parseError: read.parseError };
 }
