@@ -191,8 +191,11 @@ export interface BatchReport {
   iterationsCompleted: number;
   /** DONE / DONEINPROC tokens seen (one per statement the server reported). */
   statements: number;
-  /** Sum of row counts of statements that returned no result set (INSERT/UPDATE/DELETE/MERGE). */
-  rowsAffected: number;
+  /**
+   * Sum of row counts of statements that returned no result set (INSERT/UPDATE/DELETE/MERGE); null when no DONE
+   * token carried a count (SET NOCOUNT ON: MS-TDS 2.2.7.6, DONE_COUNT unset) — not measured, never 0.
+   */
+  rowsAffected: number | null;
   /** Rows received in result sets (counted, never kept). */
   rowsReturned: number;
   resultSets: number;

@@ -69,7 +69,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
     elapsedMs: 0,
     iterationsCompleted: 0,
     statements: 0,
-    rowsAffected: 0,
+    rowsAffected: null,
     rowsReturned: 0,
     resultSets: 0,
     messageCount: 0,
@@ -191,7 +191,7 @@ function runOnce(session: TediousSession, batch: WorkloadBatch, report: BatchRep
     const onDone = (rowCount: number | undefined) => {
       report.statements++;
       // A DONE after a result set counts rows returned (already counted per row); otherwise rows affected.
-      if (!inResultSet && typeof rowCount === 'number') report.rowsAffected += rowCount;
+      if (!inResultSet && typeof rowCount === 'number') report.rowsAffected = (report.rowsAffected ?? 0) + rowCount;
       inResultSet = false;
     };
     request.on('done', onDone);

@@ -155,7 +155,7 @@ export async function runConcurrent(
 }
 
 async function runOneSession(session: SqlSession, n: number, batches: readonly WorkloadBatch[], executor: WorkloadExecutor, options: { signal: AbortSignal; onMessage?: (m: WorkloadMessage) => void }): Promise<OneSession> {
-  const outcome: SessionOutcome = { session: n, spid: session.spid, elapsedMs: 0, statements: 0, rowsAffected: 0, iterationsCompleted: 0, errors: [], cancelled: false };
+  const outcome: SessionOutcome = { session: n, spid: session.spid, elapsedMs: 0, statements: 0, rowsAffected: null, iterationsCompleted: 0, errors: [], cancelled: false };
   const result: OneSession = { outcome, batches: [], messages: [], messageCount: 0, connectionLost: false };
   for (const [index, batch] of batches.entries()) {
     if (options.signal.aborted) {
@@ -166,7 +166,7 @@ async function runOneSession(session: SqlSession, n: number, batches: readonly W
     result.batches.push({ batchIndex: index, firstLine: batch.firstLine, repeat: batch.repeat, elapsedMs: report.elapsedMs, iterationsCompleted: report.iterationsCompleted, statements: report.statements, rowsAffected: report.rowsAffected, rowsReturned: report.rowsReturned });
     outcome.elapsedMs += report.elapsedMs;
     outcome.statements += report.statements;
-    outcome.rowsAffected += report.rowsAffected;
+    outcome.rowsAffected = addCounts(outcome.rowsAffected, report.rowsAffected);
     outcome.iterationsCompleted += report.iterationsCompleted;
     result.messageCount += report.messageCount;
     result.messages.push(...report.messages.slice(0, 20));
@@ -184,6 +184,11 @@ async function runOneSession(session: SqlSession, n: number, batches: readonly W
   return result;
 }
 
+/** Row counts the server reported, summed; null only when none was reported (SET NOCOUNT ON everywhere). */
+function addCounts(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : a + b;
+}
+
 function mergeBatches(perSession: readonly BatchOutcome[][]): BatchOutcome[] {
   const merged = new Map<number, BatchOutcome>();
   for (const list of perSession) {
@@ -194,7 +199,7 @@ function mergeBatches(perSession: readonly BatchOutcome[][]): BatchOutcome[] {
         m.elapsedMs = Math.max(m.elapsedMs, b.elapsedMs);
         m.iterationsCompleted += b.iterationsCompleted;
         m.statements += b.statements;
-        m.rowsAffected += b.rowsAffected;
+        m.rowsAffected = addCounts(m.rowsAffected, b.rowsAffected);
         m.rowsReturned += b.rowsReturned;
       }
     }

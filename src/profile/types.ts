@@ -132,7 +132,8 @@ export interface BatchOutcome {
   elapsedMs: number;
   iterationsCompleted: number;
   statements: number;
-  rowsAffected: number;
+  /** null: not measured (SET NOCOUNT ON: the server sent no row counts). */
+  rowsAffected: number | null;
   rowsReturned: number;
 }
 
@@ -252,7 +253,8 @@ export interface SessionOutcome {
   spid: number;
   elapsedMs: number;
   statements: number;
-  rowsAffected: number;
+  /** null: not measured (SET NOCOUNT ON: the server sent no row counts). */
+  rowsAffected: number | null;
   iterationsCompleted: number;
   errors: RunError[];
   cancelled: boolean;

@@ -137,6 +137,22 @@ describe('integration: db connections and workload runner', function () {
     }
   });
 
+  it('under SET NOCOUNT ON the server sends no row counts: rows affected is not measured (null), never 0', async () => {
+    const s = await open();
+    await s.execute('IF OBJECT_ID(N\'dbo.lens_nocount\') IS NOT NULL DROP TABLE dbo.lens_nocount; CREATE TABLE dbo.lens_nocount (v int);');
+    try {
+      const quiet = await runWorkload(s, { text: 'SET NOCOUNT ON;\nINSERT INTO dbo.lens_nocount (v) VALUES (1), (2);\nSET NOCOUNT OFF;', repeat: 1, firstLine: 0 }).done;
+      assert.equal(quiet.error, null);
+      assert.equal(quiet.rowsAffected, null);
+      const counted = await runWorkload(s, { text: 'INSERT INTO dbo.lens_nocount (v) VALUES (3);', repeat: 1, firstLine: 0 }).done;
+      assert.equal(counted.rowsAffected, 1);
+      const [row] = await s.query('SELECT COUNT(*) AS n FROM dbo.lens_nocount;');
+      assert.equal(row!.n, 3, 'the quiet INSERT did run');
+    } finally {
+      await s.execute('DROP TABLE dbo.lens_nocount;');
+    }
+  });
+
   /** True once the monitor sees the workload session inside WAITFOR (sys.dm_exec_requests / dm_os_waiting_tasks). */
   const inWaitfor = (monitor: TediousSession, spid: number) => async () =>
     (await captureInFlightWaits(monitor, spid)).some((w) => w.waitType === 'WAITFOR' || w.taskWaitType === 'WAITFOR');
