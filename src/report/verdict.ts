@@ -219,7 +219,8 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
     // A cancelled run's figures cover what ran before the cancel: the headline says so first, never "ran in 1.00 s".
     const why = cancelled.reason === 'timeout' ? 'the workload time limit' : 'the user';
     const when = formatDuration(cancelled.atMs);
-    headline = `Cancelled by ${why} after ${when}${cancelled.runs > 1 ? ` (${cancelled.runs} runs)` : ''} — ${headline.charAt(0).toLowerCase()}${headline.slice(1)}`;
+    // Only a leading "The" is lower-cased: "FORCED ran 7.3× faster" keeps its mode name.
+    headline = `Cancelled by ${why} after ${when}${cancelled.runs > 1 ? ` (${cancelled.runs} runs)` : ''} — ${headline.replace(/^The /, 'the ')}`;
     headlineTone = 'bad';
     facts.splice(facts[0]?.id === 'compared' ? 1 : 0, 0, { id: 'cancelled', label: 'Figures', text: `the cancelled run${cancelled.runs > 1 ? 's cover' : ' covers'} only what ran before the cancel, not the whole workload; run it again to completion before reading ${cancelled.runs > 1 ? 'them' : 'it'} as its cost`, tone: 'bad' });
   }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { buildComparisonModel } from '../../../src/report/comparison';
 import { toMarkdown } from '../../../src/report/export';
+import { buildVerdict } from '../../../src/report/verdict';
 import type { Finding } from '../../../src/report/diagnosis';
 import { makeRun, type RunFigures } from './runFixture';
 
@@ -122,5 +123,12 @@ describe('diagnosis rules look at their evidence (issue 20)', () => {
     assert.match(verdict, /Where the time went: WRITELOG, 1\.58 s — 100 % of the session's waits, more than the elapsed time \(waits of concurrent sessions or parallel tasks add up\)/);
     assert.doesNotMatch(verdict, /158 ?%/);
     assert.equal(model.diagnosis.find((f) => f.id === 'writelog-share')!.title, 'WRITELOG was more than 100% of the elapsed time in the run');
+  });
+
+  it('a comparison with a cancelled run keeps its mode name in the headline after "Cancelled … —"', () => {
+    const disabled = makeRun({ mode: 'DISABLED', elapsedMs: 1300, commits: 500, flushesCounter: 500 });
+    const forced = { ...makeRun({ mode: 'FORCED', elapsedMs: 60, commits: 500, flushesCounter: 2 }), status: 'cancelled' as const, cancel: { reason: 'user' as const, atMs: 60 } };
+    const verdict = buildVerdict(buildComparisonModel([disabled, forced]));
+    assert.match(verdict.headline, /^Cancelled by the user after 60(\.0+)? ms — FORCED ran [\d.]+× faster than DISABLED/);
   });
 });
