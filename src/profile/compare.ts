@@ -106,7 +106,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     const monitor = await open('monitor');
     const workload = await open('workload');
     progress('plan');
-    let { plan, grantContext } = await preparePlan(monitor, {
+    const levels = options.sessions && options.sessions.length > 0 ? [...options.sessions] : null;
+    const prepared = await preparePlan(monitor, {
       server: source.serverLabel,
       ...(options.modes ? { modes: options.modes } : {}),
       ...(options.repetitions !== undefined ? { repetitions: options.repetitions } : {}),
@@ -115,8 +116,10 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       ...(options.allowAvailabilityGroup !== undefined ? { allowAvailabilityGroup: options.allowAvailabilityGroup } : {}),
       measuredBatchCount: measured.length,
     });
+    const { grantContext } = prepared;
+    // What the user confirms names the sweep: its levels, the runs in all and the connections it opens.
+    const plan: ComparisonPlan = levels ? { ...prepared.plan, sessions: levels } : prepared.plan;
     const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null, discardedRuns: [] as DiscardedRun[] };
-    const levels = options.sessions && options.sessions.length > 0 ? [...options.sessions] : null;
     if (levels) {
       const largest = Math.max(...levels);
       const max = options.maxSessions ?? MAX_SESSIONS_DEFAULT;
@@ -133,11 +136,6 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
     const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };
-    // What the user confirms names the sweep: its levels, the runs in all and the connections it opens.
-    if (levels) {
-      plan = { ...plan, sessions: levels };
-      base.plan = plan;
-    }
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
     const target = await readTargetDatabase(monitor);
