@@ -60,6 +60,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
     attentionAckDelayMs: () => engine.attentionAckDelayMs?.() ?? 0,
+    onSessionKilled: (session, disconnect) => engine.onSessionKilled?.(session, disconnect),
     execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
       const recorded = { spid: session.spid, text: requestText(request) };
       log.push(recorded);
