@@ -57,7 +57,10 @@ Comparison:
   --setup-batches N             the first N batches are setup
   --allow-availability-group    accept a database in an availability group (no durability guarantee)
   --yes                         confirm the plan; without it the plan is printed and nothing runs
-                                (also restores what a killed run left in the journal, once that run is gone)
+                                (also restores what a killed run left in the journal, or a gone run's
+                                ownership marker on the database, once that run is gone)
+  --owner-grace SECONDS         how long recovery waits for a comparison on another machine that holds no
+                                connection to come back before it restores that run's database (default 90)
   --fail-if-speedup-below X     exit 8 when FORCED is not at least X times faster than DISABLED
                                 (median elapsed; needs both modes) — a CI gate for test suites
   --sessions LIST               concurrency sweep, e.g. 1,4,16: the plan runs once per level, each run on
@@ -107,6 +110,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   let repeat = 3;
   let setupBatches: number | undefined;
   let sessions: number[] | undefined;
+  let ownerGraceMs: number | null = null;
   const program = { command: null as CommandSpec | null };
   const gates = newGateArgs();
   for (let i = 0; i < args.length; i++) {
@@ -154,6 +158,11 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       const parsed = parseSessionLevels(args[++i] ?? '');
       if (typeof parsed === 'string') return usageError(io, 'compare', `--${parsed}`, usage);
       sessions = parsed;
+    } else if (arg === '--owner-grace') {
+      const value = args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n < 0) return usageError(io, 'compare', `--owner-grace needs a number of seconds ≥ 0, not '${value ?? ''}'`, usage);
+      ownerGraceMs = Math.round(n * 1000);
     } else if (arg === '--setup-batches') {
       const n = positiveInt(args[++i], '--setup-batches', 0);
       if (typeof n === 'string') return usageError(io, 'compare', n, usage);
@@ -185,7 +194,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   const lifecycle = runLifecycle(io, { journal });
   const { signal } = lifecycle;
   try {
-    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, ...(io.ask ? { ask: io.ask } : {}) });
+    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: ownerGraceMs ?? undefined });
     if (recovery === 'failed') return EXIT.restoreFailed;
     if (recovery === 'declined' && (await pendingRestores(journal, source.serverLabel)).some((e) => e.database.toLowerCase() === profile.database.toLowerCase())) {
       // Its setting may be that run's leftover: a comparison now would take it for the original.
@@ -266,6 +275,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       case 'workload-error':
         return EXIT.workloadError;
       default:
+        if (result.error?.kind === 'ownership-lost') return EXIT.ownershipLost;
         return result.error?.kind === 'durability-change' ? EXIT.durabilityChangeFailed : EXIT.unexpected;
     }
   } catch (err) {
