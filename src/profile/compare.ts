@@ -5,7 +5,7 @@
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import { DurabilityChangeError, DurabilityGuard, OwnershipLostError, type RestoreOutcome } from './durabilityGuard';
 import type { LockHolder } from './databaseLock';
-import { claimDatabase, ownershipLostText, withOwnershipStatements } from './compareClaim';
+import { claimDatabase, inspectClaim, ownershipLostText, withOwnershipStatements } from './compareClaim';
 import type { OwnershipMarker } from './ownershipMarker';
 import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
@@ -141,6 +141,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
     const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };
+    // Another run's claim: its FORCED must not become this plan's "current setting" to restore to.
+    const owned = await inspectClaim(monitor, plan.database);
+    if (owned) {
+      const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'in-use', message: owned.message }] };
+      return { ...base, plan: refusedPlan, status: 'refused', ownedBy: owned.ownedBy, error: { kind: 'other', message: owned.message } };
+    }
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
     const target = await readTargetDatabase(monitor);

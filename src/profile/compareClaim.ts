@@ -3,7 +3,8 @@
 // names the owner from its marker — since when, which process on which machine, the original setting — and whether
 // it is still alive; the plan the user confirms names the marker statements too.
 import type { SqlClient } from '../db/types';
-import { describeHolder, type LockHolder } from './databaseLock';
+import { describeHolder, releaseDatabaseLock, tryLockDatabase, type LockHolder } from './databaseLock';
+import { assessOwner, ownedRefusal } from './ownerLiveness';
 import { DatabaseOwnedError, type DurabilityGuard } from './durabilityGuard';
 import { describeClaim, isUnreadable, MARKER_NAME, MarkerWriteError, readMarker, type OwnershipMarker } from './ownershipMarker';
 import type { ComparisonPlan } from './plan';
@@ -41,6 +42,27 @@ export async function claimDatabase(guard: DurabilityGuard, monitor: SqlClient, 
     }
     if (err instanceof MarkerWriteError) return { kind: 'refused', message: err.message, heldBy: undefined, ownedBy: undefined };
     return { kind: 'failed', message: `${(err as Error).message ?? String(err)} Nothing was changed.` };
+  }
+}
+
+/**
+ * Before the user is asked: is the database another run's? Reads the marker (no lock needed) and, when there is one,
+ * whether its owner lives — the database lock taken for a moment, or seen held. The claim itself (claimDatabase,
+ * after the confirmation) checks again under the lock; this only spares the user a plan that would take another
+ * comparison's FORCED for the original.
+ */
+export async function inspectClaim(monitor: SqlClient, database: string): Promise<{ message: string; ownedBy: OwnershipMarker | undefined } | null> {
+  const marker = await readMarker(monitor).catch(() => null);
+  if (marker === null) return null;
+  if (isUnreadable(marker)) return { message: ownedRefusal(database, marker, null), ownedBy: undefined };
+  const lock = await tryLockDatabase(monitor, database);
+  if (!lock.acquired) {
+    return { message: `${describeClaim(database, marker)}. It is running: ${describeHolder(lock.holder)} holds the database lock. Nothing was changed; try again when it has finished.`, ownedBy: marker };
+  }
+  try {
+    return { message: ownedRefusal(database, marker, await assessOwner(monitor, marker)), ownedBy: marker };
+  } finally {
+    await releaseDatabaseLock(monitor, database).catch(() => false);
   }
 }
 

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { SqlClient } from '../db/types';
 import { num } from '../probes/values';
 import { alterDurabilitySql } from './durabilitySetting';
-import { describeClaim, describeMarkerOwner, dropMarkerStatement, isUnreadable, shownText, type MarkerReading, type OwnershipMarker } from './ownershipMarker';
+import { describeClaim, dropMarkerStatement, isUnreadable, shownText, type MarkerReading, type OwnershipMarker } from './ownershipMarker';
 
 /**
  * The run lock's resource: its own prefix, so its first 32 characters (all that sys.dm_tran_locks shows in plain text,
@@ -88,10 +88,9 @@ export interface AssessOptions {
  * monitor session is gone). Never throws.
  */
 export async function assessOwner(client: SqlClient, marker: OwnershipMarker, options: AssessOptions = {}): Promise<OwnerAssessment> {
-  const who = describeMarkerOwner(marker);
   const held = await runLockHeld(client, marker.run);
   if (held === true) {
-    return { state: 'alive', reason: `Its monitor connection is gone but its workload connection still holds the run (${who}): it reconnects and restores the database itself.` };
+    return { state: 'alive', reason: 'Its monitor connection is gone but its workload connection still holds the run: it reconnects and restores the database itself.' };
   }
   const thisHost = options.thisHost ?? hostname();
   if (marker.host.toLowerCase() === thisHost.toLowerCase()) {

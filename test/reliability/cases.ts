@@ -134,6 +134,33 @@ export const OWNERSHIP_CASES = {
   fatalError: c('a severity 20 error in the workload', `ends the run and the comparison (status workload-error, the error marked as ending the run); ${LEFT_CLEAN}`),
 };
 
+/**
+ * The claim on a database outliving one connection: the ownership marker, the run lock and recovery across processes
+ * and machines (test/reliability/claim.test.ts: real CLI processes, two journal directories as two machines).
+ */
+export const CLAIM_CASES = {
+  killMonitor: c(
+    'the monitor connection of a running comparison is killed (KILL <spid>)',
+    'a second compare process with its own journal (another machine) and --yes is refused (exit 5) with the owner from the marker — since when, process and machine, original DISABLED, last set FORCED, its workload connection still holding the run — and sends no ALTER; the first takes its claim back, stops changing the database, restores and says so (exit 11); the database ends DISABLED, no marker, both journals empty',
+  ),
+  deadOwner: c(
+    'the owner process is killed (SIGKILL) while FORCED; another machine compares with --yes',
+    "recovery on the other machine finds the marker's process gone, restores the marker's original DISABLED (not the FORCED it reads) and removes the marker; its own comparison then runs and ends DISABLED; the first machine's leftover journal entry is later cleared as already DISABLED",
+  ),
+  otherMachineGone: c(
+    'a marker left by a comparison on another machine that holds nothing',
+    "recovery with --yes waits --owner-grace for that owner to take its lock back, then restores the marker's original and removes the marker; the comparison runs and ends as it started",
+  ),
+  unreadableMarker: c(
+    'a marker this version cannot read (hand-made or another tool\'s)',
+    'the comparison is refused (exit 5) quoting it and giving the statement that removes it; nothing is changed and the marker is left',
+  ),
+  liveOwnerRecovery: c(
+    'journal recovery from another process while the owner lives but its monitor was killed',
+    'the entry is left (in-use): the owner\'s workload connection holds the run; the setting is untouched; the owner restores it itself',
+  ),
+};
+
 export function allCases(): ReliabilityCase[] {
   return [
     ...Object.values(DROP_CASES),
@@ -146,5 +173,6 @@ export function allCases(): ReliabilityCase[] {
     ...Object.values(LOAD_CASES),
     ...Object.values(PROCESS_CASES),
     ...Object.values(OWNERSHIP_CASES),
+    ...Object.values(CLAIM_CASES),
   ];
 }
