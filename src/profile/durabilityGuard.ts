@@ -8,7 +8,7 @@
 import type { SqlClient } from '../db/types';
 import { describeHolder, releaseDatabaseLock, tryLockDatabase, type LockAttempt } from './databaseLock';
 import { alterDurabilitySql, isConnectionLost, readDurability, setDurability, type ChangeAdvice, DurabilityChangeError } from './durabilitySetting';
-import { assessOwner, holdRunLock, ownedRefusal, type OwnerAssessment } from './ownerLiveness';
+import { assessOwner, holdRunLock, markRunLive, ownedRefusal, type OwnerAssessment } from './ownerLiveness';
 import { addMarker, dropMarkerOf, dropMarkerStatement, isUnreadable, newMarker, readMarker, updateMarker, type MarkerReading, type OwnershipMarker } from './ownershipMarker';
 import { failedOutcome, RESTORE_TIMEOUT_MS, restoreEntry, type RestoreOutcome, type RestoreProgress } from './restoreEntry';
 import { newRestoreEntry, type RestoreEntry, type RestoreJournal } from './restoreJournal';
@@ -110,6 +110,7 @@ export class DurabilityGuard {
     const entry = newRestoreEntry({ server: this.options.server, database, originalSetting, lastApplied: null, restoreStatement: alterDurabilitySql(database, originalSetting) });
     await journal.put(entry);
     const marker = newMarker({ run: entry.id, window: entry.owner?.session ?? 'cli', original: originalSetting, applied: null });
+    markRunLive(entry.id, true);
     try {
       if (!(await addMarker(this.monitor, database, marker, this.options.grant))) {
         // 15233: a claim appeared after the read (a version that does not take the database lock).
@@ -117,6 +118,9 @@ export class DurabilityGuard {
         throw new DatabaseOwnedError(now, now === null || isUnreadable(now) ? null : await assessOwner(this.monitor, now), database);
       }
     } catch (err) {
+      // When the connection died with the marker's write in flight, the marker may be there: recovery then finds it
+      // left by this process and clears it (its setting is still the original: nothing was changed).
+      markRunLive(entry.id, false);
       await journal.remove(entry.id).catch(() => undefined);
       throw err;
     }
@@ -215,7 +219,7 @@ export class DurabilityGuard {
     let first: unknown = null;
     if (!this.lost) {
       try {
-        return await this.finish(await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline));
+        return await this.finish(await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline), deadline);
       } catch (err) {
         first = err;
       }
@@ -230,17 +234,29 @@ export class DurabilityGuard {
       return failedOutcome(entry, err);
     }
     try {
-      return await this.finish(await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline));
+      return await this.finish(await restoreEntry(this.monitor, entry, this.options.journal, this.progress, this.advice(), deadline), deadline);
     } catch (second) {
       return failedOutcome(entry, second);
     }
   }
 
-  /** After a restore that verified the setting (or left another session's change alone) the claim ends. */
-  private async finish(outcome: RestoreOutcome): Promise<RestoreOutcome> {
+  /**
+   * After a restore that verified the setting (or left another session's change alone) the claim ends: the marker is
+   * dropped — over a new connection when this one dies meanwhile (the claim taken back first, within the deadline).
+   */
+  private async finish(outcome: RestoreOutcome, deadline: number): Promise<RestoreOutcome> {
     if (outcome.status === 'failed' || !this.marker) return outcome;
+    const run = this.marker.run;
     try {
-      await dropMarkerOf(this.monitor, this.marker.run);
+      try {
+        await dropMarkerOf(this.monitor, run);
+      } catch (err) {
+        if (!isConnectionLost(err) || !this.options.reopenMonitor || Date.now() >= deadline) throw err;
+        this.lost = true;
+        await this.reclaim(deadline);
+        await dropMarkerOf(this.monitor, run);
+      }
+      markRunLive(run, false);
       this.marker = null;
       return outcome;
     } catch (err) {
@@ -273,6 +289,8 @@ export class DurabilityGuard {
 
   /** Gives the database up (the server would also release it when the monitor session closes). */
   async release(): Promise<void> {
+    // From here on a marker still there is a leftover (its removal failed): recovery may clear it.
+    if (this.entry) markRunLive(this.entry.id, false);
     if (!this.locked) return;
     this.locked = false;
     await releaseDatabaseLock(this.monitor, this.options.database).catch(() => false);

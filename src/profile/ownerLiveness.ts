@@ -55,6 +55,15 @@ export async function runLockHeld(client: SqlClient, run: string): Promise<boole
   }
 }
 
+/** Runs of this process whose claim is live (a guard between begin() and the marker's removal). */
+const liveRuns = new Set<string>();
+
+/** The guard says when its run holds a claim and when that ends (durabilityGuard.ts). */
+export function markRunLive(run: string, live: boolean): void {
+  if (live) liveRuns.add(run);
+  else liveRuns.delete(run);
+}
+
 function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -93,6 +102,11 @@ export async function assessOwner(client: SqlClient, marker: OwnershipMarker, op
     return { state: 'alive', reason: 'Its monitor connection is gone but its workload connection still holds the run: it reconnects and restores the database itself.' };
   }
   const thisHost = options.thisHost ?? hostname();
+  if (marker.host.toLowerCase() === thisHost.toLowerCase() && marker.pid === process.pid && options.pidRuns === undefined) {
+    // This very process: its own run, or a claim it left behind (its connection died while the marker was written).
+    if (liveRuns.has(marker.run)) return { state: 'alive', reason: 'A comparison of this same process (another run in this window or terminal) holds it.' };
+    return { state: 'gone', reason: `It was left by this process (run ${shownText(marker.run, 40)}), which no longer runs that comparison.` };
+  }
   if (marker.host.toLowerCase() === thisHost.toLowerCase()) {
     if ((options.pidRuns ?? processRuns)(marker.pid)) {
       return { state: 'alive', reason: `It holds no connection now, but process ${marker.pid} still runs on this machine: it reconnects and restores the database itself (if that process is not Durability Lens, end it and try again).` };

@@ -18,7 +18,7 @@ import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
 import { sqlErrorsOf } from '../db/errors';
 import { text } from '../probes/values';
-import { alterDurabilitySql } from './durabilitySetting';
+import { alterDurabilitySql, isConnectionLost } from './durabilitySetting';
 import { DURABILITY_MODES, type DurabilityMode } from './types';
 
 /** The property's name: one per database, so a second claim fails with 15233 instead of overwriting the first. */
@@ -117,6 +117,7 @@ export async function addMarker(client: SqlClient, database: string, marker: Own
     return true;
   } catch (err) {
     if (sqlErrorsOf(err).some((e) => e.number === MARKER_EXISTS_ERROR)) return false;
+    if (isConnectionLost(err)) throw err;
     const first = sqlErrorsOf(err)[0];
     const why = first ? `SQL error ${first.number}: ${first.message.replace(/\.+$/, '')}` : (err as Error).message;
     throw new MarkerWriteError(

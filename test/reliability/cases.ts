@@ -94,7 +94,7 @@ const STARTED_AS_IT_WAS = 'the database ends DISABLED as it started, no durabili
 export const PROCESS_CASES = {
   twoProcesses: c(
     'two compare processes on one database at once',
-    `one runs; the other is refused (exit 5) naming who holds the database (session, host, program, since), sends no ALTER and leaves the first one's FORCED alone; ${STARTED_AS_IT_WAS}`,
+    `one runs; the other is refused (exit 5) before its plan is confirmed, naming the owner from the marker (since when, process, machine, original setting) and who holds the database lock (session, host, program), sends no ALTER and leaves the first one's FORCED alone; ${STARTED_AS_IT_WAS}`,
   ),
   sigtermAfterAlter: c('compare killed with SIGTERM right after the first ALTER', `exit 143 after restoring; stderr says the database is DISABLED as it started (verified) and no event session is left; ${STARTED_AS_IT_WAS}`),
   sigtermDuringRun: c('compare killed with SIGTERM during the FORCED run', `the workload is cancelled, exit 143 after restoring; stderr says so; ${STARTED_AS_IT_WAS}`),
@@ -110,7 +110,7 @@ export const PROCESS_CASES = {
 export const OWNERSHIP_CASES = {
   twoComparisons: c(
     'two comparisons on one database at once (separate connections)',
-    `the second is refused (status refused, refusal in-use) with the first's session and program, reads nothing for its restore and changes nothing; the first completes; ${STARTED_AS_IT_WAS}`,
+    `the second is refused (status refused, refusal in-use) with the owner from the marker (original DISABLED, last set FORCED) and the first's session and program, reads nothing for its restore and changes nothing; the first completes; ${STARTED_AS_IT_WAS}, no marker`,
   ),
   twoWindows: c('two extension windows compare one database at once', `the second window shows "another comparison is running" and changes nothing; ${STARTED_AS_IT_WAS}`),
   oneWindowTwice: c('one window starts two runs at once', 'the second is refused before any await (one run per window); the first completes and restores'),
@@ -119,8 +119,8 @@ export const OWNERSHIP_CASES = {
     'that run is discarded and reported, the comparison stops (failed, external-change) and the restore leaves the other session\'s ALLOWED in place, saying so and giving the statement for the original; journal empty',
   ),
   originalUnderLock: c('the original is read after the confirmation, under the lock', 'a change between the plan and the confirmation becomes the original the database is restored to'),
-  liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database; the setting is untouched; the running comparison restores it itself'),
-  journalWriters: c('two processes write one journal file at once (40 puts, 20 removes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
+  liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database and the owner from its marker; the setting is untouched; the running comparison restores it itself'),
+  journalWriters: c('two processes write one journal at once (40 puts, 20 removes)', 'no entry lost: every put has its entry file, every remove applied; no temp file left (8 processes: test/unit/profile/journal.test.ts)'),
   restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
   cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
   cancelNotAcknowledged: c(

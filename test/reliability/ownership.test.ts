@@ -42,6 +42,7 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     await waitUntil(() => h.server.connections === 0, 'every connection closed');
     assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
     assert.deepEqual(await journal.list(), []);
+    assert.equal(h.marker(DB), null, 'no ownership marker left');
   });
   after(async () => {
     await h?.close();
@@ -205,7 +206,8 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     try {
       const path = join(dir, 'restore-journal.json');
       const script = join(dir, 'writer.ts');
-      // Each process puts 20 entries and removes every other one of its own: 20 must remain, none lost.
+      // Each process puts 20 entries and removes every other one of its own: 20 must remain, none lost. The journal
+      // is a folder of entry files (8 writers: test/unit/profile/journal.test.ts).
       await writeFile(
         script,
         `import { FileRestoreJournal, newRestoreEntry } from ${JSON.stringify(join(REPO, 'src/profile/restoreJournal'))};
