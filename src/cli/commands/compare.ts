@@ -177,7 +177,8 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   if (gates.junit && !gates.baseline) return usageError(io, 'compare', '--junit writes the gates of --baseline: give --baseline FILE too', usage);
   const baseline = readBaselineArg(io, gates);
   if (typeof baseline === 'string') return usageError(io, 'compare', baseline, usage);
-  const workload = program.command ? new CommandWorkload(program.command, { onOutput: (_stream, text) => io.stderr(text) }) : null;
+  // The program never inherits the variable the password came from (nor the default one).
+  const workload = program.command ? new CommandWorkload(program.command, { onOutput: (_stream, text) => io.stderr(text), secretEnv: [conn.passwordEnv] }) : null;
   const subject = file ?? workload!.batch.text;
   if (failBelow !== null && !(modes.includes('DISABLED') && modes.includes('FORCED'))) {
     return usageError(io, 'compare', '--fail-if-speedup-below compares FORCED with DISABLED: --modes must include both', usage);

@@ -6,7 +6,7 @@ import { ConnectionFailure } from '../../db/errors';
 import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
 import { FileRestoreJournal } from '../../profile';
-import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
+import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
 import { analyze } from '../../tsql/index';
@@ -223,7 +223,7 @@ export function journalOf(c: ConnectionArgs): FileRestoreJournal {
  * RunResult or the comparison document, whose keys are documented), else the model with `raw`.
  */
 export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown; verdict?: VerdictContext }): string | null {
-  const jsonText = () => (options.jsonDocument !== undefined ? `${JSON.stringify(options.jsonDocument, null, 2)}\n` : toJson(model, options.raw));
+  const jsonText = () => (options.jsonDocument !== undefined ? `${safeJson(options.jsonDocument)}\n` : toJson(model, options.raw));
   if (options.out) {
     const format = formatFromPath(options.out);
     if (!format) return `--out must end in .md, .csv or .json, not '${options.out}'`;
