@@ -233,11 +233,20 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     let speedupTooLow = false;
     let commandFailed = false;
     let gateRegressed = false;
+    let outputError = false;
+    let speedup: ReturnType<typeof comparisonDocument>['speedup'] = null;
     if (result.runs.length > 0) {
       const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
       const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
-      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
-      if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
+      try {
+        const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
+        if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
+      } catch (err) {
+        // A closed stdout is the lifecycle's to report (EPIPE); a file that cannot be written is said here.
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') throw err;
+        io.stderr(`durability-lens compare: the report could not be written (${(err as Error).message}).\n`);
+        outputError = true;
+      }
       if (failBelow !== null && result.status === 'completed') {
         const s = doc.speedup;
         if (!s) {
@@ -253,11 +262,20 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
         io.stderr(programRunLines(result.runs));
         commandFailed = result.runs.some((r) => r.recording?.failed);
       }
-      gateRegressed = applyGates(io, gates, baseline, result.runs, doc.speedup, `durability-lens compare ${subject}`).regressed;
+      speedup = doc.speedup;
     }
+    // What the database is now comes before anything that may still fail (the gates, their files).
     if (result.error) io.stderr(`${result.error.message}\n`);
     const restore = result.restore;
     if (restore) io.stderr(`${restore.message}\n`);
+    if (result.runs.length > 0) {
+      try {
+        gateRegressed = applyGates(io, gates, baseline, result.runs, speedup, `durability-lens compare ${subject}`).regressed;
+      } catch (err) {
+        io.stderr(`durability-lens compare: the gates could not be checked or written (${(err as Error).message}); the report above and the database state stand.\n`);
+        outputError = true;
+      }
+    }
     if (restore?.status === 'failed') {
       io.stderr(`\nThe database was NOT restored. Run this on ${restore.server}:\n  ${restore.restoreStatement}\n`);
       return EXIT.restoreFailed;
@@ -270,7 +288,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     if (restore?.status === 'external-change' || result.error?.kind === 'external-change') return EXIT.externalChange;
     switch (result.status) {
       case 'completed':
-        return commandFailed ? EXIT.workloadError : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
+        return commandFailed ? EXIT.workloadError : outputError ? EXIT.unexpected : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
       case 'cancelled':
         return EXIT.cancelled;
       case 'workload-error':
