@@ -18,7 +18,8 @@ export interface CliChild {
 export interface CompareProcessOptions {
   database: string;
   journal: string;
-  workload: string;
+  /** The T-SQL file; null when `extra` names a program (--command). */
+  workload: string | null;
   /** Options added before the workload file (e.g. ['--owner-grace', '0']). */
   extra?: readonly string[];
 }
@@ -29,7 +30,7 @@ export function startCompare(h: ReliabilityStandin, o: CompareProcessOptions): C
     '--import', 'tsx', 'src/cli/main.ts', 'compare',
     '--server', '127.0.0.1', '--port', String(h.server.port), '--database', o.database, '--user', 'sa', '--encrypt', 'false',
     '--journal', o.journal, '--modes', 'DISABLED,FORCED', '--repeat', '1', '--no-warmup', '--setup-batches', '1',
-    '--sample-interval', '50', '--yes', '--json', ...(o.extra ?? []), o.workload,
+    '--sample-interval', '50', '--yes', '--json', ...(o.extra ?? []), ...(o.workload === null ? [] : [o.workload]),
   ];
   return watch(spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, DURABILITY_LENS_PASSWORD: h.secret }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
