@@ -157,7 +157,10 @@ export class DurabilityGuard {
     try {
       await updateMarker(this.monitor, marked);
     } catch (err) {
-      if (isConnectionLost(err)) this.lost = true;
+      if (isConnectionLost(err)) {
+        this.lost = true;
+        throw new OwnershipLostError(`The monitor connection, which holds this comparison's claim on ${quoteName(this.options.database)}, was lost before DELAYED_DURABILITY was changed to ${mode}: that change was not made.`, null, { cause: err });
+      }
       throw new DurabilityChangeError(`DELAYED_DURABILITY was not changed to ${mode}: the ownership marker of ${quoteName(this.options.database)} could not be updated first (${(err as Error).message}).`, alterDurabilitySql(this.options.database, mode), null, null, { cause: err });
     }
     this.marker = marked;

@@ -108,6 +108,11 @@ export class FakeServer {
     return [];
   }
 
+  /** Every connection open so far dies (a KILL, a network cut): the next statement on them fails; new ones work. */
+  killOpenConnections(): void {
+    for (let i = 1; i <= this.opens; i++) this.deadConnections.add(i);
+  }
+
   source(): ConnectionSource {
     return {
       serverLabel: 'sql1,1433',
