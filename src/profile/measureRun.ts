@@ -5,6 +5,7 @@ import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../d
 import {
   captureSnapshot,
   diffSnapshots,
+  grantContextOf,
   identifyWithPreflight,
   snapshotQueries,
   readCounterInstance,
@@ -328,6 +329,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         databaseId: target.databaseId,
         databaseName: target.databaseName,
         monitorInTargetDb: before.server.identity.currentDatabase === target.databaseName,
+        grantContext: grantContextOf(before.server.identity, target.databaseName),
         // Count from the before-snapshot, so samples and the final deltas share one baseline.
         ...(before.fileStats.status === 'ok' && before.logCounters.status === 'ok'
           ? { baseline: { at: before.capturedAtMs, files: before.fileStats.value, counters: before.logCounters.value } }
@@ -342,7 +344,14 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     if (signal?.aborted) abortWorkload('user');
     if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
     if (ctx.concurrent && !workloadAbort.signal.aborted) {
-      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, { signal: workloadAbort.signal, onMessage: (m) => { series.add(m); ctx.onMessage?.(m); } });
+      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, {
+        signal: workloadAbort.signal,
+        grantContext: grantContextOf(before.server.identity, target.databaseName),
+        onMessage: (m) => {
+          series.add(m);
+          ctx.onMessage?.(m);
+        },
+      });
       concurrency = c.concurrency;
       batchOutcomes.push(...c.batches);
       errors.push(...c.errors);
