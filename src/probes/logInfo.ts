@@ -1,6 +1,6 @@
 // The target database's transaction log before/after: log statistics, space used and VLF count.
 import type { SqlClient } from '../db/types';
-import { isMissingObjectError, isPermissionError } from '../db/errors';
+import { isMissingObjectError, isPermissionError, sqlErrorsOf } from '../db/errors';
 import { measure, NoDocumentedGrantError, type Measurement } from './measurement';
 import type { GrantContext } from './permissions';
 import { counter, delta, num, text } from './values';
@@ -105,10 +105,18 @@ async function readVlfCount(monitor: SqlClient, databaseId: number, monitorInTar
     try {
       return vlfsFromLogInfo(await monitor.query(VLF_FALLBACK_SQL));
     } catch (fallback) {
-      if (isPermissionError(fallback)) throw new NoDocumentedGrantError(LOGINFO_REFUSED);
+      if (isPermissionError(fallback) || isDbccRefusal(fallback)) throw new NoDocumentedGrantError(LOGINFO_REFUSED);
       throw fallback;
     }
   }
+}
+
+/**
+ * 2571 "User '…' does not have permission to run DBCC …" (the message as sys.messages holds it; no Learn page lists
+ * DBCC LOGINFO's permission — NOT CONFIRMED beyond the message text).
+ */
+function isDbccRefusal(err: unknown): boolean {
+  return sqlErrorsOf(err).some((e) => e.number === 2571 || /does not have permission to run DBCC/i.test(e.message));
 }
 
 export async function captureVlfCount(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean, ctx: GrantContext): Promise<Measurement<VlfCount>> {

@@ -144,7 +144,7 @@ function permissionProbe(id: MeasurementName, preflight: PreflightResult | null,
  * WAITFOR: https://learn.microsoft.com/sql/t-sql/language-elements/waitfor-transact-sql ("WAITFOR" wait type,
  * sys-dm-os-wait-stats-transact-sql).
  */
-async function otherSessionWaits(monitor: SqlClient, spid: number, ctx: ReturnType<typeof grantContextOf>, workload: ReadinessOptions['workload']): Promise<Measurement<unknown>> {
+export async function otherSessionWaits(monitor: SqlClient, spid: number, ctx: ReturnType<typeof grantContextOf>, workload: ReadinessOptions['workload']): Promise<Measurement<unknown>> {
   let waited = false;
   if (workload) {
     try {
