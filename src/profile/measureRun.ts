@@ -24,6 +24,7 @@ import { planningQueries } from '../xe/plan';
 import { statementPlanningQueries } from '../xe/statementTrace';
 import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { runConcurrent, type ConcurrentSessions } from './concurrency';
+import { reconcileRun } from './consistency';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
@@ -498,6 +499,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const databaseInfo = valueOf(before.database);
   const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
+  const missing = collectMissing(before, diff, extraMissing);
+  // Independent sources reconciled on every run; the WRITELOG time check also settles the wait event's unit (D2).
+  const reconciled = reconcileRun({ diff, logFlushTrace, statements, statementAttribution, missing, concurrentSessions: (concurrency as RunConcurrency | null)?.sessions ?? null });
   return {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     source: figureSourceOf(before.server.identity.versionText),
@@ -517,7 +521,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     logFlushTrace,
     messages: { total: messageCount, errors: errorCount, info: messageCount - errorCount, first: kept },
     errors,
-    missing: collectMissing(before, diff, extraMissing),
+    missing,
     preflight: preflight ?? null,
     notes,
     ...runSchemaFields(diff, workloadElapsedMs),
@@ -528,8 +532,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
     ...(concurrency ? { concurrency } : {}),
-    statements,
-    statementAttribution,
+    statements: reconciled.statements,
+    statementAttribution: reconciled.statementAttribution,
+    consistency: reconciled.checks,
   };
 }
 

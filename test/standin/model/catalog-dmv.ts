@@ -1,6 +1,7 @@
 // Performance DMVs: file IO, volumes, waits (server, session, in flight), requests, sessions, connections,
 // perf counters, log stats/space/VLFs, sys/host info, transactions. Columns follow the Learn pages (reference §1–§3, §6).
 import { dbArg, padNchar, register, requireServerState, type VRow } from './catalog';
+import { consistencyFaults } from './consistencyFaults';
 import type { BatchContext } from './eval';
 import type { Database, Session, WaitStat } from './state';
 
@@ -78,7 +79,10 @@ export function registerDmvTables(): void {
   // Without the permission a session sees only its own rows (reference §2.2).
   register({
     name: 'sys.dm_exec_session_wait_stats', columns: 'session_id smallint, ' + waitCols,
-    rows: (b) => visibleSessions(b).flatMap((s) => [...s.waits.entries()].map(([t, w]) => ({ session_id: s.spid, ...waitRow(t, w) }))),
+    rows: (b) => {
+      const faults = consistencyFaults(b.server); // test switch: withheld rows (consistencyFaults.ts)
+      return visibleSessions(b).flatMap((s) => [...s.waits.entries()].filter(([t]) => !faults.withholds(t)).map(([t, w]) => ({ session_id: s.spid, ...waitRow(t, w) })));
+    },
   });
   register({
     name: 'sys.dm_os_waiting_tasks', check: requireServerState,
@@ -267,9 +271,12 @@ function perfCounterRows(b: BatchContext): VRow[] {
     ];
   };
   const totals = new Map<string, [number, number]>();
+  const faults = consistencyFaults(b.server); // test switches: scaled counters, a suffixed instance (consistencyFaults.ts)
   for (const d of b.server.databases.values()) {
+    const instance = b.server.counterName(d);
+    const suffixed = faults.counterInstanceSuffix !== null && instance !== d.name ? `${instance}${faults.counterInstanceSuffix}` : instance;
     for (const [name, v, t] of perDb(d)) {
-      add(obj, name, b.server.counterName(d), v, t); // a GUID (physical_database_name) on MI / Azure, state.ts
+      add(obj, name, suffixed, faults.counterValue(name, v), t); // a GUID (physical_database_name) on MI / Azure, state.ts
       const cur = totals.get(name);
       totals.set(name, [(cur?.[0] ?? 0) + v, t]);
     }
