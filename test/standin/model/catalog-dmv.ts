@@ -172,9 +172,12 @@ export function registerDmvTables(): void {
   });
   register({
     name: 'sys.dm_db_log_info', argCount: 1,
+    // 2022+: VIEW DATABASE PERFORMANCE STATE (or the server permission). Up to 2019 the server permission only: the
+    // current Learn page says "VIEW SERVER STATE permission in the database", an early revision VIEW DATABASE STATE
+    // (MODEL.md NOT CONFIRMED; issue 33 D7) — the stricter reading, so a GRANT that works here works under both.
     check: (b, line) => {
-      const perm = b.server.options.major >= 16 ? 'VIEW DATABASE PERFORMANCE STATE' : 'VIEW DATABASE STATE';
-      if (!b.server.hasDatabasePermission(b.session.login, b.session.db, perm)) b.server.requireServerState(b.session, line);
+      if (b.server.options.major >= 16 && b.server.hasDatabasePermission(b.session.login, b.session.db, 'VIEW DATABASE PERFORMANCE STATE')) return;
+      b.server.requireServerState(b.session, line);
     },
     columns: 'database_id int, file_id smallint, vlf_begin_offset bigint, vlf_size_mb float, vlf_sequence_number bigint, vlf_active bit, vlf_status int, ' +
       'vlf_parity tinyint, vlf_first_lsn nvarchar(48), vlf_create_lsn nvarchar(48)',
