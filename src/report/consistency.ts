@@ -76,6 +76,13 @@ export function disagreementsOf(summaries: readonly ConsistencySummary[], metric
 
 export const CONSISTENCY_STATUS_TEXT: Record<ConsistencyStatus, string> = { passed: 'passed', disagrees: 'DISAGREES', 'not-possible': 'not possible' };
 
+/** One sentence for the statements table when the per-statement WRITELOG disagrees with the session's own; null when not. */
+export function statementsDisagreementText(summaries: readonly ConsistencySummary[] | undefined): string | null {
+  const rows = disagreementsOf(summaries ?? [], 'statements');
+  if (rows.length === 0) return null;
+  return `⚠ The per-statement WRITELOG figures disagree with the session's own waits (${rows.map((r) => r.check).join(', ')}): ${rows[0]!.detail} See Consistency.`;
+}
+
 /** The marker a disagreeing metric row gets in text tables (Markdown, CLI). */
 export function disagreementMarker(rows: readonly RowDisagreement[]): string {
   return rows.length === 0 ? '' : ` ⚠ sources disagree (${rows.map((r) => r.check).join(', ')}; see Consistency)`;

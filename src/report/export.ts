@@ -3,7 +3,7 @@
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { concurrencyMarkdownLines } from './concurrency';
-import { consistencyMarkdownLines, disagreementMarker } from './consistency';
+import { consistencyMarkdownLines, disagreementMarker, statementsDisagreementText } from './consistency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
@@ -55,6 +55,8 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
   }
+  const statementsWarning = statementsDisagreementText(model.consistency);
+  if (model.statements && statementsWarning) out.push('', `> ${md(statementsWarning)}`);
   if (model.statements) out.push('', ...statementsMarkdown(model.statements, md));
   if (model.environment) {
     out.push('', '## Environment', '');

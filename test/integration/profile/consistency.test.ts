@@ -102,6 +102,10 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     assert.equal(status['log-flushes:xe-vs-counter'], 'passed');
     const c = run.consistency!.find((x) => x.check === 'writelog-waits:statements-vs-session')!;
     assert.deepEqual(c.sources.map((s) => s.value), [INSERTS, 0]);
+    // Beside the figures concerned: the session's WRITELOG rows and, above the statements table, the warning.
+    const md = await cli({}, (f) => (f.withholdSessionWaits = ['WRITELOG']), 'profile', join(dir, 's1.sql'));
+    assert.match(md, /\| WRITELOG waits \(session\) ⚠ sources disagree \(writelog-waits:statements-vs-session; see Consistency\) \| 0 \|/);
+    assert.match(md, /> ⚠ The per-statement WRITELOG figures disagree with the session's own waits \(writelog-waits:statements-vs-session, writelog-time:statements-vs-session\): .* See Consistency\.\n\n## Statements/);
   });
 
   it('D2: wait_info whose unit the server does not state is read as milliseconds when the session waits say so ("unit inferred"), and the per-statement WRITELOG ms follow', async () => {
