@@ -23,6 +23,9 @@ interface Tolerance {
  * Flush counts (XE, counter, file writes): the counter and the file stats are read in the before-snapshot, before the
  * event session starts, so a flush by another session or the checkpoint in between is in those two only; the counter
  * and num_of_writes count whole flushes (granularity 1). 10 % is the trace's own counter cross-check (xe/aggregate.ts).
+ * That one flush is one write of the log file is an inference ("Log Flushes/sec: Number of log flushes per second",
+ * sql-server-databases-object; num_of_writes "Number of writes made on this file", sys-dm-io-virtual-file-stats): no
+ * page states it, so a real server that splits a flush into several writes shows here as a disagreement to look into.
  */
 const FLUSHES: Tolerance = { relative: 0.1, absolute: 2 };
 /**
