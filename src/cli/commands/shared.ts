@@ -54,7 +54,8 @@ export const CONNECTION_USAGE = `Connection:
                                 (default: DURABILITY_LENS_PASSWORD); passwords are never taken as arguments
   --encrypt true|false|strict   TLS mode (default true; strict = TDS 8.0)
   --trust-server-certificate    accept a certificate this machine does not trust
-  --journal PATH                restore journal file (default ~/.durability-lens/restore-journal.json)`;
+  --journal PATH                restore journal folder, one file per entry
+                                (default ~/.durability-lens/restore-journal)`;
 
 /** The CLI IO plus what connected commands need; absent members fall back to the process. */
 export interface ConnectedCliIO extends CliIO {
