@@ -53,8 +53,11 @@ export interface OwnershipMarker {
   applied: DurabilityMode | null;
 }
 
+const MAX_FIELD = 256;
+
 export function newMarker(fields: Omit<OwnershipMarker, 'v' | 'host' | 'pid' | 'since'>, now: () => Date = () => new Date()): OwnershipMarker {
-  return { v: 1, run: fields.run, host: hostname(), pid: process.pid, window: fields.window, since: now().toISOString(), original: fields.original, applied: fields.applied };
+  // Bounded (parseMarker refuses longer fields) and far below the property's 7,500-byte limit.
+  return { v: 1, run: fields.run.slice(0, MAX_FIELD), host: hostname().slice(0, MAX_FIELD), pid: process.pid, window: fields.window.slice(0, MAX_FIELD), since: now().toISOString(), original: fields.original, applied: fields.applied };
 }
 
 /** A marker that is there but is not one this version can read (another tool's, a hand edit, a newer version). */
@@ -69,8 +72,6 @@ export type MarkerReading = OwnershipMarker | UnreadableMarker | null;
 export function isUnreadable(m: MarkerReading): m is UnreadableMarker {
   return m !== null && (m as UnreadableMarker).unreadable === true;
 }
-
-const MAX_FIELD = 256;
 
 /** Parses a marker value defensively: every field checked, strings bounded; anything else is unreadable. */
 export function parseMarker(raw: string | null): MarkerReading {
