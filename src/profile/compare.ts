@@ -5,7 +5,7 @@
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import { DurabilityChangeError, DurabilityGuard, OwnershipLostError, type RestoreOutcome } from './durabilityGuard';
 import type { LockHolder } from './databaseLock';
-import { claimDatabase, inspectClaim, ownershipLostText, withOwnershipStatements } from './compareClaim';
+import { claimDatabase, inspectClaim, ownershipLostText, reclaimedNote, withOwnershipStatements } from './compareClaim';
 import type { OwnershipMarker } from './ownershipMarker';
 import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
@@ -263,8 +263,10 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           error = { kind: 'external-change', message: externalChangeText(plan.database, planned.mode, after, label, true) };
           break;
         }
-        runs.push(run);
-        if (reread?.reclaimed) {
+        const last = i === schedule.length - 1;
+        // The last run leaves nothing more to change: the comparison completes and its restore follows as usual.
+        runs.push(reread?.reclaimed && last ? { ...run, notes: [...run.notes, reclaimedNote(plan.database)] } : run);
+        if (reread?.reclaimed && !last) {
           status = 'failed';
           error = { kind: 'ownership-lost', message: ownershipLostText(plan.database, label, 'after') };
           break;

@@ -77,3 +77,8 @@ export function withOwnershipStatements(plan: ComparisonPlan): ComparisonPlan {
 export function ownershipLostText(database: string, label: string, when: 'before' | 'after'): string {
   return `The monitor connection, which holds this comparison's claim on ${database}, was lost ${when === 'before' ? 'before' : 'during'} ${label}. The comparison reconnected and took its claim back, and then stopped changing the database${when === 'after' ? ' (that run is kept: the setting was still its mode when re-read)' : ''}; the runs so far are kept.`;
 }
+
+/** The note on the last run when its monitor died during it: the claim was taken back before its setting was read. */
+export function reclaimedNote(database: string): string {
+  return `The monitor connection (which holds this comparison's claim on ${database}) was lost during this run; the comparison reconnected and took its claim back before re-reading the setting (still this run's mode), and then only restored the database.`;
+}

@@ -6,6 +6,7 @@
 // is still what that run last applied.
 import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
+import { text } from '../probes/values';
 import { describeHolder, releaseDatabaseLock, tryLockDatabase } from './databaseLock';
 import { alterDurabilitySql } from './durabilitySetting';
 import { assessOwner, OWNER_GRACE_MS, ownedRefusal, runLockHeld, type AssessOptions, type OwnerAssessment } from './ownerLiveness';
@@ -106,6 +107,7 @@ function leftAlone(target: Pick<RecoveryTarget, 'server' | 'database'>, entry: R
  */
 export async function recoverDatabase(client: SqlClient, target: RecoveryTarget, options: RecoveryOptions = {}): Promise<RestoreOutcome[]> {
   const { database } = target;
+  await enterDatabase(client, database);
   const lock = await tryLockDatabase(client, database);
   if (!lock.acquired) {
     const marker = await readMarker(client).catch(() => null);
@@ -148,6 +150,17 @@ export async function recoverDatabase(client: SqlClient, target: RecoveryTarget,
   } finally {
     if (locked) await releaseDatabaseLock(client, database).catch(() => false);
   }
+}
+
+/**
+ * The database lock, the run lock and the marker all live in the target database (sp_getapplock: "locks are scoped to
+ * the current database"; the marker is a property of the current database), so recovery must work from inside it —
+ * a connection opened elsewhere (master) would see none of them and take a live run's database for a gone one's.
+ */
+async function enterDatabase(client: SqlClient, database: string): Promise<void> {
+  const rows = await client.query('SELECT DB_NAME() AS name;');
+  if (text(rows[0]?.name) === database) return;
+  await client.execute(`USE ${quoteName(database)};`);
 }
 
 interface WaitResult {

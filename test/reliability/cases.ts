@@ -17,12 +17,12 @@ function c(title: string, outcome: string): ReliabilityCase {
 /** Connection drops at every step of a DISABLED → FORCED comparison (the database starts DISABLED). */
 export const DROP_CASES = {
   plan: c('connection drop while planning (before any change)', 'comparison rejects with the connection error; nothing was changed, nothing journalled, nothing left behind'),
-  alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed, the error says the setting could not be read back; restore reconnects, finds it unchanged and verifies; nothing left behind'),
+  alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed (ownership-lost), the error says the setting could not be read back and the comparison stopped changing the database; restore reconnects, takes the claim back, finds it unchanged and verifies; nothing left behind'),
   afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
-  xeStart: c('connection drop while creating the log-flush event session', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
+  xeStart: c('connection drop while creating the log-flush event session', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
   workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error, 2 of 5 repetitions kept, the run notes the lost connection; ${LEFT_CLEAN}`),
-  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
-  afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
+  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
+  afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
   afterRestoreAlter: c(

@@ -94,13 +94,15 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
 
   it(CLAIM_CASES.killMonitor.title, async () => {
     h.holdWhen = forcedWorkload;
-    const first = compareOn(machineA);
+    // DISABLED FORCED FORCED DISABLED: the kill lands in run 2 of 4, with changes still to come that must not happen.
+    const first = compareOn(machineA, ['--repeat', '2']);
     await h.held(); // mid-run, FORCED, the workload request held by the stand-in
     const spid = monitorSpidOf(first.child.pid!);
     const dba = await admin();
     await dba.execute(`KILL ${spid};`);
     await dba.close();
     await waitUntil(() => !h.engine.state.sessions.has(spid), 'the killed monitor session is gone');
+    const killedAt = h.log.length;
     const marker = JSON.parse((await markerNow())!) as Record<string, unknown>;
     assert.deepEqual([marker.pid, marker.original, marker.applied], [first.child.pid, 'DISABLED', 'FORCED'], 'the marker names the first process');
 
@@ -119,15 +121,18 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     h.release();
     assert.equal(await first.exited, 11, first.stderr());
     const firstErr = first.stderr();
-    if (process.env.SHOW_CLAIM) console.log(second.stderr(), '\n=====\n', firstErr);
-    assert.match(firstErr, /The monitor connection, which holds this comparison's claim on rel_claim, was lost during run 2 of 2: FORCED\. The comparison reconnected and took its claim back, and then stopped changing the database/);
+    assert.match(firstErr, /The monitor connection, which holds this comparison's claim on rel_claim, was lost during run 2 of 4: FORCED\. The comparison reconnected and took its claim back, and then stopped changing the database/);
+    const doc = JSON.parse(first.stdout()) as { modes: Array<{ mode: string; runs: unknown[] }> };
+    assert.deepEqual(doc.modes.map((m) => [m.mode, m.runs.length]), [['DISABLED', 1], ['FORCED', 1]], 'runs 3 and 4 never ran');
+    // After the kill the only change to the setting was the restore.
+    assert.deepEqual(h.log.slice(killedAt).filter((r) => /ALTER DATABASE/i.test(r.text)).map((r) => r.text), [`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;`]);
     assert.match(firstErr, /DELAYED_DURABILITY of \[rel_claim\] is back to DISABLED \(verified\)/);
     await assertEndedAsItStarted(machineA, machineB);
   });
 
   it(CLAIM_CASES.liveOwnerRecovery.title, async () => {
     h.holdWhen = forcedWorkload;
-    const first = compareOn(machineA);
+    const first = compareOn(machineA, ['--repeat', '2']);
     await h.held();
     const spid = monitorSpidOf(first.child.pid!);
     const dba = await admin();
