@@ -185,6 +185,18 @@ function annotateSkipped(suite: Mocha.Suite, reason: string): void {
   for (const s of suite.suites) annotateSkipped(s, reason);
 }
 
+/**
+ * For a suite that starts its own stand-ins per test (each with other model options): skipped on a given server,
+ * with `reason` in every test's title. Call at the top of the describe().
+ */
+export function standinOnlySuite(reason: string): void {
+  before(function () {
+    if (!onGivenServer()) return;
+    annotateSkipped(this.test!.parent!, reason);
+    this.skip();
+  });
+}
+
 /** Call at the top of a describe(): starts (or names) the server before the suite and cleans up after it. */
 export function useTestServer(setup: TestServerSetup = {}): TestServer {
   const id = randomBytes(3).toString('hex');
