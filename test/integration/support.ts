@@ -4,7 +4,7 @@
 // that it drops again, so a suite leaves nothing behind on a given server. API and rules: README.md in this folder.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { connect } from '../../src/db/connect';
+import { loadDriver } from '../../src/db/loadDriver';
 import { profileFromConnectionString } from '../../src/db/connectionString';
 import type { TediousSession } from '../../src/db/session';
 import { fromConnectionProfile } from '../../src/db/storedProfiles';
@@ -130,6 +130,14 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise<void>((resolve) => setTimeout(resolve, 10)); // poll interval, not a timing assumption
   }
+}
+
+/**
+ * Opens a session through the product's driver loader (src/db/loadDriver), as profileConnectionSource does, so the
+ * session is the class the workload executor accepts even when a suite connects before any run loaded the driver.
+ */
+async function connect(profile: ConnectionProfile, secret: string, options: { role: ConnectionRole }): Promise<TediousSession> {
+  return (await loadDriver()).connect(profile, secret, options);
 }
 
 /** Where the tests' own child programs (python-tds, the CLI through `--password-env`) find the password. */
