@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
-import { useTestServer } from '../support';
+import { standinOnlySuite, useTestServer } from '../support';
 import { s1Script } from '../samples';
 
 const root = path.resolve(__dirname, '../../..');
@@ -26,6 +26,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 
 describe('npm run demo:cli', function () {
   this.timeout(180_000);
+  standinOnlySuite('the demo starts its own in-process stand-in by design: nothing of it reaches the given server');
 
   it('exits 0 and prints the verdict (speed-up, flushes per commit, data-loss exposure, restore) before the table', async () => {
     const r = await runDemo();
