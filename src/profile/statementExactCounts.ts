@@ -50,48 +50,26 @@ export function histogramDoubts(sampledHashes: ReadonlySet<string>, sampledWaitH
   return doubts;
 }
 
-/** Plan-less rows: their own counts, or the server's query_hash-0 totals shared out by their sampled shares (≈). */
-function planlessRows(rows: readonly SampledFigure[], h: StatementHistograms, notes: string[]): { figures: StatementFigure[]; waits: number; ms: number; unplaced: number } {
-  const figures: StatementFigure[] = [];
+/**
+ * Plan-less rows keep the sample's counts: the server counted them all under query_hash 0, a total that cannot be
+ * split per statement, so none is scaled or guessed; when the sample holds fewer than that total the rows say
+ * "approximate — why" and the rest is stated (its waits stay unattributed).
+ */
+function planlessRows(rows: readonly SampledFigure[], h: StatementHistograms, notes: string[]): { figures: StatementFigure[]; waits: number; ms: number } {
   const e0 = h.executionsByHash?.get(PLANLESS_HASH);
   const w0 = h.waitsByHash?.get(PLANLESS_HASH);
   const sampleE = sum(rows.map((f) => f.executions));
   const sampleW = sum(rows.map((f) => f.writelogWaits));
-  const scaleE = e0 !== undefined && sampleE > 0 && e0 !== sampleE ? e0 / sampleE : 1;
-  const scaleW = w0 !== undefined && sampleW > 0 && w0 !== sampleW ? w0 / sampleW : 1;
-  let waits = 0;
-  let ms = 0;
-  for (const f of rows) {
-    const executions = scaleE === 1 ? f.executions : Math.max(1, Math.round(f.executions * scaleE));
-    const writelogWaits = scaleW === 1 ? f.writelogWaits : Math.round(f.writelogWaits * scaleW);
-    const writelogMs = f.writelogWaits > 0 ? (f.writelogMs / f.writelogWaits) * writelogWaits : f.writelogMs;
-    const scaled = scaleE !== 1 || scaleW !== 1;
-    waits += writelogWaits;
-    ms += writelogMs;
-    figures.push({
-      ...f,
-      executions,
-      writelogWaits,
-      writelogMs,
-      durationMs: f.durationMs * (executions / f.executions),
-      rows: Math.round(f.rows * (executions / f.executions)),
-      counts: 'sample',
-      queryHash: PLANLESS_HASH,
-      approx: scaled,
-      approximate: scaled ? 'approximate — plan-less statements all share query_hash 0 on the server, so its exact total is shared out by each statement\'s part of the sample' : undefined,
-    });
+  const partial = (e0 !== undefined && e0 > sampleE) || (w0 !== undefined && w0 > sampleW);
+  const why = partial
+    ? `approximate — counted from the sample: the server counted ${e0 ?? sampleE} executions and ${w0 ?? sampleW} WRITELOG waits of plan-less statements under query_hash 0 together, which cannot be split per statement, and the sample holds ${sampleE} and ${sampleW} of them`
+    : undefined;
+  const figures = rows.map((f) => ({ ...f, counts: 'sample' as const, queryHash: PLANLESS_HASH, approx: partial, approximate: why }));
+  if (rows.length > 0) notes.push(`${rows.length} statement(s) have query_hash 0 (no plan: EXECUTE, EXEC inside a procedure, COMMIT, SET…): each is its own row, matched by its text, offsets and line, never merged by hash.`);
+  if (partial) {
+    notes.push(`Plan-less statements (query_hash 0): the server counted ${e0 ?? sampleE} executions and ${w0 ?? sampleW} WRITELOG waits, the sample holds ${sampleE} and ${sampleW}; the difference is not attributed to a line (an event_file target keeps every event).`);
   }
-  if (rows.length > 0) {
-    notes.push(
-      `${rows.length} statement(s) have query_hash 0 (no plan: EXECUTE, EXEC inside a procedure, COMMIT, SET…): each is its own row, matched by its text, offsets and line, never merged by hash` +
-        (scaleE !== 1 || scaleW !== 1 ? `; the server counted ${e0 ?? sampleE} executions and ${w0 ?? sampleW} WRITELOG waits under hash 0 together, shared out by the sample (≈).` : '.'),
-    );
-  }
-  // Waits under hash 0 with no plan-less statement in the sample to give them to stay unattributed.
-  const unplaced = w0 !== undefined && sampleW === 0 ? w0 : 0;
-  if (unplaced > 0) notes.push(`${unplaced} WRITELOG waits were counted under query_hash 0 (plan-less statements such as COMMIT) but the sample shows no wait in such a statement: they are not attributed.`);
-  if (e0 !== undefined && sampleE === 0 && e0 > 0) notes.push(`${e0} executions of plan-less statements (query_hash 0) were counted on the server but none is in the sample: they are not listed.`);
-  return { figures, waits, ms, unplaced };
+  return { figures, waits: sampleW, ms: sum(rows.map((f) => f.writelogMs)) };
 }
 
 /**

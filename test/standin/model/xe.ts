@@ -90,6 +90,8 @@ function actionValues(def: XeEventDef, ev: XeEvent): Record<string, string> | nu
 
 export interface RingBuffer {
   events: string[];
+  /** Each event's size in memory (its compact text), in the order of `events`. */
+  sizes: number[];
   bytes: number;
   totalProcessed: number;
   maxMemoryBytes: number;
@@ -339,7 +341,7 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
       const maxMem = t.settings['max_memory'];
       const maxEv = t.settings['max_events_limit'];
       s.ring = {
-        events: [], bytes: 0, totalProcessed: 0,
+        events: [], sizes: [], bytes: 0, totalProcessed: 0,
         maxMemoryBytes: maxMem === undefined || maxMem === null ? Infinity : toNumber(maxMem) * 1024 || Infinity,
         maxEvents: maxEv === undefined || maxEv === null ? RING_DEFAULT_MAX_EVENTS : toNumber(maxEv) || Infinity,
       };
@@ -368,9 +370,15 @@ export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void 
     const rb = s.ring;
     rb.totalProcessed++;
     rb.events.push(ringXml);
-    rb.bytes += ringXml.length;
+    // Memory holds the event, not its rendering (indentation, <type>): counted as the compact event_data text.
+    const size = (fileXml ?? eventXml(ev, actions, 'event_data')).length;
+    rb.sizes.push(size);
+    rb.bytes += size;
     // FIFO: the oldest events leave the ring when MAX_MEMORY or MAX_EVENTS_LIMIT is exceeded.
-    while (rb.events.length > 0 && (rb.events.length > rb.maxEvents || rb.bytes > rb.maxMemoryBytes)) rb.bytes -= rb.events.shift()!.length;
+    while (rb.events.length > 0 && (rb.events.length > rb.maxEvents || rb.bytes > rb.maxMemoryBytes)) {
+      rb.events.shift();
+      rb.bytes -= rb.sizes.shift()!;
+    }
   }
   if (s.file) {
     const recs = files.get(s.file.name)!;

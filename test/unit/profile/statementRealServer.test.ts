@@ -85,19 +85,21 @@ describe('profile: per-statement attribution on real-server semantics', () => {
     assert.deepEqual([acc.attributedWaits, acc.unattributedWaits], [2, 0]);
   });
 
-  it('the server\'s hash-0 totals beyond the sample are shared out by the sampled shares and the rows say "approximate — why"', () => {
+  it('the server\'s hash-0 totals beyond the sample are never split or guessed: sample counts, "approximate — why", the rest unattributed', () => {
     const batchStatement = eventOf('xelogstash-sql-statement-completed.xml');
     const procStatement = eventOf('xelogstash-sp-statement-completed.xml');
     const acc = new StatementAccumulator({ batches: [{ text: str(batchStatement, 'sql_text'), repeat: 1, firstLine: 0 }], statementUnit: 'microseconds', waitUnit: 'milliseconds', modules: [{ name: 'ibo_Prepaid_AdjustBalances', firstLine: 0 }] });
     acc.add(writelog());
     acc.add(procStatement);
     acc.add(batchStatement);
-    acc.add(histograms({ executionsByHash: new Map([['0', 10]]), waitsByHash: new Map([['0', 3]]), waitEvents: 3, statementEvents: 10 }));
+    const h = histograms({ executionsByHash: new Map([['0', 10]]), waitsByHash: new Map([['0', 3]]), waitEvents: 3, statementEvents: 10 });
+    acc.add(h);
     const rows = acc.finish();
     assert.equal(rows.length, 2);
-    assert.deepEqual(rows.map((r) => r.executions).sort(), [5, 5]);
-    assert.deepEqual(rows.map((r) => r.writelogWaits).sort(), [0, 3]);
-    for (const r of rows) assert.match(r.approximate ?? '', /^approximate — plan-less statements all share query_hash 0/);
+    assert.deepEqual(rows.map((r) => [r.line, r.executions, r.writelogWaits, r.counts]).sort(), [[1, 1, 0, 'sample'], [152, 1, 1, 'sample']]);
+    for (const r of rows) assert.match(r.approximate ?? '', /^approximate — counted from the sample: the server counted 10 executions and 3 WRITELOG waits of plan-less statements under query_hash 0 together, which cannot be split per statement, and the sample holds 2 and 1 of them$/);
+    assert.deepEqual([acc.attributedWaits, acc.unattributedWaits], [1, 2]);
+    assert.ok(h.histograms.notes.some((n) => /the difference is not attributed to a line/.test(n)));
   });
 
   it('a histogram that may have folded statements is detected without trusting it: a sampled hash with no slot, or more statements than slots/2', () => {
