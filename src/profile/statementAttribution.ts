@@ -41,7 +41,7 @@ export interface StatementAttribution {
 export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
   'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
-  'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Without the query_hash action, a long run is attributed from its last events only (coverage below).',
+  'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Statements without a plan (query_hash 0: EXECUTE, COMMIT, SET…) share one hash on the server, so they are counted from the sample, each on its own line. Without the query_hash action, a long run is attributed from its last events only (coverage below).',
   'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
 
