@@ -142,14 +142,9 @@ export const RING_DEFAULT_MAX_EVENTS = 1000;
 /** target_data is cut off at a 4 MB XML document (reference §4.3). */
 export const RING_XML_LIMIT = 4 * 1024 * 1024;
 
-function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
+const xmlEscape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** Text in CDATA, as raw target_data and event_data write strings and map texts; a `]]>` inside is split (NOT CONFIRMED). */
-function cdata(s: string): string {
-  return `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
-}
+const cdata = (s: string): string => `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 
 /**
  * The two forms an event is rendered in (test/fixtures/real-server): `target_data` — a ring_buffer's XML, indented
