@@ -112,6 +112,8 @@ class OfflineStatements {
       this.rows.set(key, row);
     }
     row.executions++;
+    // One hash in several procedures: no single module to name.
+    if (row.module !== undefined && row.module !== module) delete row.module;
     if (line !== null) row.lineSet.add(line);
     const p = this.pending.get(session);
     if (p) {
