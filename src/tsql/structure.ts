@@ -7,9 +7,9 @@ import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
 import { opensStatement as opensImport } from './statement-end';
-import { StatementReader, type LoopFrame } from './statement-reader';
+import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
+import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
-import { join } from './transactions';
 import type { DurabilityOption } from './types';
 
 // Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
@@ -48,6 +48,9 @@ interface Condition {
   other: boolean;
   /** `% N` with a literal N. */
   modulo: number | null;
+  /** Its tokens: [from, to). */
+  from: number;
+  to: number;
 }
 
 /** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
@@ -66,10 +69,28 @@ class BatchScanner extends StatementReader {
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
     this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
-    if (this.loopFrames.length !== 0) this.loopFrames.length = 0; // the length setter is a runtime call: skip it when empty
+    this.loops.startBatch();
     this.routineKind = null;
+    this.countChanged = false;
     this.tx.startBatch();
+    const firstDml = this.out.dml.length, firstCommit = this.out.commits.length;
+    const { opaque, setDml, durableRowDml } = this.loops;
     this.list(false);
+    // `GO n`: the client repeats the whole batch; what a loop inside it holds already has that loop's facts.
+    if (this.repeated) this.applyFacts(this.loops.factsSince(opaque, setDml, durableRowDml, span.batch.repeat <= 100), firstDml, firstCommit);
+  }
+
+  /** Gives the DML and COMMITs recorded since the given indices, not yet in an inner loop, the facts of their loop. */
+  private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
+    const dml = this.out.dml, commits = this.out.commits;
+    for (let i = firstDml; i < dml.length; i++) if (dml[i]!.loop === null && dml[i]!.inLoop) dml[i]!.loop = facts;
+    for (let i = firstCommit; i < commits.length; i++) {
+      const c = commits[i]!;
+      if (c.loop !== null || !c.inLoop) continue;
+      c.loop = facts;
+      // A condition testing a counter the loop increments: the commit-every-N pattern.
+      if (c.loopCommit === 'conditional' && c.conditionVars.some((v) => this.loops.increments.has(v))) c.loopCommit = 'every-n';
+    }
   }
 
   // ---- statement lists ----------------------------------------------------------------------------------------
@@ -81,20 +102,27 @@ class BatchScanner extends StatementReader {
     while (this.p < this.n) {
       if (stopAtEnd && this.kw() === Kw.END) break;
       const head = this.kw();
+      const from = this.p;
       if (this.statementAt()) {
         ends = true;
         // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
-        if (head === Kw.BREAK || head === Kw.RETURN) this.commitsLeaveLoop(firstCommit);
+        if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.commitsLeaveLoop(firstCommit);
+      } else if ((head === Kw.SET || head === Kw.SELECT) && this.loopDepth > 0) {
+        // COMMIT; SET @retry = 0 in `WHILE @retry > 0`: the loop ends once its transaction committed.
+        const frames = this.loops.frames;
+        const assigned = constantAssignment(this.t, head, from, this.p);
+        if (assigned !== null && frames.length > 0 && frames[frames.length - 1]!.exitVars.includes(assigned)) this.commitsLeaveLoop(firstCommit);
       }
     }
     return ends;
   }
 
   private commitsLeaveLoop(firstCommit: number): void {
+    if (this.loopDepth === 0) return;
     const commits = this.out.commits;
     for (let i = firstCommit; i < commits.length; i++) {
       const c = commits[i]!;
-      if (c.loopCommit === 'per-iteration' && this.loopDepth > 0) c.loopCommit = 'once-then-exit';
+      if (c.loopCommit !== null && c.loop === null) c.loopCommit = 'once-then-exit';
     }
   }
 
@@ -183,7 +211,7 @@ class BatchScanner extends StatementReader {
       if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.CATCH) this.p++; }
       afterCatch = this.tx.stack;
     }
-    this.tx.restore(join(endsTry, afterTry, endsCatch, afterCatch));
+    this.tx.restore(this.tx.join(endsTry, afterTry, endsCatch, afterCatch));
     this.note('try-catch', from);
     return endsTry && endsCatch;
   }
@@ -214,34 +242,27 @@ class BatchScanner extends StatementReader {
     // `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ends the open transactions: a guard, not a loop of commits.
     if (cond.tranCount && !cond.other) return this.tranCountLoop(from);
     const before = this.tx.snapshot();
+    const loops = this.loops;
     const frame: LoopFrame = {
-      conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length, start: this.start(from),
+      conditional: 0, everyN: null, conditionVars: [], firstCommit: this.out.commits.length, firstDml: this.out.dml.length,
+      start: this.start(from), few: cond.fetchStatus ? loops.catalogCursorOpen : smallLiteralBound(this.t, cond.from, cond.to),
+      exitVars: variablesIn(this.t, cond.from, cond.to), opaqueAt: loops.opaque, setAt: loops.setDml, rowAt: loops.durableRowDml,
     };
-    this.loopFrames.push(frame);
+    loops.frames.push(frame);
     const jumps = this.jumps;
     this.loopDepth++;
     this.depth++;
     const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
     this.depth--;
     this.loopDepth--;
-    this.loopFrames.pop();
+    loops.frames.pop();
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
     if (ends && this.jumps === jumps) this.runsOnce(frame);
-    else this.markChunkCommits(frame);
+    else this.applyFacts(loops.factsSince(frame.opaqueAt, frame.setAt, frame.rowAt, frame.few), frame.firstDml, frame.firstCommit);
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
-  }
-
-  /** A loop that works through rows in chunks (`DELETE TOP (n)`) commits once per chunk: its COMMITs say so. */
-  private markChunkCommits(frame: LoopFrame): void {
-    const dml = this.out.dml;
-    let chunked = false;
-    for (let i = frame.firstDml; i < dml.length && !chunked; i++) chunked = dml[i]!.chunked;
-    if (!chunked) return;
-    const commits = this.out.commits;
-    for (let i = frame.firstCommit; i < commits.length; i++) if (commits[i]!.loopCommit === 'per-iteration') commits[i]!.loopCommit = 'chunk';
   }
 
   /**
@@ -250,7 +271,7 @@ class BatchScanner extends StatementReader {
    * is corrected.
    */
   private runsOnce(frame: LoopFrame): void {
-    if (this.loopFrames.length > 0) return;
+    if (this.loops.frames.length > 0) return;
     const nested = this.out.loops.filter((l) => l.batchIndex === this.batchIndex && l.start >= frame.start);
     const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
     const dml = this.out.dml;
@@ -289,14 +310,21 @@ class BatchScanner extends StatementReader {
     const guard = cond.tranCount && !cond.other;
     if (cond.tranCount) this.guardDepth++;
     // Inside a loop, a condition other than a transaction guard makes what it holds run on some iterations only.
-    const frame = guard ? undefined : this.loopFrames[this.loopFrames.length - 1];
+    const frame = guard ? undefined : this.loops.frames[this.loops.frames.length - 1];
     const outerEveryN = frame ? frame.everyN : null;
-    if (frame) { frame.conditional++; if (cond.modulo !== null) frame.everyN = cond.modulo; }
+    const outerVars = frame ? frame.conditionVars.length : 0;
+    if (frame) {
+      frame.conditional++;
+      if (cond.modulo !== null) frame.everyN = cond.modulo;
+      frame.conditionVars.push(...variablesIn(this.t, cond.from, cond.to));
+    }
+    const firstCommit = this.out.commits.length, firstRollback = this.out.rollbacks.length;
     this.depth++;
     const before = this.tx.snapshot();
     const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
     while (this.kind() === TokenKind.Semicolon) this.p++;
     const afterThen = this.tx.stack;
+    const elseCommit = this.out.commits.length, elseRollback = this.out.rollbacks.length;
     let endsElse = false;
     let afterElse = before;
     const hasElse = this.kw() === Kw.ELSE;
@@ -307,10 +335,27 @@ class BatchScanner extends StatementReader {
       afterElse = this.tx.stack;
     }
     this.depth--;
-    if (frame) { frame.conditional--; frame.everyN = outerEveryN; }
+    if (frame) {
+      frame.conditional--;
+      frame.everyN = outerEveryN;
+      frame.conditionVars.length = outerVars;
+      // `IF @@ERROR = 0 COMMIT ELSE ROLLBACK`: one branch commits, the other rolls back, so the transaction ends on
+      // every iteration either way: the commit is the success path, not a commit every few iterations.
+      const commits = this.out.commits, rollbacks = this.out.rollbacks.length;
+      const thenCommits = elseCommit > firstCommit, elseCommits = commits.length > elseCommit;
+      const thenRollbacks = elseRollback > firstRollback, elseRollbacks = rollbacks > elseRollback;
+      if ((thenCommits && elseRollbacks) || (elseCommits && thenRollbacks)) {
+        for (let i = firstCommit; i < commits.length; i++) {
+          const c = commits[i]!;
+          if (c.loop !== null || c.conditions === 0 || c.loopCommit === 'once-then-exit') continue;
+          c.conditions--;
+          if (c.conditions === 0 && c.everyN === null) c.loopCommit = 'per-iteration';
+        }
+      }
+    }
     if (cond.tranCount) this.guardDepth--;
     // `IF @@TRANCOUNT > 0 ROLLBACK` with no ELSE: when the test fails there was nothing open, so the THEN state holds.
-    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : join(endsThen, afterThen, endsElse, afterElse));
+    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : this.tx.join(endsThen, afterThen, endsElse, afterElse));
     this.note('if', from);
     return endsThen && endsElse;
   }
@@ -318,7 +363,7 @@ class BatchScanner extends StatementReader {
   /** Consumes an IF/WHILE condition: up to the first statement word at paren depth 0. */
   private condition(): Condition {
     let depth = 0, caseDepth = 0, first = true;
-    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null };
+    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null, from: this.p, to: this.p };
     while (this.p < this.n) {
       const kind = this.kind();
       const k = this.kw();
@@ -339,13 +384,17 @@ class BatchScanner extends StatementReader {
         if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
         else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
         else if (!this.isGuardWord(this.p)) cond.other = true;
-      } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
+      } else if (kind === TokenKind.Variable && this.loops.tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
+      else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;
         if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
       }
       this.p++;
     }
+    cond.to = this.p;
+    // In a routine, a test of the transaction count means the count may differ from what the routine itself opened.
+    if (cond.tranCount && this.routineKind !== null) this.countChanged = true;
     return cond;
   }
 
@@ -365,20 +414,24 @@ class BatchScanner extends StatementReader {
     // Defining a routine runs none of its body: it gets its own transaction state, loop context and repeat count.
     const trigger: BeginTransactionNode | null = header.kind === 'TRIGGER'
       ? { start: bodyStart, end: bodyStart, keyword: { start: bodyStart, end: bodyStart }, batchIndex: this.batchIndex, name: null,
-        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true }
+        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true, guarded: false, inRoutine: header.kind,
+        afterCountChange: false }
       : null;
     const saved = this.tx.enterRoutine(trigger);
-    const outer = { routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth };
-    const frames = this.loopFrames.splice(0);
+    const outer = {
+      routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth, countChanged: this.countChanged,
+    };
+    const frames = this.loops.frames.splice(0);
     this.routineKind = header.kind;
     this.repeated = false;
+    this.countChanged = false;
     this.loopDepth = this.guardDepth = 0;
     this.depth++;
     this.list(false);
     this.depth--;
     this.tx.leaveRoutine(saved);
-    this.loopFrames.push(...frames);
-    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth } = outer);
+    this.loops.frames.push(...frames);
+    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth, countChanged: this.countChanged } = outer);
     const span = this.statement('routine', from);
     this.out.routines.push({
       start: span.start, end: span.end, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,

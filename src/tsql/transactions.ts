@@ -27,6 +27,11 @@ export class SessionTransactions {
   implicitTransactions = false;
   private savepoints = new Set<string>();
   private readonly tryTrackers: { deepest: TxStack }[] = [];
+  /**
+   * Where two paths joined holding different transactions at the same depth (a CATCH re-opened one, a TRY kept
+   * another), the one kept stands for the others too: what closes it closes theirs, on their path.
+   */
+  private readonly aliases = new Map<BeginTransactionNode, BeginTransactionNode[]>();
 
   /** Start of a batch: the session's transactions stay; TRY trackers are the batch's. */
   startBatch(): void {
@@ -58,7 +63,7 @@ export class SessionTransactions {
   commit(batchIndex: number): { begin: BeginTransactionNode | null; opener: Opener | null } {
     const begin = this.stack.pop() ?? null;
     if (begin === null) return { begin: null, opener: this.implicitTransactions ? 'implicit-transactions' : null };
-    begin.matched = true;
+    this.close(begin);
     return { begin: begin.synthetic ? null : begin.batchIndex === batchIndex ? begin : null, opener: openerOf(begin, batchIndex) };
   }
 
@@ -67,7 +72,7 @@ export class SessionTransactions {
     const toSavepoint = name !== null && this.savepoints.has(name.toLowerCase());
     if (toSavepoint) return { toSavepoint, opener: this.stack.length > 0 ? openerOf(this.stack[0]!, batchIndex) : 'same-batch' };
     const outer = this.stack[0];
-    for (const open of this.stack) open.matched = true;
+    for (const open of this.stack) this.close(open);
     this.stack = [];
     if (outer === undefined) return { toSavepoint, opener: this.implicitTransactions ? 'implicit-transactions' : null };
     return { toSavepoint, opener: openerOf(outer, batchIndex) };
@@ -75,8 +80,35 @@ export class SessionTransactions {
 
   /** `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ran: the loop only stops once no transaction is open. */
   closeAll(): void {
-    for (const open of this.stack) open.matched = true;
+    for (const open of this.stack) this.close(open);
     this.stack = [];
+  }
+
+  /** Marks a transaction closed, and those it stands for after a join. */
+  private close(node: BeginTransactionNode): void {
+    node.matched = true;
+    const others = this.aliases.get(node);
+    if (others === undefined) return;
+    this.aliases.delete(node);
+    for (const other of others) this.close(other);
+  }
+
+  /**
+   * The transaction state after two paths join; a path that does not fall through does not count. When both do, the
+   * deeper state is kept (a later COMMIT still finds the BEGIN it closes), and each transaction it holds stands for
+   * the one the other path held at the same depth: judged per path, a COMMIT after the join closes either.
+   */
+  join(endsA: boolean, a: TxStack, endsB: boolean, b: TxStack): TxStack {
+    if (endsA && !endsB) return b;
+    if (endsB && !endsA) return a;
+    const [kept, other] = a.length >= b.length ? [a, b] : [b, a];
+    for (let i = 0; i < other.length; i++) {
+      const k = kept[i]!, o = other[i]!;
+      if (k === o) continue;
+      const list = this.aliases.get(k);
+      if (list === undefined) this.aliases.set(k, [o]); else if (!list.includes(o)) list.push(o);
+    }
+    return kept;
   }
 
   save(name: string | null): void {
@@ -118,12 +150,4 @@ export class SessionTransactions {
 function openerOf(begin: BeginTransactionNode, batchIndex: number): Opener {
   if (begin.synthetic) return 'trigger';
   return begin.batchIndex === batchIndex ? 'same-batch' : 'earlier-batch';
-}
-
-/** Picks the transaction state after two paths join: a path that does not fall through does not count. */
-export function join(endsA: boolean, a: TxStack, endsB: boolean, b: TxStack): TxStack {
-  if (endsA && !endsB) return b;
-  if (endsB && !endsA) return a;
-  // Keep the deeper state so a later COMMIT still finds the BEGIN it closes.
-  return a.length >= b.length ? a : b;
 }
