@@ -36,15 +36,16 @@ export function diagnose(
     // loop whose iteration runs one, is batching: one commit per chunk is what keeps the log small, not the problem.
     if (d.shape === 'set' || d.loop?.batch === true) continue;
     const repeat = repeats[d.batchIndex] ?? 1;
-    const doubt = loopDoubt(d.loop, d.shape === 'unknown');
+    const doubt = d.shape === 'unknown' ? (d.kind === 'INSERT' ? 'opaque' : 'rows') : loopDoubt(d.loop);
     add('autocommit-dml-in-loop', doubt === null ? 'information' : 'hint', d,
       once(`dml|${d.kind}|${d.inRepeatedBatchOnly}|${repeat}|${d.inRoutine}|${doubt}`,
         () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine, doubt)));
   }
   for (const c of s.commits) {
-    if (c.loopCommit === 'per-iteration' && c.loop?.batch !== true && (c.loop === null || c.loop.durableRows || c.loop.opaque)) {
+    const loop = c.loop;
+    if (c.loopCommit === 'per-iteration' && loop?.batch !== true && (loop === null || loop.durableRows || loop.unknownRows || loop.opaque)) {
       // Sure only when each iteration is a few single-row changes to permanent tables, many times over.
-      const doubt = c.loop !== null && c.loop.durableRows ? loopDoubt(c.loop, false) : 'opaque';
+      const doubt = loop === null ? 'opaque' : loop.durableRows ? loopDoubt(loop) : loop.opaque ? 'opaque' : 'rows';
       const repeatedOnly = !isInsideLoop(s, c.keyword.start);
       const repeat = repeats[c.batchIndex] ?? 1;
       add('commit-in-loop', doubt === null ? 'information' : 'hint', c.keyword,
@@ -91,10 +92,10 @@ export function diagnose(
 
 /**
  * Why a loop finding is only a hint, or null when the loop is the pattern the rule is about: single-row changes,
- * nothing else of unknown cost, run many times. `unknownShape`: the statement itself is `INSERT ... EXEC`.
+ * nothing else of unknown cost, run many times.
  */
-function loopDoubt(loop: LoopFacts | null, unknownShape: boolean): msg.LoopDoubt | null {
-  if (loop === null || unknownShape || loop.opaque) return 'opaque';
+function loopDoubt(loop: LoopFacts | null): msg.LoopDoubt | null {
+  if (loop === null || loop.opaque) return 'opaque';
   if (loop.few) return 'few';
   return null;
 }

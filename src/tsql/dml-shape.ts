@@ -9,7 +9,10 @@ import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
 const Kw = KwImport;
 const TokenKind = TokenKindImport;
 
-/** `row`: one (or a few listed) rows per execution; `set`: as many as a query finds; `unknown`: `INSERT ... EXEC`. */
+/**
+ * `row`: one (or a few listed) rows per execution; `set`: as many as a query finds; `unknown`: the text does not say
+ * (`INSERT ... EXEC`, `WHERE id = 1`: a key or a flag shared by many rows).
+ */
 export type DmlShape = 'row' | 'set' | 'unknown';
 
 /** Token i is a word spelled `upper` (ASCII, any case). */
@@ -47,10 +50,10 @@ function topOne(t: TokenStream, i: number): boolean {
   return t.kinds[n] === TokenKind.Number && t.text.slice(t.starts[n]!, t.ends[n]!) === '1';
 }
 
-/** Shape of the DML statement whose verb is token `verbAt`, ending before token `end`. */
-export function dmlShape(t: TokenStream, kind: string, verbAt: number, end: number): DmlShape {
+/** Shape of the DML statement starting at token `from` (`WITH` for a CTE), verb at `verbAt`, ending before `end`. */
+export function dmlShape(t: TokenStream, kind: string, from: number, verbAt: number, end: number): DmlShape {
   switch (kind) {
-    case 'INSERT': return insertShape(t, verbAt, end);
+    case 'INSERT': return insertShape(t, from, verbAt, end);
     case 'UPDATE':
     case 'DELETE': return updateDeleteShape(t, kind, verbAt, end);
     case 'MERGE': return mergeShape(t, verbAt, end);
@@ -58,7 +61,7 @@ export function dmlShape(t: TokenStream, kind: string, verbAt: number, end: numb
   }
 }
 
-function insertShape(t: TokenStream, verbAt: number, end: number): DmlShape {
+function insertShape(t: TokenStream, from: number, verbAt: number, end: number): DmlShape {
   const source = findAtDepth0(t, verbAt + 1, end, (i) => {
     const k = t.keywords[i];
     return k === Kw.VALUES || k === Kw.SELECT || k === Kw.EXEC || k === Kw.EXECUTE || k === Kw.DEFAULT;
@@ -69,7 +72,14 @@ function insertShape(t: TokenStream, verbAt: number, end: number): DmlShape {
   if (k === Kw.EXEC || k === Kw.EXECUTE) return 'unknown';
   // INSERT ... SELECT: a row of expressions when there is no FROM, else whatever the query returns.
   if (wordAt(t, source + 1, 'TOP') && topOne(t, source + 1)) return 'row';
-  return findAtDepth0(t, source + 1, end, (i) => wordAt(t, i, 'FROM')) < 0 ? 'row' : 'set';
+  const fromAt = findAtDepth0(t, source + 1, end, (i) => wordAt(t, i, 'FROM'));
+  if (fromAt < 0) return 'row';
+  // ... FROM cte, where the statement's CTE is `SELECT TOP (1) ...`: one row.
+  if (verbAt > from && t.keywords[from] === Kw.WITH) {
+    const body = cteBody(t, from, verbAt, fromAt + 1);
+    if (body !== null && t.keywords[body.start] === Kw.SELECT && wordAt(t, body.start + 1, 'TOP') && topOne(t, body.start + 1)) return 'row';
+  }
+  return 'set';
 }
 
 function updateDeleteShape(t: TokenStream, kind: string, verbAt: number, end: number): DmlShape {
@@ -82,24 +92,28 @@ function updateDeleteShape(t: TokenStream, kind: string, verbAt: number, end: nu
   if (where < 0) return 'set';
   if (t.keywords[where + 1] === Kw.CURRENT && t.keywords[where + 2] === Kw.OF) return 'row';
   if (from >= 0) return 'set';
-  return keyedPredicate(t, where + 1, end) ? 'row' : 'set';
+  return keyedPredicate(t, where + 1, end);
 }
 
 /**
  * A WHERE clause that pins rows to given values: some comparison outside subqueries is `column = @variable` (either
- * way round) or `column IN (@a, ...)`. Ranges alone (`id >= @lo AND id < @hi`, BETWEEN, LIKE) pick a set.
+ * way round) or `column IN (@a, ...)`: `row`. `column = literal` may be a key or a flag many rows share: `unknown`.
+ * Ranges alone (`id >= @lo AND id < @hi`, BETWEEN, LIKE) pick a set.
  */
-function keyedPredicate(t: TokenStream, from: number, end: number): boolean {
+function keyedPredicate(t: TokenStream, from: number, end: number): DmlShape {
   const column = (k: number | undefined): boolean => k === TokenKind.Word || k === TokenKind.BracketId || k === TokenKind.QuotedId;
+  const literal = (k: number | undefined): boolean => k === TokenKind.Number || k === TokenKind.String || k === TokenKind.NString;
+  let shape: DmlShape = 'set';
   for (let i = from; i < end; i++) {
     if (t.kinds[i] === TokenKind.LParen && t.keywords[i + 1] === Kw.SELECT) { i = skipParens(t, i, end) - 1; continue; }
     if (operatorAt(t, i) === '=') {
       const left = t.kinds[i - 1], right = t.kinds[i + 1];
-      if ((right === TokenKind.Variable && column(left)) || (left === TokenKind.Variable && column(right))) return true;
+      if ((right === TokenKind.Variable && column(left)) || (left === TokenKind.Variable && column(right))) return 'row';
+      if ((literal(right) && column(left)) || (literal(left) && column(right))) shape = 'unknown';
     }
-    if (wordAt(t, i, 'IN') && t.kinds[i + 1] === TokenKind.LParen && t.kinds[i + 2] === TokenKind.Variable) return true;
+    if (wordAt(t, i, 'IN') && t.kinds[i + 1] === TokenKind.LParen && t.kinds[i + 2] === TokenKind.Variable) return 'row';
   }
-  return false;
+  return shape;
 }
 
 function mergeShape(t: TokenStream, verbAt: number, end: number): DmlShape {
@@ -127,8 +141,14 @@ export type CteSource = 'temp-table' | 'table-variable' | 'table' | null;
  * object the CTE's first FROM reads (a CTE over one table is updatable and writes that table). null: not a CTE name.
  */
 export function cteSource(t: TokenStream, withAt: number, verbAt: number, target: number): CteSource {
-  if (t.kinds[target] !== TokenKind.Word && t.kinds[target] !== TokenKind.BracketId) return null;
-  const name = identifier(t, target);
+  const body = cteBody(t, withAt, verbAt, target);
+  return body === null ? null : firstFromSource(t, body.start, body.end);
+}
+
+/** Tokens [start, end) inside the parentheses of the statement's CTE named at token `nameAt`, or null. */
+function cteBody(t: TokenStream, withAt: number, verbAt: number, nameAt: number): { start: number; end: number } | null {
+  if (t.kinds[nameAt] !== TokenKind.Word && t.kinds[nameAt] !== TokenKind.BracketId) return null;
+  const name = identifier(t, nameAt);
   let i = withAt + 1;
   while (i < verbAt) {
     const cteName = identifier(t, i);
@@ -137,7 +157,7 @@ export function cteSource(t: TokenStream, withAt: number, verbAt: number, target
     if (t.keywords[i] === Kw.AS) i++;
     if (t.kinds[i] !== TokenKind.LParen) return null;
     const bodyEnd = skipParens(t, i, verbAt);
-    if (cteName === name) return firstFromSource(t, i + 1, bodyEnd - 1);
+    if (cteName === name) return { start: i + 1, end: bodyEnd - 1 };
     i = bodyEnd;
     if (t.kinds[i] === TokenKind.Comma) i++;
     else break;

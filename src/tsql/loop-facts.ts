@@ -5,7 +5,7 @@
 
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
-import { wordAt } from './dml-shape';
+import { wordAt, type DmlShape } from './dml-shape';
 
 const Kw = KwImport;
 type Kw = KwImport;
@@ -21,6 +21,8 @@ export interface LoopFacts {
   few: boolean;
   /** Single-row DML on a permanent table runs on each iteration (what makes a per-iteration commit wait). */
   durableRows: boolean;
+  /** DML on a permanent table whose row count the text does not say (`WHERE id = 1`) runs on each iteration. */
+  unknownRows: boolean;
 }
 
 /** A WHILE loop being scanned. */
@@ -39,9 +41,15 @@ export interface LoopFrame {
   /** Variables the loop's condition tests: `SET @retry = 0` after a COMMIT ends the loop. */
   exitVars: readonly string[];
   /** LoopTracker counters when the loop started. */
-  opaqueAt: number;
-  setAt: number;
-  rowAt: number;
+  counters: Counters;
+}
+
+/** LoopTracker's running counts at one moment. */
+export interface Counters {
+  opaque: number;
+  setDml: number;
+  durableRowDml: number;
+  unknownDml: number;
 }
 
 /** Loop-related facts of the batch being scanned; variables and cursors are batch-scoped in T-SQL. */
@@ -51,6 +59,7 @@ export class LoopTracker {
   opaque = 0;
   setDml = 0;
   durableRowDml = 0;
+  unknownDml = 0;
   /** Variables incremented (`SET @n += 1`, `SET @n = @n + @@ROWCOUNT`): counters of a commit-every-N condition. */
   readonly increments = new Set<string>();
   /** Variables holding a copy of @@TRANCOUNT (`DECLARE @tc int = @@TRANCOUNT`): tests of them are transaction guards. */
@@ -68,9 +77,26 @@ export class LoopTracker {
     this.catalogCursorOpen = false;
   }
 
+  counters(): Counters {
+    return { opaque: this.opaque, setDml: this.setDml, durableRowDml: this.durableRowDml, unknownDml: this.unknownDml };
+  }
+
   /** The facts of an iteration from counters taken at its start. */
-  factsSince(opaqueAt: number, setAt: number, rowAt: number, few: boolean): LoopFacts {
-    return { batch: this.setDml > setAt, opaque: this.opaque > opaqueAt, few, durableRows: this.durableRowDml > rowAt };
+  factsSince(at: Counters, few: boolean): LoopFacts {
+    return {
+      batch: this.setDml > at.setDml, opaque: this.opaque > at.opaque, few, durableRows: this.durableRowDml > at.durableRowDml,
+      unknownRows: this.unknownDml > at.unknownDml,
+    };
+  }
+
+  /** Notes a DML statement of a loop: `durable` when it writes a permanent table. `INSERT ... EXEC` runs a procedure. */
+  noteDml(kind: string, shape: DmlShape, durable: boolean): void {
+    if (shape === 'set') this.setDml++;
+    else if (shape === 'row') { if (durable) this.durableRowDml++; }
+    else {
+      if (kind === 'INSERT') this.opaque++;
+      if (durable) this.unknownDml++;
+    }
   }
 
   /**

@@ -16,7 +16,7 @@ function callerCaveat(inRoutine: RoutineKind | null): string {
 }
 
 /** Why a loop finding is a hint: the iteration runs work whose cost the text does not show, or runs a few times. */
-export type LoopDoubt = 'opaque' | 'few';
+export type LoopDoubt = 'opaque' | 'few' | 'rows';
 
 function doubtText(doubt: LoopDoubt | null): string {
   switch (doubt) {
@@ -24,6 +24,9 @@ function doubtText(doubt: LoopDoubt | null): string {
     case 'opaque':
       return ' Each iteration also runs work whose cost the script does not show (a procedure call, dynamic SQL, a ' +
         'wait, a maintenance command): whether the per-iteration commits matter depends on it.';
+    case 'rows':
+      return ' Its WHERE clause compares a column with a literal: whether that is a key (one row per commit) or a ' +
+        'value many rows share, the script does not say.';
     case 'few':
       return ' The loop looks short (a cursor over catalog views, or a count up to a small number): with a handful ' +
         'of iterations the extra flushes cost little.';

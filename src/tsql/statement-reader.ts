@@ -229,10 +229,8 @@ export class StatementReader extends TokenCursor {
       const inAtomicBlock = this.atomicDepth > 0;
       const target = this.dmlTarget(from, verbAt, dml);
       // Only a loop asks how many rows a statement touches: the question costs a look at its WHERE clause.
-      const shape: DmlShape = this.inLoop ? dmlShape(this.t, dml, verbAt, this.p) : 'set';
-      if (shape === 'set') this.loops.setDml++;
-      else if (shape === 'unknown') this.loops.opaque++;
-      else if (target === 'table') this.loops.durableRowDml++;
+      const shape: DmlShape = this.inLoop ? dmlShape(this.t, dml, from, verbAt, this.p) : 'set';
+      this.loops.noteDml(dml, shape, target === 'table');
       this.out.dml.push({
         start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,

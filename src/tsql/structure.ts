@@ -74,10 +74,10 @@ class BatchScanner extends StatementReader {
     this.countChanged = false;
     this.tx.startBatch();
     const firstDml = this.out.dml.length, firstCommit = this.out.commits.length;
-    const { opaque, setDml, durableRowDml } = this.loops;
+    const counters = this.loops.counters();
     this.list(false);
     // `GO n`: the client repeats the whole batch; what a loop inside it holds already has that loop's facts.
-    if (this.repeated) this.applyFacts(this.loops.factsSince(opaque, setDml, durableRowDml, span.batch.repeat <= 100), firstDml, firstCommit);
+    if (this.repeated) this.applyFacts(this.loops.factsSince(counters, span.batch.repeat <= 100), firstDml, firstCommit);
   }
 
   /** Gives the DML and COMMITs recorded since the given indices, not yet in an inner loop, the facts of their loop. */
@@ -246,7 +246,7 @@ class BatchScanner extends StatementReader {
     const frame: LoopFrame = {
       conditional: 0, everyN: null, conditionVars: [], firstCommit: this.out.commits.length, firstDml: this.out.dml.length,
       start: this.start(from), few: cond.fetchStatus ? loops.catalogCursorOpen : smallLiteralBound(this.t, cond.from, cond.to),
-      exitVars: variablesIn(this.t, cond.from, cond.to), opaqueAt: loops.opaque, setAt: loops.setDml, rowAt: loops.durableRowDml,
+      exitVars: variablesIn(this.t, cond.from, cond.to), counters: loops.counters(),
     };
     loops.frames.push(frame);
     const jumps = this.jumps;
@@ -259,7 +259,7 @@ class BatchScanner extends StatementReader {
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
     if (ends && this.jumps === jumps) this.runsOnce(frame);
-    else this.applyFacts(loops.factsSince(frame.opaqueAt, frame.setAt, frame.rowAt, frame.few), frame.firstDml, frame.firstCommit);
+    else this.applyFacts(loops.factsSince(frame.counters, frame.few), frame.firstDml, frame.firstCommit);
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;

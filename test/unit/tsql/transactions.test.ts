@@ -127,7 +127,7 @@ describe('tsql loop diagnostics on real patterns', () => {
   });
 
   it('still flags a COMMIT that runs on every iteration and autocommit DML into a real table', () => {
-    const text = script('WHILE @i < 10', 'BEGIN', '  BEGIN TRAN', '  INSERT dbo.t VALUES (@i)', '  COMMIT', '  SET @i += 1', 'END', 'WHILE @j < 10 UPDATE dbo.t SET a = @j');
+    const text = script('WHILE @i < 10000', 'BEGIN', '  BEGIN TRAN', '  INSERT dbo.t VALUES (@i)', '  COMMIT', '  SET @i += 1', 'END', 'WHILE @j < 10000 UPDATE dbo.t SET a = @j WHERE id = @j');
     assert.deepEqual(of(text, 'commit-in-loop').map((d) => [d.severity, d.range]), [['information', rangeOf(text, 'COMMIT')]]);
     assert.equal(of(text, 'autocommit-dml-in-loop').length, 1);
   });
