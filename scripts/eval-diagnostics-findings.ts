@@ -25,6 +25,8 @@ export interface ManifestRepository {
 export interface Manifest {
   splitDate: string;
   seed: number;
+  /** Globs left out in every repository (folders of other SQL dialects). */
+  exclude?: string[];
   repositories: ManifestRepository[];
   /** Scripts that use delayed durability, for the two codes about it (their own set, not split). */
   delayedDurability?: ManifestRepository[];
@@ -129,14 +131,15 @@ export function findingsOfText(text: string, repository: string, filePath: strin
 }
 
 /** Runs the analyzer over every file the manifest entries name under `root`. */
-export function collectFindings(root: string, entries: readonly ManifestRepository[]): Collected {
+export function collectFindings(root: string, entries: readonly ManifestRepository[], exclude: readonly string[] = []): Collected {
   const out: Collected = { findings: [], files: 0, skipped: [], missing: [] };
+  const excluded = exclude.map(globToRegExp);
   for (const entry of entries) {
     const folder = path.join(root, checkoutFolder(entry.repository));
     if (!fs.existsSync(folder)) { out.missing.push(entry.repository); continue; }
     const patterns = entry.paths.map(globToRegExp);
     for (const rel of listFiles(folder)) {
-      if (!patterns.some((p) => p.test(rel))) continue;
+      if (!patterns.some((p) => p.test(rel)) || excluded.some((p) => p.test(rel))) continue;
       let text: string;
       try {
         text = decodeScript(fs.readFileSync(path.join(folder, rel))).text;

@@ -84,7 +84,7 @@ export function evaluate(o: Options): Evaluation {
   const entries: ManifestRepository[] = o.split === 'delayed'
     ? manifest.delayedDurability ?? []
     : manifest.repositories.filter((r) => r.split === o.split);
-  const collected = collectFindings(o.root, entries);
+  const collected = collectFindings(o.root, entries, manifest.exclude);
   const delayed = o.split === 'delayed';
   const findings = delayed ? collected.findings.filter((f) => DELAYED_CODES.includes(f.code)) : collected.findings;
   const reports = precisionReport(findings, labels, {

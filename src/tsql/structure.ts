@@ -152,10 +152,15 @@ class BatchScanner extends StatementReader {
         this.note('other', from);
         return false;
       case Kw.None:
-        if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { this.p += 2; return false; } // label:
+        if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { // label:
+          this.tx.label(this.text(from).toLowerCase());
+          this.p += 2;
+          return false;
+        }
         break;
     }
     if (k === Kw.CONTINUE || k === Kw.GOTO) this.jumps++;
+    if (k === Kw.GOTO && this.kind(from + 1) === TokenKind.Word) this.tx.goto(this.text(from + 1).toLowerCase());
     this.simple();
     return k === Kw.RETURN || k === Kw.THROW || k === Kw.BREAK || k === Kw.CONTINUE || k === Kw.GOTO;
   }

@@ -14,6 +14,7 @@ interface SavedSession {
   stack: TxStack;
   implicitTransactions: boolean;
   savepoints: Set<string>;
+  gotos: Map<string, TxStack>;
 }
 
 /**
@@ -32,10 +33,28 @@ export class SessionTransactions {
    * another), the one kept stands for the others too: what closes it closes theirs, on their path.
    */
   private readonly aliases = new Map<BeginTransactionNode, BeginTransactionNode[]>();
+  /** The deepest state a `GOTO label` left with, by label (labels are the batch's, or the routine's). */
+  private gotos = new Map<string, TxStack>();
 
   /** Start of a batch: the session's transactions stay; TRY trackers are the batch's. */
   startBatch(): void {
     if (this.tryTrackers.length !== 0) this.tryTrackers.length = 0; // the length setter is a runtime call: skip it when empty
+    if (this.gotos.size !== 0) this.gotos.clear();
+  }
+
+  /** `GOTO label`: the label is reached holding what is open here. */
+  goto(label: string): void {
+    const seen = this.gotos.get(label);
+    if (seen === undefined || seen.length < this.stack.length) this.gotos.set(label, this.stack.slice());
+  }
+
+  /**
+   * `label:`: reached by falling through or by a GOTO (`IF @@ERROR <> 0 GOTO failed ... COMMIT; RETURN; failed:
+   * ROLLBACK`): judged per path, what follows sees either state.
+   */
+  label(label: string): void {
+    const jumped = this.gotos.get(label);
+    if (jumped !== undefined) this.stack = this.join(false, this.stack, false, jumped).slice();
   }
 
   get depth(): number {
@@ -133,10 +152,11 @@ export class SessionTransactions {
    * transaction in effect when the trigger is executed", https://learn.microsoft.com/sql/t-sql/language-elements/rollback-transaction-transact-sql).
    */
   enterRoutine(trigger: BeginTransactionNode | null): SavedSession {
-    const saved = { stack: this.stack, implicitTransactions: this.implicitTransactions, savepoints: this.savepoints };
+    const saved = { stack: this.stack, implicitTransactions: this.implicitTransactions, savepoints: this.savepoints, gotos: this.gotos };
     this.stack = trigger ? [trigger] : [];
     this.implicitTransactions = false;
     this.savepoints = new Set();
+    this.gotos = new Map();
     return saved;
   }
 
@@ -144,6 +164,7 @@ export class SessionTransactions {
     this.stack = saved.stack;
     this.implicitTransactions = saved.implicitTransactions;
     this.savepoints = saved.savepoints;
+    this.gotos = saved.gotos;
   }
 }
 

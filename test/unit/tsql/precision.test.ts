@@ -285,6 +285,22 @@ describe('tsql diagnostics precision: issue 26 patterns', () => {
     });
   });
 
+  describe('4b. an error handler reached by GOTO', () => {
+    it('reports nothing when the ROLLBACK after the label closes what the GOTO left open', () => {
+      const text = script(
+        'BEGIN TRAN;',
+        'UPDATE dbo.Accounts SET balance = balance - 1 WHERE id = @from;',
+        'IF @@ERROR <> 0 GOTO failed;',
+        'UPDATE dbo.Accounts SET balance = balance + 1 WHERE id = @to;',
+        'IF @@ERROR <> 0 GOTO failed;',
+        'COMMIT;',
+        'RETURN;',
+        'failed:',
+        'ROLLBACK;');
+      assert.deepEqual(found(text, 'unbalanced-transaction'), []);
+    });
+  });
+
   describe('5. table variables and temp tables updated through a CTE', () => {
     it('leaves out a CTE over a table variable or a temp table named as the target in a loop', () => {
       for (const source of ['@work', '#work', '[#work]']) {
