@@ -16,7 +16,8 @@ export interface ManifestRepository {
   /** `owner/name` on GitHub; checked out under `<root>/<owner>+<name>/`. */
   repository: string;
   commit: string;
-  split: Split;
+  /** tuning or heldout; absent for the delayed-durability scripts, which are their own set. */
+  split?: Split;
   kind?: string;
   /** Globs (`**` `*` `?`, case-insensitive) or exact paths inside the repository. */
   paths: string[];
