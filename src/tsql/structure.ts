@@ -1,6 +1,7 @@
 // Structural scanner: the compound statements of each batch (blocks, loops, IF/ELSE, TRY/CATCH, atomic blocks, routines)
-// in one pass over tokens; statement-reader.ts reads the statements inside them. Follows the session's open transactions (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops)
-// and across batches to tell autocommit DML from transactional DML.
+// in one pass over tokens; statement-reader.ts reads the statements inside them. Follows the session's open transactions
+// (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops, GOTO) and across batches to tell autocommit DML from
+// transactional DML, and what each loop's iteration does (loop-facts.ts; loop-marks.ts marks the nodes).
 
 import type { BatchSpan } from './batches';
 import { Kw as KwImport } from './keywords';
@@ -8,6 +9,7 @@ import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
 import { opensStatement as opensImport } from './statement-end';
 import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
+import { markCommitsLeaving, markLoopFacts, markRunsOnce, markSuccessPath } from './loop-marks';
 import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
 import type { DurabilityOption } from './types';
@@ -80,19 +82,6 @@ class BatchScanner extends StatementReader {
     if (this.repeated) this.applyFacts(this.loops.factsSince(counters, span.batch.repeat <= 100), firstDml, firstCommit);
   }
 
-  /** Gives the DML and COMMITs recorded since the given indices, not yet in an inner loop, the facts of their loop. */
-  private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
-    const dml = this.out.dml, commits = this.out.commits;
-    for (let i = firstDml; i < dml.length; i++) if (dml[i]!.loop === null && dml[i]!.inLoop) dml[i]!.loop = facts;
-    for (let i = firstCommit; i < commits.length; i++) {
-      const c = commits[i]!;
-      if (c.loop !== null || !c.inLoop) continue;
-      c.loop = facts;
-      // A condition testing a counter the loop increments: the commit-every-N pattern.
-      if (c.loopCommit === 'conditional' && c.conditionVars.some((v) => this.loops.increments.has(v))) c.loopCommit = 'every-n';
-    }
-  }
-
   // ---- statement lists ----------------------------------------------------------------------------------------
 
   /** Parses statements until END (when `stopAtEnd`) or the end of the batch. */
@@ -118,12 +107,11 @@ class BatchScanner extends StatementReader {
   }
 
   private commitsLeaveLoop(firstCommit: number): void {
-    if (this.loopDepth === 0) return;
-    const commits = this.out.commits;
-    for (let i = firstCommit; i < commits.length; i++) {
-      const c = commits[i]!;
-      if (c.loopCommit !== null && c.loop === null) c.loopCommit = 'once-then-exit';
-    }
+    if (this.loopDepth > 0) markCommitsLeaving(this.out, firstCommit);
+  }
+
+  private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
+    markLoopFacts(this.out, facts, firstDml, firstCommit, this.loops.increments);
   }
 
   /** Parses one statement; always consumes at least one token when any is left. */
@@ -263,36 +251,11 @@ class BatchScanner extends StatementReader {
     loops.frames.pop();
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
-    if (ends && this.jumps === jumps) this.runsOnce(frame);
+    if (ends && this.jumps === jumps) { if (loops.frames.length === 0) markRunsOnce(this.out, frame, this.batchIndex, this.repeated); }
     else this.applyFacts(loops.factsSince(frame.counters, frame.few), frame.firstDml, frame.firstCommit);
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
-  }
-
-  /**
-   * A loop that runs at most once repeats nothing: what its body recorded is in a loop only through loops nested in
-   * it (recorded after it started) or a `GO n` batch. Loops around it keep their own marks, so only an outermost one
-   * is corrected.
-   */
-  private runsOnce(frame: LoopFrame): void {
-    if (this.loops.frames.length > 0) return;
-    const nested = this.out.loops.filter((l) => l.batchIndex === this.batchIndex && l.start >= frame.start);
-    const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
-    const dml = this.out.dml;
-    for (let i = frame.firstDml; i < dml.length; i++) {
-      const d = dml[i]!;
-      if (inNested(d.start)) continue;
-      d.inLoop = this.repeated;
-      d.inRepeatedBatchOnly = this.repeated;
-    }
-    const commits = this.out.commits;
-    for (let i = frame.firstCommit; i < commits.length; i++) {
-      const c = commits[i]!;
-      if (inNested(c.start)) continue;
-      c.inLoop = this.repeated;
-      c.loopCommit = this.repeated ? 'per-iteration' : null;
-    }
   }
 
   private tranCountLoop(from: number): Flow {
@@ -344,19 +307,11 @@ class BatchScanner extends StatementReader {
       frame.conditional--;
       frame.everyN = outerEveryN;
       frame.conditionVars.length = outerVars;
-      // `IF @@ERROR = 0 COMMIT ELSE ROLLBACK`: one branch commits, the other rolls back, so the transaction ends on
-      // every iteration either way: the commit is the success path, not a commit every few iterations.
-      const commits = this.out.commits, rollbacks = this.out.rollbacks.length;
-      const thenCommits = elseCommit > firstCommit, elseCommits = commits.length > elseCommit;
+      // One branch commits, the other rolls back (`IF @@ERROR = 0 COMMIT ELSE ROLLBACK`): the success path.
+      const commits = this.out.commits.length, rollbacks = this.out.rollbacks.length;
+      const thenCommits = elseCommit > firstCommit, elseCommits = commits > elseCommit;
       const thenRollbacks = elseRollback > firstRollback, elseRollbacks = rollbacks > elseRollback;
-      if ((thenCommits && elseRollbacks) || (elseCommits && thenRollbacks)) {
-        for (let i = firstCommit; i < commits.length; i++) {
-          const c = commits[i]!;
-          if (c.loop !== null || c.conditions === 0 || c.loopCommit === 'once-then-exit') continue;
-          c.conditions--;
-          if (c.conditions === 0 && c.everyN === null) c.loopCommit = 'per-iteration';
-        }
-      }
+      if ((thenCommits && elseRollbacks) || (elseCommits && thenRollbacks)) markSuccessPath(this.out, firstCommit);
     }
     if (cond.tranCount) this.guardDepth--;
     // `IF @@TRANCOUNT > 0 ROLLBACK` with no ELSE: when the test fails there was nothing open, so the THEN state holds.
