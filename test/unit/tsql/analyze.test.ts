@@ -1,6 +1,7 @@
 // Diagnostics: each code at its exact range, its wording with and without the database's setting, and switches.
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/tsql/analyze';
+import { SURE } from '../../../src/tsql/diagnose';
 import type { AnalysisDiagnostic, DiagnosticCode } from '../../../src/tsql/types';
 import { rangeOf, script } from './helpers';
 
@@ -14,7 +15,7 @@ describe('tsql analyze diagnostics', () => {
     const [d, ...rest] = analyze(text).diagnostics;
     assert.equal(rest.length, 0);
     assert.equal(d!.code, 'autocommit-dml-in-loop');
-    assert.equal(d!.severity, 'information');
+    assert.equal(d!.severity, SURE['autocommit-dml-in-loop']);
     assert.deepEqual(d!.range, rangeOf(text, 'INSERT INTO dbo.t DEFAULT VALUES;'));
     assert.match(d!.message, /^INSERT runs inside a loop with no transaction open/);
     assert.match(d!.message, /log flush/);
