@@ -188,6 +188,13 @@ function firstFromSource(t: TokenStream, from: number, end: number): CteSource {
 
 /** The kind of object named at token i: `#t`, `[#t]`, `tempdb..t` live in tempdb; `@t` is a table variable. */
 export function objectKind(t: TokenStream, i: number): 'temp-table' | 'table-variable' | 'table' {
+  // `dbo.#t`: a schema written before a temp table's name changes nothing, it is in tempdb.
+  let last = i;
+  for (let parts = 0; parts < 3 && t.kinds[last + 1] === TokenKind.Dot; parts++) {
+    last += 2;
+    if (t.kinds[last] === TokenKind.Dot) last++; // db..name
+  }
+  if (last > i && t.kinds[last] === TokenKind.TempName) return 'temp-table';
   const kind = t.kinds[i];
   if (kind === TokenKind.TempName) return 'temp-table';
   if (kind === TokenKind.Variable) return 'table-variable';

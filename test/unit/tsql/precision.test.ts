@@ -350,7 +350,7 @@ describe('tsql diagnostics precision: issue 26 patterns', () => {
     });
 
     it('treats bracketed temp names and tempdb objects as tempdb', () => {
-      for (const target of ['[#staging]', '[##shared]', 'tempdb.dbo.staging', 'tempdb..staging']) {
+      for (const target of ['[#staging]', '[##shared]', 'tempdb.dbo.staging', 'tempdb..staging', 'dbo.#staging', 'tempdb..#staging']) {
         const text = script('WHILE @i < 100000', 'BEGIN', `  INSERT ${target} (n) VALUES (@i);`, '  SET @i += 1;', 'END');
         assert.deepEqual(found(text, 'autocommit-dml-in-loop'), [], target);
       }
