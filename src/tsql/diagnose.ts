@@ -24,6 +24,7 @@ export function diagnose(
   s: ScriptStructure, repeats: readonly number[], options: AnalysisOptions, range: (s: Span) => Range,
 ): AnalysisDiagnostic[] {
   const disabled = options.disabledCodes;
+  const sure = (code: keyof typeof SURE): DiagnosticSeverity => (options.promoteSure === true ? 'information' : SURE[code]);
   const db = options.database ?? null;
   const found: { offset: number; d: AnalysisDiagnostic }[] = [];
   const add = (code: DiagnosticCode, severity: DiagnosticSeverity, at: Span, message: string): void => {
@@ -51,7 +52,7 @@ export function diagnose(
     if (d.shape === 'set' || d.loop?.batch === true) continue;
     const repeat = repeats[d.batchIndex] ?? 1;
     const doubt = d.shape === 'unknown' ? (d.kind === 'INSERT' ? 'opaque' : 'rows') : loopDoubt(d.loop);
-    add('autocommit-dml-in-loop', doubt === null ? SURE['autocommit-dml-in-loop'] : 'hint', d,
+    add('autocommit-dml-in-loop', doubt === null ? sure('autocommit-dml-in-loop') : 'hint', d,
       once(`dml|${d.kind}|${d.inRepeatedBatchOnly}|${repeat}|${d.inRoutine}|${doubt}`,
         () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine, doubt)));
   }
@@ -62,7 +63,7 @@ export function diagnose(
       const doubt = loop === null ? 'opaque' : loop.durableRows ? loopDoubt(loop) : loop.opaque ? 'opaque' : 'rows';
       const repeatedOnly = !isInsideLoop(s, c.keyword.start);
       const repeat = repeats[c.batchIndex] ?? 1;
-      add('commit-in-loop', doubt === null ? SURE['commit-in-loop'] : 'hint', c.keyword,
+      add('commit-in-loop', doubt === null ? sure('commit-in-loop') : 'hint', c.keyword,
         once(`loop|${repeatedOnly}|${repeat}|${doubt}`, () => msg.commitInLoop(repeatedOnly, repeat, doubt)));
     } else if (c.loopCommit === 'every-n') {
       add('commit-in-loop', 'hint', c.keyword, once(`every|${c.everyN}`, () => msg.commitEveryN(c.everyN)));
@@ -73,7 +74,7 @@ export function diagnose(
     }
     if (c.opener === null && !c.guarded) {
       // In a procedure, committing the caller's transaction is a contract the code alone cannot check: a hint.
-      add('unbalanced-transaction', c.inRoutine === null ? SURE['unbalanced-transaction'] : 'hint', c.keyword,
+      add('unbalanced-transaction', c.inRoutine === null ? sure('unbalanced-transaction') : 'hint', c.keyword,
         once(`end|COMMIT|${c.inRoutine}`, () => msg.endWithoutBegin('COMMIT', c.inRoutine)));
     }
   }
@@ -91,12 +92,12 @@ export function diagnose(
     // A routine that leaves a transaction open after its transaction count may have changed (or under a count test)
     // may be restoring the count its caller had: only the caller can tell.
     const restoring = b.inRoutine !== null && (b.guarded || b.afterCountChange);
-    add('unbalanced-transaction', restoring ? 'hint' : SURE['unbalanced-transaction'], b.keyword,
+    add('unbalanced-transaction', restoring ? 'hint' : sure('unbalanced-transaction'), b.keyword,
       once(`begin|${restoring}|${b.inRoutine}`, () => msg.beginWithoutEnd(b.inRoutine, restoring)));
   }
   for (const r of s.rollbacks) {
     if (!r.matched && !r.guarded) {
-      add('unbalanced-transaction', r.inRoutine === null ? SURE['unbalanced-transaction'] : 'hint', r.keyword,
+      add('unbalanced-transaction', r.inRoutine === null ? sure('unbalanced-transaction') : 'hint', r.keyword,
         once(`end|ROLLBACK|${r.inRoutine}`, () => msg.endWithoutBegin('ROLLBACK', r.inRoutine)));
     }
   }

@@ -31,6 +31,16 @@ describe('tsql diagnostics precision: issue 26 patterns', () => {
     assert.deepEqual(forced.map((d) => d.severity), ['warning']);
   });
 
+  it('reports sure findings at information, doubtful ones still as hints, when the evaluation asks (promoteSure)', () => {
+    const text = script(
+      'WHILE @i < 100000', 'BEGIN', '  INSERT dbo.t (n) VALUES (@i);', '  SET @i += 1;', 'END',
+      'GO',
+      'WHILE @@FETCH_STATUS = 0', 'BEGIN', '  EXEC dbo.p @id;', '  INSERT dbo.log (id) VALUES (@id);', '  FETCH NEXT FROM c INTO @id;', 'END');
+    const promoted = analyze(text, { promoteSure: true }).diagnostics.filter((d) => d.code === 'autocommit-dml-in-loop');
+    assert.deepEqual(promoted.map((d) => [d.range.start.line + 1, d.severity]), [[3, 'information'], [10, 'hint']]);
+    assert.deepEqual(where(text, 'autocommit-dml-in-loop'), [[3, SURE['autocommit-dml-in-loop']], [10, 'hint']]);
+  });
+
   describe('1. batching loops are the cure, not the disease', () => {
     it('leaves out a loop that copies chunks with INSERT ... SELECT TOP (n) ... FROM', () => {
       const text = script(
