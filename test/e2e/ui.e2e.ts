@@ -19,19 +19,21 @@ function fixtureText(workspace: string, name: string): string {
  * carry a squiggle (`squiggly-info|warning|error`), matched to the line numbers drawn at the same height.
  */
 async function markerLines(page: Page): Promise<{ hint: number[]; squiggle: number[] }> {
+  // No named functions inside evaluate: the test runner's transpiler wraps them in a helper the page does not have.
   return page.evaluate(() => {
     const editor = document.querySelector('.editor-group-container.active .monaco-editor');
     const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
       .map((el) => ({ n: Number(el.textContent?.trim()), box: el.getBoundingClientRect() }))
       .filter((l) => Number.isFinite(l.n) && l.n > 0);
-    const lineAt = (el: Element): number | null => {
+    const result = { hint: [] as number[], squiggle: [] as number[] };
+    for (const el of Array.from(editor?.querySelectorAll('.squiggly-hint, .squiggly-info, .squiggly-warning, .squiggly-error') ?? [])) {
       const box = el.getBoundingClientRect();
       const middle = (box.top + box.bottom) / 2;
-      return numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n ?? null;
-    };
-    const lines = (selector: string): number[] =>
-      Array.from(editor?.querySelectorAll(selector) ?? []).map(lineAt).filter((n): n is number => n !== null);
-    return { hint: lines('.squiggly-hint'), squiggle: lines('.squiggly-info, .squiggly-warning, .squiggly-error') };
+      const line = numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n;
+      if (line === undefined) continue;
+      (el.classList.contains('squiggly-hint') ? result.hint : result.squiggle).push(line);
+    }
+    return result;
   });
 }
 
