@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { resolveEditorTarget, resolveLensTarget, targetText } from '../../../src/extension/targets';
+import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/targets';
+
+/** The workload a target resolves to (these scripts hold no routine: a RoutineBody answer fails the test). */
+function workload<T>(t: T): Exclude<T, { kind: 'routine-body' }> {
+  assert.ok(t === null || !isRoutineBody(t as never), 'resolved to a routine body');
+  return t as Exclude<T, { kind: 'routine-body' }>;
+}
+const resolveEditorTarget = (...args: Parameters<typeof resolveAny>): WorkloadTarget | null => workload(resolveAny(...args));
+const resolveLensTarget = (...args: Parameters<typeof resolveLensAny>): WorkloadTarget | null => workload(resolveLensAny(...args));
 
 const SCRIPT = [
   'CREATE TABLE dbo.t (id int);', // 0
