@@ -104,18 +104,26 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
   const routines = options.bodyOnly ? (analysis.routines ?? []) : [];
   const headerOf = (line: number, character: number) => routines.some((r) => r.range.start.line === line && r.range.start.character === character);
   const statements = analysis.statements ?? [];
+  // Where a change was already named (a word inside it is part of it), and where a safe statement starts (the EXEC
+  // of `EXEC sys.sp_flush_log` is that statement's own).
+  const flagged: { start: number; end: number }[] = [];
+  const safeStarts = new Set<number>();
   for (const s of statements) {
-    if (SAFE_KINDS.has(s.kind)) continue;
-    if (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character)) continue;
     const at = offsetOf(s.range.start);
+    if (SAFE_KINDS.has(s.kind) || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
+      safeStarts.add(at);
+      continue;
+    }
     const words = firstWords(text, at, 4);
     if (s.kind === 'other' && SAFE_FIRST_WORDS.has(words[0] ?? '')) {
       // WAITFOR DELAY/TIME only waits; WAITFOR (RECEIVE …) takes messages off a queue.
       if (words[0] !== 'WAITFOR' || words[1] === 'DELAY' || words[1] === 'TIME') continue;
     }
+    flagged.push({ start: at, end: offsetOf(s.range.end) });
     changes.push({ line: firstLine + s.range.start.line, what: describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`)) });
   }
-  const seen = new Set(changes.map((c) => c.line));
+  const insideFlagged = coverage(flagged);
+  const seen = new Set<number>();
   const tokens = lex(text);
   const header = options.bodyOnly ? routines.map((r) => ({ start: offsetOf(r.range.start), end: offsetOf(r.bodyRange.start) })) : [];
   let sawToken = false;
@@ -124,6 +132,7 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
     if (tokens.kinds[i] !== TokenKind.Word) continue;
     const start = tokens.starts[i]!;
     if (header.some((h) => start >= h.start && start < h.end)) continue;
+    if (safeStarts.has(start) || insideFlagged(start)) continue;
     const word = text.slice(start, tokens.ends[i]!).toUpperCase();
     const sequence = word === 'NEXT' && /^\s+VALUE\s+FOR\b/i.test(text.slice(tokens.ends[i]!, tokens.ends[i]! + 40));
     if (!CHANGING_WORDS.has(word) && !sequence) continue;
@@ -136,6 +145,24 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
   if (sawToken && statements.length === 0) changes.push({ line: firstLine, what: 'a statement the analyzer could not read' });
   changes.sort((a, b) => a.line - b.line);
   return { readOnly: changes.length === 0, changes };
+}
+
+/** A test "does some span hold this offset?" in O(log n): spans sorted by start, with the furthest end so far. */
+function coverage(spans: readonly { start: number; end: number }[]): (offset: number) => boolean {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((s) => s.start);
+  const maxEnd: number[] = [];
+  for (const s of sorted) maxEnd.push(Math.max(s.end, maxEnd[maxEnd.length - 1] ?? -1));
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found >= 0 && maxEnd[found]! > offset;
+  };
 }
 
 function lineOfOffset(lineStarts: readonly number[], offset: number): number {
