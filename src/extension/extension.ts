@@ -84,7 +84,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const journal = new KeyValueRestoreJournal(context.globalState);
   const store = new ConnectionStore(context.secrets);
   const connections = new ConnectionManager(store, output, journal, setDatabaseContext);
-  const panels = new ComparisonPanels(context);
+  // "Copy GRANTs" of an opened comparison file grants to the connected login, never to one the file names.
+  const panels = new ComparisonPanels(context, () => connections.current?.preflight ?? null);
   // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
   const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
   // Which window owns which event session (globalState: shared by this machine's windows), with a heartbeat.

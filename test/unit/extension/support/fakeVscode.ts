@@ -26,6 +26,10 @@ export class FakeVscode {
   /** What showSaveDialog answers (a path), and the files written through workspace.fs. */
   saveAnswers: (string | undefined)[] = [];
   written = new Map<string, string>();
+  /** Files read through workspace.fs.readFile, in order. */
+  fileReads: string[] = [];
+  /** Sizes fs.stat reports instead of the written text's (a huge file without allocating it). */
+  fileSizes = new Map<string, number>();
   /** What showOpenDialog answers (a path; files are read from `written`). */
   openAnswers: (string | undefined)[] = [];
   /** Placeholders of the quick picks shown, in order (the e2e tests drive them by placeholder). */
@@ -160,7 +164,14 @@ export class FakeVscode {
         },
         fs: {
           writeFile: async (uri: { toString(): string }, bytes: Uint8Array) => void self.written.set(uri.toString(), new TextDecoder().decode(bytes)),
+          stat: async (uri: { toString(): string }) => {
+            const text = self.written.get(uri.toString());
+            const size = self.fileSizes.get(uri.toString()) ?? (text === undefined ? undefined : new TextEncoder().encode(text).byteLength);
+            if (size === undefined) throw new Error(`no such file: ${uri.toString()}`);
+            return { type: 1, size, ctime: 0, mtime: 0 };
+          },
           readFile: async (uri: { toString(): string }) => {
+            self.fileReads.push(uri.toString());
             const text = self.written.get(uri.toString());
             if (text === undefined) throw new Error(`no such file: ${uri.toString()}`);
             return new TextEncoder().encode(text);
@@ -257,6 +268,8 @@ export class FakeVscode {
     this.saveAnswers = [];
     this.openAnswers = [];
     this.written.clear();
+    this.fileSizes.clear();
+    this.fileReads = [];
     this.trusted = true;
     this.autoConsent = true;
     this.previews = [];
