@@ -34,6 +34,15 @@ function withPlaceholders(text: string): string {
   return text.split(quoteName(LOGIN_SENTINEL)).join(LOGIN_PLACEHOLDER).split(quoteName(USER_SENTINEL)).join(USER_PLACEHOLDER);
 }
 
+/**
+ * A database name from a file that holds a placeholder or a sentinel would let "Copy GRANTs" put the login inside it
+ * (and a crafted one close its brackets early): such a name builds no GRANT at all.
+ */
+function usableDatabaseName(name: unknown): unknown {
+  if (typeof name !== 'string') return name;
+  return name.includes('\u0001') || name.includes(LOGIN_PLACEHOLDER) || name.includes(USER_PLACEHOLDER) ? undefined : name;
+}
+
 /** The facts a run states about its server and database (checked in grantRebuild), with placeholder principals. */
 export function placeholderFacts(run: RunResult | undefined) {
   const identity = run?.server?.identity;
@@ -42,7 +51,7 @@ export function placeholderFacts(run: RunResult | undefined) {
     engineEdition: identity?.engineEdition,
     loginName: LOGIN_SENTINEL,
     userName: USER_SENTINEL,
-    databaseName: run?.database?.name ?? run?.preflight?.databaseName,
+    databaseName: usableDatabaseName(run?.database?.name ?? run?.preflight?.databaseName),
   };
 }
 
@@ -100,7 +109,8 @@ export function neutraliseDocument(doc: ComparisonDocument): ComparisonDocument 
 
 /**
  * "Copy GRANTs" of data whose GRANTs name the placeholders: filled with the connection's own login and database user,
- * quoted; left as placeholders (`filled` false) when there is no connection to take them from.
+ * quoted; left as placeholders (`filled` false) when there is no connection to take them from. The placeholders occur
+ * only where our templates put the grantee: no name from a file may contain them (usableDatabaseName).
  */
 export function fillGrantees(script: string, principal: { loginName: string; userName: string } | null): { text: string; filled: boolean; needed: boolean } {
   const needed = script.includes(LOGIN_PLACEHOLDER) || script.includes(USER_PLACEHOLDER);

@@ -67,6 +67,17 @@ describe('hostile strings at their sinks', () => {
       assert.match(fillGrantees(db.grantScript, { loginName: 'l', userName: 'u[1]' }).text, /TO \[u\[1\]\]\];/);
     });
 
+    it('a file\'s database name holding the placeholder cannot make Copy GRANTs put the login inside it (no GRANT is built)', () => {
+      for (const name of [`x${LOGIN_PLACEHOLDER}]; DROP TABLE t; --`, `a[\u0001durability-lens-login\u0001`, `${USER_PLACEHOLDER}`]) {
+        const json = JSON.parse(hostileComparisonJson(name), (k, v) => (k === 'measurement' && v === 'fileStats' ? 'vlfs' : v));
+        const data = panelDataFromDocument(loadComparison(JSON.stringify(json)));
+        const filled = fillGrantees(data.grantScript, { loginName: 'me', userName: 'me' }).text;
+        assert.doesNotMatch(filled, /DROP TABLE|\u0001/, filled);
+        assert.ok(!filled.includes('[x[me]'), filled);
+        assert.equal(data.grantScript.includes('USE ['), false, `a database-scoped GRANT was built for ${JSON.stringify(name)}: ${data.grantScript}`);
+      }
+    });
+
     it('the Markdown export, the Statements tab and the restore statement of an opened comparison show only our templates', () => {
       const md = exportText(panelDataFromDocument(loadComparison(hostileComparisonJson('lab'))), 'markdown');
       assert.doesNotMatch(md, FILE_SQL);
