@@ -29,7 +29,7 @@ export class ConsentGate implements vscode.Disposable {
     // An edit revokes the file's confirmations at once (a later run would also see the hash differ).
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && e.document.uri.toString().length > 0 && !e.document.uri.toString().startsWith(`${CONSENT_SCHEME}:`)) void this.store.revoke(e.document.uri.toString());
+        if (e.contentChanges.length > 0 && !e.document.uri.toString().startsWith(`${CONSENT_SCHEME}:`)) void this.store.revoke(e.document.uri.toString());
       }),
     );
   }
