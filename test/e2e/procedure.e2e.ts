@@ -10,7 +10,7 @@ import { cell, leadingNumber, panelFrame, readMetricTable, readVerdict, waitForP
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
 import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem, runCommand } from './support/workbench';
-import { answerConsent, numberedLine, readConsent } from './support/consent';
+import { answerConsent, confirmIf, numberedLine, readConsent } from './support/consent';
 import { findProcedure, type StoredProcedure } from '../standin/model/procedures';
 
 export const PROCEDURES_FILE = 'procedures.sql';
@@ -112,12 +112,14 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         const deploy = /Deploy dbo\.e2e_reset and profile EXEC \[dbo\]\.\[e2e_reset\]/;
         const confirmation = await readConsent(page, deploy, 30_000);
         await screenshot('procedures-deploy-confirmation');
-        assert(standinProcedure(standin, 'e2e_reset') === null, 'the procedure was deployed before the user confirmed it');
         const header = lineOf(text, /PROCEDURE dbo\.e2e_reset/);
-        assert(numberedLine(header, 'CREATE OR ALTER PROCEDURE dbo.e2e_reset').test(confirmation), `the consent view does not show the CREATE OR ALTER at line ${header}: ${confirmation}`);
-        assert(numberedLine(lineOf(text, /^\s+DELETE FROM dbo\.e2e_rows;/), 'DELETE FROM dbo.e2e_rows;').test(confirmation), `the consent view does not show the DELETE the call runs: ${confirmation}`);
-        assert(/EXEC \[dbo\]\.\[e2e_reset\]/.test(confirmation), `the consent view does not show the call: ${confirmation}`);
-        await answerConsent(page, 'Deploy and Run', deploy);
+        const deleteLine = lineOf(text, /^\s+DELETE FROM dbo\.e2e_rows;/);
+        await confirmIf(page, confirmation, [
+          [standinProcedure(standin, 'e2e_reset') === null, 'the procedure was deployed before the user confirmed it'],
+          [numberedLine(header, 'CREATE OR ALTER PROCEDURE dbo.e2e_reset').test(confirmation), `no CREATE OR ALTER at line ${header}`],
+          [numberedLine(deleteLine, 'DELETE FROM dbo.e2e_rows;').test(confirmation), `no DELETE the call runs at line ${deleteLine}`],
+          [/EXEC \[dbo\]\.\[e2e_reset\]/.test(confirmation), 'no call'],
+        ], 'Deploy and Run', deploy);
         const title = await panelOrError(page, /Durability profile/, 120_000);
         const run = await profiled(page);
         await screenshot('procedures-reset-profile-panel');
@@ -153,9 +155,11 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         await answerDialog(page, /dbo\.e2e_load is not deployed/, 'Deploy This Version First', 60_000);
         const deploy = /Deploy dbo\.e2e_load and profile EXEC \[dbo\]\.\[e2e_load\] @rows = 40/;
         const confirmation = await readConsent(page, deploy, 30_000);
-        assert(standinProcedure(standin, 'e2e_load') === null, 'the procedure was deployed before the user confirmed it');
-        assert(numberedLine(lineOf(text, /^\s+INSERT INTO dbo\.e2e_rows/), 'INSERT INTO dbo.e2e_rows (id, note) VALUES (@i, @note);').test(confirmation), `the consent view does not show the INSERT the call runs: ${confirmation}`);
-        await answerConsent(page, 'Deploy and Run', deploy);
+        const insertLine = lineOf(text, /^\s+INSERT INTO dbo\.e2e_rows \(id, note\) VALUES \(@i, @note\);/);
+        await confirmIf(page, confirmation, [
+          [standinProcedure(standin, 'e2e_load') === null, 'the procedure was deployed before the user confirmed it'],
+          [numberedLine(insertLine, 'INSERT INTO dbo.e2e_rows (id, note) VALUES (@i, @note);').test(confirmation), `no INSERT the call runs at line ${insertLine}`],
+        ], 'Deploy and Run', deploy);
         await panelOrError(page, /Durability profile/, 120_000);
         const run = await profiled(page);
         await screenshot('procedures-load-profile-panel');

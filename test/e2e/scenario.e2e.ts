@@ -9,7 +9,7 @@ import type { E2eTest } from './support/harness';
 import { cell, checkCharts, leadingNumber, panelFrame, readMetricTable, readVerdict, selectTab, truncation, waitForPanelTitle, type MetricTable } from './support/panel';
 import { repoRoot, resultsDir } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
-import { answerConsent, numberedLine, readConsent } from './support/consent';
+import { confirmIf, numberedLine, readConsent } from './support/consent';
 import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem, reloadWindow, runCommand, selectAllIn, waitForExplorer } from './support/workbench';
 
 /** Rows of the scaled-down S1 copy the run writes into the workspace. */
@@ -107,12 +107,14 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         const consent = await readConsent(page);
         await screenshot('readme-step2-consent');
         const lab = standin.engine.state.dbByName('lab')!;
-        assert(!lab.tables.has('singlerowinsert'), 'the setup ran before the user confirmed it');
-        for (const [pattern, text] of [[/^CREATE TABLE dbo\.SingleRowInsert/, 'CREATE TABLE dbo.SingleRowInsert'], [/^\s+DROP TABLE dbo\.SingleRowInsert;/, 'DROP TABLE dbo.SingleRowInsert;'], [/^\s+INSERT INTO dbo\.SingleRowInsert DEFAULT VALUES;/, 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;']] as const) {
-          assert(numberedLine(lineOf(sample, pattern), text).test(consent), `the consent view does not show line ${lineOf(sample, pattern)} "${text}": ${consent}`);
-        }
-        assert(/Setup — runs first, unmeasured/.test(consent) && /── Measured/.test(consent), `the consent view does not say what is setup and what is measured: ${consent}`);
-        await answerConsent(page, 'Run');
+        const shows = ([pattern, text]: readonly [RegExp, string]) => [numberedLine(lineOf(sample, pattern), text).test(consent), `no line ${lineOf(sample, pattern)} "${text}"`] as const;
+        await confirmIf(page, consent, [
+          [!lab.tables.has('singlerowinsert'), 'the setup ran before the user confirmed it'],
+          shows([/^CREATE TABLE dbo\.SingleRowInsert/, 'CREATE TABLE dbo.SingleRowInsert']),
+          shows([/^\s+DROP TABLE dbo\.SingleRowInsert;/, 'DROP TABLE dbo.SingleRowInsert;']),
+          shows([/^\s+INSERT INTO dbo\.SingleRowInsert DEFAULT VALUES;/, 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;']),
+          [/Setup — runs first, unmeasured/.test(consent) && /── Measured/.test(consent), 'no setup and measured parts'],
+        ], 'Run');
         const title = await panelOrError(page, /Durability profile/, 150_000);
         const verdict = await readVerdict(page);
         const table = await readMetricTable(page);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
-import { answerConsent, consentDialog, numberedLine, readConsent } from './support/consent';
+import { confirmIf, consentDialog, numberedLine, readConsent } from './support/consent';
 import { leadingNumber, panelFrame, readVerdict, selectTab } from './support/panel';
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
@@ -54,7 +54,7 @@ async function readStatements(page: Page, timeoutMs = 30_000): Promise<{ rows: S
  * after the procedure tests it is, and the run starts at once). The password is typed only if it is asked for. The
  * consent view then shows the setup and the loop (this file was never confirmed): its text is returned after "Run".
  */
-async function clickLensConnecting(page: Page, title: string): Promise<string> {
+async function clickLensConnecting(page: Page, title: string, expected: ReadonlyArray<readonly [number, string]>): Promise<string> {
   await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: title }).first().click({ timeout: 30_000 });
   const connect = page.locator('.notification-toast.notification-fade-in-done', { hasText: /needs a SQL Server connection/ }).first();
   const consent = consentDialog(page);
@@ -73,7 +73,7 @@ async function clickLensConnecting(page: Page, title: string): Promise<string> {
     if (next === 'password') await answerInputBox(page, /password for "Stand-in \(lab\)"/, STANDIN_PASSWORD);
   }
   const text = await readConsent(page);
-  await answerConsent(page, 'Run');
+  await confirmIf(page, text, expected.map(([line, statement]) => [numberedLine(line, statement).test(text), `no line ${line} "${statement}"`] as const), 'Run');
   return text;
 }
 
@@ -167,10 +167,7 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         await openFile(page, STATEMENTS_FILE);
         const lens = await lensLine(page, 'Profile batch', 60_000);
         assert(lens === lineOf(text, /^WHILE\b/), `the Profile batch lens is over line ${lens}, not the WHILE loop`);
-        const consent = await clickLensConnecting(page, 'Profile batch');
-        const createLine = lineOf(text, /^CREATE TABLE dbo\.stmt_rows/);
-        assert(numberedLine(createLine, 'CREATE TABLE dbo.stmt_rows').test(consent), `the consent view does not show the setup's CREATE TABLE at line ${createLine}: ${consent}`);
-        assert(numberedLine(insertLine, 'INSERT INTO dbo.stmt_rows DEFAULT VALUES;').test(consent), `the consent view does not show the INSERT at line ${insertLine}: ${consent}`);
+        await clickLensConnecting(page, 'Profile batch', [[lineOf(text, /^CREATE TABLE dbo\.stmt_rows/), 'CREATE TABLE dbo.stmt_rows'], [insertLine, 'INSERT INTO dbo.stmt_rows DEFAULT VALUES;']]);
         await statementsOrError(page, 180_000);
         const verdict = await readVerdict(page);
         assert(!/failed|SQL error/.test(verdict.headline), `the profile failed: ${verdict.headline}`);

@@ -92,9 +92,9 @@ export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStat
   return request.parts.flatMap((p) => (p.ownLines ? [] : p.changes ?? [])).sort((a, b) => a.line - b.line);
 }
 
-/** The modal's one-line message. */
+/** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
 export function consentMessage(request: ConsentRequest): string {
-  return `${CONSENT_MESSAGE_PREFIX} ${request.action} sends T-SQL from ${request.file.name} that changes data or schema on ${connectionText(request.connection)}. Nothing has run yet.`;
+  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${request.connection.database}. Nothing has run yet.`;
 }
 
 function linesText(first: number, last: number): string {

@@ -31,3 +31,17 @@ export function numberedLine(line: number, text: string): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   return new RegExp(`(^|\\n)\\s*${line}\\s+│\\s+${escaped}`);
 }
+
+/**
+ * Answers the open consent modal with `button` when every check holds; otherwise cancels it (so the next test does not
+ * meet an open dialog) and throws with what was missing and the text shown.
+ */
+export async function confirmIf(page: Page, shown: string, checks: ReadonlyArray<readonly [boolean, string]>, button: string, match: RegExp = CONSENT_DIALOG): Promise<void> {
+  const failed = checks.filter(([ok]) => !ok).map(([, what]) => what);
+  if (failed.length === 0) {
+    await answerConsent(page, button, match);
+    return;
+  }
+  await answerConsent(page, 'Cancel', match).catch(() => undefined);
+  throw new Error(`${failed.join('; ')} — the consent view showed:\n${shown}`);
+}
