@@ -19,10 +19,11 @@ function assert(condition: unknown, message: string): asserts condition {
 }
 
 /** Waits for our Restricted Mode notification (src/extension/consent/consentGate.ts) and returns its text. */
-async function restrictedNotice(page: Page): Promise<string> {
+async function restrictedNotice(page: Page, shot?: () => Promise<unknown>): Promise<string> {
   const toast = page.locator('.notification-toast.notification-fade-in-done', { hasText: /this workspace is in Restricted Mode/ }).first();
   await toast.waitFor({ timeout: 30_000 });
   const text = (await toast.textContent()) ?? '';
+  await shot?.();
   await runCommand(page, 'Notifications: Clear All Notifications');
   return text;
 }
@@ -52,8 +53,7 @@ function tests(standin: RunningStandin): E2eTest[] {
       timeoutMs: 120_000,
       run: async ({ page, screenshot }) => {
         await codeLens(page, 'Profile batch').first().click({ timeout: 30_000 });
-        const lens = await restrictedNotice(page);
-        await screenshot('restricted-lens');
+        const lens = await restrictedNotice(page, () => screenshot('restricted-lens'));
         assert(/Nothing was run and no database setting was changed/.test(lens), `the lens's notice: ${lens}`);
         await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
         await runCommand(page, 'Durability Lens: Compare Durability');
