@@ -254,7 +254,7 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         await page.keyboard.press('Control+G');
         const goTo = page.locator('.quick-input-widget input');
         await goTo.waitFor({ timeout: 15_000 });
-        await goTo.fill(`:${lineOf(text, /^\s+INSERT INTO dbo\.e2e_rows/)}`);
+        await goTo.fill(`:${lineOf(text, /^\s+INSERT INTO dbo\.e2e_rows \(id, note\) VALUES \(@i, @note\);/)}`);
         await page.keyboard.press('Enter');
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
         const rowsNow = standinRows(standin).length;
