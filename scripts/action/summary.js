@@ -49,7 +49,10 @@ function summaryMarkdown({ command, exitCode, report, stderr, files }) {
     const failed = gates.filter((g) => g.status === 'FAILED').length;
     parts.push(`### Gates: ${failed === 0 ? 'all within the baseline' : `${failed} regressed`}`);
     const mark = { FAILED: '❌ FAILED', passed: '✅ passed', skipped: '⚪ not measured' };
-    parts.push(['| verdict | gate |', '|---|---|', ...gates.map((g) => `| ${mark[g.status]} | ${cell(g.message)} |`)].join('\n'));
+    // The regressions first, then what could not be checked, then the rest (in the CLI's order within each).
+    const order = { FAILED: 0, skipped: 1, passed: 2 };
+    const rows = gates.map((g, i) => ({ ...g, i })).sort((a, b) => order[a.status] - order[b.status] || a.i - b.i);
+    parts.push(['| verdict | gate |', '|---|---|', ...rows.map((g) => `| ${mark[g.status]} | ${cell(g.message)} |`)].join('\n'));
   }
   if (String(report).trim() !== '') parts.push(String(report).trim());
   if (exitCode !== 0) {

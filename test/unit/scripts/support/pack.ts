@@ -52,6 +52,9 @@ export function packTarball(): Promise<Packed> {
     const builtByPrepack = !cliBundleIsFresh();
     const r = runNpm(['pack', '--json', '--pack-destination', dir, ...(builtByPrepack ? [] : ['--ignore-scripts'])], { cwd: root, timeoutMs: 600_000 });
     if (r.status !== 0) throw new Error(`npm pack failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+    // webpack leaves a bundle whose content did not change untouched (compareBeforeEmit): date the build it just made,
+    // so the next run does not rebuild an up-to-date bundle.
+    if (builtByPrepack) fs.utimesSync(path.join(root, 'dist', 'cli.js'), new Date(), new Date());
     // With prepack, webpack's lines precede npm's JSON on stdout.
     const json = r.stdout.slice(r.stdout.search(/^\[/m));
     const [info] = JSON.parse(json) as { filename: string; files: { path: string }[] }[];
