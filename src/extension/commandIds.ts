@@ -62,3 +62,12 @@ export const RECORDING_COMMAND_TITLES: Record<(typeof RecordingCommands)[keyof t
   'durabilityLens.startRecording': 'Start Recording',
   'durabilityLens.stopRecording': 'Stop Recording and Show',
 };
+
+/** The Getting Started walkthrough's "open a sample" (the samples ship in the extension, not the workspace; issue 27). */
+export const WalkthroughCommands = {
+  openSample: 'durabilityLens.openSample',
+} as const;
+
+export const WALKTHROUGH_COMMAND_TITLES: Record<(typeof WalkthroughCommands)[keyof typeof WalkthroughCommands], string> = {
+  'durabilityLens.openSample': 'Open a Sample Script…',
+};

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
-import { trackConnectionsContext } from './walkthrough';
+import { registerWalkthrough } from './walkthrough';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -116,7 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...registerCommands(output, profiling),
     // Parameter values live in workspaceState (values only, checked against the types at each use; never SQL text).
     ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
-    trackConnectionsContext(),
+    ...registerWalkthrough(context.extensionUri),
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
     registerReadinessCommand(connections, output),

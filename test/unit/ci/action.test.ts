@@ -14,9 +14,18 @@ import { packTarball, scratchDir } from '../scripts/support/pack';
 import { compositeActionProblems } from './support/actionMetadata';
 import { loadAction, root, runGateStep } from './support/runAction';
 
-// Plain CommonJS (the action runs it with Node, nothing built): required.
-const inputs = require(path.join(root, 'scripts/action/inputs.js')) as typeof import('../../../scripts/action/inputs');
-const summary = require(path.join(root, 'scripts/action/summary.js')) as typeof import('../../../scripts/action/summary');
+// Plain CommonJS (the action runs it with Node, nothing built): required, typed here.
+type Inputs = Record<string, unknown>;
+const inputs = require(path.join(root, 'scripts/action/inputs.js')) as {
+  InputError: new (message: string) => Error;
+  readInputs(env: Record<string, string>): Inputs;
+  planRun(inputs: Inputs, reportDir: string): { argv: string[]; analyzeArgv: string[] | null; files: Record<string, string | null> };
+};
+const summary = require(path.join(root, 'scripts/action/summary.js')) as {
+  EXIT_MEANINGS: Record<number, string>;
+  exitMeaning(code: number): string;
+  summaryMarkdown(o: { command: string; exitCode: number; report: string; stderr: string; files: Record<string, string> }): string;
+};
 
 describe('the GitHub Action: action.yml (issue 27)', () => {
   const action = loadAction();
