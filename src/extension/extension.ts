@@ -5,6 +5,7 @@ import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/resto
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
 import { registerWalkthrough } from './walkthrough';
+import { useTranslator } from './l10n';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -52,6 +53,9 @@ export interface DurabilityLensApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi> {
+  // Runtime text (uiText.ts and the modules that use l10n.t) in the display language: package.json "l10n" bundles.
+  // (vscode.l10n.t closes over this extension's id; it does not use `this`.)
+  useTranslator(vscode.l10n.t);
   const output = vscode.window.createOutputChannel('Durability Lens', { log: true });
   const status = new DurabilityLanguageStatus();
   context.subscriptions.push(output, status);

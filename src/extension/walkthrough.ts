@@ -43,10 +43,12 @@ export async function openSample(extensionUri: vscode.Uri, requested?: unknown):
   const samples = await bundledSamples(extensionUri);
   let chosen = typeof requested === 'string' ? samples.find((s) => s.name === requested) : undefined;
   if (typeof requested === 'string' && !chosen) {
-    void vscode.window.showWarningMessage(`Durability Lens has no sample named ${SAMPLE_NAME.test(requested) ? requested : 'like that'}. Pick one of the samples it ships.`);
+    void vscode.window.showWarningMessage(SAMPLE_NAME.test(requested)
+      ? vscode.l10n.t('Durability Lens has no sample named {0}. Pick one of the samples it ships.', requested)
+      : vscode.l10n.t('Durability Lens has no sample named like that. Pick one of the samples it ships.'));
   }
   if (!chosen) {
-    const pick = await vscode.window.showQuickPick(samples.map((s) => ({ label: s.name, description: s.description, sample: s })), { title: 'Open a Durability Lens sample (a copy in an untitled editor)' });
+    const pick = await vscode.window.showQuickPick(samples.map((s) => ({ label: s.name, description: s.description, sample: s })), { title: vscode.l10n.t('Open a Durability Lens sample (a copy in an untitled editor)') });
     chosen = pick?.sample;
   }
   if (!chosen) return undefined;

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { vsixContentProblems } from '../../e2e/support/vsix';
 import { root, scratchDir } from './support/pack';
 import { zipEntry, zipNames } from './support/zip';
+import { localize } from '../../support/manifest';
 
 describe('release: the VSIX (issue 27)', function () {
   this.timeout(300_000);
@@ -46,8 +47,18 @@ describe('release: the VSIX (issue 27)', function () {
     assert.ok(!names.some((n) => n.startsWith('extension/scripts/') || n.startsWith('extension/.github/')));
   });
 
-  it('its package.json contributes the command the walkthrough step links to', () => {
-    const manifest = JSON.parse(zipEntry(archive, 'extension/package.json')!.toString('utf8'));
+  it('carries the l10n bundles: package.nls.json for the manifest, l10n/bundle.l10n.json for runtime messages', () => {
+    for (const file of ['package.nls.json', 'l10n/bundle.l10n.json']) {
+      const packed = zipEntry(archive, `extension/${file}`);
+      assert.ok(packed, `extension/${file}`);
+      assert.ok(packed.equals(fs.readFileSync(path.join(root, file))), `${file} as in the repository`);
+    }
+    assert.equal(JSON.parse(zipEntry(archive, 'extension/package.json')!.toString('utf8')).l10n, './l10n');
+  });
+
+  it('its package.json (with its package.nls.json) contributes the command the walkthrough step links to', () => {
+    const nls = JSON.parse(zipEntry(archive, 'extension/package.nls.json')!.toString('utf8'));
+    const manifest = localize(JSON.parse(zipEntry(archive, 'extension/package.json')!.toString('utf8')), nls);
     const step = manifest.contributes.walkthroughs[0].steps.find((s: { id: string }) => s.id === 'openSample');
     assert.match(step.description, /\(command:durabilityLens\.openSample\?%5B%22s1-single-row-inserts\.sql%22%5D\)/);
     assert.ok(manifest.contributes.commands.some((c: { command: string }) => c.command === 'durabilityLens.openSample'));

@@ -6,9 +6,11 @@ import { CONNECTION_COMMAND_TITLES, ConnectionCommands, HISTORY_COMMAND_TITLES, 
 import { RUN_SETTING_DEFAULTS } from '../../../src/shared/runSettings';
 import { Commands } from '../../../src/shared/commands';
 import { DIAGNOSTIC_CODES, DIAGNOSTIC_INFO, SETTINGS_SECTION } from '../../../src/shared/settings';
+import { localizedManifest } from '../../support/manifest';
 
 const root = path.resolve(__dirname, '../../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+// As VS Code shows it: the %key% strings resolved from package.nls.json.
+const pkg = localizedManifest(root);
 
 describe('package.json contributes', () => {
   const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(WalkthroughCommands), STATUS_BAR_COMMAND];
