@@ -72,6 +72,16 @@ function buildFromSource(actionPath, log) {
 }
 
 /**
+ * owner/name of the action's repository: GITHUB_ACTION_REPOSITORY, or — where the runner leaves it empty inside a
+ * composite action — the runner's checkout path of the action, …/_actions/<owner>/<name>/<ref>.
+ */
+function actionRepository(env) {
+  if (env.GITHUB_ACTION_REPOSITORY) return env.GITHUB_ACTION_REPOSITORY;
+  const m = /[\\/]_actions[\\/]([^\\/]+)[\\/]([^\\/]+)[\\/][^\\/]+[\\/]?$/.exec(env.GITHUB_ACTION_PATH || '');
+  return m ? `${m[1]}/${m[2]}` : null;
+}
+
+/**
  * The launcher to run with `node`. `env` gives INPUT_CLI's value as `cli`, GITHUB_ACTION_PATH, GITHUB_SERVER_URL,
  * GITHUB_ACTION_REPOSITORY and RUNNER_TEMP.
  */
@@ -93,9 +103,10 @@ async function resolveCli({ cli, cwd, env, log }) {
   const actionPath = env.GITHUB_ACTION_PATH || path.resolve(__dirname, '..', '..');
   if (fs.existsSync(path.join(actionPath, 'dist', 'cli.js'))) return path.join(actionPath, 'bin', 'durability-lens');
   const { version } = JSON.parse(fs.readFileSync(path.join(actionPath, 'package.json'), 'utf8'));
-  if (env.GITHUB_ACTION_REPOSITORY) {
+  const repository = actionRepository(env);
+  if (repository) {
     const server = env.GITHUB_SERVER_URL || 'https://github.com';
-    const url = `${server}/${env.GITHUB_ACTION_REPOSITORY}/releases/download/v${version}/durability-lens-${version}.tgz`;
+    const url = `${server}/${repository}/releases/download/v${version}/durability-lens-${version}.tgz`;
     const got = await download(url, scratch, log).catch((e) => ({ status: e.message, file: null }));
     if (got.file) return install(got.file, scratch, log);
     log(`durability-lens action: ${url}: ${got.status}`);
@@ -103,4 +114,4 @@ async function resolveCli({ cli, cwd, env, log }) {
   return buildFromSource(actionPath, log);
 }
 
-module.exports = { CliError, matchTarball, npmCli, resolveCli };
+module.exports = { CliError, actionRepository, matchTarball, npmCli, resolveCli };

@@ -187,3 +187,56 @@ describe('the GitHub Action against the stand-in: baseline, gate, regression (is
     assert.match(run.summary, /the action's inputs are wrong/);
   });
 });
+
+describe('the GitHub Action finds its CLI (issue 27)', function () {
+  this.timeout(600_000);
+  const cli = require(path.join(root, 'scripts/action/cli.js')) as {
+    CliError: new (m: string) => Error;
+    actionRepository(env: Record<string, string>): string | null;
+    matchTarball(pattern: string, cwd: string): string | null;
+    resolveCli(o: { cli: string; cwd: string; env: Record<string, string>; log: (l: string) => void }): Promise<string>;
+  };
+
+  it('knows the action\'s repository from the runner, also where a composite step leaves GITHUB_ACTION_REPOSITORY empty', () => {
+    assert.equal(cli.actionRepository({ GITHUB_ACTION_REPOSITORY: 'acme/durability-lens' }), 'acme/durability-lens');
+    assert.equal(cli.actionRepository({ GITHUB_ACTION_PATH: '/home/runner/work/_actions/acme/durability-lens/v1' }), 'acme/durability-lens');
+    assert.equal(cli.actionRepository({ GITHUB_ACTION_PATH: 'D:\\a\\_actions\\acme\\durability-lens\\v1' }), 'acme/durability-lens');
+    assert.equal(cli.actionRepository({ GITHUB_ACTION_PATH: '/work/durability-lens' }), null);
+  });
+
+  it('a glob names exactly one tarball', () => {
+    const dir = scratchDir('lens-glob-');
+    assert.throws(() => cli.matchTarball('durability-lens-*.tgz', dir), /no file matches/);
+    fs.writeFileSync(path.join(dir, 'durability-lens-0.1.0.tgz'), '');
+    assert.equal(cli.matchTarball('durability-lens-*.tgz', dir), path.join(dir, 'durability-lens-0.1.0.tgz'));
+    fs.writeFileSync(path.join(dir, 'durability-lens-0.2.0.tgz'), '');
+    assert.throws(() => cli.matchTarball('durability-lens-*.tgz', dir), /matches 2 files/);
+  });
+
+  it('without the cli input, an action checkout without dist/ installs the release tarball of its own version', async () => {
+    const { tarball } = await packTarball();
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version as string;
+    const requests: string[] = [];
+    const http = await import('node:http');
+    const server = http.createServer((req, res) => {
+      requests.push(req.url ?? '');
+      if (req.url === `/acme/durability-lens/releases/download/v${version}/durability-lens-${version}.tgz`) res.writeHead(200).end(fs.readFileSync(tarball));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      // What the runner checks out for `uses: acme/durability-lens@v1`: the sources, no dist/.
+      const checkout = path.join(scratchDir('lens-action-checkout-'), '_actions', 'acme', 'durability-lens', 'v1');
+      fs.mkdirSync(checkout, { recursive: true });
+      fs.copyFileSync(path.join(root, 'package.json'), path.join(checkout, 'package.json'));
+      const port = (server.address() as { port: number }).port;
+      const lines: string[] = [];
+      const launcher = await cli.resolveCli({ cli: '', cwd: checkout, env: { GITHUB_ACTION_PATH: checkout, GITHUB_SERVER_URL: `http://127.0.0.1:${port}`, RUNNER_TEMP: scratchDir('lens-runner-temp-') }, log: (l) => lines.push(l) });
+      assert.deepEqual(requests, [`/acme/durability-lens/releases/download/v${version}/durability-lens-${version}.tgz`]);
+      assert.match(launcher, /node_modules[\\/]durability-lens[\\/]bin[\\/]durability-lens$/);
+      assert.ok(fs.existsSync(path.join(path.dirname(launcher), '..', 'dist', 'cli.js')));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
