@@ -6,6 +6,7 @@
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { InputError, planRun, readInputs } = require('./inputs');
 const { CliError, resolveCli } = require('./cli');
@@ -20,7 +21,8 @@ function runCli(launcher, argv, env) {
     child.stdout.on('data', (c) => { stdout += c; process.stdout.write(c); });
     child.stderr.on('data', (c) => { stderr += c; process.stderr.write(c); });
     child.on('error', (e) => { stderr += `could not start ${launcher}: ${e.message}\n`; });
-    child.on('close', (code, signal) => resolve({ code: code !== null ? code : 128 + (signal ? require('node:os').constants.signals[signal] || 0 : 0), stdout, stderr }));
+    // Ended by a signal: the shell's code, 128 + its number.
+    child.on('close', (code, signal) => resolve({ code: code !== null ? code : 128 + ((signal && os.constants.signals[signal]) || 0), stdout, stderr }));
   });
 }
 

@@ -67,9 +67,9 @@ describe('ci: the build-and-test matrix and the release workflow (issue 27)', ()
     assert.match(runs(job), /^npm pack$/m);
   });
 
-  it('a v* tag builds, tests, packages the VSIX and the tarball, and attaches both to a GitHub release', () => {
+  it('a vX.Y.Z tag builds, tests, packages the VSIX and the tarball, and attaches both to a GitHub release', () => {
     const wf = read(RELEASE);
-    assert.deepEqual(wf.on, { push: { tags: ['v*'] } });
+    assert.deepEqual(wf.on, { push: { tags: ['v*.*.*'] } }, 'a moving major tag (v1) is not a release');
     const build = wf.jobs.build!;
     const script = runs(build);
     for (const step of [/tag \$GITHUB_REF_NAME does not match package\.json version/, /^npm ci --no-audit --no-fund$/m, /^npm run package$/m, /^npm pack$/m]) assert.match(script, step);
