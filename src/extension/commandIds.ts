@@ -71,3 +71,12 @@ export const ConsentCommands = {
 export const CONSENT_COMMAND_TITLES: Record<(typeof ConsentCommands)[keyof typeof ConsentCommands], string> = {
   'durabilityLens.forgetRunConfirmations': 'Forget Run Confirmations',
 };
+
+/** The Getting Started walkthrough's "open a sample" (the samples ship in the extension, not the workspace; issue 27). */
+export const WalkthroughCommands = {
+  openSample: 'durabilityLens.openSample',
+} as const;
+
+export const WALKTHROUGH_COMMAND_TITLES: Record<(typeof WalkthroughCommands)[keyof typeof WalkthroughCommands], string> = {
+  'durabilityLens.openSample': 'Open a Sample Script…',
+};
