@@ -310,6 +310,8 @@ export class ConnectionManager implements vscode.Disposable {
       async (entry) => {
         const profile = this.profileForServer(entry.server);
         if (!profile) throw new Error(`no saved connection reaches ${entry.server}; add one (Durability Lens: Add Connection) and try again`);
+        // Every path that sends the password asks first when it would travel in clear text (issue 25 N6).
+        if (!(await confirmClearTextLogin(profile))) throw new Error(`encryption is off in "${profile.name}", so the password would reach ${entry.server} in clear text, and that was not confirmed: nothing was sent`);
         // The active connection's secret is known to work; the stored one may have been changed since.
         const active = this.active && this.active.profile.name === profile.name ? this.active : null;
         const secret = active ? { secret: active.secret } : await this.store.secretFor(profile);

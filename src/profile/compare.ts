@@ -1,10 +1,12 @@
-// The durability comparison: plan → confirm → database lock (one comparison per database, on the server) → original
-// read under the lock → journal → per run (setup, ALTER to the mode, setting re-read, measured run, re-read) in
-// alternating order → workload session closed → restore + verify in finally, whatever happened (error, cancel,
-// dropped monitor) → lock released.
+// The durability comparison: plan → confirm → claim (database lock, no other run's ownership marker, original read
+// under the lock, journal, our marker, run lock; durabilityGuard.ts) → per run (setup, ALTER to the mode, setting
+// re-read, measured run, re-read) in alternating order → workload session closed → restore + verify in finally,
+// whatever happened (error, cancel, dropped monitor: the claim is taken back first) → marker dropped, lock released.
 import type { SqlSession, WorkloadBatch } from '../db/types';
-import { DurabilityChangeError, DurabilityGuard, type RestoreOutcome } from './durabilityGuard';
-import { describeHolder, type LockHolder } from './databaseLock';
+import { DurabilityChangeError, DurabilityGuard, OwnershipLostError, type RestoreOutcome } from './durabilityGuard';
+import type { LockHolder } from './databaseLock';
+import { claimDatabase, inspectClaim, ownershipLostText, reclaimedNote, withOwnershipStatements } from './compareClaim';
+import type { OwnershipMarker } from './ownershipMarker';
 import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './profileRun';
 import type { RestoreJournal } from './restoreJournal';
@@ -28,11 +30,13 @@ export interface ComparisonResult {
   /** null when nothing was changed (refused, declined, or failed before the first ALTER). */
   restore: RestoreOutcome | null;
   /** Why the comparison stopped early. */
-  error: { kind: 'durability-change' | 'workload' | 'cancelled' | 'external-change' | 'other'; message: string } | null;
+  error: { kind: 'durability-change' | 'workload' | 'cancelled' | 'external-change' | 'ownership-lost' | 'other'; message: string } | null;
   /** Runs measured under a setting other than their planned mode (another session changed it): not in `runs`. */
   discardedRuns?: DiscardedRun[];
   /** Status 'refused' because another comparison holds the database: who holds it. */
   heldBy?: LockHolder;
+  /** Status 'refused' because another run's ownership marker is on the database: what it says. */
+  ownedBy?: OwnershipMarker;
 }
 
 export interface DiscardedRun {
@@ -118,7 +122,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     });
     const { grantContext } = prepared;
     // What the user confirms names the sweep: its levels, the runs in all and the connections it opens.
-    const plan: ComparisonPlan = levels ? { ...prepared.plan, sessions: levels } : prepared.plan;
+    // It also names the ownership marker written before the first ALTER and removed after the verified restore.
+    const plan: ComparisonPlan = withOwnershipStatements(levels ? { ...prepared.plan, sessions: levels } : prepared.plan);
     const base = { schemaVersion: 1 as const, plan, runs: [] as RunResult[], setupBatchCount: setup.length, restore: null, error: null, discardedRuns: [] as DiscardedRun[] };
     if (levels) {
       const largest = Math.max(...levels);
@@ -136,6 +141,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
     const measuredSerial = withSessionParam(measured, sessionParam, 1);
     if (!plan.canProceed) return { ...base, status: 'refused' };
+    // Another run's claim: its FORCED must not become this plan's "current setting" to restore to.
+    const owned = await inspectClaim(monitor, plan.database);
+    if (owned) {
+      const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'in-use', message: owned.message }] };
+      return { ...base, plan: refusedPlan, status: 'refused', ownedBy: owned.ownedBy, error: { kind: 'other', message: owned.message } };
+    }
     if (!(await options.confirm(plan))) return { ...base, status: 'declined' };
 
     const target = await readTargetDatabase(monitor);
@@ -144,18 +155,21 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       server: source.serverLabel,
       database: plan.database,
       monitor,
+      // The run lock on the workload session keeps the claim alive when only the monitor connection is killed.
+      workload,
       reopenMonitor: openForCleanup,
       // Named in the error when the server refuses the ALTER (5011) although the preflight said it may.
       grant: grantFor('durabilityToggle', { ...grantContext, databaseName: plan.database }) ?? undefined,
     });
     // One comparison per database: taken after the confirmation, before anything is read for the restore.
     if (options.signal?.aborted) return { ...base, status: 'cancelled', error: { kind: 'cancelled', message: 'The comparison was cancelled before anything was changed.' } };
-    const lock = await guard.lock();
-    if (!lock.acquired) {
-      const message = `Another comparison is running on ${plan.database}: ${describeHolder(lock.holder)} holds it. Nothing was changed; try again when it has finished.`;
-      const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'in-use', message }] };
-      return { ...base, plan: refusedPlan, status: 'refused', heldBy: lock.holder, error: { kind: 'other', message } };
+    const claim = await claimDatabase(guard, monitor, plan.database);
+    if (claim.kind === 'refused') {
+      const refusedPlan: ComparisonPlan = { ...plan, canProceed: false, refusals: [...plan.refusals, { code: 'in-use', message: claim.message }] };
+      return { ...base, plan: refusedPlan, status: 'refused', heldBy: claim.heldBy, ownedBy: claim.ownedBy, error: { kind: 'other', message: claim.message } };
     }
+    if (claim.kind === 'failed') return { ...base, status: 'failed', error: { kind: 'other', message: claim.message } };
+    const entry = claim.entry;
     const runs: RunResult[] = [];
     const discardedRuns: DiscardedRun[] = [];
     let levelSessions: SqlSession[] = [];
@@ -171,8 +185,6 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     let connectionLost = false;
     try {
       throwIfAborted(options.signal);
-      // The original is read again now, under the lock: the plan's reading may be another run's leftover.
-      const entry = await guard.begin();
       let current: DurabilityMode = entry.originalSetting;
       let preflight: PreflightResult | null | undefined;
       // A sweep runs the plan (warm-up included) once per level, on that level's connections.
@@ -202,7 +214,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         }
         // Another session may change the setting at any time (ALTER DATABASE needs no lock of ours): measure only
         // under the planned mode, and never switch it back over their change.
-        const before = await guard.readSetting();
+        const { setting: before, reclaimed: lostBefore } = await guard.readSetting();
+        if (lostBefore) {
+          status = 'failed';
+          error = { kind: 'ownership-lost', message: ownershipLostText(plan.database, label, 'before') };
+          break;
+        }
         if (before !== planned.mode) {
           discardedRuns.push({ mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, settingFound: before, when: 'before' });
           status = 'failed';
@@ -233,14 +250,27 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           { mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, setupBatchCount: setup.length },
         ));
         preflight = run.preflight;
-        const after = await guard.readSetting().catch(() => null);
+        // The monitor may have died during the run: then the claim is taken back first, and the run is kept only when
+        // the setting is still its mode — after which nothing more is changed (ownership-lost), only restored.
+        const reread = await guard.readSetting().catch((err: unknown) => {
+          if (err instanceof OwnershipLostError) throw err;
+          return null;
+        });
+        const after = reread?.setting ?? null;
         if (after !== null && after !== planned.mode) {
           discardedRuns.push({ mode: planned.mode, repetition: planned.warmup ? null : planned.repetition, warmup: planned.warmup, settingFound: after, when: 'after' });
           status = 'failed';
           error = { kind: 'external-change', message: externalChangeText(plan.database, planned.mode, after, label, true) };
           break;
         }
-        runs.push(run);
+        const last = i === schedule.length - 1;
+        // The last run leaves nothing more to change: the comparison completes and its restore follows as usual.
+        runs.push(reread?.reclaimed && last ? { ...run, notes: [...run.notes, reclaimedNote(plan.database)] } : run);
+        if (reread?.reclaimed && !last) {
+          status = 'failed';
+          error = { kind: 'ownership-lost', message: ownershipLostText(plan.database, label, 'after') };
+          break;
+        }
         if (run.status === 'cancelled') {
           status = 'cancelled';
           error = {
@@ -268,6 +298,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       if (err instanceof ProfileCancelledError || options.signal?.aborted) {
         status = 'cancelled';
         error = { kind: 'cancelled', message: `The comparison was cancelled; ${keptText(runs)}` };
+      } else if (err instanceof OwnershipLostError || (err instanceof DurabilityChangeError && guard.monitorLost)) {
+        status = 'failed';
+        error = { kind: 'ownership-lost', message: `${err.message} The comparison stopped changing the database; ${keptText(runs)}` };
       } else if (err instanceof DurabilityChangeError) {
         status = 'failed';
         error = { kind: 'durability-change', message: err.message };
@@ -286,7 +319,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       await guard.release();
     }
     // A lost workload connection has no server message to explain it: say what it meant for the database.
-    if (connectionLost && error && restore) error = { ...error, message: `${error.message} ${restoreSummary(restore)}` };
+    if ((connectionLost || error?.kind === 'ownership-lost') && error && restore) error = { ...error, message: `${error.message} ${restoreSummary(restore)}` };
     progress('done');
     return { ...base, status, runs, restore, error, discardedRuns };
   } finally {
@@ -323,6 +356,7 @@ export function workloadErrorText(mode: DurabilityMode, e: RunError, continued =
 
 function restoreSummary(restore: RestoreOutcome): string {
   if (restore.status === 'failed') return `DELAYED_DURABILITY was NOT restored to ${restore.originalSetting}: ${restore.message}`;
+  if (restore.status === 'external-change' || restore.status === 'in-use') return restore.message;
   if (restore.status === 'restored') return `DELAYED_DURABILITY was restored to ${restore.originalSetting} (verified).`;
   return `DELAYED_DURABILITY is ${restore.originalSetting}, as before (verified).`;
 }

@@ -31,10 +31,16 @@ export function parseSessionLevels(value: string | readonly number[], max = MAX_
  * The server's user-connection limit: sys.configurations 'user connections' when set (value_in_use > 0), else
  * @@MAX_CONNECTIONS (32,767 by default). Learn: "Server configuration: user connections" (0 = the maximum, 32,767;
  * read it with sp_configure or sys.configurations) and "@@MAX_CONNECTIONS (Transact-SQL)". Both are readable by
- * any login (sys.configurations: public role).
+ * any login (sys.configurations: public role). And how many are in use now: user sessions in sys.dm_exec_sessions
+ * (is_user_process = 1; one per connection unless MARS is used) — a login without VIEW SERVER STATE (2022+: VIEW
+ * SERVER PERFORMANCE STATE) sees only its own session there, so the count is taken only when it sees them all
+ * (Learn: sys-dm-exec-sessions-transact-sql, Permissions; HAS_PERMS_BY_NAME returns NULL for a permission name the
+ * version does not know).
  */
 export const CONNECTION_LIMIT_SQL = `SELECT @@MAX_CONNECTIONS AS max_connections,
-  (SELECT CONVERT(int, value_in_use) FROM sys.configurations WHERE name = N'user connections') AS user_connections;`;
+  (SELECT CONVERT(int, value_in_use) FROM sys.configurations WHERE name = N'user connections') AS user_connections,
+  CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER PERFORMANCE STATE') = 1 THEN 1 ELSE 0 END AS sees_all_sessions,
+  (SELECT COUNT(*) FROM sys.dm_exec_sessions WHERE is_user_process = 1) AS user_sessions;`;
 
 export interface ConnectionLimit {
   /** null when it could not be read (then the sweep goes on and says so). */
@@ -42,26 +48,39 @@ export interface ConnectionLimit {
   source: 'user connections' | '@@MAX_CONNECTIONS' | null;
   /** Why the limit is unknown. */
   error?: string;
+  /** User connections open now, ours included; absent when this login cannot see other sessions. */
+  inUse?: number;
 }
 
 export async function readConnectionLimit(monitor: SqlClient): Promise<ConnectionLimit> {
   try {
     const row = (await monitor.query(CONNECTION_LIMIT_SQL))[0] ?? {};
+    const inUse = num(row.sees_all_sessions) === 1 ? num(row.user_sessions) : null;
+    const withUse = (limit: ConnectionLimit): ConnectionLimit => (inUse !== null && inUse > 0 ? { ...limit, inUse } : limit);
     const configured = num(row.user_connections);
-    if (configured !== null && configured > 0) return { limit: configured, source: 'user connections' };
+    if (configured !== null && configured > 0) return withUse({ limit: configured, source: 'user connections' });
     const max = num(row.max_connections);
-    return max !== null && max > 0 ? { limit: max, source: '@@MAX_CONNECTIONS' } : { limit: null, source: null, error: 'the server returned no limit' };
+    return max !== null && max > 0 ? withUse({ limit: max, source: '@@MAX_CONNECTIONS' }) : { limit: null, source: null, error: 'the server returned no limit' };
   } catch (err) {
     return { limit: null, source: null, error: (err as Error).message };
   }
 }
 
-/** A refusal text when `needed` connections (the largest level plus ours) pass the limit; null when they fit. */
+/**
+ * A refusal text when a level does not fit: the connections in use now (ours included) plus the level's new ones
+ * must stay within the limit (issue 25 N12: connections in use were ignored). When the login cannot see who else is
+ * connected, only ours are counted (the workload and monitor connections) and the text says so. Null when it fits.
+ */
 export function connectionLimitProblem(limit: ConnectionLimit, largestLevel: number, ownConnections = 2): string | null {
   if (limit.limit === null) return null;
+  if (limit.inUse !== undefined) {
+    const needed = limit.inUse + largestLevel;
+    if (needed <= limit.limit) return null;
+    return `A level of ${largestLevel} sessions opens ${largestLevel} more connections, but ${limit.inUse} user connections are in use now (this comparison's included) and the server allows ${limit.limit} (${limit.source}): ${needed} would not fit. Nothing was changed; use fewer sessions, wait for other connections to close, or raise 'user connections' (sp_configure, needs ALTER SETTINGS and a restart).`;
+  }
   const needed = largestLevel + ownConnections;
   if (needed <= limit.limit) return null;
-  return `A level of ${largestLevel} sessions needs ${needed} connections (plus the workload and monitor connections), but the server allows ${limit.limit} user connections (${limit.source}). Nothing was changed; use fewer sessions, or raise 'user connections' (sp_configure, needs ALTER SETTINGS and a restart).`;
+  return `A level of ${largestLevel} sessions needs ${needed} connections (plus the workload and monitor connections), but the server allows ${limit.limit} user connections (${limit.source}); connections of other sessions were not counted (this login cannot see them: VIEW SERVER STATE). Nothing was changed; use fewer sessions, or raise 'user connections' (sp_configure, needs ALTER SETTINGS and a restart).`;
 }
 
 /**

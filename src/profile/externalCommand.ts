@@ -28,10 +28,35 @@ export interface RunCommandOptions {
   /** What ended it when `signal` fired (the caller knows whether it was a time limit). */
   abortReason?: () => 'cancelled' | 'timeout';
   /** Extra environment on top of this process's (never secrets: the child's own configuration connects it). */
-  env?: Readonly<Record<string, string>>;
-  cwd?: string;
-  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  env?: Readonly<Record<string, string>> | undefined;
+  /** Variables holding our secrets (the CLI's --password-env VAR): removed from what the program inherits. */
+  secretEnv?: readonly string[] | undefined;
+  cwd?: string | undefined;
+  onOutput?: ((stream: 'stdout' | 'stderr', text: string) => void) | undefined;
   killGraceMs?: number;
+}
+
+/** The variable the CLI reads the password from by default: never inherited by a program we start. */
+export const DEFAULT_SECRET_ENV = 'DURABILITY_LENS_PASSWORD';
+
+/**
+ * What the program inherits: this process's environment without our secret variables (DEFAULT_SECRET_ENV and
+ * `secretNames`; compared without case on Windows, where variable names are case-insensitive), plus `extra` (whose
+ * secret names are dropped too). The program connects with its own configuration (issue 25 N4).
+ */
+export function childEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string>> | undefined,
+  secretNames: readonly string[] = [],
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
+  const fold = (name: string) => (platform === 'win32' ? name.toUpperCase() : name);
+  const secret = new Set([DEFAULT_SECRET_ENV, ...secretNames].map(fold));
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...base, ...extra })) {
+    if (value !== undefined && !secret.has(fold(name))) env[name] = value;
+  }
+  return env;
 }
 
 export function displayCommand(spec: CommandSpec): string {
@@ -60,8 +85,8 @@ export function runExternalCommand(spec: CommandSpec, options: RunCommandOptions
       return;
     }
     const spawnOptions = {
-      env: { ...process.env, ...(options.env ?? {}) },
-      ...(options.cwd ? { cwd: options.cwd } : {}),
+      env: childEnvironment(process.env, options.env, options.secretEnv),
+      cwd: options.cwd,
       // Own process group: a terminal's Ctrl+C reaches us only, and we stop the whole tree (shell and its children).
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[],

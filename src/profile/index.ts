@@ -5,6 +5,8 @@ export { counterDelta, figureSourceOf, measureRun, profileRun, ProfileCancelledE
 export * from './plan';
 export * from './durabilityGuard';
 export * from './databaseLock';
+export * from './ownershipMarker';
+export * from './ownerLiveness';
 export * from './recovery';
 export * from './restoreJournal';
 export { runComparison, type CompareOptions, type ComparisonResult, type ComparisonStatus } from './compare';

@@ -20,6 +20,8 @@ export interface RecordOptions extends ProfileCallbacks {
   timeoutMs?: number;
   /** Extra environment for the program (its own configuration connects it; we never pass our secret). */
   env?: Readonly<Record<string, string>>;
+  /** Our secret variables (the CLI's --password-env): removed from the program's environment. */
+  secretEnv?: readonly string[];
   cwd?: string;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
   xe?: XeOptions;
@@ -40,12 +42,8 @@ export async function recordWindow(options: RecordOptions): Promise<RunResult> {
     options.onProgress?.({ step: 'connect', at: Date.now() });
     const monitor = await open(options.signal);
     const target = await readTargetDatabase(monitor);
-    const workload = new CommandWorkload(options.command, {
-      ...(options.stop ? { stop: options.stop } : {}),
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-    });
+    const { stop, env, secretEnv, cwd, onOutput } = options;
+    const workload = new CommandWorkload(options.command, { stop, env, secretEnv, cwd, onOutput });
     // measureRun wants a workload session for its spid; the program's sessions are not ours, so the monitor stands in
     // and finishRun drops the session figures (reported as not applicable, with why).
     const run = await measureRun(

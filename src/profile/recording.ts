@@ -22,10 +22,12 @@ export const DATABASE_WIDE_KEYS = ['files', 'logCounters', 'logFlushTrace', 'sam
 
 export interface CommandWorkloadOptions {
   /** Ends a window recording (no command) as completed; ignored when a command runs (it ends by exiting). */
-  stop?: AbortSignal;
-  env?: Readonly<Record<string, string>>;
-  cwd?: string;
-  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  stop?: AbortSignal | undefined;
+  env?: Readonly<Record<string, string>> | undefined;
+  /** Our secret variables (the CLI's --password-env): the program never inherits them (externalCommand.ts). */
+  secretEnv?: readonly string[] | undefined;
+  cwd?: string | undefined;
+  onOutput?: ((stream: 'stdout' | 'stderr', text: string) => void) | undefined;
 }
 
 function report(elapsedMs: number, completed: boolean, cancelled: boolean): BatchReport {
@@ -86,12 +88,8 @@ export class CommandWorkload {
       this.last = { outcome: { display: '(recording window)', exitCode: null, signal: null, durationMs, ended: cancelled ? 'cancelled' : 'exit', spawnError: null }, stopped: !cancelled };
       return report(durationMs, !cancelled, cancelled);
     }
-    const outcome = await runExternalCommand(this.spec, {
-      signal: cancel,
-      ...(this.options.env ? { env: this.options.env } : {}),
-      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
-      ...(this.options.onOutput ? { onOutput: this.options.onOutput } : {}),
-    });
+    const { env, secretEnv, cwd, onOutput } = this.options;
+    const outcome = await runExternalCommand(this.spec, { signal: cancel, env, secretEnv, cwd, onOutput });
     this.last = { outcome, stopped: false };
     return report(outcome.durationMs, outcome.ended === 'exit', outcome.ended === 'cancelled');
   }

@@ -1,10 +1,17 @@
-// Recovery of restore-journal entries a previous run left behind (crash, killed process, lost connection). An entry
-// is recovered only when its owner is gone — proved on the server: the database lock (databaseLock.ts) is free —
-// and, like a live restore, only while the setting is still what that run last applied.
+// Recovery of what a gone comparison left behind (crash, killed process, lost connection): restore-journal entries on
+// this machine, and ownership markers on the database (any machine). Never touches a database whose owner is alive:
+// its database lock is held, its run lock is held, or its process still runs on this machine; an owner on another
+// machine that holds nothing is given OWNER_GRACE_MS to take its lock back first. When the owner is gone, the marker's
+// original is restored — never what the setting happens to be now — and, like a live restore, only while the setting
+// is still what that run last applied.
 import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
+import { text } from '../probes/values';
 import { describeHolder, releaseDatabaseLock, tryLockDatabase } from './databaseLock';
-import { failedOutcome, restoreEntry, type RestoreOutcome } from './durabilityGuard';
+import { alterDurabilitySql } from './durabilitySetting';
+import { assessOwner, OWNER_GRACE_MS, ownedRefusal, runLockHeld, type AssessOptions, type OwnerAssessment } from './ownerLiveness';
+import { describeClaim, dropMarkerOf, dropMarkerStatement, isUnreadable, readMarker, type OwnershipMarker } from './ownershipMarker';
+import { failedOutcome, restoreEntry, type RestoreOutcome } from './restoreEntry';
 import { describeOwner, type RestoreEntry, type RestoreJournal } from './restoreJournal';
 
 /** Entries a previous run left (crash, killed process, lost connection), optionally only for one server. */
@@ -18,39 +25,36 @@ export function describePending(entry: RestoreEntry): string {
   return `${quoteName(entry.database)} on ${entry.server}: back to ${entry.originalSetting}${entry.lastApplied ? ` (the run last set ${entry.lastApplied})` : ''}, left by ${describeOwner(entry.owner)}`;
 }
 
+export interface RecoveryOptions {
+  /** How long an owner on another machine that holds nothing may take to come back (default OWNER_GRACE_MS). */
+  ownerGraceMs?: number | undefined;
+  /** Told once when recovery starts waiting for such an owner. */
+  onWait?: ((message: string) => void) | undefined;
+  /** Liveness checks (tests play a second machine). */
+  assess?: AssessOptions | undefined;
+}
+
+type Client = SqlClient & { close?: () => Promise<void> };
+
 /**
- * Restores every pending entry `connectFor` can reach (the UI asks first and passes only confirmed entries). An
- * entry whose database lock is held — its comparison still runs, in this or another window or process — is left
- * ('in-use'). Never throws: each entry gets an outcome; failed and in-use ones stay in the journal.
+ * Restores every pending entry `connectFor` can reach (the UI asks first and passes only confirmed entries). An entry
+ * whose comparison still lives — in this or another window, process or machine — is left ('in-use'). Never throws:
+ * each entry gets an outcome; failed and in-use ones stay in the journal.
  */
 export async function recoverFromJournal(
   journal: RestoreJournal,
-  connectFor: (entry: RestoreEntry) => Promise<SqlClient & { close?: () => Promise<void> }>,
+  connectFor: (entry: RestoreEntry) => Promise<Client>,
   entries?: readonly RestoreEntry[],
+  options: RecoveryOptions = {},
 ): Promise<RestoreOutcome[]> {
   const outcomes: RestoreOutcome[] = [];
   for (const entry of entries ?? (await journal.list())) {
-    let client: (SqlClient & { close?: () => Promise<void> }) | null = null;
+    let client: Client | null = null;
     try {
       // Re-read: another process may have recovered (or its owner finished) since the list was taken.
       if (!(await journal.list()).some((e) => e.id === entry.id)) continue;
       client = await connectFor(entry);
-      const lock = await tryLockDatabase(client, entry.database);
-      if (!lock.acquired) {
-        outcomes.push({
-          status: 'in-use',
-          server: entry.server,
-          database: entry.database,
-          originalSetting: entry.originalSetting,
-          verifiedSetting: null,
-          journalCleared: false,
-          restoreStatement: entry.restoreStatement,
-          message: `${quoteName(entry.database)} was left alone: a comparison still holds it (${describeHolder(lock.holder)}); its own restore puts it back. The entry stays in the journal.`,
-        });
-        continue;
-      }
-      outcomes.push(await restoreEntry(client, entry, journal));
-      await releaseDatabaseLock(client, entry.database).catch(() => false);
+      outcomes.push(...(await recoverDatabase(client, { server: entry.server, database: entry.database, journal, entry }, options)));
     } catch (err) {
       outcomes.push(failedOutcome(entry, err));
     } finally {
@@ -58,4 +62,143 @@ export async function recoverFromJournal(
     }
   }
   return outcomes;
+}
+
+export interface RecoveryTarget {
+  server: string;
+  database: string;
+  journal: RestoreJournal;
+  /** This machine's journal entry for the database, if any. */
+  entry?: RestoreEntry;
+}
+
+/** The marker's claim as a journal entry (same id), so one restore routine serves both. */
+export function entryFromMarker(target: Pick<RecoveryTarget, 'server' | 'database'>, marker: OwnershipMarker): RestoreEntry {
+  return {
+    id: marker.run,
+    server: target.server,
+    database: target.database,
+    originalSetting: marker.original,
+    lastApplied: marker.applied,
+    createdAt: marker.since,
+    restoreStatement: alterDurabilitySql(target.database, marker.original),
+    owner: { pid: marker.pid, host: marker.host, session: marker.window, startedAt: marker.since },
+  };
+}
+
+function leftAlone(target: Pick<RecoveryTarget, 'server' | 'database'>, entry: RestoreEntry | undefined, message: string): RestoreOutcome {
+  const original = entry?.originalSetting ?? 'DISABLED';
+  return {
+    status: 'in-use',
+    server: target.server,
+    database: target.database,
+    originalSetting: original,
+    verifiedSetting: null,
+    journalCleared: false,
+    restoreStatement: entry?.restoreStatement ?? alterDurabilitySql(target.database, original),
+    message,
+  };
+}
+
+/**
+ * Recovers one database on `client` (opened in that database): the marker of a gone owner first (its original), then
+ * this machine's entry. Returns the outcomes (none when there was nothing to do). Holds the database lock while it
+ * acts and gives it back; throws only what the connection throws.
+ */
+export async function recoverDatabase(client: SqlClient, target: RecoveryTarget, options: RecoveryOptions = {}): Promise<RestoreOutcome[]> {
+  const { database } = target;
+  await enterDatabase(client, database);
+  const lock = await tryLockDatabase(client, database);
+  if (!lock.acquired) {
+    const marker = await readMarker(client).catch(() => null);
+    const claim = marker !== null && !isUnreadable(marker) ? ` ${describeClaim(database, marker)}.` : '';
+    return [leftAlone(target, target.entry, `${quoteName(database)} was left alone: a comparison still holds it (${describeHolder(lock.holder)}).${claim} Its own restore puts it back; the journal keeps the entry.`)];
+  }
+  let locked = true;
+  try {
+    const outcomes: RestoreOutcome[] = [];
+    let marker = await readMarker(client);
+    if (marker !== null && isUnreadable(marker)) return [leftAlone(target, target.entry, `${describeClaim(database, marker)} It was left alone.`)];
+    if (marker !== null) {
+      let owner: OwnerAssessment = await assessOwner(client, marker, options.assess);
+      if (owner.state === 'unknown') {
+        await releaseDatabaseLock(client, database).catch(() => false);
+        locked = false;
+        const waited = await waitForOwner(client, database, marker, owner, options);
+        locked = waited.locked;
+        if (waited.marker !== marker.run) {
+          // The marker changed while we waited (its owner finished, or another recovery acted): look again from the top.
+          if (locked) await releaseDatabaseLock(client, database).catch(() => false);
+          locked = false;
+          return recoverDatabase(client, target, options);
+        }
+        owner = waited.owner;
+      }
+      if (owner.state !== 'gone') return [leftAlone(target, target.entry, `${quoteName(database)} was left alone: ${ownedRefusal(database, marker, owner)}`)];
+      const claimed = entryFromMarker(target, marker);
+      const outcome = await restoreEntry(client, claimed, target.journal);
+      if (outcome.status !== 'failed') {
+        const dropped = await dropMarkerOf(client, marker.run).catch((err: Error) => err);
+        outcomes.push(dropped instanceof Error ? { ...outcome, message: `${outcome.message} The ownership marker could not be removed (${dropped.message}); run: ${dropMarkerStatement(database)}` } : { ...outcome, message: `${outcome.message} (Recovered for ${marker.window === 'cli' ? 'a CLI' : 'a VS Code'} comparison that is gone: process ${marker.pid}, run ${marker.run}; its marker was removed.)` });
+      } else outcomes.push(outcome);
+      marker = null;
+      if (!target.entry || target.entry.id === claimed.id || outcome.status === 'failed') return outcomes;
+    }
+    // This machine's entry (no marker: its run never wrote one, or its marker was already recovered or removed).
+    if (target.entry && (await target.journal.list()).some((e) => e.id === target.entry!.id)) outcomes.push(await restoreEntry(client, target.entry, target.journal));
+    return outcomes;
+  } finally {
+    if (locked) await releaseDatabaseLock(client, database).catch(() => false);
+  }
+}
+
+/**
+ * The database lock, the run lock and the marker all live in the target database (sp_getapplock: "locks are scoped to
+ * the current database"; the marker is a property of the current database), so recovery must work from inside it —
+ * a connection opened elsewhere (master) would see none of them and take a live run's database for a gone one's.
+ */
+async function enterDatabase(client: SqlClient, database: string): Promise<void> {
+  const rows = await client.query('SELECT DB_NAME() AS name;');
+  if (text(rows[0]?.name) === database) return;
+  await client.execute(`USE ${quoteName(database)};`);
+}
+
+interface WaitResult {
+  /** The marker's run when the wait ended (null: removed). */
+  marker: string | null;
+  owner: OwnerAssessment;
+  /** Whether the database lock is held again on return. */
+  locked: boolean;
+}
+
+/**
+ * Watches, without holding the database lock (the owner must be able to take it back), whether an owner on another
+ * machine comes back within the grace period: its database lock or run lock held again means alive; its marker gone
+ * or changed means it finished. Otherwise returns with the lock held and the owner 'gone'.
+ */
+async function waitForOwner(client: SqlClient, database: string, marker: OwnershipMarker, owner: OwnerAssessment, options: RecoveryOptions): Promise<WaitResult> {
+  const grace = options.ownerGraceMs ?? OWNER_GRACE_MS;
+  const deadline = Date.now() + grace;
+  if (grace > 0) options.onWait?.(`${describeClaim(database, marker)}. ${owner.reason} Waiting up to ${Math.round(grace / 1000)} s for it to take its lock back before treating it as gone…`);
+  const poll = Math.max(10, Math.min(1000, Math.floor(grace / 10)));
+  for (;;) {
+    if (Date.now() >= deadline) {
+      const lock = await tryLockDatabase(client, database);
+      if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
+      const now = await readMarker(client);
+      const run = now === null ? null : isUnreadable(now) ? '?' : now.run;
+      if (run !== marker.run) return { marker: run, owner, locked: true };
+      if ((await runLockHeld(client, marker.run)) === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: true };
+      return { marker: run, owner: { state: 'gone', reason: `It held nothing on the server for ${Math.round(grace / 1000)} s.` }, locked: true };
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(poll, Math.max(1, deadline - Date.now())))); // poll the server until the deadline
+    const lock = await tryLockDatabase(client, database);
+    if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
+    const now = await readMarker(client);
+    const held = await runLockHeld(client, marker.run);
+    await releaseDatabaseLock(client, database).catch(() => false);
+    const run = now === null ? null : isUnreadable(now) ? '?' : now.run;
+    if (run !== marker.run) return { marker: run, owner, locked: false };
+    if (held === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: false };
+  }
 }

@@ -1,12 +1,12 @@
 // The restore journal: a record, written BEFORE DELAYED_DURABILITY is first changed, of what the database must be
 // put back to; cleared only after the original setting was re-read and verified. Each entry names its owner (process,
 // host, window, start time) so recovery can tell a crashed run from a live one. Two stores: a Memento-like key-value
-// store (the extension backs it with globalState) and a JSON file (the CLI), whose writes are serialised across
-// processes by a lock file (O_EXCL) and land atomically (unique temp file + rename).
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+// store (the extension backs it with globalState) and a folder of JSON files (the CLI), one file per entry, each
+// written atomically (unique temp file, flushed, renamed): concurrent writers never share a file, so none is lost.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DurabilityMode } from './types';
 
 /** Who wrote an entry: recovery leaves entries whose owner is still running (its database lock is held). */
@@ -118,114 +118,164 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
+/** The journal folder: one file per entry. */
 export function defaultJournalPath(): string {
+  return join(homedir(), '.durability-lens', 'restore-journal');
+}
+
+/** The single-file journal of earlier versions; its entries move into the folder on first use. */
+export function legacyJournalPath(): string {
   return join(homedir(), '.durability-lens', 'restore-journal.json');
 }
 
-/** A held lock file older than this is taken over: no journal write takes anywhere near this long. */
-const STALE_LOCK_MS = 30_000;
-/** How long a writer waits for another writer's lock before giving up. */
-const LOCK_WAIT_MS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Serialises writers of one journal file inside this process (the lock file does it across processes). */
-const inProcess = new Map<string, Promise<unknown>>();
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The entry's file name: its id when that is a UUID (every id this version writes), else a hash of it. */
+function fileNameOf(id: string): string {
+  return `${UUID.test(id) ? id.toLowerCase() : createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
 }
 
-/**
- * Runs `work` holding `${path}.lock`, created with O_CREAT|O_EXCL ('wx'): only one process at a time. A lock left
- * by a process that died (same host, pid gone) or older than STALE_LOCK_MS is removed; otherwise waits with
- * backoff up to LOCK_WAIT_MS.
- */
-async function withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {
-  const lockPath = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let delay = 5;
-  for (;;) {
+function isEntry(v: unknown): v is RestoreEntry {
+  const e = v as Partial<RestoreEntry> | null;
+  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.server === 'string' && typeof e.database === 'string' && typeof e.originalSetting === 'string' && typeof e.restoreStatement === 'string';
+}
+
+const RETRYABLE_RENAME = new Set(['EPERM', 'EACCES', 'EBUSY']);
+
+/** rename, retried briefly where Windows refuses to replace a file another process has open (a reader). */
+async function renameRetrying(from: string, to: string): Promise<void> {
+  for (let attempt = 0, delay = 5; ; attempt++, delay *= 2) {
     try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() }));
-      } finally {
-        await handle.close();
-      }
-      break;
+      await rename(from, to);
+      return;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await lockIsStale(lockPath)) {
-        await unlink(lockPath).catch(() => undefined);
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`The restore journal ${path} is locked by another process (${lockPath}); try again, or delete the lock file if no Durability Lens process is running.`);
-      await new Promise((resolve) => setTimeout(resolve, delay)); // backoff while another writer holds the lock
-      delay = Math.min(delay * 2, 200);
+      if (!RETRYABLE_RENAME.has((err as NodeJS.ErrnoException).code ?? '') || attempt >= 8) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay)); // backoff while a reader has the target open
     }
   }
-  try {
-    return await work();
-  } finally {
-    await rm(lockPath, { force: true });
-  }
 }
 
-async function lockIsStale(lockPath: string): Promise<boolean> {
-  try {
-    const info = await stat(lockPath);
-    if (Date.now() - info.mtimeMs > STALE_LOCK_MS) return true;
-    const holder = JSON.parse(await readFile(lockPath, 'utf8')) as { pid?: number; host?: string };
-    return holder.host === hostname() && typeof holder.pid === 'number' && !pidAlive(holder.pid);
-  } catch {
-    return false; // being written or just removed: look again
-  }
-}
+/** Serialises the changes of one journal folder inside this process (order of put/remove of one run). */
+const inProcess = new Map<string, Promise<unknown>>();
 
-/** JSON file journal: each change re-reads the file under the lock, writes a unique temp file and renames it. */
+/**
+ * The CLI's journal: a folder with one JSON file per entry. A put writes the whole entry to a unique temp file in the
+ * folder, flushes it to disk and renames it over `<id>.json` (atomic); a remove deletes that file. No writer ever
+ * reads, changes and rewrites a file another writer also changes, so no lock file is needed and none can go stale:
+ * concurrent processes cannot lose each other's entries (issue 25 N7). A `--journal` path that is an existing file
+ * (an earlier version's single-file journal) keeps its folder next to it (`PATH.d`) and its entries are moved there.
+ */
 export class FileRestoreJournal implements RestoreJournal {
+  private ready: Promise<{ dir: string }> | null = null;
+
   constructor(readonly path: string = defaultJournalPath()) {}
 
+  /** Where the entry files live (after the first call: the folder is created, an old single file migrated). */
+  private folder(): Promise<{ dir: string }> {
+    this.ready ??= (async () => {
+      const isDefault = this.path === defaultJournalPath();
+      const fileAtPath = await stat(this.path).then((s) => s.isFile(), () => false);
+      const dir = fileAtPath ? `${this.path}.d` : this.path;
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const legacy = fileAtPath ? this.path : isDefault ? legacyJournalPath() : null;
+      if (legacy) await migrateLegacy(legacy, dir);
+      return { dir };
+    })();
+    const ready = this.ready;
+    // A failed start (a folder that cannot be made) is tried again next time.
+    ready.catch(() => {
+      if (this.ready === ready) this.ready = null;
+    });
+    return ready;
+  }
+
   async list(): Promise<RestoreEntry[]> {
-    let raw: string;
+    const { dir } = await this.folder();
+    let names: string[];
     try {
-      raw = await readFile(this.path, 'utf8');
+      names = await readdir(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const parsed = JSON.parse(raw) as { entries?: RestoreEntry[] };
-    return Array.isArray(parsed.entries) ? parsed.entries : [];
+    const entries = new Map<string, RestoreEntry>();
+    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      try {
+        const { schemaVersion: _version, ...entry } = JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>;
+        if (isEntry(entry)) entries.set(entry.id, entry);
+      } catch {
+        // Removed meanwhile (another process recovered it), or not an entry: not ours to read.
+      }
+    }
+    return [...entries.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
   }
 
-  private async write(entries: RestoreEntry[]): Promise<void> {
-    // Unique per write (pid alone collides between two writes of one process).
-    const tmp = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(tmp, JSON.stringify({ schemaVersion: 1, entries }, null, 2) + '\n', { encoding: 'utf8', mode: 0o600 });
-    await rename(tmp, this.path);
-  }
-
-  /** Read-modify-write under the in-process queue and the cross-process lock file. */
-  private modify(change: (entries: RestoreEntry[]) => RestoreEntry[]): Promise<void> {
+  private change(work: (dir: string) => Promise<void>): Promise<void> {
     const previous = inProcess.get(this.path) ?? Promise.resolve();
-    const next = previous.then(
-      () => withFileLock(this.path, async () => this.write(change(await this.list()))),
-      () => withFileLock(this.path, async () => this.write(change(await this.list()))),
-    );
+    const run = async () => work((await this.folder()).dir);
+    const next = previous.then(run, run);
     inProcess.set(this.path, next.catch(() => undefined));
     return next;
   }
 
   put(entry: RestoreEntry): Promise<void> {
-    return this.modify((entries) => [...entries.filter((e) => e.id !== entry.id), entry]);
+    return this.change((dir) => writeEntry(dir, entry));
   }
 
   remove(id: string): Promise<void> {
-    return this.modify((entries) => entries.filter((e) => e.id !== id));
+    return this.change(async (dir) => {
+      await unlink(join(dir, fileNameOf(id))).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    });
+  }
+}
+
+/** Writes one entry file atomically: unique temp file in the folder, flushed, renamed into place. */
+async function writeEntry(dir: string, entry: RestoreEntry): Promise<void> {
+  const target = join(dir, fileNameOf(entry.id));
+  const tmp = join(dir, `.${process.pid}.${randomUUID()}.tmp`);
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify({ schemaVersion: 2, ...entry }, null, 2)}\n`, 'utf8');
+    await handle.sync(); // on disk before the ALTER it guards runs
+  } finally {
+    await handle.close();
+  }
+  try {
+    await renameRetrying(tmp, target);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Moves an earlier version's single-file journal into the folder: the file is renamed away first (only one process
+ * wins that rename), its entries written as files, then it is deleted. A leftover from a migration that died midway
+ * (`<file>.migrating-*`) is finished the same way.
+ */
+async function migrateLegacy(legacy: string, dir: string): Promise<void> {
+  const claimed = `${legacy}.migrating-${process.pid}-${randomUUID()}`;
+  const pending: string[] = [];
+  try {
+    await rename(legacy, claimed);
+    pending.push(claimed);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const base = basename(legacy);
+  const leftovers = (await readdir(dirname(legacy)).catch(() => [] as string[])).filter((n) => n.startsWith(`${base}.migrating-`)).map((n) => join(dirname(legacy), n));
+  for (const file of new Set([...pending, ...leftovers])) {
+    let entries: unknown[] = [];
+    try {
+      const doc = JSON.parse(await readFile(file, 'utf8')) as { entries?: unknown[] };
+      entries = Array.isArray(doc.entries) ? doc.entries : [];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another process finished it
+      entries = [];
+    }
+    for (const e of entries) if (isEntry(e)) await writeEntry(dir, e);
+    await unlink(file).catch(() => undefined);
   }
 }

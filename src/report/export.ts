@@ -1,6 +1,7 @@
 // Exporters of a ComparisonModel: Markdown (people), CSV (spreadsheets, formula injection neutralised), JSON
 // (machines). Each carries the stand-in label when any figure came from the stand-in.
 import type { ComparisonModel, MetricRow } from './comparison';
+import { jsonText } from './jsonText';
 import type { MetricUnit } from './metrics';
 import { concurrencyMarkdownLines } from './concurrency';
 import { consistencyMarkdownLines, disagreementMarker, statementsDisagreementText } from './consistency';
@@ -102,9 +103,9 @@ export function toCsv(model: ComparisonModel): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-/** JSON of the model (and optionally the raw runs); every value in both is already JSON-safe. */
+/** JSON of the model (and optionally the raw runs): valid, with every control and bidi character escaped (jsonText.ts). */
 export function toJson(model: ComparisonModel, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...extra, model }, null, 2) + '\n';
+  return jsonText({ ...extra, model }) + '\n';
 }
 
 export type ExportFormat = 'markdown' | 'csv' | 'json';

@@ -166,7 +166,32 @@ export function buildBaseline(runs: readonly RunResult[], speedup: SpeedupRange 
   };
 }
 
-/** Parses a baseline file; throws an Error that says what is wrong with it. */
+/** Mode keys a baseline may hold: the three settings, and UNKNOWN for a recording whose setting was not read. */
+export const BASELINE_MODE_KEYS: readonly string[] = ['DISABLED', 'ALLOWED', 'FORCED', 'UNKNOWN'];
+
+/** Largest relative tolerance accepted (100 = +10,000 %): anything looser switches a gate off in all but name. */
+const MAX_RELATIVE_TOLERANCE = 100;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A key as the error names it: JSON-quoted and cut short, so a hostile key reads as text. */
+function keyText(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+}
+
+function finite(v: unknown, where: string, min = 0): number {
+  // JSON.parse reads 1e999 as Infinity: a limit of Infinity would pass every value (the gate silently off).
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min) throw new Error(`${where} must be a finite number ≥ ${min}, not ${typeof v === 'number' ? String(v) : JSON.stringify(v) ?? typeof v}`);
+  return v;
+}
+
+/**
+ * Parses a baseline file; throws an Error that says what is wrong with it. Every key is checked against the known
+ * modes and metrics (a "__proto__" mode is refused, not looked up), every number must be finite and non-negative, and
+ * the result is built from the checked values only (issue 25 N11).
+ */
 export function loadBaseline(text: string): Baseline {
   let doc: unknown;
   try {
@@ -174,22 +199,51 @@ export function loadBaseline(text: string): Baseline {
   } catch (err) {
     throw new Error(`not JSON (${(err as Error).message})`);
   }
-  const b = doc as Partial<Baseline>;
-  if (!b || typeof b !== 'object' || b.kind !== BASELINE_KIND) throw new Error(`not a baseline: "kind" must be "${BASELINE_KIND}"`);
-  if (b.schemaVersion !== BASELINE_SCHEMA_VERSION) throw new Error(`baseline schemaVersion ${String(b.schemaVersion)} is not supported (expected ${BASELINE_SCHEMA_VERSION})`);
-  if (!b.modes || typeof b.modes !== 'object') throw new Error('baseline has no "modes"');
-  for (const [mode, entry] of Object.entries(b.modes)) {
+  if (!isPlainObject(doc) || doc.kind !== BASELINE_KIND) throw new Error(`not a baseline: "kind" must be "${BASELINE_KIND}"`);
+  if (doc.schemaVersion !== BASELINE_SCHEMA_VERSION) throw new Error(`baseline schemaVersion ${String(doc.schemaVersion)} is not supported (expected ${BASELINE_SCHEMA_VERSION})`);
+  if (!isPlainObject(doc.modes)) throw new Error('baseline has no "modes" object');
+  const modes: Baseline['modes'] = {};
+  for (const [mode, entry] of Object.entries(doc.modes)) {
+    if (!BASELINE_MODE_KEYS.includes(mode)) throw new Error(`baseline modes.${keyText(mode)} is not a mode (one of ${BASELINE_MODE_KEYS.join(', ')})`);
+    if (!isPlainObject(entry) || !isPlainObject(entry.figures)) throw new Error(`baseline modes.${mode} must be an object with "figures"`);
+    for (const key of Object.keys(entry.figures)) if (!(RUN_METRICS as readonly string[]).includes(key)) throw new Error(`baseline modes.${mode}.figures.${keyText(key)} is not a gate metric (one of ${RUN_METRICS.join(', ')})`);
+    const figures = {} as RunFigures;
     for (const m of RUN_METRICS) {
-      const v = entry?.figures?.[m];
-      if (v !== null && typeof v !== 'number') throw new Error(`baseline modes.${mode}.figures.${m} must be a number or null`);
+      const v = entry.figures[m];
+      figures[m] = v === null || v === undefined ? null : finite(v, `baseline modes.${mode}.figures.${m}`);
     }
+    const runs = entry.runs === undefined ? 0 : finite(entry.runs, `baseline modes.${mode}.runs`);
+    Object.defineProperty(modes, mode, { value: { runs, figures }, enumerable: true, writable: true, configurable: true });
+  }
+  let speedup: SpeedupRange | null = null;
+  if (doc.speedup !== null && doc.speedup !== undefined) {
+    if (!isPlainObject(doc.speedup)) throw new Error('baseline "speedup" must be an object or null');
+    const sp = doc.speedup;
+    const optional = (v: unknown, where: string) => (v === null || v === undefined ? null : finite(v, where));
+    speedup = { elapsed: finite(sp.elapsed, 'baseline speedup.elapsed'), min: optional(sp.min, 'baseline speedup.min'), max: optional(sp.max, 'baseline speedup.max') };
   }
   const tolerances = { ...DEFAULT_TOLERANCES };
-  for (const m of GATE_METRICS) {
-    const t = b.tolerances?.[m];
-    if (t && typeof t.relative === 'number' && typeof t.absolute === 'number') tolerances[m] = t;
+  if (doc.tolerances !== undefined && doc.tolerances !== null) {
+    if (!isPlainObject(doc.tolerances)) throw new Error('baseline "tolerances" must be an object');
+    for (const [metric, t] of Object.entries(doc.tolerances)) {
+      if (!(GATE_METRICS as readonly string[]).includes(metric)) throw new Error(`baseline tolerances.${keyText(metric)} is not a gate metric (one of ${GATE_METRICS.join(', ')})`);
+      if (!isPlainObject(t)) throw new Error(`baseline tolerances.${metric} must be an object { relative, absolute }`);
+      const relative = finite(t.relative, `baseline tolerances.${metric}.relative`);
+      if (relative > MAX_RELATIVE_TOLERANCE) throw new Error(`baseline tolerances.${metric}.relative ${relative} is above ${MAX_RELATIVE_TOLERANCE} (+${MAX_RELATIVE_TOLERANCE * 100} %): that gate would never fail`);
+      tolerances[metric as GateMetric] = { relative, absolute: finite(t.absolute, `baseline tolerances.${metric}.absolute`) };
+    }
   }
-  return { ...(b as Baseline), tolerances };
+  const source = doc.source === 'stand-in' || doc.source === 'sql-server' ? doc.source : 'sql-server';
+  return {
+    kind: BASELINE_KIND,
+    schemaVersion: BASELINE_SCHEMA_VERSION,
+    createdAt: typeof doc.createdAt === 'string' ? doc.createdAt.slice(0, 64) : '',
+    source,
+    command: typeof doc.command === 'string' ? doc.command : null,
+    modes,
+    speedup,
+    tolerances,
+  };
 }
 
 function fmt(n: number): string {
@@ -209,7 +263,7 @@ export function checkGates(baseline: Baseline, runs: readonly RunResult[], speed
   const tol = (m: GateMetric): Tolerance => tolerances[m] ?? baseline.tolerances[m] ?? DEFAULT_TOLERANCES[m];
   const results: GateResult[] = [];
   for (const mode of Object.keys(baseline.modes)) {
-    const now = current[mode];
+    const now = Object.hasOwn(current, mode) ? current[mode] : undefined;
     if (!now) continue;
     for (const metric of RUN_METRICS) {
       const t = tol(metric);
@@ -268,5 +322,8 @@ export function parseTolerance(spec: string): { metric: GateMetric; tolerance: T
   const metric = m[1] as GateMetric;
   if (!GATE_METRICS.includes(metric)) return `--tolerance: unknown metric '${m[1]}' (one of ${GATE_METRICS.join(', ')})`;
   const relative = Number(m[2]) / (m[3] ? 100 : 1);
-  return { metric, tolerance: { relative, absolute: m[4] !== undefined ? Number(m[4]) : DEFAULT_TOLERANCES[metric].absolute } };
+  const absolute = m[4] !== undefined ? Number(m[4]) : DEFAULT_TOLERANCES[metric].absolute;
+  // Hundreds of digits parse to Infinity: a limit nothing can pass over, so the gate would be off.
+  if (!Number.isFinite(relative) || !Number.isFinite(absolute) || relative > MAX_RELATIVE_TOLERANCE) return `--tolerance ${metric}: the tolerance must be finite and at most ${MAX_RELATIVE_TOLERANCE * 100}%, not '${spec}'`;
+  return { metric, tolerance: { relative, absolute } };
 }

@@ -4,6 +4,7 @@ export * from './metrics';
 export * from './comparison';
 export * from './diagnosis';
 export * from './export';
+export { jsonText } from './jsonText';
 export * from './markdownText';
 export * from './document';
 export * from './environment';
@@ -11,6 +12,6 @@ export { byteScale, formatByteRate, formatBytes, formatCount, formatDuration, fo
 export * from './verdict';
 export * from './gates';
 export { gatesToJunit, xmlEscape, type JunitOptions } from './junit';
-export { analysisToSarif, pathToSarifUri, sarifLevel, SARIF_RULES, SARIF_SCHEMA, SARIF_VERSION, type SarifFileInput } from './sarif';
+export { analysisToSarif, pathToSarifUri, sarifLevel, sarifMessageText, SARIF_RULES, SARIF_SCHEMA, SARIF_VERSION, type SarifFileInput } from './sarif';
 export * from './concurrency';
 export * from './consistency';

@@ -54,6 +54,16 @@ export function pathToSarifUri(path: string): string {
   return path.replace(/\\/g, '/').split('/').map((s) => encodeURIComponent(s)).join('/');
 }
 
+/**
+ * A plain-text message (§3.11.3) as SARIF readers must not misread it: "[text](target)" is an embedded link there
+ * (§3.11.6), so a file's identifier such as `[t](https://x)` would become a link in a code-scanning alert. "[", "]"
+ * and "\\" are escaped with a backslash (GitHub's SARIF reader unescapes exactly these), and controls become spaces.
+ */
+export function sarifMessageText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, ' ');
+}
+
 /** The SARIF log (§3.13) of one analyzer run over `files`; lines/columns 1-based, columns in UTF-16 code units (§3.14.17). */
 export function analysisToSarif(files: readonly SarifFileInput[], tool: { version?: string } = {}): Record<string, unknown> {
   const results = files.flatMap((f) =>
@@ -61,7 +71,7 @@ export function analysisToSarif(files: readonly SarifFileInput[], tool: { versio
       ruleId: d.code, // §3.27.5
       ruleIndex: CODES.indexOf(d.code), // §3.27.6
       level: sarifLevel(d.severity),
-      message: { text: d.message }, // §3.27.11 (required), §3.11.8
+      message: { text: sarifMessageText(d.message) }, // §3.27.11 (required), §3.11.8; no embedded links (§3.11.6)
       locations: [
         {
           physicalLocation: {

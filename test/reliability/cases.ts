@@ -17,12 +17,12 @@ function c(title: string, outcome: string): ReliabilityCase {
 /** Connection drops at every step of a DISABLED → FORCED comparison (the database starts DISABLED). */
 export const DROP_CASES = {
   plan: c('connection drop while planning (before any change)', 'comparison rejects with the connection error; nothing was changed, nothing journalled, nothing left behind'),
-  alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed, the error says the setting could not be read back; restore reconnects, finds it unchanged and verifies; nothing left behind'),
+  alter: c('connection drop on the ALTER DATABASE to FORCED', 'status failed (ownership-lost), the error says the setting could not be read back and the comparison stopped changing the database; restore reconnects, takes the claim back, finds it unchanged and verifies; nothing left behind'),
   afterAlter: c('connection drop right after the change to FORCED (before-snapshot)', `status failed; monitor reopened, ${LEFT_CLEAN}`),
-  xeStart: c('connection drop while creating the log-flush event session', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
+  xeStart: c('connection drop while creating the log-flush event session', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
   workload: c('workload connection drop mid-workload (3rd GO repetition)', `status workload-error, 2 of 5 repetitions kept, the run notes the lost connection; ${LEFT_CLEAN}`),
-  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
-  afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection (noted), its trace reported missing; ${LEFT_CLEAN}`),
+  monitorMidWorkload: c('monitor connection drop mid-workload (while sampling)', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
+  afterSnapshot: c('connection drop during the after-snapshot', `status completed; the FORCED run's after-snapshot is taken on a new monitor connection, the claim taken back before its setting is re-read (both noted), its trace reported missing; ${LEFT_CLEAN}`),
   xeRead: c('connection drop while reading the event session', `status completed, trace reported missing; ${LEFT_CLEAN}`),
   restore: c('connection drop during restore', `restore reconnects and verifies; ${LEFT_CLEAN}`),
   afterRestoreAlter: c(
@@ -94,7 +94,7 @@ const STARTED_AS_IT_WAS = 'the database ends DISABLED as it started, no durabili
 export const PROCESS_CASES = {
   twoProcesses: c(
     'two compare processes on one database at once',
-    `one runs; the other is refused (exit 5) naming who holds the database (session, host, program, since), sends no ALTER and leaves the first one's FORCED alone; ${STARTED_AS_IT_WAS}`,
+    `one runs; the other is refused (exit 5) before its plan is confirmed, naming the owner from the marker (since when, process, machine, original setting) and who holds the database lock (session, host, program), sends no ALTER and leaves the first one's FORCED alone; ${STARTED_AS_IT_WAS}`,
   ),
   sigtermAfterAlter: c('compare killed with SIGTERM right after the first ALTER', `exit 143 after restoring; stderr says the database is DISABLED as it started (verified) and no event session is left; ${STARTED_AS_IT_WAS}`),
   sigtermDuringRun: c('compare killed with SIGTERM during the FORCED run', `the workload is cancelled, exit 143 after restoring; stderr says so; ${STARTED_AS_IT_WAS}`),
@@ -110,7 +110,7 @@ export const PROCESS_CASES = {
 export const OWNERSHIP_CASES = {
   twoComparisons: c(
     'two comparisons on one database at once (separate connections)',
-    `the second is refused (status refused, refusal in-use) with the first's session and program, reads nothing for its restore and changes nothing; the first completes; ${STARTED_AS_IT_WAS}`,
+    `the second is refused (status refused, refusal in-use) with the owner from the marker (original DISABLED, last set FORCED) and the first's session and program, reads nothing for its restore and changes nothing; the first completes; ${STARTED_AS_IT_WAS}, no marker`,
   ),
   twoWindows: c('two extension windows compare one database at once', `the second window shows "another comparison is running" and changes nothing; ${STARTED_AS_IT_WAS}`),
   oneWindowTwice: c('one window starts two runs at once', 'the second is refused before any await (one run per window); the first completes and restores'),
@@ -119,8 +119,8 @@ export const OWNERSHIP_CASES = {
     'that run is discarded and reported, the comparison stops (failed, external-change) and the restore leaves the other session\'s ALLOWED in place, saying so and giving the statement for the original; journal empty',
   ),
   originalUnderLock: c('the original is read after the confirmation, under the lock', 'a change between the plan and the confirmation becomes the original the database is restored to'),
-  liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database; the setting is untouched; the running comparison restores it itself'),
-  journalWriters: c('two processes write one journal file at once (40 puts, 20 removes)', 'no entry lost: every put is in the file, every remove applied; no temp or lock file left'),
+  liveRecovery: c('journal recovery while that comparison still runs', 'the entry is left (in-use) naming the session that holds the database and the owner from its marker; the setting is untouched; the running comparison restores it itself'),
+  journalWriters: c('two processes write one journal at once (40 puts, 20 removes)', 'no entry lost: every put has its entry file, every remove applied; no temp file left (8 processes: test/unit/profile/journal.test.ts)'),
   restoreLockWait: c('restoring ALTER meets a lock (5061) twice', `retried with backoff within the deadline, then restored (verified); ${LEFT_CLEAN}`),
   cancelThenDrop: c('cancel, then the monitor connection drops before the restore', `the restore reconnects with its own time limit (the cancelled signal is not reused) and restores; ${LEFT_CLEAN}`),
   cancelNotAcknowledged: c(
@@ -132,6 +132,33 @@ export const OWNERSHIP_CASES = {
     `the comparison is not stopped: the error is reported with its line, every GO repetition ran, the FORCED run follows; status workload-error (exit 4); ${LEFT_CLEAN}`,
   ),
   fatalError: c('a severity 20 error in the workload', `ends the run and the comparison (status workload-error, the error marked as ending the run); ${LEFT_CLEAN}`),
+};
+
+/**
+ * The claim on a database outliving one connection: the ownership marker, the run lock and recovery across processes
+ * and machines (test/reliability/claim.test.ts: real CLI processes, two journal directories as two machines).
+ */
+export const CLAIM_CASES = {
+  killMonitor: c(
+    'the monitor connection of a running comparison is killed (KILL <spid>)',
+    'a second compare process with its own journal (another machine) and --yes is refused (exit 5) with the owner from the marker — since when, process and machine, original DISABLED, last set FORCED, its workload connection still holding the run — and sends no ALTER; the first takes its claim back, stops changing the database, restores and says so (exit 11); the database ends DISABLED, no marker, both journals empty',
+  ),
+  deadOwner: c(
+    'the owner process is killed (SIGKILL) while FORCED; another machine compares with --yes',
+    "recovery on the other machine finds the marker's process gone, restores the marker's original DISABLED (not the FORCED it reads) and removes the marker; its own comparison then runs and ends DISABLED; the first machine's leftover journal entry is later cleared as already DISABLED",
+  ),
+  otherMachineGone: c(
+    'a marker left by a comparison on another machine that holds nothing',
+    "recovery with --yes waits --owner-grace for that owner to take its lock back, then restores the marker's original and removes the marker; the comparison runs and ends as it started",
+  ),
+  unreadableMarker: c(
+    'a marker this version cannot read (hand-made or another tool\'s)',
+    'the comparison is refused (exit 5) quoting it and giving the statement that removes it; nothing is changed and the marker is left',
+  ),
+  liveOwnerRecovery: c(
+    'journal recovery from another process while the owner lives but its monitor was killed',
+    'the entry is left (in-use): the owner\'s workload connection holds the run; the setting is untouched; the owner restores it itself',
+  ),
 };
 
 export function allCases(): ReliabilityCase[] {
@@ -146,5 +173,6 @@ export function allCases(): ReliabilityCase[] {
     ...Object.values(LOAD_CASES),
     ...Object.values(PROCESS_CASES),
     ...Object.values(OWNERSHIP_CASES),
+    ...Object.values(CLAIM_CASES),
   ];
 }

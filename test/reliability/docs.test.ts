@@ -22,6 +22,7 @@ export function renderTable(): string {
     ['load', Object.values(cases.LOAD_CASES)],
     ['processes and signals', Object.values(cases.PROCESS_CASES)],
     ['ownership and concurrency', Object.values(cases.OWNERSHIP_CASES)],
+    ['claim across connections and machines', Object.values(cases.CLAIM_CASES)],
   ];
   const rows = ['| area | case (test title) | outcome |', '|---|---|---|'];
   for (const [area, list] of groups) for (const c of list) rows.push(`| ${area} | ${cell(c.title)} | ${cell(c.outcome)} |`);
@@ -50,7 +51,7 @@ describe('reliability: docs/reliability.md', () => {
       .filter((f) => f.endsWith('.test.ts') && f !== 'docs.test.ts')
       .map((f) => readFileSync(join(dir, f), 'utf8'))
       .join('\n');
-    const groups = { DROP_CASES: cases.DROP_CASES, FAULT_CASES: cases.FAULT_CASES, HOSTILE_CASES: cases.HOSTILE_CASES, LOAD_CASES: cases.LOAD_CASES, PROCESS_CASES: cases.PROCESS_CASES, OWNERSHIP_CASES: cases.OWNERSHIP_CASES };
+    const groups = { DROP_CASES: cases.DROP_CASES, FAULT_CASES: cases.FAULT_CASES, HOSTILE_CASES: cases.HOSTILE_CASES, LOAD_CASES: cases.LOAD_CASES, PROCESS_CASES: cases.PROCESS_CASES, OWNERSHIP_CASES: cases.OWNERSHIP_CASES, CLAIM_CASES: cases.CLAIM_CASES };
     for (const [group, list] of Object.entries(groups)) {
       for (const key of Object.keys(list)) assert.ok(sources.includes(`it(${group}.${key}.title,`), `no it(${group}.${key}.title, ...) test`);
     }

@@ -50,6 +50,7 @@ describe('reliability: a dropped connection at every request of a comparison (st
       assert.deepEqual(await journal.list(), [], `request ${k} (${dropped}) left a journal entry`);
       assert.equal(h.setting(DB), 'DISABLED', `request ${k} (${dropped}) left the database changed`);
       assert.deepEqual(h.leftoverSessions(), [], `request ${k} (${dropped}) left an event session`);
+      assert.equal(h.marker(DB), null, `request ${k} (${dropped}) left the ownership marker`);
       await waitUntil(() => h.server.connections === 0, `request ${k} (${dropped}): every connection closed`);
     }
     // Every kind of outcome the sweep produced also ends clean when read back over a fresh connection.

@@ -3,6 +3,7 @@
 import type { Engine, ExecContext, ExecRequest, SessionHandle } from '../standin/engine';
 import { createStandin, type Standin, type StandinOptions } from '../standin/model/index';
 import { startStandinServer, type StandinServer } from '../standin/server';
+import { databaseProperties } from '../standin/model/extprops';
 import type { ConnectionProfile } from '../../src/db/types';
 import type { DurabilityMode } from '../../src/profile';
 
@@ -38,6 +39,8 @@ export interface ReliabilityStandin {
   setting(database: string): DurabilityMode;
   /** Names of durability_lens_% event sessions the model still defines (running or not). */
   leftoverSessions(): string[];
+  /** The ownership marker's value on `database` straight from the model (null: none). */
+  marker(database: string): string | null;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
     login: (request) => engine.login(request),
     logout: (session) => engine.logout(session),
     attentionAckDelayMs: () => engine.attentionAckDelayMs?.() ?? 0,
+    onSessionKilled: (session, disconnect) => engine.onSessionKilled?.(session, disconnect),
     execute(session: SessionHandle, request: ExecRequest, context: ExecContext) {
       const recorded = { spid: session.spid, text: requestText(request) };
       log.push(recorded);
@@ -119,6 +123,11 @@ export async function startReliabilityStandin(options: StandinOptions = {}): Pro
       const db = engine.state.dbByName(database);
       if (!db) throw new Error(`no database ${database} in the stand-in`);
       return (['DISABLED', 'ALLOWED', 'FORCED'] as const)[db.delayedDurability];
+    },
+    marker(database) {
+      const db = engine.state.dbByName(database);
+      if (!db) throw new Error(`no database ${database} in the stand-in`);
+      return databaseProperties(db).get('durability_lens.owner') ?? null;
     },
     leftoverSessions: () => [...engine.state.eventSessions.values()].map((s) => s.name).filter((n) => n.toLowerCase().startsWith('durability_lens_')),
     close: () => server.close(),

@@ -42,6 +42,7 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     await waitUntil(() => h.server.connections === 0, 'every connection closed');
     assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
     assert.deepEqual(await journal.list(), []);
+    assert.equal(h.marker(DB), null, 'no ownership marker left');
   });
   after(async () => {
     await h?.close();
@@ -59,8 +60,9 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     const second = await compare(h, DB, otherJournal);
     assert.equal(second.status, 'refused');
     assert.deepEqual(second.plan.refusals.map((r) => r.code), ['in-use']);
-    assert.match(second.plan.refusals[0]!.message, /Another comparison is running on rel_own: session \d+ on host .*program "Durability Lens \(monitor\)"/);
-    assert.ok(second.heldBy?.since && !Number.isNaN(Date.parse(second.heldBy.since)), JSON.stringify(second.heldBy));
+    assert.match(second.plan.refusals[0]!.message, /^A comparison owns \[rel_own\] since \d{4}-[^:]+:\d\d:\d\d\.\d{3}Z: process \d+ on .+; the original setting is DISABLED; it last set FORCED .*It is running: session \d+ on host .*program "Durability Lens \(monitor\)".* holds the database lock\. Nothing was changed/);
+    assert.equal(second.ownedBy?.original, 'DISABLED');
+    assert.ok(second.ownedBy?.since && !Number.isNaN(Date.parse(second.ownedBy.since)), JSON.stringify(second.ownedBy));
     assert.equal(second.restore, null);
     assert.deepEqual(await otherJournal.list(), []);
     // It neither read a setting to restore nor changed one; the first comparison's FORCED is untouched.
@@ -204,7 +206,8 @@ describe('reliability: one owner per database, nothing overwritten (stand-in)', 
     try {
       const path = join(dir, 'restore-journal.json');
       const script = join(dir, 'writer.ts');
-      // Each process puts 20 entries and removes every other one of its own: 20 must remain, none lost.
+      // Each process puts 20 entries and removes every other one of its own: 20 must remain, none lost. The journal
+      // is a folder of entry files (8 writers: test/unit/profile/journal.test.ts).
       await writeFile(
         script,
         `import { FileRestoreJournal, newRestoreEntry } from ${JSON.stringify(join(REPO, 'src/profile/restoreJournal'))};
@@ -290,7 +293,7 @@ const journal = new FileRestoreJournal(process.argv[2]!);
       await windows[1]!.controller.profileText(doc as never, wholeDocument(), 'compare');
       const refusal = fake.shown.find((s) => s.kind === 'error');
       assert.ok(refusal, JSON.stringify(fake.shown));
-      assert.match(refusal.message, /nothing was changed: Another comparison is running on rel_own: session \d+/);
+      assert.match(refusal.message, /nothing was changed: A comparison owns \[rel_own\] since .* It is running: session \d+/);
       assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE/i.test(r.text)), []);
       assert.equal(h.setting(DB), 'FORCED');
       h.release();

@@ -2,70 +2,18 @@
 // on one database, and `compare` sent SIGTERM at each step. The stand-in holds a chosen request until the test
 // releases it, so every step is reached by waiting on the server and on the child's stderr — never by sleeping.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connect } from '../../src/db/connect';
 import { FileRestoreJournal, recoverFromJournal } from '../../src/profile';
 import { PROCESS_CASES } from './cases';
 import { leftBehind, WORKLOAD } from './comparison';
 import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
+import { startCompare, type CliChild } from './cliProcess';
 
-const REPO = resolve(__dirname, '../..');
 const DB = 'rel_cli';
-
-interface CliChild {
-  child: ChildProcess;
-  stderr(): string;
-  /** Resolves when stderr matches `pattern` (rejects if the process exits first). */
-  waitFor(pattern: RegExp): Promise<void>;
-  exited: Promise<number | null>;
-}
-
-function startCompare(h: ReliabilityStandin, journalPath: string, workloadPath: string): CliChild {
-  const args = [
-    '--import', 'tsx', 'src/cli/main.ts', 'compare',
-    '--server', '127.0.0.1', '--port', String(h.server.port), '--database', DB, '--user', 'sa', '--encrypt', 'false',
-    '--journal', journalPath, '--modes', 'DISABLED,FORCED', '--repeat', '1', '--no-warmup', '--setup-batches', '1',
-    '--sample-interval', '50', '--yes', '--json', workloadPath,
-  ];
-  const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, DURABILITY_LENS_PASSWORD: h.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  let ended = false;
-  const listeners = new Set<() => void>();
-  child.stdout!.resume();
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString('utf8');
-    for (const l of [...listeners]) l();
-  });
-  const exited = new Promise<number | null>((done) =>
-    child.on('exit', (code) => {
-      ended = true;
-      for (const l of [...listeners]) l();
-      done(code);
-    }),
-  );
-  return {
-    child,
-    stderr: () => err,
-    exited,
-    waitFor: (pattern) =>
-      new Promise<void>((ok, fail) => {
-        const check = () => {
-          if (pattern.test(err)) {
-            listeners.delete(check);
-            ok();
-          } else if (ended) {
-            listeners.delete(check);
-            fail(new Error(`the CLI exited before stderr matched ${pattern}:\n${err}`));
-          }
-        };
-        listeners.add(check);
-        check();
-      }),
-  };
-}
 
 describe('reliability: CLI processes (stand-in)', function () {
   this.timeout(120000);
@@ -97,7 +45,7 @@ describe('reliability: CLI processes (stand-in)', function () {
   });
 
   function compareProcess(): CliChild {
-    const c = startCompare(h, journalPath, workloadPath);
+    const c = startCompare(h, { database: DB, journal: journalPath, workload: workloadPath });
     children.push(c.child);
     return c;
   }
@@ -118,7 +66,7 @@ describe('reliability: CLI processes (stand-in)', function () {
     const mark = h.log.length;
     const second = compareProcess();
     assert.equal(await second.exited, 5, second.stderr());
-    assert.match(second.stderr(), /Another comparison is running on rel_cli: session \d+ on host .*program "Durability Lens CLI \(monitor\)".*connected since \d{4}-/);
+    assert.match(second.stderr(), /Refused: +A comparison owns \[rel_cli\] since \d{4}-.*: process \d+ on .* \(CLI\).*the original setting is DISABLED; it last set FORCED.*It is running: session \d+ on host .*program "Durability Lens CLI \(monitor\)".*connected since \d{4}-.* holds the database lock/);
     assert.match(second.stderr(), /Refused: nothing was changed/);
     // The second process changed nothing: no ALTER reached the server while it ran, the first one's FORCED stands.
     assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE/i.test(r.text)), []);

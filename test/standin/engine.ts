@@ -126,4 +126,9 @@ export interface Engine {
    * Absent = yes. "SQL Server 2022, Azure SQL Database, and Azure SQL Managed Instance support TDS 8.0" (TDS 8.0 page).
    */
   supportsTds8?(): boolean;
+  /**
+   * Optional: after a successful login the protocol layer hands over how to close this session's connection, so the
+   * model can end a session from the server side (KILL, model/kill.ts) even while it is idle.
+   */
+  onSessionKilled?(session: SessionHandle, disconnect: () => void): void;
 }

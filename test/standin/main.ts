@@ -2,10 +2,8 @@
 // [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]`: runs the stand-in (model + TDS layer) alone on 127.0.0.1
 // and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server. `--port 0` takes a free port
 // (the first line names it); test/unit/ci/givenServer.test.ts runs the integration suite against it this way.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeCaFile } from './caFile';
 import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
@@ -52,9 +50,10 @@ async function main(): Promise<void> {
     rttMs,
     log: values.verbose ? (message) => console.error(`[stand-in] ${message}`) : undefined,
   });
-  // The CA is generated at start; clients that verify certificates need this file (nothing is committed).
-  const caFile = join(tmpdir(), `durability-lens-standin-ca-${server.port}.pem`);
-  writeFileSync(caFile, server.caPem);
+  // The CA is generated at start; clients that verify certificates need this file (nothing is committed). It goes into
+  // a new private folder, never to a predictable /tmp name someone may have planted a symlink at.
+  const ca = writeCaFile(server.caPem, server.port);
+  const caFile = ca.path;
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
   plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}${speedFactor !== 1 ? `   speed factor: ${speedFactor}` : ''}
@@ -72,6 +71,7 @@ FreeTDS:
 
 Ctrl+C stops it.`);
   const stop = (): void => {
+    ca.remove();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { analysisToSarif, pathToSarifUri, type SarifFileInput } from '../../report/sarif';
+import { jsonText } from '../../report/jsonText';
 import { analyze } from '../../tsql/index';
 import type { DatabaseDurabilityContext } from '../../tsql/types';
 import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
@@ -118,7 +119,7 @@ export async function runAnalyze(args: readonly string[], io: CliIO): Promise<nu
   }
   if (parsed.json) {
     const document = single && results.length === 1 ? results[0] : { files: results, unreadable };
-    if (!single || results.length === 1) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    if (!single || results.length === 1) io.stdout(`${jsonText(document)}\n`);
   } else if (reports.length > 0) io.stdout(reports.join('\n'));
   if (parsed.sarif !== null && !writeSarif(io, parsed.sarif, sarifFiles)) return EXIT_USAGE;
   return unreadable.length > 0 ? EXIT_USAGE : EXIT_OK;
@@ -131,7 +132,7 @@ function sarifUri(file: string): string {
 }
 
 function writeSarif(io: CliIO, target: string, files: readonly SarifFileInput[]): boolean {
-  const text = `${JSON.stringify(analysisToSarif(files), null, 2)}\n`;
+  const text = `${jsonText(analysisToSarif(files))}\n`;
   const write = (io as CliIO & { writeFile?(p: string, t: string): void }).writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8'));
   try {
     write(target, text);

@@ -57,7 +57,10 @@ Comparison:
   --setup-batches N             the first N batches are setup
   --allow-availability-group    accept a database in an availability group (no durability guarantee)
   --yes                         confirm the plan; without it the plan is printed and nothing runs
-                                (also restores what a killed run left in the journal, once that run is gone)
+                                (also restores what a killed run left in the journal, or a gone run's
+                                ownership marker on the database, once that run is gone)
+  --owner-grace SECONDS         how long recovery waits for a comparison on another machine that holds no
+                                connection to come back before it restores that run's database (default 90)
   --fail-if-speedup-below X     exit 8 when FORCED is not at least X times faster than DISABLED
                                 (median elapsed; needs both modes) — a CI gate for test suites
   --sessions LIST               concurrency sweep, e.g. 1,4,16: the plan runs once per level, each run on
@@ -107,6 +110,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   let repeat = 3;
   let setupBatches: number | undefined;
   let sessions: number[] | undefined;
+  let ownerGraceMs: number | null = null;
   const program = { command: null as CommandSpec | null };
   const gates = newGateArgs();
   for (let i = 0; i < args.length; i++) {
@@ -154,6 +158,11 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
       const parsed = parseSessionLevels(args[++i] ?? '');
       if (typeof parsed === 'string') return usageError(io, 'compare', `--${parsed}`, usage);
       sessions = parsed;
+    } else if (arg === '--owner-grace') {
+      const value = args[++i];
+      const n = Number(value);
+      if (value === undefined || !Number.isFinite(n) || n < 0) return usageError(io, 'compare', `--owner-grace needs a number of seconds ≥ 0, not '${value ?? ''}'`, usage);
+      ownerGraceMs = Math.round(n * 1000);
     } else if (arg === '--setup-batches') {
       const n = positiveInt(args[++i], '--setup-batches', 0);
       if (typeof n === 'string') return usageError(io, 'compare', n, usage);
@@ -168,7 +177,8 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   if (gates.junit && !gates.baseline) return usageError(io, 'compare', '--junit writes the gates of --baseline: give --baseline FILE too', usage);
   const baseline = readBaselineArg(io, gates);
   if (typeof baseline === 'string') return usageError(io, 'compare', baseline, usage);
-  const workload = program.command ? new CommandWorkload(program.command, { onOutput: (_stream, text) => io.stderr(text) }) : null;
+  // The program never inherits the variable the password came from (nor the default one).
+  const workload = program.command ? new CommandWorkload(program.command, { onOutput: (_stream, text) => io.stderr(text), secretEnv: [conn.passwordEnv] }) : null;
   const subject = file ?? workload!.batch.text;
   if (failBelow !== null && !(modes.includes('DISABLED') && modes.includes('FORCED'))) {
     return usageError(io, 'compare', '--fail-if-speedup-below compares FORCED with DISABLED: --modes must include both', usage);
@@ -185,7 +195,7 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
   const lifecycle = runLifecycle(io, { journal });
   const { signal } = lifecycle;
   try {
-    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, ...(io.ask ? { ask: io.ask } : {}) });
+    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: ownerGraceMs ?? undefined });
     if (recovery === 'failed') return EXIT.restoreFailed;
     if (recovery === 'declined' && (await pendingRestores(journal, source.serverLabel)).some((e) => e.database.toLowerCase() === profile.database.toLowerCase())) {
       // Its setting may be that run's leftover: a comparison now would take it for the original.
@@ -223,11 +233,20 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     let speedupTooLow = false;
     let commandFailed = false;
     let gateRegressed = false;
+    let outputError = false;
+    let speedup: ReturnType<typeof comparisonDocument>['speedup'] = null;
     if (result.runs.length > 0) {
       const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
       const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting, message: result.restore.message } : null;
-      const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
-      if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
+      try {
+        const problem = emitReport(io, doc.model, { json, out, title: `Durability comparison of ${subject}`, raw: {}, jsonDocument: doc, verdict: { restore } });
+        if (problem) io.stderr(`durability-lens compare: ${problem}\n`);
+      } catch (err) {
+        // A closed stdout is the lifecycle's to report (EPIPE); a file that cannot be written is said here.
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') throw err;
+        io.stderr(`durability-lens compare: the report could not be written (${(err as Error).message}).\n`);
+        outputError = true;
+      }
       if (failBelow !== null && result.status === 'completed') {
         const s = doc.speedup;
         if (!s) {
@@ -243,11 +262,20 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
         io.stderr(programRunLines(result.runs));
         commandFailed = result.runs.some((r) => r.recording?.failed);
       }
-      gateRegressed = applyGates(io, gates, baseline, result.runs, doc.speedup, `durability-lens compare ${subject}`).regressed;
+      speedup = doc.speedup;
     }
+    // What the database is now comes before anything that may still fail (the gates, their files).
     if (result.error) io.stderr(`${result.error.message}\n`);
     const restore = result.restore;
     if (restore) io.stderr(`${restore.message}\n`);
+    if (result.runs.length > 0) {
+      try {
+        gateRegressed = applyGates(io, gates, baseline, result.runs, speedup, `durability-lens compare ${subject}`).regressed;
+      } catch (err) {
+        io.stderr(`durability-lens compare: the gates could not be checked or written (${(err as Error).message}); the report above and the database state stand.\n`);
+        outputError = true;
+      }
+    }
     if (restore?.status === 'failed') {
       io.stderr(`\nThe database was NOT restored. Run this on ${restore.server}:\n  ${restore.restoreStatement}\n`);
       return EXIT.restoreFailed;
@@ -260,12 +288,13 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     if (restore?.status === 'external-change' || result.error?.kind === 'external-change') return EXIT.externalChange;
     switch (result.status) {
       case 'completed':
-        return commandFailed ? EXIT.workloadError : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
+        return commandFailed ? EXIT.workloadError : outputError ? EXIT.unexpected : gateRegressed ? EXIT_GATE_REGRESSION : speedupTooLow ? EXIT.speedupBelowThreshold : EXIT.ok;
       case 'cancelled':
         return EXIT.cancelled;
       case 'workload-error':
         return EXIT.workloadError;
       default:
+        if (result.error?.kind === 'ownership-lost') return EXIT.ownershipLost;
         return result.error?.kind === 'durability-change' ? EXIT.durabilityChangeFailed : EXIT.unexpected;
     }
   } catch (err) {

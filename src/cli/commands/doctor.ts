@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import { connect, type TediousSession } from '../../db';
 import { checkReadiness, describeReadiness } from '../../profile/readiness';
+import { jsonText as safeJson } from '../../report/jsonText';
 import type { CliCommand } from '../io';
 import { CONNECTION_USAGE, failureExit, EXIT, EXIT_CODES_TEXT, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
 
@@ -55,7 +56,7 @@ export async function runDoctor(args: readonly string[], io: ConnectedCliIO): Pr
     const workload = await connect(profile, secret, { role: 'workload' });
     opened.push(workload);
     const report = await checkReadiness(monitor, { workload, encryption: { encrypted: monitor.encrypted, evidence: monitor.encryptionEvidence } });
-    const jsonText = `${JSON.stringify(report, null, 2)}\n`;
+    const jsonText = `${safeJson(report)}\n`;
     if (out) (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(out, jsonText);
     io.stdout(json ? jsonText : describeReadiness(report));
     return EXIT.ok;

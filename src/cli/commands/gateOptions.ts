@@ -2,7 +2,7 @@
 // --junit; what they print and the exit code of a regression.
 import * as fs from 'node:fs';
 import type { RunResult } from '../../profile/types';
-import { buildBaseline, checkGates, gatesToJunit, loadBaseline, parseTolerance, type GateMetric, type GateResult, type SpeedupRange, type Tolerance } from '../../report';
+import { buildBaseline, checkGates, jsonText, gatesToJunit, loadBaseline, parseTolerance, type GateMetric, type GateResult, type SpeedupRange, type Tolerance } from '../../report';
 import type { ConnectedCliIO } from './shared';
 
 /** A gate of --baseline regressed (the report is still printed, the database restored first). */
@@ -78,7 +78,7 @@ export function applyGates(
   suiteName: string,
 ): { results: GateResult[]; regressed: boolean } {
   if (g.saveBaseline) {
-    write(io, g.saveBaseline, `${JSON.stringify(buildBaseline(runs, speedup, g.tolerances), null, 2)}\n`);
+    write(io, g.saveBaseline, `${jsonText(buildBaseline(runs, speedup, g.tolerances))}\n`);
     io.stderr(`Baseline written to ${g.saveBaseline}.\n`);
   }
   if (!baseline) return { results: [], regressed: false };

@@ -137,6 +137,8 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
       sampling: runOptions.sampling,
       ...(runOptions.waits ? { waits: runOptions.waits } : {}),
       onOutput: (_stream, text) => io.stderr(text),
+      // The program never inherits the variable the password came from (nor the default one).
+      secretEnv: [conn.passwordEnv],
       onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
     });
     const title = command ? `Recording of ${run.command}` : 'Recording window';

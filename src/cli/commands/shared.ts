@@ -5,9 +5,8 @@ import { resolveConnection } from '../connectionOption';
 import { ConnectionFailure } from '../../db/errors';
 import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
-import { describePending, FileRestoreJournal, pendingRestores, recoverFromJournal, type ConnectionSource, type RestoreJournal } from '../../profile';
-import { connect } from '../../db/connect';
-import { formatFromPath, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
+import { FileRestoreJournal } from '../../profile';
+import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
 import { analyze } from '../../tsql/index';
@@ -26,6 +25,7 @@ export const EXIT = {
   durabilityChangeFailed: 7,
   speedupBelowThreshold: 8,
   externalChange: 9,
+  ownershipLost: 11,
   cancelled: 130,
 } as const;
 
@@ -34,8 +34,9 @@ export const EXIT_CODES_TEXT = `Exit codes: 0 done, 1 unexpected failure, 2 usag
 6 DELAYED_DURABILITY could NOT be restored (the exact ALTER to run is printed), 7 the setting could not be
 changed (nothing changed), 8 --fail-if-speedup-below: FORCED was not at least X times faster than
 DISABLED (the report is still printed), 9 another session changed DELAYED_DURABILITY during the comparison (that
-run was discarded; the change was left, not overwritten), 130 cancelled (Ctrl+C or --timeout; the database is
-restored first). Ended by a signal after the restore: 129 SIGHUP, 130 SIGINT, 143 SIGTERM, 141 closed stdout
+run was discarded; the change was left, not overwritten), 11 the monitor connection (which holds the
+database) was lost: the comparison took its claim back, stopped changing the database and restored it,
+130 cancelled (Ctrl+C or --timeout; the database is restored first). Ended by a signal after the restore: 129 SIGHUP, 130 SIGINT, 143 SIGTERM, 141 closed stdout
 (EPIPE); a second signal exits at once with the same code after printing the exact ALTER still to run.`;
 
 export const CONNECTION_USAGE = `Connection:
@@ -53,7 +54,8 @@ export const CONNECTION_USAGE = `Connection:
                                 (default: DURABILITY_LENS_PASSWORD); passwords are never taken as arguments
   --encrypt true|false|strict   TLS mode (default true; strict = TDS 8.0)
   --trust-server-certificate    accept a certificate this machine does not trust
-  --journal PATH                restore journal file (default ~/.durability-lens/restore-journal.json)`;
+  --journal PATH                restore journal folder, one file per entry
+                                (default ~/.durability-lens/restore-journal)`;
 
 /** The CLI IO plus what connected commands need; absent members fall back to the process. */
 export interface ConnectedCliIO extends CliIO {
@@ -210,60 +212,8 @@ export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDel
   return { batches: analysis.batches, hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON') };
 }
 
-/** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
-export type AskYesNo = (question: string) => Promise<boolean> | null;
-
-/** Asks on stdin/stderr when both are terminals. */
-export const terminalAsk: AskYesNo = (question) => {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
-  return import('node:readline/promises').then(async ({ createInterface }) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-    } finally {
-      rl.close();
-    }
-  });
-};
-
-export type RecoveryVerdict = 'clear' | 'declined' | 'in-use' | 'failed';
-
-/**
- * Start of every connected command: entries a crashed run left in the journal for this server. Never restored
- * silently: `--yes` (or a "yes" on the terminal) restores those whose run is gone — each on its database, only
- * while its lock is free and only while the setting is what that run last applied; without it they are listed with
- * the statement to run. 'clear': nothing left; 'declined': entries remain, not confirmed; 'in-use': entries remain
- * because their run still holds the database; 'failed': a restore was tried and failed (its exact statement is printed).
- */
-export async function recoverPending(
-  io: CliIO,
-  journal: RestoreJournal,
-  profile: ConnectionProfile,
-  secret: string | undefined,
-  source: ConnectionSource,
-  options: { yes: boolean; ask?: AskYesNo } = { yes: false },
-): Promise<RecoveryVerdict> {
-  const pending = await pendingRestores(journal, source.serverLabel);
-  if (pending.length === 0) return 'clear';
-  io.stderr(`The restore journal holds ${pending.length} unfinished restore(s) for ${source.serverLabel}:\n${pending.map((e) => `  ${describePending(e)}`).join('\n')}\n`);
-  let confirmed = options.yes;
-  if (!confirmed) {
-    const answer = (options.ask ?? terminalAsk)('Restore them now (each only if its run is gone and the setting is still what that run applied)?');
-    confirmed = answer === null ? false : await answer;
-  }
-  if (!confirmed) {
-    io.stderr(`Not restored: re-run with --yes to restore them, or run the statement yourself:\n${pending.map((e) => `  ${e.restoreStatement}`).join('\n')}\n`);
-    return 'declined';
-  }
-  const outcomes = await recoverFromJournal(journal, (entry) => connect({ ...profile, database: entry.database }, secret, { role: 'monitor' }), pending);
-  let verdict: RecoveryVerdict = 'clear';
-  for (const o of outcomes) {
-    io.stderr(`  ${o.message}\n`);
-    if (o.status === 'failed') verdict = 'failed';
-    else if (o.status === 'in-use' && verdict === 'clear') verdict = 'in-use';
-  }
-  return verdict;
-}
+export { recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';
+import type { AskYesNo } from './recovery';
 
 export function journalOf(c: ConnectionArgs): FileRestoreJournal {
   return c.journal ? new FileRestoreJournal(c.journal) : new FileRestoreJournal();
@@ -274,7 +224,7 @@ export function journalOf(c: ConnectionArgs): FileRestoreJournal {
  * RunResult or the comparison document, whose keys are documented), else the model with `raw`.
  */
 export function emitReport(io: ConnectedCliIO, model: ComparisonModel, options: { json: boolean; out: string | null; title: string; raw: Record<string, unknown>; jsonDocument?: unknown; verdict?: VerdictContext }): string | null {
-  const jsonText = () => (options.jsonDocument !== undefined ? `${JSON.stringify(options.jsonDocument, null, 2)}\n` : toJson(model, options.raw));
+  const jsonText = () => (options.jsonDocument !== undefined ? `${safeJson(options.jsonDocument)}\n` : toJson(model, options.raw));
   if (options.out) {
     const format = formatFromPath(options.out);
     if (!format) return `--out must end in .md, .csv or .json, not '${options.out}'`;

@@ -141,7 +141,7 @@ describe('integration: concurrency sweep', function () {
       const result = await runComparison({ ...options({ sessions: [1, 8] }), connections: profileConnectionSource(limited.profile, limited.secret) });
       assert.equal(result.status, 'refused');
       assert.equal(result.restore, null);
-      assert.match(result.plan.refusals.find((r) => r.code === 'too-many-connections')!.message, /needs 10 connections .* allows 6 user connections \(user connections\)\. Nothing was changed/);
+      assert.match(result.plan.refusals.find((r) => r.code === 'too-many-connections')!.message, /opens 8 more connections, but 2 user connections are in use now \(this comparison's included\) and the server allows 6 \(user connections\): 10 would not fit\. Nothing was changed/);
       await limited.connectionsClosed();
     });
   });

@@ -101,5 +101,7 @@ export type Stmt = { line: number; offset?: number; end?: number } & (
   | { k: 'dropPrincipal'; what: 'LOGIN' | 'USER'; name: string; ifExists: boolean }
   | { k: 'permission'; verb: 'GRANT' | 'DENY' | 'REVOKE'; permissions: string[]; on: { cls: string; name: string } | null; principals: string[] }
   | { k: 'alterRole'; server: boolean; role: string; add: boolean; member: string }
+  /** KILL session_id [WITH STATUSONLY] (model/kill.ts). */
+  | { k: 'kill'; spid: Expr; statusOnly: boolean }
   | { k: 'noop' }
 );

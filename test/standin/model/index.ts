@@ -5,6 +5,7 @@ import { Durability, SimulationAborted } from './durability';
 import { errors, SqlError } from './errors';
 import type { Variable } from './eval';
 import { Faults } from './faults';
+import { setSessionKiller } from './kill';
 import { errorOutputs, Interpreter } from './interpreter';
 import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
@@ -39,11 +40,25 @@ class StandinEngine implements Standin {
   private durability: Durability;
   private interp: Interpreter;
   private kills = new Map<number, AbortController>();
+  /** How the protocol layer closes each session's connection when the server ends it (KILL). */
+  private disconnects = new Map<number, () => void>();
 
   constructor(options: StandinOptions) {
     this.state = new Server(options);
     this.durability = new Durability(this.state);
     this.interp = new Interpreter(this.state, this.durability, this.faults);
+    setSessionKiller(this.state, (spid) => this.endSession(spid));
+  }
+
+  onSessionKilled(session: SessionHandle, disconnect: () => void): void {
+    if (this.state.sessions.get(session.spid)?.alive) this.disconnects.set(session.spid, disconnect);
+  }
+
+  /** KILL (model/kill.ts): the session logs out (rollback, its locks released) and its connection is closed. */
+  private endSession(spid: number): void {
+    const disconnect = this.disconnects.get(spid);
+    this.logout({ spid });
+    disconnect?.();
   }
 
   get speedFactor(): number {
@@ -127,6 +142,7 @@ class StandinEngine implements Standin {
     this.state.sessions.delete(handle.spid);
     this.kills.get(handle.spid)?.abort();
     this.kills.delete(handle.spid);
+    this.disconnects.delete(handle.spid);
   }
 
   async *execute(handle: SessionHandle, request: ExecRequest, context: ExecContext): AsyncGenerator<Output, void> {

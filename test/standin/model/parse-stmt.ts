@@ -296,6 +296,13 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
       if (returnVar) s.returnVar = returnVar;
       return s;
     }
+    case 'KILL': {
+      // KILL session_id [WITH STATUSONLY] (Learn: kill-transact-sql); the UOW forms are not modelled.
+      c.next();
+      const spid = parseExpr(c);
+      const statusOnly = c.acceptKw('WITH', 'STATUSONLY');
+      return { line, k: 'kill', spid, statusOnly };
+    }
     case 'DBCC': {
       c.next();
       const command = c.name().toUpperCase();

@@ -32,6 +32,8 @@ export interface ResolvedOptions {
 
 export const SERVER_PERMISSIONS_2019 = [
   'VIEW SERVER STATE', 'ALTER ANY EVENT SESSION', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION', 'CREATE ANY DATABASE', 'CONTROL SERVER', 'VIEW ANY DATABASE',
+  // KILL needs it (kill-transact-sql, Permissions); processadmin carries it (server-level-roles).
+  'ALTER ANY CONNECTION',
 ];
 /** 2022 added the granular permissions (reference §0, §4.2). */
 export const SERVER_PERMISSIONS_2022 = [
@@ -53,6 +55,7 @@ export const SERVER_ROLE_PERMISSIONS: Record<string, string[]> = {
   '##ms_serverperformancestatereader##': ['VIEW SERVER PERFORMANCE STATE'],
   '##ms_definitionreader##': ['VIEW ANY DATABASE', 'VIEW ANY DEFINITION'],
   dbcreator: ['CREATE ANY DATABASE'],
+  processadmin: ['ALTER ANY CONNECTION'],
 };
 
 /** Covering permissions (modelling choice, from the 2022 permission hierarchy: VIEW SERVER STATE covers the split ones). */

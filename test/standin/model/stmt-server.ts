@@ -16,6 +16,8 @@ import { sleep } from './durability';
 import { backupDatabase, checkdb } from './stmt-io';
 import { blobUrlRequired } from './select';
 import { getAppLock, releaseAppLock } from './applock';
+import { isExtendedPropertyProcedure, runExtendedPropertyProcedure } from './extprops';
+import { killSession } from './kill';
 import { bindArguments, findProcedure, runProcedure } from './procedures';
 
 type Gen = AsyncGenerator<Output, Flow>;
@@ -31,6 +33,7 @@ export function execServerStatement(s: Stmt, ctx: RunCtx): Gen | null {
     case 'backup': return backupDatabase(s, ctx);
     case 'exec': return exec(s, ctx);
     case 'execString': return execString(s, ctx);
+    case 'kill': return killSession(s, ctx);
     default: return null;
   }
 }
@@ -230,6 +233,8 @@ async function* exec(s: Stmt & { k: 'exec' }, ctx: RunCtx): Gen {
   } else if ((name === 'sp_getapplock' || name === 'sp_releaseapplock') && schema === 'sys') {
     const args = s.args.map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) }));
     status = name === 'sp_getapplock' ? getAppLock(ctx.b, args) : releaseAppLock(ctx.b, args);
+  } else if (isExtendedPropertyProcedure(name) && schema === 'sys') {
+    status = runExtendedPropertyProcedure(ctx.b, name, s.args.map((a) => ({ name: a.name ?? null, value: evaluate(a.e, ev) })), s.line);
   } else if (name === 'sp_executesql' && schema === 'sys') {
     const stmt = s.args[0] ? toText(evaluate(s.args[0].e, ev)) : '';
     // Statement faults match the statement sp_executesql compiles, so one probe of a composed batch can be refused alone.

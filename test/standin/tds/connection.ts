@@ -259,6 +259,7 @@ export class TdsConnection {
       return false;
     }
     this.session = result.session;
+    this.options.engine.onSessionKilled?.(result.session, () => this.destroy());
     if (this.options.stats) {
       this.options.stats.appName = login.appName;
       this.options.stats.spid = result.session.spid;

@@ -54,7 +54,7 @@ describe('Start Recording / Stop Recording and Show with a fake vscode (stand-in
     fake.reset();
     uninstall = installFakeVscode(fake);
     h = await startStandin();
-    process.env.LENS_TEST_PASSWORD = h.secret;
+    process.env.LENS_TEST_PROGRAM_PASSWORD = h.secret; // the recorded program's own password variable (insert_rows.py)
     await createRecordedRows(h);
     const { ConnectionStore } = await import('../../../src/extension/connectionStore');
     const { ConnectionManager } = await import('../../../src/extension/connectionManager');
@@ -70,7 +70,7 @@ describe('Start Recording / Stop Recording and Show with a fake vscode (stand-in
   });
 
   after(async () => {
-    delete process.env.LENS_TEST_PASSWORD;
+    delete process.env.LENS_TEST_PROGRAM_PASSWORD;
     await recording?.shutdown();
     manager?.dispose();
     uninstall?.();

@@ -5,6 +5,8 @@ import { CHANGE_TRACKING_SQL, DATABASE_SQL, PREFLIGHT_SERVER_SQL, SERVER_IDENTIT
 import { READ_DURABILITY_SQL } from '../../../src/profile/durabilityGuard';
 import { GET_APPLOCK_SQL, LOCK_HOLDER_SQL, RELEASE_APPLOCK_SQL } from '../../../src/profile/databaseLock';
 import { TARGET_DATABASE_SQL } from '../../../src/profile/profileRun';
+import { ADD_MARKER_SQL, DROP_MARKER_SQL, READ_MARKER_SQL, UPDATE_MARKER_SQL } from '../../../src/profile/ownershipMarker';
+import { HOLD_RUN_LOCK_SQL, PROBE_RUN_LOCK_SQL } from '../../../src/profile/ownerLiveness';
 import type { RestoreEntry, RestoreJournal } from '../../../src/profile/restoreJournal';
 import type { ConnectionSource, DurabilityMode, WorkloadExecutor } from '../../../src/profile/types';
 
@@ -20,16 +22,44 @@ export class FakeServer {
   lockHeld = false;
   /** Every statement on a connection opened before this many opens fails as a dropped connection. */
   dropMonitorAfterAlters: number | null = null;
+  /** The ownership marker (an extended property of the database): its JSON value, or null. Not logged. */
+  marker: string | null = null;
+  /** Run-lock resources held by some session (the workload's presence token). */
+  runLocks = new Set<string>();
   private alters = 0;
   private opens = 0;
   private deadConnections = new Set<number>();
 
   client(id: number, role: ConnectionRole): SqlSession {
-    const query = async (sql: string, _params?: readonly QueryParameter[]): Promise<Row[]> => {
+    const query = async (sql: string, params?: readonly QueryParameter[]): Promise<Row[]> => {
       if (this.deadConnections.has(id)) throw Object.assign(new Error('The connection is closed.'), { code: 'ECLOSE' });
-      return this.answer(sql, id);
+      const marker = this.answerMarker(sql, params ?? []);
+      return marker ?? this.answer(sql, id);
     };
     return { role, spid: 50 + id, encrypted: null, query, execute: async (sql, p) => void (await query(sql, p)), close: async () => void this.log.push(`close#${id}`) };
+  }
+
+  /** The marker and run-lock statements (ownershipMarker.ts, ownerLiveness.ts); null for anything else. */
+  private answerMarker(sql: string, params: readonly QueryParameter[]): Row[] | null {
+    const value = (name: string) => params.find((p) => p.name === name)?.value as string | undefined;
+    const serverError = (number: number) => Object.assign(new Error(`error ${number}`), { number, state: 1, class: 16, message: `error ${number}`, lineNumber: 1 });
+    if (sql === READ_MARKER_SQL) return this.marker === null ? [] : [{ value: this.marker }];
+    if (sql === ADD_MARKER_SQL) {
+      if (this.marker !== null) throw serverError(15233);
+      this.marker = value('value') ?? null;
+      return [];
+    }
+    if (sql === UPDATE_MARKER_SQL || sql === DROP_MARKER_SQL) {
+      if (this.marker === null) throw serverError(15217);
+      this.marker = sql === UPDATE_MARKER_SQL ? value('value') ?? null : null;
+      return [];
+    }
+    if (sql === HOLD_RUN_LOCK_SQL) {
+      this.runLocks.add(value('resource') ?? '');
+      return [{ result: 0 }];
+    }
+    if (sql === PROBE_RUN_LOCK_SQL) return [{ result: this.runLocks.has(value('resource') ?? '') ? -1 : 0 }];
+    return null;
   }
 
   private answer(sql: string, id: number): Row[] {
@@ -76,6 +106,11 @@ export class FakeServer {
     }
     void id;
     return [];
+  }
+
+  /** Every connection open so far dies (a KILL, a network cut): the next statement on them fails; new ones work. */
+  killOpenConnections(): void {
+    for (let i = 1; i <= this.opens; i++) this.deadConnections.add(i);
   }
 
   source(): ConnectionSource {

@@ -109,7 +109,31 @@ describe('report: CI gates', () => {
     assert.throws(() => loadBaseline('{'), /not JSON/);
     assert.throws(() => loadBaseline('{"kind":"durability-lens.comparison"}'), /not a baseline/);
     assert.throws(() => loadBaseline(JSON.stringify({ ...saved, schemaVersion: 2 })), /schemaVersion 2 is not supported/);
-    assert.throws(() => loadBaseline(JSON.stringify({ ...saved, modes: { DISABLED: { runs: 1, figures: { ...saved.modes.DISABLED!.figures, logFlushes: '2' } } } })), /modes\.DISABLED\.figures\.logFlushes must be a number or null/);
+    assert.throws(() => loadBaseline(JSON.stringify({ ...saved, modes: { DISABLED: { runs: 1, figures: { ...saved.modes.DISABLED!.figures, logFlushes: '2' } } } })), /modes\.DISABLED\.figures\.logFlushes must be a finite number ≥ 0, not "2"/);
+  });
+
+  it('a hostile baseline is refused with what is wrong: a __proto__ or unknown mode, Infinity (1e999), negative or unknown keys', () => {
+    const saved = buildBaseline([run({ flushes: 2, commits: 1 })], null, {}, new Date('2026-11-23T00:00:00Z'));
+    const text = JSON.stringify(saved);
+    const figures = JSON.stringify(saved.modes.DISABLED!.figures);
+    const cases: Array<[string, RegExp]> = [
+      // JSON.parse makes "__proto__" an own key: looked up later it would be Object.prototype (the crash of N11).
+      [text.replace('"modes":{', `"modes":{"__proto__":{"runs":1,"figures":${figures}},`), /modes\."__proto__" is not a mode \(one of DISABLED, ALLOWED, FORCED, UNKNOWN\)/],
+      [text.replace('"modes":{', `"modes":{"constructor":{"runs":1,"figures":${figures}},`), /modes\."constructor" is not a mode/],
+      [text.replace('"logFlushes":{"relative":0.25', '"logFlushes":{"relative":1e999'), /tolerances\.logFlushes\.relative must be a finite number ≥ 0, not Infinity/],
+      [text.replace('"logFlushes":{"relative":0.25', '"logFlushes":{"relative":1000'), /relative 1000 is above 100 \(\+10000 %\): that gate would never fail/],
+      [text.replace('"logFlushes":{"relative":0.25,"absolute":5', '"logFlushes":{"relative":0.25,"absolute":-1'), /tolerances\.logFlushes\.absolute must be a finite number ≥ 0, not -1/],
+      [text.replace('"tolerances":{', '"tolerances":{"__proto__":{"relative":0,"absolute":0},'), /tolerances\."__proto__" is not a gate metric/],
+      [text.replace('"logFlushes":2', '"logFlushes":1e999'), /modes\.DISABLED\.figures\.logFlushes must be a finite number ≥ 0, not Infinity/],
+      [text.replace('"logFlushes":2', '"logFlushes":2,"toString":1'), /figures\."toString" is not a gate metric/],
+      [text.replace(/"speedup":null/, '"speedup":{"elapsed":1e999}'), /speedup\.elapsed must be a finite number/],
+      [text.replace('"modes":{', '"modes":['), /not JSON|must be|modes/],
+    ];
+    for (const [hostile, expected] of cases) {
+      assert.notEqual(hostile, text, `the case changed the file: ${expected}`);
+      assert.throws(() => loadBaseline(hostile), expected);
+    }
+    assert.match(parseTolerance(`logFlushes=1${'0'.repeat(400)}`) as string, /must be finite and at most 10000%/);
   });
 
   it('parses --tolerance specs and refuses unknown metrics', () => {

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { runCli } from '../../../src/cli/dispatch';
 import type { CliIO } from '../../../src/cli/io';
-import { analysisToSarif, pathToSarifUri, SARIF_RULES } from '../../../src/report/sarif';
+import { analysisToSarif, pathToSarifUri, SARIF_RULES, sarifMessageText } from '../../../src/report/sarif';
 import { analyze } from '../../../src/tsql/index';
 
 const LOOP = ['DECLARE @i int = 0;', 'WHILE @i < 10', 'BEGIN', '  BEGIN TRAN;', '  INSERT INTO dbo.t (v) VALUES (@i);', '  COMMIT;', '  SET @i += 1;', 'END', 'ALTER DATABASE lab SET DELAYED_DURABILITY = FORCED;'].join('\n');
@@ -73,6 +73,19 @@ describe('report: SARIF 2.1.0 of the analyzer diagnostics', () => {
     assert.deepEqual(sarifProblems(log), []);
     assert.deepEqual(log.runs[0].results, []);
     assert.equal(log.runs[0].tool.driver.semanticVersion, undefined);
+  });
+
+  it('a file identifier that spells an embedded link ([text](target), §3.11.6) stays text: [, ] and \\ escaped', () => {
+    // The database is named [click](https://evil.example/x) — a legal bracket-quoted identifier ("]]" is one "]").
+    const sql = 'ALTER DATABASE [[click]](https://evil.example/x)\\]]] SET DELAYED_DURABILITY = FORCED;';
+    const log = analysisToSarif([{ uri: 'db.sql', diagnostics: analyze(sql).diagnostics }]) as Json;
+    const text: string = log.runs[0].results[0].message.text;
+    assert.match(text, /database \\\[click\\\]\(https:\/\/evil\.example\/x\)\\\\\\\]/);
+    // A SARIF reader's embedded-link syntax: an unescaped "[", link text, unescaped "]", then "(".
+    assert.doesNotMatch(text, /(?<!\\)(?:\\\\)*\[(?:[^\]\\]|\\.)*(?<!\\)\]\(/);
+    // Unescaping as a reader does gives the original message back.
+    assert.equal(text.replace(/\\([\\[\]])/g, '$1'), analyze(sql).diagnostics[0]!.message);
+    assert.equal(sarifMessageText('a\u001b[31mb\u007fc'), 'a \\[31mb c');
   });
 
   it('URIs: Windows separators become /, odd characters are percent-encoded, absolute file: URIs kept', () => {

@@ -7,7 +7,8 @@ Per row (default): one autocommit INSERT each, so every row is its own write tra
 --batched: the same INSERTs inside one explicit transaction (BEGIN TRANSACTION … COMMIT), one commit in all.
 --exit CODE: exit with CODE after the inserts (a failing suite).
 The rest of its configuration comes from its environment, as a real program's would: LENS_TEST_HOST (default
-127.0.0.1), LENS_TEST_USER (sa), LENS_TEST_DATABASE (lab), LENS_TEST_TABLE (dbo.RecordedRows), LENS_TEST_PASSWORD.
+127.0.0.1), LENS_TEST_USER (sa), LENS_TEST_DATABASE (lab), LENS_TEST_TABLE (dbo.RecordedRows), LENS_TEST_PROGRAM_PASSWORD
+(its own variable: the CLI never passes the one it reads its password from to a program it starts).
 """
 import os
 import re
@@ -28,7 +29,7 @@ def main():
         server=os.environ.get("LENS_TEST_HOST", "127.0.0.1"),
         port=port,
         user=os.environ.get("LENS_TEST_USER", "sa"),
-        password=os.environ["LENS_TEST_PASSWORD"],
+        password=os.environ["LENS_TEST_PROGRAM_PASSWORD"],
         database=os.environ.get("LENS_TEST_DATABASE", "lab"),
         autocommit=True,
         login_timeout=10,

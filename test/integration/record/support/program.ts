@@ -9,7 +9,13 @@ import { TEST_PASSWORD_ENV, type TestServer } from '../../support';
 export const INSERT_ROWS = join(__dirname, 'insert_rows.py');
 export const pytdsAvailable = spawnSync('python3', ['-c', 'import pytds'], { encoding: 'utf8' }).status === 0;
 
-const PROGRAM_ENV = ['LENS_TEST_HOST', 'LENS_TEST_USER', 'LENS_TEST_DATABASE', 'LENS_TEST_TABLE', TEST_PASSWORD_ENV] as const;
+/**
+ * The program's own password variable: the CLI reads ours from TEST_PASSWORD_ENV (--password-env) and never hands
+ * that one to a program it starts (issue 25 N4), so the program is configured like a real one, with its own.
+ */
+export const PROGRAM_PASSWORD_ENV = 'LENS_TEST_PROGRAM_PASSWORD';
+
+const PROGRAM_ENV = ['LENS_TEST_HOST', 'LENS_TEST_USER', 'LENS_TEST_DATABASE', 'LENS_TEST_TABLE', TEST_PASSWORD_ENV, PROGRAM_PASSWORD_ENV] as const;
 
 /**
  * Creates the program's table with a connection of ours (before any recording starts) and puts the program's
@@ -25,7 +31,7 @@ export async function prepareProgram(t: TestServer): Promise<{ table: string; po
   }
   const p = t.profile;
   if (p.authentication.type !== 'sql') throw new Error('the recorded program connects with a SQL login');
-  Object.assign(process.env, { LENS_TEST_HOST: p.server, LENS_TEST_USER: p.authentication.user, LENS_TEST_DATABASE: p.database, LENS_TEST_TABLE: table, [TEST_PASSWORD_ENV]: t.secret });
+  Object.assign(process.env, { LENS_TEST_HOST: p.server, LENS_TEST_USER: p.authentication.user, LENS_TEST_DATABASE: p.database, LENS_TEST_TABLE: table, [TEST_PASSWORD_ENV]: t.secret, [PROGRAM_PASSWORD_ENV]: t.secret });
   t.onCleanup(() => { for (const k of PROGRAM_ENV) delete process.env[k]; });
   return { table, port: p.port ?? 1433 };
 }

@@ -1,0 +1,137 @@
+// Start of every connected command: what a gone comparison left behind — entries in this machine's restore journal
+// for the server, and an ownership marker on the command's own database (left by any machine). Never restored
+// silently: `--yes` (or a "yes" on the terminal) restores only what no live comparison owns, each back to the setting
+// its run recorded (the marker's original, not what the database reads now); without it the statement is printed.
+import { connect } from '../../db/connect';
+import type { ConnectionProfile } from '../../db/types';
+import {
+  assessOwner,
+  describeClaim,
+  describePending,
+  dropMarkerStatement,
+  isUnreadable,
+  pendingRestores,
+  readMarker,
+  recoverDatabase,
+  recoverFromJournal,
+  releaseDatabaseLock,
+  tryLockDatabase,
+  alterDurabilitySql,
+  type ConnectionSource,
+  type RestoreJournal,
+  type RecoveryOptions,
+  type RestoreOutcome,
+} from '../../profile';
+import type { CliIO } from '../io';
+
+/** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
+export type AskYesNo = (question: string) => Promise<boolean> | null;
+
+/** Asks on stdin/stderr when both are terminals. */
+export const terminalAsk: AskYesNo = (question) => {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
+  return import('node:readline/promises').then(async ({ createInterface }) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    } finally {
+      rl.close();
+    }
+  });
+};
+
+export type RecoveryVerdict = 'clear' | 'declined' | 'in-use' | 'failed';
+
+export interface RecoveryPromptOptions {
+  yes: boolean;
+  ask?: AskYesNo | undefined;
+  /** How long an owner on another machine may take to come back before its marker is recovered (tests shorten it). */
+  ownerGraceMs?: number | undefined;
+  /** Also look for an ownership marker on the command's own database (compare: it is about to change it). */
+  checkMarker?: boolean;
+}
+
+async function confirmed(options: RecoveryPromptOptions, question: string): Promise<boolean> {
+  if (options.yes) return true;
+  const answer = (options.ask ?? terminalAsk)(question);
+  return answer === null ? false : answer;
+}
+
+function verdictOf(outcomes: readonly RestoreOutcome[], io: CliIO): RecoveryVerdict {
+  let verdict: RecoveryVerdict = 'clear';
+  for (const o of outcomes) {
+    io.stderr(`  ${o.message}\n`);
+    if (o.status === 'failed') verdict = 'failed';
+    else if (o.status === 'in-use' && verdict === 'clear') verdict = 'in-use';
+  }
+  return verdict;
+}
+
+/**
+ * 'clear': nothing left; 'declined': something remains, not confirmed; 'in-use': something remains because its run
+ * still lives; 'failed': a restore was tried and failed (its exact statement is printed).
+ */
+export async function recoverPending(
+  io: CliIO,
+  journal: RestoreJournal,
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  source: ConnectionSource,
+  options: RecoveryPromptOptions = { yes: false },
+): Promise<RecoveryVerdict> {
+  const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs };
+  const pending = await pendingRestores(journal, source.serverLabel);
+  let verdict: RecoveryVerdict = 'clear';
+  if (pending.length > 0) {
+    io.stderr(`The restore journal holds ${pending.length} unfinished restore(s) for ${source.serverLabel}:\n${pending.map((e) => `  ${describePending(e)}`).join('\n')}\n`);
+    if (!(await confirmed(options, 'Restore them now (each only if its run is gone and the setting is still what that run applied)?'))) {
+      io.stderr(`Not restored: re-run with --yes to restore them, or run the statement yourself:\n${pending.map((e) => `  ${e.restoreStatement}`).join('\n')}\n`);
+      verdict = 'declined';
+    } else {
+      verdict = verdictOf(await recoverFromJournal(journal, (entry) => connect({ ...profile, database: entry.database }, secret, { role: 'monitor' }), pending, recovery), io);
+    }
+  }
+  if (!options.checkMarker) return verdict;
+  const marker = await recoverTargetMarker(io, journal, profile, secret, source, options, recovery);
+  const rank: RecoveryVerdict[] = ['clear', 'in-use', 'declined', 'failed'];
+  return rank.indexOf(marker) > rank.indexOf(verdict) ? marker : verdict;
+}
+
+/**
+ * The command's own database may carry the ownership marker of a comparison that ran on another machine (or whose
+ * journal is elsewhere). A live owner is left alone (the comparison then refuses with its description); a gone one is
+ * recovered on confirmation: back to the marker's original, the marker removed.
+ */
+async function recoverTargetMarker(
+  io: CliIO,
+  journal: RestoreJournal,
+  profile: ConnectionProfile,
+  secret: string | undefined,
+  source: ConnectionSource,
+  options: RecoveryPromptOptions,
+  recovery: RecoveryOptions,
+): Promise<RecoveryVerdict> {
+  const database = profile.database;
+  const client = await connect(profile, secret, { role: 'monitor' });
+  try {
+    const marker = await readMarker(client).catch(() => null);
+    if (marker === null) return 'clear';
+    if (isUnreadable(marker)) {
+      io.stderr(`${describeClaim(database, marker)}\n`);
+      return 'in-use';
+    }
+    // A quick look under the lock: a live owner is left to its own restore and the comparison's refusal.
+    const lock = await tryLockDatabase(client, database);
+    if (!lock.acquired) return 'in-use';
+    const owner = await assessOwner(client, marker).finally(() => releaseDatabaseLock(client, database).catch(() => false));
+    if (owner.state === 'alive') return 'in-use';
+    io.stderr(`${describeClaim(database, marker)}. ${owner.reason}\n`);
+    if (!(await confirmed(options, `Restore ${database} to ${marker.original} (the setting before that comparison) now?`))) {
+      io.stderr(`Not restored: re-run with --yes, or, when you know that comparison is gone, run:\n  ${alterDurabilitySql(database, marker.original)}\n  ${dropMarkerStatement(database)}\n`);
+      return 'declined';
+    }
+    return verdictOf(await recoverDatabase(client, { server: source.serverLabel, database, journal }, recovery), io);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
