@@ -42,7 +42,7 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
       // The parameter list straight from the document's tokens (re-lexing each header cost a quarter of analyze()).
-      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.bodyAt - 1)), nameParts: r.nameParts } } : {}),
+      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.headerEnd)), nameParts: r.nameParts } } : {}),
     })),
     transactions: transactionStatements(structure, range),
   };
