@@ -38,11 +38,16 @@ export function diagnose(
       () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine)));
   }
   for (const c of s.commits) {
-    if (c.loopCommit === 'per-iteration') {
+    // `COMMIT … WITH (DELAYED_DURABILITY = ON)` does not wait for its flush unless the database is DISABLED (Learn,
+    // COMMIT TRANSACTION: "the request is ignored" then): until the connection says DISABLED, delayed-commit-needs-allowed
+    // (below) carries the doubt, not commit-in-loop.
+    const delayedHonoured = c.delayedDurability === 'ON' && db?.delayedDurability !== 'DISABLED';
+    const loopCommit = delayedHonoured ? null : c.loopCommit;
+    if (loopCommit === 'per-iteration') {
       const repeatedOnly = !isInsideLoop(s, c.keyword.start);
       const repeat = repeats[c.batchIndex] ?? 1;
       add('commit-in-loop', 'information', c.keyword, once(`loop|${repeatedOnly}|${repeat}`, () => msg.commitInLoop(repeatedOnly, repeat)));
-    } else if (c.loopCommit === 'every-n') {
+    } else if (loopCommit === 'every-n') {
       add('commit-in-loop', 'hint', c.keyword, once(`every|${c.everyN}`, () => msg.commitEveryN(c.everyN)));
     }
     if (c.delayedDurability !== null && c.durabilityClause !== null) {

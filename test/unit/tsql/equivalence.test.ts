@@ -74,6 +74,18 @@ function changedOnPurpose(text: string): boolean {
   return false;
 }
 
+/**
+ * The oracle's analysis less what issue 26 dropped on purpose: `commit-in-loop` on a `COMMIT … WITH
+ * (DELAYED_DURABILITY = ON)` (it waits for no flush unless the database is DISABLED; analyze.test.ts covers it).
+ */
+function withoutDelayedLoopCommits<T extends ReturnType<typeof analyzeBefore>>(analysis: T, options: AnalysisOptions): T {
+  if (options.database?.delayedDurability === 'DISABLED') return analysis;
+  const delayed = analysis.commits.filter((c) => c.delayedDurability === 'ON').map((c) => JSON.stringify(c.keywordRange));
+  if (delayed.length === 0) return analysis;
+  const dropped = (d: { code: string; range: unknown }): boolean => d.code === 'commit-in-loop' && delayed.includes(JSON.stringify(d.range));
+  return { ...analysis, diagnostics: analysis.diagnostics.filter((d) => !dropped(d)) };
+}
+
 /** Asserts that both cores agree on `text`; `label` names the input in failures. */
 function assertSame(text: string, label: string, options: readonly AnalysisOptions[] = OPTIONS.slice(0, 1)): void {
   if (changedOnPurpose(text)) return;
@@ -85,7 +97,7 @@ function assertSame(text: string, label: string, options: readonly AnalysisOptio
   const spansBefore = splitBefore(before, new LineIndexBefore(text));
   assert.deepEqual(spans, spansBefore, `${label}: batches`);
   assert.deepEqual(plainStructure(scanStructure(now, spans)), plainStructure(scanBefore(before, spansBefore)), `${label}: structure`);
-  for (const o of options) assert.deepEqual(withoutSignatures(analyze(text, o)), analyzeBefore(text, o), `${label}: analysis ${JSON.stringify(o)}`);
+  for (const o of options) assert.deepEqual(withoutSignatures(analyze(text, o)), withoutDelayedLoopCommits(analyzeBefore(text, o), o), `${label}: analysis ${JSON.stringify(o)}`);
 }
 
 const withLineEnds = (text: string, eol: string): string => text.replace(/\r\n|\r|\n/g, eol);
