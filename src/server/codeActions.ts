@@ -60,8 +60,12 @@ export function buildCodeActions(input: CodeActionInput): CodeAction[] {
   const { document, analysis, params, support } = input;
   const only = params.context.only;
   if (only && !only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === CodeActionKind.Empty)) return [];
+  // The editor asks on every cursor move: with none of our findings under the cursor, answer before reading the text.
+  const targets = params.context.diagnostics.map((d) => ({ diagnostic: d, finding: findingOf(analysis, d) }));
+  if (!targets.some((t) => t.finding !== null)) return [];
   const ctx = new FixContext(document.getText(), input.tokens, analysis);
   const actions: CodeAction[] = [];
+  const seen = new Set<string>();
 
   const edit = (edits: readonly OffsetEdit[]): WorkspaceEdit => {
     const textEdits: TextEdit[] = edits.map((e) => ({ range: ctx.lines.rangeOf(e.start, e.end), newText: e.text.replaceAll(EVERY_N, String(DEFAULT_EVERY_N)) }));
@@ -84,13 +88,16 @@ export function buildCodeActions(input: CodeActionInput): CodeAction[] {
     return { documentChanges: [{ textDocument: { uri: document.uri, version: document.version }, edits: [snippet] }] };
   };
   const add = (title: string, diagnostic: Diagnostic, workspaceEdit: WorkspaceEdit, isPreferred = false): void => {
+    // Two findings of one code under a selection would offer the same file-wide fix twice.
+    const key = `${title}\u0000${JSON.stringify(workspaceEdit)}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     const action: CodeAction = { title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: workspaceEdit };
     if (isPreferred) action.isPreferred = true;
     actions.push(action);
   };
 
-  for (const diagnostic of params.context.diagnostics) {
-    const finding = findingOf(analysis, diagnostic);
+  for (const { diagnostic, finding } of targets) {
     if (!finding) continue;
     if (finding.code === 'autocommit-dml-in-loop') {
       const loop = wrappableLoop(ctx, finding);

@@ -46,9 +46,12 @@ export class FixContext {
   insideToken(offset: number): boolean {
     const t = this.tokenAtOrAfter(offset);
     if (t > 0 && this.tokens.ends[t - 1]! > offset) return true;
+    // Comments never overlap: only the last one starting before `offset` can hold it.
     const c = this.tokens.comments;
-    for (let k = 0; k < c.count && c.starts[k]! < offset; k++) if (c.ends[k]! > offset) return true;
-    return false;
+    let lo = 0;
+    let hi = c.count;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (c.starts[mid]! < offset) lo = mid + 1; else hi = mid; }
+    return lo > 0 && c.ends[lo - 1]! > offset;
   }
 
   /** The blanks that start the line holding `offset`. */

@@ -182,6 +182,19 @@ describe('language server quick fixes over stdio (client with versioned edits an
     });
   }
 
+  it('offers each loop its own wrap but the file-wide suppression once when a selection holds two findings', async () => {
+    const uri = 'file:///w/two.sql';
+    const text = `${LOOP}GO\n${LOOP}`;
+    await client.open(uri, text, 1);
+    const all = (await client.diagnosticsOfVersion(uri, 1)).diagnostics;
+    assert.deepEqual(all.map((d) => d.code), ['autocommit-dml-in-loop', 'autocommit-dml-in-loop']);
+    const range = { start: all[0]!.range.start, end: all[1]!.range.end };
+    const titles = (await client.codeActions(uri, range, { diagnostics: all })).map((a) => a.title);
+    assert.equal(titles.filter((t) => t.startsWith('Wrap the loop in one transaction (')).length, 2);
+    assert.equal(titles.filter((t) => t.endsWith('in this file (-- durability-lens: ignore-file)')).length, 1);
+    assert.equal(titles.filter((t) => t.includes('on this line')).length, 2);
+  });
+
   it('answers only quick-fix requests, and nothing for a diagnostic that is not the current one', async () => {
     const uri = 'file:///w/only.sql';
     const { diagnostic } = await actionsFor(uri, LOOP, 'autocommit-dml-in-loop');
