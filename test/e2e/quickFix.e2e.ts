@@ -55,13 +55,25 @@ async function goTo(page: Page, line: number, column: number): Promise<void> {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
-/** Opens the Quick Fix menu at the cursor and picks the entry whose title contains `title`. */
+/**
+ * Opens the Quick Fix menu at the cursor and applies the entry whose title starts with `title`, by keyboard as a user
+ * would (the menu's pointer block takes mouse clicks meant for the rows).
+ */
 async function applyQuickFix(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Control+.');
-  const entry = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-  await entry.waitFor({ timeout: 20_000 });
-  await entry.click();
-  await page.locator('.action-widget').first().waitFor({ state: 'hidden', timeout: 15_000 });
+  const rows = page.locator('.action-widget .monaco-list-row.action');
+  await rows.filter({ hasText: title }).first().waitFor({ timeout: 20_000 });
+  const count = await rows.count();
+  for (let i = 0; i <= count; i++) {
+    const focused = (await page.locator('.action-widget .monaco-list-row.action.focused').first().getAttribute('aria-label')) ?? '';
+    if (focused.startsWith(title)) {
+      await page.keyboard.press('Enter');
+      await page.locator('.action-widget').first().waitFor({ state: 'hidden', timeout: 15_000 });
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the Quick Fix menu has no entry starting "${title}": ${(await rows.allTextContents()).join(' | ')}`);
 }
 
 /** The editor's visible text (the fixture is short enough to be all visible), non-breaking spaces as spaces. */
