@@ -146,6 +146,16 @@ describe('language server quick fixes over stdio (client with versioned edits an
     assert.match(String(after[0]!.message), /every 250 iterations/);
   });
 
+  it('keeps snippet syntax in the script literal: $, } and \\ in the loop come back as written', async () => {
+    const uri = 'file:///w/escape.sql';
+    const text = LOOP.replace('INSERT INTO dbo.t DEFAULT VALUES;', "INSERT INTO dbo.t (note) VALUES (N'costs $5 ${x} {y} \\ \\$ done');");
+    const { actions } = await actionsFor(uri, text, 'autocommit-dml-in-loop');
+    const fixed = applyAction(pick(actions, /^Commit every N iterations/), uri, text, '64');
+    assert.ok(fixed.includes("VALUES (N'costs $5 ${x} {y} \\ \\$ done');"), fixed);
+    assert.match(fixed, /% 64 = 0/);
+    assert.deepEqual((await republished(uri, fixed)).filter(serious), []);
+  });
+
   it('makes a COMMIT in a loop delayed durable, saying in the title what that risks; commit-in-loop is gone', async () => {
     const uri = 'file:///w/delayed.sql';
     const { actions } = await actionsFor(uri, COMMIT_LOOP, 'commit-in-loop');

@@ -68,6 +68,7 @@ const SHAPES: { name: string; text: string; block: boolean }[] = [
     name: 'nested loops (the outer one is wrapped)', block: true,
     text: ['WHILE @d < 10', 'BEGIN', '  WHILE @i < 10', '  BEGIN', '    INSERT dbo.t VALUES (@d, @i);', '    SET @i += 1;', '  END', '  SET @d += 1;', 'END'].join('\n'),
   },
+  { name: 'a procedure whose whole body is the loop, header and loop on one line', block: true, text: ['CREATE PROCEDURE dbo.p AS WHILE @i < 3 BEGIN', '  INSERT dbo.t VALUES (1); SET @i += 1;', 'END', 'GO', 'EXEC dbo.p;'].join('\n') },
   { name: 'a statement after the loop on its line', block: true, text: ['WHILE @i < 3', 'BEGIN', '  INSERT dbo.t VALUES (1); SET @i += 1;', 'END; SELECT @i;'].join('\n') },
   {
     name: 'the ELSE branch, in a TRY block', block: true,
