@@ -44,6 +44,13 @@ async function focusEditor(page: Page): Promise<void> {
   await page.locator('.tab.active', { hasText: FILE }).first().waitFor({ timeout: 15_000 });
 }
 
+/** Puts the fixture back as it is on disk (not dirty), so later tests and window reloads meet no unsaved editor. */
+async function revert(page: Page): Promise<void> {
+  await focusEditor(page);
+  await runCommand(page, 'File: Revert File');
+  await page.locator('.tab.active.dirty', { hasText: FILE }).waitFor({ state: 'detached', timeout: 15_000 });
+}
+
 /** Moves the cursor to line:column (1-based) with Go to Line. */
 async function goTo(page: Page, line: number, column: number): Promise<void> {
   await focusEditor(page);
@@ -108,6 +115,7 @@ export const quickFixTests: E2eTest[] = [
       await focusEditor(page);
       await page.keyboard.press('Control+Z');
       await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1 && l[0] === at.line, `${CODE} back after undo`);
+      await revert(page);
     },
   },
   {
@@ -129,8 +137,8 @@ export const quickFixTests: E2eTest[] = [
       await screenshot('quick-fix-commit-every-n');
       // commit-in-loop remains as a hint (the recommended pattern), which the Problems panel does not list.
       await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 0, `${CODE} gone after the snippet`);
-      await focusEditor(page);
-      await page.keyboard.press('Control+Z');
+      await revert(page);
+      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1, `${CODE} back after revert`);
     },
   },
 ];
