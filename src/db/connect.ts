@@ -121,12 +121,21 @@ function openConnection(
   });
 }
 
-/** Reads encrypt_option for this session; null when the login may not read the DMV. */
+/**
+ * encrypt_option as the server said it: TRUE → true, FALSE → false; no row, NULL, an empty or any other value → null
+ * (not said), so the TLS handshake decides — an answer that says nothing is never read as "not encrypted" (issue 33
+ * D10). The column is nvarchar(40), "Boolean value to describe whether encryption is enabled" (sys-dm-exec-connections).
+ */
+export function encryptOptionOf(rows: readonly Record<string, unknown>[]): boolean | null {
+  const value = rows[0]?.encrypt_option;
+  const said = typeof value === 'string' ? value.trim().toUpperCase() : typeof value === 'boolean' ? String(value).toUpperCase() : '';
+  return said === 'TRUE' ? true : said === 'FALSE' ? false : null;
+}
+
+/** Reads encrypt_option for this session; null when the login may not read the DMV or the server said nothing. */
 async function readEncryptOption(client: SqlClient): Promise<boolean | null> {
   try {
-    const rows = await client.query(ENCRYPTION_CHECK_SQL);
-    const value = rows[0]?.encrypt_option;
-    return typeof value === 'string' && value.trim().toUpperCase() === 'TRUE';
+    return encryptOptionOf(await client.query(ENCRYPTION_CHECK_SQL));
   } catch (err) {
     if (isPermissionError(err)) return null;
     throw err;

@@ -28,7 +28,7 @@ export function registerReadinessCommand(connections: ConnectionManager, output:
         const workload = await source.open('workload');
         opened.push(workload);
         const evidence = (monitor as { encryptionEvidence?: 'server' | 'client' | null }).encryptionEvidence ?? null;
-        return checkReadiness(monitor, { workloadSpid: workload.spid, encryption: { encrypted: monitor.encrypted, evidence } });
+        return checkReadiness(monitor, { workload, encryption: { encrypted: monitor.encrypted, evidence } });
       });
       output.info(`${TITLE} for ${source.serverLabel}:\n${describeReadiness(report)}`);
       output.show(true);

@@ -2,8 +2,8 @@
 // file lives on, and the per-file delta between two snapshots: IO counts, bytes, stalls, averages, data vs log.
 import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
-import { EmptySourceError } from './measurement';
-import type { RequiredPermission } from './permissions';
+import { EmptySourceError, measure, type Measurement } from './measurement';
+import type { GrantContext, RequiredPermission } from './permissions';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
 
 /**
@@ -169,7 +169,12 @@ export function volumesQuery(databaseId: number, monitorInTargetDb: boolean): Pl
   return monitorInTargetDb ? { sql: VOLUME_CURRENT_DB_SQL } : { sql: VOLUME_SQL, parameters: [{ name: 'database_id', type: 'int', value: databaseId }] };
 }
 
-export async function captureFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<FileStatsRow[]> {
+/** Per-file IO as a measurement: no rows, a denial or an error is "not measured" with why and the GRANT. */
+export async function captureFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean, ctx: GrantContext): Promise<Measurement<FileStatsRow[]>> {
+  return measure('fileStats', ctx, () => readFileStats(monitor, databaseId, monitorInTargetDb));
+}
+
+async function readFileStats(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<FileStatsRow[]> {
   const query = fileStatsQuery(databaseId, monitorInTargetDb);
   if (monitorInTargetDb) {
     const rows = (await monitor.query(query.sql)).map(mapFileStatsRow);
@@ -186,7 +191,11 @@ export async function captureFileStats(monitor: SqlClient, databaseId: number, m
   return rows;
 }
 
-export async function captureVolumes(monitor: SqlClient, databaseId: number, monitorInTargetDb = false): Promise<VolumeRow[]> {
+export async function captureVolumes(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean, ctx: GrantContext): Promise<Measurement<VolumeRow[]>> {
+  return measure('volumes', ctx, () => readVolumes(monitor, databaseId, monitorInTargetDb));
+}
+
+async function readVolumes(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<VolumeRow[]> {
   const query = volumesQuery(databaseId, monitorInTargetDb);
   const rows = query.parameters ? await monitor.query(query.sql, query.parameters) : await monitor.query(query.sql);
   if (rows.length === 0) {

@@ -1,6 +1,8 @@
 // The target database's transaction log before/after: log statistics, space used and VLF count.
 import type { SqlClient } from '../db/types';
-import { isMissingObjectError } from '../db/errors';
+import { isMissingObjectError, isPermissionError, sqlErrorsOf } from '../db/errors';
+import { measure, NoDocumentedGrantError, type Measurement } from './measurement';
+import type { GrantContext } from './permissions';
 import { counter, delta, num, text } from './values';
 
 /** 2016 SP2+, Azure SQL DB, MI (reference §3.2, sys-dm-db-log-stats-transact-sql). */
@@ -29,7 +31,11 @@ export const VLF_SQL = `SELECT
   SUM(CASE WHEN vlf_active = 1 THEN 1 ELSE 0 END) AS active_vlf_count
 FROM sys.dm_db_log_info(@database_id);`;
 
-/** What dm_db_log_info replaced (reference §3.4); current database only, one row per VLF, Status 2 = active. */
+/**
+ * What dm_db_log_info replaced (reference §3.4); current database only, one row per VLF, Status 2 = active. DBCC
+ * LOGINFO has no Learn page ("The sys.dm_db_log_info dynamic management function replaces the DBCC LOGINFO
+ * statement", sys-dm-db-log-info-transact-sql), so the permission it needs is not documented either.
+ */
 export const VLF_FALLBACK_SQL = `DBCC LOGINFO WITH NO_INFOMSGS;`;
 
 export interface LogStats {
@@ -77,24 +83,44 @@ export function vlfsFromLogInfo(rows: readonly Record<string, unknown>[]): VlfCo
   return { count: rows.length, active: rows.filter((r) => num(r.Status) === 2).length, source: 'DBCC LOGINFO' };
 }
 
-export async function captureLogStats(monitor: SqlClient, databaseId: number): Promise<LogStats> {
-  const rows = await monitor.query(LOG_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]);
-  return mapLogStats(rows[0]);
+export async function captureLogStats(monitor: SqlClient, databaseId: number, ctx: GrantContext): Promise<Measurement<LogStats>> {
+  return measure('logStats', ctx, async () => mapLogStats((await monitor.query(LOG_STATS_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]))[0]));
 }
 
-export async function captureLogSpace(monitor: SqlClient): Promise<LogSpace> {
-  return mapLogSpace((await monitor.query(LOG_SPACE_SQL))[0]);
+export async function captureLogSpace(monitor: SqlClient, ctx: GrantContext): Promise<Measurement<LogSpace>> {
+  return measure('logSpace', ctx, async () => mapLogSpace((await monitor.query(LOG_SPACE_SQL))[0]));
 }
 
-export async function captureVlfCount(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<VlfCount> {
+/** The text of a refused DBCC LOGINFO: no documented permission, so no GRANT is offered (issue 33 D10). */
+export const LOGINFO_REFUSED =
+  'sys.dm_db_log_info does not exist on this server (before SQL Server 2016 SP2) and the fallback DBCC LOGINFO was refused. DBCC LOGINFO is undocumented, and so is the permission it needs: no GRANT can be named. The VLF count is available from SQL Server 2016 SP2 (sys.dm_db_log_info, sys.dm_db_log_stats).';
+
+async function readVlfCount(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean): Promise<VlfCount> {
   try {
     const r = (await monitor.query(VLF_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]))[0];
     return { count: num(r?.vlf_count) ?? 0, active: num(r?.active_vlf_count), source: 'sys.dm_db_log_info' };
   } catch (err) {
     // Before 2016 SP2 the function does not exist; DBCC LOGINFO only describes the current database.
     if (!monitorInTargetDb || !isMissingObjectError(err)) throw err;
-    return vlfsFromLogInfo(await monitor.query(VLF_FALLBACK_SQL));
+    try {
+      return vlfsFromLogInfo(await monitor.query(VLF_FALLBACK_SQL));
+    } catch (fallback) {
+      if (isPermissionError(fallback) || isDbccRefusal(fallback)) throw new NoDocumentedGrantError(LOGINFO_REFUSED);
+      throw fallback;
+    }
   }
+}
+
+/**
+ * 2571 "User '…' does not have permission to run DBCC …" (the message as sys.messages holds it; no Learn page lists
+ * DBCC LOGINFO's permission — NOT CONFIRMED beyond the message text).
+ */
+function isDbccRefusal(err: unknown): boolean {
+  return sqlErrorsOf(err).some((e) => e.number === 2571 || /does not have permission to run DBCC/i.test(e.message));
+}
+
+export async function captureVlfCount(monitor: SqlClient, databaseId: number, monitorInTargetDb: boolean, ctx: GrantContext): Promise<Measurement<VlfCount>> {
+  return measure('vlfs', ctx, () => readVlfCount(monitor, databaseId, monitorInTargetDb));
 }
 
 export interface LogDiff {

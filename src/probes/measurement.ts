@@ -1,25 +1,35 @@
 // A measurement either has a value or says why not (missing permission with its GRANT, object absent on this
 // server, a source that came back empty where it cannot be empty, other error) — so one failing probe never sinks
 // the snapshot, and a figure that was not measured is never shown as a measured zero.
+// "Not measured" by construction: every probe's public capture function returns a Measurement (the readers that
+// throw stay private to their module), so a caller holds a discriminated union and TypeScript refuses `.value`
+// until `status === 'ok'` was checked — the second case cannot be skipped by accident (issue 33, D1).
 import { isMissingObjectError, isPermissionError, sqlErrorsOf } from '../db/errors';
 import { grantFor, grantStatement, MEASUREMENT_LABELS, requiredPermission, type GrantContext, type MeasurementName, type RequiredPermission } from './permissions';
 
-export type Measurement<T> =
-  | { status: 'ok'; value: T }
-  | {
-      status: 'unavailable';
-      measurement: MeasurementName;
-      /**
-       * 'permission': the login lacks a permission (grant says which); 'not-supported': the object does not exist here;
-       * 'empty': the source answered with no rows where rows must exist (filtered by visibility, or a name mismatch).
-       */
-      cause: 'permission' | 'not-supported' | 'not-applicable' | 'empty' | 'error';
-      reason: string;
-      grant: string | null;
-      /** The permission `grant` asks for, as data (the panel rebuilds GRANT text from it, never from `grant`). */
-      required?: RequiredPermission | null;
-      errorNumber: number | null;
-    };
+export type Measurement<T> = Measured<T> | NotMeasured;
+
+/** The measured case: the only branch that carries a value. */
+export interface Measured<T> {
+  status: 'ok';
+  value: T;
+}
+
+/** The not-measured case: why, and the GRANT (or setting) that would make it measurable. No value to misread. */
+export interface NotMeasured {
+  status: 'unavailable';
+  measurement: MeasurementName;
+  /**
+   * 'permission': the login lacks a permission (grant says which); 'not-supported': the object does not exist here;
+   * 'empty': the source answered with no rows where rows must exist (filtered by visibility, or a name mismatch).
+   */
+  cause: 'permission' | 'not-supported' | 'not-applicable' | 'empty' | 'error';
+  reason: string;
+  grant: string | null;
+  /** The permission `grant` asks for, as data (the panel rebuilds GRANT text from it, never from `grant`). */
+  required?: RequiredPermission | null;
+  errorNumber: number | null;
+}
 
 export function ok<T>(value: T): Measurement<T> {
   return { status: 'ok', value };
@@ -45,8 +55,30 @@ export class EmptySourceError extends Error {
   }
 }
 
+/**
+ * Thrown by a probe refused for a permission no documented GRANT names (e.g. the undocumented DBCC LOGINFO): the
+ * measurement is "not measured" with this reason and no GRANT — never a GRANT for a different object.
+ */
+export class NoDocumentedGrantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoDocumentedGrantError';
+  }
+}
+
 export function valueOf<T>(m: Measurement<T> | undefined): T | null {
   return m && m.status === 'ok' ? m.value : null;
+}
+
+/** The value, or an Error carrying the not-measured reason (for a caller that cannot go on without it, e.g. a plan). */
+export function requireMeasured<T>(m: Measurement<T>): T {
+  if (m.status === 'ok') return m.value;
+  throw Object.assign(new Error(m.reason), { grant: m.grant, measurement: m.measurement });
+}
+
+/** The reason and GRANT of a not-measured figure, as one line for notes and JSON `…NotMeasured` keys. */
+export function notMeasuredText(m: NotMeasured): string {
+  return m.grant ? `${m.reason} To enable: ${m.grant.replace(/\r?\n/g, ' ')}` : m.reason;
 }
 
 /** Runs one probe; converts permission / missing-object / other errors into an unavailable measurement. */
@@ -64,6 +96,9 @@ export async function measure<T>(measurement: MeasurementName, ctx: GrantContext
         required: err.required,
         errorNumber: null,
       };
+    }
+    if (err instanceof NoDocumentedGrantError) {
+      return { status: 'unavailable', measurement, cause: 'permission', reason: `Not measured: ${MEASUREMENT_LABELS[measurement]}: ${err.message}`, grant: null, required: null, errorNumber: null };
     }
     const first = sqlErrorsOf(err)[0];
     const errorNumber = first?.number ?? null;

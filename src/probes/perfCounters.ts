@@ -2,7 +2,8 @@
 // cntr_type at run time — the reference could not confirm each counter's type, so nothing is hard-coded.
 import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
-import { EmptySourceError } from './measurement';
+import { EmptySourceError, measure, type Measurement } from './measurement';
+import type { GrantContext } from './permissions';
 import { platformRules, type ServerPlatform } from './serverInfo';
 import { counterOrZero, delta, num, ratio, text } from './values';
 
@@ -27,7 +28,11 @@ export const LOG_COUNTER_NAMES = [
  *   `object_name LIKE N'%:Databases'` returns no rows at all on SQL Server. `=` and `IN` ignore trailing blanks.
  * - instance_name: the database name, or on Managed Instance (and Azure SQL Database) a GUID that is
  *   sys.databases.physical_database_name (MI known issues, "GUID values shown instead of database names"). Both are
- *   passed; @physical_database_name is NULL on SQL Server, and `IN (x, NULL)` matches only x.
+ *   passed; @physical_database_name is NULL on SQL Server, and `IN (x, NULL)` matches only x. On Azure SQL Database
+ *   "some instance_name values have an additional identifier appended after the GUID" (influxdata/telegraf
+ *   plugins/inputs/sqlserver/azuresqldbqueries.go, which joins on LEFT(instance_name, 36)): an instance that starts
+ *   with the GUID is read too, and selectCounterInstance keeps one instance only (issue 33 D6; NOT CONFIRMED by a
+ *   Microsoft page).
  * Columns and types: https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-os-performance-counters-transact-sql
  * Counters: https://learn.microsoft.com/sql/relational-databases/performance-monitor/sql-server-databases-object
  */
@@ -39,7 +44,8 @@ export const LOG_COUNTERS_SQL = `SELECT
   cntr_type
 FROM sys.dm_os_performance_counters
 WHERE RTRIM(object_name) LIKE N'%:Databases'
-  AND RTRIM(instance_name) IN (@database_name, @physical_database_name)
+  AND (RTRIM(instance_name) IN (@database_name, @physical_database_name)
+    OR (@physical_database_name IS NOT NULL AND LEFT(RTRIM(instance_name), 36) = @physical_database_name))
   AND RTRIM(counter_name) IN (${LOG_COUNTER_NAMES.map((n) => `N'${n}'`).join(', ')});`;
 
 /**
@@ -106,17 +112,46 @@ export function logCountersQuery(instance: string | CounterInstance): PlannedQue
   };
 }
 
-export async function captureLogCounters(monitor: SqlClient, instance: string | CounterInstance): Promise<CounterRow[]> {
-  const { databaseName, physicalDatabaseName } = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
-  const query = logCountersQuery(instance);
-  const rows = await monitor.query(query.sql, query.parameters);
-  if (rows.length === 0) {
+/**
+ * The rows of one counter instance. Preference: the database name, then the GUID exactly, then one instance that starts
+ * with the GUID (the Azure SQL Database suffix). Two suffixed instances and no exact one cannot be told apart: that is
+ * not measured (which one is this database's is unknown), never a sum of both.
+ */
+export function selectCounterInstance(rows: readonly CounterRow[], instance: CounterInstance): { rows: CounterRow[]; instanceName: string } | { ambiguous: string[] } | null {
+  const byInstance = new Map<string, CounterRow[]>();
+  for (const r of rows) byInstance.set(r.instanceName, [...(byInstance.get(r.instanceName) ?? []), r]);
+  const exact = (name: string | null) => (name === null ? undefined : [...byInstance.keys()].find((k) => k.toLowerCase() === name.toLowerCase()));
+  const chosen = exact(instance.databaseName) ?? exact(instance.physicalDatabaseName);
+  if (chosen !== undefined) return { rows: byInstance.get(chosen)!, instanceName: chosen };
+  const guid = instance.physicalDatabaseName?.toLowerCase();
+  const suffixed = guid ? [...byInstance.keys()].filter((k) => k.toLowerCase().startsWith(guid)) : [];
+  if (suffixed.length === 1) return { rows: byInstance.get(suffixed[0]!)!, instanceName: suffixed[0]! };
+  if (suffixed.length > 1) return { ambiguous: suffixed };
+  return null;
+}
+
+async function readLogCounters(monitor: SqlClient, instance: string | CounterInstance): Promise<CounterRow[]> {
+  const named: CounterInstance = typeof instance === 'string' ? { databaseName: instance, physicalDatabaseName: null } : instance;
+  const query = logCountersQuery(named);
+  const selected = selectCounterInstance((await monitor.query(query.sql, query.parameters)).map(mapCounterRow), named);
+  if (selected && 'ambiguous' in selected) {
     throw new EmptySourceError(
-      `sys.dm_os_performance_counters has no SQLServer:Databases rows for instance "${databaseName}"${physicalDatabaseName ? ` or "${physicalDatabaseName}"` : ''} (performance counters may be disabled on this server, or it names the database differently).`,
+      `sys.dm_os_performance_counters has several SQLServer:Databases instances starting with "${named.physicalDatabaseName}" (${selected.ambiguous.map((a) => `"${a}"`).join(', ')}) and none named exactly; which one is this database's is not known.`,
       null,
     );
   }
-  return rows.map(mapCounterRow);
+  if (!selected) {
+    throw new EmptySourceError(
+      `sys.dm_os_performance_counters has no SQLServer:Databases rows for instance "${named.databaseName}"${named.physicalDatabaseName ? ` or "${named.physicalDatabaseName}"` : ''} (performance counters may be disabled on this server, or it names the database differently).`,
+      null,
+    );
+  }
+  return selected.rows;
+}
+
+/** The database's log counters as a measurement (no rows, several candidate instances, a denial: not measured). */
+export async function captureLogCounters(monitor: SqlClient, instance: string | CounterInstance, ctx: GrantContext): Promise<Measurement<CounterRow[]>> {
+  return measure('perfCounters', ctx, () => readLogCounters(monitor, instance));
 }
 
 export type CounterDelta =

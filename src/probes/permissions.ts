@@ -60,6 +60,23 @@ export interface GrantContext {
 }
 
 export const AZURE_SQL_DATABASE = 5;
+/** SERVERPROPERTY('EngineEdition') of Azure SQL Managed Instance (serverproperty-transact-sql). */
+const MANAGED_INSTANCE = 8;
+
+/**
+ * Whether the server has SQL Server 2022's granular permissions (VIEW SERVER PERFORMANCE STATE, CREATE/DROP ANY EVENT
+ * SESSION, ALTER ANY EVENT SESSION ENABLE/DISABLE …). Keyed on the engine edition first, because Managed Instance
+ * reports ProductMajorVersion 12 although its engine is current ("version 12 of Azure SQL Database is newer than
+ * version 16 of SQL Server", https://learn.microsoft.com/sql/t-sql/functions/version-transact-sql-configuration-functions;
+ * the MI overview: "does not indicate SQL engine version 12") and the DMV pages name MI with 2022: "SQL Server 2022
+ * (16.x) and later versions, and Azure SQL Managed Instance require VIEW SERVER PERFORMANCE STATE permission"
+ * (https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-db-log-space-usage-transact-sql).
+ * Azure SQL Database has its own database-scoped names and is answered elsewhere (issue 33 D4).
+ */
+export function hasGranularPermissions(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): boolean {
+  if (ctx.engineEdition === AZURE_SQL_DATABASE) return false;
+  return ctx.engineEdition === MANAGED_INSTANCE || ctx.majorVersion >= 16;
+}
 
 /**
  * Azure SQL Database Basic, S0, S1 and elastic-pool databases: several DMV pages (sys.dm_os_wait_stats,
@@ -71,18 +88,25 @@ export const AZURE_LOW_TIER_OBJECTIVES = ['BASIC', 'S0', 'S1', 'ELASTICPOOL'];
 const AZURE_LOW_TIER_MEASUREMENTS: MeasurementName[] = ['waitStats', 'perfCounters', 'logSpace', 'startTime'];
 
 /**
- * The permission a DMV read needs: VIEW SERVER STATE up to 2019, VIEW SERVER PERFORMANCE STATE from 2022
- * (reference §0 and §8, per-DMV Learn pages); on Azure SQL Database VIEW DATABASE STATE (reference §0).
+ * The permission a DMV read needs: VIEW SERVER STATE up to 2019, VIEW SERVER PERFORMANCE STATE from 2022 and on
+ * Managed Instance (reference §0 and §8, per-DMV Learn pages; hasGranularPermissions); on Azure SQL Database VIEW
+ * DATABASE STATE (reference §0).
  */
 export function serverStatePermission(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): string {
   if (ctx.engineEdition === AZURE_SQL_DATABASE) return 'VIEW DATABASE STATE';
-  return ctx.majorVersion >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
+  return hasGranularPermissions(ctx) ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE';
 }
 
-/** sys.dm_db_log_info: "VIEW SERVER STATE" up to 2019, VIEW DATABASE PERFORMANCE STATE from 2022 (reference §3.4). */
+/**
+ * sys.dm_db_log_info. 2022+ (and MI): VIEW DATABASE PERFORMANCE STATE on the database. Up to 2019 Learn's revisions
+ * disagree — an early one says "Requires the VIEW DATABASE STATE permission in the database", the current one "VIEW
+ * SERVER STATE permission in the database" (sic; reference §3.4) — and the server permission is the one every revision
+ * accepts, so that is what is asked and granted (issue 33 D7).
+ * https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-db-log-info-transact-sql
+ */
 function logInfoPermission(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): { permission: string; scope: 'server' | 'database' } {
   if (ctx.engineEdition === AZURE_SQL_DATABASE) return { permission: 'VIEW DATABASE STATE', scope: 'database' };
-  return ctx.majorVersion >= 16 ? { permission: 'VIEW DATABASE PERFORMANCE STATE', scope: 'database' } : { permission: 'VIEW SERVER STATE', scope: 'server' };
+  return hasGranularPermissions(ctx) ? { permission: 'VIEW DATABASE PERFORMANCE STATE', scope: 'database' } : { permission: 'VIEW SERVER STATE', scope: 'server' };
 }
 
 export interface RequiredPermission {
@@ -101,7 +125,7 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
       return logInfoPermission(ctx);
     case 'hostInfo':
       // Public up to 2019 (reference §6).
-      return ctx.majorVersion >= 16 ? serverState : null;
+      return hasGranularPermissions(ctx) ? serverState : null;
     case 'traceFlags':
       // DBCC TRACESTATUS: public (reference §6, §8).
       return null;
@@ -169,6 +193,8 @@ export const PREFLIGHT_SERVER_SQL = `SELECT
   HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION') AS alter_any_event_session,
   HAS_PERMS_BY_NAME(NULL, NULL, N'CREATE ANY EVENT SESSION') AS create_any_event_session,
   HAS_PERMS_BY_NAME(NULL, NULL, N'DROP ANY EVENT SESSION') AS drop_any_event_session,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION ENABLE') AS alter_any_event_session_enable,
+  HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY EVENT SESSION DISABLE') AS alter_any_event_session_disable,
   HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW ANY DEFINITION') AS view_any_definition,
   HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER ANY DATABASE') AS alter_any_database,
   HAS_PERMS_BY_NAME(@database_name, N'DATABASE', N'ALTER') AS alter_database,
@@ -238,9 +264,14 @@ export function evaluatePreflight(row: Record<string, unknown>, ctx: Omit<GrantC
     }
     check.neededFor.push(m);
   }
-  // 2022+: CREATE ANY + DROP ANY EVENT SESSION is an accepted alternative to ALTER ANY EVENT SESSION for create/drop.
+  // 2022+ (and MI): the granular permissions replace ALTER ANY EVENT SESSION only together — CREATE ANY and DROP ANY
+  // EVENT SESSION for create/drop, ALTER ANY EVENT SESSION ENABLE / DISABLE for ALTER EVENT SESSION … STATE = START /
+  // STOP (CREATE EVENT SESSION and ALTER EVENT SESSION pages, "Permissions"; reference §8). A run starts and stops its
+  // session, so CREATE + DROP alone is not enough (issue 33 D8).
+  // https://learn.microsoft.com/sql/t-sql/statements/alter-event-session-transact-sql
   const xe = byPermission.get('server:ALTER ANY EVENT SESSION');
-  if (xe && xe.held === false && bool(row.create_any_event_session) === true && bool(row.drop_any_event_session) === true) {
+  const granular = ['create_any_event_session', 'drop_any_event_session', 'alter_any_event_session_enable', 'alter_any_event_session_disable'];
+  if (xe && xe.held === false && granular.every((k) => bool(row[k]) === true)) {
     xe.held = true;
   }
   // Monitor outside the target database: files come from sys.master_files, visible with CREATE DATABASE, ALTER ANY

@@ -4,12 +4,12 @@
 // JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
 import type { QueryParameter, SqlClient } from '../db/types';
 import { prefetch, type PlannedQuery, type PrefetchedClient } from '../db/batch';
-import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, type DatabaseInfo } from './databaseInfo';
+import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, PAAS_REPLICAS_SQL, type DatabaseInfo } from './databaseInfo';
 import { captureFileStats, captureVolumes, diffFileStats, fileStatsQuery, volumesQuery, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, LOG_SPACE_SQL, LOG_STATS_SQL, VLF_SQL, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
-import { measure, notApplicable, ok, valueOf, type Measurement } from './measurement';
+import { notApplicable, ok, valueOf, type Measurement } from './measurement';
 import { captureLogCounters, diffCounters, logCountersQuery, PHYSICAL_DATABASE_NAME_SQL, readCounterInstance, type CounterDelta, type CounterRow } from './perfCounters';
-import { PREFLIGHT_SERVER_SQL, preflightPermissions, requiredPermission, type GrantContext, type MeasurementName, type PreflightResult } from './permissions';
+import { PREFLIGHT_SERVER_SQL, preflightPermissions, type MeasurementName, type PreflightResult } from './permissions';
 import {
   captureServerIdentity,
   captureServerInfo,
@@ -85,22 +85,21 @@ export function snapshotQueries(target: SnapshotTarget, identity: ServerIdentity
   if (!azure) q.push({ sql: HOST_INFO_SQL }, { sql: TRACE_STATUS_SQL });
   if (!options.countersOnly) {
     const param = byDatabaseId(target.databaseId);
-    q.push({ sql: DATABASE_SQL, parameters: param }, { sql: CHANGE_TRACKING_SQL, parameters: param }, { sql: AG_REPLICAS_SQL, parameters: param });
+    // The replica probe runs only for a replicated database; its SQL depends on the platform (sys.dm_hadr_* are SQL
+    // Server only; databaseInfo.ts, issue 33 D3).
+    const replicas = identity.platform === 'sql-server' ? AG_REPLICAS_SQL : PAAS_REPLICAS_SQL;
+    q.push({ sql: DATABASE_SQL, parameters: param }, { sql: CHANGE_TRACKING_SQL, parameters: param }, { sql: replicas, parameters: param });
   }
   q.push(fileStatsQuery(target.databaseId, inTargetDb));
   if (!options.countersOnly && !azure) q.push(volumesQuery(target.databaseId, inTargetDb));
   q.push({ sql: SERVER_WAITS_SQL });
-  if (target.workloadSpid !== null) q.push(...sessionWaitsQueries(target.workloadSpid, sessionVisibility(ctx)));
+  if (target.workloadSpid !== null) q.push(...sessionWaitsQueries(target.workloadSpid, ctx));
   if (platformRules(identity.platform).databaseNamesAreGuids) q.push({ sql: PHYSICAL_DATABASE_NAME_SQL, parameters: byDatabaseId(target.databaseId) });
   else q.push(logCountersQuery({ databaseName: target.databaseName, physicalDatabaseName: null }));
   q.push({ sql: LOG_STATS_SQL, parameters: byDatabaseId(target.databaseId) });
   if (inTargetDb) q.push({ sql: LOG_SPACE_SQL });
   q.push({ sql: VLF_SQL, parameters: byDatabaseId(target.databaseId) });
   return q;
-}
-
-function sessionVisibility(ctx: GrantContext) {
-  return requiredPermission('sessionWaits', ctx) ?? undefined;
 }
 
 /** The monitor's identity, its grant context and a client holding every planned answer: one round trip when planned right. */
@@ -141,26 +140,24 @@ export async function captureSnapshot(connection: SqlClient, target: SnapshotTar
   const skipped = <T>(m: MeasurementName) => notApplicable<T>(m, 'Not captured in this snapshot (it does not change during a run).');
 
   const server = await captureServerInfo(monitor, identity, ctx);
-  const database = options.countersOnly ? skipped<DatabaseInfo>('databaseInfo') : await measure('databaseInfo', ctx, () => captureDatabaseInfo(monitor, target.databaseId, ctx));
-  const fileStats = await measure('fileStats', ctx, () => captureFileStats(monitor, target.databaseId, inTargetDb));
+  const database = options.countersOnly ? skipped<DatabaseInfo>('databaseInfo') : await captureDatabaseInfo(monitor, target.databaseId, ctx);
+  const fileStats = await captureFileStats(monitor, target.databaseId, inTargetDb, ctx);
   const volumes = options.countersOnly
     ? skipped<VolumeRow[]>('volumes')
     : identity.isAzureSqlDatabase
       ? notApplicable<VolumeRow[]>('volumes', 'sys.dm_os_volume_stats applies to SQL Server only.')
-      : await measure('volumes', ctx, () => captureVolumes(monitor, target.databaseId, inTargetDb));
-  const serverWaits = await measure('waitStats', ctx, () => captureServerWaits(monitor));
+      : await captureVolumes(monitor, target.databaseId, inTargetDb, ctx);
+  const serverWaits = await captureServerWaits(monitor, ctx);
   const sessionWaits =
     target.workloadSpid === null
       ? notApplicable<WaitRow[]>('sessionWaits', 'No workload session to read waits for.')
-      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, target.workloadSpid as number, sessionVisibility(ctx)));
-  const logCounters = await measure('perfCounters', ctx, async () =>
-    captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform)),
-  );
-  const logStats = await measure('logStats', ctx, () => captureLogStats(monitor, target.databaseId));
+      : await captureSessionWaits(monitor, target.workloadSpid, ctx);
+  const logCounters = await captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform), ctx);
+  const logStats = await captureLogStats(monitor, target.databaseId, ctx);
   const logSpace = inTargetDb
-    ? await measure('logSpace', ctx, () => captureLogSpace(monitor))
+    ? await captureLogSpace(monitor, ctx)
     : notApplicable<LogSpace>('logSpace', `sys.dm_db_log_space_usage describes only the current database; the monitor connection is in "${identity.currentDatabase}", not "${target.databaseName}".`);
-  const vlfs = await measure('vlfs', ctx, () => captureVlfCount(monitor, target.databaseId, inTargetDb));
+  const vlfs = await captureVlfCount(monitor, target.databaseId, inTargetDb, ctx);
 
   return {
     schemaVersion: 1,

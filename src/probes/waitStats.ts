@@ -3,8 +3,8 @@
 import benignWaitsData from '../../data/benign-waits.json';
 import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
-import { EmptySourceError } from './measurement';
-import type { RequiredPermission } from './permissions';
+import { EmptySourceError, measure, type Measurement } from './measurement';
+import { requiredPermission, type GrantContext, type RequiredPermission } from './permissions';
 import { bool, counterOrZero, delta, num, ratio, text } from './values';
 
 /** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
@@ -99,40 +99,56 @@ export function mapInFlightWait(r: Record<string, unknown>): InFlightWait {
   };
 }
 
-export async function captureServerWaits(monitor: SqlClient): Promise<WaitRow[]> {
-  return (await monitor.query(SERVER_WAITS_SQL)).map(mapWaitRow);
+/** Server waits as a measurement: denied or failed reads are "not measured" with the GRANT, never an empty list. */
+export async function captureServerWaits(monitor: SqlClient, ctx: GrantContext): Promise<Measurement<WaitRow[]>> {
+  return measure('waitStats', ctx, async () => (await monitor.query(SERVER_WAITS_SQL)).map(mapWaitRow));
 }
 
 /**
- * The workload session's waits. No rows is ambiguous (a fresh session has waited on nothing yet; another session is
- * invisible without the permission), so then the visibility is asked: when the login cannot see other sessions, the
- * waits are not measured — never "0 WRITELOG waits".
+ * The permission that decides whether this login sees other sessions' rows of sys.dm_exec_session_wait_stats. It comes
+ * from the grant context, never from the caller, so no caller can read another session's waits without the check
+ * (issue 33 D1: a concurrency sweep once did, and showed a measured "0 WRITELOG" for invisible sessions).
  */
+export function sessionVisibility(ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): RequiredPermission {
+  return requiredPermission('sessionWaits', ctx) ?? { permission: 'VIEW SERVER STATE', scope: 'server' };
+}
+
 /**
- * The queries captureSessionWaits may ask: the waits, and (when a permission decides visibility) the visibility check
- * it asks only on no rows — planned too, so a composed round trip has its answer ready either way.
+ * The queries captureSessionWaits may ask: the waits, and the visibility check it asks only on no rows — planned too,
+ * so a composed round trip has its answer ready either way.
  */
-export function sessionWaitsQueries(spid: number, visibility?: RequiredPermission): PlannedQuery[] {
+export function sessionWaitsQueries(spid: number, ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): PlannedQuery[] {
+  const visibility = sessionVisibility(ctx);
   const waits: PlannedQuery = { sql: SESSION_WAITS_SQL, parameters: [{ name: 'spid', type: 'int', value: spid }] };
-  if (!visibility) return [waits];
   const sql = visibility.scope === 'database' ? SESSION_VISIBILITY_AZURE_SQL : SESSION_VISIBILITY_SQL;
   return [waits, { sql, parameters: [{ name: 'permission', type: 'nvarchar', value: visibility.permission }] }];
 }
 
-export async function captureSessionWaits(monitor: SqlClient, spid: number, visibility?: RequiredPermission): Promise<WaitRow[]> {
-  const [waits, visibilityCheck] = sessionWaitsQueries(spid, visibility);
+/**
+ * The workload session's waits. No rows is ambiguous (a fresh session has waited on nothing yet; another session is
+ * invisible without the permission), so then the visibility is asked: when the login cannot see other sessions — or
+ * the server does not know the permission name (HAS_PERMS_BY_NAME NULL) — the waits are not measured, with the GRANT.
+ */
+async function readSessionWaits(monitor: SqlClient, spid: number, ctx: Pick<GrantContext, 'majorVersion' | 'engineEdition'>): Promise<WaitRow[]> {
+  const [waits, visibilityCheck] = sessionWaitsQueries(spid, ctx);
   const rows = (await monitor.query(waits!.sql, waits!.parameters)).map(mapWaitRow);
-  if (rows.length > 0 || !visibility || !visibilityCheck) return rows;
-  const check = (await monitor.query(visibilityCheck.sql, visibilityCheck.parameters))[0];
+  if (rows.length > 0) return rows;
+  const check = (await monitor.query(visibilityCheck!.sql, visibilityCheck!.parameters))[0];
   if (num(check?.own_spid) === spid || bool(check?.can_see_all) === true) return rows;
+  const visibility = sessionVisibility(ctx);
   throw new EmptySourceError(
     `sys.dm_exec_session_wait_stats shows no row for the workload session (${spid}): without ${visibility.permission} a login sees only its own session's waits.`,
     visibility,
   );
 }
 
-export async function captureInFlightWaits(monitor: SqlClient, spid: number): Promise<InFlightWait[]> {
-  return (await monitor.query(IN_FLIGHT_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapInFlightWait);
+/** One session's waits as a measurement (the visibility check included, always). */
+export async function captureSessionWaits(monitor: SqlClient, spid: number, ctx: GrantContext): Promise<Measurement<WaitRow[]>> {
+  return measure('sessionWaits', ctx, () => readSessionWaits(monitor, spid, ctx));
+}
+
+export async function captureInFlightWaits(monitor: SqlClient, spid: number, ctx: GrantContext): Promise<Measurement<InFlightWait[]>> {
+  return measure('inFlightWaits', ctx, async () => (await monitor.query(IN_FLIGHT_WAITS_SQL, [{ name: 'spid', type: 'int', value: spid }])).map(mapInFlightWait));
 }
 
 // ---- Benign list ----

@@ -2,6 +2,8 @@
 // connections opened all-or-nothing, and one measured workload run on all of them at once — a barrier releases every
 // session together once all are connected — with per-session outcomes and the sessions' WRITELOG summed.
 import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
+import { notMeasuredText } from '../probes/measurement';
+import type { GrantContext } from '../probes/permissions';
 import { captureSessionWaits } from '../probes/waitStats';
 import { num } from '../probes/values';
 import { withSessionParam } from './sessionParam';
@@ -118,9 +120,15 @@ export async function runConcurrent(
   group: ConcurrentSessions,
   batches: readonly WorkloadBatch[],
   executor: WorkloadExecutor,
-  options: { signal: AbortSignal; onMessage?: (m: WorkloadMessage) => void; onStart?: (session: number) => void },
+  options: {
+    signal: AbortSignal;
+    /** The monitor's version, edition and login: it decides whether other sessions' waits are visible (D1). */
+    grantContext: GrantContext;
+    onMessage?: (m: WorkloadMessage) => void;
+    onStart?: (session: number) => void;
+  },
 ): Promise<ConcurrentOutcome> {
-  const before = await sessionWritelog(monitor, group.sessions);
+  const before = await sessionWritelog(monitor, group.sessions, options.grantContext);
   let release!: () => void;
   const barrier = new Promise<void>((resolve) => (release = resolve));
   let releasedAt = 0;
@@ -133,7 +141,7 @@ export async function runConcurrent(
   release();
   const results = await Promise.all(tasks);
   const wallMs = performance.now() - releasedAt;
-  const after = await sessionWritelog(monitor, group.sessions);
+  const after = await sessionWritelog(monitor, group.sessions, options.grantContext);
   const writelog = before.value && after.value ? { waits: after.value.waits - before.value.waits, waitTimeMs: after.value.waitTimeMs - before.value.waitTimeMs } : null;
   const notMeasured = before.error ?? after.error;
   return {
@@ -207,18 +215,20 @@ function mergeBatches(perSession: readonly BatchOutcome[][]): BatchOutcome[] {
   return [...merged.values()].sort((a, b) => a.batchIndex - b.batchIndex);
 }
 
-/** WRITELOG of every session, summed (the sessionWaits probe per spid; no row = no wait yet). */
-async function sessionWritelog(monitor: SqlClient, sessions: readonly SqlSession[]): Promise<{ value: { waits: number; waitTimeMs: number } | null; error?: string }> {
-  try {
-    let waits = 0;
-    let waitTimeMs = 0;
-    for (const s of sessions) {
-      const w = (await captureSessionWaits(monitor, s.spid)).find((r) => r.waitType.toUpperCase() === 'WRITELOG');
-      waits += Number(w?.waitingTasks ?? 0);
-      waitTimeMs += Number(w?.waitTimeMs ?? 0);
-    }
-    return { value: { waits, waitTimeMs } };
-  } catch (err) {
-    return { value: null, error: `The workload sessions' waits could not be read (sys.dm_exec_session_wait_stats needs VIEW SERVER STATE, or VIEW SERVER PERFORMANCE STATE on SQL Server 2022): ${(err as Error).message}` };
+/**
+ * WRITELOG of every session, summed, through the sessionWaits probe — which checks visibility whenever a session shows
+ * no row: without the server-state permission another session's rows are filtered out silently, and that is "not
+ * measured" with the GRANT, never a measured 0 (issue 33 D1). One session not measured makes the sum not measured.
+ */
+async function sessionWritelog(monitor: SqlClient, sessions: readonly SqlSession[], ctx: GrantContext): Promise<{ value: { waits: number; waitTimeMs: number } | null; error?: string }> {
+  let waits = 0;
+  let waitTimeMs = 0;
+  for (const s of sessions) {
+    const m = await captureSessionWaits(monitor, s.spid, ctx);
+    if (m.status !== 'ok') return { value: null, error: `The workload sessions' WRITELOG is not measured (session ${s.spid}): ${notMeasuredText(m)}` };
+    const w = m.value.find((r) => r.waitType.toUpperCase() === 'WRITELOG');
+    waits += Number(w?.waitingTasks ?? 0);
+    waitTimeMs += Number(w?.waitTimeMs ?? 0);
   }
+  return { value: { waits, waitTimeMs } };
 }

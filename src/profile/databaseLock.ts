@@ -72,8 +72,12 @@ export async function readLockHolder(client: SqlClient, resource: string): Promi
   const none = (unknownReason: string): LockHolder => ({ sessionId: null, host: null, program: null, hostProcessId: null, login: null, since: null, unknownReason });
   try {
     const rows = await client.query(LOCK_HOLDER_SQL);
-    const prefix = resource.slice(0, 32);
-    const row = rows.find((r) => (text(r.resource_description) ?? '').includes(prefix));
+    const holders = rows.filter((r) => describesLock(text(r.resource_description) ?? '', resource));
+    // Only the first 32 characters of a name are kept in plain text (sp_getapplock): two names that share them cannot
+    // be told apart, and naming one of their sessions would be a guess (issue 33 D10).
+    const sessions = new Set(holders.map((r) => num(r.session_id)));
+    if (sessions.size > 1) return none(`${sessions.size} sessions hold application locks whose names share the first 32 characters of ${JSON.stringify(resource.slice(0, 32))} (only those are kept in plain text), so which one is the comparison's is not known`);
+    const row = holders[0];
     if (!row) return none('the holding session was not visible (it may have just ended)');
     const since = row.login_time instanceof Date ? row.login_time.toISOString() : text(row.login_time);
     return {
@@ -88,6 +92,18 @@ export async function readLockHolder(client: SqlClient, resource: string): Promi
     if (isPermissionError(err)) return none('this login may not read sys.dm_tran_locks (GRANT VIEW SERVER STATE shows who holds it)');
     return none(`sys.dm_tran_locks could not be read (${(err as Error).message})`);
   }
+}
+
+/**
+ * Whether an APPLICATION lock's resource_description ("<DbPrincipalId>:<up to 32 characters>:(<hash_value>)",
+ * sys-dm-tran-locks-transact-sql; "only the first 32 characters can be retrieved in plain text", sp-getapplock) is
+ * `resource`'s: its plain-text part, brackets optional, equals the resource's first 32 characters — not merely
+ * contains them, so "durability_lens:lab" does not match "durability_lens:lab2".
+ */
+export function describesLock(description: string, resource: string): boolean {
+  const m = /^\d+:\[?(.*?)\]?:\([^()]*\)\s*$/s.exec(description.trim());
+  const plain = m ? m[1]! : null;
+  return plain !== null && plain === resource.slice(0, 32);
 }
 
 export async function releaseDatabaseLock(client: SqlClient, database: string): Promise<boolean> {

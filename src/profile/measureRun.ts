@@ -5,6 +5,7 @@ import type { SqlClient, SqlSession, WorkloadBatch, WorkloadMessage } from '../d
 import {
   captureSnapshot,
   diffSnapshots,
+  grantContextOf,
   identifyWithPreflight,
   snapshotQueries,
   readCounterInstance,
@@ -23,6 +24,7 @@ import { planningQueries } from '../xe/plan';
 import { statementPlanningQueries } from '../xe/statementTrace';
 import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { runConcurrent, type ConcurrentSessions } from './concurrency';
+import { reconcileRun } from './consistency';
 import { tediousExecutor } from './connections';
 import { PrintSeriesCollector } from './printSeries';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
@@ -328,6 +330,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
         databaseId: target.databaseId,
         databaseName: target.databaseName,
         monitorInTargetDb: before.server.identity.currentDatabase === target.databaseName,
+        grantContext: grantContextOf(before.server.identity, target.databaseName),
         // Count from the before-snapshot, so samples and the final deltas share one baseline.
         ...(before.fileStats.status === 'ok' && before.logCounters.status === 'ok'
           ? { baseline: { at: before.capturedAtMs, files: before.fileStats.value, counters: before.logCounters.value } }
@@ -342,7 +345,14 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     if (signal?.aborted) abortWorkload('user');
     if (ctx.workloadTimeoutMs !== undefined && ctx.workloadTimeoutMs > 0) timeout = setTimeout(() => abortWorkload('timeout'), ctx.workloadTimeoutMs);
     if (ctx.concurrent && !workloadAbort.signal.aborted) {
-      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, { signal: workloadAbort.signal, onMessage: (m) => { series.add(m); ctx.onMessage?.(m); } });
+      const c = await runConcurrent(monitor, ctx.concurrent, batches, executor, {
+        signal: workloadAbort.signal,
+        grantContext: grantContextOf(before.server.identity, target.databaseName),
+        onMessage: (m) => {
+          series.add(m);
+          ctx.onMessage?.(m);
+        },
+      });
       concurrency = c.concurrency;
       batchOutcomes.push(...c.batches);
       errors.push(...c.errors);
@@ -489,6 +499,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const databaseInfo = valueOf(before.database);
   const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
+  const missing = collectMissing(before, diff, extraMissing);
+  // Independent sources reconciled on every run; the WRITELOG time check also settles the wait event's unit (D2).
+  const reconciled = reconcileRun({ diff, logFlushTrace, statements, statementAttribution, missing, concurrentSessions: (concurrency as RunConcurrency | null)?.sessions ?? null });
   return {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     source: figureSourceOf(before.server.identity.versionText),
@@ -508,7 +521,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     logFlushTrace,
     messages: { total: messageCount, errors: errorCount, info: messageCount - errorCount, first: kept },
     errors,
-    missing: collectMissing(before, diff, extraMissing),
+    missing,
     preflight: preflight ?? null,
     notes,
     ...runSchemaFields(diff, workloadElapsedMs),
@@ -519,8 +532,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
     ...(concurrency ? { concurrency } : {}),
-    statements,
-    statementAttribution,
+    statements: reconciled.statements,
+    statementAttribution: reconciled.statementAttribution,
+    consistency: reconciled.checks,
   };
 }
 

@@ -1,7 +1,7 @@
 // What a durability comparison will do, decided before anything changes: the run order (alternating so drift does
 // not favour one mode), the setup/measured split of the script, and the plan the UI/CLI asks the user to confirm.
 import type { SqlClient } from '../db/types';
-import { captureDatabaseInfo, captureServerIdentity, grantContextOf, preflightPermissions, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
+import { captureDatabaseInfo, captureServerIdentity, grantContextOf, preflightPermissions, requireMeasured, valueOf, type DatabaseInfo, type GrantContext, type PreflightResult } from '../probes';
 import type { ServerPlatform } from '../probes/serverInfo';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
@@ -33,7 +33,7 @@ export function runOrder(modes: readonly DurabilityMode[], repetitions: number, 
 export { SETUP_END_MARKER, splitSetup, type SplitScript } from './setupMarkers';
 
 export interface PlanIssue {
-  code: 'in-use' | 'system-database' | 'cdc' | 'replication' | 'merge-replication' | 'change-tracking' | 'availability-group' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure' | 'too-many-connections';
+  code: 'in-use' | 'system-database' | 'cdc' | 'replication' | 'merge-replication' | 'change-tracking' | 'availability-group' | 'platform-replicas' | 'not-online' | 'no-alter-permission' | 'allowed-without-delayed-commits' | 'nothing-to-measure' | 'too-many-connections';
   message: string;
 }
 
@@ -143,6 +143,13 @@ export function evaluatePlanIssues(db: DatabaseInfo, preflight: PreflightResult 
     };
     if (options.allowAvailabilityGroup) warnings.push(issue);
     else refusals.push(issue);
+  } else if (db.platformReplicated) {
+    // Azure SQL Database / Managed Instance carry group_database_id for the platform's own replicas (sys.databases
+    // page; issue 33 D3): not a user availability group, so no refusal — but a failover there can lose delayed commits.
+    warnings.push({
+      code: 'platform-replicas',
+      message: `${db.name} is replicated by the platform (sys.databases.group_database_id is set on Azure SQL Database / Managed Instance): a delayed durable commit not yet flushed when a failover happens is lost, as on any server.`,
+    });
   }
   let grant: string | null = null;
   const alterMissing = preflight?.missing.find((m) => m.measurement === 'durabilityToggle');
@@ -173,7 +180,8 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
   const identity = await captureServerIdentity(monitor);
   const target = await readTargetDatabase(monitor);
   const ctx = grantContextOf(identity, target.databaseName);
-  const db = await captureDatabaseInfo(monitor, target.databaseId, ctx);
+  // The plan cannot be made without the database's settings: not measured ends here, with its reason.
+  const db = requireMeasured(await captureDatabaseInfo(monitor, target.databaseId, ctx));
   let preflight: PreflightResult | null = null;
   try {
     preflight = await preflightPermissions(monitor, ctx);

@@ -2,7 +2,7 @@
 // once, read-only, and the report says per probe what it reads, whether it worked (ok / denied / not supported /
 // empty), how many rows it saw and the exact GRANT — plus platform, version, edition, encryption and which features
 // (profile, compare, trace) will work. Nothing is created or changed: no event session, no ALTER, no table.
-import type { SqlClient } from '../db/types';
+import type { SqlClient, SqlSession } from '../db/types';
 import {
   captureDatabaseInfo,
   captureFileStats,
@@ -18,14 +18,14 @@ import {
   captureVolumes,
   flushTraceFlagState,
   grantContextOf,
-  measure,
+  grantStatement,
   MEASUREMENT_LABELS,
   notApplicable,
   platformRules,
   PLATFORM_LABELS,
   preflightPermissions,
   readCounterInstance,
-  requiredPermission,
+  sessionVisibility,
   valueOf,
   type Measurement,
   type MeasurementName,
@@ -88,6 +88,12 @@ export interface ReadinessReport {
 export interface ReadinessOptions {
   /** @@SPID of a second (workload) connection: proves whether other sessions' waits are visible. */
   workloadSpid?: number | null;
+  /**
+   * The second connection itself: it first waits 10 ms (WAITFOR DELAY, a wait and nothing else — read-only), so it has
+   * a row in sys.dm_exec_session_wait_stats for certain, and a row missing then proves the session is invisible to
+   * this login (issue 33 D9: "ok, 0 rows" used to be reported for an invisible session).
+   */
+  workload?: Pick<SqlSession, 'spid' | 'execute'>;
   encryption?: { encrypted: boolean | null; evidence: 'server' | 'client' | null };
 }
 
@@ -131,6 +137,43 @@ function permissionProbe(id: MeasurementName, preflight: PreflightResult | null,
   return { id, reads, status: 'denied', rows: null, grant: missing.grant, reason };
 }
 
+/**
+ * The second session's waits, with visibility proven where possible: after its WAITFOR the session has a WAITFOR row
+ * whenever this login can see it, so no rows then is "empty" (invisible) with the GRANT — whatever HAS_PERMS_BY_NAME
+ * said (a permission check can pass where the rows are still filtered, e.g. Azure SQL Database's small tiers).
+ * WAITFOR: https://learn.microsoft.com/sql/t-sql/language-elements/waitfor-transact-sql ("WAITFOR" wait type,
+ * sys-dm-os-wait-stats-transact-sql).
+ */
+export async function otherSessionWaits(monitor: SqlClient, spid: number, ctx: ReturnType<typeof grantContextOf>, workload: ReadinessOptions['workload']): Promise<Measurement<unknown>> {
+  let waited = false;
+  if (workload) {
+    try {
+      await workload.execute(PROVE_VISIBILITY_SQL);
+      waited = true;
+    } catch {
+      waited = false; // the probe below still runs; without the proof 0 rows stays "not proven"
+    }
+  }
+  const m = await captureSessionWaits(monitor, spid, ctx);
+  if (m.status !== 'ok' || m.value.length > 0) return m;
+  const visibility = sessionVisibility(ctx);
+  if (waited) {
+    return {
+      status: 'unavailable',
+      measurement: 'sessionWaits',
+      cause: 'empty',
+      reason: `The second session (${spid}) waited (WAITFOR DELAY) but sys.dm_exec_session_wait_stats shows it no row: this login cannot see other sessions' waits, so a run's session waits would not be measured.`,
+      grant: grantStatement(visibility, ctx),
+      required: visibility,
+      errorNumber: null,
+    };
+  }
+  return { status: 'unavailable', measurement: 'sessionWaits', cause: 'error', reason: `The second session (${spid}) shows no waits yet, so whether its waits are visible is not proven.`, grant: null, errorNumber: null };
+}
+
+/** A 10 ms wait on the second session: a WAITFOR row in its waits, nothing changed. */
+export const PROVE_VISIBILITY_SQL = `WAITFOR DELAY '00:00:00.010';`;
+
 /** Runs every probe once on `monitor` (already in the target database). Read-only. */
 export async function checkReadiness(monitor: SqlClient, options: ReadinessOptions = {}): Promise<ReadinessReport> {
   const identity = await captureServerIdentity(monitor);
@@ -138,7 +181,7 @@ export async function checkReadiness(monitor: SqlClient, options: ReadinessOptio
   const ctx = grantContextOf(identity, target.databaseName);
   const inTargetDb = true; // readTargetDatabase reads DB_ID() of the monitor connection itself
   const server = await captureServerInfo(monitor, identity, ctx);
-  const database = await measure('databaseInfo', ctx, () => captureDatabaseInfo(monitor, target.databaseId, ctx));
+  const database = await captureDatabaseInfo(monitor, target.databaseId, ctx);
   const db = valueOf(database);
   let preflight: PreflightResult | null = null;
   try {
@@ -146,12 +189,8 @@ export async function checkReadiness(monitor: SqlClient, options: ReadinessOptio
   } catch {
     preflight = null;
   }
-  const otherSpid = options.workloadSpid ?? null;
-  // A session that has not waited yet has no rows even when visible: the permission decides, as in a real run.
-  const sessionWaits =
-    otherSpid === null
-      ? notApplicable<unknown>('sessionWaits', 'No second session to look at (run with a workload connection to prove visibility).')
-      : await measure('sessionWaits', ctx, () => captureSessionWaits(monitor, otherSpid, requiredPermission('sessionWaits', ctx) ?? undefined));
+  const otherSpid = options.workload?.spid ?? options.workloadSpid ?? null;
+  const sessionWaits = otherSpid === null ? notApplicable<unknown>('sessionWaits', 'No second session to look at (run with a workload connection to prove visibility).') : await otherSessionWaits(monitor, otherSpid, ctx, options.workload);
 
   const probes: ProbeReadiness[] = [
     probe('startTime', server.startTime, 'sys.dm_os_sys_info (sqlserver_start_time, restart detection)'),
@@ -159,29 +198,27 @@ export async function checkReadiness(monitor: SqlClient, options: ReadinessOptio
     probe('traceFlags', server.traceFlags, 'DBCC TRACESTATUS(-1) (global trace flags)'),
     probe('databaseInfo', database, 'sys.databases (DELAYED_DURABILITY, recovery model, CDC, replication, AG)'),
     probe('changeTracking', db ? db.changeTracking : notApplicable('changeTracking', 'sys.databases was not readable.'), 'sys.change_tracking_databases'),
-    probe('fileStats', await measure('fileStats', ctx, () => captureFileStats(monitor, target.databaseId, inTargetDb)), 'sys.dm_io_virtual_file_stats joined to sys.database_files'),
+    probe('fileStats', await captureFileStats(monitor, target.databaseId, inTargetDb, ctx), 'sys.dm_io_virtual_file_stats joined to sys.database_files'),
     probe(
       'volumes',
-      identity.isAzureSqlDatabase
-        ? notApplicable('volumes', 'sys.dm_os_volume_stats applies to SQL Server only.')
-        : await measure('volumes', ctx, () => captureVolumes(monitor, target.databaseId, inTargetDb)),
+      identity.isAzureSqlDatabase ? notApplicable('volumes', 'sys.dm_os_volume_stats applies to SQL Server only.') : await captureVolumes(monitor, target.databaseId, inTargetDb, ctx),
       'sys.dm_os_volume_stats over sys.database_files',
     ),
-    probe('waitStats', await measure('waitStats', ctx, () => captureServerWaits(monitor)), 'sys.dm_os_wait_stats'),
+    probe('waitStats', await captureServerWaits(monitor, ctx), 'sys.dm_os_wait_stats'),
     probe('sessionWaits', sessionWaits, "sys.dm_exec_session_wait_stats (another session's waits)"),
     probe(
       'inFlightWaits',
-      otherSpid === null ? notApplicable('inFlightWaits', 'No second session to look at.') : await measure('inFlightWaits', ctx, () => captureInFlightWaits(monitor, otherSpid)),
+      otherSpid === null ? notApplicable('inFlightWaits', 'No second session to look at.') : await captureInFlightWaits(monitor, otherSpid, ctx),
       'sys.dm_exec_requests + sys.dm_os_waiting_tasks (sampling)',
     ),
     probe(
       'perfCounters',
-      await measure('perfCounters', ctx, async () => captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform))),
+      await captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform), ctx),
       "sys.dm_os_performance_counters (SQLServer:Databases, this database's instance)",
     ),
-    probe('logStats', await measure('logStats', ctx, () => captureLogStats(monitor, target.databaseId)), 'sys.dm_db_log_stats'),
-    probe('logSpace', await measure('logSpace', ctx, () => captureLogSpace(monitor)), 'sys.dm_db_log_space_usage'),
-    probe('vlfs', await measure('vlfs', ctx, () => captureVlfCount(monitor, target.databaseId, inTargetDb)), 'sys.dm_db_log_info (VLF count)'),
+    probe('logStats', await captureLogStats(monitor, target.databaseId, ctx), 'sys.dm_db_log_stats'),
+    probe('logSpace', await captureLogSpace(monitor, ctx), 'sys.dm_db_log_space_usage'),
+    probe('vlfs', await captureVlfCount(monitor, target.databaseId, inTargetDb, ctx), 'sys.dm_db_log_info (VLF count)'),
     permissionProbe('extendedEvents', preflight, identity.isAzureSqlDatabase ? 'CREATE EVENT SESSION … ON DATABASE (permission checked, not created)' : 'CREATE EVENT SESSION … ON SERVER (permission checked, not created)'),
     permissionProbe('durabilityToggle', preflight, 'ALTER DATABASE … SET DELAYED_DURABILITY (permission checked, not run)'),
   ];

@@ -3,6 +3,8 @@
 // the program's exit, no per-session waits (its sessions are not ours), server- and database-wide figures labelled.
 import type { BatchReport, WorkloadBatch } from '../db/types';
 import { notApplicable } from '../probes/measurement';
+import type { WaitStatsDiff } from '../probes/waitStats';
+import { reconcileRun } from './consistency';
 import { counterDelta } from './measureRun';
 import { notMeasuredAttribution } from './statementAttribution';
 import { displayCommand, runExternalCommand, type CommandOutcome, type CommandSpec } from './externalCommand';
@@ -124,19 +126,24 @@ export class CommandWorkload {
       `Recorded ${this.spec ? `the program ${this.batch.text}` : 'a window'}: server waits are server-wide and per-file IO, log counters and the log-flush trace cover the whole database — every session working there adds to them, not only the program's.`,
     ];
     if (failed) notes.push(commandFailureText(this.batch.text, recording, exitCode));
+    const diff = { ...run.diff, sessionWaits: notApplicable<WaitStatsDiff>('sessionWaits', FOREIGN_SESSIONS_REASON) };
+    const missing = [
+      ...run.missing.filter((m) => m.measurement !== 'sessionWaits' && m.measurement !== 'statementAttribution'),
+      { measurement: 'sessionWaits', reason: FOREIGN_SESSIONS_REASON, grant: null },
+      { measurement: 'statementAttribution', reason: FOREIGN_STATEMENTS_REASON, grant: null },
+    ];
+    const statementAttribution = notMeasuredAttribution(FOREIGN_STATEMENTS_REASON, null);
     return {
       ...run,
       // No session of ours ran the workload: the spid measureRun was given is not the program's.
       workloadSpid: 0,
       sessionWaits: [],
-      diff: { ...run.diff, sessionWaits: notApplicable('sessionWaits', FOREIGN_SESSIONS_REASON) },
-      missing: [
-        ...run.missing.filter((m) => m.measurement !== 'sessionWaits' && m.measurement !== 'statementAttribution'),
-        { measurement: 'sessionWaits', reason: FOREIGN_SESSIONS_REASON, grant: null },
-        { measurement: 'statementAttribution', reason: FOREIGN_STATEMENTS_REASON, grant: null },
-      ],
+      diff,
+      missing,
       statements: [],
-      statementAttribution: notMeasuredAttribution(FOREIGN_STATEMENTS_REASON, null),
+      statementAttribution,
+      // The cross-checks again over what the recording keeps: the per-session ones say why they cannot run.
+      consistency: reconcileRun({ diff, logFlushTrace: run.logFlushTrace, statements: [], statementAttribution, missing }).checks,
       notes,
       command: this.spec ? this.batch.text : null,
       exitCode,

@@ -4,7 +4,9 @@
 import type { SqlClient } from '../db/types';
 import { prefetch } from '../db/batch';
 import { captureFileStats, fileStatsQuery, type FileStatsRow } from '../probes/fileStats';
+import { requireMeasured } from '../probes/measurement';
 import { captureLogCounters, CounterType, logCountersQuery, type CounterInstance, type CounterRow } from '../probes/perfCounters';
+import type { GrantContext } from '../probes/permissions';
 import { delta } from '../probes/values';
 import type { FileIoCounts } from './runSchema';
 
@@ -47,6 +49,8 @@ export interface SamplerOptions {
   /** How the counters name the database (its GUID on Managed Instance / Azure SQL Database); default: its name. */
   counterInstance?: CounterInstance;
   monitorInTargetDb: boolean;
+  /** Version, edition and login the not-measured reasons are written for (a failed reading ends sampling with its reason). */
+  grantContext: GrantContext;
   now?: () => number;
   /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
   baseline?: Reading;
@@ -145,8 +149,9 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
   const read = async (): Promise<Reading> => {
     // Files and counters read in the same request: one round trip per reading, and both describe the same moment.
     const reading = await prefetch(monitor, [fileStatsQuery(options.databaseId, options.monitorInTargetDb), logCountersQuery(instance)]);
-    const files = await captureFileStats(reading, options.databaseId, options.monitorInTargetDb);
-    const counters = await captureLogCounters(reading, instance);
+    // A reading that is not measured ends sampling with its reason (take() below): never a sample of zeros.
+    const files = requireMeasured(await captureFileStats(reading, options.databaseId, options.monitorInTargetDb, options.grantContext));
+    const counters = requireMeasured(await captureLogCounters(reading, instance, options.grantContext));
     return { at: now(), files, counters };
   };
   let failed = false;

@@ -69,6 +69,10 @@ export interface StatementAttribution {
   eventsCounted: number | null;
   /** Average log bytes per flush over the whole run (log file bytes / flushes); null when either is unknown. */
   logBytesPerFlush: number | null;
+  /** The unit the wait event's duration was read in (the server's description, or assumed); absent in older results. */
+  waitDurationUnit?: DurationUnit | null;
+  /** True when the unit was inferred from the session's own WRITELOG time (profile/consistency.ts, issue 33 D2). */
+  waitDurationUnitInferred?: boolean;
   /** What the attribution cannot see, stated with every result. */
   limits: string[];
   notes: string[];

@@ -143,6 +143,7 @@ export async function collectStatementTrace(
       eventsSeen: read.seen,
       eventsCounted: counted,
       logBytesPerFlush: log.logBytesFlushed !== null && log.logFlushes ? Math.round(log.logBytesFlushed / log.logFlushes) : null,
+      waitDurationUnit: plan.wait?.durationUnit ?? null,
       limits: ATTRIBUTION_LIMITS,
       notes,
     },

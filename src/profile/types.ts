@@ -229,6 +229,44 @@ export interface RunResult {
   statements?: StatementFigure[];
   /** How the statements were attributed, the session's WRITELOG total beside them, and what attribution cannot see. */
   statementAttribution?: StatementAttribution | null;
+  /**
+   * Independent sources of the same quantity reconciled on this run (issue 33): passed / disagrees / not-possible, in
+   * the order of CONSISTENCY_CHECK_IDS. Absent in results made before it existed.
+   */
+  consistency?: ConsistencyCheck[];
+}
+
+/** The cross-checks every run makes between independent sources (src/profile/consistency.ts). */
+export type ConsistencyCheckId =
+  | 'log-flushes:xe-vs-counter'
+  | 'log-flushes:counter-vs-file-writes'
+  | 'log-flushes:xe-vs-file-writes'
+  | 'log-bytes:xe-vs-file'
+  | 'log-bytes:counter-vs-file'
+  | 'writelog-waits:statements-vs-session'
+  | 'writelog-time:statements-vs-session';
+
+/** passed: within the tolerance · disagrees: outside it (by differencePercent) · not-possible: a source is missing (detail says why). */
+export type ConsistencyStatus = 'passed' | 'disagrees' | 'not-possible';
+
+/** One reconciliation of two independent sources of the same quantity (docs/run-result-schema.md "consistency"). */
+export interface ConsistencyCheck {
+  check: ConsistencyCheckId;
+  status: ConsistencyStatus;
+  /** The two figures and their difference with the tolerance and why it is that wide, or why the check is not possible. */
+  detail: string;
+  /** What is compared, in words. */
+  label: string;
+  /** Metric ids (report/metrics.ts; 'statements' for the per-statement table) whose figures the check is about. */
+  concerns: string[];
+  /** The two figures compared ([] when not possible). */
+  sources: Array<{ source: string; value: number }>;
+  /** |a − b| / max(a, b) in percent, one decimal; null when not possible. */
+  differencePercent: number | null;
+  /** Agreement means |a − b| ≤ max(absolute, relative × max(a, b)); null when not possible. */
+  tolerance: { relative: number; absolute: number } | null;
+  /** The WRITELOG time check only: the wait event's duration unit as read, and the unit the session's waits fit (null: not inferred). */
+  unit?: { event: string | null; used: 'milliseconds' | 'microseconds'; assumed: boolean; inferred: 'milliseconds' | 'microseconds' | null };
 }
 
 /** One level of a concurrency sweep as one run saw it (src/profile/concurrency.ts). */

@@ -7,6 +7,7 @@ import { diagnose, type Finding } from './diagnosis';
 import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type MetricUnit } from './metrics';
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
 import { environmentOf, type EnvironmentInfo } from './environment';
+import { disagreementsOf, summarizeConsistency, type ConsistencySummary, type RowDisagreement } from './consistency';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -26,6 +27,8 @@ export interface MetricRow {
    * over no events).
    */
   notMeasured: MissingMeasurement | null;
+  /** Cross-checks that disagree about this row's figures (report/consistency.ts): shown beside the row. Absent in older data. */
+  consistency?: RowDisagreement[];
 }
 
 export interface ComparisonModel {
@@ -54,6 +57,8 @@ export interface ComparisonModel {
   concurrency?: ConcurrencyModel;
   /** Per-statement figures of one run (the baseline's first, issue 16); null/absent when no run traced statements. */
   statements?: StatementsView | null;
+  /** Independent sources reconciled per check over the runs (issue 33); [] for runs that predate it, absent in older data. */
+  consistency?: ConsistencySummary[];
 }
 
 export interface CancelledRuns {
@@ -110,6 +115,8 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
   const missing: MissingMeasurement[] = [];
   for (const m of allRuns.flatMap((r) => r.missing)) if (!missing.some((x) => x.measurement === m.measurement)) missing.push(m);
 
+  // Every level's runs of a sweep are checked, not only the table's: a disagreement anywhere is shown.
+  const consistency = summarizeConsistency(inputRuns);
   const definitions: MetricDefinition[] = [...METRICS, ...topOtherWaits(runs, options.otherWaits ?? 3), ...recordingMetrics(runs)];
   const rows: MetricRow[] = definitions.map((def) => {
     const cells: Record<string, Summary | null> = {};
@@ -123,7 +130,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     }
     const unmeasured = def.measurement ? missing.find((m) => m.measurement === def.measurement) : undefined;
     const notMeasured = unmeasured && Object.values(cells).every((x) => x === null) ? unmeasured : null;
-    return { id: def.id, label: def.label, unit: def.unit, better: def.better, source: def.source, cells, ratios, notMeasured };
+    return { id: def.id, label: def.label, unit: def.unit, better: def.better, source: def.source, cells, ratios, notMeasured, consistency: disagreementsOf(consistency, def.id) };
   });
 
   const inconclusive = rows.filter((r) => Object.values(r.ratios).some((x) => x?.inconclusive));
@@ -160,6 +167,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     ...cancelledOf(allRuns),
     ...(concurrency ? { concurrency } : {}),
     statements: statementsViewOf(allRuns, columnOf, baseline),
+    consistency,
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

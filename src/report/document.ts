@@ -7,6 +7,7 @@ import type { RestoreOutcome } from '../profile/durabilityGuard';
 import { buildComparisonModel, rowById, type ComparisonModel } from './comparison';
 import type { RatioCell } from './stats';
 import type { ConcurrencyPoint } from './concurrency';
+import type { ConsistencySummary } from './consistency';
 
 export const COMPARISON_SCHEMA_VERSION = 1 as const;
 export const COMPARISON_KIND = 'durability-lens.comparison';
@@ -64,6 +65,11 @@ export interface ComparisonDocument {
   concurrency: ConcurrencyPoint[];
   /** "Commits per second, FORCED vs DISABLED: at 8 sessions FORCED gains 1.3×, at 1 session 9.8×."; null without a sweep of both. */
   concurrencyVerdict: string | null;
+  /**
+   * The cross-checks of every measured run, per check (issue 33): passed / disagrees / not-possible with the figures or
+   * the reason; each run also carries its own `consistency`. [] when no run carries checks (older runs).
+   */
+  consistency: ConsistencySummary[];
   model: ComparisonModel;
 }
 
@@ -124,6 +130,7 @@ export function comparisonDocument(input: DocumentInput): ComparisonDocument {
     speedup: speedupOf(model),
     concurrency: model.concurrency?.points ?? [],
     concurrencyVerdict: model.concurrency?.verdict ?? null,
+    consistency: model.consistency ?? [],
     model,
   };
 }

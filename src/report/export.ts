@@ -3,6 +3,7 @@
 import type { ComparisonModel, MetricRow } from './comparison';
 import type { MetricUnit } from './metrics';
 import { concurrencyMarkdownLines } from './concurrency';
+import { consistencyMarkdownLines, disagreementMarker, statementsDisagreementText } from './consistency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
@@ -40,11 +41,13 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   const head = ['Metric', ...model.columns.map((c) => `${c} (${model.runsPerColumn[c] ?? 0} run${model.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${model.baseline}`)];
   out.push(`| ${head.map(md).join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
   for (const row of model.rows) {
-    const cells = [row.label, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit, row.notMeasured !== null)), ...others.map((c) => ratioText(row, row.ratios[c] ?? null))];
+    const cells = [`${row.label}${disagreementMarker(row.consistency ?? [])}`, ...model.columns.map((c) => cellText(row.cells[c] ?? null, row.unit, row.notMeasured !== null)), ...others.map((c) => ratioText(row, row.ratios[c] ?? null))];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
+  // Right after the figures they reconcile, before the diagnosis built on them.
+  if (model.consistency && model.consistency.length > 0) out.push('', ...consistencyMarkdownLines(model.consistency, md));
   if (model.diagnosis.length > 0) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
@@ -52,6 +55,8 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
   }
+  const statementsWarning = statementsDisagreementText(model.consistency);
+  if (model.statements && statementsWarning) out.push('', `> ${md(statementsWarning)}`);
   if (model.statements) out.push('', ...statementsMarkdown(model.statements, md));
   if (model.environment) {
     out.push('', '## Environment', '');

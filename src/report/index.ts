@@ -13,3 +13,4 @@ export * from './gates';
 export { gatesToJunit, xmlEscape, type JunitOptions } from './junit';
 export { analysisToSarif, pathToSarifUri, sarifLevel, SARIF_RULES, SARIF_SCHEMA, SARIF_VERSION, type SarifFileInput } from './sarif';
 export * from './concurrency';
+export * from './consistency';

@@ -102,6 +102,10 @@ function flushesFact(model: ComparisonModel): VerdictFact {
     else parts.push(`${c} ${perCommitText(flushes / commits)} (${formatCount(flushes)} for ${formatCount(commits)})`);
   }
   const text = parts.length > 0 ? parts.join(', ') + (unknown.length > 0 ? `; ${unknown.join(', ')}: not measured` : '') : 'not measured (the log-flush and write-transaction counters were not readable)';
+  // The figure's own sources disagree (report/consistency.ts): said here, next to it, never hidden.
+  const usedRow = model.rows.find((r) => r.id === 'flushes.counter' && model.columns.some((c) => r.cells[c])) ? 'flushes.counter' : 'flushes.xe';
+  const disputed = model.rows.find((r) => r.id === usedRow)?.consistency ?? [];
+  if (disputed.length > 0 && parts.length > 0) return { id: 'flushes', label: 'Log flushes per commit', text: `${text} — the flush sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
   return { id: 'flushes', label: 'Log flushes per commit', text, tone: 'neutral' };
 }
 
@@ -139,7 +143,10 @@ function timeFact(model: ComparisonModel): VerdictFact {
   // Waits of concurrent sessions (a sweep) or parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
   const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of concurrent sessions or parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
   const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, ofElapsed].filter((x) => x);
-  return { id: 'time', label, text: `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`, tone: 'neutral' };
+  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`;
+  const disputed = top.waitType === 'WRITELOG' ? (model.rows.find((r) => r.id === 'writelog.ms')?.consistency ?? []) : [];
+  if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
+  return { id: 'time', label, text, tone: 'neutral' };
 }
 
 /** The delayed mode's exposure: at most one unflushed 60 KB log block, in this workload's commits. */

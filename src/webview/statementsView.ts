@@ -2,6 +2,7 @@
 // opens that line in the editor, the reconciliation with the session's total and what attribution cannot see.
 // Built from the model's plain data; every server string (statement text, notes) stays a text node.
 import { formatCount, formatDuration } from '../report/units';
+import { statementsDisagreementText } from '../report/consistency';
 import { figureCell, reconciliationText, statementLineText } from '../report/statements';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { VElement, VNode } from './view';
@@ -34,6 +35,8 @@ export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement
     'div',
     { class: 'dl-statements' },
     h('p', {}, reconciliationText(a)),
+    // A consistency check disagrees about these figures: said above them, never hidden (issue 33).
+    statementsDisagreementText(d.model.consistency) ? h('p', { class: 'dl-tone-bad', role: 'note' }, statementsDisagreementText(d.model.consistency)!) : null,
     view.column !== 'RUN' ? h('p', { class: 'dl-muted' }, `Statements of the first measured ${view.column} run.`) : null,
     rows.length > 0 ? table(['Line', 'Statement', 'Executions', 'Duration', 'WRITELOG waits', 'WRITELOG time', 'Rows'], rows, 'Statements by WRITELOG time', 2) : h('p', { class: 'dl-muted' }, 'No statement of the script completed while traced.'),
     h('ul', { class: 'dl-notes' }, ...[...a.limits, ...a.notes].map((n) => h('li', {}, n))),

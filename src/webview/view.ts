@@ -8,6 +8,7 @@ import { buildVerdict } from '../report/verdict';
 import type { PanelData, RunningView } from '../shared/webviewProtocol';
 import { statementsSection } from './statementsView';
 import { concurrencyCharts, concurrencySection } from './concurrencyView';
+import { consistencySection, disagreementBadge } from './consistencyView';
 
 export interface VElement {
   tag: string;
@@ -169,7 +170,7 @@ export function metricTable(d: PanelData): VElement {
   const others = m.columns.filter((c) => c !== m.baseline);
   const headers = ['Metric', ...m.columns.map((c) => `${c} (${m.runsPerColumn[c] ?? 0} run${m.runsPerColumn[c] === 1 ? '' : 's'})`), ...others.map((c) => `${c} vs ${m.baseline}`)];
   const rows = m.rows.map((row) => [
-    h('span', { title: row.source }, row.label) as VNode,
+    h('span', { title: row.source }, row.label, disagreementBadge(row.consistency)) as VNode,
     ...m.columns.map((c) => cellText(row.cells[c], row) as VNode),
     ...others.map((c) => ratioNode(row, row.ratios[c])),
   ]);
@@ -364,6 +365,7 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
     d.standInLabel ? h('div', { class: 'dl-banner', role: 'note' }, h('strong', {}, 'STAND-IN '), d.standInLabel) : null,
     h('h1', {}, d.title),
     verdictSection(d),
+    consistencySection(d.model.consistency),
     ...statusNotes(d),
     toolbar(),
     headerSection(d),

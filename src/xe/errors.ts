@@ -10,6 +10,8 @@ export interface XePlatform {
   scope: SessionScope;
   /** SERVERPROPERTY('ProductMajorVersion'): 16 = 2022. null when unknown. */
   majorVersion: number | null;
+  /** SERVERPROPERTY('EngineEdition') when known: 8 (Managed Instance) has the 2022 permission names at major version 12. */
+  engineEdition?: number | null;
   /** Login (server scope) or database user (database scope) the GRANT names; null when unknown. */
   principal: string | null;
 }
@@ -74,7 +76,9 @@ function principalName(p: XePlatform): string {
 /** The permissions a step needs on this platform, as GRANT statements (reference §8, §4.2 "Permissions"). */
 export function grantFor(step: XeStep, p: XePlatform): string {
   const to = principalName(p);
-  const is2022 = p.majorVersion !== null && p.majorVersion >= 16;
+  // Managed Instance reports major version 12 but has the granular event-session permissions (issue 33 D4,
+  // probes/permissions.ts hasGranularPermissions cites the pages).
+  const is2022 = p.engineEdition === 8 || (p.majorVersion !== null && p.majorVersion >= 16);
   if (p.scope === 'database') {
     switch (step) {
       case 'create':

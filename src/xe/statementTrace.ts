@@ -94,7 +94,7 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
       engineEdition = edition;
       const scope: SessionScope = edition !== null && DATABASE_SCOPED_EDITIONS.has(edition) ? 'database' : 'server';
       const principal = scope === 'server' ? row?.login_name : row?.user_name;
-      platform = { scope, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
+      platform = { scope, engineEdition: edition, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
     }
     catalog = await client.query(STATEMENT_CATALOG_SQL);
     maps = await client.query(MAP_KEYS_SQL);

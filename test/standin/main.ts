@@ -1,6 +1,7 @@
 // `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb]
-// [--version 2019|2022|2025] [--rtt-ms N]`: runs the stand-in (model + TDS
-// layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
+// [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]`: runs the stand-in (model + TDS layer) alone on 127.0.0.1
+// and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server. `--port 0` takes a free port
+// (the first line names it); test/unit/ci/givenServer.test.ts runs the integration suite against it this way.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--rtt-ms N] [--verbose]';
+const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]';
 const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb'] as const;
 const VERSIONS = ['2019', '2022', '2025'] as const;
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       platform: { type: 'string', default: 'sqlserver' },
       version: { type: 'string', default: '2022' },
       'rtt-ms': { type: 'string', default: '0' },
+      // 1 = simulated waits really take their time (default); 0 = accounted, not slept (test/standin/model/state.ts).
+      'speed-factor': { type: 'string', default: '1' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -34,13 +37,14 @@ async function main(): Promise<void> {
   const platform = values.platform as (typeof PLATFORMS)[number];
   const version = values.version as (typeof VERSIONS)[number];
   const rttMs = Number(values['rtt-ms']);
-  if (!Number.isFinite(rttMs) || rttMs < 0 ||!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
+  const speedFactor = Number(values['speed-factor']);
+  if (!Number.isFinite(speedFactor) || speedFactor < 0 || !Number.isFinite(rttMs) || rttMs < 0 || !Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
     || !PLATFORMS.includes(platform) || !VERSIONS.includes(version)) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
-  const engine = createStandin({ product: platform, version: Number(version) as 2019 | 2022 | 2025 });
+  const engine = createStandin({ product: platform, version: Number(version) as 2019 | 2022 | 2025, speedFactor });
   const server = await startStandinServer({
     engine,
     port,
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
   writeFileSync(caFile, server.caPem);
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
-  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}
+  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}${speedFactor !== 1 ? `   speed factor: ${speedFactor}` : ''}
 
 tedious:
   new Connection({

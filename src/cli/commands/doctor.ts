@@ -54,7 +54,7 @@ export async function runDoctor(args: readonly string[], io: ConnectedCliIO): Pr
     // The second session is what a run's workload would be: it proves whether its waits are visible to the monitor.
     const workload = await connect(profile, secret, { role: 'workload' });
     opened.push(workload);
-    const report = await checkReadiness(monitor, { workloadSpid: workload.spid, encryption: { encrypted: monitor.encrypted, evidence: monitor.encryptionEvidence } });
+    const report = await checkReadiness(monitor, { workload, encryption: { encrypted: monitor.encrypted, evidence: monitor.encryptionEvidence } });
     const jsonText = `${JSON.stringify(report, null, 2)}\n`;
     if (out) (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(out, jsonText);
     io.stdout(json ? jsonText : describeReadiness(report));

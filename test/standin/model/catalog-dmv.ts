@@ -1,6 +1,7 @@
 // Performance DMVs: file IO, volumes, waits (server, session, in flight), requests, sessions, connections,
 // perf counters, log stats/space/VLFs, sys/host info, transactions. Columns follow the Learn pages (reference §1–§3, §6).
 import { dbArg, padNchar, register, requireServerState, type VRow } from './catalog';
+import { consistencyFaults } from './consistencyFaults';
 import type { BatchContext } from './eval';
 import type { Database, Session, WaitStat } from './state';
 
@@ -78,7 +79,10 @@ export function registerDmvTables(): void {
   // Without the permission a session sees only its own rows (reference §2.2).
   register({
     name: 'sys.dm_exec_session_wait_stats', columns: 'session_id smallint, ' + waitCols,
-    rows: (b) => visibleSessions(b).flatMap((s) => [...s.waits.entries()].map(([t, w]) => ({ session_id: s.spid, ...waitRow(t, w) }))),
+    rows: (b) => {
+      const faults = consistencyFaults(b.server); // test switch: withheld rows (consistencyFaults.ts)
+      return visibleSessions(b).flatMap((s) => [...s.waits.entries()].filter(([t]) => !faults.withholds(t)).map(([t, w]) => ({ session_id: s.spid, ...waitRow(t, w) })));
+    },
   });
   register({
     name: 'sys.dm_os_waiting_tasks', check: requireServerState,
@@ -168,9 +172,12 @@ export function registerDmvTables(): void {
   });
   register({
     name: 'sys.dm_db_log_info', argCount: 1,
+    // 2022+: VIEW DATABASE PERFORMANCE STATE (or the server permission). Up to 2019 the server permission only: the
+    // current Learn page says "VIEW SERVER STATE permission in the database", an early revision VIEW DATABASE STATE
+    // (MODEL.md NOT CONFIRMED; issue 33 D7) — the stricter reading, so a GRANT that works here works under both.
     check: (b, line) => {
-      const perm = b.server.options.major >= 16 ? 'VIEW DATABASE PERFORMANCE STATE' : 'VIEW DATABASE STATE';
-      if (!b.server.hasDatabasePermission(b.session.login, b.session.db, perm)) b.server.requireServerState(b.session, line);
+      if (b.server.options.major >= 16 && b.server.hasDatabasePermission(b.session.login, b.session.db, 'VIEW DATABASE PERFORMANCE STATE')) return;
+      b.server.requireServerState(b.session, line);
     },
     columns: 'database_id int, file_id smallint, vlf_begin_offset bigint, vlf_size_mb float, vlf_sequence_number bigint, vlf_active bit, vlf_status int, ' +
       'vlf_parity tinyint, vlf_first_lsn nvarchar(48), vlf_create_lsn nvarchar(48)',
@@ -267,9 +274,12 @@ function perfCounterRows(b: BatchContext): VRow[] {
     ];
   };
   const totals = new Map<string, [number, number]>();
+  const faults = consistencyFaults(b.server); // test switches: scaled counters, a suffixed instance (consistencyFaults.ts)
   for (const d of b.server.databases.values()) {
+    const instance = b.server.counterName(d);
+    const suffixed = faults.counterInstanceSuffix !== null && instance !== d.name ? `${instance}${faults.counterInstanceSuffix}` : instance;
     for (const [name, v, t] of perDb(d)) {
-      add(obj, name, b.server.counterName(d), v, t); // a GUID (physical_database_name) on MI / Azure, state.ts
+      add(obj, name, suffixed, faults.counterValue(name, v), t); // a GUID (physical_database_name) on MI / Azure, state.ts
       const cur = totals.get(name);
       totals.set(name, [(cur?.[0] ?? 0) + v, t]);
     }

@@ -1,6 +1,7 @@
 // Extended Events views: session definitions, running sessions and targets (ring_buffer / event_file XML),
 // the XE metadata DMVs (packages, objects, columns) and sys.fn_xe_file_target_read_file. Reference §4.
 import { padNchar, register, requireServerState, type VRow } from './catalog';
+import { consistencyFaults } from './consistencyFaults';
 import type { BatchContext } from './eval';
 import type { EventSession } from './xe';
 import { counterTargetXml, eventFileXml, histogramTargetXml, packageOf, ringBufferXml, XE_EVENTS, XE_MAP_TYPES, XE_TARGETS } from './xe';
@@ -82,8 +83,9 @@ const serverSessions = (b: BatchContext) => [...b.server.eventSessions.values()]
 const dbSessions = (b: BatchContext) => [...b.server.eventSessions.values()].filter((s) => s.scope === 'DATABASE' && s.databaseId === b.session.db.id);
 
 /** Field descriptions; the client reads the duration unit from here. The units are the model's (MODEL.md NOT CONFIRMED). */
-function columnDescription(event: string, field: string): string {
+function columnDescription(event: string, field: string, unstatedUnits = false): string {
   if (field !== 'duration') return `${field} (stand-in)`;
+  if (unstatedUnits) return 'The duration (stand-in model, unit not stated)'; // test switch (consistencyFaults.ts)
   if (event === 'log_flush_complete') return 'Duration of the flush in microseconds (stand-in model)';
   if (event === 'wait_info') return 'The duration of the wait in milliseconds (stand-in model)';
   if (event === 'wait_completed') return 'The duration of the wait in microseconds (stand-in model)';
@@ -143,7 +145,7 @@ export function registerXeTables(): void {
           name, column_id: i + 6, object_name: ev, object_package_guid: PACKAGES[packageOf(ev)]!, type_name: type,
           type_package_guid: PACKAGES[XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0']!,
           column_type: 'data', column_value: null, capabilities: 0, capabilities_desc: null,
-          description: columnDescription(ev, name),
+          description: columnDescription(ev, name, consistencyFaults(b.server).unstatedDurationUnits),
         }));
       }
       const custom: Array<[string, string, string, string | null]> = [

@@ -95,7 +95,7 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       const v = server.productVersion();
       const map: Record<string, SqlValue> = {
         productversion: v,
-        productmajorversion: String(server.options.major),
+        productmajorversion: String(server.reportedMajor()),
         productminorversion: '0',
         productbuild: String(server.productBuild()),
         productlevel: 'RTM',

@@ -181,8 +181,18 @@ export class Server {
     return 4000 + 10 * this.options.cu;
   }
 
+  /**
+   * The major version the server reports. Managed Instance and Azure SQL Database report 12 whatever their engine
+   * ("version 12 of Azure SQL Database is newer than version 16 of SQL Server", @@VERSION page; the MI overview: "does
+   * not indicate SQL engine version 12"), while their permission rules are the current ones (`options.major`, 2022 by
+   * default) — so a client keying permissions on the reported version gets them wrong (issue 33 D4).
+   */
+  reportedMajor(): number {
+    return this.options.product === 'sqlserver' ? this.options.major : 12;
+  }
+
   productVersion(): string {
-    return `${this.options.major}.0.${this.productBuild()}.1`;
+    return `${this.reportedMajor()}.0.${this.productBuild()}.1`;
   }
 
   /** Name of the permission a server-scoped performance DMV needs on this version (reference §8). */

@@ -6,6 +6,10 @@ import { captureVlfCount, diffLog, mapLogSpace, VLF_FALLBACK_SQL, VLF_SQL, vlfsF
 import { mapServerIdentity, mapTraceFlags } from '../../../src/probes/serverInfo';
 import { mapInFlightWait } from '../../../src/probes/waitStats';
 import type { Row, SqlClient } from '../../../src/db/types';
+import type { GrantContext } from '../../../src/probes/permissions';
+
+/** A 2022 SQL Server login context: the GRANT texts and visibility permission these tests see. */
+const CTX: GrantContext = { majorVersion: 16, engineEdition: 3, loginName: 'lens', userName: 'lens', databaseName: 'lab' };
 
 function missing(name: string): RequestError {
   const e = new RequestError(`Invalid object name '${name}'.`, 'EREQUEST');
@@ -72,15 +76,17 @@ describe('probes mappers: rows as tedious delivers them', () => {
 describe('probes fallbacks for older versions and Azure SQL Database', () => {
   it('falls back to DBCC LOGINFO where sys.dm_db_log_info does not exist (pre-2016 SP2), current database only', async () => {
     const c = client({ [VLF_SQL]: () => { throw missing('sys.dm_db_log_info'); }, [VLF_FALLBACK_SQL]: [{ Status: 2 }, { Status: 0 }] });
-    assert.deepEqual(await captureVlfCount(c, 5, true), { count: 2, active: 1, source: 'DBCC LOGINFO' });
-    await assert.rejects(captureVlfCount(c, 5, false), /Invalid object name/);
+    assert.deepEqual(await captureVlfCount(c, 5, true, CTX), { status: 'ok', value: { count: 2, active: 1, source: 'DBCC LOGINFO' } });
+    const elsewhere = await captureVlfCount(c, 5, false, CTX);
+    assert.equal(elsewhere.status, 'unavailable');
+    assert.match(elsewhere.status === 'unavailable' ? elsewhere.reason : '', /Invalid object name/);
   });
 
   it('in the target database reads sys.database_files (visible to public; sys.master_files is not asked)', async () => {
     const row = { file_id: 1, sample_ms: '1', num_of_reads: '0', num_of_bytes_read: '0', io_stall_read_ms: '0', num_of_writes: '0', num_of_bytes_written: '0', io_stall_write_ms: '0', io_stall: '0', size_on_disk_bytes: null, type: 1, type_desc: 'LOG', logical_name: 'log', physical_name: 'x' };
     const c = client({ [FILE_STATS_SQL]: () => { throw missing('sys.master_files'); }, [FILE_STATS_CURRENT_DB_SQL]: [row] });
-    const files = await captureFileStats(c, 5, true);
-    assert.equal(files[0]!.kind, 'log');
+    const files = await captureFileStats(c, 5, true, CTX);
+    assert.equal(files.status === 'ok' ? files.value[0]!.kind : files.reason, 'log');
     assert.deepEqual(c.asked, [FILE_STATS_CURRENT_DB_SQL]);
   });
 });

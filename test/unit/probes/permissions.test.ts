@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { quoteName } from '../../../src/db/quote';
 import { rebuildGrants } from '../../../src/probes/grantRebuild';
-import { evaluatePreflight, grantFor, inComment, serverStatePermission } from '../../../src/probes/permissions';
+import { evaluatePreflight, grantFor, hasGranularPermissions, inComment, PREFLIGHT_SERVER_SQL, requiredPermission, serverStatePermission } from '../../../src/probes/permissions';
 
 const ctx2019 = { majorVersion: 15, engineEdition: 3, loginName: 'app]user', userName: 'app]user', databaseName: 'Sales]DB' };
 const ctx2022 = { ...ctx2019, majorVersion: 16 };
@@ -43,11 +43,32 @@ describe('probes/permissions: preflight evaluation', () => {
     assert.equal(result.grantScript, 'USE [master];\nGRANT VIEW SERVER STATE TO [lens];');
   });
 
-  it('on 2022 accepts CREATE + DROP ANY EVENT SESSION instead of ALTER ANY EVENT SESSION', () => {
-    const row = { login_name: 'lens', user_name: 'lens', view_server_performance_state: 1, alter_any_event_session: 0, create_any_event_session: 1, drop_any_event_session: 1, alter_database: 0, view_database_performance_state: 1 };
+  it('on 2022 accepts CREATE + DROP ANY EVENT SESSION with ALTER ANY EVENT SESSION ENABLE + DISABLE instead of ALTER ANY EVENT SESSION', () => {
+    const row = {
+      login_name: 'lens', user_name: 'lens', view_server_performance_state: 1, alter_any_event_session: 0, create_any_event_session: 1, drop_any_event_session: 1,
+      alter_any_event_session_enable: 1, alter_any_event_session_disable: 1, alter_database: 0, view_database_performance_state: 1,
+    };
     const result = evaluatePreflight(row, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales' });
     assert.deepEqual(result.missing.map((m) => m.measurement), ['durabilityToggle']);
     assert.equal(result.grantScript, 'USE [Sales];\nGRANT ALTER ON DATABASE::[Sales] TO [lens];');
+  });
+
+  it('D8: CREATE + DROP ANY EVENT SESSION without the START/STOP rights (ENABLE/DISABLE) leaves the trace missing, with the GRANT', () => {
+    for (const without of ['alter_any_event_session_enable', 'alter_any_event_session_disable']) {
+      const row: Record<string, unknown> = {
+        login_name: 'lens', user_name: 'lens', view_server_performance_state: 1, alter_any_event_session: 0, create_any_event_session: 1, drop_any_event_session: 1,
+        alter_any_event_session_enable: 1, alter_any_event_session_disable: 1, alter_database: 1, view_database_performance_state: 1,
+      };
+      row[without] = 0;
+      const result = evaluatePreflight(row, { majorVersion: 16, engineEdition: 3, databaseName: 'Sales' });
+      assert.deepEqual(result.missing.map((m) => m.measurement), ['extendedEvents'], without);
+      assert.equal(result.grantScript, 'USE [master];\nGRANT ALTER ANY EVENT SESSION TO [lens];');
+    }
+  });
+
+  it('D8: the preflight asks the server for the ENABLE and DISABLE permissions', () => {
+    assert.match(PREFLIGHT_SERVER_SQL, /HAS_PERMS_BY_NAME\(NULL, NULL, N'ALTER ANY EVENT SESSION ENABLE'\) AS alter_any_event_session_enable/);
+    assert.match(PREFLIGHT_SERVER_SQL, /HAS_PERMS_BY_NAME\(NULL, NULL, N'ALTER ANY EVENT SESSION DISABLE'\) AS alter_any_event_session_disable/);
   });
 
   it('treats an unknown permission name (NULL) as not held', () => {
@@ -55,6 +76,28 @@ describe('probes/permissions: preflight evaluation', () => {
     const check = result.checks.find((c) => c.permission === 'VIEW SERVER PERFORMANCE STATE')!;
     assert.equal(check.held, null);
     assert.ok(result.missing.some((m) => m.measurement === 'waitStats'));
+  });
+});
+
+describe('probes/permissions: Managed Instance (D4) and sys.dm_db_log_info (D7)', () => {
+  // MI reports ProductMajorVersion 12 but has the 2022 permission names (permissions.ts hasGranularPermissions).
+  const mi = { majorVersion: 12, engineEdition: 8, loginName: 'lens', userName: 'lens', databaseName: 'appdb' };
+
+  it('D4: keys the permission names on the engine edition: Managed Instance at major version 12 gets the 2022 names', () => {
+    assert.equal(hasGranularPermissions(mi), true);
+    assert.equal(hasGranularPermissions({ majorVersion: 12, engineEdition: 3 }), false, 'a real SQL Server 2014 keeps the old names');
+    assert.equal(hasGranularPermissions({ majorVersion: 12, engineEdition: 5 }), false, 'Azure SQL Database has its own names');
+    assert.equal(serverStatePermission(mi), 'VIEW SERVER PERFORMANCE STATE');
+    assert.equal(grantFor('waitStats', mi), 'USE [master];\nGRANT VIEW SERVER PERFORMANCE STATE TO [lens];');
+    assert.equal(grantFor('vlfs', mi), 'USE [appdb];\nGRANT VIEW DATABASE PERFORMANCE STATE TO [lens];');
+    assert.deepEqual(requiredPermission('hostInfo', mi), { permission: 'VIEW SERVER PERFORMANCE STATE', scope: 'server' });
+  });
+
+  it('D7: up to 2019 sys.dm_db_log_info asks for the server permission (the one every Learn revision accepts), never VIEW DATABASE STATE', () => {
+    assert.deepEqual(requiredPermission('vlfs', ctx2019), { permission: 'VIEW SERVER STATE', scope: 'server' });
+    assert.equal(grantFor('vlfs', ctx2019), 'USE [master];\nGRANT VIEW SERVER STATE TO [app]]user];');
+    const result = evaluatePreflight({ login_name: 'lens', user_name: 'lens', view_server_state: 0, view_database_state: 1, alter_any_event_session: 1, alter_database: 1 }, { majorVersion: 15, engineEdition: 3, databaseName: 'Sales' });
+    assert.ok(result.missing.some((m) => m.measurement === 'vlfs'), 'VIEW DATABASE STATE alone does not make the VLF count available on 2019');
   });
 });
 

@@ -7,6 +7,10 @@ import { connectionLimitProblem, openWorkloadSessions, parseSessionLevels, readC
 import { sessionParamOf, withSessionParam } from '../../../src/profile/sessionParam';
 import { SetupMarkerError } from '../../../src/profile/setupMarkers';
 import type { WorkloadExecutor } from '../../../src/profile/types';
+import type { GrantContext } from '../../../src/probes/permissions';
+
+/** A 2022 SQL Server login context: the GRANT texts and visibility permission these tests see. */
+const CTX: GrantContext = { majorVersion: 16, engineEdition: 3, loginName: 'lens', userName: 'lens', databaseName: 'lab' };
 
 function fakeSession(spid: number, log: string[], answer: (sql: string) => Row[] = () => []): SqlSession {
   return {
@@ -112,7 +116,7 @@ describe('profile: concurrency sweep core', () => {
       },
     };
     const monitor = fakeSession(1, log, () => [{ wait_type: 'WRITELOG', waiting_tasks_count: '0', wait_time_ms: '0', max_wait_time_ms: '0', signal_wait_time_ms: '0' }]);
-    const out = await runConcurrent(monitor, { sessions, parameter: '@session' }, [{ text: 'INSERT t VALUES (@session)', repeat: 1, firstLine: 0 }], executor, { signal: new AbortController().signal });
+    const out = await runConcurrent(monitor, { sessions, parameter: '@session' }, [{ text: 'INSERT t VALUES (@session)', repeat: 1, firstLine: 0 }], executor, { signal: new AbortController().signal, grantContext: CTX });
     const lastConnect = Math.max(...events.map((e, i) => (e.startsWith('connected') ? i : -1)));
     const firstStart = events.findIndex((e) => e.startsWith('start'));
     assert.ok(firstStart > lastConnect, events.join(', '));
@@ -127,9 +131,26 @@ describe('profile: concurrency sweep core', () => {
     const log: string[] = [];
     const monitor: SqlSession = { ...fakeSession(1, log), query: async () => Promise.reject(new Error('VIEW SERVER STATE permission was denied')) };
     const executor: WorkloadExecutor = { run: () => ({ done: Promise.resolve(report()), cancel: () => undefined }) };
-    const out = await runConcurrent(monitor, { sessions: [fakeSession(5, log)], parameter: null }, [{ text: 'SELECT 1', repeat: 1, firstLine: 0 }], executor, { signal: new AbortController().signal });
+    const out = await runConcurrent(monitor, { sessions: [fakeSession(5, log)], parameter: null }, [{ text: 'SELECT 1', repeat: 1, firstLine: 0 }], executor, { signal: new AbortController().signal, grantContext: CTX });
     assert.equal(out.concurrency.writelog, null);
-    assert.match(out.concurrency.writelogNotMeasured!, /could not be read .*VIEW SERVER STATE.*denied/);
+    assert.match(out.concurrency.writelogNotMeasured!, /not measured \(session 5\).*VIEW SERVER STATE.*denied/);
+  });
+
+  it("D1: a login that cannot see other sessions gets WRITELOG 'not measured' with the GRANT, never a measured 0", async () => {
+    const log: string[] = [];
+    const asked: string[] = [];
+    // sys.dm_exec_session_wait_stats filters other sessions out silently: no rows, and the visibility check says the
+    // login may not see them (HAS_PERMS_BY_NAME 0, its own spid differs).
+    const monitor = fakeSession(1, log, (sql) => {
+      asked.push(sql);
+      return /HAS_PERMS_BY_NAME/.test(sql) ? [{ own_spid: 1, can_see_all: 0 }] : [];
+    });
+    const executor: WorkloadExecutor = { run: () => ({ done: Promise.resolve(report()), cancel: () => undefined }) };
+    const sessions = [fakeSession(5, log), fakeSession(6, log)];
+    const out = await runConcurrent(monitor, { sessions, parameter: null }, [{ text: 'SELECT 1', repeat: 1, firstLine: 0 }], executor, { signal: new AbortController().signal, grantContext: CTX });
+    assert.equal(out.concurrency.writelog, null);
+    assert.match(out.concurrency.writelogNotMeasured!, /not measured \(session 5\).*without VIEW SERVER PERFORMANCE STATE a login sees only its own session's waits.*GRANT VIEW SERVER PERFORMANCE STATE TO \[lens\]/);
+    assert.ok(asked.some((q) => /HAS_PERMS_BY_NAME/.test(q)), 'the visibility was asked');
   });
 
   it('finds the session-param marker, rejects a malformed or conflicting one, and types the value as int', () => {

@@ -3,6 +3,10 @@
 import { strict as assert } from 'node:assert';
 import type { QueryParameter, Row, SqlClient } from '../../../src/db/types';
 import { startSampler } from '../../../src/profile/sampler';
+import type { GrantContext } from '../../../src/probes/permissions';
+
+/** A 2022 SQL Server login context: the GRANT texts and visibility permission these tests see. */
+const CTX: GrantContext = { majorVersion: 16, engineEdition: 3, loginName: 'lens', userName: 'lens', databaseName: 'lab' };
 
 /**
  * Answers the file-stats and counter probes with counters that grow by one write per reading; counts overlap. A
@@ -58,7 +62,7 @@ describe('profile: sampler', () => {
   it('never overlaps two requests on the monitor and reports cumulative readings since its baseline', async () => {
     const monitor = new FakeMonitor();
     let clock = 1000;
-    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, now: () => (clock += 10) });
+    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, grantContext: CTX, now: () => (clock += 10) });
     await until(() => monitor.queries >= 4, '4 readings, one request each');
     const result = await sampler.stop();
     assert.equal(monitor.maxInFlight, 1);
@@ -75,18 +79,18 @@ describe('profile: sampler', () => {
   it('an error ends sampling with a note; the samples so far are kept', async () => {
     const monitor = new FakeMonitor();
     monitor.failAt = 4;
-    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
+    const sampler = startSampler(monitor, { intervalMs: 10, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, grantContext: CTX });
     await until(() => monitor.queries >= 4, 'the failing reading');
     const result = await sampler.stop();
     assert.equal(result.samples.length, 2);
-    assert.match(result.notes[0]!, /^Sampling stopped after 2 sample\(s\): The connection was closed\. The before\/after figures are not affected\./);
+    assert.match(result.notes[0]!, /^Sampling stopped after 2 sample\(s\): No per-file IO \(sys\.dm_io_virtual_file_stats\): The connection was closed\. The before\/after figures are not affected\./);
   });
 
   it('a short run is sampled too: the first gaps ramp up from 50 ms, and stop() takes a last reading', async () => {
     const monitor = new FakeMonitor();
     const seen: number[] = [];
     // 1 s interval, as configured by default: a 2-second CHECKDB used to get one sample or none.
-    const sampler = startSampler(monitor, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, onSample: (s) => seen.push(s.files[0]!.writes) });
+    const sampler = startSampler(monitor, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, grantContext: CTX, onSample: (s) => seen.push(s.files[0]!.writes) });
     // baseline + 3 ramped readings (50, 100, 200 ms): 4 requests, well before the first 1 s interval would end.
     await until(() => monitor.queries >= 4, 'three ramped samples', 3000);
     const result = await sampler.stop();
@@ -94,7 +98,7 @@ describe('profile: sampler', () => {
     assert.deepEqual(seen, result.samples.map((s) => s.files[0]!.writes), 'every sample was reported live');
 
     const instant = new FakeMonitor();
-    const quick = startSampler(instant, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false });
+    const quick = startSampler(instant, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, grantContext: CTX });
     await until(() => instant.queries >= 1, 'the baseline reading');
     const ended = await quick.stop();
     assert.ok(ended.samples.length >= 1, 'stopping before the first gap still yields a last reading');

@@ -16,7 +16,9 @@ describe('stand-in model: platform modes and version rules', () => {
       const [r] = await rows(s, await connect(s), "SELECT SERVERPROPERTY('EngineEdition') AS ee, SERVERPROPERTY('ProductMajorVersion') AS major");
       seen.push([product, r!.ee, r!.major]);
     }
-    assert.deepEqual(seen, [['sqlserver', '3', '17'], ['mi', '8', '16'], ['azure-sqldb', '5', '16']]); // sql_variant arrives as text here
+    // MI and Azure SQL Database report major version 12 whatever their engine (the @@VERSION page, MI overview; issue
+    // 33 D4); their permission rules stay the current ones. sql_variant arrives as text here.
+    assert.deepEqual(seen, [['sqlserver', '3', '17'], ['mi', '8', '12'], ['azure-sqldb', '5', '12']]);
   });
 
   // Managed Instance Known issues, "GUID values shown instead of database names": performance counters and XE show
