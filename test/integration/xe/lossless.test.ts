@@ -86,13 +86,13 @@ describe('integration: lossless log-flush tracing', function () {
       assert.equal(t.timeline.coverage!.complete, true);
       assert.equal(t.timeline.counts.reduce((a, b) => a + b, 0), t.flushes);
       assert.equal(t.eventFiles!.files.length, 1);
-      assert.ok(t.eventFiles!.files[0]!.includes(`lens_lossless_${t.sessionName}_`), t.eventFiles!.files[0]);
+      assert.ok(t.eventFiles!.files[0]!.includes(`lens_lossless_${t.sessionName}-`), t.eventFiles!.files[0]);
       assert.ok(t.notes.some((n) => n.includes('stay on the server after the session is dropped') && n.includes(t.eventFiles!.files[0]!)), t.notes.join('\n'));
     }
     // Every run's file is still on the server (DROP EVENT SESSION leaves them), which is why each run reads only its own.
     // (The per-statement session of each run, issue 16, writes its own file beside them under its own name.)
     const files = [...h.standin!.state.xeFiles.keys()].filter((f) => f.includes('lens_lossless_'));
-    assert.equal(files.filter((f) => runs.some((r) => f.includes(`lens_lossless_${r.logFlushTrace!.sessionName}_0_`))).length, 3);
+    assert.equal(files.filter((f) => runs.some((r) => f.includes(`lens_lossless_${r.logFlushTrace!.sessionName}-_0_`))).length, 3);
     assert.equal(files.length, 6);
   });
 
