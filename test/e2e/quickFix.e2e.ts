@@ -1,5 +1,5 @@
 // Quick fixes in the real workbench: put the cursor on the flagged INSERT, open the Quick Fix menu (Ctrl+.), pick a
-// fix, and watch the Problems panel drop the diagnostic; undo brings it back; the "commit every N" snippet takes the N
+// fix, and watch the editor drop the diagnostic's mark; undo brings it back; the "commit every N" snippet takes the N
 // typed in place. Run by run.ts after the UI tests, on fixtures/workspace/quick-fix.sql (no server needed).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,21 +21,36 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean,
   }
 }
 
-/** Problems-panel rows of `file` whose text contains `needle`, read as they are now (none is an answer too). */
-async function problemLines(page: Page, file: string, needle: string): Promise<number[]> {
-  await runCommand(page, 'Problems: Focus on Problems View');
-  await page.locator('.markers-panel').first().waitFor({ timeout: 15_000 });
-  const rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((els) =>
-    els.map((el) => ({ level: el.getAttribute('aria-level'), text: el.textContent ?? '', top: el.getBoundingClientRect().top })));
-  rows.sort((a, b) => a.top - b.top);
-  const lines: number[] = [];
-  let current = '';
-  for (const row of rows) {
-    if (row.level === '1') { current = row.text; continue; }
-    if (!current.includes(file) || !row.text.includes(needle)) continue;
-    lines.push(Number(/\[Ln (\d+)/.exec(row.text)?.[1] ?? NaN));
-  }
-  return lines;
+/**
+ * Lines of the active editor marked by a diagnostic: `hint` (dotted, what the loop findings are until their measured
+ * precision allows a squiggle, src/tsql/diagnose.ts SURE) and `squiggle` (information, warning, error). The Problems
+ * panel lists no hints, so the editor's own marks are what the user sees.
+ */
+async function markerLines(page: Page): Promise<{ hint: number[]; squiggle: number[] }> {
+  // No named functions inside evaluate: the test runner's transpiler wraps them in a helper the page does not have.
+  return page.evaluate(() => {
+    const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+    const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
+      .map((el) => ({ n: Number(el.textContent?.trim()), box: el.getBoundingClientRect() }))
+      .filter((l) => Number.isFinite(l.n) && l.n > 0);
+    const result = { hint: [] as number[], squiggle: [] as number[] };
+    for (const el of Array.from(editor?.querySelectorAll('.squiggly-hint, .squiggly-info, .squiggly-warning, .squiggly-error') ?? [])) {
+      const box = el.getBoundingClientRect();
+      const middle = (box.top + box.bottom) / 2;
+      const line = numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n;
+      if (line === undefined) continue;
+      (el.classList.contains('squiggly-hint') ? result.hint : result.squiggle).push(line);
+    }
+    result.hint.sort((x, y) => x - y);
+    return result;
+  });
+}
+
+/** 1-based line of the first editor line matching `pattern` (the fixture is short: every line is rendered). */
+function editorLineOf(text: string, pattern: RegExp): number {
+  const index = text.split('\n').findIndex((l) => pattern.test(l));
+  if (index < 0) throw new Error(`no editor line matches ${pattern}:\n${text}`);
+  return index + 1;
 }
 
 /** Focuses the fixture's editor again (the Problems view took the focus). */
@@ -99,22 +114,22 @@ function insertPosition(workspace: string): { line: number; column: number } {
 
 export const quickFixTests: E2eTest[] = [
   {
-    name: 'quick fix: "Wrap the loop in one transaction" removes autocommit-dml-in-loop, and undo brings it back',
+    name: 'quick fix: "Wrap the loop in one transaction" removes the autocommit-dml-in-loop mark, and undo brings it back',
     timeoutMs: 120_000,
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, FILE);
       const at = insertPosition(workspace);
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1 && l[0] === at.line, `${CODE} on line ${at.line}`, 90_000);
+      const only = (line: number) => (m: { hint: number[]; squiggle: number[] }) => m.hint.join() === String(line) && m.squiggle.length === 0;
+      await pollUntil(() => markerLines(page), only(at.line), `the ${CODE} hint on line ${at.line}`, 90_000);
       await goTo(page, at.line, at.column);
       await applyQuickFix(page, 'Wrap the loop in one transaction (BEGIN TRANSACTION before, COMMIT after)');
       const text = await editorText(page);
       if (!/BEGIN TRANSACTION;\s*\nWHILE @i < 100[\s\S]*END;\s*\nCOMMIT TRANSACTION;/.test(text)) throw new Error(`the loop is not wrapped:\n${text}`);
       await screenshot('quick-fix-wrapped');
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 0, `${CODE} gone after the fix`);
-      await screenshot('quick-fix-problems-empty');
-      await focusEditor(page);
+      await pollUntil(() => markerLines(page), (m) => m.hint.length === 0 && m.squiggle.length === 0, `no mark left after the fix`);
+      await screenshot('quick-fix-no-marks');
       await page.keyboard.press('Control+Z');
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1 && l[0] === at.line, `${CODE} back after undo`);
+      await pollUntil(() => markerLines(page), only(at.line), `the ${CODE} hint back after undo`);
       await revert(page);
     },
   },
@@ -124,7 +139,7 @@ export const quickFixTests: E2eTest[] = [
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, FILE);
       const at = insertPosition(workspace);
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1, `${CODE} shown`);
+      await pollUntil(() => markerLines(page), (m) => m.hint.join() === String(at.line), `the ${CODE} hint on line ${at.line}`);
       await goTo(page, at.line, at.column);
       await applyQuickFix(page, 'Commit every N iterations');
       // The placeholder (1000) is selected: typing replaces it.
@@ -135,10 +150,11 @@ export const quickFixTests: E2eTest[] = [
         throw new Error(`the loop does not commit every N:\n${text}`);
       }
       await screenshot('quick-fix-commit-every-n');
-      // commit-in-loop remains as a hint (the recommended pattern), which the Problems panel does not list.
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 0, `${CODE} gone after the snippet`);
+      // The INSERT is no longer marked; the only mark left is the commit-in-loop hint naming N on the inner COMMIT.
+      const commitLine = editorLineOf(text, /^\s+COMMIT TRANSACTION;/);
+      await pollUntil(() => markerLines(page), (m) => m.hint.join() === String(commitLine) && m.squiggle.length === 0, `only the commit-every-N hint (line ${commitLine})`);
       await revert(page);
-      await pollUntil(() => problemLines(page, FILE, CODE), (l) => l.length === 1, `${CODE} back after revert`);
+      await pollUntil(() => markerLines(page), (m) => m.hint.join() === String(at.line), `the ${CODE} hint back after revert`);
     },
   },
 ];

@@ -58,7 +58,7 @@ const SHAPES: { name: string; text: string; block: boolean }[] = [
       "      INSERT dbo.t (a) VALUES ('two", "line');", '      SET @i += 1;', '    END -- loop', '  ELSE', '    PRINT 1;', 'END'].join('\n'),
   },
   { name: 'IF and loop on one line', block: true, text: 'IF @x = 1 WHILE @i < 3 BEGIN INSERT dbo.t VALUES (1); SET @i += 1; END' },
-  { name: 'a single-statement body', block: false, text: ['WHILE (SELECT COUNT(*) FROM dbo.q) > 0', '  DELETE FROM dbo.q WHERE id = (SELECT MIN(id) FROM dbo.q);'].join('\n') },
+  { name: 'a single-statement body', block: false, text: ['WHILE @i < 1000', '  INSERT dbo.t (a) VALUES (@i);'].join('\n') },
   {
     name: 'a cursor loop with tabs and CRLF', block: true,
     text: ['DECLARE c CURSOR LOCAL FAST_FORWARD FOR SELECT id FROM dbo.src;', 'OPEN c;', 'FETCH NEXT FROM c INTO @id;', 'WHILE @@FETCH_STATUS = 0',
@@ -72,7 +72,7 @@ const SHAPES: { name: string; text: string; block: boolean }[] = [
   { name: 'a statement after the loop on its line', block: true, text: ['WHILE @i < 3', 'BEGIN', '  INSERT dbo.t VALUES (1); SET @i += 1;', 'END; SELECT @i;'].join('\n') },
   {
     name: 'the ELSE branch, in a TRY block', block: true,
-    text: ['BEGIN TRY', '  IF @x = 1 PRINT 1;', '  ELSE', '    WHILE @i < 3', '    BEGIN', '      UPDATE dbo.t SET a = @i;', '      SET @i += 1;', '    END', 'END TRY', 'BEGIN CATCH', '  PRINT 2;', 'END CATCH'].join('\n'),
+    text: ['BEGIN TRY', '  IF @x = 1 PRINT 1;', '  ELSE', '    WHILE @i < 3', '    BEGIN', '      UPDATE dbo.t SET a = @i WHERE id = @i;', '      SET @i += 1;', '    END', 'END TRY', 'BEGIN CATCH', '  PRINT 2;', 'END CATCH'].join('\n'),
   },
 ];
 

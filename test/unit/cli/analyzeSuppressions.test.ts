@@ -37,7 +37,7 @@ describe('cli analyze with suppression comments', () => {
 
     const file = fakeIO({ 'a.sql': ['-- durability-lens: ignore-file unbalanced-transaction', ...LOOP].join('\r\n') });
     assert.equal(await runCli(['analyze', 'a.sql'], file), 0);
-    assert.match(file.out, /^a\.sql:5:3: information autocommit-dml-in-loop$/m);
+    assert.match(file.out, /^a\.sql:5:3: hint autocommit-dml-in-loop$/m);
     assert.doesNotMatch(file.out, /unbalanced-transaction/);
   });
 
