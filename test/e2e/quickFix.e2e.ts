@@ -123,8 +123,8 @@ export const quickFixTests: E2eTest[] = [
       await pollUntil(() => markerLines(page), only(at.line), `the ${CODE} hint on line ${at.line}`, 90_000);
       await goTo(page, at.line, at.column);
       await applyQuickFix(page, 'Wrap the loop in one transaction (BEGIN TRANSACTION before, COMMIT after)');
-      const text = await editorText(page);
-      if (!/BEGIN TRANSACTION;\s*\nWHILE @i < 100[\s\S]*END;\s*\nCOMMIT TRANSACTION;/.test(text)) throw new Error(`the loop is not wrapped:\n${text}`);
+      // The editor re-renders after the edit: wait for the wrapped text rather than reading it once.
+      await pollUntil(() => editorText(page), (t) => /BEGIN TRANSACTION;\s*\nWHILE @i < 100[\s\S]*END;\s*\nCOMMIT TRANSACTION;/.test(t), 'the loop wrapped in BEGIN TRANSACTION … COMMIT TRANSACTION');
       await screenshot('quick-fix-wrapped');
       await pollUntil(() => markerLines(page), (m) => m.hint.length === 0 && m.squiggle.length === 0, `no mark left after the fix`);
       await screenshot('quick-fix-no-marks');
