@@ -1,6 +1,7 @@
 // Language server entry point: wires documents, settings, the analysis cache and the database context
-// to diagnostics, code lenses and hovers. Transport (--stdio / --node-ipc) comes from the command line.
+// to diagnostics, code lenses, hovers and quick fixes. Transport (--stdio / --node-ipc) comes from the command line.
 import {
+  CodeActionKind,
   CodeLensRefreshRequest,
   DidChangeConfigurationNotification,
   TextDocumentSyncKind,
@@ -13,6 +14,7 @@ import { DatabaseContextNotification } from '../shared/protocol';
 import { disabledCodes, type DurabilityLensSettings } from '../shared/settings';
 import type { Analysis, DatabaseDurabilityContext } from '../tsql/types';
 import { AnalysisCache } from './analysisCache';
+import { buildCodeActions, type EditSupport } from './codeActions';
 import { buildCodeLenses } from './codeLenses';
 import { toLspDiagnostics } from './diagnostics';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
@@ -26,6 +28,7 @@ const analyses = new AnalysisCache();
 let database: DatabaseDurabilityContext | null = null;
 let dynamicConfigurationChange = false;
 let codeLensRefresh = false;
+let editSupport: EditSupport = { documentChanges: false, snippets: false };
 
 function analysisFor(document: TextDocument, current: DurabilityLensSettings): Analysis {
   return analyses.get(document, database, disabledCodes(current));
@@ -50,11 +53,14 @@ connection.onInitialize((params): InitializeResult => {
   settings.supported = capabilities.workspace?.configuration === true;
   dynamicConfigurationChange = capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+  const workspaceEdit = capabilities.workspace?.workspaceEdit;
+  editSupport = { documentChanges: workspaceEdit?.documentChanges === true, snippets: workspaceEdit?.snippetEditSupport === true };
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       codeLensProvider: { resolveProvider: false },
       hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'Durability Lens' },
   };
@@ -110,6 +116,16 @@ connection.onHover(async (params) => {
   const current = await settings.get(document.uri);
   const latest = documents.get(document.uri) ?? document;
   return hoverAt(latest, analyses.tokens(latest), analysisFor(latest, current), params.position, database);
+});
+
+connection.onCodeAction(async (params) => {
+  const document = documents.get(params.textDocument.uri);
+  if (!document) return [];
+  const current = await settings.get(document.uri);
+  const latest = documents.get(document.uri) ?? document;
+  return buildCodeActions({
+    document: latest, analysis: analysisFor(latest, current), tokens: analyses.tokens(latest), params, database, support: editSupport,
+  });
 });
 
 documents.listen(connection);

@@ -7,6 +7,7 @@ import { LineIndex } from './lines';
 import { diagnose } from './diagnose';
 import { signatureOf } from './procedureParameters';
 import { scanStructure } from './structure';
+import { withoutSuppressed } from './suppressions';
 import type { Span } from './structure-types';
 import type { Analysis, AnalysisOptions, Range, TransactionStatementInfo } from './types';
 
@@ -36,13 +37,13 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     batchesWithDmlInLoop: batchesWithDmlInLoop(structure, batches.length),
     flushLogCalls: structure.flushLogCalls.map(range),
     checkpoints: structure.checkpoints.map(range),
-    diagnostics: diagnose(structure, batches.map((b) => b.repeat), options, range),
+    diagnostics: withoutSuppressed(diagnose(structure, batches.map((b) => b.repeat), options, range), tokens, lines),
     statements: structure.statements.map((kind, start, end, batchIndex) => ({ kind, range: lines.rangeOf(start, end), batchIndex })),
     routines: structure.routines.map((r) => ({
       kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
       batchIndex: r.batchIndex, external: r.external,
       // The parameter list straight from the document's tokens (re-lexing each header cost a quarter of analyze()).
-      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.bodyAt - 1)), nameParts: r.nameParts } } : {}),
+      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.headerEnd)), nameParts: r.nameParts } } : {}),
     })),
     transactions: transactionStatements(structure, range),
   };

@@ -57,15 +57,20 @@ export function diagnose(
         () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine, doubt)));
   }
   for (const c of s.commits) {
+    // `COMMIT … WITH (DELAYED_DURABILITY = ON)` does not wait for its flush unless the database is DISABLED (Learn,
+    // COMMIT TRANSACTION: "the request is ignored" then): until the connection says DISABLED, delayed-commit-needs-allowed
+    // (below) carries the doubt, not commit-in-loop.
+    const delayedHonoured = c.delayedDurability === 'ON' && db?.delayedDurability !== 'DISABLED';
+    const loopCommit = delayedHonoured ? null : c.loopCommit;
     const loop = c.loop;
-    if (c.loopCommit === 'per-iteration' && loop?.batch !== true && (loop === null || loop.durableRows || loop.unknownRows || loop.opaque)) {
+    if (loopCommit === 'per-iteration' && loop?.batch !== true && (loop === null || loop.durableRows || loop.unknownRows || loop.opaque)) {
       // Sure only when each iteration is a few single-row changes to permanent tables, many times over.
       const doubt = loop === null ? 'opaque' : loop.durableRows ? loopDoubt(loop) : loop.opaque ? 'opaque' : 'rows';
       const repeatedOnly = !isInsideLoop(s, c.keyword.start);
       const repeat = repeats[c.batchIndex] ?? 1;
       add('commit-in-loop', doubt === null ? sure('commit-in-loop') : 'hint', c.keyword,
         once(`loop|${repeatedOnly}|${repeat}|${doubt}`, () => msg.commitInLoop(repeatedOnly, repeat, doubt)));
-    } else if (c.loopCommit === 'every-n') {
+    } else if (loopCommit === 'every-n') {
       add('commit-in-loop', 'hint', c.keyword, once(`every|${c.everyN}`, () => msg.commitEveryN(c.everyN)));
     }
     if (c.delayedDurability !== null && c.durabilityClause !== null) {

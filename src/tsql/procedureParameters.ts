@@ -24,7 +24,7 @@ export function procedureSignature(headerText: string): ProcedureSignature | nul
   const t = lex(headerText);
   const header = routineHeader(t, 0, t.count);
   if (!header || header.kind !== 'PROCEDURE') return null;
-  return { ...signatureOf(t, header.nameEnd, Math.max(header.nameEnd, header.bodyAt - 1)), nameParts: header.nameParts };
+  return { ...signatureOf(t, header.nameEnd, Math.max(header.nameEnd, header.headerEnd)), nameParts: header.nameParts };
 }
 
 /** The token's text upper-cased when it is a word before `end`, else ''. */

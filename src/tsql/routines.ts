@@ -1,8 +1,11 @@
 // Reads the header of CREATE [OR ALTER] | ALTER {PROC[EDURE] | FUNCTION | TRIGGER}: the name, a procedure number and
-// where the body starts. Every form of header ends at the `AS` that opens the body (Learn: CREATE PROCEDURE,
-// CREATE FUNCTION, CREATE TRIGGER — https://learn.microsoft.com/sql/t-sql/statements/create-procedure-transact-sql,
+// where the body starts. A header ends at the `AS` that opens the body (Learn: CREATE PROCEDURE, CREATE FUNCTION,
+// CREATE TRIGGER — https://learn.microsoft.com/sql/t-sql/statements/create-procedure-transact-sql,
 // .../create-function-transact-sql, .../create-trigger-transact-sql); the only other `AS` words a header may hold are
 // `@param AS type`, `EXECUTE AS ...` in the WITH clause, and anything inside parentheses.
+// A function's AS is optional (`RETURNS int [ AS ] BEGIN`, `RETURNS TABLE [ AS ] RETURN`, `[ AS ] EXTERNAL NAME`), so
+// without it the header ends before the first top-level BEGIN, RETURN or EXTERNAL. A procedure's or trigger's AS is
+// required; while one is being typed without it, its body is read from a top-level BEGIN all the same.
 
 import { Kw } from './keywords';
 import { TokenKind, identifierText, type TokenStream } from './lexer';
@@ -13,8 +16,10 @@ export interface RoutineHeader {
   /** Name parts as written, brackets and quotes removed, joined with dots: `dbo.usp_load`. */
   name: string;
   number: number | null;
-  /** Token index of the first body token (`end` when the header has no AS yet, e.g. while typing). */
+  /** Token index of the first body token (`end` when no body has started yet, e.g. while typing). */
   bodyAt: number;
+  /** Token index where the header's options end: its AS, or the first body token when AS is left out. */
+  headerEnd: number;
   /** `AS EXTERNAL NAME ...`: a CLR routine. */
   external: boolean;
   /** Token index just after the name (and `;number`): where a procedure's parameter list starts. */
@@ -34,6 +39,12 @@ export function kwAt(t: TokenStream, end: number, i: number): Kw {
 
 export function kindAt(t: TokenStream, end: number, i: number): TokenKind {
   return i < end ? (t.kinds[i] as TokenKind) : (0 as TokenKind);
+}
+
+/** Whether token `i` is the (non-keyword) word `upper`, in any case. */
+function isWord(t: TokenStream, i: number, upper: string): boolean {
+  return t.kinds[i] === TokenKind.Word && t.ends[i]! - t.starts[i]! === upper.length &&
+    t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() === upper;
 }
 
 /** The header starting at token `from` (CREATE or ALTER), tokens up to `end` (exclusive); null when not a routine. */
@@ -64,14 +75,24 @@ export function routineHeader(t: TokenStream, from: number, end: number): Routin
   const nameEnd = r;
 
   let depth = 0;
+  let bodyAt = end;
   for (; r < end; r++) {
     const kd = kindAt(t, end, r);
     if (kd === TokenKind.LParen) depth++;
     else if (kd === TokenKind.RParen) { if (depth > 0) depth--; }
-    else if (depth === 0 && kwAt(t, end, r) === Kw.AS && kindAt(t, end, r - 1) !== TokenKind.Variable && kwAt(t, end, r - 1) !== Kw.EXEC && kwAt(t, end, r - 1) !== Kw.EXECUTE) break;
+    else if (depth === 0) {
+      const kw = kwAt(t, end, r);
+      if (kw === Kw.AS && kindAt(t, end, r - 1) !== TokenKind.Variable && kwAt(t, end, r - 1) !== Kw.EXEC && kwAt(t, end, r - 1) !== Kw.EXECUTE) {
+        bodyAt = r + 1;
+        break;
+      }
+      if (kw === Kw.BEGIN || (routineKind === 'FUNCTION' && (kw === Kw.RETURN || isWord(t, r, 'EXTERNAL')))) {
+        bodyAt = r;
+        break;
+      }
+    }
   }
-  const bodyAt = Math.min(r + 1, end);
-  const external = bodyAt < end && t.kinds[bodyAt] === TokenKind.Word &&
-    t.text.slice(t.starts[bodyAt]!, t.ends[bodyAt]!).toUpperCase() === 'EXTERNAL';
-  return { kind: routineKind, name: parts.join('.'), number, bodyAt, external, nameEnd, nameParts: parts };
+  const headerEnd = r;
+  const external = bodyAt < end && isWord(t, bodyAt, 'EXTERNAL');
+  return { kind: routineKind, name: parts.join('.'), number, bodyAt, headerEnd, external, nameEnd, nameParts: parts };
 }

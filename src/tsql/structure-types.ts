@@ -149,9 +149,9 @@ export interface RoutineNode extends Span {
   bodyStart: number;
   /** `AS EXTERNAL NAME assembly.class.method`: a CLR routine, no T-SQL body. */
   external: boolean;
-  /** Token index just after the name (a procedure's parameter list starts there) and of the first body token. */
+  /** Token index just after the name (a procedure's parameter list starts there) and where the header ends (routines.ts). */
   nameEnd: number;
-  bodyAt: number;
+  headerEnd: number;
   /** The name's parts, brackets and quotes removed. */
   nameParts: string[];
 }

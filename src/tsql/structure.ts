@@ -395,7 +395,7 @@ class BatchScanner extends StatementReader {
     const span = this.statement('routine', from);
     this.out.routines.push({
       start: span.start, end: span.end, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,
-      bodyStart: Math.min(bodyStart, span.end), external: header.external, nameEnd: header.nameEnd, bodyAt: header.bodyAt, nameParts: header.nameParts,
+      bodyStart: Math.min(bodyStart, span.end), external: header.external, nameEnd: header.nameEnd, headerEnd: header.headerEnd, nameParts: header.nameParts,
     });
     return true;
   }

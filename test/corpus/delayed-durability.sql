@@ -11,7 +11,7 @@ BEGIN
     BEGIN
         BEGIN TRAN;
         INSERT etl.Event (id, payload) VALUES (@i, REPLICATE('x', 200));
-        COMMIT TRAN WITH (DELAYED_DURABILITY = ON); --! commit-in-loop tp: still one commit per row, delayed or not; delayed-commit-needs-allowed tp: only honoured when the database is ALLOWED
+        COMMIT TRAN WITH (DELAYED_DURABILITY = ON); --! delayed-commit-needs-allowed tp: only honoured when the database is ALLOWED (then no commit in the loop waits for a flush, so no commit-in-loop)
         SET @i += 1;
     END
     EXEC sys.sp_flush_log;

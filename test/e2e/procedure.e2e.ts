@@ -273,7 +273,6 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
     {
       name: 'procedures: "Deploy This Version First" after a `GO /* comment */` shows and deploys only the procedure, never the DELETE after it',
       timeoutMs: 180_000,
-      knownBug: 'a `GO /* comment */` line is not a batch separator (src/tsql/batches.ts, engineer quickfix): the deploy holds the DELETE after it; the consent view shows it, this test cancels',
       run: async ({ page, screenshot }) => {
         const source = fs.readFileSync(path.join(repoRoot, 'test', 'e2e', 'fixtures', 'workspace', GO_COMMENT_FILE), 'utf8');
         await openFile(page, GO_COMMENT_FILE);

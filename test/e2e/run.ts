@@ -18,6 +18,7 @@ import { scaledS1, standinConnectionSetting, startE2eStandin, type RunningStandi
 import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
+import { quickFixTests } from './quickFix.e2e';
 import { runRestrictedModeTests } from './restricted.e2e';
 import { walkthroughTests } from './walkthrough.e2e';
 
@@ -78,6 +79,8 @@ async function main(): Promise<number> {
     const ctx = { page, workspace: workspaceDir, screenshot: screenshotter(page) };
     console.log('e2e: UI tests');
     outcomes.push(...(await runTests(selected(uiTests), ctx)));
+    console.log('e2e: quick fixes');
+    outcomes.push(...(await runTests(selected(quickFixTests), ctx)));
     console.log(`e2e: scenario S1 against the stand-in on port ${standin.server.port}`);
     outcomes.push(...(await runTests(selected(scenarioTests(standin)), ctx)));
     console.log('e2e: procedure lenses against the stand-in');

@@ -19,7 +19,9 @@ const usage = `Usage: durability-lens analyze FILE|DIR|GLOB... [--json] [--encod
 
 Reads T-SQL scripts and reports their GO batches, routines, loops, COMMITs and durability diagnostics
 (autocommit DML in loops, COMMIT in loops, delayed-durability options, FORCED settings,
-unbalanced transactions). Lines and columns are 1-based, counted in the decoded text.
+unbalanced transactions). Lines and columns are 1-based, counted in the decoded text. Findings hidden in the
+editor by a comment are hidden here too: \`-- durability-lens: ignore CODE\` (its line, or the next line of code
+when alone on its line) and \`-- durability-lens: ignore-file CODE\` (docs/analyze.md).
 
 A DIR means every .sql file under it; a GLOB ('scripts/**/*.sql', quoted so the shell leaves it) is matched
 under its fixed leading folder. Files are read as UTF-8 or UTF-16 (by byte order mark, or UTF-16 by its zero

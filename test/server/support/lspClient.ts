@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import {
+  CodeActionRequest,
   CodeLensRequest,
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
@@ -18,10 +19,13 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   createProtocolConnection,
+  type CodeAction,
+  type CodeActionContext,
   type CodeLens,
   type Hover,
   type InitializeResult,
   type Position,
+  type Range,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type TextDocumentContentChangeEvent,
@@ -43,6 +47,8 @@ interface Waiter {
 export interface StartOptions {
   /** Whether the client claims workspace/configuration support (default true). */
   configuration?: boolean;
+  /** What the client claims it can apply in a WorkspaceEdit (default: neither versioned edits nor snippets). */
+  workspaceEdit?: { documentChanges?: boolean; snippetEditSupport?: boolean };
 }
 
 export class LspTestClient {
@@ -87,7 +93,7 @@ export class LspTestClient {
       rootUri: null,
       workspaceFolders: null,
       capabilities: {
-        workspace: { configuration: options.configuration ?? true },
+        workspace: { configuration: options.configuration ?? true, workspaceEdit: options.workspaceEdit ?? {} },
         textDocument: { publishDiagnostics: { versionSupport: true } },
       },
     });
@@ -142,6 +148,11 @@ export class LspTestClient {
 
   async codeLenses(uri: string): Promise<CodeLens[]> {
     return (await this.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
+  }
+
+  async codeActions(uri: string, range: Range, context: CodeActionContext): Promise<CodeAction[]> {
+    const result = (await this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context })) ?? [];
+    return result.filter((a): a is CodeAction => 'title' in a && !('command' in a && typeof a.command === 'string'));
   }
 
   async hover(uri: string, position: Position): Promise<Hover | null> {

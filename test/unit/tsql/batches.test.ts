@@ -26,20 +26,70 @@ describe('tsql GO batches', () => {
   });
 
   it('does not split on GO; or GO sharing its line with a statement', () => {
-    for (const line of ['GO;', 'GO SELECT 1', 'SELECT 1 GO', 'GO 5 x', 'GO 67abc', 'GO /* c */']) {
+    for (const line of ['GO;', 'GO SELECT 1', 'SELECT 1 GO', 'GO 5 x', 'GO 67abc', 'GO 5 6', 'GO /* c */ x', '/* c */ GO', 'GO.x', 'GO 5.5']) {
       const result = batches(script('SELECT 0', line, 'SELECT 2'));
       assert.equal(result.length, 1, line);
     }
   });
 
-  it('does not split on GO inside a block comment, a string or an identifier', () => {
+  it('does not split on GO inside a block comment, a string or an identifier, nor on GOTO', () => {
     const cases = [
       script('SELECT 1', '/*', 'GO', '*/', 'SELECT 2'),
+      script('SELECT 1', '/* GO */', 'SELECT 2'),
+      script('SELECT 1', '/*', '  GO /* nested */', '*/', 'SELECT 2'),
       script("SELECT 'a", 'GO', "b'"),
+      script("SELECT 'a", 'GO -- still in the string', "b'"),
       script('SELECT [a', 'GO', 'b]'),
       script('SELECT 1 AS', '[GO]'),
+      script('SELECT 1 AS', 'GO_AWAY'),
+      script('IF 1 = 1', 'GOTO done', 'done:', 'SELECT 1'),
+      script('SELECT 1 AS', '"GO"'),
     ];
     for (const text of cases) assert.equal(batches(text).length, 1, text);
+  });
+
+  // Learn, GO: "A Transact-SQL statement cannot occupy the same line as a GO command. However, the line can contain comments."
+  it('splits on a GO line with a trailing block comment, and the next statement is not glued to the batch before', () => {
+    const text = script('CREATE PROCEDURE dbo.p AS', '  SELECT 1;', 'GO /* deploy p first */', 'DELETE FROM dbo.t;');
+    const result = batches(text);
+    assert.deepEqual(result.map((b) => b.text), ['CREATE PROCEDURE dbo.p AS\n  SELECT 1;', 'DELETE FROM dbo.t;']);
+    assert.deepEqual(result.map((b) => b.repeat), [1, 1]);
+    assert.equal(result[1]!.firstLine, 3);
+  });
+
+  it('reads GO lines with comments of either kind before or after the count', () => {
+    const cases: [string, number][] = [
+      ['GO -- c', 1], ['GO--c', 1], ['GO /* c */', 1], ['GO/*c*/', 1], ['  go /* a */ /* b */ -- c', 1],
+      ['GO 3 -- run 3 times', 3], ['GO 3 /* c */', 3], ['GO /* c */ 3', 3], ['GO /* c */ 3 -- d', 3], ['GO 3/*c*/--d', 3],
+      ['GO -- run 5 times', 1], ['GO /* 5 */', 1], ['GO /* a /* nested */ b */ 2', 2], ['GO /**/', 1],
+    ];
+    for (const [line, repeat] of cases) {
+      const result = batches(script('INSERT t DEFAULT VALUES', line, 'SELECT 2'));
+      assert.deepEqual(result.map((b) => [b.text, b.repeat]), [['INSERT t DEFAULT VALUES', repeat], ['SELECT 2', 1]], line);
+    }
+  });
+
+  it('splits on a GO line whose block comment runs on past it, keeping the comment whole at the head of the next batch', () => {
+    const text = script('SELECT 1', 'GO 2 /* the next batch', '   clears the table */ DELETE FROM dbo.t', 'SELECT 3');
+    const result = batches(text);
+    assert.deepEqual(result.map((b) => [b.text, b.repeat]), [
+      ['SELECT 1', 2],
+      ['/* the next batch\n   clears the table */ DELETE FROM dbo.t\nSELECT 3', 1],
+    ]);
+    // The next batch starts on the GO line: server line 2 of it is the DELETE's document line.
+    assert.equal(result[1]!.firstLine, 1);
+    assert.equal(text.split('\n')[documentLineOfBatchLine(result[1]!, 2)], '   clears the table */ DELETE FROM dbo.t');
+    // A comment-only rest is an empty batch, not runnable text.
+    assert.deepEqual(batches(script('SELECT 1', 'GO /* a', 'b */')).map((b) => [b.text, b.empty]), [['SELECT 1', false], ['/* a\nb */', true]]);
+  });
+
+  it('splits on a trailing-comment GO line at the end of the text or before CRLF and CR line ends', () => {
+    assert.deepEqual(batches('SELECT 1\nGO /* c */').map((b) => b.text), ['SELECT 1']);
+    assert.deepEqual(batches('SELECT 1\r\nGO /* c */\r\nSELECT 2').map((b) => b.text), ['SELECT 1', 'SELECT 2']);
+    assert.deepEqual(batches('SELECT 1\rGO 2 /* c */\rSELECT 2').map((b) => [b.text, b.repeat]), [['SELECT 1', 2], ['SELECT 2', 1]]);
+    assert.deepEqual(batches('SELECT 1\r\nGO /* a\r\nb */ SELECT 2').map((b) => b.text), ['SELECT 1', '/* a\r\nb */ SELECT 2']);
+    // An unterminated comment on the last line: the separator holds, and nothing runnable follows.
+    assert.deepEqual(batches('SELECT 1\nGO /* never closed').map((b) => b.text), ['SELECT 1']);
   });
 
   it('keeps CRLF scripts exact: text, offsets and lines', () => {

@@ -10,7 +10,9 @@ import { generateLines, generateScript } from '../../../bench/tsql-workload';
 import { analyze } from '../../../src/tsql/analyze';
 import { splitBatches } from '../../../src/tsql/batches';
 import { lex, tokenize } from '../../../src/tsql/lexer';
+import { Kw } from '../../../src/tsql/keywords';
 import { LineIndex } from '../../../src/tsql/lines';
+import { routineHeader } from '../../../src/tsql/routines';
 import { scanStructure } from '../../../src/tsql/structure';
 import type { AnalysisOptions, DiagnosticCode } from '../../../src/tsql/types';
 import { analyze as analyzeBefore } from './previous/analyze';
@@ -34,7 +36,7 @@ function plainStructure(s: object): unknown {
     out[key] = typeof v?.toArray === 'function' ? v.toArray() : value;
   }
   // Routines carry token indexes and name parts for the parameter lists (issue 16), newer than the oracle.
-  if (Array.isArray(out.routines)) out.routines = (out.routines as Array<Record<string, unknown>>).map(({ nameEnd: _e, bodyAt: _b, nameParts: _p, ...rest }) => rest);
+  if (Array.isArray(out.routines)) out.routines = (out.routines as Array<Record<string, unknown>>).map(({ nameEnd: _e, bodyAt: _b, headerEnd: _h, nameParts: _p, ...rest }) => rest);
   // Issue 26 changed what the scanner judges (which paths close a transaction, what a loop's iteration does, what a
   // DML statement writes and how many rows): those fields have their own tests (precision.test.ts). Where statements
   // are, what they are, their nesting and transaction depth must be as before.
@@ -58,8 +60,30 @@ function withoutSignatures<T>(analysis: T): T {
   return JSON.parse(JSON.stringify(analysis), (key, value) => (key === 'signature' && value && typeof value === 'object' && 'parameters' in value ? undefined : value)) as T;
 }
 
+/**
+ * Inputs whose answer issue 26 changed on purpose, left out here and tested on their own (batches.test.ts,
+ * routineHeaders.test.ts): a GO line carrying a block comment (now a separator: Learn's GO line "can contain
+ * comments"), and a routine header without AS whose body now starts at BEGIN / RETURN / EXTERNAL.
+ */
+function changedOnPurpose(text: string): boolean {
+  const t = lex(text);
+  for (const go of t.goTokens) {
+    const lineBreak = text.slice(t.ends[go]!).search(/[\r\n]/);
+    if (text.slice(t.ends[go]!, lineBreak < 0 ? text.length : t.ends[go]! + lineBreak).includes('/*')) return true;
+  }
+  for (const span of splitBatches(t, new LineIndex(text))) {
+    for (let i = span.firstToken; i < span.endToken; i++) {
+      if (t.keywords[i] !== Kw.CREATE && t.keywords[i] !== Kw.ALTER) continue;
+      const header = routineHeader(t, i, span.endToken);
+      if (header && header.headerEnd < span.endToken && t.keywords[header.headerEnd] !== Kw.AS) return true;
+    }
+  }
+  return false;
+}
+
 /** Asserts that both cores agree on `text`; `label` names the input in failures. */
 function assertSame(text: string, label: string, options: readonly AnalysisOptions[] = OPTIONS.slice(0, 1)): void {
+  if (changedOnPurpose(text)) return;
   assert.deepEqual(tokenize(text), tokenizeBefore(text), `${label}: tokens`);
   const now = lex(text);
   const before = lexBefore(text);
