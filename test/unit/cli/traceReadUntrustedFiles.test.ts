@@ -56,4 +56,45 @@ describe('trace read: hostile and unusual files', () => {
     // (exit 2)". Observed: exit 0, the footer silently ignored (text inside the synthetic row wrapper is never looked at).
     assert.equal(await r.code, 2, r.out.join(''));
   });
+
+  it('the footer is named with its line; text between rows in CDATA is refused too; whitespace between rows is fine', async () => {
+    const row = fs.readFileSync(path.join(__dirname, '../../fixtures/real-server/xelogstash-sql-statement-completed.xml'), 'utf8').trim();
+    const footer = run({ 'rows.xml': `${row}\n\n(1 row affected)\n` }, ['rows.xml']);
+    assert.equal(await footer.code, 2);
+    const line = row.split('\n').length + 2;
+    assert.match(footer.err.join(''), new RegExp(`rows\\.xml: text that is not an <event> row at line ${line} \\("\\(1 row affected\\)"\\)`));
+    assert.equal(footer.out.join(''), '', 'nothing is printed');
+    const between = run({ 'rows.xml': `${row}\n<![CDATA[junk]]>\n${row}\n` }, ['rows.xml']);
+    assert.equal(await between.code, 2);
+    assert.match(between.err.join(''), /text that is not an <event> row at line \d+ \("junk"\)/);
+    const spaced = run({ 'rows.xml': `\r\n\t${row}\r\n\r\n   ${row.replace('<event ', '<event ')}\r\n` }, ['rows.xml', '--json']);
+    assert.equal(await spaced.code, 0, spaced.err.join(''));
+  });
+
+  it('no file-provided string starts a line of its own: event, module, statement, hash, file names and notes', async () => {
+    const nl = '\n  9999 × forged';
+    const rows =
+      `<event name="rpc_completed${nl}" package="sqlserver" timestamp="2024-01-01T00:00:00.000Z"></event>\n` +
+      '<event name="sp_statement_completed" package="sqlserver" timestamp="2024-01-01T00:00:00.001Z">' +
+      '<data name="line_number"><value>1</value></data><data name="offset"><value>0</value></data><data name="offset_end"><value>-1</value></data>' +
+      `<data name="object_name"><value>p&#x2028;  9999 × forged</value></data>` +
+      `<data name="statement"><value><![CDATA[SELECT 1]]></value></data>` +
+      `<action name="query_hash" package="sqlserver"><value><![CDATA[0${nl}]]></value></action></event>\n` +
+      '<event name="sp_statement_completed" package="sqlserver" timestamp="2024-01-01T00:00:00.002Z">' +
+      `<data name="object_name"><value>q&#13;  9999 × forged</value></data><data name="statement"><value>SELECT 2</value></data></event>\n`;
+    // A file name may hold a line break too (not on Windows); it is printed in the Files line and in notes.
+    const name = process.platform === 'win32' ? 'rows.xml' : `rows${nl}.xml`;
+    const r = run({ [name]: rows }, [name]);
+    assert.equal(await r.code, 0, r.err.join(''));
+    const out = r.out.join('');
+    const lines = out.split(/\n|\u2028|\u2029/);
+    assert.ok(!lines.some((l) => /^\s*9999 ×/.test(l)), `a forged line:\n${out}`);
+    assert.match(out, /rpc_completed\\x0a  9999 × forged: 1/, 'the event name is shown with its line break visible');
+    assert.match(out, /hash 0\\x0a  9999 × forged  p\\u2028  9999 × forged line 1  SELECT 1/);
+    assert.match(out, /q\\x0d  9999 × forged  SELECT 2/);
+    // And a file that is refused: its name in the error stays on one line.
+    const bad = run({ [name]: '<nope/>' }, [name]);
+    assert.equal(await bad.code, 2);
+    assert.ok(!bad.err.join('').split('\n').some((l) => /^\s*9999 ×/.test(l)), bad.err.join(''));
+  });
 });

@@ -34,3 +34,22 @@ describe('trace read: duplicates are the same event, never the same event_sequen
     assert.equal(twoFiles.statements[0]!.executions, 2, `notes: ${JSON.stringify(twoFiles.notes)}`);
   });
 });
+
+describe('trace read: what counts as the same event', () => {
+  it('the repeat in a second file is noted against that file; a row without event_sequence is never a duplicate', () => {
+    const b = row('2024-01-01T00:00:00.002Z', 55, '111', 'INSERT a VALUES (1)', 8);
+    const t = analyzeTraceFiles([{ name: 'first.xml', text: b }, { name: 'second.xml', text: b }]);
+    assert.deepEqual(t.files.map((f) => [f.file, f.events, f.duplicates]), [['first.xml', 1, 0], ['second.xml', 0, 1]]);
+    assert.ok(t.notes.some((n) => n.startsWith('second.xml: 1 event(s) already read (earlier in this file or in an earlier file: the same event_sequence, timestamp, event and session_id) skipped')), JSON.stringify(t.notes));
+    const noSequence = b.replace(/<action name="event_sequence"[^]*?<\/action>/, '');
+    const twice = analyzeTraceFiles([{ name: 'a.xml', text: noSequence + noSequence }]);
+    assert.equal(twice.statements[0]!.executions, 2, 'nothing identifies the event: both are counted');
+  });
+
+  it('the same sequence and time in another session (session_id) or for another event is another event', () => {
+    const ts = '2024-01-01T00:00:00.001Z';
+    const t = analyzeTraceFiles([{ name: 'rows.xml', text: row(ts, 55, '111', 'INSERT a VALUES (1)', 3) + row(ts, 56, '111', 'INSERT a VALUES (1)', 3) }]);
+    assert.equal(t.eventCount, 2);
+    assert.equal(t.statements[0]!.executions, 2);
+  });
+});

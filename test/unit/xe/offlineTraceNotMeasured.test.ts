@@ -40,3 +40,31 @@ describe('trace read: WRITELOG not measured is never 0', () => {
     assert.equal(s.writelogMs, null, `writelogMs should be null (no duration to read), got ${s.writelogMs}`);
   });
 });
+
+describe('trace read: WRITELOG figures measured where the files measured them', () => {
+  const wait = (seq: number, duration: number | null, type = 'WRITELOG') =>
+    `<event name="wait_info" package="sqlos" timestamp="2024-01-01T00:00:00.00${seq}Z">` +
+    `<data name="wait_type"><value>181</value><text><![CDATA[${type}]]></text></data>` +
+    '<data name="opcode"><value>1</value><text><![CDATA[End]]></text></data>' +
+    (duration === null ? '' : `<data name="duration"><value>${duration}</value></data>`) +
+    '<action name="session_id" package="sqlserver"><value>55</value></action>' +
+    `<action name="event_sequence" package="package0"><value>${seq}</value></action></event>\n`;
+
+  it('wait_info with durations: waits and ms are measured (ms as written: wait_info is in milliseconds)', () => {
+    const t = analyzeTraceFiles([{ name: 'rows.xml', text: wait(5, 3) + wait(6, 4) + statement(1) }]);
+    assert.deepEqual([t.statements[0]!.writelogWaits, t.statements[0]!.writelogMs], [2, 7]);
+    assert.ok(!t.notes.some((n) => /not measured/.test(n)), JSON.stringify(t.notes));
+  });
+
+  it('one wait of a statement without a duration: its waits counted, its ms not measured (not the other wait\'s 3 ms)', () => {
+    const t = analyzeTraceFiles([{ name: 'rows.xml', text: wait(5, 3) + wait(6, null) + statement(1) }]);
+    assert.deepEqual([t.statements[0]!.writelogWaits, t.statements[0]!.writelogMs], [2, null]);
+    assert.ok(t.notes.includes('1 WRITELOG wait_info events carry no duration field: the WRITELOG ms of the statements they belong to are not measured (null; their waits are counted).'), JSON.stringify(t.notes));
+  });
+
+  it('wait events of other types only: WRITELOG 0 is measured, with a note that it holds only if the predicate let WRITELOG through', () => {
+    const t = analyzeTraceFiles([{ name: 'rows.xml', text: wait(5, 3, 'PAGEIOLATCH_SH') + statement(1) }]);
+    assert.deepEqual([t.statements[0]!.writelogWaits, t.statements[0]!.writelogMs], [0, 0]);
+    assert.ok(t.notes.some((n) => /1 wait events and no WRITELOG one/.test(n)), JSON.stringify(t.notes));
+  });
+});
