@@ -1,7 +1,8 @@
 // The events a reader has seen, for de-duplication (a ring buffer read twice, overlapping event_file exports).
 // package0.event_sequence numbers the events of one event session and starts again at 1 when the session starts again
-// (the real xelogstash errorlog_written row carries 1: test/fixtures/real-server), so rows saved from two sessions, or
-// from one session across a restart, repeat numbers for different events. An event is therefore the same only when
+// (no Learn page states the rule; the real xelogstash errorlog_written row carries 1, which no server-wide counter
+// would: test/fixtures/real-server), so rows saved from two sessions, or from one session across a restart, repeat
+// numbers for different events. An event is therefore the same only when
 // its event_sequence, its timestamp, its name and its sqlserver.session_id action (when present) all agree — the
 // sequence alone is never an identity.
 //
