@@ -4,16 +4,31 @@
 // bare CR (overwrite the line), and the C1 forms of the same (U+009B is CSI on its own). Bidi overrides (U+202E …)
 // reorder what is shown, so a name can read as something it is not.
 //
-// Each such character becomes visible escape text (`\x1b`, `\u202e`); tab and line feed stay. The `\uXXXX` form is
-// also a JSON string escape of the same character, so JSON output stays valid and decodes to the original text
-// (JSON.stringify already writes C0 characters as \u00XX; it leaves C1 and bidi characters raw, which this covers).
-// A literal backslash is left alone: the output is for reading, and JSON needs it unchanged.
+// Each such character becomes visible escape text (`\x1b`, `\u202e`). The `\uXXXX` form is also a JSON string escape
+// of the same character, so JSON output stays valid and decodes to the original text (JSON.stringify already writes C0
+// characters as \u00XX; it leaves C1 and bidi characters raw, which this covers). A literal backslash is left alone:
+// the output is for reading, and JSON needs it unchanged.
+//
+// Tab and line feed stay in whole output (runCli wraps every write), whose lines are ours. A single-line field — a name,
+// a statement, a file name printed inside one of our lines — goes through terminalField, which writes its line breaks
+// visibly too: a procedure named "p<LF>  9999 × …" must not add a line that reads like one of ours.
 
-import { hasActiveCharacters, withVisibleControls } from '../shared/visibleText';
+import { hasActiveCharacters, visibleEscape, withVisibleControls } from '../shared/visibleText';
 
 /** `text` with every terminal control and bidi character written as visible escape text. */
 export function terminalSafe(text: string): string {
   return withVisibleControls(text);
+}
+
+/** Line breaks terminalSafe keeps (LF) or no terminal breaks on but editors do (U+2028, U+2029); CR, VT, FF, NEL are active already. */
+const LINE_BREAKS = /[\n\u2028\u2029]/g;
+
+/**
+ * One server- or file-provided field of a line: every active character and every line break written as visible escape
+ * text (`p\x0a  9999 × …`), so the field stays on the line it was printed in.
+ */
+export function terminalField(text: string): string {
+  return terminalSafe(text).replace(LINE_BREAKS, visibleEscape);
 }
 
 /** True when `text` holds nothing a terminal would act on (what tests and fuzzers assert). */

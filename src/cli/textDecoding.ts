@@ -35,8 +35,11 @@ function decode(bytes: Uint8Array, encoding: string, what: string): string {
 }
 
 /**
- * UTF-16 without a BOM: text that is mostly ASCII has a zero in every other byte. Returns the byte order when at
- * least 40 % of the bytes on one side are zero and none on the other side is — a binary file rarely looks like that.
+ * UTF-16 without a BOM (bcp -w writes none): text that is mostly ASCII, as XML and T-SQL are, has a zero in the high
+ * byte of almost every code unit — the odd bytes for LE, the even ones for BE. The other side has a zero only where a
+ * character's low byte is 0 (U+0100 Ā, U+0400 Ѐ, U+4E00 一, …): a few, never none by rule. So the byte order is the side
+ * with at least 40 % zeros when the other side has at most a tenth as many; the caller then decodes strictly and looks
+ * for NUL characters and control characters, so a binary file that happens to look like this is still refused.
  */
 function utf16ByZeros(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const n = bytes.length - (bytes.length % 2);
@@ -47,8 +50,8 @@ function utf16ByZeros(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
     if (bytes[i + 1] === 0) oddZeros++;
   }
   const pairs = n / 2;
-  if (oddZeros >= pairs * 0.4 && evenZeros === 0) return 'utf-16le';
-  if (evenZeros >= pairs * 0.4 && oddZeros === 0) return 'utf-16be';
+  if (oddZeros >= pairs * 0.4 && evenZeros * 10 <= oddZeros) return 'utf-16le';
+  if (evenZeros >= pairs * 0.4 && oddZeros * 10 <= evenZeros) return 'utf-16be';
   return null;
 }
 

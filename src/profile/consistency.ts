@@ -7,7 +7,7 @@ import { valueOf } from '../probes/measurement';
 import type { SnapshotDiff } from '../probes/snapshot';
 import type { LogFlushTrace } from '../xe/aggregate';
 import type { DurationUnit } from '../xe/aggregate';
-import type { StatementAttribution, StatementFigure } from './statementAttribution';
+import { unlistedStatementsNote, type StatementAttribution, type StatementFigure } from './statementAttribution';
 import type { ConsistencyCheck, ConsistencyCheckId, MissingMeasurement } from './types';
 
 /**
@@ -40,13 +40,18 @@ const BYTES: Tolerance = { relative: 0.1, absolute: 61440 };
  */
 const WAITS: Tolerance = { relative: 0.02, absolute: 1 };
 /**
- * WRITELOG time (per run, set from the session's wait count): wait_time_ms holds whole milliseconds and how SQLOS
- * rounds each wait into it is NOT CONFIRMED, so up to 1 ms per wait (+1); 20 % for the trace's own timing of a wait
- * against SQLOS's and for sampled averages.
+ * WRITELOG time (per run). The session's side is sys.dm_exec_session_wait_stats.wait_time_ms, "Total wait time for this
+ * wait type in milliseconds" (bigint, sys-dm-exec-session-wait-stats-transact-sql): whole milliseconds, so the delta of
+ * two readings is within 1 ms of the time waited between them — the absolute part. Everything else is relative to the
+ * larger figure: 20 % for the trace timing each wait itself against SQLOS's accounting, for a wait at each window edge
+ * and for sampled averages. No "1 ms per wait" term: with waits averaging ≤ 1 ms such a term is as large as the whole
+ * session time, and then a unit 1000× wrong fits too (attack33). Whether SQLOS rounds each wait to whole milliseconds
+ * before adding it up is NOT CONFIRMED (no page says); if it does, or if the event's duration is whole milliseconds,
+ * sub-millisecond waits make one side short and this check says "disagrees" — it never passes on a wrong unit.
+ * The two units are 1000× apart, so within this tolerance both fit only when both figures are about 1 ms or less:
+ * then the unit is "not inferable" and the check is not possible, never passed.
  */
-function timeTolerance(waits: number): Tolerance {
-  return { relative: 0.2, absolute: waits + 1 };
-}
+const TIME: Tolerance = { relative: 0.2, absolute: 1 };
 
 const LABELS: Record<ConsistencyCheckId, string> = {
   'log-flushes:xe-vs-counter': 'Log flushes: Extended Events count vs the Log Flushes/sec counter',
@@ -202,48 +207,58 @@ function writelogWaitsCheck(input: ConsistencyInput): ConsistencyCheck {
 }
 
 const toMs = (value: number, unit: DurationUnit) => (unit === 'milliseconds' ? value : value / 1000);
-const unitName = (unit: DurationUnit) => (unit === 'milliseconds' ? 'milliseconds' : 'microseconds');
+const unitName = (unit: DurationUnit): 'milliseconds' | 'microseconds' => (unit === 'milliseconds' ? 'milliseconds' : 'microseconds');
 
 /**
  * The WRITELOG time check and the duration unit (D2): the trace's total in raw event units is compared with the
- * session's wait_time_ms read as milliseconds and as microseconds. When exactly one fits, that is the unit ("unit
- * inferred") and the per-statement figures are converted to it; when both fit (too little time to tell) the stated or
- * assumed unit stays; when neither fits the sources disagree.
+ * session's wait_time_ms read as milliseconds and as microseconds (tolerance TIME). When exactly one fits, that is the
+ * unit ("unit inferred", or "confirmed" when the server stated it) and the per-statement figures are converted to it;
+ * when both fit (both figures about 1 ms or less) the unit is not inferable and the check is not possible — the stated
+ * or assumed unit stays; when neither fits the sources disagree.
  */
 function writelogTimeCheck(input: ConsistencyInput): { check: ConsistencyCheck; scale: number; unit: DurationUnit | null } {
   const id = 'writelog-time:statements-vs-session';
   const s = writelogSources(input);
   if ('why' in s) return { check: notPossible(id, s.why), scale: 1, unit: null };
   const used: DurationUnit = s.a.waitDurationUnit ?? 'assumed-microseconds';
-  const untimed = input.statements.reduce((k, f) => k + (f.writelogMs === null ? f.writelogWaits : 0), 0) + (input.statements.some((f) => f.counts === 'exact') ? s.a.unattributedWritelogWaits : 0);
+  const untimed = input.statements.reduce((k, f) => k + (f.writelogMs === null ? (f.writelogWaits ?? 0) : 0), 0) + (input.statements.some((f) => f.counts === 'exact') ? s.a.unattributedWritelogWaits : 0);
   const timedWaits = Math.max(0, s.xeWaits - untimed);
   const xeMsAsUsed = s.a.attributedWritelogMs + s.a.unattributedWritelogMs;
   // Waits without a duration (a partial sample, hashes never sampled): compare at the session's wait count.
   const scaleToSession = timedWaits > 0 && s.sessionWaits > 0 && timedWaits !== s.sessionWaits ? s.sessionWaits / timedWaits : 1;
   const raw = (used === 'milliseconds' ? xeMsAsUsed : xeMsAsUsed * 1000) * scaleToSession;
-  const t = timeTolerance(s.sessionWaits);
   const asMs = raw;
   const asUs = raw / 1000;
-  const fitsMs = agrees(asMs, s.sessionMs, t);
-  const fitsUs = agrees(asUs, s.sessionMs, t);
+  const fitsMs = agrees(asMs, s.sessionMs, TIME);
+  const fitsUs = agrees(asUs, s.sessionMs, TIME);
   const scaled = scaleToSession !== 1 ? ` (≈: ${n(timedWaits)} of the trace's waits carry a duration, scaled to the session's ${n(s.sessionWaits)})` : '';
   const inferred: DurationUnit | null = fitsMs && !fitsUs ? 'milliseconds' : fitsUs && !fitsMs ? 'microseconds' : null;
   const effective: DurationUnit = inferred ?? used;
   const xeMs = toMs(raw, effective === 'milliseconds' ? 'milliseconds' : 'microseconds');
-  const base = compare(id, { name: 'the per-statement trace', value: Math.round(xeMs * 1000) / 1000 }, { name: "the session's wait stats", value: s.sessionMs }, t, 'ms', 'whole milliseconds per wait in wait_time_ms, and the trace timing each wait itself');
-  let unitText: string;
+  const why = 'wait_time_ms holds whole milliseconds, so its delta is within 1 ms; 20 % for the trace timing each wait itself';
+  const base = compare(id, { name: 'the per-statement trace', value: Math.round(xeMs * 1000) / 1000 }, { name: "the session's wait stats", value: s.sessionMs }, TIME, 'ms', why);
+  const unit = { event: s.a.waitEvent, used: unitName(used), inferred, assumed: used === 'assumed-microseconds' };
+  const kept = `${unitName(used)} ${used === 'assumed-microseconds' ? 'assumed' : 'as the server states'}`;
   const other = (u: DurationUnit) => (unitName(u) === 'milliseconds' ? 'microseconds' : 'milliseconds');
+  if (fitsMs && fitsUs) {
+    // Both units fit only when both figures are about 1 ms or less: nothing is learnt, and nothing "passed".
+    const detail =
+      `Not possible: unit not inferable — the session waited ${n(s.sessionMs)} ms on WRITELOG, the trace ${n(asMs)} ms if its duration is in milliseconds or ${n(asUs)} ms if in microseconds${scaled}: ` +
+      `both fit, since wait_time_ms counts whole milliseconds (±1 ms), so the unit cannot be told from so little WRITELOG time; ${kept}.`;
+    return { check: { check: id, label: LABELS[id], status: 'not-possible', detail, concerns: CONCERNS[id], sources: [], differencePercent: null, tolerance: null, unit }, scale: 1, unit: null };
+  }
+  let unitText: string;
   if (inferred && used !== 'assumed-microseconds' && unitName(used) === inferred) {
     unitText = `Unit confirmed: ${s.a.waitEvent}.duration is in ${inferred}, as the field's description says (the session's WRITELOG time fits ${inferred} and not ${other(inferred)}).`;
   } else if (inferred) {
     const stated = used === 'assumed-microseconds' ? 'the server names no unit for it' : `the field's description says ${unitName(used)}`;
     unitText = `Unit inferred: ${s.a.waitEvent}.duration is in ${inferred} (${stated}; the session's WRITELOG time fits ${inferred} and not ${other(inferred)}).`;
-  } else if (fitsMs && fitsUs) {
-    unitText = `Unit not inferred: too little WRITELOG time to tell milliseconds from microseconds; ${unitName(used)} ${used === 'assumed-microseconds' ? 'assumed' : 'as the server states'}.`;
   } else {
-    unitText = `Unit not inferred: the session's WRITELOG time fits neither milliseconds nor microseconds; ${unitName(used)} ${used === 'assumed-microseconds' ? 'assumed' : 'as the server states'}.`;
+    unitText =
+      `Unit not inferred: the session's WRITELOG time fits neither milliseconds nor microseconds; ${kept}. ` +
+      'With waits averaging about 1 ms or less, a source that rounds each wait to whole milliseconds (wait_info.duration; wait_time_ms per wait, NOT CONFIRMED) comes out short.';
   }
-  const check: ConsistencyCheck = { ...base, detail: `${base.detail.replace(/\.$/, '')}${scaled}. ${unitText}`, unit: { event: s.a.waitEvent, used: unitName(used), inferred, assumed: used === 'assumed-microseconds' } };
+  const check: ConsistencyCheck = { ...base, detail: `${base.detail.replace(/\.$/, '')}${scaled}. ${unitText}`, unit };
   const scale = inferred && unitName(inferred) !== unitName(used) ? toMs(1, inferred) / toMs(1, used === 'milliseconds' ? 'milliseconds' : 'microseconds') : 1;
   return { check, scale, unit: inferred };
 }
@@ -251,17 +266,20 @@ function writelogTimeCheck(input: ConsistencyInput): { check: ConsistencyCheck; 
 /** The per-statement WRITELOG figures converted by `scale` (the inferred unit over the one the trace was read in). */
 function rescale(statements: readonly StatementFigure[], a: StatementAttribution, scale: number, unit: DurationUnit): { statements: StatementFigure[]; attribution: StatementAttribution } {
   const r = (v: number) => Math.round(v * scale * 1000) / 1000;
-  return {
-    statements: statements.map((f) => (f.writelogMs === null ? f : { ...f, writelogMs: r(f.writelogMs) })),
-    attribution: {
-      ...a,
-      attributedWritelogMs: r(a.attributedWritelogMs),
-      unattributedWritelogMs: r(a.unattributedWritelogMs),
-      waitDurationUnit: unit,
-      waitDurationUnitInferred: true,
-      notes: [...a.notes, `WRITELOG ms per statement are in the unit inferred from the session's waits (${unitName(unit)}); see the consistency check "writelog-time:statements-vs-session".`],
-    },
+  // The note on statements past the first 1,000 was written in the unit read: it is rewritten in the inferred one.
+  const unlisted = a.unlisted && a.unlisted.writelogMs !== null ? { ...a.unlisted, writelogMs: r(a.unlisted.writelogMs) } : a.unlisted;
+  const before = a.unlisted ? unlistedStatementsNote(a.unlisted) : null;
+  const notes = a.notes.map((note) => (unlisted && note === before ? unlistedStatementsNote(unlisted) : note));
+  const attribution: StatementAttribution = {
+    ...a,
+    attributedWritelogMs: r(a.attributedWritelogMs),
+    unattributedWritelogMs: r(a.unattributedWritelogMs),
+    waitDurationUnit: unit,
+    waitDurationUnitInferred: true,
+    notes: [...notes, `WRITELOG ms per statement are in the unit inferred from the session's waits (${unitName(unit)}); see the consistency check "writelog-time:statements-vs-session".`],
   };
+  if (unlisted) attribution.unlisted = unlisted;
+  return { statements: statements.map((f) => (f.writelogMs === null ? f : { ...f, writelogMs: r(f.writelogMs) })), attribution };
 }
 
 /** Every check for one run, in CONSISTENCY_CHECK_IDS order, and the per-statement figures in the inferred unit. */

@@ -37,9 +37,28 @@ export interface StatementAttribution {
   waitDurationUnit?: DurationUnit | null;
   /** True when the unit was inferred from the session's own WRITELOG time (profile/consistency.ts, issue 33 D2). */
   waitDurationUnitInferred?: boolean;
+  /**
+   * Statements beyond the first STATEMENTS_LISTED, summed (their note is unlistedStatementsNote of this); a WRITELOG
+   * figure is null when it is not measured for at least one of them. Absent when every statement is listed.
+   */
+  unlisted?: UnlistedStatements;
   /** What the attribution cannot see, stated with every result. */
   limits: string[];
   notes: string[];
+}
+
+export interface UnlistedStatements {
+  statements: number;
+  executions: number;
+  writelogWaits: number | null;
+  writelogMs: number | null;
+}
+
+/** The note on statements beyond the first STATEMENTS_LISTED, from the figures as they stand (rewritten when rescaled). */
+export function unlistedStatementsNote(u: UnlistedStatements): string {
+  const waits = u.writelogWaits === null ? 'WRITELOG waits not measured' : `${u.writelogWaits} WRITELOG waits`;
+  const ms = u.writelogMs === null ? 'WRITELOG time not measured' : `${u.writelogMs} ms`;
+  return `${u.statements} more statement(s) are not listed (only the first ${STATEMENTS_LISTED} by WRITELOG time are): together ${u.executions} executions, ${waits} (${ms}).`;
 }
 
 export const ATTRIBUTION_LIMITS = [
@@ -237,7 +256,7 @@ export class StatementAccumulator {
   }
 
   /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
-  unlisted: { statements: number; executions: number; writelogWaits: number; writelogMs: number } = { statements: 0, executions: 0, writelogWaits: 0, writelogMs: 0 };
+  unlisted: UnlistedStatements = { statements: 0, executions: 0, writelogWaits: 0, writelogMs: 0 };
 
   /** The sampled statement's query_hash, by figure key. */
   private readonly hashOf = new Map<string, string>();
@@ -275,12 +294,14 @@ export class StatementAccumulator {
     this.pendingMs = 0;
     const sorted = [...(this.exact ?? [...this.byKey.values()].map((f) => ({ ...f, counts: 'sample' as const })))]
       .map((f) => ({ ...f, durationMs: f.durationMs === null ? null : round3(f.durationMs), writelogMs: f.writelogMs === null ? null : round3(f.writelogMs) }))
-      .sort((a, b) => (b.writelogMs ?? 0) - (a.writelogMs ?? 0) || b.writelogWaits - a.writelogWaits || (b.durationMs ?? 0) - (a.durationMs ?? 0) || a.line - b.line);
+      .sort((a, b) => (b.writelogMs ?? 0) - (a.writelogMs ?? 0) || (b.writelogWaits ?? 0) - (a.writelogWaits ?? 0) || (b.durationMs ?? 0) - (a.durationMs ?? 0) || a.line - b.line);
+    const u = this.unlisted;
     for (const f of sorted.slice(STATEMENTS_LISTED)) {
-      this.unlisted.statements++;
-      this.unlisted.executions += f.executions;
-      this.unlisted.writelogWaits += f.writelogWaits;
-      this.unlisted.writelogMs = round3(this.unlisted.writelogMs + (f.writelogMs ?? 0));
+      u.statements++;
+      u.executions += f.executions;
+      // A figure not measured for one of them makes the sum not measured: never a 0 standing in for it.
+      u.writelogWaits = u.writelogWaits === null || f.writelogWaits === null || f.notMeasured?.includes('writelogWaits') ? null : u.writelogWaits + f.writelogWaits;
+      u.writelogMs = u.writelogMs === null || f.writelogMs === null || f.notMeasured?.includes('writelogMs') ? null : round3(u.writelogMs + f.writelogMs);
     }
     return sorted.slice(0, STATEMENTS_LISTED);
   }
@@ -306,9 +327,11 @@ export function notMeasuredAttribution(reason: string, grant: string | null, ses
   };
 }
 
-/** Share of the session's WRITELOG waits (count) that landed on `line`; null when the session total is unknown or 0. */
+/** Share of the session's WRITELOG waits (count) that landed on `line`; null when the session total is unknown or 0, or the line's waits are not measured. */
 export function writelogShareOfLine(statements: readonly StatementFigure[], attribution: StatementAttribution, line: number): number | null {
   const total = attribution.sessionWritelogWaits;
   if (total === null || total === 0) return null;
-  return statements.filter((s) => s.line === line).reduce((n, s) => n + s.writelogWaits, 0) / total;
+  const lineStatements = statements.filter((s) => s.line === line);
+  if (lineStatements.some((s) => s.writelogWaits === null)) return null;
+  return lineStatements.reduce((n, s) => n + (s.writelogWaits ?? 0), 0) / total;
 }

@@ -146,7 +146,7 @@ export function mergeExactCounts(sampled: readonly SampledStatement[], h: Statem
   for (const f of out) for (const k of Object.keys(f) as Array<keyof StatementFigure>) if (f[k] === undefined) delete f[k];
   const notLocated = out.filter((f) => f.located === false);
   if (notLocated.length > 0) {
-    notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${sum(notLocated.map((f) => f.executions))} executions, ${sum(notLocated.map((f) => f.writelogWaits))} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured).`);
+    notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${sum(notLocated.map((f) => f.executions))} executions, ${sum(notLocated.map((f) => f.writelogWaits ?? 0))} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured).`);
   }
   const shared = out.filter((f) => f.sharedLines);
   if (shared.length > 0) {

@@ -10,7 +10,8 @@ export interface StatementFigure {
   executions: number;
   /** null when not measured (see notMeasured): never a 0 that was not measured. */
   durationMs: number | null;
-  writelogWaits: number;
+  /** null when not measured (see notMeasured): the server offered no way to trace WRITELOG per statement. */
+  writelogWaits: number | null;
   /** null when not measured (see notMeasured). */
   writelogMs: number | null;
   /** null when not measured (see notMeasured). */
@@ -41,8 +42,8 @@ export interface StatementFigure {
   /** false: the hash was counted on the server but never appeared in the sample, so its line is unknown (line 0). */
   located?: boolean;
   /** Figures of this row that are not measured (null, and "not measured" in every view): a not-located row's durationMs and rows have no sample. */
-  notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs'>;
+  notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs' | 'writelogWaits'>;
 }
 
 /** A statement's figures while the sample is folded: every sum is a number (nulls appear only in the result). */
-export type SampledFigure = StatementFigure & { durationMs: number; writelogMs: number; rows: number };
+export type SampledFigure = StatementFigure & { durationMs: number; writelogWaits: number; writelogMs: number; rows: number };

@@ -11,7 +11,7 @@ import { isNameCollision } from '../xe/logFlushTrace';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
-import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, type ModuleSource, type StatementAttribution, type StatementFigure } from './statementAttribution';
+import { ATTRIBUTION_LIMITS, notMeasuredAttribution, StatementAccumulator, unlistedStatementsNote, type ModuleSource, type StatementAttribution, type StatementFigure } from './statementAttribution';
 import type { MissingMeasurement, XeOptions } from './types';
 
 export interface StatementTraceStart {
@@ -113,13 +113,15 @@ export async function collectStatementTrace(
     const m = { measurement: MEASUREMENT, reason: `The statement trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
   }
-  const statements = acc.finish();
+  const traced = plan.wait !== null;
+  // No way to trace WRITELOG per statement on this server (no wait event, or no WRITELOG key in the wait_types map):
+  // the rows' WRITELOG figures are not measured — null in the JSON, never a 0 that looks measured (plan.notes say why).
+  const statements = acc.finish().map((f) => (traced ? f : { ...f, writelogWaits: null, writelogMs: null, notMeasured: [...new Set([...(f.notMeasured ?? []), 'writelogWaits' as const, 'writelogMs' as const])] }));
+  const unlisted = acc.unlisted.statements === 0 ? undefined : traced ? { ...acc.unlisted } : { ...acc.unlisted, writelogWaits: null, writelogMs: null };
   const counted = read.counts ? [...read.counts.values()].reduce((a, b) => a + b, 0) : null;
   const log = runSchemaFields(diff, 0).logCounters;
   const notes = [...plan.notes, ...read.notes];
-  if (acc.unlisted.statements > 0) {
-    notes.push(`${acc.unlisted.statements} more statement(s) are not listed (only the first ${statements.length} by WRITELOG time are): together ${acc.unlisted.executions} executions, ${acc.unlisted.writelogWaits} WRITELOG waits (${acc.unlisted.writelogMs} ms).`);
-  }
+  if (unlisted) notes.push(unlistedStatementsNote(unlisted));
   if (acc.nestedStatements > 0) notes.push(`${acc.nestedStatements} statement(s) ran inside nested modules or dynamic SQL; their figures are on the line that called them.`);
   if (counted !== null && counted > read.seen) {
     notes.push(
@@ -127,28 +129,26 @@ export async function collectStatementTrace(
         'Set durabilityLens.xe.target to an event_file to attribute every statement of a long run.',
     );
   }
-  return {
-    statements,
-    attribution: {
-      status: 'measured',
-      reason: null,
-      grant: null,
-      waitEvent: plan.wait?.event ?? null,
-      attributedWritelogWaits: acc.attributedWaits,
-      attributedWritelogMs: Math.round(acc.attributedMs * 1000) / 1000,
-      unattributedWritelogWaits: acc.unattributedWaits,
-      unattributedWritelogMs: Math.round(acc.unattributedMs * 1000) / 1000,
-      sessionWritelogWaits: session.waits,
-      sessionWritelogMs: session.ms,
-      eventsSeen: read.seen,
-      eventsCounted: counted,
-      logBytesPerFlush: log.logBytesFlushed !== null && log.logFlushes ? Math.round(log.logBytesFlushed / log.logFlushes) : null,
-      waitDurationUnit: plan.wait?.durationUnit ?? null,
-      limits: ATTRIBUTION_LIMITS,
-      notes,
-    },
-    missing: null,
+  const attribution: StatementAttribution = {
+    status: 'measured',
+    reason: null,
+    grant: null,
+    waitEvent: plan.wait?.event ?? null,
+    attributedWritelogWaits: acc.attributedWaits,
+    attributedWritelogMs: Math.round(acc.attributedMs * 1000) / 1000,
+    unattributedWritelogWaits: acc.unattributedWaits,
+    unattributedWritelogMs: Math.round(acc.unattributedMs * 1000) / 1000,
+    sessionWritelogWaits: session.waits,
+    sessionWritelogMs: session.ms,
+    eventsSeen: read.seen,
+    eventsCounted: counted,
+    logBytesPerFlush: log.logBytesFlushed !== null && log.logFlushes ? Math.round(log.logBytesFlushed / log.logFlushes) : null,
+    waitDurationUnit: plan.wait?.durationUnit ?? null,
+    limits: ATTRIBUTION_LIMITS,
+    notes,
   };
+  if (unlisted) attribution.unlisted = unlisted;
+  return { statements, attribution, missing: null };
 }
 
 /**

@@ -37,9 +37,19 @@ export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'w
   return value === null || f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + format(value);
 }
 
-/** An execution or wait count: "≈ " before it when the row's counts are approximate (its `approximate` says why). */
-export function countCell(f: StatementFigure, n: number): string {
-  return (f.approximate ? '≈ ' : '') + formatCount(n);
+/** An execution or wait count: "≈ " before it when the row's counts are approximate (its `approximate` says why); "not measured" for null. */
+export function countCell(f: StatementFigure, n: number | null): string {
+  return n === null ? 'not measured' : (f.approximate ? '≈ ' : '') + formatCount(n);
+}
+
+/** The WRITELOG waits cell: not measured when the run could not trace WRITELOG per statement, or the row says so. */
+export function writelogWaitsCell(f: StatementFigure, a: StatementAttribution): string {
+  return a.waitEvent === null || f.notMeasured?.includes('writelogWaits') ? 'not measured' : countCell(f, f.writelogWaits);
+}
+
+/** The WRITELOG time cell, by the same rule. */
+export function writelogMsCell(f: StatementFigure, a: StatementAttribution): string {
+  return a.waitEvent === null ? 'not measured' : figureCell(f, 'writelogMs', formatDuration);
 }
 
 /** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
@@ -65,7 +75,7 @@ export function statementHoverLines(f: StatementFigure, a: StatementAttribution)
   const lines = [
     `Executions: ${countCell(f, f.executions)}`,
     `Duration (sum): ${figureCell(f, 'durationMs', formatDuration)}`,
-    a.waitEvent !== null ? `WRITELOG waits: ${countCell(f, f.writelogWaits)} (${figureCell(f, 'writelogMs', formatDuration)})` : 'WRITELOG waits: not measured per statement',
+    a.waitEvent !== null ? `WRITELOG waits: ${writelogWaitsCell(f, a)} (${writelogMsCell(f, a)})` : 'WRITELOG waits: not measured per statement',
     `Rows: ${figureCell(f, 'rows', formatCount)}`,
   ];
   if (f.approximate) lines.push(`Counts ${f.approximate}.`);
@@ -74,7 +84,7 @@ export function statementHoverLines(f: StatementFigure, a: StatementAttribution)
   if (f.sharedLines && f.sharedLines.length > 1) lines.push(`Lines ${f.sharedLines.join(', ')} have the same query hash: these figures are theirs together.`);
   // A ring buffer that kept only the newest events: the counts are of that part of the run.
   if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) lines.push(`End of the run only: the sample holds ${formatShare(a.eventsSeen / a.eventsCounted)} of the events (${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)}).`);
-  if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null) {
+  if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null && f.writelogWaits !== null) {
     lines.push(`Share of the session's WRITELOG waits: ${formatShare(f.writelogWaits / a.sessionWritelogWaits)} of ${formatCount(a.sessionWritelogWaits)} (sys.dm_exec_session_wait_stats)`);
   }
   if (a.logBytesPerFlush !== null) lines.push(`Log per flush: ${formatBytes(a.logBytesPerFlush)} (average over the whole run, not this statement)`);
@@ -102,7 +112,7 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
   out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
-    const cells = [statementLineText(f), f.text, countCell(f, f.executions), figureCell(f, 'durationMs', formatDuration), a.waitEvent !== null ? countCell(f, f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration) : 'not measured', figureCell(f, 'rows', formatCount)];
+    const cells = [statementLineText(f), f.text, countCell(f, f.executions), figureCell(f, 'durationMs', formatDuration), writelogWaitsCell(f, a), writelogMsCell(f, a), figureCell(f, 'rows', formatCount)];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', md(reconciliationText(a)));
@@ -134,11 +144,11 @@ export function lineHints(statements: readonly StatementFigure[], a: StatementAt
   const byLine = new Map<number, StatementFigure>();
   for (const s of statements) {
     const cur = byLine.get(s.line);
-    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: sumOrNull(cur.durationMs, s.durationMs), writelogWaits: cur.writelogWaits + s.writelogWaits, writelogMs: sumOrNull(cur.writelogMs, s.writelogMs), rows: sumOrNull(cur.rows, s.rows), nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
+    byLine.set(s.line, cur ? { ...cur, executions: Math.max(cur.executions, s.executions), durationMs: sumOrNull(cur.durationMs, s.durationMs), writelogWaits: sumOrNull(cur.writelogWaits, s.writelogWaits), writelogMs: sumOrNull(cur.writelogMs, s.writelogMs), rows: sumOrNull(cur.rows, s.rows), nestedStatements: cur.nestedStatements + s.nestedStatements } : s);
   }
   const lines = [...byLine.values()];
-  const waited = lines.filter((s) => s.writelogWaits > 0);
-  const hot = (waited.length > 0 ? waited.sort((x, y) => (y.writelogMs ?? 0) - (x.writelogMs ?? 0) || y.writelogWaits - x.writelogWaits) : lines.sort((x, y) => (y.durationMs ?? 0) - (x.durationMs ?? 0))).slice(0, max);
+  const waited = lines.filter((s) => (s.writelogWaits ?? 0) > 0);
+  const hot = (waited.length > 0 ? waited.sort((x, y) => (y.writelogMs ?? 0) - (x.writelogMs ?? 0) || (y.writelogWaits ?? 0) - (x.writelogWaits ?? 0)) : lines.sort((x, y) => (y.durationMs ?? 0) - (x.durationMs ?? 0))).slice(0, max);
   const label = standIn ? ' (stand-in)' : '';
   return hot.map((s) => ({
     line: s.line,

@@ -3,7 +3,7 @@
 // Built from the model's plain data; every server string (statement text, notes) stays a text node.
 import { formatCount, formatDuration } from '../report/units';
 import { statementsDisagreementText } from '../report/consistency';
-import { figureCell, reconciliationText, statementLineText } from '../report/statements';
+import { countCell, figureCell, reconciliationText, statementLineText, writelogMsCell, writelogWaitsCell } from '../report/statements';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { VElement, VNode } from './view';
 
@@ -21,14 +21,15 @@ export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement
     return h('div', {}, h('p', { class: 'dl-muted' }, reconciliationText(a)), a.grant ? h('p', {}, 'To enable: ', h('code', {}, a.grant)) : null);
   }
   const canOpen = !!d.documentUri;
-  const traced = a.waitEvent !== null;
+  // "≈" on counts a possibly folded histogram gave, as in the Markdown; the row's `approximate` (why) is the cell's tooltip.
+  const count = (s: (typeof view.statements)[number], text: string): VNode => (s.approximate ? h('span', { title: `Counts ${s.approximate}.` }, text) : text);
   const rows: VNode[][] = view.statements.map((s) => [
     canOpen && s.located !== false ? h('button', { class: 'dl-link', 'data-action': 'openLine', 'data-line': String(s.line), title: `Go to line ${s.line}` }, statementLineText(s)) : statementLineText(s),
     h('code', {}, s.text),
-    formatCount(s.executions),
+    count(s, countCell(s, s.executions)),
     figureCell(s, 'durationMs', formatDuration),
-    traced ? formatCount(s.writelogWaits) : 'not measured',
-    traced ? figureCell(s, 'writelogMs', formatDuration) : 'not measured',
+    count(s, writelogWaitsCell(s, a)),
+    writelogMsCell(s, a),
     figureCell(s, 'rows', formatCount),
   ]);
   return h(

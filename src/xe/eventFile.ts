@@ -3,7 +3,7 @@
 // to and including initial_offset, reference §4.4).
 
 import type { QueryParameter, Row, SqlClient } from '../db/types';
-import { XeXmlReader, type XeEvent, type XeReadResult } from './reader';
+import { duplicatesNote, XeXmlReader, type XeEvent, type XeReadResult } from './reader';
 import { READ_EVENT_FILE_PAGE_SQL } from './sessionSql';
 
 export interface EventFileCursor {
@@ -137,7 +137,7 @@ export async function streamEventFile(
   out.files = [...files].sort();
   if (out.malformed > 0) out.notes.push(`${out.malformed} event_file rows could not be parsed and were skipped.`);
   if (out.parseError) out.notes.push(out.parseError);
-  if (out.duplicates > 0) out.notes.push(`${out.duplicates} duplicate events (same event_sequence) skipped.`);
+  if (out.duplicates > 0) out.notes.push(duplicatesNote(out.duplicates));
   return out;
 }
 
@@ -155,7 +155,7 @@ export function readEventFileRows(rows: readonly Row[], previous: EventFileCurso
   const notes: string[] = [];
   if (malformed > 0) notes.push(`${malformed} event_file rows could not be parsed and were skipped.`);
   if (reader.parseError) notes.push(reader.parseError);
-  if (reader.duplicates > 0) notes.push(`${reader.duplicates} duplicate events (same event_sequence) skipped.`);
+  if (reader.duplicates > 0) notes.push(duplicatesNote(reader.duplicates));
   const lost = { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 };
   return { events, duplicates: reader.duplicates, ringBuffer: null, lost, parseError: reader.parseError, notes, cursor };
 }

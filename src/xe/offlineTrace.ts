@@ -5,6 +5,7 @@
 // (test/fixtures/real-server) — its text, offsets and line: never one row for every plan-less statement.
 
 import { LogFlushAggregator, type LogFlushTrace } from './aggregate';
+import { EventIdentitySet } from './eventIdentitySet';
 import { lostEventsOf, type XeEvent, type XeField } from './reader';
 import { readTraceFile, type TraceFileRead } from './traceFile';
 
@@ -16,8 +17,12 @@ export interface OfflineStatement {
   /** The procedure (object_name of sp_statement_completed), when the statement is in one. */
   module?: string;
   executions: number;
-  writelogWaits: number;
-  /** null when not measured: a wait event whose duration unit is not known (see notes). */
+  /** null when not measured: the files hold no wait event at all, so nothing could have counted WRITELOG (see notes). */
+  writelogWaits: number | null;
+  /**
+   * null when not measured: no wait event in the files, a wait_completed (its unit is not documented) or a wait_info
+   * without a duration field among this statement's waits (see notes).
+   */
   writelogMs: number | null;
   /** The statement's line_number values (in its batch or procedure). */
   lines?: number[];
@@ -27,6 +32,7 @@ export interface OfflineTraceFile {
   file: string;
   kind: TraceFileRead['kind'];
   events: number;
+  /** Events skipped as already read, in this file or an earlier one (the same event_sequence, timestamp, event and session_id). */
   duplicates: number;
   ringBuffer: (NonNullable<TraceFileRead['ringBuffer']> & { lostEvents: number }) | null;
 }
@@ -64,21 +70,26 @@ function number(f: XeField | undefined): number | null {
 interface Pending {
   waits: number;
   ms: number;
-  /** A wait whose duration unit is unknown (wait_completed) made the ms not measured. */
-  unknownUnit: boolean;
+  /** A wait whose ms cannot be read (wait_completed's undocumented unit, a wait_info without duration) made the ms not measured. */
+  untimed: boolean;
 }
 
 /** Folds events in the order they fired into per-statement rows. */
 class OfflineStatements {
-  private readonly rows = new Map<string, OfflineStatement & { lineSet: Set<number>; unknownUnit: boolean }>();
+  private readonly rows = new Map<string, OfflineStatement & { writelogWaits: number; writelogMs: number; lineSet: Set<number>; untimed: boolean }>();
   private readonly pending = new Map<string, Pending>();
+  /** Wait events of any type (wait_info, wait_completed): without one, WRITELOG per statement is not measured. */
+  waitEvents = 0;
+  writelogWaits = 0;
   unattributedWaits = 0;
   unnamedWaits = 0;
   unknownUnitWaits = 0;
+  noDurationWaits = 0;
 
   add(e: XeEvent): void {
     const session = text(e.actions.session_id) ?? '';
     if (e.name === 'wait_info' || e.name === 'wait_completed') {
+      this.waitEvents++;
       const type = e.data.wait_type?.text;
       if (type === undefined) {
         this.unnamedWaits++;
@@ -87,14 +98,18 @@ class OfflineStatements {
       if (type !== 'WRITELOG') return;
       // wait_info fires at the wait's begin and end; the end carries the duration.
       if (e.name === 'wait_info' && e.data.opcode?.text !== undefined && e.data.opcode.text !== 'End') return;
-      const p = this.pending.get(session) ?? { waits: 0, ms: 0, unknownUnit: false };
+      const p = this.pending.get(session) ?? { waits: 0, ms: 0, untimed: false };
       p.waits++;
+      this.writelogWaits++;
       // wait_info.duration is in milliseconds (Microsoft CSS, "How It Works: Extended Event (sqlos.wait_info*)":
       // WAITFOR DELAY '00:00:05' → 5000). No page states wait_completed's unit: its ms are not measured here.
-      if (e.name === 'wait_info') p.ms += number(e.data.duration) ?? 0;
+      // A wait_info without a duration (a session defined without the field, a trimmed row) has no ms either: never 0.
+      const duration = e.name === 'wait_info' ? number(e.data.duration) : null;
+      if (duration !== null) p.ms += duration;
       else {
-        p.unknownUnit = true;
-        this.unknownUnitWaits++;
+        p.untimed = true;
+        if (e.name === 'wait_info') this.noDurationWaits++;
+        else this.unknownUnitWaits++;
       }
       this.pending.set(session, p);
       return;
@@ -107,7 +122,7 @@ class OfflineStatements {
     const key = hash !== null && hash !== '0' ? `h:${hash}` : `t:${module}|${text(e.data.offset) ?? ''}|${text(e.data.offset_end) ?? ''}|${line ?? ''}|${statement}`;
     let row = this.rows.get(key);
     if (!row) {
-      row = { queryHash: hash, statement: statement.length > TEXT_LIMIT ? statement.slice(0, TEXT_LIMIT - 1) + '…' : statement, module: module || undefined, executions: 0, writelogWaits: 0, writelogMs: 0, lineSet: new Set(), unknownUnit: false };
+      row = { queryHash: hash, statement: statement.length > TEXT_LIMIT ? statement.slice(0, TEXT_LIMIT - 1) + '…' : statement, module: module || undefined, executions: 0, writelogWaits: 0, writelogMs: 0, lineSet: new Set(), untimed: false };
       if (row.module === undefined) delete row.module;
       this.rows.set(key, row);
     }
@@ -118,8 +133,8 @@ class OfflineStatements {
     const p = this.pending.get(session);
     if (p) {
       row.writelogWaits += p.waits;
-      row.writelogMs = (row.writelogMs ?? 0) + p.ms;
-      row.unknownUnit ||= p.unknownUnit;
+      row.writelogMs += p.ms;
+      row.untimed ||= p.untimed;
       this.pending.delete(session);
     }
   }
@@ -127,13 +142,15 @@ class OfflineStatements {
   finish(): OfflineStatement[] {
     for (const p of this.pending.values()) this.unattributedWaits += p.waits;
     this.pending.clear();
+    // No wait event in any file: nothing could have counted a WRITELOG wait, so 0 would be a guess.
+    const traced = this.waitEvents > 0;
     return [...this.rows.values()]
-      .map(({ lineSet, unknownUnit, ...row }) => {
-        const out: OfflineStatement = { ...row, writelogMs: unknownUnit ? null : Math.round((row.writelogMs ?? 0) * 1000) / 1000 };
+      .map(({ lineSet, untimed, ...row }) => {
+        const out: OfflineStatement = { ...row, writelogWaits: traced ? row.writelogWaits : null, writelogMs: !traced || untimed ? null : Math.round(row.writelogMs * 1000) / 1000 };
         if (lineSet.size > 0) out.lines = [...lineSet].sort((a, b) => a - b);
         return out;
       })
-      .sort((a, b) => b.writelogWaits - a.writelogWaits || b.executions - a.executions || a.statement.localeCompare(b.statement));
+      .sort((a, b) => (b.writelogWaits ?? 0) - (a.writelogWaits ?? 0) || b.executions - a.executions || a.statement.localeCompare(b.statement));
   }
 }
 
@@ -144,6 +161,8 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
   const events: Record<string, number> = {};
   const notes: string[] = [];
   const reads: OfflineTraceFile[] = [];
+  // One set over every file: rows saved in two overlapping exports (10:00–11:00 and 10:30–11:30) count once.
+  const seen = new EventIdentitySet();
   let counter: Map<string, number> | null = null;
   const histograms: OfflineTrace['histograms'] = [];
   let sampleTarget: 'ring_buffer' | 'event_file' = 'ring_buffer';
@@ -154,12 +173,12 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
       events[e.name] = (events[e.name] ?? 0) + 1;
       flushes.add(e);
       statements.add(e);
-    });
+    }, seen);
     if (read.kind === 'events') sampleTarget = 'event_file';
     const lost = read.ringBuffer ? lostEventsOf(read.ringBuffer, inFile + read.duplicates).total : 0;
     reads.push({ file: f.name, kind: read.kind, events: read.events, duplicates: read.duplicates, ringBuffer: read.ringBuffer ? { ...read.ringBuffer, lostEvents: lost } : null });
     if (lost > 0) notes.push(`${f.name}: its ring buffer header shows ${lost} events that are not in the XML (dropped, pushed out or cut at 4 MB): the counts below are of the events it kept.`);
-    if (read.duplicates > 0) notes.push(`${f.name}: ${read.duplicates} duplicate events (same event_sequence) skipped.`);
+    if (read.duplicates > 0) notes.push(`${f.name}: ${read.duplicates} event(s) already read (earlier in this file or in an earlier file: the same event_sequence, timestamp, event and session_id) skipped, so overlapping exports count once.`);
     if (read.counter) {
       counter ??= new Map();
       for (const [name, n] of read.counter) counter.set(name, (counter.get(name) ?? 0) + n);
@@ -179,6 +198,9 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
   if (rows.some((r) => r.queryHash === null)) notes.push('Some statement events carry no sqlserver.query_hash action: those are matched by their text, offsets and line.');
   if (statements.unattributedWaits > 0) notes.push(`${statements.unattributedWaits} WRITELOG waits have no statement completing after them in their session: not attributed.`);
   if (statements.unnamedWaits > 0) notes.push(`${statements.unnamedWaits} wait events carry no wait-type name (no <text> for the map key): whether they are WRITELOG cannot be told, so they are not counted.`);
+  if (rows.length > 0 && statements.waitEvents === 0) notes.push('WRITELOG per statement is not measured: the files hold no wait event (sqlos.wait_info or wait_completed), so writelogWaits and writelogMs are null. Add wait_info with a WRITELOG predicate to the event session to measure them.');
+  if (rows.length > 0 && statements.waitEvents > 0 && statements.writelogWaits === 0) notes.push(`The files hold ${statements.waitEvents} wait events and no WRITELOG one: writelogWaits 0 holds only if the session's predicate let WRITELOG through.`);
+  if (statements.noDurationWaits > 0) notes.push(`${statements.noDurationWaits} WRITELOG wait_info events carry no duration field: the WRITELOG ms of the statements they belong to are not measured (null; their waits are counted).`);
   if (statements.unknownUnitWaits > 0) notes.push(`${statements.unknownUnitWaits} WRITELOG waits come from wait_completed, whose duration unit no documentation states: their WRITELOG ms are not measured (counts are).`);
   return {
     files: reads,

@@ -3,7 +3,7 @@
 // Well-shaped <event> elements take the fast path (eventScanner.ts); the tokenizer's callbacks below read the rest.
 
 import { XeEventScanner } from './eventScanner';
-import { SequenceSet } from './sequenceSet';
+import { EventIdentitySet, eventStamp } from './eventIdentitySet';
 import { convertXeValue, parseTimestamp } from './xeValues';
 import { attr, scanXml, type XmlHandler, type XmlTokenizer } from './xmlScanner';
 
@@ -45,7 +45,7 @@ export interface LostEvents {
 
 export interface XeReadResult {
   events: XeEvent[];
-  /** Events skipped because their event_sequence was already seen. */
+  /** Events skipped because the same event (event_sequence, timestamp, name, session_id: eventIdentitySet.ts) was already seen. */
   duplicates: number;
   ringBuffer: RingBufferHeader | null;
   lost: LostEvents;
@@ -60,6 +60,11 @@ export { convertXeValue } from './xeValues';
 
 function integerAttr(raw: string | undefined): number | null {
   return raw !== undefined && INTEGER.test(raw) ? Number(raw) : null;
+}
+
+/** The note for skipped duplicates, the same wherever events are read. */
+export function duplicatesNote(duplicates: number): string {
+  return `${duplicates} duplicate events (the same event_sequence, timestamp, event and session_id as one already read) skipped.`;
 }
 
 /** Key of an event_sequence value for the de-duplication set. */
@@ -197,18 +202,22 @@ class DocumentCallbacks implements XmlHandler {
 
 /**
  * Parses XE XML documents one after another into `onEvent`, sharing one de-duplication set, so a ring_buffer read
- * or a sequence of event_file rows go through the same code. Keeps nothing but the current event.
+ * or a sequence of event_file rows go through the same code. Keeps nothing but the current event (and the identities
+ * of the events seen). An event without event_sequence is never taken for a duplicate: nothing identifies it.
  */
 export class XeXmlReader {
   duplicates = 0;
   parsed = 0;
   ringBuffer: RingBufferHeader | null = null;
   parseError: string | null = null;
-  private readonly seen = new SequenceSet();
   /** Reads well-shaped <event> elements from ranges; the callbacks handle everything else. */
   private readonly callbacks: DocumentCallbacks;
 
-  constructor(private readonly onEvent: (event: XeEvent) => void) {
+  constructor(
+    private readonly onEvent: (event: XeEvent) => void,
+    /** Shared by readers whose documents may repeat each other's events (`trace read` over several files). */
+    private readonly seen: EventIdentitySet = new EventIdentitySet(),
+  ) {
     this.callbacks = new DocumentCallbacks(
       new XeEventScanner(),
       (event) => this.accept(event),
@@ -230,11 +239,9 @@ export class XeXmlReader {
 
   private accept(event: XeEvent): void {
     const key = sequenceKey(event.actions.event_sequence);
-    if (key !== null) {
-      if (!this.seen.add(key)) {
-        this.duplicates++;
-        return;
-      }
+    if (key !== null && !this.seen.add(key, eventStamp(event.name, event.timestamp, event.actions.session_id?.value))) {
+      this.duplicates++;
+      return;
     }
     this.parsed++;
     this.onEvent(event);
@@ -275,7 +282,7 @@ export function readRingBufferXml(targetData: string | null, onEvent?: (event: X
   const lost = lostEventsOf(reader.ringBuffer, reader.parsed + reader.duplicates);
   const lostNote = lostEventsNote(lost, reader.ringBuffer?.truncated ?? false);
   if (lostNote) notes.push(lostNote);
-  if (reader.duplicates > 0) notes.push(`${reader.duplicates} duplicate events (same event_sequence) skipped.`);
+  if (reader.duplicates > 0) notes.push(duplicatesNote(reader.duplicates));
   if (reader.parseError) notes.push(reader.parseError);
   return { events, duplicates: reader.duplicates, ringBuffer: reader.ringBuffer, lost, parseError: reader.parseError, notes };
 }

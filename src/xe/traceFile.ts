@@ -3,6 +3,7 @@
 // sys.fn_xe_file_target_read_file) one or many per file. The kind is taken from the root element only; anything else
 // is refused with the file and the line, nothing is guessed. Forms: test/fixtures/real-server.
 
+import { EventIdentitySet } from './eventIdentitySet';
 import { XeXmlReader, type RingBufferHeader, type XeEvent } from './reader';
 import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
 import { scanXml } from './xmlScanner';
@@ -22,8 +23,9 @@ export class TraceFileError extends Error {
 export interface TraceFileRead {
   file: string;
   kind: TraceFileKind;
-  /** Events handed to the callback (after de-duplication by event_sequence). */
+  /** Events handed to the callback (after de-duplication: eventIdentitySet.ts). */
   events: number;
+  /** Events skipped as already read (in this file, or in an earlier file sharing `seen`). */
   duplicates: number;
   ringBuffer: RingBufferHeader | null;
   histogram: { slots: number | null; buckets: Map<string, number> } | null;
@@ -58,30 +60,57 @@ function firstElement(file: string, text: string): { name: string; at: number } 
   }
 }
 
+/** Rows saved one after another have no common root: they are read inside this one (on line 1, so lines keep their numbers). */
+const ROWS_OPEN = '<durability_lens_rows>';
+const ROWS_CLOSE = '</durability_lens_rows>';
+
 const ROOT_HELP = 'expected <RingBufferTarget>, <HistogramTarget>, <CounterTarget> (a target\'s target_data) or <event> rows (event_data of sys.fn_xe_file_target_read_file)';
 
-/** Checks the whole file is well-formed and, for event rows, that every top-level element is an <event>. */
+/**
+ * Checks the whole file is well-formed and, for event rows, that every top-level element is an <event> and nothing but
+ * whitespace stands between them: a results pane's footer ("(1 row affected)", "Completion time: …") copied with the
+ * rows is refused with its line, never skipped.
+ */
 function validate(file: string, text: string, kind: TraceFileKind): void {
   let depth = 0;
   let stray: string | null = null;
-  const wrapped = kind === 'events' ? `<durability_lens_rows>${text}</durability_lens_rows>` : text;
+  let strayText: { text: string; at: number } | null = null;
+  const rows = kind === 'events';
+  const wrapped = rows ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text;
   const error = scanXml(wrapped, {
-    wantText: false,
+    // Only text between the rows is looked at (the scanner skips the rest unsliced).
+    get wantText() {
+      return rows && depth === 1;
+    },
     open: (name) => {
-      if (kind === 'events' && depth === 1 && name !== 'event' && stray === null) stray = name;
+      if (rows && depth === 1 && name !== 'event' && stray === null) stray = name;
       depth++;
     },
     close: () => {
       depth--;
     },
-    text: () => undefined,
+    text: (chars, at) => {
+      if (rows && depth === 1 && strayText === null && chars.trim().length > 0) strayText = { text: chars.trim(), at: at ?? 0 };
+    },
   });
   if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
   if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
+  const found = strayText as { text: string; at: number } | null;
+  if (found !== null) {
+    const excerpt = found.text.split(/\r?\n/)[0]!.slice(0, 40);
+    throw new TraceFileError(
+      file,
+      `text that is not an <event> row at line ${lineAt(wrapped, found.at + Math.max(0, wrapped.slice(found.at, found.at + 4096).search(/\S/)))} ("${excerpt}${found.text.length > excerpt.length ? '…' : ''}"): ` +
+        'save only the event_data column — remove a results pane\'s footer such as "(1 row affected)" — and read the file again.',
+    );
+  }
 }
 
-/** Reads one saved file into `onEvent` (events) or its target figures; throws TraceFileError when it cannot. */
-export function readTraceFile(file: string, text: string, onEvent: (event: XeEvent) => void): TraceFileRead {
+/**
+ * Reads one saved file into `onEvent` (events) or its target figures; throws TraceFileError when it cannot. `seen` is
+ * shared by the files of one analysis, so rows saved in two overlapping exports count once.
+ */
+export function readTraceFile(file: string, text: string, onEvent: (event: XeEvent) => void, seen: EventIdentitySet = new EventIdentitySet()): TraceFileRead {
   const root = firstElement(file, text);
   const kind = ROOTS[root.name];
   if (root.name === 'EventFileTarget') {
@@ -105,9 +134,8 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
   const reader = new XeXmlReader((e) => {
     out.events++;
     onEvent(e);
-  });
-  // Rows saved one after another have no common root: read them inside one (on line 1, so lines keep their numbers).
-  const ok = reader.readDocument(kind === 'events' ? `<durability_lens_rows>${text}</durability_lens_rows>` : text, file);
+  }, seen);
+  const ok = reader.readDocument(kind === 'events' ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text, file);
   if (!ok) throw new TraceFileError(file, reader.parseError ?? 'malformed XML.');
   out.duplicates = reader.duplicates;
   out.ringBuffer = reader.ringBuffer;

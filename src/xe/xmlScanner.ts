@@ -7,8 +7,11 @@ export interface XmlHandler {
   /** attrs is a reused flat array [name0, value0, name1, value1, ...] of `attrCount` pairs: copy what you keep. */
   open(name: string, attrs: readonly string[], attrCount: number): void;
   close(name: string): void;
-  /** Character data with entities decoded (CDATA passed through raw). Whitespace between tags included. */
-  text(text: string): void;
+  /**
+   * Character data with entities decoded (CDATA passed through raw). Whitespace between tags included. `at` is the
+   * index in the document where it starts (the CDATA section's '<' for CDATA); scanXml always passes it.
+   */
+  text(text: string, at?: number): void;
   /**
    * When present and false, character data is skipped without being sliced or decoded (most of an XE document is
    * markup and indentation the reader ignores; skipping it is a large part of the scanner's speed).
@@ -116,7 +119,7 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
         if (stack.length === 0) {
           if (xml.slice(i, end).trim().length > 0) throw new XmlError('text outside the root element', i);
         } else if (h.wantText !== false) {
-          h.text(decode(xml.slice(i, end), i));
+          h.text(decode(xml.slice(i, end), i), i);
         }
       }
       if (lt === -1) break;
@@ -141,7 +144,7 @@ export const scanXml: XmlTokenizer = (xml, h, stats) => {
           const close = xml.indexOf(']]>', lt + 9);
           if (close === -1) throw new XmlError('unterminated CDATA section', lt);
           if (stack.length === 0) throw new XmlError('CDATA outside the root element', lt);
-          h.text(xml.slice(lt + 9, close));
+          h.text(xml.slice(lt + 9, close), lt);
           i = close + 3;
         } else if (xml.startsWith('<!--', lt)) {
           const close = xml.indexOf('-->', lt + 4);

@@ -6,6 +6,7 @@
 import { analyzeTraceFiles, type OfflineTrace } from '../../xe/offlineTrace';
 import { TraceFileError } from '../../xe/traceFile';
 import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
+import { terminalField } from '../terminalText';
 import { encodingName, NotTextError } from '../textDecoding';
 
 const usage = `Usage: durability-lens trace read FILE... [--json] [--encoding NAME]
@@ -26,6 +27,8 @@ Files may be UTF-8 or UTF-16, with or without a byte order mark (SSMS saves UTF-
 Statements: a statement is its sqlserver.query_hash, except query_hash 0 — SQL Server's value on statements without
 a plan (EXECUTE, EXEC inside a procedure, COMMIT, SET…) — which is matched by its text, offsets and line instead.
 WRITELOG ms come from wait_info (milliseconds); wait_completed's unit is not documented, so its ms are not measured.
+Files without any wait event leave WRITELOG per statement not measured (never 0). An event read twice — the same
+event_sequence, timestamp, event and session_id, in one file or in two overlapping exports — counts once.
 
 Options:
   --json                        print the analysis as JSON: files, events {name: count}, counterTarget, histograms,
@@ -36,40 +39,45 @@ Options:
 Exit codes: 0 done, 2 usage error, or a file that cannot be read or is not Extended Events data.
 `;
 
+/** "not measured" for a figure the files had no source for (null), never a 0. */
+const figure = (v: number | null, unit = '') => (v === null ? 'not measured' : `${v}${unit}`);
+
+/** The text report. Every string that came from a file (names, statements, paths, values) is one field: terminalField. */
 function describe(t: OfflineTrace): string {
+  const f = terminalField;
   const out: string[] = [];
-  out.push(`Files: ${t.files.map((f) => `${f.file} (${f.kind === 'events' ? 'event_file rows' : f.kind}, ${f.events} events)`).join('; ')}`);
+  out.push(`Files: ${t.files.map((x) => `${f(x.file)} (${x.kind === 'events' ? 'event_file rows' : x.kind}, ${x.events} events)`).join('; ')}`);
   out.push('', `Events read: ${t.eventCount}`);
-  for (const [name, n] of Object.entries(t.events)) out.push(`  ${name}: ${n}`);
+  for (const [name, n] of Object.entries(t.events)) out.push(`  ${f(name)}: ${n}`);
   if (t.counterTarget) {
     out.push('', 'event_counter (exact counts kept by the server):');
-    for (const [name, n] of Object.entries(t.counterTarget)) out.push(`  ${name}: ${n}`);
+    for (const [name, n] of Object.entries(t.counterTarget)) out.push(`  ${f(name)}: ${n}`);
   }
   for (const h of t.histograms) {
-    out.push('', `Histogram ${h.file} (${h.buckets ?? 'unknown'} slots, ${h.slots.length} used):`);
-    for (const s of h.slots.slice(0, 20)) out.push(`  ${s.value}: ${s.count}`);
+    out.push('', `Histogram ${f(h.file)} (${h.buckets ?? 'unknown'} slots, ${h.slots.length} used):`);
+    for (const s of h.slots.slice(0, 20)) out.push(`  ${f(s.value)}: ${s.count}`);
     if (h.slots.length > 20) out.push(`  … ${h.slots.length - 20} more slots (see --json)`);
   }
   out.push('');
   if (t.logFlush.measured) {
-    const f = t.logFlush;
-    out.push(`Log flushes (${f.flushEvent}): ${f.flushes ?? 'not measured'}; bytes: ${f.bytes ?? 'not measured'}` + (f.latencyMs ? `; latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms, max ${f.latencyMs.max} ms` : ''));
-    for (const n of f.notes) out.push(`  - ${n}`);
-  } else out.push(`Log flushes: not measured — ${t.logFlush.reason}`);
+    const l = t.logFlush;
+    out.push(`Log flushes (${f(l.flushEvent)}): ${figure(l.flushes)}; bytes: ${figure(l.bytes)}` + (l.latencyMs ? `; latency p50 ${l.latencyMs.p50} ms, p95 ${l.latencyMs.p95} ms, max ${l.latencyMs.max} ms` : ''));
+    for (const n of l.notes) out.push(`  - ${f(n)}`);
+  } else out.push(`Log flushes: not measured — ${f(t.logFlush.reason)}`);
   out.push('', `Statements: ${t.statements.length}`);
   for (const s of t.statements.slice(0, 50)) {
-    const where = [s.module, s.lines ? `line ${s.lines.join(', ')}` : null].filter((x) => x).join(' ');
-    const ms = s.writelogMs === null ? 'ms not measured' : `${s.writelogMs} ms`;
-    out.push(`  ${s.executions} × ${s.writelogWaits} WRITELOG (${ms})  hash ${s.queryHash ?? 'none'}${where ? `  ${where}` : ''}  ${s.statement}`);
+    const where = [s.module === undefined ? null : f(s.module), s.lines ? `line ${s.lines.join(', ')}` : null].filter((x) => x).join(' ');
+    const writelog = s.writelogWaits === null ? 'WRITELOG not measured' : `${s.writelogWaits} WRITELOG (${s.writelogMs === null ? 'ms not measured' : `${s.writelogMs} ms`})`;
+    out.push(`  ${s.executions} × ${writelog}  hash ${s.queryHash === null ? 'none' : f(s.queryHash)}${where ? `  ${where}` : ''}  ${f(s.statement)}`);
   }
   if (t.statements.length > 50) out.push(`  … ${t.statements.length - 50} more statements (see --json)`);
-  if (t.notes.length > 0) out.push('', 'Notes:', ...t.notes.map((n) => `  - ${n}`));
+  if (t.notes.length > 0) out.push('', 'Notes:', ...t.notes.map((n) => `  - ${f(n)}`));
   return out.join('\n') + '\n';
 }
 
 export async function runTrace(args: readonly string[], io: CliIO): Promise<number> {
   const fail = (message: string) => {
-    io.stderr(shortUsage('trace', message, usage));
+    io.stderr(shortUsage('trace', terminalField(message), usage));
     return EXIT_USAGE;
   };
   const [sub, ...rest] = args;
@@ -95,7 +103,7 @@ export async function runTrace(args: readonly string[], io: CliIO): Promise<numb
       files.push({ name, text: io.readFile(name, { encoding }) });
     } catch (err) {
       const why = err instanceof NotTextError ? `not a text file (${err.message}); a .xel file is binary: export its rows with sys.fn_xe_file_target_read_file and save the event_data column` : (err as Error).message;
-      io.stderr(`durability-lens trace read: ${name}: cannot read it: ${why}.\n`);
+      io.stderr(`durability-lens trace read: ${terminalField(name)}: cannot read it: ${terminalField(why)}.\n`);
       return EXIT_USAGE;
     }
   }
@@ -104,7 +112,7 @@ export async function runTrace(args: readonly string[], io: CliIO): Promise<numb
     trace = analyzeTraceFiles(files);
   } catch (err) {
     if (!(err instanceof TraceFileError)) throw err;
-    io.stderr(`durability-lens trace read: ${err.message}\nNothing was analysed. See \`durability-lens trace --help\` for the forms it reads.\n`);
+    io.stderr(`durability-lens trace read: ${terminalField(err.message)}\nNothing was analysed. See \`durability-lens trace --help\` for the forms it reads.\n`);
     return EXIT_USAGE;
   }
   io.stdout(json ? `${JSON.stringify(trace, null, 2)}\n` : describe(trace));

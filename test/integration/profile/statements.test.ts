@@ -71,7 +71,7 @@ describe('integration: per-statement attribution', function () {
     assert.equal(insert.executions, 400);
     assert.equal(insert.rows, 400);
     // One WRITELOG wait per durable single-session commit: exact in the model, physical on a server.
-    assert.ok(insert.writelogWaits >= (t.standin ? 400 : 360) && insert.writelogWaits <= 400, `INSERT WRITELOG waits ${insert.writelogWaits}`);
+    assert.ok(insert.writelogWaits! >= (t.standin ? 400 : 360) && insert.writelogWaits! <= 400, `INSERT WRITELOG waits ${insert.writelogWaits}`);
     assert.equal(insert.text, `INSERT INTO ${table} (id, v) VALUES (@i, 0)`, 'the statement ends with its last character');
     assert.equal(run.statements![0]!.line, INSERT_LINE, 'sorted by WRITELOG time');
     const update = byLine.get(UPDATE_LINE)!;
@@ -110,7 +110,7 @@ describe('integration: per-statement attribution', function () {
     assert.ok(s.notes.some((n) => /exact server-side counts/.test(n)), s.notes.join(' | '));
     const sampledInsert = sampled.statements!.find((x) => x.line === INSERT_LINE)!;
     assert.equal(sampledInsert.executions, rows, 'counted on the server, not from the sample');
-    assert.ok(sampledInsert.writelogWaits >= (t.standin ? rows : rows * 0.9) && sampledInsert.writelogWaits <= rows, `INSERT WRITELOG waits ${sampledInsert.writelogWaits}`);
+    assert.ok(sampledInsert.writelogWaits! >= (t.standin ? rows : rows * 0.9) && sampledInsert.writelogWaits! <= rows, `INSERT WRITELOG waits ${sampledInsert.writelogWaits}`);
     assert.equal(sampledInsert.approx, true);
     assert.deepEqual((await t.state()).eventSessions, []);
   });
@@ -162,7 +162,7 @@ describe('integration: per-statement attribution', function () {
       assert.equal(insert.executions, 10000);
       assert.equal(insert.counts, 'exact');
       const total = run.sessionWaits.find((w: { waitType: string }) => w.waitType === 'WRITELOG').waitingTasks;
-      assert.ok(insert.writelogWaits / total >= 0.9, `${insert.writelogWaits} of ${total}`);
+      assert.ok(insert.writelogWaits! / total >= 0.9, `${insert.writelogWaits} of ${total}`);
       const update = run.statements.find((x: StatementFigure) => x.line === UPDATE_LINE);
       assert.equal(update.executions, 1);
       assert.equal(update.writelogWaits, 1, 'one UPDATE, one commit');
@@ -237,7 +237,7 @@ describe('integration: per-statement attribution', function () {
     assert.equal(insert.executions, 300);
     assert.equal(insert.text, `INSERT INTO ${table} (id, v) VALUES (@session * 100000 + @i, 0)`);
     const total = run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks;
-    assert.ok(insert.writelogWaits / total >= 0.9, `${insert.writelogWaits} of ${total}`);
+    assert.ok(insert.writelogWaits! / total >= 0.9, `${insert.writelogWaits} of ${total}`);
   });
 
   it('a comparison traces no statements (it would blur the elapsed times compared) and says so', async () => {

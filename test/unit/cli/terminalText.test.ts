@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { runCli } from '../../../src/cli/dispatch';
 import type { CliCommand, CliIO } from '../../../src/cli/io';
-import { isTerminalSafe, terminalSafe } from '../../../src/cli/terminalText';
+import { isTerminalSafe, terminalField, terminalSafe } from '../../../src/cli/terminalText';
 
 describe('cli: terminal text', () => {
   it('writes ESC, CSI, OSC, BEL, CR, C1 and bidi overrides as visible text; keeps tab, newline and Unicode', () => {
@@ -58,5 +58,20 @@ describe('cli: terminal text', () => {
     assert.deepEqual(err, ['\\x1b]0;title\\x07\n']);
     assert.equal(await runCli(['nope\x1b[2J'], io, [echo]), 2);
     assert.ok(!err.join('').includes('\x1b'));
+  });
+
+  it('terminalField keeps a field on its line: LF, CR, VT, FF, NEL, U+2028 and U+2029 become visible escape text', () => {
+    assert.equal(terminalField('p\n  9999 ×'), 'p\\x0a  9999 ×');
+    assert.equal(terminalField('a\r\nb\u000bc\u000cd\u0085e\u2028f\u2029g\th'), 'a\\x0d\\x0ab\\x0bc\\x0cd\\u0085e\\u2028f\\u2029g\th');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const field = terminalField(s);
+        assert.ok(isTerminalSafe(field));
+        assert.ok(!/[\n\u2028\u2029]/.test(field), JSON.stringify(field));
+        // Running the whole output through terminalSafe again (runCli does) changes nothing.
+        assert.equal(terminalSafe(field), field);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

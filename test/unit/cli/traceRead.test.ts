@@ -142,6 +142,8 @@ describe('cli trace read', () => {
     const text = await traceRead(path.join(REAL_SERVER_DIR, 'xelogstash-sp-statement-completed.xml'));
     assert.equal(text.code, 0);
     assert.match(text.out, /Log flushes: not measured — These files hold no log-flush event/);
-    assert.match(text.out, /1 × 0 WRITELOG \(0 ms\)  hash 0  ibo_Prepaid_AdjustBalances line 152  exec ibo_Prepaid_AdjustAccountBalance_Wallet @AccountID/);
+    // The file holds no wait event: WRITELOG per statement is not measured, never "0 WRITELOG (0 ms)".
+    assert.match(text.out, /1 × WRITELOG not measured  hash 0  ibo_Prepaid_AdjustBalances line 152  exec ibo_Prepaid_AdjustAccountBalance_Wallet @AccountID/);
+    assert.match(text.out, /WRITELOG per statement is not measured: the files hold no wait event/);
   });
 });

@@ -92,14 +92,15 @@ describe('profile/consistency: reconcileRun', () => {
     assert.match(out.statementAttribution!.notes.at(-1)!, /in the unit inferred from the session's waits \(milliseconds\)/);
   });
 
-  it('D2: a stated unit the data confirms is kept ("unit confirmed"); too little time to tell keeps it too; neither fitting disagrees', () => {
+  it('D2: a stated unit the data confirms is kept ("unit confirmed"); too little time to tell is "unit not inferable" (not possible, unit kept); neither fitting disagrees', () => {
     const confirmed = reconcileRun(inputOf(makeRun(), { statementAttribution: attribution({ waits: 200, ms: 40, sessionWaits: 200, sessionMs: 40, unit: 'microseconds' }), statements: [statement(200, 40)] }));
     assert.match(byId(confirmed.checks, 'writelog-time:statements-vs-session').detail, /Unit confirmed: wait_info\.duration is in microseconds, as the field's description says/);
     assert.equal(confirmed.statements[0]!.writelogMs, 40);
     const tiny = reconcileRun(inputOf(makeRun(), { statementAttribution: attribution({ waits: 3, ms: 0.001, sessionWaits: 3, sessionMs: 0, unit: 'assumed-microseconds' }), statements: [statement(3, 0.001)] }));
     const t = byId(tiny.checks, 'writelog-time:statements-vs-session');
     assert.equal(t.unit!.inferred, null);
-    assert.match(t.detail, /Unit not inferred: too little WRITELOG time to tell milliseconds from microseconds; microseconds assumed\./);
+    assert.equal(t.status, 'not-possible', 'both units fitting is no pass');
+    assert.match(t.detail, /^Not possible: unit not inferable — the session waited 0 ms on WRITELOG, the trace 1 ms if its duration is in milliseconds or 0\.001 ms if in microseconds: both fit, since wait_time_ms counts whole milliseconds \(±1 ms\), .*; microseconds assumed\.$/);
     assert.equal(tiny.statements[0]!.writelogMs, 0.001, 'not converted');
     const neither = reconcileRun(inputOf(makeRun(), { statementAttribution: attribution({ waits: 100, ms: 5000, sessionWaits: 100, sessionMs: 20000, unit: 'milliseconds' }) }));
     const n = byId(neither.checks, 'writelog-time:statements-vs-session');

@@ -165,7 +165,10 @@ export class PreviousXeXmlReader {
   }
 
   private accept(event: XeEvent): void {
-    const key = sequenceKey(event.actions.event_sequence);
+    const seq = sequenceKey(event.actions.event_sequence);
+    // The second change since it was frozen (issue 33, attack33): event_sequence restarts with each session start, so
+    // the same event is the same sequence, timestamp, name and session_id — kept here as the plainest Set of text.
+    const key = seq === null ? null : `${typeof seq}:${String(seq)}|${event.timestamp === null ? 'NaN' : event.timestamp.getTime()}|${event.name}\u0000${String(event.actions.session_id?.value ?? '')}`;
     if (key !== null) {
       if (this.seen.has(key)) {
         this.duplicates++;
@@ -212,7 +215,7 @@ export function previousReadRingBufferXml(targetData: string | null, onEvent?: (
   const lost = lostEventsOf(reader.ringBuffer, reader.parsed + reader.duplicates);
   const lostNote = lostEventsNote(lost, reader.ringBuffer?.truncated ?? false);
   if (lostNote) notes.push(lostNote);
-  if (reader.duplicates > 0) notes.push(`${reader.duplicates} duplicate events (same event_sequence) skipped.`);
+  if (reader.duplicates > 0) notes.push(`${reader.duplicates} duplicate events (the same event_sequence, timestamp, event and session_id as one already read) skipped.`);
   if (reader.parseError) notes.push(reader.parseError);
   return { events, duplicates: reader.duplicates, ringBuffer: reader.ringBuffer, lost, parseError: reader.parseError, notes };
 }

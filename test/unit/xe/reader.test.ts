@@ -142,6 +142,17 @@ describe('xe reader: event_file rows', () => {
     });
   });
 
+  it('keeps events that share an event_sequence with an earlier one but not its timestamp (the session was started again)', () => {
+    const seen: number[] = [];
+    const reader = new XeXmlReader((e) => seen.push(e.data.write_size!.value as number));
+    reader.readDocument(ev(1, 512));
+    // event_sequence counts per session start: after a restart, 1 is another event (another timestamp).
+    reader.readDocument(ev(1, 512).replace('10:00:00.010Z', '11:00:00.010Z').replace('<value>512</value>', '<value>4096</value>'));
+    reader.readDocument(ev(1, 512));
+    assert.deepEqual(seen, [512, 4096]);
+    assert.equal(reader.duplicates, 1);
+  });
+
   it('shares de-duplication across documents read by one reader', () => {
     const seen: number[] = [];
     const reader = new XeXmlReader((e) => seen.push(e.actions.event_sequence!.value as number));
