@@ -10,6 +10,7 @@ import { continuesStatement as continuesImport, opensStatement as opensImport, t
 import type {
   BeginTransactionNode, DmlTarget, LoopCommit, RoutineKind, ScriptStructure, Span, StatementKind,
 } from './structure-types';
+import { objectName, TableCatalog } from './table-catalog';
 import { TokenCursor } from './token-cursor';
 import { SessionTransactions } from './transactions';
 import type { DmlKind, DurabilityOption } from './types';
@@ -36,6 +37,10 @@ export class StatementReader extends TokenCursor {
   protected routineKind: RoutineKind | null = null;
   /** In a routine: something may have changed the caller's transaction count by now (see BeginTransactionNode). */
   protected countChanged = false;
+  /** The tables the script declares (built on first use: only DML in a loop asks). */
+  private catalog: TableCatalog | null = null;
+  /** Token of the object the last dmlTarget() call found written (-1: a CTE or none). */
+  private targetAt = -1;
   /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
@@ -227,14 +232,25 @@ export class StatementReader extends TokenCursor {
       const verbAt = ctx.head === Kw.WITH ? this.findVerb(from, ctx.verb) : from;
       const inExplicitTransaction = this.tx.open;
       const inAtomicBlock = this.atomicDepth > 0;
-      const target = this.dmlTarget(from, verbAt, dml);
-      // Only a loop asks how many rows a statement touches: the question costs a look at its WHERE clause.
-      const shape: DmlShape = this.inLoop ? dmlShape(this.t, dml, from, verbAt, this.p) : 'set';
-      this.loops.noteDml(dml, shape, target === 'table');
+      let target = this.dmlTarget(from, verbAt, dml);
+      // Only a loop asks how many rows a statement touches (a look at its WHERE clause) and what the script declares
+      // about the table it writes.
+      let shape: DmlShape = 'set';
+      let remote = false;
+      if (this.inLoop) {
+        const name = target === 'table' && this.targetAt >= 0 ? objectName(this.t, this.targetAt) : null;
+        // server.database.schema.table: a linked server's table, committed by that server, a network round trip away.
+        remote = name !== null && name.parts.length === 4;
+        const declared = name !== null && !remote ? this.declaredTable(name.parts, this.start(from)) : null;
+        if (declared?.schemaOnly === true) target = 'schema-only';
+        shape = dmlShape(this.t, dml, from, verbAt, this.p, declared?.keys ?? null);
+      }
+      this.loops.noteDml(dml, shape, target === 'table' && !remote, inExplicitTransaction);
+      if (remote) this.loops.opaque++;
       this.out.dml.push({
         start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
-        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, shape, loop: null, inRoutine: this.routineKind,
+        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, remote, shape, loop: null, inRoutine: this.routineKind,
       });
       return;
     }
@@ -273,6 +289,7 @@ export class StatementReader extends TokenCursor {
    * UPDATE c` writes @t: a CTE named as the target is looked through.
    */
   protected dmlTarget(from: number, verbAt: number, kind: DmlKind): DmlTarget {
+    this.targetAt = -1;
     let i = verbAt + 1;
     if (kind === 'SELECT INTO') {
       let depth = 0;
@@ -299,7 +316,14 @@ export class StatementReader extends TokenCursor {
       const viaCte = cteSource(this.t, from, verbAt, i);
       if (viaCte !== null) return viaCte;
     }
+    this.targetAt = i;
     return this.targetKind(i, verbAt);
+  }
+
+  /** What the script declares about the table `parts` names, written by a statement at `offset`. */
+  private declaredTable(parts: readonly string[], offset: number): ReturnType<TableCatalog['lookup']> {
+    this.catalog ??= TableCatalog.of(this.t);
+    return this.catalog.size === 0 ? null : this.catalog.lookup(parts, offset);
   }
 
   protected targetKind(i: number, verbAt: number): DmlTarget {

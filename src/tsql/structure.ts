@@ -252,7 +252,14 @@ class BatchScanner extends StatementReader {
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
     if (ends && this.jumps === jumps) { if (loops.frames.length === 0) markRunsOnce(this.out, frame, this.batchIndex, this.repeated); }
-    else this.applyFacts(loops.factsSince(frame.counters, frame.few), frame.firstDml, frame.firstCommit);
+    else {
+      const facts = loops.factsSince(frame.counters, frame.few);
+      this.applyFacts(facts, frame.firstDml, frame.firstCommit);
+      // A loop that changes rows many times inside a transaction is, for the loop or `GO n` batch around it, a set of
+      // rows per iteration: `BEGIN TRAN; WHILE @i < 2000 INSERT ...; COMMIT` inside an outer loop commits every 2,000
+      // rows (batching). An inner loop of autocommit DML commits each row itself: the outer iteration is no batch.
+      if (!frame.few && facts.transactionalRows) loops.setDml++;
+    }
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
