@@ -57,12 +57,17 @@ function word(t: TokenStream, i: number, upper: string): boolean {
   return t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() === upper;
 }
 
-/** Index just past the parenthesis group opening at i (or `limit`). */
+/**
+ * Index just past the parenthesis group opening at i (or `limit`). An unclosed group ends at the next CREATE or GO:
+ * neither can stand inside a declaration, and stopping there keeps the pass linear on broken text (a script of
+ * thousands of unclosed `CREATE TABLE t (` would otherwise scan to its end once per declaration).
+ */
 function skipGroup(t: TokenStream, i: number, limit: number): number {
   let depth = 0;
   for (; i < limit; i++) {
     if (t.kinds[i] === TokenKind.LParen) depth++;
     else if (t.kinds[i] === TokenKind.RParen && --depth === 0) return i + 1;
+    else if (depth > 0 && (t.keywords[i] === Kw.CREATE || t.keywords[i] === Kw.GO)) return i;
   }
   return limit;
 }
@@ -222,7 +227,8 @@ export class TableCatalog {
     if (table === null) return;
     const cols = columnList(t, table.next, t.count);
     const after = skipGroup(t, table.next, t.count);
-    if (cols.length === 0 || word(t, after, 'INCLUDE') && word(t, skipGroup(t, after + 1, t.count), 'WHERE') || word(t, after, 'WHERE')) return;
+    const filtered = word(t, after, 'WHERE') || (word(t, after, 'INCLUDE') && word(t, skipGroup(t, after + 1, t.count), 'WHERE'));
+    if (cols.length === 0 || filtered) return;
     this.latest(table.parts)?.keys.push(cols);
   }
 

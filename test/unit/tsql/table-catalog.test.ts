@@ -1,5 +1,6 @@
 // What the table catalog reads from a script's declarations (src/tsql/table-catalog.ts).
 import * as assert from 'node:assert/strict';
+import { analyze } from '../../../src/tsql/analyze';
 import { lex } from '../../../src/tsql/lexer';
 import { TableCatalog } from '../../../src/tsql/table-catalog';
 import { script } from './helpers';
@@ -41,5 +42,14 @@ describe('tsql table catalog', () => {
     assert.equal(c.lookup(['dbo', 't'], second + 1)!.schemaOnly, false);
     assert.equal(c.lookup(['other', 't'], 0), null, 'another schema is another table');
     assert.equal(c.lookup(['db', '', 't'], 0)!.schemaOnly, true, 'db..t names no schema');
+  });
+
+  it('stays linear on thousands of unclosed declarations (each ends at the next CREATE)', () => {
+    const broken = 'CREATE TABLE dbo.T (id int PRIMARY KEY,\n'.repeat(20_000);
+    const c = catalogOf(broken);
+    assert.equal(c.lookup(['dbo', 't'], 0)?.keys.length, 1);
+    // A loop over the broken text still analyses: the catalog is built once, lazily, when a loop's DML asks.
+    const text = `${broken}GO\nWHILE @i < 10000 BEGIN UPDATE dbo.T SET v = 1 WHERE id = @i; END`;
+    assert.equal(analyze(text).diagnostics.filter((d) => d.code === 'autocommit-dml-in-loop').length, 1);
   });
 });
