@@ -208,7 +208,13 @@ export class StatementReader extends TokenCursor {
       if (kind === TokenKind.LParen) { depth++; continue; }
       if (kind === TokenKind.RParen) { if (depth > 0) depth--; continue; }
       const k = keywords[p]! as Kw;
-      if (k === Kw.None) continue;
+      if (k === Kw.None) {
+        // `label:` ends the statement before it (`GOTO done` / `RETURN` then `failed:` on the next line): a word and a
+        // lone `:` form nothing else in T-SQL (the scope qualifier is `::`).
+        if (kind === TokenKind.Word && depth === 0 && kinds[p + 1] === TokenKind.Operator && this.ends[p + 1]! - this.starts[p + 1]! === 1 &&
+          this.t.text.charCodeAt(this.starts[p + 1]!) === 58 /* : */) break;
+        continue;
+      }
       if (k === Kw.CASE) caseDepth++;
       else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
       else if (k === Kw.BEGIN) break;
