@@ -10,7 +10,7 @@ import { continuesStatement as continuesImport, opensStatement as opensImport, t
 import type {
   BeginTransactionNode, DmlTarget, LoopCommit, RoutineKind, ScriptStructure, Span, StatementKind,
 } from './structure-types';
-import { objectName, TableCatalog } from './table-catalog';
+import { namePartCount, objectName, TableCatalog } from './table-catalog';
 import { TokenCursor } from './token-cursor';
 import { SessionTransactions } from './transactions';
 import type { DmlKind, DurabilityOption } from './types';
@@ -244,10 +244,10 @@ export class StatementReader extends TokenCursor {
       let shape: DmlShape = 'set';
       let remote = false;
       if (this.inLoop) {
-        const name = target === 'table' && this.targetAt >= 0 ? objectName(this.t, this.targetAt) : null;
+        const at = target === 'table' ? this.targetAt : -1;
         // server.database.schema.table: a linked server's table, committed by that server, a network round trip away.
-        remote = name !== null && name.parts.length === 4;
-        const declared = name !== null && !remote ? this.declaredTable(name.parts, this.start(from)) : null;
+        remote = at >= 0 && namePartCount(this.t, at) === 4;
+        const declared = at >= 0 && !remote ? this.declaredTable(at, this.start(from)) : null;
         if (declared?.schemaOnly === true) target = 'schema-only';
         shape = dmlShape(this.t, dml, from, verbAt, this.p, declared?.keys ?? null);
       }
@@ -326,10 +326,12 @@ export class StatementReader extends TokenCursor {
     return this.targetKind(i, verbAt);
   }
 
-  /** What the script declares about the table `parts` names, written by a statement at `offset`. */
-  private declaredTable(parts: readonly string[], offset: number): ReturnType<TableCatalog['lookup']> {
+  /** What the script declares about the table named at token i, written by a statement at `offset`. */
+  private declaredTable(i: number, offset: number): ReturnType<TableCatalog['lookup']> {
     this.catalog ??= TableCatalog.of(this.t);
-    return this.catalog.size === 0 ? null : this.catalog.lookup(parts, offset);
+    if (this.catalog.size === 0) return null; // most scripts declare no table: no name strings built
+    const name = objectName(this.t, i);
+    return name === null ? null : this.catalog.lookup(name.parts, offset);
   }
 
   protected targetKind(i: number, verbAt: number): DmlTarget {

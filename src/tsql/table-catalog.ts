@@ -52,6 +52,19 @@ export function objectName(t: TokenStream, i: number): { parts: string[]; next: 
   return { parts, next: j };
 }
 
+/** How many parts the object name at i has (`a.b.c.d` → 4, `db..t` → 3), without building strings; 0 if none. */
+export function namePartCount(t: TokenStream, i: number): number {
+  if (i >= t.count || !isName(t, i)) return 0;
+  let parts = 1;
+  for (let j = i + 1; j + 1 < t.count && t.kinds[j] === TokenKind.Dot && parts < 4; ) {
+    if (t.kinds[j + 1] === TokenKind.Dot) { parts++; j++; continue; }
+    if (!isName(t, j + 1)) break;
+    parts++;
+    j += 2;
+  }
+  return parts;
+}
+
 function word(t: TokenStream, i: number, upper: string): boolean {
   if (t.kinds[i] !== TokenKind.Word || t.ends[i]! - t.starts[i]! !== upper.length) return false;
   return t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() === upper;
