@@ -16,15 +16,21 @@ export interface ManifestRepository {
   /** `owner/name` on GitHub; checked out under `<root>/<owner>+<name>/`. */
   repository: string;
   commit: string;
-  /** tuning or heldout; absent for the delayed-durability scripts, which are their own set. */
+  /** tuning or heldout: its role now; absent for the delayed-durability scripts, which are their own set. */
   split?: Split;
+  /** The evaluation round that added it (1: the seeded split, 2: the fresh held-out set). */
+  round?: number;
+  /** The round whose held-out set it was (a spent held-out set is tuning data afterwards). */
+  heldOutIn?: number;
   kind?: string;
   /** Globs (`**` `*` `?`, case-insensitive) or exact paths inside the repository. */
   paths: string[];
+  /** Globs left out in this repository only (a vendored copy of another repository). */
+  exclude?: string[];
 }
 
 export interface Manifest {
-  splitDate: string;
+  /** Seed of round 1's split and of every sample. */
   seed: number;
   /** Globs left out in every repository (folders of other SQL dialects). */
   exclude?: string[];
@@ -43,8 +49,14 @@ export interface Finding {
   code: DiagnosticCode;
   severity: DiagnosticSeverity;
   message: string;
-  /** `code:hash` of the normalised tokens around the finding: the label key and the cluster. */
+  /** `code:hash` of the normalised tokens around the finding: the label key. */
   key: string;
+  /**
+   * What copies of the same finding share across files and versions (clustering merges findings with the same key or
+   * family): in a routine, its name without version suffix, the statement's head and its rank among findings with the
+   * same head there; elsewhere, the tokens around it with version suffixes and numbers folded.
+   */
+  family: string;
 }
 
 export interface Collected {
@@ -115,7 +127,57 @@ export function findingKey(code: DiagnosticCode, t: TokenStream, offset: number)
   const at = tokenAt(t, offset);
   const parts: string[] = [];
   for (let i = Math.max(0, at - KEY_WINDOW); i < Math.min(t.count, at + KEY_WINDOW + 1); i++) parts.push(normalisedToken(t, i));
-  return `${code}:${createHash('sha256').update(parts.join(' ')).digest('hex').slice(0, 12)}`;
+  return `${code}:${hash(parts.join(' '))}`;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** A name with what schema versions change removed: `Resource_V2`, `Resource2`, `resource_v12` → `resource`. */
+export function versionless(name: string): string {
+  return name.toLowerCase().replace(/(?:[_-]?v?\d+)+$/, '') || name.toLowerCase();
+}
+
+/** A token as the family sees it: identifiers without version suffixes, every number the same. */
+function familyToken(t: TokenStream, i: number): string {
+  const kind = t.kinds[i] as TokenKind;
+  if (kind === TokenKind.Number) return '0';
+  const text = normalisedToken(t, i);
+  if ((kind === TokenKind.Word && t.keywords[i] === 0) || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) return versionless(text);
+  return text;
+}
+
+/** Words that end a statement's head (what it does and to which object), and words its spelling may leave out. */
+const HEAD_STOP = new Set(['where', 'set', 'values', 'select', 'output', 'with', 'on', 'using', '(', ';']);
+const HEAD_NOISE = new Set(['from', 'into', 'tran', 'transaction', 'work']);
+
+/** The first words of the statement at token `at`: `delete dbo.resource` for `DELETE FROM [dbo].[Resource_V2] WHERE`. */
+function statementHead(t: TokenStream, at: number): string {
+  const out: string[] = [];
+  for (let i = at; i < t.count && out.length < 6; i++) {
+    const token = familyToken(t, i);
+    if (HEAD_STOP.has(token) && i > at) break;
+    if (!HEAD_NOISE.has(token)) out.push(token);
+  }
+  return out.join(' ');
+}
+
+/** Families of a file's findings (code, offset, routine name or null), in the findings' order. */
+export function findingFamilies(t: TokenStream, found: readonly { code: DiagnosticCode; offset: number; routine: string | null }[]): string[] {
+  const ranks = new Map<string, number>();
+  return found.map((f) => {
+    const at = tokenAt(t, f.offset);
+    if (f.routine === null) {
+      const parts: string[] = [];
+      for (let i = Math.max(0, at - KEY_WINDOW); i < Math.min(t.count, at + KEY_WINDOW + 1); i++) parts.push(familyToken(t, i));
+      return `${f.code}|w:${hash(parts.join(' '))}`;
+    }
+    const head = `${f.code}|r:${versionless(f.routine.split('.').pop()!)}|${statementHead(t, at)}`;
+    const rank = ranks.get(head) ?? 0;
+    ranks.set(head, rank + 1);
+    return `${head}|${rank}`;
+  });
 }
 
 /** The findings of one script's text. */
@@ -126,10 +188,17 @@ export function findingsOfText(text: string, repository: string, filePath: strin
   if (analysis.diagnostics.length === 0) return [];
   const tokens = lex(text);
   const lines = new LineIndex(text);
-  return analysis.diagnostics.map((d) => ({
+  const offsetOf = (p: { line: number; character: number }): number => lines.lineStarts[p.line]! + p.character;
+  const routines = (analysis.routines ?? []).map((r) => ({ name: r.name, start: offsetOf(r.range.start), end: offsetOf(r.range.end) }));
+  const located = analysis.diagnostics.map((d) => {
+    const offset = offsetOf(d.range.start);
+    const routine = routines.find((r) => r.start <= offset && offset < r.end);
+    return { code: d.code, offset, routine: routine === undefined ? null : routine.name };
+  });
+  const families = findingFamilies(tokens, located);
+  return analysis.diagnostics.map((d, i) => ({
     repository, path: filePath, line: d.range.start.line + 1, column: d.range.start.character + 1, code: d.code,
-    severity: d.severity, message: d.message,
-    key: findingKey(d.code, tokens, lines.lineStarts[d.range.start.line]! + d.range.start.character),
+    severity: d.severity, message: d.message, key: findingKey(d.code, tokens, located[i]!.offset), family: families[i]!,
   }));
 }
 
@@ -141,8 +210,9 @@ export function collectFindings(root: string, entries: readonly ManifestReposito
     const folder = path.join(root, checkoutFolder(entry.repository));
     if (!fs.existsSync(folder)) { out.missing.push(entry.repository); continue; }
     const patterns = entry.paths.map(globToRegExp);
+    const excludedHere = [...excluded, ...(entry.exclude ?? []).map(globToRegExp)];
     for (const rel of listFiles(folder)) {
-      if (!patterns.some((p) => p.test(rel)) || excluded.some((p) => p.test(rel))) continue;
+      if (!patterns.some((p) => p.test(rel)) || excludedHere.some((p) => p.test(rel))) continue;
       let text: string;
       try {
         text = decodeScript(fs.readFileSync(path.join(folder, rel))).text;

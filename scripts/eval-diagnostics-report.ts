@@ -52,17 +52,43 @@ function byPlace(a: Finding, b: Finding): number {
   return a.repository.localeCompare(b.repository) || a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column;
 }
 
+/**
+ * Findings merged into clusters: the same key (the same text around them) or the same family (copies of a routine in
+ * several schema versions, a script copied with other names) are one cluster, so each copy counts once.
+ */
 export function clusterFindings(findings: readonly Finding[]): Cluster[] {
-  const byKey = new Map<string, Finding[]>();
-  for (const f of findings) {
-    const list = byKey.get(f.key);
-    if (list) list.push(f); else byKey.set(f.key, [f]);
-  }
-  return [...byKey].map(([key, members]) => {
+  // Union-find over findings, joined through their keys and their families.
+  const parent = findings.map((_, i) => i);
+  const root = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+  const firstBy = new Map<string, number>();
+  findings.forEach((f, i) => {
+    for (const id of [`k:${f.key}`, `f:${f.family}`]) {
+      const seen = firstBy.get(id);
+      if (seen === undefined) firstBy.set(id, i); else parent[root(i)] = root(seen);
+    }
+  });
+  const groups = new Map<number, Finding[]>();
+  findings.forEach((f, i) => {
+    const r = root(i);
+    const list = groups.get(r);
+    if (list) list.push(f); else groups.set(r, [f]);
+  });
+  return [...groups.values()].map((members) => {
     const sorted = members.slice().sort(byPlace);
     const severity = sorted.reduce<DiagnosticSeverity>((s, f) => (RANK[f.severity] > RANK[s] ? f.severity : s), 'hint');
-    return { key, code: sorted[0]!.code, findings: sorted, representative: sorted[0]!, severity };
+    return { key: sorted[0]!.key, code: sorted[0]!.code, findings: sorted, representative: sorted[0]!, severity };
   }).sort((a, b) => byPlace(a.representative, b.representative));
+}
+
+/** A cluster's label: its representative's, else the first member key that has one (a copy labelled earlier). */
+export function labelOf(cluster: Cluster, labels: LabelFile): Label | null {
+  const own = labels.labels[cluster.key];
+  if (own !== undefined) return own;
+  for (const f of cluster.findings) {
+    const label = labels.labels[f.key];
+    if (label !== undefined) return label;
+  }
+  return null;
 }
 
 export interface ReportOptions {
@@ -83,7 +109,7 @@ export function precisionReport(findings: readonly Finding[], labels: LabelFile,
     const eligible = clusters.filter((c) => c.code === code && counted(c.severity));
     const sample = sampleByPriority(eligible, (c) => c.key, options.seed, options.sampleSize)
       .sort((a, b) => byPlace(a.representative, b.representative))
-      .map((cluster) => ({ cluster, label: labels.labels[cluster.key] ?? null }));
+      .map((cluster) => ({ cluster, label: labelOf(cluster, labels) }));
     const count = (v: Verdict): number => sample.filter((s) => s.label?.verdict === v).length;
     const tp = count('tp'), fp = count('fp');
     return {

@@ -14,7 +14,9 @@ const DELAYED_CODES: DiagnosticCode[] = ['delayed-commit-needs-allowed', 'forced
 
 const USAGE = `Usage: npm run eval:diagnostics -- <checkout root> [options]
   <checkout root>        folder holding one checkout per repository: <root>/<owner>+<name>/
-  --split S              tuning (default), heldout, or delayed (scripts that use delayed durability)
+  --split S              tuning (default), heldout (the current held-out set), heldout1 (round 1's
+                         held-out half, spent: now tuning data; reproduces that measurement), or
+                         delayed (scripts that use delayed durability)
   --manifest FILE        default test/eval/manifest.json
   --labels FILE          default test/eval/labels.json
   --sample N             clusters drawn per code (default 40; delayed: all)
@@ -24,7 +26,7 @@ const USAGE = `Usage: npm run eval:diagnostics -- <checkout root> [options]
 
 interface Options {
   root: string;
-  split: 'tuning' | 'heldout' | 'delayed';
+  split: 'tuning' | 'heldout' | 'heldout1' | 'delayed';
   manifest: string;
   labels: string;
   sample: number | null;
@@ -47,7 +49,9 @@ export function parseArgs(argv: readonly string[]): Options {
     };
     if (a === '--split') {
       const v = value();
-      if (v !== 'tuning' && v !== 'heldout' && v !== 'delayed') throw new Error(`--split must be tuning, heldout or delayed, not ${v}`);
+      if (v !== 'tuning' && v !== 'heldout' && v !== 'heldout1' && v !== 'delayed') {
+        throw new Error(`--split must be tuning, heldout, heldout1 or delayed, not ${v}`);
+      }
       o.split = v;
     } else if (a === '--manifest') o.manifest = path.resolve(value());
     else if (a === '--labels') o.labels = path.resolve(value());
@@ -83,7 +87,9 @@ export function evaluate(o: Options): Evaluation {
   const labels: LabelFile = fs.existsSync(o.labels) ? JSON.parse(fs.readFileSync(o.labels, 'utf8')) as LabelFile : { labels: {} };
   const entries: ManifestRepository[] = o.split === 'delayed'
     ? manifest.delayedDurability ?? []
-    : manifest.repositories.filter((r) => r.split === o.split);
+    : o.split === 'heldout1'
+      ? manifest.repositories.filter((r) => r.heldOutIn === 1)
+      : manifest.repositories.filter((r) => r.split === o.split);
   const collected = collectFindings(o.root, entries, manifest.exclude);
   const delayed = o.split === 'delayed';
   const findings = delayed ? collected.findings.filter((f) => DELAYED_CODES.includes(f.code)) : collected.findings;

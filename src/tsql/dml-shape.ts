@@ -11,9 +11,10 @@ const TokenKind = TokenKindImport;
 
 /**
  * `row`: one (or a few listed) rows per execution; `set`: as many as a query finds; `unknown`: the text does not say
- * (`INSERT ... EXEC`, `WHERE id = 1`: a key or a flag shared by many rows).
+ * (`INSERT ... EXEC`, `WHERE id = 1`: a key or a flag shared by many rows); `unkeyed`: the script declares the
+ * target's keys and the WHERE clause pins none of them (it may change every row sharing the values it compares).
  */
-export type DmlShape = 'row' | 'set' | 'unknown';
+export type DmlShape = 'row' | 'set' | 'unknown' | 'unkeyed';
 
 /** Token i is a word spelled `upper` (ASCII, any case). */
 export function wordAt(t: TokenStream, i: number, upper: string): boolean {
@@ -50,12 +51,17 @@ function topOne(t: TokenStream, i: number): boolean {
   return t.kinds[n] === TokenKind.Number && t.text.slice(t.starts[n]!, t.ends[n]!) === '1';
 }
 
-/** Shape of the DML statement starting at token `from` (`WITH` for a CTE), verb at `verbAt`, ending before `end`. */
-export function dmlShape(t: TokenStream, kind: string, from: number, verbAt: number, end: number): DmlShape {
+/**
+ * Shape of the DML statement starting at token `from` (`WITH` for a CTE), verb at `verbAt`, ending before `end`.
+ * `keys`: the column sets that identify a row of the target, when the script declares them (table-catalog.ts).
+ */
+export function dmlShape(
+  t: TokenStream, kind: string, from: number, verbAt: number, end: number, keys: readonly (readonly string[])[] | null = null,
+): DmlShape {
   switch (kind) {
     case 'INSERT': return insertShape(t, from, verbAt, end);
     case 'UPDATE':
-    case 'DELETE': return updateDeleteShape(t, kind, verbAt, end);
+    case 'DELETE': return updateDeleteShape(t, kind, verbAt, end, keys);
     case 'MERGE': return mergeShape(t, verbAt, end);
     default: return 'set'; // SELECT INTO, BULK INSERT
   }
@@ -82,7 +88,9 @@ function insertShape(t: TokenStream, from: number, verbAt: number, end: number):
   return 'set';
 }
 
-function updateDeleteShape(t: TokenStream, kind: string, verbAt: number, end: number): DmlShape {
+function updateDeleteShape(
+  t: TokenStream, kind: string, verbAt: number, end: number, keys: readonly (readonly string[])[] | null,
+): DmlShape {
   let i = verbAt + 1;
   if (wordAt(t, i, 'TOP')) return topOne(t, i) ? 'row' : 'set';
   // DELETE [FROM] target: that FROM names the target; a later FROM joins other sources (a set-based statement).
@@ -92,28 +100,52 @@ function updateDeleteShape(t: TokenStream, kind: string, verbAt: number, end: nu
   if (where < 0) return 'set';
   if (t.keywords[where + 1] === Kw.CURRENT && t.keywords[where + 2] === Kw.OF) return 'row';
   if (from >= 0) return 'set';
-  return keyedPredicate(t, where + 1, end);
+  return keyedPredicate(t, where + 1, end, keys);
 }
 
 /**
  * A WHERE clause that pins rows to given values: some comparison outside subqueries is `column = @variable` (either
  * way round) or `column IN (@a, ...)`: `row`. `column = literal` may be a key or a flag many rows share: `unknown`.
- * Ranges alone (`id >= @lo AND id < @hi`, BETWEEN, LIKE) pick a set.
+ * Ranges alone (`id >= @lo AND id < @hi`, BETWEEN, LIKE) pick a set. When the script declares the target's keys, the
+ * columns compared with a value must cover one of them for `row`; otherwise the statement may change every row that
+ * shares those values (`WHERE TypeId = @type` on a table keyed by (TypeId, Id)): `unkeyed`.
  */
-function keyedPredicate(t: TokenStream, from: number, end: number): DmlShape {
-  const column = (k: number | undefined): boolean => k === TokenKind.Word || k === TokenKind.BracketId || k === TokenKind.QuotedId;
+function keyedPredicate(t: TokenStream, from: number, end: number, keys: readonly (readonly string[])[] | null): DmlShape {
   const literal = (k: number | undefined): boolean => k === TokenKind.Number || k === TokenKind.String || k === TokenKind.NString;
+  const declared = keys !== null && keys.length > 0;
+  const pinned: string[] = [];
   let shape: DmlShape = 'set';
   for (let i = from; i < end; i++) {
     if (t.kinds[i] === TokenKind.LParen && t.keywords[i + 1] === Kw.SELECT) { i = skipParens(t, i, end) - 1; continue; }
     if (operatorAt(t, i) === '=') {
       const left = t.kinds[i - 1], right = t.kinds[i + 1];
-      if ((right === TokenKind.Variable && column(left)) || (left === TokenKind.Variable && column(right))) return 'row';
-      if ((literal(right) && column(left)) || (literal(left) && column(right))) shape = 'unknown';
+      const rightColumn = columnAt(t, i + 1);
+      if ((right === TokenKind.Variable && isColumn(left)) || (left === TokenKind.Variable && rightColumn !== null)) {
+        if (!declared) return 'row';
+        pinned.push(right === TokenKind.Variable ? identifier(t, i - 1) : rightColumn!);
+      } else if ((literal(right) && isColumn(left)) || (literal(left) && rightColumn !== null)) {
+        shape = 'unknown';
+        if (declared) pinned.push(literal(right) ? identifier(t, i - 1) : rightColumn!);
+      }
     }
-    if (wordAt(t, i, 'IN') && t.kinds[i + 1] === TokenKind.LParen && t.kinds[i + 2] === TokenKind.Variable) return 'row';
+    if (wordAt(t, i, 'IN') && t.kinds[i + 1] === TokenKind.LParen && t.kinds[i + 2] === TokenKind.Variable) {
+      if (!declared) return 'row';
+      if (isColumn(t.kinds[i - 1])) pinned.push(identifier(t, i - 1));
+    }
   }
-  return shape;
+  if (!declared) return shape;
+  return keys.some((key) => key.every((c) => pinned.includes(c))) ? 'row' : 'unkeyed';
+}
+
+function isColumn(k: number | undefined): boolean {
+  return k === TokenKind.Word || k === TokenKind.BracketId || k === TokenKind.QuotedId;
+}
+
+/** The column named at i (`col`, `alias.col`): its last part, or null. */
+function columnAt(t: TokenStream, i: number): string | null {
+  if (!isColumn(t.kinds[i])) return null;
+  while (t.kinds[i + 1] === TokenKind.Dot && isColumn(t.kinds[i + 2])) i += 2;
+  return identifier(t, i);
 }
 
 function mergeShape(t: TokenStream, verbAt: number, end: number): DmlShape {

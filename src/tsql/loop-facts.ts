@@ -23,6 +23,8 @@ export interface LoopFacts {
   durableRows: boolean;
   /** DML on a permanent table whose row count the text does not say (`WHERE id = 1`) runs on each iteration. */
   unknownRows: boolean;
+  /** DML on a permanent table runs inside a transaction on each iteration: its changes share that transaction's commit. */
+  transactionalRows: boolean;
 }
 
 /** A WHILE loop being scanned. */
@@ -50,6 +52,7 @@ export interface Counters {
   setDml: number;
   durableRowDml: number;
   unknownDml: number;
+  transactionalDml: number;
 }
 
 /** Loop-related facts of the batch being scanned; variables and cursors are batch-scoped in T-SQL. */
@@ -60,6 +63,7 @@ export class LoopTracker {
   setDml = 0;
   durableRowDml = 0;
   unknownDml = 0;
+  transactionalDml = 0;
   /** Variables incremented (`SET @n += 1`, `SET @n = @n + @@ROWCOUNT`): counters of a commit-every-N condition. */
   readonly increments = new Set<string>();
   /** Variables holding a copy of @@TRANCOUNT (`DECLARE @tc int = @@TRANCOUNT`): tests of them are transaction guards. */
@@ -78,19 +82,26 @@ export class LoopTracker {
   }
 
   counters(): Counters {
-    return { opaque: this.opaque, setDml: this.setDml, durableRowDml: this.durableRowDml, unknownDml: this.unknownDml };
+    return {
+      opaque: this.opaque, setDml: this.setDml, durableRowDml: this.durableRowDml, unknownDml: this.unknownDml,
+      transactionalDml: this.transactionalDml,
+    };
   }
 
   /** The facts of an iteration from counters taken at its start. */
   factsSince(at: Counters, few: boolean): LoopFacts {
     return {
       batch: this.setDml > at.setDml, opaque: this.opaque > at.opaque, few, durableRows: this.durableRowDml > at.durableRowDml,
-      unknownRows: this.unknownDml > at.unknownDml,
+      unknownRows: this.unknownDml > at.unknownDml, transactionalRows: this.transactionalDml > at.transactionalDml,
     };
   }
 
-  /** Notes a DML statement of a loop: `durable` when it writes a permanent table. `INSERT ... EXEC` runs a procedure. */
-  noteDml(kind: string, shape: DmlShape, durable: boolean): void {
+  /**
+   * Notes a DML statement of a loop: `durable` when it writes a permanent table, `inTransaction` when a transaction is
+   * open around it. `INSERT ... EXEC` runs a procedure.
+   */
+  noteDml(kind: string, shape: DmlShape, durable: boolean, inTransaction: boolean): void {
+    if (durable && inTransaction) this.transactionalDml++;
     if (shape === 'set') this.setDml++;
     else if (shape === 'row') { if (durable) this.durableRowDml++; }
     else {

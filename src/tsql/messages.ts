@@ -16,7 +16,7 @@ function callerCaveat(inRoutine: RoutineKind | null): string {
 }
 
 /** Why a loop finding is a hint: the iteration runs work whose cost the text does not show, or runs a few times. */
-export type LoopDoubt = 'opaque' | 'few' | 'rows';
+export type LoopDoubt = 'opaque' | 'few' | 'rows' | 'keys' | 'remote';
 
 function doubtText(doubt: LoopDoubt | null): string {
   switch (doubt) {
@@ -27,6 +27,14 @@ function doubtText(doubt: LoopDoubt | null): string {
     case 'rows':
       return ' Its WHERE clause compares a column with a literal: whether that is a key (one row per commit) or a ' +
         'value many rows share, the script does not say.';
+    case 'keys':
+      return ' The script declares the table\'s keys and this WHERE clause pins none of them: each execution may ' +
+        'change every row that shares the values it compares, a batch rather than one row.';
+    case 'remote':
+      // Learn, "BEGIN DISTRIBUTED TRANSACTION": a distributed query in a local transaction promotes it to a distributed
+      // transaction (https://learn.microsoft.com/sql/t-sql/language-elements/begin-distributed-transaction-transact-sql).
+      return ' It writes a linked server\'s table: that server commits each execution, and each also costs a network ' +
+        'round trip; inside a local transaction the change would make it a distributed transaction (MS DTC).';
     case 'few':
       return ' The loop looks short (a cursor over catalog views, or a count up to a small number): with a handful ' +
         'of iterations the extra flushes cost little.';
@@ -108,10 +116,18 @@ export function beginWithoutEnd(inRoutine: RoutineKind | null = null, restoring 
       `the caller had; if not, the server raises error 266 when the ${inRoutine.toLowerCase()} returns with a ` +
       `different @@TRANCOUNT.`;
   }
-  const where = inRoutine === null ? 'script' : inRoutine.toLowerCase();
-  return `BEGIN TRAN has no COMMIT or ROLLBACK after it in this ${where}: when it ends the transaction is ` +
-    `still open (@@TRANCOUNT > 0) and keeps its locks and log until the session commits, rolls back or closes ` +
-    `(closing rolls it back). Certain only if no caller or later script ends it.`;
+  if (inRoutine === null) {
+    return 'BEGIN TRAN has no COMMIT or ROLLBACK after it in this script: when the script ends the transaction is ' +
+      'still open (@@TRANCOUNT > 0) and keeps its locks and log until the session commits, rolls back or closes ' +
+      '(closing rolls it back). Whether that is intended (a demo holding locks for another session, a script run ' +
+      'step by step) or a COMMIT is missing, the script alone cannot tell.';
+  }
+  // Learn, "Rollbacks and Commits in Stored Procedures and Triggers": error 266 when @@TRANCOUNT on a procedure's
+  // completion differs from its value on entry (https://learn.microsoft.com/previous-versions/sql/sql-server-2008/ms187844(v=sql.100)).
+  const error = inRoutine === 'PROCEDURE' ? ', and the server raises error 266 (@@TRANCOUNT differs from its value on entry)' : '';
+  return `BEGIN TRAN has no COMMIT or ROLLBACK after it in this ${inRoutine.toLowerCase()}: it returns with the ` +
+    `transaction still open${error}; the transaction keeps its locks and log until the session commits, rolls back ` +
+    `or closes.`;
 }
 
 export function endWithoutBegin(verb: 'COMMIT' | 'ROLLBACK', inRoutine: RoutineKind | null = null): string {

@@ -10,6 +10,7 @@ import { continuesStatement as continuesImport, opensStatement as opensImport, t
 import type {
   BeginTransactionNode, DmlTarget, LoopCommit, RoutineKind, ScriptStructure, Span, StatementKind,
 } from './structure-types';
+import { namePartCount, objectName, TableCatalog } from './table-catalog';
 import { TokenCursor } from './token-cursor';
 import { SessionTransactions } from './transactions';
 import type { DmlKind, DurabilityOption } from './types';
@@ -36,6 +37,10 @@ export class StatementReader extends TokenCursor {
   protected routineKind: RoutineKind | null = null;
   /** In a routine: something may have changed the caller's transaction count by now (see BeginTransactionNode). */
   protected countChanged = false;
+  /** The tables the script declares (built on first use: only DML in a loop asks). */
+  private catalog: TableCatalog | null = null;
+  /** Token of the object the last dmlTarget() call found written (-1: a CTE or none). */
+  private targetAt = -1;
   /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
@@ -203,7 +208,13 @@ export class StatementReader extends TokenCursor {
       if (kind === TokenKind.LParen) { depth++; continue; }
       if (kind === TokenKind.RParen) { if (depth > 0) depth--; continue; }
       const k = keywords[p]! as Kw;
-      if (k === Kw.None) continue;
+      if (k === Kw.None) {
+        // `label:` ends the statement before it (`GOTO done` / `RETURN` then `failed:` on the next line): a word and a
+        // lone `:` form nothing else in T-SQL (the scope qualifier is `::`).
+        if (kind === TokenKind.Word && depth === 0 && kinds[p + 1] === TokenKind.Operator && this.ends[p + 1]! - this.starts[p + 1]! === 1 &&
+          this.t.text.charCodeAt(this.starts[p + 1]!) === 58 /* : */) break;
+        continue;
+      }
       if (k === Kw.CASE) caseDepth++;
       else if (k === Kw.END) { if (caseDepth === 0) break; caseDepth--; }
       else if (k === Kw.BEGIN) break;
@@ -227,14 +238,25 @@ export class StatementReader extends TokenCursor {
       const verbAt = ctx.head === Kw.WITH ? this.findVerb(from, ctx.verb) : from;
       const inExplicitTransaction = this.tx.open;
       const inAtomicBlock = this.atomicDepth > 0;
-      const target = this.dmlTarget(from, verbAt, dml);
-      // Only a loop asks how many rows a statement touches: the question costs a look at its WHERE clause.
-      const shape: DmlShape = this.inLoop ? dmlShape(this.t, dml, from, verbAt, this.p) : 'set';
-      this.loops.noteDml(dml, shape, target === 'table');
+      let target = this.dmlTarget(from, verbAt, dml);
+      // Only a loop asks how many rows a statement touches (a look at its WHERE clause) and what the script declares
+      // about the table it writes.
+      let shape: DmlShape = 'set';
+      let remote = false;
+      if (this.inLoop) {
+        const at = target === 'table' ? this.targetAt : -1;
+        // server.database.schema.table: a linked server's table, committed by that server, a network round trip away.
+        remote = at >= 0 && namePartCount(this.t, at) === 4;
+        const declared = at >= 0 && !remote ? this.declaredTable(at, this.start(from)) : null;
+        if (declared?.schemaOnly === true) target = 'schema-only';
+        shape = dmlShape(this.t, dml, from, verbAt, this.p, declared?.keys ?? null);
+      }
+      this.loops.noteDml(dml, shape, target === 'table' && !remote, inExplicitTransaction);
+      if (remote) this.loops.opaque++;
       this.out.dml.push({
         start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
-        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, shape, loop: null, inRoutine: this.routineKind,
+        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, remote, shape, loop: null, inRoutine: this.routineKind,
       });
       return;
     }
@@ -273,6 +295,7 @@ export class StatementReader extends TokenCursor {
    * UPDATE c` writes @t: a CTE named as the target is looked through.
    */
   protected dmlTarget(from: number, verbAt: number, kind: DmlKind): DmlTarget {
+    this.targetAt = -1;
     let i = verbAt + 1;
     if (kind === 'SELECT INTO') {
       let depth = 0;
@@ -299,7 +322,16 @@ export class StatementReader extends TokenCursor {
       const viaCte = cteSource(this.t, from, verbAt, i);
       if (viaCte !== null) return viaCte;
     }
+    this.targetAt = i;
     return this.targetKind(i, verbAt);
+  }
+
+  /** What the script declares about the table named at token i, written by a statement at `offset`. */
+  private declaredTable(i: number, offset: number): ReturnType<TableCatalog['lookup']> {
+    this.catalog ??= TableCatalog.of(this.t);
+    if (this.catalog.size === 0) return null; // most scripts declare no table: no name strings built
+    const name = objectName(this.t, i);
+    return name === null ? null : this.catalog.lookup(name.parts, offset);
   }
 
   protected targetKind(i: number, verbAt: number): DmlTarget {

@@ -54,8 +54,11 @@ export type LoopCommit =
   /** Followed by leaving the loop (BREAK, RETURN, `SET @retry = 0` for `WHILE @retry > 0`): commits once and leaves. */
   | 'once-then-exit';
 
-/** What a DML statement writes: tempdb objects are not recovered, so their commits do not wait like others. */
-export type DmlTarget = 'table' | 'temp-table' | 'table-variable';
+/**
+ * What a DML statement writes: tempdb objects are not recovered and a memory-optimized SCHEMA_ONLY table (declared in
+ * the script) is not logged, so their commits do not wait for a log flush like a durable table's.
+ */
+export type DmlTarget = 'table' | 'temp-table' | 'table-variable' | 'schema-only';
 
 export type RoutineKind = 'PROCEDURE' | 'FUNCTION' | 'TRIGGER';
 
@@ -113,6 +116,8 @@ export interface DmlNode extends Span {
   inAtomicBlock: boolean;
   autocommit: boolean;
   target: DmlTarget;
+  /** Writes a linked server's table (`server.db.schema.table`; computed for DML in loops only). */
+  remote: boolean;
   /** Rows one execution touches, as far as the text says (computed for DML in loops only; `set` elsewhere). */
   shape: DmlShape;
   /** What each iteration of the innermost loop around it does (null: not in a loop, or not known). */

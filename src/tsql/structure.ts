@@ -89,7 +89,7 @@ class BatchScanner extends StatementReader {
     let ends = false;
     const firstCommit = this.out.commits.length;
     while (this.p < this.n) {
-      if (stopAtEnd && this.kw() === Kw.END) break;
+      if (stopAtEnd && this.endsBlock()) break;
       const head = this.kw();
       const from = this.p;
       if (this.statementAt()) {
@@ -104,6 +104,14 @@ class BatchScanner extends StatementReader {
       }
     }
     return ends;
+  }
+
+  /**
+   * The END of a block at i: `END CONVERSATION` is a statement (Learn, "END CONVERSATION (Transact-SQL)",
+   * https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql).
+   */
+  private endsBlock(i: number = this.p): boolean {
+    return this.kw(i) === Kw.END && this.kw(i + 1) !== Kw.CONVERSATION;
   }
 
   private commitsLeaveLoop(firstCommit: number): void {
@@ -134,6 +142,8 @@ class BatchScanner extends StatementReader {
         break;
       case Kw.END:
       case Kw.ELSE:
+        // END CONVERSATION (Service Broker) is a statement, not the END of a block.
+        if (k === Kw.END && this.kw(from + 1) === Kw.CONVERSATION) { this.simple(); return false; }
         // Stray END/ELSE (unbalanced input): consume it so scanning always moves on.
         this.p++;
         if (this.kw() === Kw.TRY || this.kw() === Kw.CATCH) this.p++;
@@ -245,14 +255,21 @@ class BatchScanner extends StatementReader {
     const jumps = this.jumps;
     this.loopDepth++;
     this.depth++;
-    const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
+    const ends = this.p < this.n && !this.endsBlock() ? this.statementAt() : false;
     this.depth--;
     this.loopDepth--;
     loops.frames.pop();
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
     if (ends && this.jumps === jumps) { if (loops.frames.length === 0) markRunsOnce(this.out, frame, this.batchIndex, this.repeated); }
-    else this.applyFacts(loops.factsSince(frame.counters, frame.few), frame.firstDml, frame.firstCommit);
+    else {
+      const facts = loops.factsSince(frame.counters, frame.few);
+      this.applyFacts(facts, frame.firstDml, frame.firstCommit);
+      // A loop that changes rows many times inside a transaction is, for the loop or `GO n` batch around it, a set of
+      // rows per iteration: `BEGIN TRAN; WHILE @i < 2000 INSERT ...; COMMIT` inside an outer loop commits every 2,000
+      // rows (batching). An inner loop of autocommit DML commits each row itself: the outer iteration is no batch.
+      if (!frame.few && facts.transactionalRows) loops.setDml++;
+    }
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
@@ -262,7 +279,7 @@ class BatchScanner extends StatementReader {
     const ends = this.out.commits.length + this.out.rollbacks.length;
     this.guardDepth++;
     this.depth++;
-    if (this.p < this.n && this.kw() !== Kw.END) this.statementAt();
+    if (this.p < this.n && !this.endsBlock()) this.statementAt();
     this.depth--;
     this.guardDepth--;
     if (this.out.commits.length + this.out.rollbacks.length > ends) this.tx.closeAll();
@@ -289,7 +306,7 @@ class BatchScanner extends StatementReader {
     const firstCommit = this.out.commits.length, firstRollback = this.out.rollbacks.length;
     this.depth++;
     const before = this.tx.snapshot();
-    const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
+    const endsThen = this.p < this.n && !this.endsBlock() && this.kw() !== Kw.ELSE ? this.statementAt() : false;
     while (this.kind() === TokenKind.Semicolon) this.p++;
     const afterThen = this.tx.stack;
     const elseCommit = this.out.commits.length, elseRollback = this.out.rollbacks.length;
@@ -299,7 +316,7 @@ class BatchScanner extends StatementReader {
     if (hasElse) {
       this.p++;
       this.tx.restore(before);
-      endsElse = this.p < this.n && this.kw() !== Kw.END ? this.statementAt() : false;
+      endsElse = this.p < this.n && !this.endsBlock() ? this.statementAt() : false;
       afterElse = this.tx.stack;
     }
     this.depth--;

@@ -90,11 +90,26 @@ export class SessionTransactions {
   rollback(name: string | null, batchIndex: number): { toSavepoint: boolean; opener: Opener | null } {
     const toSavepoint = name !== null && this.savepoints.has(name.toLowerCase());
     if (toSavepoint) return { toSavepoint, opener: this.stack.length > 0 ? openerOf(this.stack[0]!, batchIndex) : 'same-batch' };
+    // `ROLLBACK TRAN inner` naming a nested transaction fails and rolls nothing back: "When nesting transactions,
+    // transaction_name must be the name from the outermost BEGIN TRANSACTION statement", names compared case-sensitively
+    // (Learn, "ROLLBACK TRANSACTION", https://learn.microsoft.com/sql/t-sql/language-elements/rollback-transaction-transact-sql).
+    if (name !== null && !name.startsWith('@') && this.namesInnerTransaction(name)) {
+      return { toSavepoint, opener: openerOf(this.stack[0]!, batchIndex) };
+    }
     const outer = this.stack[0];
     for (const open of this.stack) this.close(open);
     this.stack = [];
     if (outer === undefined) return { toSavepoint, opener: this.implicitTransactions ? 'implicit-transactions' : null };
     return { toSavepoint, opener: openerOf(outer, batchIndex) };
+  }
+
+  /** `name` is the name of an open nested transaction and not of the outermost one (only 32 characters count). */
+  private namesInnerTransaction(name: string): boolean {
+    const outer = this.stack[0];
+    if (outer === undefined || outer.name === null || this.stack.length < 2) return false;
+    const key = name.slice(0, 32);
+    if (outer.name.slice(0, 32) === key) return false;
+    return this.stack.some((b, i) => i > 0 && b.name !== null && b.name.slice(0, 32) === key);
   }
 
   /** `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ran: the loop only stops once no transaction is open. */

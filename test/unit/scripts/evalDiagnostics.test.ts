@@ -18,15 +18,34 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
   it('reports the tuning half: copies merged into one cluster, debatable labels apart from TP and FP', () => {
     const result = evaluate(parseArgs(args('tuning')));
     assert.deepEqual(result.repositories, ['acme/loader']);
-    assert.equal(result.files, 2, 'load.sql and copy.sql; README.txt is not a .sql file');
+    assert.equal(result.files, 4, 'load.sql, copy.sql and two schema versions; README.txt is not a .sql file');
     const byCode = Object.fromEntries(result.reports.map((r) => [r.code, r]));
     const dml = byCode['autocommit-dml-in-loop']!;
-    assert.deepEqual([dml.findings, dml.clusters, dml.sample.length, dml.tp, dml.fp, dml.precision], [2, 1, 1, 1, 0, 1]);
-    assert.deepEqual(dml.sample[0]!.cluster.findings.map((f) => `${f.path}:${f.line}`), ['copy.sql:6', 'load.sql:6']);
+    assert.deepEqual([dml.findings, dml.clusters, dml.sample.length, dml.tp, dml.fp, dml.unlabelled, dml.precision], [6, 3, 3, 1, 1, 1, 0.5]);
+    const copies = dml.sample.find((s) => s.cluster.findings.some((f) => f.path === 'copy.sql'))!;
+    assert.deepEqual(copies.cluster.findings.map((f) => `${f.path}:${f.line}`), ['copy.sql:6', 'load.sql:6']);
     const commit = byCode['commit-in-loop']!;
     assert.deepEqual([commit.tp, commit.fp, commit.debatable, commit.precision], [0, 0, 1, null]);
     // The key-range DELETE is batching: nothing else is found.
     assert.deepEqual(Object.keys(byCode).sort(), ['autocommit-dml-in-loop', 'commit-in-loop']);
+  });
+
+  it('counts the same statement in two schema versions of a routine once, labelled through either copy', () => {
+    const dml = evaluate(parseArgs(args('tuning'))).reports.find((r) => r.code === 'autocommit-dml-in-loop')!;
+    const versions = dml.sample.filter((s) => s.cluster.findings.some((f) => f.path.startsWith('schema/')));
+    // Two statements (the item and the queue DELETE), each found in both versions: two clusters of two, not four.
+    assert.deepEqual(versions.map((s) => s.cluster.findings.map((f) => `${f.path}:${f.line}`)).sort(),
+      [['schema/1.sql:7', 'schema/2.sql:8'], ['schema/1.sql:8', 'schema/2.sql:10']]);
+    // Only the version-2 copy of the item DELETE carries a label; its cluster (represented by version 1) takes it.
+    const item = versions.find((s) => s.cluster.representative.line === 7)!;
+    assert.notEqual(item.cluster.key, 'autocommit-dml-in-loop:aedb523a8559');
+    assert.equal(item.label?.verdict, 'fp');
+  });
+
+  it('reproduces a spent held-out set (--split heldout1) and leaves out what a repository excludes', () => {
+    assert.deepEqual(evaluate(parseArgs(args('heldout1'))).repositories, ['acme/loader']);
+    const withHints = evaluate(parseArgs(args('heldout', '--hints', '--show', 'all')));
+    assert.ok(withHints.reports.every((r) => r.sample.every((s) => !s.cluster.findings.some((f) => f.path.startsWith('old/')))));
   });
 
   it('reports the held-out half, names a missing checkout, leaves other-dialect folders out and hints out unless asked', () => {
@@ -51,12 +70,12 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     this.timeout(60_000);
     const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), ...args('tuning')], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^split tuning: 1 repositories, 2 files$/m);
-    assert.match(run.stdout, /^\| autocommit-dml-in-loop \| 2 \| 0 \| 1 \| 1 \| 1 \| 0 \| 0 \| 0 \| 100 % \|$/m);
+    assert.match(run.stdout, /^split tuning: 1 repositories, 4 files$/m);
+    assert.match(run.stdout, /^\| autocommit-dml-in-loop \| 6 \| 0 \| 3 \| 3 \| 1 \| 1 \| 0 \| 1 \| 50 % \|$/m);
     assert.match(run.stdout, /^precision commit-in-loop n\/a \(TP 0, FP 0, n 1\)$/m);
     const bad = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), '--split', 'everything'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--split must be tuning, heldout or delayed/);
+    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1 or delayed/);
   });
 
   it('keys a finding by the text around it: the same label survives added lines, comments and spacing', () => {
@@ -89,18 +108,25 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.ok(globToRegExp('sql/d?.sql').test('sql/dd.sql'));
   });
 
-  it("draws the real manifest's split from its seed (the split is reproducible, not hand-picked)", () => {
+  it("draws round 1's split from its seed, and holds round 2's fresh repositories out (neither set reused)", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/manifest.json'), 'utf8')) as Manifest;
-    const drawn = splitRepositories(manifest.repositories.map((r) => r.repository), manifest.seed);
-    for (const r of manifest.repositories) assert.equal(r.split, drawn[r.repository], r.repository);
-    const halves = manifest.repositories.map((r) => r.split);
-    assert.ok(halves.filter((s) => s === 'heldout').length >= 6 && halves.filter((s) => s === 'tuning').length >= 6);
-    assert.ok(manifest.repositories.length >= 12);
+    const round1 = manifest.repositories.filter((r) => r.round === 1);
+    const drawn = splitRepositories(round1.map((r) => r.repository), manifest.seed);
+    for (const r of round1) {
+      assert.equal(r.heldOutIn === 1 ? 'heldout' : 'tuning', drawn[r.repository], r.repository);
+      assert.equal(r.split, 'tuning', `${r.repository}: round 1's held-out half is spent, tuning data now`);
+    }
+    assert.ok(round1.length >= 12);
+    const round2 = manifest.repositories.filter((r) => r.round === 2);
+    assert.ok(round2.length >= 8);
+    for (const r of round2) assert.deepEqual([r.split, r.heldOutIn], ['heldout', 2], r.repository);
+    const names = manifest.repositories.map((r) => r.repository.toLowerCase());
+    assert.equal(new Set(names).size, names.length, 'no repository in both rounds');
     assert.ok((manifest.delayedDurability ?? []).reduce((n, e) => n + e.paths.length, 0) >= 10);
     // The shuffle is a permutation and depends on the seed.
-    const names = manifest.repositories.map((r) => r.repository).sort();
-    assert.deepEqual([...seededShuffle(names, 1)].sort(), names);
-    assert.notDeepEqual(seededShuffle(names, 1), seededShuffle(names, 2));
+    const sorted = round1.map((r) => r.repository).sort();
+    assert.deepEqual([...seededShuffle(sorted, 1)].sort(), sorted);
+    assert.notDeepEqual(seededShuffle(sorted, 1), seededShuffle(sorted, 2));
   });
 
   it('keeps no third-party file in the tree: the manifest and labels only (and labels are our own words)', () => {

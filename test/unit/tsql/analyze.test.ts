@@ -120,7 +120,7 @@ describe('tsql analyze diagnostics', () => {
   });
 
   it('switches off the codes listed in disabledCodes', () => {
-    const text = script('WHILE 1 = 1', 'BEGIN', '  BEGIN TRAN', '  INSERT t VALUES (1)', '  COMMIT', 'END', 'INSERT t VALUES (1)', 'GO 2');
+    const text = script('WHILE 1 = 1', 'BEGIN', '  BEGIN TRAN', '  INSERT t VALUES (1)', '  COMMIT', 'END', 'GO', 'INSERT t VALUES (1)', 'GO 2');
     const all = analyze(text).diagnostics.map((d) => d.code);
     assert.ok(all.includes('commit-in-loop') && all.includes('autocommit-dml-in-loop'));
     const some = analyze(text, { disabledCodes: new Set<DiagnosticCode>(['commit-in-loop']) }).diagnostics.map((d) => d.code);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { generateLines, generateScript } from '../../../bench/tsql-workload';
 import { analyze } from '../../../src/tsql/analyze';
 import { splitBatches } from '../../../src/tsql/batches';
-import { lex, tokenize } from '../../../src/tsql/lexer';
+import { lex, TokenKind, tokenize } from '../../../src/tsql/lexer';
 import { Kw } from '../../../src/tsql/keywords';
 import { LineIndex } from '../../../src/tsql/lines';
 import { routineHeader } from '../../../src/tsql/routines';
@@ -43,8 +43,8 @@ function plainStructure(s: object): unknown {
   return JSON.parse(JSON.stringify(out), (key, value) => (JUDGED.has(key) ? undefined : value));
 }
 
-/** Fields issue 26 changed on purpose (see plainStructure). */
-const JUDGED = new Set(['matched', 'guarded', 'inRoutine', 'afterCountChange', 'loopCommit', 'everyN', 'conditions', 'conditionVars', 'loop', 'chunked', 'shape', 'target', 'begin']);
+/** Fields issue 26 changed or added on purpose (see plainStructure; `remote`: a linked-server target, round 2). */
+const JUDGED = new Set(['matched', 'guarded', 'inRoutine', 'afterCountChange', 'loopCommit', 'everyN', 'conditions', 'conditionVars', 'loop', 'chunked', 'shape', 'target', 'remote', 'begin']);
 
 const OPTIONS: AnalysisOptions[] = [
   {},
@@ -91,10 +91,22 @@ function assertSame(text: string, label: string, options: readonly AnalysisOptio
   const spans = splitBatches(now, new LineIndex(text));
   const spansBefore = splitBefore(before, new LineIndexBefore(text));
   assert.deepEqual(spans, spansBefore, `${label}: batches`);
+  // Since issue 26 round 2 a `label:` ends the statement before it (the oracle kept `GOTO done` + `failed:` as one
+  // statement and lost the label); texts holding one are compared up to the batches (precision-round2.test.ts has the
+  // cases).
+  if (hasLabel(now)) return;
   assert.deepEqual(plainStructure(scanStructure(now, spans)), plainStructure(scanBefore(before, spansBefore)), `${label}: structure`);
   // Diagnostics are what issue 26 changed on purpose (precision.test.ts, corpus.test.ts); everything else is as before.
   const withoutDiagnostics = <T extends { diagnostics: unknown }>(a: T): Omit<T, 'diagnostics'> => { const { diagnostics: _d, ...rest } = a; return rest; };
   for (const o of options) assert.deepEqual(withoutDiagnostics(withoutSignatures(analyze(text, o))), withoutDiagnostics(analyzeBefore(text, o)), `${label}: analysis ${JSON.stringify(o)}`);
+}
+
+/** A word followed by a lone `:` operator token: a GOTO label (comments and strings do not count). */
+function hasLabel(t: ReturnType<typeof lex>): boolean {
+  for (let i = 0; i + 1 < t.count; i++) {
+    if (t.kinds[i] === TokenKind.Word && t.kinds[i + 1] === TokenKind.Operator && t.text.slice(t.starts[i + 1]!, t.ends[i + 1]!) === ':') return true;
+  }
+  return false;
 }
 
 const withLineEnds = (text: string, eol: string): string => text.replace(/\r\n|\r|\n/g, eol);
