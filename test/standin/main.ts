@@ -1,16 +1,23 @@
-// `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb]
-// [--version 2019|2022|2025] [--rtt-ms N]`: runs the stand-in (model + TDS
+// `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale]
+// [--version 2019|2022|2025] [--rtt-ms N] [--log-write-latency-ms N] [--ag-sync-commit-ms N] [--log-rate-limit-mbps N]
+// [--log-writer-limit N]`: runs the stand-in (model + TDS
 // layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createStandin } from './model';
+import { applyCommitCauses } from './model/commitCauses';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--rtt-ms N] [--verbose]';
-const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb'] as const;
+const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2019|2022|2025] [--rtt-ms N] [--verbose]
+  causes of commit time (issue 29; test/standin/MODEL.md "Commit causes"):
+  [--log-write-latency-ms N]   log device write latency (default 0.2)
+  [--ag-sync-commit-ms N]      database lab joins an availability group whose secondary takes N ms to harden each commit
+  [--log-rate-limit-mbps N]    log generation cap (mi, azure-sqldb: LOG_RATE_GOVERNOR; hyperscale: a page server behind, RBIO_RG_STORAGE)
+  [--log-writer-limit N]       log writes the log writer may have outstanding (commits beyond it queue)`;
+const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb', 'hyperscale'] as const;
 const VERSIONS = ['2019', '2022', '2025'] as const;
 
 async function main(): Promise<void> {
@@ -21,6 +28,10 @@ async function main(): Promise<void> {
       platform: { type: 'string', default: 'sqlserver' },
       version: { type: 'string', default: '2022' },
       'rtt-ms': { type: 'string', default: '0' },
+      'log-write-latency-ms': { type: 'string' },
+      'ag-sync-commit-ms': { type: 'string' },
+      'log-rate-limit-mbps': { type: 'string' },
+      'log-writer-limit': { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -40,7 +51,25 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const engine = createStandin({ product: platform, version: Number(version) as 2019 | 2022 | 2025 });
+  const positive = (v: string | undefined): number | null | 'bad' => {
+    if (v === undefined) return null;
+    const n = Number(v);
+    return Number.isFinite(n) && n > 0 ? n : 'bad';
+  };
+  const latency = positive(values['log-write-latency-ms']);
+  const agMs = positive(values['ag-sync-commit-ms']);
+  const rate = positive(values['log-rate-limit-mbps']);
+  const writerLimit = positive(values['log-writer-limit']);
+  // Log-rate governance is Azure SQL's ("Transaction log rate governance"); SQL Server has none to model.
+  if ([latency, agMs, rate, writerLimit].includes('bad') || (rate !== null && platform === 'sqlserver') || (writerLimit !== null && !Number.isInteger(writerLimit))) {
+    console.error(rate !== null && platform === 'sqlserver' ? `--log-rate-limit-mbps needs --platform mi, azure-sqldb or hyperscale (SQL Server does not govern log generation)\n${USAGE}` : USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  const product = platform === 'hyperscale' ? 'azure-sqldb' : platform;
+  const engine = createStandin({ product, version: Number(version) as 2019 | 2022 | 2025 });
+  if (latency !== null) engine.setDeviceLatency({ logWriteMs: latency as number });
+  applyCommitCauses(engine.state, { agSyncCommitMs: agMs as number | null, logRateLimitMbps: rate as number | null, hyperscale: platform === 'hyperscale', logWriterOutstandingLimit: writerLimit as number | null });
   const server = await startStandinServer({
     engine,
     port,
@@ -54,6 +83,7 @@ async function main(): Promise<void> {
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
   plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}
+  commit causes: log write ${engine.state.options.logWriteLatencyMs} ms${agMs !== null ? `, AG secondary harden ${agMs} ms (lab)` : ''}${rate !== null ? `, log-rate cap ${rate} MB/s` : ''}${writerLimit !== null ? `, log writer limit ${writerLimit}` : ''}
 
 tedious:
   new Connection({
