@@ -1,6 +1,8 @@
-// Benchmark of the XE reader: parse + aggregate 100,000 ring-buffer-like events (S3's size) with the streaming reader
-// (fast scanner), the same reader over the sax package, and a naive DOM approach (@xmldom/xmldom); each runs in its
-// own child process with --expose-gc so peaks are honest.
+// Benchmark of the XE reader: parse + aggregate 100,000 ring-buffer events (S3's size) in the form real servers send
+// (test/fixtures/real-server: indented, `<type …></type>`, map texts in CDATA) with the streaming reader (fast
+// scanner), the same reader over the sax package, and a naive DOM approach (@xmldom/xmldom); each runs in its own
+// child process with --expose-gc so peaks are honest. The byte scan over the same XML, in the same child, is the
+// ceiling the reader is held to (issue 33: xeMBps ≥ 0.4 × the byte scan); the old self-closing form is measured too.
 // Runs alone (`node --import tsx bench/xe.bench.ts`) or through bench/run.ts via the exported run().
 
 import { spawnSync } from 'node:child_process';
@@ -16,6 +18,8 @@ import { scanXml, type XmlTokenizer } from '../src/xe/xmlScanner';
 const EVENTS = 100_000;
 /** Issue 19: ≥ 200 MB/s of target XML, ≤ 0.25 s per 100k events (CPU time, one core). */
 const TARGET_MBPS = 200;
+/** Issue 33: on the real form, at least this share of a plain byte scan (charCodeAt loop) over the same XML. */
+const TARGET_SHARE_OF_BYTE_SCAN = 0.4;
 const TARGET_MS_PER_100K = 250;
 /**
  * The reader keeps nothing per event (aggregates are bounded by distinct values and timeline buckets), so its peak is
@@ -23,47 +27,65 @@ const TARGET_MS_PER_100K = 250;
  */
 const PEAK_TARGET_MB = 24;
 
-function field(kind: 'data' | 'action', name: string, type: string, value: string | number, pkg = 'package0'): string {
-  return `<${kind} name="${name}"${kind === 'action' ? ' package="package0"' : ''}><type name="${type}" package="${pkg}"/><value>${value}</value></${kind}>`;
+/** The two renderings: `real` as raw target_data is sent (indented, <type …></type>, CDATA), `selfClosing` the old
+ * hand-written layout (<type …/>, one line per event) the bench measured before issue 33. */
+export type XmlForm = 'real' | 'selfClosing';
+
+function field(form: XmlForm, kind: 'data' | 'action', name: string, type: string, value: string | number, pkg = 'package0', text?: string): string {
+  const open = `<${kind} name="${name}"${kind === 'action' ? ' package="package0"' : ''}>`;
+  if (form === 'selfClosing') {
+    return `${open}<type name="${type}" package="${pkg}"/><value>${value}</value>${text === undefined ? '' : `<text><![CDATA[${text}]]></text>`}</${kind}>`;
+  }
+  return `\n    ${open}\n      <type name="${type}" package="${pkg}"></type>\n      <value>${value}</value>${text === undefined ? '' : `\n      <text><![CDATA[${text}]]></text>`}\n    </${kind}>`;
 }
 
 /** Ring-buffer XML in the documented layout: a flush = log_flush_start, log_flush_complete, databases_log_flush (+ a wait now and then). */
-export function generateRingBufferXml(count: number): string {
+export function generateRingBufferXml(count: number, form: XmlForm = 'real'): string {
   const parts: string[] = [];
   let t = Date.parse('2026-11-22T10:00:00.000Z');
   let block = 4_000_000_000;
+  const f = (kind: 'data' | 'action', name: string, type: string, value: string | number, pkg?: string, text?: string) => field(form, kind, name, type, value, pkg, text);
   for (let i = 0; i < count; i++) {
     const kind = i % 4;
     if (kind === 0) t += 1;
     const ts = new Date(t).toISOString();
     const size = 512 * (1 + ((i * 7919) % 120));
-    const seq = field('action', 'event_sequence', 'uint64', i + 1);
+    const seq = f('action', 'event_sequence', 'uint64', i + 1);
     let body: string;
     let name: string;
     if (kind === 0) {
       name = 'log_flush_start';
-      body = field('data', 'database_id', 'uint32', 7) + field('data', 'log_block_id', 'uint64', block) + field('data', 'write_size', 'uint32', size);
+      body = f('data', 'database_id', 'uint32', 7) + f('data', 'log_block_id', 'uint64', block) + f('data', 'write_size', 'uint32', size);
     } else if (kind === 1) {
       name = 'log_flush_complete';
       body =
-        field('data', 'database_id', 'uint32', 7) +
-        field('data', 'file_id', 'uint32', 2) +
-        field('data', 'log_block_id', 'uint64', block++) +
-        field('data', 'duration', 'uint64', 200 + ((i * 104729) % 5000)) +
-        field('data', 'write_size', 'uint32', size);
+        f('data', 'database_id', 'uint32', 7) +
+        f('data', 'file_id', 'uint32', 2) +
+        f('data', 'log_block_id', 'uint64', block++) +
+        f('data', 'duration', 'uint64', 200 + ((i * 104729) % 5000)) +
+        f('data', 'write_size', 'uint32', size);
     } else if (kind === 2) {
       name = 'databases_log_flush';
-      body = field('data', 'database_id', 'uint32', 7) + field('data', 'count', 'uint64', 1);
+      body = f('data', 'database_id', 'uint32', 7) + f('data', 'count', 'uint64', 1);
     } else {
       name = 'databases_log_flush_wait';
-      body = field('data', 'database_id', 'uint32', 7) + `<data name="mode"><type name="flush_mode" package="sqlserver"/><value>1</value><text><![CDATA[SYNC]]></text></data>`;
+      body = f('data', 'database_id', 'uint32', 7) + f('data', 'mode', 'flush_mode', 1, 'sqlserver', 'SYNC');
     }
-    parts.push(`<event name="${name}" package="sqlserver" timestamp="${ts}">${body}${seq}</event>`);
+    const indent = form === 'real' ? '  ' : '';
+    parts.push(`${indent}<event name="${name}" package="sqlserver" timestamp="${ts}">${body}${seq}${form === 'real' ? '\n  ' : ''}</event>`);
   }
   // One flat string, as the driver hands target_data over: a concatenation (rope) would be flattened — copied — by the
   // reader's first character access, and that copy would count as the reader's memory.
   const header = `<RingBufferTarget truncated="0" processingTime="12" totalEventsProcessed="${count}" eventCount="${count}" droppedCount="0" memoryUsed="1048000">`;
   return [header, ...parts, '</RingBufferTarget>'].join('\n');
+}
+
+/** The same events as event_file rows: event_data has no <type> and one event per row (test/fixtures/real-server). */
+function eventFileRows(count: number): string[] {
+  return generateRingBufferXml(count, 'selfClosing')
+    .split('\n')
+    .filter((line) => line.startsWith('<event'))
+    .map((line) => line.replace(/<type name="[^"]*" package="[^"]*"\/>/g, ''));
 }
 
 const ctx = { sessionName: 'durability_lens_bench', target: 'ring_buffer' as const, durationUnit: 'microseconds' as const };
@@ -137,9 +159,12 @@ interface ChildResult {
   /** The same events as event_file rows (one document each, one reader per page): median CPU ms, and their MB. */
   rowsCpuMs?: number;
   rowsMb?: number;
+  /** A charCodeAt loop over the same XML (counting line breaks), median CPU ms: the ceiling, measured in this child. */
+  byteScanCpuMs?: number;
 }
 
-type Mode = 'scanner' | 'sax' | 'dom';
+/** scanner: the product's reader on the real form; scannerSelfClosing: the same reader on the old <type/> layout. */
+type Mode = 'scanner' | 'scannerSelfClosing' | 'sax' | 'dom';
 
 const heapUsed = () => process.memoryUsage().heapUsed;
 
@@ -147,8 +172,9 @@ const heapUsed = () => process.memoryUsage().heapUsed;
  * In the child: build the input, settle the heap, time a cold run, then one run sampling the heap every 1,000 events
  * (a peak of RSS would hide it: V8 reuses pages it already holds), then the warm runs.
  */
-function child(mode: Mode, events: number, warmRuns: number): ChildResult {
-  const xml = generateRingBufferXml(events);
+function child(mode: Mode, events_: number, warmRuns: number): ChildResult {
+  const events = events_;
+  const xml = generateRingBufferXml(events, mode === 'scannerSelfClosing' ? 'selfClosing' : 'real');
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const timed = (onEvent?: () => void) => {
     const c0 = process.cpuUsage();
@@ -185,9 +211,21 @@ function child(mode: Mode, events: number, warmRuns: number): ChildResult {
     walls.push(t.ms);
   }
   const median = (v: number[], fallback: number) => (v.length === 0 ? fallback : [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!);
-  let rows: { rowsCpuMs: number; rowsMb: number } | null = null;
+  let rows: { rowsCpuMs: number; rowsMb: number; byteScanCpuMs: number } | null = null;
   if (mode === 'scanner' && warmRuns > 0) {
-    const events = xml.split('\n').filter((line) => line.startsWith('<event'));
+    // The ceiling: one pass over the same characters doing the least a reader must (look at each one).
+    const scanCpus: number[] = [];
+    let newlines = 0;
+    for (let i = 0; i <= warmRuns; i++) {
+      const c0 = process.cpuUsage();
+      let count = 0;
+      for (let k = 0; k < xml.length; k++) if (xml.charCodeAt(k) === 10) count++;
+      newlines = count;
+      const c = process.cpuUsage(c0);
+      if (i > 0) scanCpus.push((c.user + c.system) / 1000);
+    }
+    if (newlines === 0) throw new Error('the byte scan saw no line');
+    const events = eventFileRows(events_);
     const rowCpus: number[] = [];
     for (let i = 0; i <= warmRuns; i++) {
       const c0 = process.cpuUsage();
@@ -195,7 +233,7 @@ function child(mode: Mode, events: number, warmRuns: number): ChildResult {
       const c = process.cpuUsage(c0);
       if (i > 0) rowCpus.push((c.user + c.system) / 1000);
     }
-    rows = { rowsCpuMs: median(rowCpus, 0), rowsMb: events.reduce((n, e) => n + e.length, 0) / 2 ** 20 };
+    rows = { rowsCpuMs: median(rowCpus, 0), rowsMb: events.reduce((n, e) => n + e.length, 0) / 2 ** 20, byteScanCpuMs: median(scanCpus, 0) };
   }
   return {
     ...rows,
@@ -253,11 +291,12 @@ function exactTargetsRow(): BenchResult {
 export async function run(): Promise<BenchResult[]> {
   const exact = exactTargetsRow();
   const fast = runChild('scanner');
+  const selfClosing = runChild('scannerSelfClosing', EVENTS, 3);
   const small = runChild('scanner', EVENTS / 10, 0);
   const sax = runChild('sax', EVENTS, 3);
   const dom = runChild('dom');
-  if (fast.flushes !== sax.flushes || fast.flushes !== dom.flushes) {
-    throw new Error(`readers disagree: scanner ${fast.flushes}, sax ${sax.flushes}, DOM ${dom.flushes} flushes`);
+  if (fast.flushes !== sax.flushes || fast.flushes !== dom.flushes || fast.flushes !== selfClosing.flushes) {
+    throw new Error(`readers disagree: scanner ${fast.flushes} (self-closing form ${selfClosing.flushes}), sax ${sax.flushes}, DOM ${dom.flushes} flushes`);
   }
   const mbps = (r: ChildResult, cpuMs = r.cpuMs) => r.xmlMb / (cpuMs / 1000);
   const mem = (r: ChildResult) => Math.max(r.peakHeapMb, 0.01);
@@ -267,15 +306,39 @@ export async function run(): Promise<BenchResult[]> {
   const perEvents = (fast.cpuMs * 100_000) / EVENTS;
   // Flat: nothing per event survives the parse, and the peak stays under the young generation's bound.
   const flat = fast.retainedMb <= 1 && fast.peakHeapMb <= PEAK_TARGET_MB;
+  const byteScan = fast.byteScanCpuMs ? mbps(fast, fast.byteScanCpuMs) : 0;
+  const share = byteScan > 0 ? mbps(fast) / byteScan : 0;
   return [
-    { name: 'xe input: ring-buffer XML', value: mbText(fast.xmlMb), note: `${EVENTS} events; ${fast.flushes} flushes counted identically by all three readers; ${hostLoad()}` },
+    { name: 'xe input: ring-buffer XML, real form', value: mbText(fast.xmlMb), note: `${EVENTS} events as raw target_data is sent (indented, <type …></type>, map texts in CDATA: test/fixtures/real-server); ${fast.flushes} flushes counted identically by all readers; ${hostLoad()}` },
     {
       name: 'xe stream parse+aggregate, throughput',
       value: `${mbps(fast).toFixed(0)} MB/s`,
-      note: `CPU time, one core, median of ${fast.warmRuns} warm runs; first (cold) run ${mbps(fast, fast.coldCpuMs).toFixed(0)} MB/s`,
+      note: `real form; CPU time, one core, median of ${fast.warmRuns} warm runs; first (cold) run ${mbps(fast, fast.coldCpuMs).toFixed(0)} MB/s`,
       key: 'xeMBps',
       metric: Number(mbps(fast).toFixed(1)),
       target: { op: '>=', value: TARGET_MBPS },
+    },
+    {
+      name: 'xe byte scan of the same XML (ceiling)',
+      value: `${byteScan.toFixed(0)} MB/s`,
+      note: `charCodeAt loop over the real-form XML in the same child process, median of ${fast.warmRuns}`,
+      key: 'xeByteScanMBps',
+      metric: Number(byteScan.toFixed(1)),
+    },
+    {
+      name: 'xe reader / byte scan',
+      value: `${share.toFixed(2)}`,
+      note: `xeMBps ÷ xeByteScanMBps, both measured in this run on the same input (issue 33 target ≥ ${TARGET_SHARE_OF_BYTE_SCAN})`,
+      key: 'xeShareOfByteScan',
+      metric: Number(share.toFixed(3)),
+      target: { op: '>=', value: TARGET_SHARE_OF_BYTE_SCAN },
+    },
+    {
+      name: 'xe stream, old self-closing form',
+      value: `${mbps(selfClosing).toFixed(0)} MB/s`,
+      note: `the same events as <type …/> on one line per event (${mbText(selfClosing.xmlMb)}), the shape measured before issue 33; median of ${selfClosing.warmRuns}`,
+      key: 'xeSelfClosingMBps',
+      metric: Number(mbps(selfClosing).toFixed(1)),
     },
     {
       name: 'xe stream parse+aggregate, CPU',
@@ -318,7 +381,8 @@ if (require.main === module) {
     const arg = process.argv[i + 1];
     const events = Number(process.argv[i + 2] ?? EVENTS);
     const warmRuns = Number(process.argv[i + 3] ?? 5);
-    process.stdout.write(JSON.stringify(child(arg === 'dom' || arg === 'sax' ? arg : 'scanner', events, warmRuns)) + '\n');
+    const mode: Mode = arg === 'dom' || arg === 'sax' || arg === 'scannerSelfClosing' ? arg : 'scanner';
+    process.stdout.write(JSON.stringify(child(mode, events, warmRuns)) + '\n');
   } else {
     run().then(
       (rows) => {

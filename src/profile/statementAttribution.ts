@@ -7,46 +7,10 @@ import type { WorkloadBatch } from '../db/types';
 import type { DurationUnit } from '../xe/aggregate';
 import type { XeEvent, XeScalar } from '../xe/reader';
 import { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from '../xe/statementTrace';
+import { mergeExactCounts, type SampledStatement } from './statementExactCounts';
+import type { SampledFigure, StatementFigure } from './statementFigure';
 
-/** One statement of the script: where it is and what it cost over the run. */
-export interface StatementFigure {
-  /** 1-based line in the file that was run (the statement's first line). */
-  line: number;
-  /** The statement as sent (collapsed whitespace, at most 200 characters). */
-  text: string;
-  executions: number;
-  /** null when not measured (see notMeasured): never a 0 that was not measured. */
-  durationMs: number | null;
-  writelogWaits: number;
-  /** null when not measured (see notMeasured). */
-  writelogMs: number | null;
-  /** null when not measured (see notMeasured). */
-  rows: number | null;
-  /** 0-based batch of the run; -1 for a statement inside a procedure (`module`). */
-  batchIndex: number;
-  /** The procedure (as the event named it) whose definition holds the statement; absent for the batches we sent. */
-  module?: string;
-  /** Statements inside nested modules / dynamic SQL whose figures were folded into this one. */
-  nestedStatements: number;
-  /**
-   * Where executions and writelogWaits come from: 'exact' = the server's histograms by sqlserver.query_hash (every
-   * execution of the run), 'sample' = the events the ring buffer / event_file kept. Absent in older results (sample).
-   */
-  counts?: 'exact' | 'sample';
-  /** durationMs, writelogMs and rows are ≈: the exact counts × this statement's averages in the sample (false when the sample held every execution and wait). */
-  approx?: boolean;
-  /** sqlserver.query_hash (decimal) the server counted this statement under. */
-  queryHash?: string;
-  /** Every file line whose statement has this hash (identical text): the counts are theirs together. */
-  sharedLines?: number[];
-  /** false: the hash was counted on the server but never appeared in the sample, so its line is unknown (line 0). */
-  located?: boolean;
-  /** Figures of this row that are not measured (null, and "not measured" in every view): a not-located row's durationMs and rows have no sample. */
-  notMeasured?: Array<'durationMs' | 'rows' | 'writelogMs'>;
-}
-
-/** A statement's figures while the sample is folded: every sum is a number (nulls appear only in the result). */
-type SampledFigure = StatementFigure & { durationMs: number; writelogMs: number; rows: number };
+export type { SampledFigure, StatementFigure } from './statementFigure';
 
 export interface StatementAttribution {
   status: 'measured' | 'not-measured';
@@ -81,7 +45,7 @@ export interface StatementAttribution {
 export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
   'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
-  'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Without the query_hash action, a long run is attributed from its last events only (coverage below).',
+  'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Statements without a plan (query_hash 0: EXECUTE, COMMIT, SET…) share one hash on the server, so they are counted from the sample, each on its own line. Without the query_hash action, a long run is attributed from its last events only (coverage below).',
   'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
 
@@ -115,8 +79,18 @@ export interface StatementLocation {
 }
 
 /**
+ * The character index just past a statement whose inclusive offset_end is `offsetEnd`: offsets are bytes of UTF-16
+ * text (2 per character) and offset_end is the byte offset of the statement's last character — 30 characters at
+ * offset 0 end at 58 in real output (test/fixtures/real-server), as statement_end_offset in sys.dm_exec_query_stats,
+ * whose documented SUBSTRING adds 1 — while -1 (or no value) means "to the end of the batch or module".
+ */
+export function statementEndIndex(offsetEnd: number | null, textLength: number): number {
+  return offsetEnd !== null && offsetEnd >= 0 ? Math.min(textLength, Math.floor(offsetEnd / 2) + 1) : textLength;
+}
+
+/**
  * Which of our batches a statement event came from, and its file line. Offsets are bytes of UTF-16 text (2 per
- * character); offset_end -1 means "to the end of the batch". The batch is the one whose text holds the event's
+ * character); offset_end is inclusive and -1 means "to the end of the batch" (statementEndIndex). The batch is the one whose text holds the event's
  * statement text at that offset (or, without a text, whose line at that offset is the event's line_number).
  */
 export function locateStatement(
@@ -146,7 +120,7 @@ export function locateStatement(
   if (batchIndex < 0) return null;
   const batch = batches[batchIndex]!;
   const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
-  const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : batch.text.length;
+  const end = statementEndIndex(ev.offsetEnd, batch.text.length);
   const raw = start !== null ? batch.text.slice(start, Math.max(start, end)) : (ev.statement ?? '');
   const text = raw.replace(/\s+/g, ' ').trim();
   return { batchIndex, line: batch.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
@@ -168,8 +142,7 @@ export interface ModuleSource {
 /** A statement of a procedure in the file: its line from the definition's first line, its text from the definition. */
 function moduleLocation(m: ModuleSource, ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null }): StatementLocation {
   const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
-  const end = ev.offsetEnd !== null && ev.offsetEnd >= 0 ? Math.floor(ev.offsetEnd / 2) : undefined;
-  const raw = m.text !== undefined && start !== null ? m.text.slice(start, end) : (ev.statement ?? '');
+  const raw = m.text !== undefined && start !== null ? m.text.slice(start, Math.max(start, statementEndIndex(ev.offsetEnd, m.text.length))) : (ev.statement ?? '');
   const line = ev.line ?? (m.text !== undefined && start !== null ? lineAt(m.text, start) : 1);
   const text = raw.replace(/\s+/g, ' ').trim();
   return { batchIndex: -1, line: m.firstLine + line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text };
@@ -238,10 +211,13 @@ export class StatementAccumulator {
       this.unattributedWaits += this.pendingWaits;
       this.unattributedMs += this.pendingMs;
     } else {
-      const key = `${where.module ? `m:${where.module.toLowerCase()}` : where.batchIndex}:${ev.offset ?? where.line}`;
+      // A statement is its place in the text (batch or module, offsets, line): query_hash is not its identity (0 for
+      // every plan-less statement), only what the server's histograms count by.
+      const key = `${where.module ? `m:${where.module.toLowerCase()}` : where.batchIndex}:${ev.offset ?? ''}:${ev.offsetEnd ?? ''}:${where.line}`;
       let f = this.byKey.get(key);
       if (!f) {
-        f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0, ...(where.module ? { module: where.module } : {}) };
+        f = { line: where.line, text: where.text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: where.batchIndex, nestedStatements: 0, module: where.module };
+        if (f.module === undefined) delete f.module;
         this.byKey.set(key, f);
       }
       f.executions++;
@@ -269,10 +245,9 @@ export class StatementAccumulator {
   private exact: StatementFigure[] | null = null;
 
   /**
-   * Replaces the sampled counts by the server's exact ones, per query_hash: statements of one hash become one row
-   * (their lines in sharedLines), hashes the sample never saw become "not located" rows, and the ≈ figures scale
-   * the sampled averages. Runs when the histograms event arrives — after every sampled event — so its notes can
-   * still join the read's notes (collect() appends `h.notes` after handing the event over).
+   * Replaces the sampled counts by the server's exact ones (statementExactCounts.ts). Runs when the histograms event
+   * arrives — after every sampled event — so its notes can still join the read's notes (collect() appends `h.notes`
+   * after handing the event over).
    */
   private applyExact(h: StatementHistograms): void {
     this.unattributedWaits += this.pendingWaits;
@@ -280,74 +255,16 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     if (h.executionsByHash === null && h.waitsByHash === null) return;
-    let sampledWaits = 0;
-    let sampledWaitMs = 0;
-    for (const f of this.byKey.values()) {
-      sampledWaits += f.writelogWaits;
-      sampledWaitMs += f.writelogMs;
-    }
-    // A statement whose own sample holds no wait takes the average wait of the whole sample.
-    const overallWaitMs = sampledWaits > 0 ? sampledWaitMs / sampledWaits : null;
-    const groups = new Map<string, SampledFigure[]>();
-    const unhashed: SampledFigure[] = [];
-    for (const [key, f] of this.byKey) {
-      const hash = this.hashOf.get(key);
-      if (hash === undefined) unhashed.push(f);
-      else groups.set(hash, [...(groups.get(hash) ?? []), f]);
-    }
-    const hashes = new Set([...groups.keys(), ...(h.executionsByHash?.keys() ?? []), ...(h.waitsByHash?.keys() ?? [])]);
-    const out: StatementFigure[] = [...unhashed];
-    let noAverage = 0;
-    let attributedWaits = 0;
-    let attributedMs = 0;
-    for (const hash of hashes) {
-      const fs = (groups.get(hash) ?? []).sort((a, b) => a.line - b.line);
-      const sample = fs.reduce((t, f) => ({ executions: t.executions + f.executions, durationMs: t.durationMs + f.durationMs, waits: t.waits + f.writelogWaits, waitMs: t.waitMs + f.writelogMs, rows: t.rows + f.rows, nested: t.nested + f.nestedStatements }), { executions: 0, durationMs: 0, waits: 0, waitMs: 0, rows: 0, nested: 0 });
-      const executions = h.executionsByHash?.get(hash) ?? sample.executions;
-      const waits = h.waitsByHash ? (h.waitsByHash.get(hash) ?? 0) : sample.waits;
-      const perExec = sample.executions > 0 ? executions / sample.executions : 0;
-      const waitAvg = sample.waits > 0 ? sample.waitMs / sample.waits : overallWaitMs;
-      if (waits > 0 && waitAvg === null) noAverage += waits;
-      const writelogMs = waits * (waitAvg ?? 0);
-      attributedWaits += waits;
-      attributedMs += writelogMs;
-      const first = fs[0];
-      const base = first ?? { line: 0, text: `not located (query_hash ${hash})`, batchIndex: -1, nestedStatements: 0 };
-      out.push({
-        ...base,
-        executions,
-        // A hash the sample never saw has no duration or rows to scale: null (not measured), never 0.
-        durationMs: first ? sample.durationMs * perExec : null,
-        writelogWaits: waits,
-        writelogMs: waits > 0 && waitAvg === null ? null : writelogMs,
-        rows: first ? Math.round(sample.rows * perExec) : null,
-        nestedStatements: Math.round(sample.nested * perExec),
-        counts: h.executionsByHash ? 'exact' : 'sample',
-        // Only a scaled figure is ≈: when the sample saw every execution and wait, its sums are the measured ones.
-        approx: sample.executions !== executions || sample.waits !== waits,
-        queryHash: hash,
-        ...(fs.length > 1 ? { sharedLines: [...new Set(fs.map((f) => f.line))] } : {}),
-        ...(first ? {} : { located: false }),
-        ...(first && !(waits > 0 && waitAvg === null) ? {} : { notMeasured: [...(first ? [] : (['durationMs', 'rows'] as const)), ...(waits > 0 && waitAvg === null ? (['writelogMs'] as const) : [])] }),
-      });
-    }
-    const notLocated = out.filter((f) => f.located === false);
-    if (notLocated.length > 0) {
-      h.notes.push(`${notLocated.length} statement hash(es) counted on the server never appeared in the sample, so their lines are unknown (listed as "not located", line 0): together ${notLocated.reduce((n, f) => n + f.executions, 0)} executions, ${notLocated.reduce((n, f) => n + f.writelogWaits, 0)} WRITELOG waits (exact; WRITELOG ms ≈ at the sample's average wait; their duration and rows are not measured).`);
-    }
-    const shared = out.filter((f) => f.sharedLines);
-    if (shared.length > 0) {
-      h.notes.push(`Statements with the same query hash are counted together on one row (its sharedLines): ${shared.map((f) => `lines ${f.sharedLines!.join(', ')}`).join('; ')}. SQL Server's query_hash is the same for statements of similar logic (differing only in literals).`);
-    }
-    if (noAverage > 0) h.notes.push(`${noAverage} WRITELOG waits have no sampled wait to take a duration from: their WRITELOG ms are not measured.`);
-    if (h.waitsByHash && h.waitEvents !== null) {
-      this.unattributedWaits = Math.max(0, h.waitEvents - attributedWaits);
+    const sampled: SampledStatement[] = [...this.byKey].map(([key, figure]) => ({ figure, hash: this.hashOf.get(key) ?? null }));
+    const merged = mergeExactCounts(sampled, h);
+    h.notes.push(...merged.notes);
+    if (merged.unattributedWaits !== null) {
+      this.unattributedWaits = merged.unattributedWaits;
       this.unattributedMs = 0;
-      if (this.unattributedWaits > 0) h.notes.push(`${this.unattributedWaits} WRITELOG waits are not attributed (the histogram did not place them); their ms are not measured.`);
     }
-    this.attributedWaits = attributedWaits;
-    this.attributedMs = attributedMs;
-    this.exact = out;
+    this.attributedWaits = merged.attributedWaits;
+    this.attributedMs = merged.attributedMs;
+    this.exact = merged.figures;
   }
 
   finish(): StatementFigure[] {

@@ -37,6 +37,11 @@ export function figureCell(f: StatementFigure, field: 'durationMs' | 'rows' | 'w
   return value === null || f.notMeasured?.includes(field) ? 'not measured' : approxPrefix(f) + format(value);
 }
 
+/** An execution or wait count: "≈ " before it when the row's counts are approximate (its `approximate` says why). */
+export function countCell(f: StatementFigure, n: number): string {
+  return (f.approximate ? '≈ ' : '') + formatCount(n);
+}
+
 /** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
 export function statementLineText(f: StatementFigure): string {
   if (f.located === false) return 'not located';
@@ -49,7 +54,7 @@ export function statementLineText(f: StatementFigure): string {
  * visible; the run's log per flush, shared lines and the sample's coverage are in the hover.
  */
 export function statementHintText(f: StatementFigure, a: StatementAttribution): string {
-  const parts = [`${formatCount(f.executions)} ×`];
+  const parts = [`${countCell(f, f.executions)} ×`];
   if (a.waitEvent !== null) parts.push(`${figureCell(f, 'writelogMs', formatDuration)} WRITELOG`);
   else parts.push(figureCell(f, 'durationMs', formatDuration));
   return parts.join(' · ');
@@ -58,11 +63,13 @@ export function statementHintText(f: StatementFigure, a: StatementAttribution): 
 /** The hover's lines: every figure, the share of the session's WRITELOG, and what attribution cannot see. */
 export function statementHoverLines(f: StatementFigure, a: StatementAttribution): string[] {
   const lines = [
-    `Executions: ${formatCount(f.executions)}`,
+    `Executions: ${countCell(f, f.executions)}`,
     `Duration (sum): ${figureCell(f, 'durationMs', formatDuration)}`,
-    a.waitEvent !== null ? `WRITELOG waits: ${formatCount(f.writelogWaits)} (${figureCell(f, 'writelogMs', formatDuration)})` : 'WRITELOG waits: not measured per statement',
+    a.waitEvent !== null ? `WRITELOG waits: ${countCell(f, f.writelogWaits)} (${figureCell(f, 'writelogMs', formatDuration)})` : 'WRITELOG waits: not measured per statement',
     `Rows: ${figureCell(f, 'rows', formatCount)}`,
   ];
+  if (f.approximate) lines.push(`Counts ${f.approximate}.`);
+  if (f.queryHash === '0') lines.push('No plan (query_hash 0): counted by its text, offsets and line, never merged with other statements.');
   if (f.counts === 'exact') lines.push('Executions and WRITELOG waits: counted on the server (exact); ≈ figures are these counts × the sampled averages.');
   if (f.sharedLines && f.sharedLines.length > 1) lines.push(`Lines ${f.sharedLines.join(', ')} have the same query hash: these figures are theirs together.`);
   // A ring buffer that kept only the newest events: the counts are of that part of the run.
@@ -95,7 +102,7 @@ export function statementsMarkdown(view: StatementsView, md: (text: string) => s
   out.push(`Top ${MARKDOWN_TOP} by WRITELOG time (run: ${md(view.column)}).`, '');
   out.push('| Line | Statement | Executions | Duration | WRITELOG waits | WRITELOG time | Rows |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const f of view.statements.slice(0, MARKDOWN_TOP)) {
-    const cells = [statementLineText(f), f.text, formatCount(f.executions), figureCell(f, 'durationMs', formatDuration), a.waitEvent !== null ? formatCount(f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration) : 'not measured', figureCell(f, 'rows', formatCount)];
+    const cells = [statementLineText(f), f.text, countCell(f, f.executions), figureCell(f, 'durationMs', formatDuration), a.waitEvent !== null ? countCell(f, f.writelogWaits) : 'not measured', a.waitEvent !== null ? figureCell(f, 'writelogMs', formatDuration) : 'not measured', figureCell(f, 'rows', formatCount)];
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', md(reconciliationText(a)));

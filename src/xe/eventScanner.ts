@@ -1,7 +1,8 @@
 // The XE reader's fast path: one <event> element in the shape SQL Server writes (reference §4.3: event → data/action
 // → type/value/text) read straight from character ranges into an XeEvent — no tokenizer callbacks, no strings for
-// markup, numbers parsed in place. Any other shape (an entity, a comment, an unknown or repeated child, a self-closing
-// field, a malformed tag, the end of the input) is declined, and the generic scanner reads that element instead, so
+// markup, numbers parsed in place. It reads the forms real servers send (test/fixtures/real-server): `<type …></type>`
+// and `<type …/>`, strings in CDATA, `<value/>`, whitespace between elements. Any other shape (an entity, a comment, an
+// unknown or repeated child, a self-closing field, a malformed tag, the end of the input) is declined, and the generic scanner reads that element instead, so
 // errors and odd cases keep exactly the scanner's meaning (test/unit/xe/readerEquivalence.test.ts holds it to that).
 
 import type { XeEvent, XeField } from './reader';
@@ -11,7 +12,8 @@ import * as chars from './xmlScanner';
 // Read once: under CommonJS output (tsx, mocha) every call through an import binding first runs a getter, which took
 // a fifth of the scan's time in the profile. The character classes are the scanner's own, so both agree on names.
 const { isNameChar, isNameStart, isSpace } = chars;
-const { convertXeValueAt, parseTimestampAt } = values;
+const { convertXeValueAt, convertXeValueOfClass, parseTimestampAt, xeTypeClass } = values;
+const TYPE_UNDECLARED = values.TYPE_UNDECLARED;
 
 /** XE tags carry 1–3 attributes; a tag with more is declined (the scanner's duplicate check covers any number). */
 const MAX_ATTRIBUTES = 8;
@@ -39,9 +41,8 @@ interface FieldTemplate {
   text: string;
   isData: boolean;
   name: string;
-  /** The type's name attribute, relative to the field's '<'; -1 when there is none. */
-  typeFrom: number;
-  typeTo: number;
+  /** How its value is read: from the declared type (xeValues.ts), worked out once when the template was learnt. */
+  typeClass: values.XeTypeClass;
 }
 
 interface EventTemplate {
@@ -160,21 +161,20 @@ export class XeEventScanner {
     const xml = this.xml;
     const r = this.ranges;
     let fieldName: string;
-    let typeFrom = -1;
-    let typeTo = -1;
+    let typeClass: values.XeTypeClass = TYPE_UNDECLARED;
     let valueFrom = -1;
     let valueTo = -1;
+    /** The value as a string of its own when CDATA sections made it one; null: the range valueFrom..valueTo. */
+    let joined: string | null = null;
     let text: string | null = null;
     let p: number;
     if (known !== undefined) {
       fieldName = known.name;
-      if (known.typeFrom >= 0) {
-        typeFrom = start + known.typeFrom;
-        typeTo = start + known.typeTo;
-      }
+      typeClass = known.typeClass;
       valueFrom = start + known.text.length;
-      valueTo = this.textEnd(valueFrom);
+      valueTo = this.valueContent(valueFrom);
       if (valueTo < 0 || !at(xml, valueTo, '</value>')) return -1;
+      joined = this.joined;
       p = valueTo + 8;
     } else {
       p = this.attributes(start + (isData ? 5 : 7));
@@ -194,23 +194,40 @@ export class XeEventScanner {
       }
       if (c === 116 /* t */ && at(xml, p + 2, 'ype')) {
         p = this.attributes(p + 5);
-        if (p < 0 || !this.selfClosing) return -1;
+        if (p < 0) return -1;
+        // Raw target_data writes <type …></type>; the XML type's rendering writes <type …/>. Anything inside: declined.
+        if (!this.selfClosing) {
+          if (!at(xml, p, '</type>')) return -1;
+          p += 7;
+        }
         const k = this.find('name');
-        typeFrom = k < 0 ? -1 : r[4 * k + 2]!;
-        typeTo = k < 0 ? -1 : r[4 * k + 3]!;
-      } else if (c === 118 /* v */ && at(xml, p + 2, 'alue>')) {
+        typeClass = k < 0 ? TYPE_UNDECLARED : xeTypeClass(xml.slice(r[4 * k + 2]!, r[4 * k + 3]!));
+      } else if (c === 118 /* v */ && at(xml, p + 2, 'alue')) {
         // A second <value> would be concatenated with the first: rare enough to leave to the scanner.
         if (valueFrom >= 0) return -1;
+        if (at(xml, p + 6, '/>')) {
+          valueFrom = valueTo = p;
+          p += 8;
+          continue;
+        }
+        if (xml.charCodeAt(p + 6) !== 62 /* > */) return -1;
         valueFrom = p + 7;
-        valueTo = this.textEnd(valueFrom);
+        valueTo = this.valueContent(valueFrom);
         if (valueTo < 0 || !at(xml, valueTo, '</value>')) return -1;
+        joined = this.joined;
         // Everything up to here was the start tag and <type> children: the template for this field's position.
         if (known === undefined && text === null && owner !== null && index < MAX_FIELD_TEMPLATES && valueFrom - start <= MAX_TEMPLATE_LENGTH) {
-          owner.fields[index] = { text: ownCopy(xml, start, valueFrom), isData, name: fieldName, typeFrom: typeFrom < 0 ? -1 : typeFrom - start, typeTo: typeFrom < 0 ? -1 : typeTo - start };
+          owner.fields[index] = { text: ownCopy(xml, start, valueFrom), isData, name: fieldName, typeClass };
         }
         p = valueTo + 8;
-      } else if (c === 116 /* t */ && at(xml, p + 2, 'ext>')) {
+      } else if (c === 116 /* t */ && at(xml, p + 2, 'ext')) {
         if (text !== null) return -1;
+        if (at(xml, p + 5, '/>')) {
+          text = '';
+          p += 7;
+          continue;
+        }
+        if (xml.charCodeAt(p + 5) !== 62 /* > */) return -1;
         text = '';
         p += 6;
         for (;;) {
@@ -232,10 +249,43 @@ export class XeEventScanner {
     }
     // An absent <value> is the empty string, as the scanner's reader has it.
     if (valueFrom < 0) valueFrom = valueTo = p;
-    const field: XeField = { value: convertXeValueAt(xml, valueFrom, valueTo, typeFrom, typeTo) };
+    const field: XeField = { value: joined !== null ? convertXeValueOfClass(joined, typeClass) : convertXeValueAt(xml, valueFrom, valueTo, typeClass) };
     if (text !== null) field.text = text;
     (isData ? event.data : event.actions)[fieldName] = field;
     return p;
+  }
+
+  /** Set by valueContent: the value joined from its text and CDATA sections, or null when it is one plain range. */
+  private joined: string | null = null;
+
+  /**
+   * The content of a <value> from p (just past its start tag) up to the next end tag: the index of that '</', or -1
+   * at an entity, a child element or the end of the input. Strings come in CDATA sections (raw target_data); their
+   * text is joined with the plain text around them into `joined`, as the scanner's text callbacks would join it.
+   */
+  private valueContent(p: number): number {
+    const xml = this.xml;
+    let end = this.textEnd(p);
+    if (end < 0) return -1;
+    if (xml.charCodeAt(end + 1) === 47 /* / */) {
+      this.joined = null;
+      return end;
+    }
+    let s = xml.slice(p, end);
+    for (;;) {
+      if (!at(xml, end, '<![CDATA[')) return -1;
+      const close = xml.indexOf(']]>', end + 9);
+      if (close < 0) return -1;
+      s += xml.slice(end + 9, close);
+      const next = this.textEnd(close + 3);
+      if (next < 0) return -1;
+      s += xml.slice(close + 3, next);
+      end = next;
+      if (xml.charCodeAt(end + 1) === 47 /* / */) {
+        this.joined = s;
+        return end;
+      }
+    }
   }
 
   /** Index of the closing `quote` of an attribute value starting at p; -1 at '<', '&' or the end of the input. */

@@ -10,3 +10,5 @@ export { LogFlushSession, withLogFlushTrace, type SessionState, type WithTraceOp
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 export { readRingBufferXml, XeXmlReader, type LostEvents, type RingBufferHeader, type XeEvent, type XeField, type XeReadResult } from './reader';
 export { latencySessionName, newSessionName, owningSessionName, SESSION_NAME_PREFIX, statementSessionName, type SessionScope } from './sessionSql';
+export { analyzeTraceFiles, type OfflineStatement, type OfflineTrace } from './offlineTrace';
+export { readTraceFile, TraceFileError, type TraceFileKind, type TraceFileRead } from './traceFile';

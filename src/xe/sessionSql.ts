@@ -327,13 +327,23 @@ export const READ_EVENT_FILE_PAGE_SQL = [
 ].join('\n');
 
 /**
+ * Ends every session's file-name stem: '-' is in no session name (durability_lens_<hex>[_statements|_latency]), so
+ * the stem of one session is never a prefix of another's and its read pattern (`<stem>*`) matches only its own files.
+ * Without it the log-flush session's pattern `…_durability_lens_ab*.xel` also matched the statement session's
+ * `…_durability_lens_ab_statements_0_….xel` and counted its events (issue 33, D5). The Learn targets page names its
+ * sample file the same way ('locks_acq_rel_eventfile_22-.xel').
+ */
+export const SESSION_FILE_STEM_END = '-';
+
+/**
  * The files of one session: the user's path names a folder and a file-name stem; each session writes
- * `<stem>_<session name>.xel`, so a run reads only its own files and earlier runs' files (which DROP EVENT SESSION
- * leaves on disk) never count again. The server appends `_<n>_<time>` before `.xel` (targets page, event_file).
+ * `<stem>_<session name>-.xel`, so a run reads only its own files and earlier runs' files (which DROP EVENT SESSION
+ * leaves on disk) never count again. The server appends a number before `.xel` ("a date-time based long integer",
+ * targets page, event_file; `_0_131150744126230000` in its sample).
  */
 export function sessionEventFilePath(userPath: string, sessionName: string, storage: EventFileStorage): string {
   const base = validateEventFilePath(userPath, storage).replace(/\.xel$/i, '');
-  return validateEventFilePath(`${base}_${sessionName}.xel`, storage);
+  return validateEventFilePath(`${base}_${sessionName}${SESSION_FILE_STEM_END}.xel`, storage);
 }
 
 /**

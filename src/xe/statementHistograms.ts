@@ -16,6 +16,9 @@ export interface StatementHistograms {
   /** event_counter's exact totals (null: not read). */
   waitEvents: number | null;
   statementEvents: number | null;
+  /** Each histogram's `buckets` attribute: its slot count after rounding (null: not read or not stated). */
+  waitSlots?: number | null;
+  executionSlots?: number | null;
   notes: string[];
 }
 
@@ -42,13 +45,15 @@ export function readStatementHistograms(
 ): StatementHistograms {
   const notes = [...earlierNotes];
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const read = (text: string | null, what: string): Map<string, number> | null => {
+  const slots = { WRITELOG: null as number | null, executions: null as number | null };
+  const read = (text: string | null, what: 'WRITELOG' | 'executions'): Map<string, number> | null => {
     if (text === null) return null;
     const h = parseHistogramTextTarget(text);
     if (h.parseError !== null) {
       notes.push(`The ${what} histogram could not be read (${h.parseError}).`);
       return null;
     }
+    slots[what] = h.slots;
     return h.buckets;
   };
   const waitsByHash = waitEvent ? read(xml.waits, 'WRITELOG') : null;
@@ -61,5 +66,5 @@ export function readStatementHistograms(
   if (executionsByHash && statementTotal !== null && sum(executionsByHash) < statementTotal) {
     notes.push(`The executions histogram placed ${sum(executionsByHash)} of ${statementTotal} statement completions (slots full or events dropped).`);
   }
-  return { waitsByHash, executionsByHash, waitEvents, statementEvents: statementTotal, notes };
+  return { waitsByHash, executionsByHash, waitEvents, statementEvents: statementTotal, waitSlots: slots.WRITELOG, executionSlots: slots.executions, notes };
 }

@@ -4,43 +4,90 @@
 import type { XeScalar } from './reader';
 
 const INTEGER = /^-?\d+$/;
-const FLOAT_TYPES = new Set(['float32', 'float64']);
 
-/** Integers as number when exact, else bigint (uint64 counters); floats and booleans by declared type; the rest as text. */
-export function convertXeValue(raw: string, typeName: string | null): XeScalar {
-  if (INTEGER.test(raw)) {
-    const n = Number(raw);
-    return Number.isSafeInteger(n) ? n : BigInt(raw);
-  }
-  if (typeName !== null) {
-    if (FLOAT_TYPES.has(typeName)) {
+/**
+ * How a `<value>` is read, from its field's declared `<type name=..>` (the type objects of package0 in
+ * sys.dm_xe_objects, object_type = 'type': https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-xe-objects-transact-sql).
+ * Real output declares `binary_data` values such as `01` (a login's SID): the digits do not make it a number.
+ * event_file rows carry no `<type>` at all (test/fixtures/real-server): there an all-digit value is read as a number,
+ * the only information left. A type that is none of package0's (a map such as wait_types, lock_mode) holds a map key:
+ * an integer when it is one, else its text (`0x0000001c` for error_destination).
+ */
+export type XeTypeClass = 0 | 1 | 2 | 3 | 4 | 5;
+/** No `<type>` element (event_file rows). */
+export const TYPE_UNDECLARED = 0;
+export const TYPE_INTEGER = 1;
+export const TYPE_FLOAT = 2;
+export const TYPE_BOOLEAN = 3;
+export const TYPE_TEXT = 4;
+/** A map type (its value is the map key). */
+export const TYPE_MAP = 5;
+
+const INTEGER_TYPES = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64']);
+const FLOAT_TYPES = new Set(['float32', 'float64']);
+/** package0 types whose values are text, whatever characters they hold. */
+const TEXT_TYPES = new Set([
+  'unicode_string', 'ansi_string', 'unicode_string_ptr', 'ansi_string_ptr', 'binary_data', 'guid', 'guid_ptr', 'xml',
+  'callstack', 'ptr', 'activity_id', 'activity_id_xfer', 'char', 'wchar', 'filetime', 'sos_context', 'database_context', 'null',
+]);
+
+export function xeTypeClass(typeName: string | null): XeTypeClass {
+  if (typeName === null) return TYPE_UNDECLARED;
+  if (INTEGER_TYPES.has(typeName)) return TYPE_INTEGER;
+  if (FLOAT_TYPES.has(typeName)) return TYPE_FLOAT;
+  if (typeName === 'boolean') return TYPE_BOOLEAN;
+  if (TEXT_TYPES.has(typeName)) return TYPE_TEXT;
+  return TYPE_MAP;
+}
+
+function integerOf(raw: string): XeScalar {
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : BigInt(raw);
+}
+
+/** A `<value>` by its declared type class: integers as number when exact, else bigint (uint64 counters, hashes). */
+export function convertXeValueOfClass(raw: string, cls: XeTypeClass): XeScalar {
+  switch (cls) {
+    case TYPE_TEXT:
+      return raw;
+    case TYPE_FLOAT: {
       const f = Number(raw);
-      return Number.isNaN(f) ? raw : f;
+      return raw.trim() === '' || Number.isNaN(f) ? raw : f;
     }
-    if (typeName === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+    case TYPE_BOOLEAN:
+      return raw === 'true' ? true : raw === 'false' ? false : raw;
+    default:
+      return INTEGER.test(raw) ? integerOf(raw) : raw;
   }
-  return raw;
+}
+
+/** convertXeValue by the declared type's name (null: no `<type>` element). */
+export function convertXeValue(raw: string, typeName: string | null): XeScalar {
+  return convertXeValueOfClass(raw, xeTypeClass(typeName));
 }
 
 /**
- * convertXeValue(s.slice(from, to), type) where the type name is s.slice(typeFrom, typeTo) (null when typeFrom < 0).
- * Integers of up to 15 digits — sizes, ids, durations, sequence numbers — are exact doubles, so they are computed in
- * place with the same result as Number(); everything else goes through convertXeValue.
+ * convertXeValueOfClass(s.slice(from, to), cls). Integers of up to 15 digits — sizes, ids, durations, sequence
+ * numbers — are exact doubles, so they are computed in place with the same result as Number(); everything else goes
+ * through convertXeValueOfClass.
  */
-export function convertXeValueAt(s: string, from: number, to: number, typeFrom: number, typeTo: number): XeScalar {
-  const negative = s.charCodeAt(from) === 45; /* - */
-  const first = negative ? from + 1 : from;
-  if (to > first && to - first <= 15) {
-    let v = 0;
-    let i = first;
-    for (; i < to; i++) {
-      const d = s.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
+export function convertXeValueAt(s: string, from: number, to: number, cls: XeTypeClass): XeScalar {
+  if (cls === TYPE_TEXT) return s.slice(from, to);
+  if (cls !== TYPE_FLOAT && cls !== TYPE_BOOLEAN) {
+    const negative = s.charCodeAt(from) === 45; /* - */
+    const first = negative ? from + 1 : from;
+    if (to > first && to - first <= 15) {
+      let v = 0;
+      let i = first;
+      for (; i < to; i++) {
+        const d = s.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+      }
+      if (i === to) return negative ? -v : v;
     }
-    if (i === to) return negative ? -v : v;
   }
-  return convertXeValue(s.slice(from, to), typeFrom < 0 ? null : s.slice(typeFrom, typeTo));
+  return convertXeValueOfClass(s.slice(from, to), cls);
 }
 
 /** The two-digit number at s[i], or -1 when either character is not an ASCII digit. */

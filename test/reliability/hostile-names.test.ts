@@ -133,8 +133,8 @@ describe('reliability: hostile names', function () {
     const statements = h.log.flatMap((r) => [r.text, ...[...r.text.matchAll(/EXEC sys\.sp_executesql N'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"))]);
     const create = statements.filter((text) => /^CREATE EVENT SESSION/.test(text) && text.includes('event_file'));
     assert.equal(create.length, 2);
-    // Each session writes its own file: the user's path with the session name before .xel (issue #12).
-    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}\\.xel'`), text);
+    // Each session writes its own file: the user's path with the session name and '-' before .xel (issue #12, #33 D5).
+    for (const text of create) assert.match(text, new RegExp(`filename = N'${escapeRegExp(path.replace(/'/g, "''").replace(/\.xel$/, ''))}_durability_lens_[0-9a-f]{16}(_statements)?-\\.xel'`), text);
     // The stand-in wrote its files under exactly that directory: the literal reached it intact.
     assert.ok([...h.engine.state.xeFiles.keys()].some((k) => k.startsWith(dir)), [...h.engine.state.xeFiles.keys()].join(', '));
     assert.deepEqual(h.leftoverSessions(), []);

@@ -1,23 +1,19 @@
 // `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale]
-// [--version 2019|2022|2025] [--rtt-ms N] [--log-write-latency-ms N] [--ag-sync-commit-ms N] [--log-rate-limit-mbps N]
-// [--log-writer-limit N]`: runs the stand-in (model + TDS
-// layer) alone on 127.0.0.1 and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server.
+// [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]` and the commit-cause switches (causeSwitches.ts): runs the stand-in (model + TDS layer) alone on 127.0.0.1
+// and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server. `--port 0` takes a free port
+// (the first line names it); test/unit/ci/givenServer.test.ts runs the integration suite against it this way.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CAUSE_OPTIONS, CAUSE_PLATFORMS, CAUSE_USAGE, parseCauseSwitches } from './causeSwitches';
 import { createStandin } from './model';
-import { applyCommitCauses } from './model/commitCauses';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2019|2022|2025] [--rtt-ms N] [--verbose]
-  causes of commit time (issue 29; test/standin/MODEL.md "Commit causes"):
-  [--log-write-latency-ms N]   log device write latency (default 0.2)
-  [--ag-sync-commit-ms N]      database lab joins an availability group whose secondary takes N ms to harden each commit
-  [--log-rate-limit-mbps N]    log generation cap (mi, azure-sqldb: LOG_RATE_GOVERNOR; hyperscale: a page server behind, RBIO_RG_STORAGE)
-  [--log-writer-limit N]       log writes the log writer may have outstanding (commits beyond it queue)`;
-const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb', 'hyperscale'] as const;
+const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]
+${CAUSE_USAGE}`;
+const PLATFORMS = CAUSE_PLATFORMS;
 const VERSIONS = ['2019', '2022', '2025'] as const;
 
 async function main(): Promise<void> {
@@ -28,10 +24,9 @@ async function main(): Promise<void> {
       platform: { type: 'string', default: 'sqlserver' },
       version: { type: 'string', default: '2022' },
       'rtt-ms': { type: 'string', default: '0' },
-      'log-write-latency-ms': { type: 'string' },
-      'ag-sync-commit-ms': { type: 'string' },
-      'log-rate-limit-mbps': { type: 'string' },
-      'log-writer-limit': { type: 'string' },
+      // 1 = simulated waits really take their time (default); 0 = accounted, not slept (test/standin/model/state.ts).
+      'speed-factor': { type: 'string', default: '1' },
+      ...CAUSE_OPTIONS,
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -45,31 +40,21 @@ async function main(): Promise<void> {
   const platform = values.platform as (typeof PLATFORMS)[number];
   const version = values.version as (typeof VERSIONS)[number];
   const rttMs = Number(values['rtt-ms']);
-  if (!Number.isFinite(rttMs) || rttMs < 0 ||!Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
+  const speedFactor = Number(values['speed-factor']);
+  if (!Number.isFinite(speedFactor) || speedFactor < 0 || !Number.isFinite(rttMs) || rttMs < 0 || !Number.isInteger(port) || port < 0 || port > 65535 || !['optional', 'required', 'loginOnly'].includes(encryption)
     || !PLATFORMS.includes(platform) || !VERSIONS.includes(version)) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
-  const positive = (v: string | undefined): number | null | 'bad' => {
-    if (v === undefined) return null;
-    const n = Number(v);
-    return Number.isFinite(n) && n > 0 ? n : 'bad';
-  };
-  const latency = positive(values['log-write-latency-ms']);
-  const agMs = positive(values['ag-sync-commit-ms']);
-  const rate = positive(values['log-rate-limit-mbps']);
-  const writerLimit = positive(values['log-writer-limit']);
-  // Log-rate governance is Azure SQL's ("Transaction log rate governance"); SQL Server has none to model.
-  if ([latency, agMs, rate, writerLimit].includes('bad') || (rate !== null && platform === 'sqlserver') || (writerLimit !== null && !Number.isInteger(writerLimit))) {
-    console.error(rate !== null && platform === 'sqlserver' ? `--log-rate-limit-mbps needs --platform mi, azure-sqldb or hyperscale (SQL Server does not govern log generation)\n${USAGE}` : USAGE);
+  const causes = parseCauseSwitches(values, platform);
+  if (typeof causes === 'string') {
+    console.error(`${causes}\n${USAGE}`);
     process.exitCode = 2;
     return;
   }
-  const product = platform === 'hyperscale' ? 'azure-sqldb' : platform;
-  const engine = createStandin({ product, version: Number(version) as 2019 | 2022 | 2025 });
-  if (latency !== null) engine.setDeviceLatency({ logWriteMs: latency as number });
-  applyCommitCauses(engine.state, { agSyncCommitMs: agMs as number | null, logRateLimitMbps: rate as number | null, hyperscale: platform === 'hyperscale', logWriterOutstandingLimit: writerLimit as number | null });
+  const engine = createStandin({ product: causes.product, version: Number(version) as 2019 | 2022 | 2025, speedFactor });
+  causes.apply(engine);
   const server = await startStandinServer({
     engine,
     port,
@@ -82,8 +67,8 @@ async function main(): Promise<void> {
   writeFileSync(caFile, server.caPem);
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
-  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}
-  commit causes: log write ${engine.state.options.logWriteLatencyMs} ms${agMs !== null ? `, AG secondary harden ${agMs} ms (lab)` : ''}${rate !== null ? `, log-rate cap ${rate} MB/s` : ''}${writerLimit !== null ? `, log writer limit ${writerLimit}` : ''}
+  plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}${speedFactor !== 1 ? `   speed factor: ${speedFactor}` : ''}
+${causes.describe(engine)}
 
 tedious:
   new Connection({

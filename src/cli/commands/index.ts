@@ -18,4 +18,5 @@ export const commands: readonly (CliCommand | LazyCliCommand)[] = [
   { name: 'compare', load: async () => (await import(/* webpackMode: "eager" */ './compare')).compareCommand },
   { name: 'record', load: async () => (await import(/* webpackMode: "eager" */ './record')).recordCommand },
   { name: 'doctor', load: async () => (await import(/* webpackMode: "eager" */ './doctor')).doctorCommand },
+  { name: 'trace', load: async () => (await import(/* webpackMode: "eager" */ './trace')).traceCommand },
 ];

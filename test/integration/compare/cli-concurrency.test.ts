@@ -1,6 +1,7 @@
 // `durability-lens compare --sessions 1,8` through the real CLI against the stand-in: the JSON's `concurrency` entries
 // carry the documented keys with real figures (DISABLED at 8 sessions below 0.5 flushes per commit), the Markdown has
-// the Concurrency table and verdict, and bad levels are usage errors. Figures are the stand-in model's.
+// the Concurrency table and verdict, and bad levels are usage errors. On the suite's server (useTestServer); the stand-in
+// model's exact thresholds are asserted only there, a given server gets the physical ordering.
 import { strict as assert } from 'node:assert';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,12 +9,11 @@ import { join } from 'node:path';
 import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
-import { waitFor } from '../support';
-import { startStandin, type StandinHarness } from '../profile/standin';
+import { TEST_PASSWORD_ENV, useTestServer } from '../support';
 
-const SCRIPT = `-- durability-lens: setup
-IF OBJECT_ID(N'dbo.Keyed', N'U') IS NOT NULL DROP TABLE dbo.Keyed;
-CREATE TABLE dbo.Keyed (id int IDENTITY(1, 1) NOT NULL, session_no int NOT NULL);
+const script = (table: string) => `-- durability-lens: setup
+IF OBJECT_ID(N'${table}', N'U') IS NOT NULL DROP TABLE ${table};
+CREATE TABLE ${table} (id int IDENTITY(1, 1) NOT NULL, session_no int NOT NULL);
 -- durability-lens: measure
 GO
 -- durability-lens: session-param @session
@@ -21,34 +21,32 @@ SET NOCOUNT ON;
 DECLARE @i int = 0;
 WHILE @i < 150
 BEGIN
-    INSERT INTO dbo.Keyed (session_no) VALUES (@session);
+    INSERT INTO ${table} (session_no) VALUES (@session);
     SET @i += 1;
 END
 `;
 
-describe('integration: compare --sessions (CLI, stand-in)', function () {
+describe('integration: compare --sessions (CLI)', function () {
   this.timeout(120000);
-  let h: StandinHarness;
+  const h = useTestServer();
   let dir: string;
   let out: string[];
   let err: string[];
-  const io = () => ({ ...processIO(), cwd: dir, userSettings: join(dir, 'no-user-settings.json'), env: { DURABILITY_LENS_PASSWORD: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
-  const connection = () => ['--server', '127.0.0.1', '--port', String(h.server.port), '--database', 'lab', '--user', 'sa', '--password-env', 'DURABILITY_LENS_PASSWORD', '--encrypt', 'false', '--journal', join(dir, 'j.json'), '--yes'];
+  const io = () => ({ ...processIO(), cwd: dir, userSettings: join(dir, 'no-user-settings.json'), env: { [TEST_PASSWORD_ENV]: h.secret }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
+  const connection = () => [...h.cliConnection(), '--journal', join(dir, 'j.json'), '--yes'];
 
   before(async () => {
-    h = await startStandin();
     dir = await mkdtemp(join(tmpdir(), 'lens-cli-conc-'));
-    await writeFile(join(dir, 'keyed.sql'), SCRIPT);
+    await writeFile(join(dir, 'keyed.sql'), script(h.table('cli_keyed')));
   });
   beforeEach(() => {
     out = [];
     err = [];
   });
   afterEach(async () => {
-    await waitFor(() => h.server.connections === 0, 'every connection closed');
+    await h.connectionsClosed();
   });
   after(async () => {
-    await h?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -65,10 +63,11 @@ describe('integration: compare --sessions (CLI, stand-in)', function () {
       assert.ok(p.notMeasured.some((n: { metric: string }) => n.metric === 'p95CommitLatencyMs'));
     }
     const at = (n: number, mode: string) => doc.concurrency.find((p: { sessions: number; mode: string }) => p.sessions === n && p.mode === mode);
-    assert.ok(Math.abs(at(1, 'DISABLED').flushesPerCommit - 1) < 0.02);
-    assert.ok(at(8, 'DISABLED').flushesPerCommit < 0.5, `DISABLED at 8 sessions: ${at(8, 'DISABLED').flushesPerCommit}`);
+    assert.ok(Math.abs(at(1, 'DISABLED').flushesPerCommit - 1) < (h.standin ? 0.02 : 0.1));
+    assert.ok(at(8, 'DISABLED').flushesPerCommit < (h.standin ? 0.5 : at(1, 'DISABLED').flushesPerCommit), `DISABLED at 8 sessions: ${at(8, 'DISABLED').flushesPerCommit}`);
     assert.ok(at(8, 'DISABLED').writelogMsPerCommit > 0);
-    assert.equal(at(8, 'FORCED').writelogMsPerCommit, 0);
+    if (h.standin) assert.equal(at(8, 'FORCED').writelogMsPerCommit, 0);
+    else assert.ok(at(8, 'FORCED').writelogMsPerCommit < at(8, 'DISABLED').writelogMsPerCommit);
     assert.match(doc.concurrencyVerdict, /^Commits per second, FORCED vs DISABLED: at 8 sessions FORCED gains /);
     // Every level's runs are in the document, so a reload rebuilds the curve.
     assert.deepEqual(doc.modes.map((m: { runs: Array<{ concurrency: { sessions: number } }> }) => m.runs.map((r) => r.concurrency.sessions).sort()), [[1, 1, 8, 8], [1, 1, 8, 8]]);

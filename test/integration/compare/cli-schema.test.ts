@@ -1,6 +1,6 @@
 // Real CLI output against docs/run-result-schema.md: every documented key of the RunResult (profile --json) and
 // of the comparison document (compare --json) is present; --connection by settings name or connection string;
-// --fail-if-speedup-below exit codes; loadComparison reads the written file back.
+// --fail-if-speedup-below exit codes; loadComparison reads the written file back. On the suite's server (useTestServer).
 import { strict as assert } from 'node:assert';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,8 @@ import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { loadComparison } from '../../../src/report';
-import { s1Script, serverState, startStandin, type StandinHarness } from '../profile/standin';
+import { realServerConnectionString, TEST_PASSWORD_ENV, useTestServer } from '../support';
+import { s1Script } from '../samples';
 
 /** The keys listed in the doc's table between <!-- keys:NAME --> markers. */
 function documentedKeys(name: string): string[] {
@@ -19,31 +20,33 @@ function documentedKeys(name: string): string[] {
   return [...section.matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]!);
 }
 
-describe('integration: CLI JSON against the documented schema (stand-in)', function () {
+describe('integration: CLI JSON against the documented schema', function () {
   this.timeout(120000);
-  let h: StandinHarness;
+  const h = useTestServer();
   let dir: string;
   let out: string[];
   let err: string[];
-  const io = () => ({ ...processIO(), cwd: dir, userSettings: join(dir, 'no-user-settings.json'), env: { DURABILITY_LENS_PASSWORD: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
+  let original: string;
+  const io = () => ({ ...processIO(), cwd: dir, userSettings: join(dir, 'no-user-settings.json'), env: { DURABILITY_LENS_PASSWORD: h.secret, [TEST_PASSWORD_ENV]: h.secret }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
+  const serverState = () => h.state();
 
   before(async () => {
-    h = await startStandin();
     dir = await mkdtemp(join(tmpdir(), 'lens-cli-schema-'));
-    await writeFile(join(dir, 's1.sql'), s1Script(120));
+    await writeFile(join(dir, 's1.sql'), s1Script(120, h.table('schema_s1')));
+    const entry = JSON.stringify(h.settingsConnection('Standin')).slice(1, -1);
     await writeFile(join(dir, 'settings.json'), `{
   // JSON with comments, as VS Code writes it
   "durabilityLens.connections": [
-    { "name": "Standin", "server": "127.0.0.1", "port": ${h.server.port}, "database": "lab", "user": "sa", "encrypt": false, "development": true, },
+    { ${entry}, },
   ],
 }`);
+    original = (await h.state()).setting;
   });
   beforeEach(() => {
     out = [];
     err = [];
   });
   after(async () => {
-    await h?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -58,7 +61,7 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
     assert.equal(run.schemaVersion, 1);
     assert.equal(typeof run.server.version, 'string');
     assert.ok('hostPlatform' in run.server);
-    assert.equal(run.database.name, 'lab');
+    assert.equal(run.database.name, h.database);
     const log = run.files.find((f: { type: string }) => f.type === 'LOG');
     assert.deepEqual(Object.keys(log).sort(), ['bytesRead', 'bytesWritten', 'fileId', 'ioStallReadMs', 'ioStallWriteMs', 'logicalName', 'reads', 'type', 'writes']);
     assert.ok(log.writes >= 120);
@@ -72,7 +75,7 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
   });
 
   it('profile --connection CONNECTION_STRING warns about a password in it; the ADO.NET form works', async () => {
-    const cs = `Server=127.0.0.1,${h.server.port};Database=lab;User Id=sa;Password=StandIn-1;Encrypt=false`;
+    const cs = realServerConnectionString() ?? `Server=127.0.0.1,${h.profile.port};Database=lab;User Id=sa;Password=${h.secret};Encrypt=false`;
     const noPasswordEnv = { ...io(), env: {} };
     const code = await runCli(['profile', '--connection', cs, '--file', join(dir, 's1.sql'), '--markdown', '--journal', join(dir, 'j.json')], noPasswordEnv);
     assert.equal(code, EXIT.ok, err.join(''));
@@ -95,8 +98,8 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
     assert.match(err.join(''), /Confirmed without --yes: the connection is marked as a development server/);
     const doc = JSON.parse(out.join(''));
     for (const k of keys) assert.ok(k in doc, `documented key ${k} missing from compare --json`);
-    assert.equal(doc.originalSetting, 'DISABLED');
-    assert.equal(doc.restoredSetting, 'DISABLED');
+    assert.equal(doc.originalSetting, original);
+    assert.equal(doc.restoredSetting, original);
     assert.deepEqual(doc.modes.map((m: { mode: string }) => m.mode), ['DISABLED', 'FORCED']);
     for (const m of doc.modes) {
       assert.equal(m.runs.length, 2);
@@ -112,7 +115,7 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
 
     const loaded = loadComparison(await readFile(file, 'utf8'));
     assert.deepEqual(loaded.modes.map((m) => m.median), doc.modes.map((m: { median: unknown }) => m.median));
-    assert.equal((await serverState(h)).setting, 'DISABLED');
+    assert.equal((await serverState()).setting, original);
   });
 
   it('--fail-if-speedup-below: exit 8 when FORCED is not fast enough, 0 when it is; the speed-up is printed', async () => {
@@ -124,7 +127,7 @@ describe('integration: CLI JSON against the documented schema (stand-in)', funct
     assert.equal(await runCli([...common, '--fail-if-speedup-below', '0.000001'], io()), EXIT.ok, err.join(''));
     assert.match(err.join(''), /meets the threshold/);
     assert.equal(await runCli([...common, '--modes', 'FORCED', '--fail-if-speedup-below', '2'], io()), EXIT.usage);
-    assert.equal((await serverState(h)).setting, 'DISABLED');
+    assert.equal((await serverState()).setting, original);
   });
 
   it('--help documents the exit codes, including 8', async () => {

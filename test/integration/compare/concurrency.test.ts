@@ -1,19 +1,18 @@
-// The concurrency sweep against the stand-in over real TDS (issue 18): the group-commit curve (DISABLED at 8
-// sessions shares flushes, 1 session does not), the session-param marker, the connection limit, and every connection
-// closed after an error or a cancel. Figures are the stand-in model's, not SQL Server's.
+// The concurrency sweep over real TDS on the suite's server (issue 18; useTestServer): the group-commit curve (DISABLED
+// at 8 sessions shares flushes, 1 session does not), the session-param marker, and every connection closed after a
+// cancel; on the in-process stand-in also the connection limit and an injected fatal error. The stand-in's exact
+// figures (1600 waits, < 0.5 flushes per commit) are asserted only there; a given server gets physical bounds.
 import { strict as assert } from 'node:assert';
-import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison, type CompareOptions } from '../../../src/profile';
-import { connect } from '../../../src/db/connect';
+import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, profileRun, runComparison, type CompareOptions, type DurabilityMode } from '../../../src/profile';
 import { buildConcurrencyModel, counter } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
-import { waitFor } from '../support';
-import { serverState, startStandin, type StandinHarness } from '../profile/standin';
+import { useTestServer } from '../support';
 
 /** Setup recreates the table; each session inserts `rows` single-row autocommit transactions tagged with @session. */
-function keyedScript(rows: number): string {
+function keyedScript(rows: number, table: string): string {
   return `-- durability-lens: setup
-IF OBJECT_ID(N'dbo.Keyed', N'U') IS NOT NULL DROP TABLE dbo.Keyed;
-CREATE TABLE dbo.Keyed (id int IDENTITY(1, 1) NOT NULL, session_no int NOT NULL);
+IF OBJECT_ID(N'${table}', N'U') IS NOT NULL DROP TABLE ${table};
+CREATE TABLE ${table} (id int IDENTITY(1, 1) NOT NULL, session_no int NOT NULL);
 -- durability-lens: measure
 GO
 -- durability-lens: session-param @session
@@ -21,35 +20,47 @@ SET NOCOUNT ON;
 DECLARE @i int = 0;
 WHILE @i < ${rows}
 BEGIN
-    INSERT INTO dbo.Keyed (session_no) VALUES (@session);
+    INSERT INTO ${table} (session_no) VALUES (@session);
     SET @i += 1;
 END
 `;
 }
 
-describe('integration: concurrency sweep (stand-in)', function () {
+describe('integration: concurrency sweep', function () {
   this.timeout(120000);
-  let h: StandinHarness;
+  const t = useTestServer();
   let journal: KeyValueRestoreJournal;
+  let table: string;
+  let original: DurabilityMode;
   before(async () => {
-    h = await startStandin();
+    table = t.table('keyed');
+    original = (await t.state()).setting;
   });
   beforeEach(() => {
-    h.engine.faults.reset();
+    t.standin?.faults.reset();
     journal = new KeyValueRestoreJournal(new MemoryStore());
   });
-  afterEach(async () => {
-    h.engine.faults.reset();
+  afterEach(async function () {
+    if (this.currentTest?.isPending()) return;
+    t.standin?.faults.reset();
     assert.deepEqual(await journal.list(), []);
-    await waitFor(() => h.server.connections === 0, 'every connection closed');
-    assert.deepEqual(await serverState(h), { setting: 'DISABLED', eventSessions: [] });
-  });
-  after(async () => {
-    await h?.close();
+    await t.connectionsClosed();
+    assert.deepEqual(await t.state(), { setting: original, eventSessions: [] });
   });
 
+  const keyed = (rows: number) => analyze(keyedScript(rows, table)).batches;
   function options(extra: Partial<CompareOptions> = {}): CompareOptions {
-    return { connections: profileConnectionSource(h.profile, h.secret), batches: analyze(keyedScript(200)).batches, repetitions: 1, journal, confirm: () => true, ...extra };
+    return { connections: profileConnectionSource(t.profile, t.secret), batches: keyed(200), repetitions: 1, journal, confirm: () => true, ...extra };
+  }
+
+  async function rowsPerSession(): Promise<number[][]> {
+    const s = await t.connect();
+    try {
+      const rows = await s.query(`SELECT session_no, COUNT(*) AS n FROM ${table} GROUP BY session_no ORDER BY session_no`);
+      return rows.map((r) => [Number(r.session_no), Number(r.n)]);
+    } finally {
+      await s.close();
+    }
   }
 
   it('DISABLED at 8 sessions shares flushes (well below 1 per commit); at 1 session one flush per commit', async () => {
@@ -68,17 +79,26 @@ describe('integration: concurrency sweep (stand-in)', function () {
     }
     const model = buildConcurrencyModel(result.runs)!;
     const point = (n: number, mode: string) => model.points.find((p) => p.sessions === n && p.mode === mode)!;
-    assert.ok(Math.abs(point(1, 'DISABLED').flushesPerCommit! - 1) < 0.02, `1 session: ${point(1, 'DISABLED').flushesPerCommit} flushes per commit`);
-    assert.ok(point(8, 'DISABLED').flushesPerCommit! < 0.5, `8 sessions: ${point(8, 'DISABLED').flushesPerCommit} flushes per commit`);
-    assert.ok(point(8, 'FORCED').flushesPerCommit! < 0.05);
+    const perCommit = (n: number, mode: string) => point(n, mode).flushesPerCommit!;
+    // One session: a flush per commit. Eight: commits share flushes (group commit). FORCED: commits wait for none.
+    assert.ok(Math.abs(perCommit(1, 'DISABLED') - 1) < (t.standin ? 0.02 : 0.1), `1 session: ${perCommit(1, 'DISABLED')} flushes per commit`);
+    assert.ok(perCommit(8, 'DISABLED') < (t.standin ? 0.5 : perCommit(1, 'DISABLED')), `8 sessions: ${perCommit(8, 'DISABLED')} flushes per commit`);
+    assert.ok(perCommit(8, 'FORCED') < (t.standin ? 0.05 : 0.1), `8 sessions FORCED: ${perCommit(8, 'FORCED')}`);
     // Every session's commits are counted: 200 per session per run.
     assert.equal(point(8, 'DISABLED').spread.commitsPerSec!.n, 2);
-    const commits = measured.filter((r) => r.concurrency!.sessions === 8).map((r) => counter(r, 'Write Transactions/sec'));
-    assert.deepEqual(commits, [1600, 1600, 1600, 1600]);
-    // The sessions' summed WRITELOG: one wait per durable commit, none under FORCED.
+    const commits = measured.filter((r) => r.concurrency!.sessions === 8).map((r) => counter(r, 'Write Transactions/sec')!);
+    if (t.standin) assert.deepEqual(commits, [1600, 1600, 1600, 1600]);
+    else for (const c of commits) assert.ok(c >= 1600 && c <= 1632, `write transactions ${c} for 1,600 commits`);
+    // The sessions' summed WRITELOG: one wait per durable commit, (next to) none under FORCED.
     const d8 = measured.find((r) => r.concurrency!.sessions === 8 && r.mode === 'DISABLED')!;
-    assert.equal(d8.concurrency!.writelog!.waits, 1600);
-    assert.equal(measured.find((r) => r.concurrency!.sessions === 8 && r.mode === 'FORCED')!.concurrency!.writelog!.waits, 0);
+    const f8 = measured.find((r) => r.concurrency!.sessions === 8 && r.mode === 'FORCED')!;
+    if (t.standin) {
+      assert.equal(d8.concurrency!.writelog!.waits, 1600);
+      assert.equal(f8.concurrency!.writelog!.waits, 0);
+    } else {
+      assert.ok(d8.concurrency!.writelog!.waits! >= 1440 && d8.concurrency!.writelog!.waits! <= 1600, `DISABLED WRITELOG waits ${d8.concurrency!.writelog!.waits}`);
+      assert.ok(f8.concurrency!.writelog!.waits! * 4 < d8.concurrency!.writelog!.waits!, `FORCED WRITELOG waits ${f8.concurrency!.writelog!.waits}`);
+    }
     assert.ok(point(8, 'DISABLED').writelogMsPerCommit! > 0);
     assert.equal(point(8, 'DISABLED').p95CommitLatencyMs, null);
     assert.match(point(8, 'DISABLED').notMeasured.find((n) => n.metric === 'p95CommitLatencyMs')!.reason, /not observable from the client/);
@@ -86,49 +106,49 @@ describe('integration: concurrency sweep (stand-in)', function () {
   });
 
   it('fills the session-param marker with 1..N as a typed parameter: each session wrote its own key', async () => {
-    const result = await runComparison(options({ sessions: [3], modes: ['DISABLED'], warmup: false, batches: analyze(keyedScript(5)).batches }));
+    const result = await runComparison(options({ sessions: [3], modes: ['DISABLED'], warmup: false, batches: keyed(5) }));
     assert.equal(result.status, 'completed', result.error?.message);
-    const s = await connect(h.profile, h.secret, { role: 'monitor' });
-    try {
-      const rows = await s.query('SELECT session_no, COUNT(*) AS n FROM dbo.Keyed GROUP BY session_no ORDER BY session_no');
-      assert.deepEqual(rows.map((r) => [Number(r.session_no), Number(r.n)]), [[1, 5], [2, 5], [3, 5]]);
-    } finally {
-      await s.close();
-    }
+    assert.deepEqual(await rowsPerSession(), [[1, 5], [2, 5], [3, 5]]);
   });
 
   it('profile on 4 sessions: one run, every session released together and counted; without --sessions the marker is session 1', async () => {
-    const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(keyedScript(40)).batches, sessions: 4 });
+    const run = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: keyed(40), sessions: 4 });
     assert.equal(run.status, 'completed');
     assert.equal(run.concurrency!.sessions, 4);
-    assert.equal(counter(run, 'Write Transactions/sec'), 160);
-    assert.equal(run.concurrency!.writelog!.waits, 160);
-    assert.ok(counter(run, 'Log Flushes/sec')! < 160, 'the four sessions shared flushes');
-    const serial = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(keyedScript(7)).batches });
+    assert.deepEqual(await rowsPerSession(), [[1, 40], [2, 40], [3, 40], [4, 40]]);
+    const commits = counter(run, 'Write Transactions/sec')!;
+    const flushes = counter(run, 'Log Flushes/sec')!;
+    const waits = run.concurrency!.writelog!.waits!;
+    if (t.standin) {
+      assert.equal(commits, 160);
+      assert.equal(waits, 160);
+      assert.ok(flushes < 160, 'the four sessions shared flushes');
+    } else {
+      assert.ok(commits >= 160 && commits <= 164, `write transactions ${commits}`);
+      assert.ok(waits >= 144 && waits <= 160, `WRITELOG waits ${waits}`);
+      assert.ok(flushes <= commits * 1.1, `log flushes ${flushes} for ${commits} commits`);
+    }
+    const serial = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: keyed(7) });
     assert.equal(serial.status, 'completed', JSON.stringify(serial.errors));
     assert.equal(serial.concurrency, undefined);
-    const s = await connect(h.profile, h.secret, { role: 'monitor' });
-    try {
-      assert.deepEqual((await s.query('SELECT session_no, COUNT(*) AS n FROM dbo.Keyed GROUP BY session_no')).map((r) => [Number(r.session_no), Number(r.n)]), [[1, 7]]);
-    } finally {
-      await s.close();
-    }
+    assert.deepEqual(await rowsPerSession(), [[1, 7]]);
   });
 
-  it('refuses a level above the server\'s user connections before changing anything', async () => {
-    const limited = await startStandin({ userConnections: 6 });
-    try {
+  describe('a server allowing 6 user connections', () => {
+    const limited = useTestServer({ userConnections: 6, standinOnly: 'needs a server configured for 6 user connections' });
+
+    it('refuses a level above the server\'s user connections before changing anything', async () => {
       const result = await runComparison({ ...options({ sessions: [1, 8] }), connections: profileConnectionSource(limited.profile, limited.secret) });
       assert.equal(result.status, 'refused');
       assert.equal(result.restore, null);
       assert.match(result.plan.refusals.find((r) => r.code === 'too-many-connections')!.message, /needs 10 connections .* allows 6 user connections \(user connections\)\. Nothing was changed/);
-      await waitFor(() => limited.server.connections === 0, 'every connection closed');
-    } finally {
-      await limited.close();
-    }
+      await limited.connectionsClosed();
+    });
   });
 
-  it('a fatal error in one of 4 sessions ends that session, the others finish; the sweep stops, closes every connection and restores', async () => {
+  it('a fatal error in one of 4 sessions ends that session, the others finish; the sweep stops, closes every connection and restores', async function () {
+    t.standinOnly(this, 'injects a fatal error into one session (stand-in faults)');
+    const h = { engine: t.standin! };
     let fired = false;
     const result = await runComparison(
       options({
@@ -137,7 +157,7 @@ describe('integration: concurrency sweep (stand-in)', function () {
         onProgress: (e) => {
           if (!fired && e.step === 'workload' && /FORCED/.test(e.run ?? '')) {
             fired = true;
-            h.engine.faults.statements.push({ pattern: /INSERT INTO dbo\.Keyed/, number: 50000, message: 'injected fatal error', class: 20, times: 1 });
+            h.engine.faults.statements.push({ pattern: new RegExp(`INSERT INTO ${table.replace('.', '\\.')}`), number: 50000, message: 'injected fatal error', class: 20, times: 1 });
           }
         },
       }),
@@ -150,7 +170,7 @@ describe('integration: concurrency sweep (stand-in)', function () {
     assert.equal(failed.length, 1, 'one session hit the injected error');
     assert.match(failed[0]!.errors[0]!.message, /^Session [1-4]: injected fatal error/);
     assert.equal(last.concurrency!.perSession.filter((s) => s.errors.length === 0 && s.iterationsCompleted === 1).length, 3, 'the other sessions finished');
-    assert.equal(result.restore!.verifiedSetting, 'DISABLED');
+    assert.equal(result.restore!.verifiedSetting, original);
   });
 
   it('a cancel during an 8-session run ends every session, keeps the runs so far and closes every connection', async () => {
@@ -160,7 +180,7 @@ describe('integration: concurrency sweep (stand-in)', function () {
         sessions: [8],
         modes: ['DISABLED', 'FORCED'],
         signal: cancel.signal,
-        batches: analyze(keyedScript(1_000_000)).batches,
+        batches: keyed(1_000_000),
         onProgress: (e) => {
           if (e.step === 'workload') setImmediate(() => cancel.abort());
         },
@@ -171,6 +191,6 @@ describe('integration: concurrency sweep (stand-in)', function () {
     assert.equal(last.status, 'cancelled');
     assert.equal(last.concurrency!.perSession.length, 8);
     assert.ok(last.concurrency!.perSession.every((s) => s.cancelled), 'every session stopped at the cancel');
-    assert.equal(result.restore!.verifiedSetting, 'DISABLED');
+    assert.equal(result.restore!.verifiedSetting, original);
   });
 });

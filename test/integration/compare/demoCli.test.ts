@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/dispatch';
 import { processIO } from '../../../src/cli/io';
-import { s1Script, startStandin } from '../profile/standin';
+import { standinOnlySuite, useTestServer } from '../support';
+import { s1Script } from '../samples';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -25,6 +26,7 @@ function runDemo(): Promise<{ code: number | null; stdout: string; stderr: strin
 
 describe('npm run demo:cli', function () {
   this.timeout(180_000);
+  standinOnlySuite('the demo starts its own in-process stand-in by design: nothing of it reaches the given server');
 
   it('exits 0 and prints the verdict (speed-up, flushes per commit, data-loss exposure, restore) before the table', async () => {
     const r = await runDemo();
@@ -43,29 +45,29 @@ describe('npm run demo:cli', function () {
   });
 });
 
-describe('compare --markdown opens with the verdict block (stand-in)', function () {
+describe('compare --markdown opens with the verdict block', function () {
   this.timeout(120_000);
+  const h = useTestServer();
 
   it('the report\'s first section is "## Verdict": headline, compared, flushes per commit, top wait, exposure, restore', async () => {
-    const h = await startStandin();
     const dir = await mkdtemp(path.join(tmpdir(), 'lens-verdict-'));
     try {
-      await writeFile(path.join(dir, 's1.sql'), s1Script(200));
+      await writeFile(path.join(dir, 's1.sql'), s1Script(200, h.table('verdict_s1')));
+      const original = (await h.state()).setting;
       const out: string[] = [];
       const err: string[] = [];
-      const io = { ...processIO(), env: { LENS_PW: 'StandIn-1' }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
-      const code = await runCli(['compare', path.join(dir, 's1.sql'), '--server', '127.0.0.1', '--port', String(h.server.port), '--database', 'lab', '--user', 'sa', '--password-env', 'LENS_PW', '--encrypt', 'false', '--journal', path.join(dir, 'journal.json'), '--repeat', '2', '--yes', '--markdown'], io);
+      const io = { ...processIO(), env: h.cliEnv(), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+      const code = await runCli(['compare', path.join(dir, 's1.sql'), ...h.cliConnection(), '--journal', path.join(dir, 'journal.json'), '--repeat', '2', '--yes', '--markdown'], io);
       assert.equal(code, 0, err.join(''));
       const sections = out.join('').split('\n').filter((l) => l.startsWith('## '));
       assert.equal(sections[0], '## Verdict', sections.join(' | '));
       const verdict = out.join('').split('## Verdict\n\n')[1]!.split('\n\n').slice(0, 2).join('\n');
       assert.match(verdict, /^\*\*FORCED (ran [\d.,]+× (faster|slower) than DISABLED \(range .*, conclusive\)|vs DISABLED: no conclusive difference .*)\*\*\n/);
       for (const label of ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)', 'Data-loss exposure (FORCED)', 'Database']) assert.match(verdict, new RegExp(`^- ${label.replace(/[()]/g, '\\$&')}: `, 'm'), label);
-      assert.match(verdict, /^- Database: Original setting DISABLED restored ✓ \(verified\)$/m);
+      assert.match(verdict, new RegExp(`^- Database: Original setting ${original} restored ✓ \\(verified\\)$`, 'm'));
       // Progress went to stderr in words, never the raw step ids.
       assert.match(err.join(''), /… Run \d of \d+: (DISABLED|FORCED)( \(warm-up\))? — Running the workload/);
     } finally {
-      await h.close();
       await rm(dir, { recursive: true, force: true });
     }
   });

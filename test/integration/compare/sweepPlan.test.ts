@@ -4,21 +4,15 @@ import { strict as assert } from 'node:assert';
 import { describePlan, KeyValueRestoreJournal, MemoryStore, profileConnectionSource, runComparison } from '../../../src/profile';
 import type { ComparisonPlan } from '../../../src/profile/plan';
 import { analyze } from '../../../src/tsql';
-import { waitFor } from '../support';
-import { serverState, startStandin, type StandinHarness } from '../profile/standin';
+import { useTestServer } from '../support';
 
-describe('integration: the plan a sweep is confirmed with (stand-in)', function () {
+describe('integration: the plan a sweep is confirmed with', function () {
   this.timeout(60000);
-  let h: StandinHarness;
-  before(async () => {
-    h = await startStandin();
-  });
-  after(async () => {
-    await h?.close();
-  });
+  const h = useTestServer();
 
   it('names the levels, the runs in all and the connections; declining leaves the database as it was', async () => {
     let confirmed: ComparisonPlan | null = null;
+    const before = await h.state();
     const result = await runComparison({
       connections: profileConnectionSource(h.profile, h.secret),
       batches: analyze('SELECT 1;\n').batches,
@@ -38,8 +32,8 @@ describe('integration: the plan a sweep is confirmed with (stand-in)', function 
     const text = describePlan(confirmed!);
     // Warm-up + 2 × 2 measured = 5 runs per level, two levels.
     assert.match(text, /^Sessions: 1, 8 — the order above runs once per level \(10 runs in all\), each run on that many workload connections released together \(up to 8 sessions at once, besides the monitor connection\)/m);
-    await waitFor(() => h.server.connections === 0, 'every connection closed');
-    assert.deepEqual(await serverState(h), { setting: 'DISABLED', eventSessions: [] });
+    await h.connectionsClosed();
+    assert.deepEqual(await h.state(), { setting: before.setting, eventSessions: [] });
   });
 
   it('a comparison on one session says nothing of sessions', async () => {

@@ -1,23 +1,18 @@
 // A run stopped by the time limit (or the user) is reported as cancelled — in the verdict's headline, as a fact, and
-// off the concurrency curve — never as a complete workload "ran in 1.00 s". Figures are the stand-in model's.
+// off the concurrency curve — never as a complete workload "ran in 1.00 s". Runs on the suite's server (useTestServer).
 import { strict as assert } from 'node:assert';
 import { profileConnectionSource, profileRun } from '../../../src/profile';
 import { buildComparisonModel, buildConcurrencyModel, toMarkdown } from '../../../src/report';
 import { buildVerdict } from '../../../src/report/verdict';
 import { analyze } from '../../../src/tsql';
-import { startStandin, type StandinHarness } from './standin';
+import { useTestServer } from '../support';
 
 const ENDLESS = 'DECLARE @i int = 0;\nWHILE @i < 10000000\nBEGIN\n  SET @i += 1;\nEND\n';
 
-describe('integration: cancelled runs in reports (stand-in)', function () {
+describe('integration: cancelled runs in reports', function () {
   this.timeout(60000);
-  let h: StandinHarness;
-  before(async () => {
-    h = await startStandin({ speedFactor: 1 });
-  });
-  after(async () => {
-    await h?.close();
-  });
+  // speedFactor 1 on the stand-in: the endless loop really takes time, as it does on a server.
+  const h = useTestServer({ speedFactor: 1 });
 
   it('a run cut by the workload time limit leads its verdict and Markdown with the cancel, and covers only what ran', async () => {
     const run = await profileRun({ connections: profileConnectionSource(h.profile, h.secret), batches: analyze(ENDLESS).batches, workloadTimeoutMs: 300 });

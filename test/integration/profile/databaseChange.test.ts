@@ -5,17 +5,12 @@ import { strict as assert } from 'node:assert';
 import { profileConnectionSource, profileRun } from '../../../src/profile';
 import { buildComparisonModel, toMarkdown } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
-import { startStandin, type StandinHarness } from './standin';
+import { useTestServer } from '../support';
+import { harnessOf } from './standin';
 
-describe('integration: workload that changes database (stand-in)', function () {
+describe('integration: workload that changes database (stand-in only)', function () {
   this.timeout(60000);
-  let h: StandinHarness;
-  before(async () => {
-    h = await startStandin({ databases: [{ name: 'other_db' }] });
-  });
-  after(async () => {
-    await h?.close();
-  });
+  const h = harnessOf(useTestServer({ databases: [{ name: 'other_db' }], standinOnly: 'needs a second database (other_db)' }));
 
   it('USE other_db in the workload is reported: RunResult.workloadDatabaseChange, a run note and the Markdown notes', async () => {
     const script = `USE other_db;

@@ -9,7 +9,8 @@ import { profileConnectionSource, profileRun, type ProfileStep } from '../../../
 import { dropSession } from '../../../src/xe/cleanup';
 import { statementSessionName } from '../../../src/xe/sessionSql';
 import { analyze } from '../../../src/tsql';
-import { s1Script, serverState, startStandin, type StandinHarness } from './standin';
+import { useTestServer } from '../support';
+import { harnessOf, s1Script, serverState, type StandinHarness } from './standin';
 
 /** Requests the monitor connection sent so far (by its application name "… (monitor)"). */
 function monitorRequests(h: StandinHarness): number {
@@ -31,15 +32,9 @@ async function profiledRequests(h: StandinHarness, rows: number, sampling?: { en
   return { run, perStep, total: monitorRequests(h) };
 }
 
-describe('integration: round trips of a profiled run (stand-in)', function () {
+describe('integration: round trips of a profiled run (stand-in only)', function () {
   this.timeout(60000);
-  let h: StandinHarness;
-  before(async () => {
-    h = await startStandin();
-  });
-  after(async () => {
-    await h?.close();
-  });
+  const h = harnessOf(useTestServer({ standinOnly: 'counts the requests of each connection inside the stand-in (server.connectionStats) and injects refusals' }));
   afterEach(() => h.engine.faults.reset());
 
   it('takes each snapshot in exactly one monitor request', async () => {

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { profileConnectionSource, profileRun } from '../../../src/profile';
 import { analyze } from '../../../src/tsql';
-import { waitFor } from '../support';
-import { startStandin, type StandinHarness } from './standin';
+import { useTestServer, waitFor } from '../support';
+import { harnessOf, type StandinHarness } from './standin';
 
 const FILES = 8;
 const SIZE_MB = 32;
@@ -16,17 +16,11 @@ function modelReads(h: StandinHarness): Map<number, number> {
   return new Map(h.engine.state.dbByName('s5')!.files.map((f) => [f.fileId, f.io.bytesRead]));
 }
 
-describe('integration: S5 CHECKDB + BACKUP profiled with sampling (stand-in)', function () {
+describe('integration: S5 CHECKDB + BACKUP profiled with sampling (stand-in only)', function () {
   this.timeout(60000);
-  let h: StandinHarness;
-  before(async () => {
-    // speedFactor 1: the model really spends its simulated read time (8 x 32 MB at 200 MB/s per volume, ~0.2 s per
-    // command), so the 50 ms sampler sees the counters part-way.
-    h = await startStandin({ speedFactor: 1, databases: [{ name: 's5', dataFiles: FILES, sizeMb: SIZE_MB }] });
-  });
-  after(async () => {
-    await h?.close();
-  });
+  // speedFactor 1: the model really spends its simulated read time (8 x 32 MB at 200 MB/s per volume, ~0.2 s per
+  // command), so the 50 ms sampler sees the counters part-way.
+  const h = harnessOf(useTestServer({ speedFactor: 1, databases: [{ name: 's5', dataFiles: FILES, sizeMb: SIZE_MB }], standinOnly: 'needs a database in eight data files on eight volumes, and CHECKDB/BACKUP rights' }));
 
   it('samples per-file read bytes growing while the sample runs; the file deltas equal what the model read', async () => {
     const script = readFileSync(join(__dirname, '../../../samples/s5-checkdb-backup.sql'), 'utf8');

@@ -1,5 +1,7 @@
-// Starts the TDS stand-in in-process for the profile/compare suites, with the model handle so tests can inject
-// faults (dropped connections, locked ALTER, failing statements). Figures asserted here are the model's.
+// The in-process stand-in with its model handle (faults, state), for the extension's unit tests (test/unit/extension)
+// and — through harnessOf(useTestServer()) — for integration suites that need the model itself. Integration suites
+// choose their server with useTestServer() (../support.ts), never startStandin(): that is what honours
+// DURABILITY_LENS_TEST_SERVER. Figures asserted against the stand-in are the model's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../../src/db/connect';
@@ -8,6 +10,7 @@ import { readDurability, type DurabilityMode } from '../../../src/profile';
 import { findOrphanSessions } from '../../../src/xe/logFlushTrace';
 import { createStandin, type Standin, type StandinOptions } from '../../standin/model/index';
 import { startStandinServer, type StandinServer } from '../../standin/server';
+import type { TestServer } from '../support';
 
 export interface StandinHarness {
   engine: Standin;
@@ -31,6 +34,17 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     connectTimeoutMs: 5000,
   };
   return { engine, server, profile, secret: 'StandIn-1', close: () => server.close() };
+}
+
+/** A suite's in-process stand-in (useTestServer) as a harness; only valid where the suite runs on the stand-in. */
+export function harnessOf(t: TestServer): StandinHarness {
+  return {
+    get engine() { return t.standin!; },
+    get server() { return t.standinServer!; },
+    get profile() { return t.profile; },
+    get secret() { return t.secret; },
+    close: async () => undefined,
+  };
 }
 
 /** The S1 sample (T-SQL engineer's samples/), scaled down to `rows` inserts. */

@@ -6,9 +6,11 @@ import { profileConnectionSource, profileRun } from '../../../src/profile';
 import { buildComparisonModel, rowById } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
 import { s1Script, serverState, startStandin } from '../profile/standin';
+import { standinOnlySuite } from '../support';
 
-describe('integration: Azure SQL Database, database-scoped trace (stand-in)', function () {
+describe('integration: Azure SQL Database, database-scoped trace (stand-in only)', function () {
   this.timeout(60000);
+  standinOnlySuite('plays Azure SQL Database (database-scoped sessions), with and without log-writer events');
 
   for (const seesLogFlushes of [true, false]) {
     it(`profiles S1 with log-writer events ${seesLogFlushes ? 'delivered' : 'withheld'}: flushes are ${seesLogFlushes ? 'counted' : 'not measured, with why'}`, async () => {

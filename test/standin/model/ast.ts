@@ -87,6 +87,7 @@ export type Stmt = { line: number; offset?: number; end?: number } & (
   | { k: 'truncate'; table: string[] }
   | { k: 'createTable'; table: string[]; columns: ColumnDef[] }
   | { k: 'dropTable'; table: string[]; ifExists: boolean }
+  | { k: 'dropProcedure'; proc: string[]; ifExists: boolean }
   | { k: 'exec'; proc: string[]; args: Array<{ name?: string; e: Expr }>; returnVar?: string }
   | { k: 'execString'; e: Expr }
   | { k: 'alterDatabase'; db: string | null; option: string; value: string; noWait: boolean; termination?: string }

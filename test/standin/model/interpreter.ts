@@ -7,7 +7,7 @@ import { SqlError } from './errors';
 import { type BatchContext, evaluate, type EvalCtx, type Variable } from './eval';
 import type { Faults } from './faults';
 import { parseBatch } from './parse-stmt';
-import { defineProcedure, isProcedureDefinition } from './procedures';
+import { defineProcedure, dropProcedure, isProcedureDefinition } from './procedures';
 import { runSelect, planSelect } from './select';
 import type { Server } from './server';
 import type { Session } from './state';
@@ -222,7 +222,7 @@ export class Interpreter {
         return;
       }
       default: {
-        const out = execDml(s, ctx) ?? execServerStatement(s, ctx) ?? execSecurityStatement(s, ctx);
+        const out = execDml(s, ctx) ?? execServerStatement(s, ctx) ?? execSecurityStatement(s, ctx) ?? (s.k === 'dropProcedure' ? dropProcedure(ctx, s) : null);
         if (!out) throw new SqlError(102, 15, `Incorrect syntax near '${s.k}'.`, s.line);
         return yield* out;
       }

@@ -232,6 +232,10 @@ function parseStatementBody(c: Cursor, line: number): Stmt {
         const ifExists = c.acceptKw('IF', 'EXISTS');
         return { line, k: 'dropTable', table: c.multipart(), ifExists };
       }
+      if (c.acceptKw('PROCEDURE') || c.acceptKw('PROC')) {
+        const ifExists = c.acceptKw('IF', 'EXISTS');
+        return { line, k: 'dropProcedure', proc: c.multipart(), ifExists };
+      }
       if (c.acceptKw('EVENT', 'SESSION')) {
         const name = c.name();
         c.expectKw('ON');

@@ -174,6 +174,27 @@ export async function* defineProcedure(ctx: RunCtx, sql: string): AsyncGenerator
   yield { kind: 'done', inProc: ctx.inProc };
 }
 
+/**
+ * DROP PROC[EDURE] [IF EXISTS] name (https://learn.microsoft.com/sql/t-sql/statements/drop-procedure-transact-sql):
+ * "Requires CONTROL permission on the procedure, or ALTER permission on the schema to which the procedure belongs, or
+ * membership in the db_ddladmin fixed server role" — modelled as the owner, or ALTER / CONTROL on the database.
+ * A ROLLBACK does not bring the procedure back here (a simplification: SQL Server's DROP is transactional).
+ */
+export async function* dropProcedure(ctx: RunCtx, s: { line: number; proc: string[]; ifExists: boolean }): AsyncGenerator<Output, void> {
+  const { server, session } = ctx.b;
+  const found = findProcedure(server, session, s.proc);
+  const name = s.proc[s.proc.length - 1]!;
+  const may = found && (found.owner === session.login.name || server.hasDatabasePermission(session.login, session.db, 'ALTER') || server.hasDatabasePermission(session.login, session.db, 'CONTROL'));
+  if (!found || !may) {
+    if (!found && s.ifExists) return;
+    // Msg 3701, the text SQL Server gives for a table (errors.cannotDropTable) with "procedure" (NOT CONFIRMED by a Learn page).
+    throw new SqlError(3701, 11, `Cannot drop the procedure '${name}', because it does not exist or you do not have permission.`, s.line);
+  }
+  const db = s.proc.length >= 3 && s.proc[s.proc.length - 3] ? server.dbByName(s.proc[s.proc.length - 3]!) ?? session.db : session.db;
+  proceduresOf(db).delete(found.name.toLowerCase());
+  yield { kind: 'done', inProc: ctx.inProc };
+}
+
 function countLines(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;

@@ -68,15 +68,20 @@ export function wantsStatementEvents(d: Durability, inProc: boolean): boolean {
 /**
  * One statement-completed event. line_number is 1-based in the batch; offset / offset_end are byte offsets into the
  * batch text as UTF-16 (2 bytes per character), as the SQL:StmtCompleted trace class documents its end offset "in bytes".
+ * offset_end is inclusive — the byte offset of the statement's last character, as published real output shows it
+ * (30 characters at offset 0 end at 58; test/fixtures/real-server) — and -1 means "to the end": sent here for a
+ * statement of a procedure or of dynamic SQL that runs to the end of its text (when real servers send -1 is NOT
+ * CONFIRMED; MODEL.md).
  */
 export function fireStatementCompleted(d: Durability, s: Stmt, c: StatementContext): void {
   if (CONTAINERS.has(s.k)) return;
   const offset = s.offset ?? 0;
   const end = s.end ?? c.batchText.length;
+  const offsetEnd = c.inProc && end >= c.batchText.length ? -1 : (end - 1) * 2;
   const durationUs = sessionWaitUs(c.session) - c.waitUsBefore + STATEMENT_CPU_US;
   const data = {
     duration: BigInt(Math.round(durationUs)), cpu_time: BigInt(STATEMENT_CPU_US), logical_reads: 0n, writes: 0n,
-    row_count: BigInt(ROW_KINDS.has(s.k) ? c.rowCount : 0), line_number: s.line, offset: offset * 2, offset_end: end * 2,
+    row_count: BigInt(ROW_KINDS.has(s.k) ? c.rowCount : 0), line_number: s.line, offset: offset * 2, offset_end: offsetEnd,
     statement: c.batchText.slice(offset, end),
   };
   if (c.inProc) {

@@ -56,14 +56,24 @@ export interface XeEvent {
 }
 
 /**
+ * Statements SQL Server runs without a plan, whose query_hash is 0 (NOT CONFIRMED beyond the first two):
+ * `EXECUTE …` sent as a batch and `EXEC` inside a procedure carry query_hash 0 in published real output
+ * (test/fixtures/real-server, xelogstash samples), as do rpc_completed and sql_batch_completed; transaction control,
+ * SET, DECLARE, PRINT, USE, WAITFOR and RAISERROR are modelled the same way (they compile to no query plan).
+ */
+const PLANLESS_STATEMENT = /^(EXEC(UTE)?\b|COMMIT\b|ROLLBACK\b|BEGIN\s+(TRAN|DISTRIBUTED)|SAVE\s+TRAN|SET\b|DECLARE\b|PRINT\b|USE\b|WAITFOR\b|RAISERROR\b)/i;
+
+/**
  * sqlserver.query_hash here: 64-bit FNV-1a over the statement text with whitespace runs collapsed and trimmed, as an
  * unsigned decimal. A modelling choice (MODEL.md): SQL Server's query_hash is computed from the query's logical form
  * ("similar logic", sys.dm_exec_query_stats), so there statements differing only in literals share one; here only
- * identical texts do. 0 when no statement is running (NOT CONFIRMED what SQL Server attaches then).
+ * identical texts do. 0 for a plan-less statement (PLANLESS_STATEMENT) and when no statement is running (NOT CONFIRMED
+ * what SQL Server attaches then).
  */
 export function queryHashOf(text: string | null | undefined): bigint {
   if (text === null || text === undefined) return 0n;
   const normalised = text.replace(/\s+/g, ' ').trim();
+  if (PLANLESS_STATEMENT.test(normalised)) return 0n;
   let h = 0xcbf29ce484222325n;
   for (let i = 0; i < normalised.length; i++) {
     h ^= BigInt(normalised.charCodeAt(i));
@@ -80,6 +90,8 @@ function actionValues(def: XeEventDef, ev: XeEvent): Record<string, string> | nu
 
 export interface RingBuffer {
   events: string[];
+  /** Each event's size in memory (its compact text), in the order of `events`. */
+  sizes: number[];
   bytes: number;
   totalProcessed: number;
   maxMemoryBytes: number;
@@ -130,34 +142,52 @@ export const RING_DEFAULT_MAX_EVENTS = 1000;
 /** target_data is cut off at a 4 MB XML document (reference §4.3). */
 export const RING_XML_LIMIT = 4 * 1024 * 1024;
 
-function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+const xmlEscape = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text in CDATA, as raw target_data and event_data write strings and map texts; a `]]>` inside is split (NOT CONFIRMED). */
+const cdata = (s: string): string => `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 
-/** Per event: its fields with the XML up to `<value>` prebuilt (statement events fire once per statement: keep it cheap). */
-const FIELD_XML = new Map<string, Array<[string, string]>>();
-function fieldXml(event: string): Array<[string, string]> {
-  let f = FIELD_XML.get(event);
+/**
+ * The two forms an event is rendered in (test/fixtures/real-server): `target_data` — a ring_buffer's XML, indented
+ * (2 spaces, as the Learn targets page shows it), each field with `<type name=".." package=".."></type>` — and
+ * `event_data` — an event_file row, on one line, with no `<type>` at all. Both put strings and map texts in CDATA.
+ */
+export type XeXmlForm = 'target_data' | 'event_data';
+
+/** Per event and form: its fields with the XML up to `<value>` prebuilt (statement events fire once per statement: keep it cheap). */
+const FIELD_XML = { target_data: new Map<string, Array<[string, string, boolean]>>(), event_data: new Map<string, Array<[string, string, boolean]>>() };
+function fieldXml(event: string, form: XeXmlForm): Array<[string, string, boolean]> {
+  let f = FIELD_XML[form].get(event);
   if (!f) {
-    f = (XE_EVENTS[event] ?? []).map(([name, type]) => [name, `<data name="${name}"><type name="${type}" package="${XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0'}"/><value>`]);
-    FIELD_XML.set(event, f);
+    f = (XE_EVENTS[event] ?? []).map(([name, type]) => {
+      const pkg = XE_MAP_TYPES.has(type) ? 'sqlos' : 'package0';
+      const head = form === 'target_data' ? `    <data name="${name}">\n      <type name="${type}" package="${pkg}"></type>\n      <value>` : `<data name="${name}"><value>`;
+      return [name, head, type === 'unicode_string'];
+    });
+    FIELD_XML[form].set(event, f);
   }
   return f;
 }
 
-const NEEDS_ESCAPE = /[&<>"]/;
-
-export function eventXml(ev: XeEvent, actions: Record<string, string> | null = null): string {
-  let s = `<event name="${ev.name}" package="${packageOf(ev.name)}" timestamp="${ev.timestamp.toISOString()}">`;
-  for (const [name, head] of fieldXml(ev.name)) {
+/** One event in `form`; in target_data form the event is indented for its place inside <RingBufferTarget>. */
+export function eventXml(ev: XeEvent, actions: Record<string, string> | null = null, form: XeXmlForm = 'target_data'): string {
+  const ring = form === 'target_data';
+  const nl = ring ? '\n' : '';
+  let s = `${ring ? '  ' : ''}<event name="${ev.name}" package="${packageOf(ev.name)}" timestamp="${ev.timestamp.toISOString()}">${nl}`;
+  for (const [name, head, isString] of fieldXml(ev.name, form)) {
     const v = ev.data[name];
     if (v === undefined) continue;
     const text = ev.texts?.[name];
     const value = typeof v === 'number' || typeof v === 'bigint' ? String(v) : toText(v);
-    s += `${head}${NEEDS_ESCAPE.test(value) ? xmlEscape(value) : value}</value>${text !== undefined ? `<text>${xmlEscape(text)}</text>` : ''}</data>`;
+    s += `${head}${isString ? cdata(value) : value}</value>${nl}${text !== undefined ? `${ring ? '      ' : ''}<text>${cdata(text)}</text>${nl}` : ''}${ring ? '    ' : ''}</data>${nl}`;
   }
-  if (actions) for (const [name, value] of Object.entries(actions)) s += `<action name="${name}" package="sqlserver"><type name="uint64" package="package0"/><value>${value}</value></action>`;
-  return s + '</event>';
+  if (actions) {
+    for (const [name, value] of Object.entries(actions)) {
+      s += ring
+        ? `    <action name="${name}" package="sqlserver">\n      <type name="uint64" package="package0"></type>\n      <value>${value}</value>\n    </action>\n`
+        : `<action name="${name}" package="sqlserver"><value>${value}</value></action>`;
+    }
+  }
+  return s + `${ring ? '  ' : ''}</event>`;
 }
 
 export function ringBufferXml(rb: RingBuffer, limit = RING_XML_LIMIT): string {
@@ -165,11 +195,11 @@ export function ringBufferXml(rb: RingBuffer, limit = RING_XML_LIMIT): string {
   let shown = 0;
   let truncated = 0;
   for (const e of rb.events) {
-    if (body.length + e.length > limit) { truncated = 1; break; }
-    body += e;
+    if (body.length + e.length + 1 > limit) { truncated = 1; break; }
+    body += `\n${e}`;
     shown++;
   }
-  return `<RingBufferTarget truncated="${truncated}" processingTime="0" totalEventsProcessed="${rb.totalProcessed}" eventCount="${shown}" droppedCount="0" memoryUsed="${rb.bytes}">${body}</RingBufferTarget>`;
+  return `<RingBufferTarget truncated="${truncated}" processingTime="0" totalEventsProcessed="${rb.totalProcessed}" eventCount="${shown}" droppedCount="0" memoryUsed="${rb.bytes}">${body}\n</RingBufferTarget>`;
 }
 
 /**
@@ -186,13 +216,15 @@ export function counterTargetXml(s: EventSession): string {
 /**
  * histogram target_data. The "Histogram Target" page
  * (https://learn.microsoft.com/previous-versions/sql/sql-server-2016/ff878023(v=sql.130)) documents
- * `<Slots truncated="0" buckets="n"><Slot count="n" trunc="bytes"><value>..</value></Slot></Slots>`; public output from
- * servers shows the root as `<HistogramTarget truncated="0" buckets="256">`, which is what this model writes (MODEL.md
- * NOT CONFIRMED). Slots are listed by count, largest first; `buckets` is the slot count after rounding.
+ * `<Slots truncated="0" buckets="n"><Slot count="n" trunc="bytes"><value>..</value></Slot></Slots>`; published output
+ * from servers shows the root as `<HistogramTarget truncated="0" buckets="16384">` (test/fixtures/real-server), which is
+ * what this model writes. Slots are listed by count, largest first (order NOT CONFIRMED); `buckets` is the slot count
+ * after rounding.
  */
 export function histogramTargetXml(h: HistogramState): string {
-  const slots = [...h.buckets].sort((a, b) => b[1] - a[1]).map(([v, n]) => `<Slot count="${n}"><value>${xmlEscape(v)}</value></Slot>`).join('');
-  return `<HistogramTarget truncated="0" buckets="${h.slots}">${slots}</HistogramTarget>`;
+  // Indented as the published sample shows it (test/fixtures/real-server/dbase-histogram-module-start.xml).
+  const slots = [...h.buckets].sort((a, b) => b[1] - a[1]).map(([v, n]) => `\n  <Slot count="${n}">\n    <value>${xmlEscape(v)}</value>\n  </Slot>`).join('');
+  return `<HistogramTarget truncated="0" buckets="${h.slots}">${slots}\n</HistogramTarget>`;
 }
 
 /** slots is rounded up to the next power of 2; the default is 256 (targets-for-extended-events-in-sql-server, histogram). */
@@ -304,7 +336,7 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
       const maxMem = t.settings['max_memory'];
       const maxEv = t.settings['max_events_limit'];
       s.ring = {
-        events: [], bytes: 0, totalProcessed: 0,
+        events: [], sizes: [], bytes: 0, totalProcessed: 0,
         maxMemoryBytes: maxMem === undefined || maxMem === null ? Infinity : toNumber(maxMem) * 1024 || Infinity,
         maxEvents: maxEv === undefined || maxEv === null ? RING_DEFAULT_MAX_EVENTS : toNumber(maxEv) || Infinity,
       };
@@ -323,21 +355,29 @@ export function deliver(s: EventSession, ev: XeEvent, files: XeFileStore): void 
   const def = s.events.find((d) => d.name.toLowerCase() === ev.name);
   if (!def || !predicateMatches(def.predicateExpr, ev)) return;
   const actions = actionValues(def, ev);
-  const xml = eventXml(ev, actions);
-  s.bytesGenerated += xml.length;
+  // Each target gets the form the server gives it: indented with <type> in target_data, one typeless line in a file.
+  const ringXml = s.ring ? eventXml(ev, actions, 'target_data') : null;
+  const fileXml = s.file ? eventXml(ev, actions, 'event_data') : null;
+  s.bytesGenerated += (fileXml ?? ringXml ?? '').length;
   if (s.counter) s.counter.set(ev.name, (s.counter.get(ev.name) ?? 0) + 1);
   if (s.histogram) bucketize(s.histogram, ev, actions);
-  if (s.ring) {
+  if (s.ring && ringXml !== null) {
     const rb = s.ring;
     rb.totalProcessed++;
-    rb.events.push(xml);
-    rb.bytes += xml.length;
+    rb.events.push(ringXml);
+    // Memory holds the event, not its rendering (indentation, <type>): counted as the compact event_data text.
+    const size = (fileXml ?? eventXml(ev, actions, 'event_data')).length;
+    rb.sizes.push(size);
+    rb.bytes += size;
     // FIFO: the oldest events leave the ring when MAX_MEMORY or MAX_EVENTS_LIMIT is exceeded.
-    while (rb.events.length > 0 && (rb.events.length > rb.maxEvents || rb.bytes > rb.maxMemoryBytes)) rb.bytes -= rb.events.shift()!.length;
+    while (rb.events.length > 0 && (rb.events.length > rb.maxEvents || rb.bytes > rb.maxMemoryBytes)) {
+      rb.events.shift();
+      rb.bytes -= rb.sizes.shift()!;
+    }
   }
   if (s.file) {
     const recs = files.get(s.file.name)!;
-    recs.push({ objectName: ev.name, xml, offset: (recs.length + 1) * 512, timestamp: ev.timestamp });
+    recs.push({ objectName: ev.name, xml: fileXml!, offset: (recs.length + 1) * 512, timestamp: ev.timestamp });
     s.file.logged++;
   }
 }

@@ -16,7 +16,7 @@ function stmtEvent(batch: string, statement: string, opts: { line?: number; dura
     package: 'sqlserver',
     timestamp: null,
     data: {
-      line_number: { value: line }, offset: { value: at * 2 }, offset_end: { value: (at + statement.length) * 2 }, statement: { value: statement },
+      line_number: { value: line }, offset: { value: at * 2 }, offset_end: { value: (at + statement.length - 1) * 2 }, statement: { value: statement },
       duration: { value: opts.duration ?? 100 }, row_count: { value: opts.rows ?? 0 },
     },
     actions: {},
@@ -33,7 +33,7 @@ describe('profile: per-statement attribution', () => {
     const insert = locateStatement(batches, { line: 4, offset: batches[1]!.text.indexOf('INSERT') * 2, offsetEnd: null, statement: 'INSERT INTO t VALUES (@i)' })!;
     assert.deepEqual([insert.batchIndex, insert.line], [1, 6]);
     assert.equal(insert.text, 'INSERT INTO t VALUES (@i);\n  SET @i += 1;\nEND'.replace(/\s+/g, ' '), 'offset_end -1/absent runs to the end of the batch');
-    const update = locateStatement(batches, { line: 1, offset: 0, offsetEnd: 36, statement: 'UPDATE t SET v = 1' })!;
+    const update = locateStatement(batches, { line: 1, offset: 0, offsetEnd: 34, statement: 'UPDATE t SET v = 1' })!;
     assert.deepEqual([update.batchIndex, update.line, update.text], [2, 10, 'UPDATE t SET v = 1']);
     // The same script selected from line 21 of a larger file: every batch starts 20 lines later.
     const shifted = batches.map((b) => ({ ...b, firstLine: b.firstLine + 20 }));

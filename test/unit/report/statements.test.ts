@@ -42,6 +42,21 @@ describe('report: statements', () => {
     assert.match(section, /\| not located \| not located \(query_hash 123\) \| 50 \| not measured \| 5 \| ≈ [^|]+ \| not measured \|/);
   });
 
+  it('approximate counts say "approximate — why" in the hover and ≈ on the counts; a plan-less row says it is matched by its text', () => {
+    const why = 'approximate — 1 statement hash(es) of the sample have no slot in the executions histogram: the histogram may have folded statements into shared slots';
+    const f: StatementFigure = { ...figure(7, 300), executions: 300, counts: 'exact', approx: true, approximate: why, queryHash: '6411564731136071541' };
+    assert.match(statementHintText(f, measured()), /^≈ 300 × · ≈ \S+ m?s WRITELOG$/);
+    const hover = statementHoverLines(f, measured()).join('\n');
+    assert.match(hover, /Executions: ≈ 300/);
+    assert.match(hover, /Counts approximate — 1 statement hash\(es\) of the sample have no slot/);
+    const planless: StatementFigure = { ...figure(4, 1, 'COMMIT'), counts: 'sample', queryHash: '0' };
+    assert.match(statementHoverLines(planless, measured()).join('\n'), /No plan \(query_hash 0\): counted by its text, offsets and line, never merged/);
+    const run = { ...makeRun(), statements: [f, planless], statementAttribution: measured() };
+    const section = toMarkdown(buildComparisonModel([run])).split('## Statements')[1]!;
+    assert.match(section, /\| 7 \| INSERT INTO t VALUES \(7\) \| ≈ 300 \|/);
+    assert.match(section, /\| 4 \| COMMIT \| 10 \|/);
+  });
+
   it('the Markdown has a top-10 table by WRITELOG time, escaped, with the reconciliation and the limits', () => {
     const statements = Array.from({ length: 12 }, (_, i) => figure(i + 1, 12 - i));
     statements[0] = figure(1, 12, "INSERT INTO t VALUES ('a|b') -- <script>x</script>");

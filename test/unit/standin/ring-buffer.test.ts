@@ -7,10 +7,11 @@ import { connect, exec } from './harness';
 describe('stand-in model: ring_buffer rendering and error lines', () => {
   it('cuts target_data at the XML size limit and says truncated="1"', () => {
     const events = Array.from({ length: 10 }, (_, i) => `<event name="databases_log_flush" package="sqlserver" timestamp="2026-01-01T00:00:0${i}.000Z"></event>`);
-    const rb = { events, bytes: events.join('').length, totalProcessed: 10, maxMemoryBytes: Infinity, maxEvents: 1000 };
+    const rb = { events, sizes: events.map((e) => e.length), bytes: events.join('').length, totalProcessed: 10, maxMemoryBytes: Infinity, maxEvents: 1000 };
     const full = ringBufferXml(rb);
     assert.match(full, /^<RingBufferTarget truncated="0" processingTime="0" totalEventsProcessed="10" eventCount="10"/);
-    const cut = ringBufferXml(rb, events[0]!.length * 3 + 1);
+    // Each event is written on its own line (the real form is indented): its length plus the line break.
+    const cut = ringBufferXml(rb, (events[0]!.length + 1) * 3 + 1);
     assert.match(cut, /^<RingBufferTarget truncated="1" processingTime="0" totalEventsProcessed="10" eventCount="3"/);
     assert.equal([...cut.matchAll(/<event /g)].length, 3);
   });

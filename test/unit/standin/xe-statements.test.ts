@@ -41,7 +41,8 @@ ALTER EVENT SESSION st ON SERVER STATE = START;`);
     const insert = read.events.find((e) => e.data.line_number?.value === 4)!;
     const start = batch.indexOf('INSERT');
     assert.equal(insert.data.offset!.value, start * 2);
-    assert.equal(insert.data.offset_end!.value, (start + 'INSERT INTO dbo.t (v) VALUES (@i)'.length) * 2);
+    // Inclusive: the byte offset of the statement's last character (real output, test/fixtures/real-server).
+    assert.equal(insert.data.offset_end!.value, (start + 'INSERT INTO dbo.t (v) VALUES (@i)'.length - 1) * 2);
     assert.equal(insert.data.statement!.value, 'INSERT INTO dbo.t (v) VALUES (@i)');
     assert.equal(insert.data.row_count!.value, 1);
     const wait = read.events.find((e) => e.name === 'wait_completed')!;

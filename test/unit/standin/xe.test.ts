@@ -33,16 +33,17 @@ describe('stand-in model: extended events', () => {
     const xml = String(target_data);
     const head = /^<RingBufferTarget truncated="0" processingTime="\d+" totalEventsProcessed="(\d+)" eventCount="(\d+)" droppedCount="0" memoryUsed="\d+">/.exec(xml);
     assert.ok(head, xml.slice(0, 200));
-    const events = [...xml.matchAll(/<event name="(\w+)" package="sqlserver" timestamp="(\d{4}-\d\d-\d\dT[\d:.]+Z)">(.*?)<\/event>/g)];
+    const events = [...xml.matchAll(/<event name="(\w+)" package="sqlserver" timestamp="(\d{4}-\d\d-\d\dT[\d:.]+Z)">([\s\S]*?)<\/event>/g)];
     // 1 CREATE TABLE commit + 20 autocommit inserts = 21 flushes, each a log_flush_complete and a databases_log_flush.
     assert.equal(events.length, 42);
     assert.equal(head![1], '42');
     assert.equal(head![2], '42');
     const complete = events.filter((e) => e[1] === 'log_flush_complete');
     assert.equal(complete.length, 21);
-    assert.match(complete[0]![3]!, /<data name="database_id"><type name="uint32" package="package0"\/><value>5<\/value><\/data>/);
-    assert.match(complete[1]![3]!, /<data name="duration"><type name="uint64" package="package0"\/><value>4000<\/value><\/data>/);
-    assert.match(complete[1]![3]!, /<data name="write_size"><type name="uint32" package="package0"\/><value>4096<\/value><\/data>/);
+    // The raw target_data form real servers send (test/fixtures/real-server): indented, <type …></type>.
+    assert.match(complete[0]![3]!, /\n {4}<data name="database_id">\n {6}<type name="uint32" package="package0"><\/type>\n {6}<value>5<\/value>\n {4}<\/data>\n/);
+    assert.match(complete[1]![3]!, /<data name="duration">\n {6}<type name="uint64" package="package0"><\/type>\n {6}<value>4000<\/value>\n {4}<\/data>/);
+    assert.match(complete[1]![3]!, /<data name="write_size">\n {6}<type name="uint32" package="package0"><\/type>\n {6}<value>4096<\/value>\n {4}<\/data>/);
     await query(s, h, 'ALTER EVENT SESSION [dur_probe] ON SERVER STATE = STOP;');
     assert.deepEqual(await rows(s, h, readRing), []);
     await query(s, h, 'DROP EVENT SESSION [dur_probe] ON SERVER;');

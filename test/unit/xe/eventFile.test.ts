@@ -57,8 +57,8 @@ describe('xe event_file paging', () => {
   it('writes the session name into the event_file path and reads only that session’s files', async () => {
     const server = new FakeServer({ eventFileRows: [] });
     const s = await LogFlushSession.prepare(server.client(), { databaseId: 7, sessionName: 'durability_lens_0a', target: { kind: 'event_file', path: '/var/opt/mssql/log/dl.xel' } });
-    assert.match(s.plan.createSql, /filename = N'\/var\/opt\/mssql\/log\/dl_durability_lens_0a\.xel'/);
-    assert.equal(s.plan.eventFilePattern, '/var/opt/mssql/log/dl_durability_lens_0a*.xel');
+    assert.match(s.plan.createSql, /filename = N'\/var\/opt\/mssql\/log\/dl_durability_lens_0a-\.xel'/);
+    assert.equal(s.plan.eventFilePattern, '/var/opt/mssql/log/dl_durability_lens_0a-*.xel');
     assert.match(s.plan.createSql, /ADD TARGET package0\.event_counter,\nADD TARGET package0\.histogram \(SET filtering_event_name = N'sqlserver\.log_flush_complete', source = N'write_size'/);
   });
 });

@@ -10,6 +10,10 @@ import {
   quoteSysname,
   readTargetsSql,
   sessionEventFilePath,
+  statementSessionName,
+  latencySessionName,
+  statementCountSessionName,
+  type EventFileStorage,
   sessionStateSql,
   sessionStatusSql,
   type SessionDefinition,
@@ -133,10 +137,10 @@ describe('xe session SQL', () => {
 
   it('gives each session its own event_file name and a read pattern that matches only that session', () => {
     const path = sessionEventFilePath('D:\\xe\\dl.xel', 'durability_lens_ab', 'local');
-    assert.equal(path, 'D:\\xe\\dl_durability_lens_ab.xel');
-    assert.equal(eventFileReadPattern(path, 'local'), 'D:\\xe\\dl_durability_lens_ab*.xel');
+    assert.equal(path, 'D:\\xe\\dl_durability_lens_ab-.xel');
+    assert.equal(eventFileReadPattern(path, 'local'), 'D:\\xe\\dl_durability_lens_ab-*.xel');
     const blob = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', 'blob');
-    assert.equal(eventFileReadPattern(blob, 'blob'), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
+    assert.equal(eventFileReadPattern(blob, 'blob'), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab-');
     // The session name counts against the 260-character limit of the read function's path.
     assert.throws(() => sessionEventFilePath('C:\\' + 'a'.repeat(240) + '.xel', 'durability_lens_0011223344556677', 'local'), /1\.\.260/);
   });
@@ -149,6 +153,25 @@ describe('xe session SQL', () => {
     assert.equal(eventFileStorageOf(null, 'server'), 'local');
     assert.throws(() => sessionEventFilePath('/var/opt/mssql/log/dl.xel', 'durability_lens_ab', eventFileStorageOf(8, 'server')), /https blob URL/);
     const mi = sessionEventFilePath('https://a.blob.core.windows.net/c/dl.xel', 'durability_lens_ab', eventFileStorageOf(8, 'server'));
-    assert.equal(eventFileReadPattern(mi, eventFileStorageOf(8, 'server')), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab');
+    assert.equal(eventFileReadPattern(mi, eventFileStorageOf(8, 'server')), 'https://a.blob.core.windows.net/c/dl_durability_lens_ab-');
+  });
+
+  it('D5: the log-flush session\'s read pattern never matches its statement (or any other) session\'s files', () => {
+    const main = 'durability_lens_0011223344556677';
+    const files = (session: string, storage: EventFileStorage, user: string) => {
+      const path = sessionEventFilePath(user, session, storage);
+      // What the server writes: the stem, then "a date-time based long integer" (targets page: _0_<number>).
+      return { path, written: path.replace(/\.xel$/i, '_0_131150744126230000.xel') };
+    };
+    // fn_xe_file_target_read_file's wildcard as a regular expression (local), a plain prefix (blob storage).
+    const matches = (pattern: string, file: string, storage: EventFileStorage) =>
+      storage === 'local' ? new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(file) : file.startsWith(pattern);
+    for (const [storage, user] of [['local', 'D:\\xe\\dl.xel'], ['blob', 'https://a.blob.core.windows.net/c/dl.xel']] as const) {
+      const sessions = [main, statementSessionName(main), latencySessionName(main), statementCountSessionName(statementSessionName(main))];
+      for (const reader of sessions) {
+        const pattern = eventFileReadPattern(files(reader, storage, user).path, storage);
+        for (const writer of sessions) assert.equal(matches(pattern, files(writer, storage, user).written, storage), reader === writer, `${storage}: ${reader} reading ${writer}`);
+      }
+    }
   });
 });

@@ -104,9 +104,9 @@ describe('xe: statement-attribution session', () => {
   it('with an event_file target writes the session\'s own file (every event) and reads it back by its pattern', async () => {
     const client = fakeClient(['sql_statement_completed', 'wait_completed'], [{ name: 'wait_types', map_key: 7, map_value: 'WRITELOG' }]);
     const plan = await planStatementTrace(client, { spid: 61, platform, sessionName: 'durability_lens_ab', target: { kind: 'event_file', path: '/var/opt/mssql/log/lens.xel' } });
-    assert.equal(plan.eventFile?.path, '/var/opt/mssql/log/lens_durability_lens_ab.xel');
-    assert.equal(plan.eventFile?.pattern, '/var/opt/mssql/log/lens_durability_lens_ab*.xel');
-    assert.match(plan.createSql, /ADD TARGET package0\.event_file \(SET filename = N'\/var\/opt\/mssql\/log\/lens_durability_lens_ab\.xel', max_file_size = 100, max_rollover_files = 10\)/);
+    assert.equal(plan.eventFile?.path, '/var/opt/mssql/log/lens_durability_lens_ab-.xel');
+    assert.equal(plan.eventFile?.pattern, '/var/opt/mssql/log/lens_durability_lens_ab-*.xel');
+    assert.match(plan.createSql, /ADD TARGET package0\.event_file \(SET filename = N'\/var\/opt\/mssql\/log\/lens_durability_lens_ab-\.xel', max_file_size = 100, max_rollover_files = 10\)/);
     assert.doesNotMatch(plan.createSql, /ring_buffer/);
     await assert.rejects(planStatementTrace(client, { spid: 61, platform, target: { kind: 'event_file', path: 'no-extension' } }), /Invalid trace option: .*\.xel/);
   });

@@ -1,0 +1,119 @@
+// `durability-lens trace read FILE... [--json]`: offline analysis of Extended Events data a DBA saved on a production
+// server (issue 33): event counts per name, log-flush aggregates, per-statement rows with their WRITELOG waits.
+// No connection: the files are read, nothing else. A file that is not XE data, or is malformed, stops the command
+// with the file and the line (exit 2); no partial figures are printed.
+
+import { analyzeTraceFiles, type OfflineTrace } from '../../xe/offlineTrace';
+import { TraceFileError } from '../../xe/traceFile';
+import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
+import { encodingName, NotTextError } from '../textDecoding';
+
+const usage = `Usage: durability-lens trace read FILE... [--json] [--encoding NAME]
+
+Reads Extended Events data saved from a server and prints, for all the files together: the events per event name,
+log-flush aggregates (flushes, bytes, latencies) when the files hold log-flush events, and one row per statement
+(sql_statement_completed / sp_statement_completed) with its executions and the WRITELOG waits that preceded its
+completion in its session. Nothing connects to a server.
+
+What a FILE may hold (the kind is taken from the root element; anything else is refused with the file and line):
+  <RingBufferTarget …>          a ring_buffer target's target_data (sys.dm_xe_session_targets)
+  <HistogramTarget …>           a histogram target's target_data (its slots are listed as they are)
+  <CounterTarget …>             an event_counter target's target_data (exact counts per event)
+  <event …> … <event …>         event_file rows: the event_data column of sys.fn_xe_file_target_read_file, one or
+                                many per file, one after another (a .xel file itself is binary: export it first)
+Files may be UTF-8 or UTF-16, with or without a byte order mark (SSMS saves UTF-16).
+
+Statements: a statement is its sqlserver.query_hash, except query_hash 0 — SQL Server's value on statements without
+a plan (EXECUTE, EXEC inside a procedure, COMMIT, SET…) — which is matched by its text, offsets and line instead.
+WRITELOG ms come from wait_info (milliseconds); wait_completed's unit is not documented, so its ms are not measured.
+
+Options:
+  --json                        print the analysis as JSON: files, events {name: count}, counterTarget, histograms,
+                                logFlush, statements [{queryHash, statement, executions, writelogWaits, writelogMs,
+                                lines?}], notes (queryHash is a string, null when the events carry none)
+  --encoding NAME               code page of files that are neither UTF-16 nor valid UTF-8 (default windows-1252)
+
+Exit codes: 0 done, 2 usage error, or a file that cannot be read or is not Extended Events data.
+`;
+
+function describe(t: OfflineTrace): string {
+  const out: string[] = [];
+  out.push(`Files: ${t.files.map((f) => `${f.file} (${f.kind === 'events' ? 'event_file rows' : f.kind}, ${f.events} events)`).join('; ')}`);
+  out.push('', `Events read: ${t.eventCount}`);
+  for (const [name, n] of Object.entries(t.events)) out.push(`  ${name}: ${n}`);
+  if (t.counterTarget) {
+    out.push('', 'event_counter (exact counts kept by the server):');
+    for (const [name, n] of Object.entries(t.counterTarget)) out.push(`  ${name}: ${n}`);
+  }
+  for (const h of t.histograms) {
+    out.push('', `Histogram ${h.file} (${h.buckets ?? 'unknown'} slots, ${h.slots.length} used):`);
+    for (const s of h.slots.slice(0, 20)) out.push(`  ${s.value}: ${s.count}`);
+    if (h.slots.length > 20) out.push(`  … ${h.slots.length - 20} more slots (see --json)`);
+  }
+  out.push('');
+  if (t.logFlush.measured) {
+    const f = t.logFlush;
+    out.push(`Log flushes (${f.flushEvent}): ${f.flushes ?? 'not measured'}; bytes: ${f.bytes ?? 'not measured'}` + (f.latencyMs ? `; latency p50 ${f.latencyMs.p50} ms, p95 ${f.latencyMs.p95} ms, max ${f.latencyMs.max} ms` : ''));
+    for (const n of f.notes) out.push(`  - ${n}`);
+  } else out.push(`Log flushes: not measured — ${t.logFlush.reason}`);
+  out.push('', `Statements: ${t.statements.length}`);
+  for (const s of t.statements.slice(0, 50)) {
+    const where = [s.module, s.lines ? `line ${s.lines.join(', ')}` : null].filter((x) => x).join(' ');
+    const ms = s.writelogMs === null ? 'ms not measured' : `${s.writelogMs} ms`;
+    out.push(`  ${s.executions} × ${s.writelogWaits} WRITELOG (${ms})  hash ${s.queryHash ?? 'none'}${where ? `  ${where}` : ''}  ${s.statement}`);
+  }
+  if (t.statements.length > 50) out.push(`  … ${t.statements.length - 50} more statements (see --json)`);
+  if (t.notes.length > 0) out.push('', 'Notes:', ...t.notes.map((n) => `  - ${n}`));
+  return out.join('\n') + '\n';
+}
+
+export async function runTrace(args: readonly string[], io: CliIO): Promise<number> {
+  const fail = (message: string) => {
+    io.stderr(shortUsage('trace', message, usage));
+    return EXIT_USAGE;
+  };
+  const [sub, ...rest] = args;
+  if (sub !== 'read') return fail(sub === undefined ? 'name a subcommand: read' : `unknown subcommand '${sub}' (subcommands: read)`);
+  let json = false;
+  let encoding: string | null = null;
+  const paths: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--json') json = true;
+    else if (arg === '--encoding') {
+      const value = rest[++i];
+      if (value === undefined) return fail('--encoding needs a value');
+      encoding = encodingName(value);
+      if (encoding === null) return fail(`--encoding: unknown code page '${value}'`);
+    } else if (arg.startsWith('--')) return fail(`unknown option '${arg}'`);
+    else paths.push(arg);
+  }
+  if (paths.length === 0) return fail('name at least one FILE');
+  const files: Array<{ name: string; text: string }> = [];
+  for (const name of paths) {
+    try {
+      files.push({ name, text: io.readFile(name, { encoding }) });
+    } catch (err) {
+      const why = err instanceof NotTextError ? `not a text file (${err.message}); a .xel file is binary: export its rows with sys.fn_xe_file_target_read_file and save the event_data column` : (err as Error).message;
+      io.stderr(`durability-lens trace read: ${name}: cannot read it: ${why}.\n`);
+      return EXIT_USAGE;
+    }
+  }
+  let trace: OfflineTrace;
+  try {
+    trace = analyzeTraceFiles(files);
+  } catch (err) {
+    if (!(err instanceof TraceFileError)) throw err;
+    io.stderr(`durability-lens trace read: ${err.message}\nNothing was analysed. See \`durability-lens trace --help\` for the forms it reads.\n`);
+    return EXIT_USAGE;
+  }
+  io.stdout(json ? `${JSON.stringify(trace, null, 2)}\n` : describe(trace));
+  return EXIT_OK;
+}
+
+export const traceCommand: CliCommand = {
+  name: 'trace',
+  summary: 'read Extended Events data saved from a server (trace read FILE...): events, log flushes, statements',
+  usage,
+  run: runTrace,
+};

@@ -1,0 +1,115 @@
+// Reads one file of Extended Events data a DBA saved (issue 33, `durability-lens trace read`): a ring_buffer's
+// target_data, a histogram's or an event_counter's target_data, or event_file rows (event_data of
+// sys.fn_xe_file_target_read_file) one or many per file. The kind is taken from the root element only; anything else
+// is refused with the file and the line, nothing is guessed. Forms: test/fixtures/real-server.
+
+import { XeXmlReader, type RingBufferHeader, type XeEvent } from './reader';
+import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
+import { scanXml } from './xmlScanner';
+
+export type TraceFileKind = 'ring_buffer' | 'histogram' | 'event_counter' | 'events';
+
+/** A file that is not Extended Events data we can read: the message names the file and where. */
+export class TraceFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export interface TraceFileRead {
+  file: string;
+  kind: TraceFileKind;
+  /** Events handed to the callback (after de-duplication by event_sequence). */
+  events: number;
+  duplicates: number;
+  ringBuffer: RingBufferHeader | null;
+  histogram: { slots: number | null; buckets: Map<string, number> } | null;
+  counter: Map<string, number> | null;
+}
+
+/** Root element names and what they are. EventFileTarget is an event_file target's own target_data: file names only. */
+const ROOTS: Record<string, TraceFileKind> = { RingBufferTarget: 'ring_buffer', HistogramTarget: 'histogram', Slots: 'histogram', CounterTarget: 'event_counter', event: 'events' };
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** The first element's name and where it starts, past a BOM, whitespace, the XML declaration and comments. */
+function firstElement(file: string, text: string): { name: string; at: number } {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    if (i >= text.length) throw new TraceFileError(file, 'no XML element found: the file is empty or only whitespace.');
+    if (text[i] !== '<') throw new TraceFileError(file, `not XML: text before the first element at line ${lineAt(text, i)} ("${text.slice(i, i + 20).replace(/\s+/g, ' ')}…").`);
+    if (text.startsWith('<?', i) || text.startsWith('<!--', i)) {
+      const end = text.indexOf(text.startsWith('<?', i) ? '?>' : '-->', i + 2);
+      if (end < 0) throw new TraceFileError(file, `malformed XML: unterminated ${text.startsWith('<?', i) ? 'declaration' : 'comment'} at line ${lineAt(text, i)}.`);
+      i = end + (text.startsWith('<?', i) ? 2 : 3);
+      continue;
+    }
+    const m = /^<([A-Za-z_][\w.:-]*)/.exec(text.slice(i, i + 200));
+    if (!m) throw new TraceFileError(file, `malformed XML: no element name at line ${lineAt(text, i)}.`);
+    return { name: m[1]!, at: i };
+  }
+}
+
+const ROOT_HELP = 'expected <RingBufferTarget>, <HistogramTarget>, <CounterTarget> (a target\'s target_data) or <event> rows (event_data of sys.fn_xe_file_target_read_file)';
+
+/** Checks the whole file is well-formed and, for event rows, that every top-level element is an <event>. */
+function validate(file: string, text: string, kind: TraceFileKind): void {
+  let depth = 0;
+  let stray: string | null = null;
+  const wrapped = kind === 'events' ? `<durability_lens_rows>${text}</durability_lens_rows>` : text;
+  const error = scanXml(wrapped, {
+    wantText: false,
+    open: (name) => {
+      if (kind === 'events' && depth === 1 && name !== 'event' && stray === null) stray = name;
+      depth++;
+    },
+    close: () => {
+      depth--;
+    },
+    text: () => undefined,
+  });
+  if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
+  if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
+}
+
+/** Reads one saved file into `onEvent` (events) or its target figures; throws TraceFileError when it cannot. */
+export function readTraceFile(file: string, text: string, onEvent: (event: XeEvent) => void): TraceFileRead {
+  const root = firstElement(file, text);
+  const kind = ROOTS[root.name];
+  if (root.name === 'EventFileTarget') {
+    throw new TraceFileError(file, `holds an event_file target's target_data (its file names, no events, line ${lineAt(text, root.at)}): export the events with sys.fn_xe_file_target_read_file and save the event_data column.`);
+  }
+  if (kind === undefined) throw new TraceFileError(file, `not Extended Events data: the first element is <${root.name}> at line ${lineAt(text, root.at)}; ${ROOT_HELP}.`);
+  validate(file, text, kind);
+  const out: TraceFileRead = { file, kind, events: 0, duplicates: 0, ringBuffer: null, histogram: null, counter: null };
+  if (kind === 'histogram') {
+    const h = parseHistogramTextTarget(text);
+    if (h.parseError !== null) throw new TraceFileError(file, h.parseError);
+    out.histogram = { slots: h.slots, buckets: h.buckets };
+    return out;
+  }
+  if (kind === 'event_counter') {
+    const c = parseCounterTarget(text);
+    if (c.parseError !== null) throw new TraceFileError(file, c.parseError);
+    out.counter = c.counts;
+    return out;
+  }
+  const reader = new XeXmlReader((e) => {
+    out.events++;
+    onEvent(e);
+  });
+  // Rows saved one after another have no common root: read them inside one (on line 1, so lines keep their numbers).
+  const ok = reader.readDocument(kind === 'events' ? `<durability_lens_rows>${text}</durability_lens_rows>` : text, file);
+  if (!ok) throw new TraceFileError(file, reader.parseError ?? 'malformed XML.');
+  out.duplicates = reader.duplicates;
+  out.ringBuffer = reader.ringBuffer;
+  return out;
+}
