@@ -102,7 +102,12 @@ export function assessCauses(runs: readonly RunResult[]): CauseAssessment {
   if (inp.sessions > 1) notes.push(`Waits are session 1's of ${inp.sessions} sessions running the same workload at once; flushes and commits are the whole database's.`);
   if (inp.scope === 'server-wide') notes.push("A recording's sessions are not ours: the waits are the server's, every session on it adds to them.");
   if (budget !== null) {
-    const what = inp.timeBasis === 'waits-and-cpu' ? "the session's time on the server, its waits plus its CPU" : "the session's time, the larger of its elapsed time and its waits (its CPU was not read, so the client and the network are in it)";
+    const what =
+      inp.timeBasis === 'waits-and-cpu'
+        ? "the session's time on the server, its waits plus its CPU"
+        : inp.cpuMs !== null
+          ? "the session's elapsed time (the server recorded neither waits nor CPU for it, so the client and the network are in it)"
+          : "the session's time, the larger of its elapsed time and its waits (its CPU was not read, so the client and the network are in it)";
     notes.push(`Shares are parts of ${formatDuration(budget)}: ${what}${commitMs !== null ? `; ${formatDuration(commitMs)} of it commit-related waits` : ''} — over ${inp.runs} run${inp.runs === 1 ? '' : 's'}.`);
   }
   const top = causes.find((c) => c.share !== null && c.share > 0);

@@ -114,8 +114,12 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
       : firstCpuGap && firstCpuGap.status !== 'ok'
         ? { reason: firstCpuGap.reason, grant: firstCpuGap.grant }
         : { reason: "the session's CPU was not read (results made before it was)", grant: null };
-  const sessionTimeMs = cpuRead
-    ? totals.reduce((s, t) => s + t, 0) + cpuMs!
+  const serverTimeMs = cpuRead ? totals.reduce((s, t) => s + t, 0) + cpuMs! : 0;
+  // A server that recorded neither waits nor CPU (a session that only ran under a millisecond at a time) gives no
+  // basis to split: then the client's elapsed time is the basis, as when the CPU is not read.
+  const onServerTime = cpuRead && serverTimeMs > 0;
+  const sessionTimeMs = onServerTime
+    ? serverTimeMs
     : runs.reduce((s, r, i) => s + Math.max(r.recording ? (r.durationMs ?? r.workloadElapsedMs) : sessionElapsed(r), totals[i] ?? 0), 0);
   const fileWhy = () => missingOf(runs, 'fileStats', 'The log file statistics were not read.');
   const logFile = runs.every((r) => valueOf(r.diff.files) !== null)
@@ -140,7 +144,7 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
     waits,
     scope,
     sessionTimeMs,
-    timeBasis: cpuRead ? 'waits-and-cpu' : 'elapsed',
+    timeBasis: onServerTime ? 'waits-and-cpu' : 'elapsed',
     cpuMs,
     cpuWhy,
     elapsedMs,

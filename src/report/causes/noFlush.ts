@@ -46,7 +46,9 @@ export function elsewherePart(inp: CauseInputs, commitWaitMs: number, commitType
     ...(others.length > 3 ? [`${others.length - 3} other wait type(s): ${formatDuration(others.slice(3).reduce((s, [, f]) => s + f.ms, 0))}`] : []),
     inp.timeBasis === 'waits-and-cpu'
       ? `CPU: ${formatDuration(inp.cpuMs!)} (sys.dm_exec_sessions.cpu_time); the client and the network took the rest of the ${formatDuration(inp.elapsedMs)} elapsed (${formatDuration(Math.max(0, inp.elapsedMs - waitsMs - inp.cpuMs!))}), outside the server's time`
-      : `running, or the client and the network (elapsed minus waits; the session's CPU not measured: ${inp.cpuWhy?.reason ?? 'unknown'}): ${formatDuration(Math.max(0, inp.elapsedMs - waitsMs))}`,
+      : inp.cpuMs !== null
+        ? `no wait and no CPU recorded on the server (CPU ${formatDuration(inp.cpuMs)}): the ${formatDuration(inp.elapsedMs)} elapsed went to running briefly, the client and the network`
+        : `running, or the client and the network (elapsed minus waits; the session's CPU not measured: ${inp.cpuWhy?.reason ?? 'unknown'}): ${formatDuration(Math.max(0, inp.elapsedMs - waitsMs))}`,
   ];
   return { ms: elsewhere, evidence, notMeasured: null };
 }
