@@ -3,7 +3,7 @@
 // "not measured" with why and the GRANT where a source was missing. Element trees only, like view.ts; every server
 // string stays a text node.
 import type { CauseAssessment } from '../report/causes/types';
-import { helpsText } from '../report/causes/text';
+import { helpsText, notMeasuredGroups } from '../report/causes/text';
 import { formatDuration, formatShare } from '../report/units';
 import type { VElement, VNode } from './view';
 
@@ -26,22 +26,30 @@ export function causesSection(causes: Record<string, CauseAssessment> | undefine
     el(
       'ul',
       { class: 'dl-cause-list' },
-      ...a.causes.map((c) =>
+      ...a.causes.filter((c) => !c.notMeasured).map((c) =>
         el(
           'li',
-          { class: `dl-cause${c.cause === a.dominant ? ' dl-cause-dominant' : ''}`, 'data-cause': c.cause, 'data-share': c.share === null ? 'not-measured' : String(Math.round(c.share * 1000) / 1000) },
+          { class: `dl-cause${c.cause === a.dominant ? ' dl-cause-dominant' : ''}`, 'data-cause': c.cause, 'data-share': String(Math.round((c.share ?? 0) * 1000) / 1000) },
           el('strong', {}, c.label),
           ' — ',
-          c.notMeasured
-            ? el('span', { class: 'dl-not-measured' }, 'not measured: ', c.notMeasured.reason)
-            : el('span', {}, `${formatShare(c.share ?? 0)}${c.ms !== null && c.ms > 0 ? ` (${formatDuration(c.ms)})` : ''}`),
-          c.notMeasured ? null : el('span', { class: HELPS_TONE[String(c.helpsDelayedDurability)] ?? '' }, ` · delayed durability helps: ${helpsText(c.helpsDelayedDurability)}`),
-          c.notMeasured?.grant ? el('code', { class: 'dl-block' }, c.notMeasured.grant) : null,
+          el('span', {}, `${formatShare(c.share ?? 0)}${c.ms !== null && c.ms > 0 ? ` (${formatDuration(c.ms)})` : ''}`),
+          el('span', { class: HELPS_TONE[String(c.helpsDelayedDurability)] ?? '' }, ` · delayed durability helps: ${helpsText(c.helpsDelayedDurability)}`),
           c.share !== null && c.share > 0 ? el('p', {}, c.summary) : null,
           c.evidence.length > 0 ? el('ul', { class: 'dl-evidence' }, ...c.evidence.map((e) => el('li', {}, e))) : null,
           c.share !== null && c.share > 0 ? el('p', { class: 'dl-muted' }, c.helpsWhy) : null,
           c.share !== null && c.share > 0 ? el('p', { class: 'dl-suggestion' }, `Fix: ${c.fix}`) : null,
         ),
+      ),
+    ),
+    // Causes not measured for one reason share one entry: the reason, and the GRANT as its own copyable block.
+    ...notMeasuredGroups(a).map((g) =>
+      el(
+        'div',
+        { class: 'dl-cause dl-not-measured', 'data-cause': g.causes.map((c) => c.cause).join(' '), 'data-share': 'not-measured' },
+        el('strong', {}, g.causes.map((c) => c.label).join(', ')),
+        ' — not measured: ',
+        g.reason,
+        g.grant ? el('code', { class: 'dl-block' }, g.grant) : null,
       ),
     ),
     ...others.map(([col, o]) => {

@@ -38,6 +38,11 @@ export interface CauseLead {
   helpsDelayedDurability: DelayedDurabilityHelp | null;
 }
 
+/** "Not measured: x" → "x" (the sentence around it already says not measured). */
+function withoutPrefix(reason: string): string {
+  return reason.replace(/^Not measured:\s*/i, '');
+}
+
 function outcomeText(o: CauseOutcome): string {
   if (!o.conclusive) return `${o.mode} saves no time beyond the noise`;
   if (o.factor >= 1) return `${o.mode} saves ${Math.round((1 - 1 / o.factor) * 100)} %`;
@@ -51,7 +56,7 @@ export function causeLead(a: CauseAssessment | null | undefined, outcome: CauseO
   if (!top) {
     const missing = a.causes.find((c) => c.notMeasured);
     const text = missing
-      ? `Causes of commit time not measured — ${missing.notMeasured!.reason}${missing.notMeasured!.grant ? ` To enable: ${missing.notMeasured!.grant.replace(/\r?\n/g, ' ')}` : ''}`
+      ? `Causes of commit time not measured — ${withoutPrefix(missing.notMeasured!.reason)}${missing.notMeasured!.grant ? ` To enable: ${missing.notMeasured!.grant.replace(/\r?\n/g, ' ')}` : ''}`
       : 'No commit-related time to attribute: the session recorded no time at all';
     return { cause: null, text, tone: 'neutral', helpsDelayedDurability: null };
   }
@@ -75,10 +80,7 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   for (const n of a.notes) out.push(`_${md(n)}_`);
   if (a.notes.length > 0) out.push('');
   for (const c of a.causes) {
-    if (c.notMeasured) {
-      out.push(`- **${md(c.label)}** (\`${c.cause}\`) — not measured: ${md(c.notMeasured.reason)}${c.notMeasured.grant ? ` To enable: \`${md(c.notMeasured.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
-      continue;
-    }
+    if (c.notMeasured) continue;
     out.push(`- **${md(c.label)}** (\`${c.cause}\`) — ${md(shareText(c))}; delayed durability helps: ${helpsText(c.helpsDelayedDurability)}.`);
     if (c.share !== null && c.share > 0) {
       out.push(`  - ${md(c.summary)}.`);
@@ -89,9 +91,25 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
       out.push(`  - ${md(c.evidence[0])}`);
     }
   }
+  // Causes not measured for the same reason share one line: the reason and the GRANT once.
+  for (const g of notMeasuredGroups(a)) {
+    out.push(`- ${g.causes.map((c) => `**${md(c.label)}** (\`${c.cause}\`)`).join(', ')} — not measured: ${md(withoutPrefix(g.reason))}${g.grant ? ` To enable: \`${md(g.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
+  }
   for (const [col, other] of Object.entries(others)) {
     const top = other.causes.filter((c) => c.share !== null && c.share > 0).slice(0, 3);
     out.push('', `In ${md(col)}: ${top.length > 0 ? top.map((c) => `${md(c.label)} ${formatShare(c.share!)}`).join(', ') : 'no time attributed'}.`);
   }
   return out;
+}
+
+/** The causes not measured, grouped by their reason and GRANT (in ranking order). */
+export function notMeasuredGroups(a: CauseAssessment): Array<{ reason: string; grant: string | null; causes: Cause[] }> {
+  const groups: Array<{ reason: string; grant: string | null; causes: Cause[] }> = [];
+  for (const c of a.causes) {
+    if (!c.notMeasured) continue;
+    const g = groups.find((x) => x.reason === c.notMeasured!.reason && x.grant === c.notMeasured!.grant);
+    if (g) g.causes.push(c);
+    else groups.push({ reason: c.notMeasured.reason, grant: c.notMeasured.grant, causes: [c] });
+  }
+  return groups;
 }

@@ -40,6 +40,8 @@ export interface CauseCase {
   database?: string;
   /** Any further setup of the stand-in's server model. */
   setup?: (server: Server) => void;
+  /** Log in as this login (declared in standin.logins) instead of sa. */
+  login?: { name: string; password: string };
 }
 
 /**
@@ -56,8 +58,8 @@ export async function runCase(c: CauseCase, script: string, args: readonly strin
     await writeFile(file, script);
     const out: string[] = [];
     const err: string[] = [];
-    const io = { ...processIO(), env: { PW: h.secret }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
-    const connection = ['--server', '127.0.0.1', '--port', String(h.server.port), '--database', c.database ?? 'lab', '--user', 'sa', '--password-env', 'PW', '--encrypt', 'false', '--journal', join(dir, 'journal.json')];
+    const io = { ...processIO(), env: { PW: c.login?.password ?? h.secret }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+    const connection = ['--server', '127.0.0.1', '--port', String(h.server.port), '--database', c.database ?? 'lab', '--user', c.login?.name ?? 'sa', '--password-env', 'PW', '--encrypt', 'false', '--journal', join(dir, 'journal.json')];
     const md = join(dir, 'report.md');
     const code = await runCli([...args.map((a) => (a === 'FILE' ? file : a === 'MD' ? md : a)), ...connection], io);
     assert.equal(code, expectCode, err.join(''));
