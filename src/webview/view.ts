@@ -109,7 +109,7 @@ export function verdictSection(d: PanelData): VElement | null {
     'section',
     { class: 'dl-verdict', 'aria-label': 'Verdict' },
     // The first line (issue 29): the dominant cause and whether delayed durability is the lever.
-    v.lead ? h('p', { class: `dl-headline dl-cause-lead dl-tone-${v.lead.tone}`, 'data-cause': v.lead.cause ?? 'none' }, v.lead.text) : null,
+    v.lead ? h('p', { class: `dl-cause-lead dl-tone-${v.lead.tone}`, 'data-cause': v.lead.cause ?? 'none' }, v.lead.text) : null,
     h('p', { class: `dl-headline dl-tone-${v.headlineTone}`, role: 'status' }, v.headline),
     h('dl', { class: 'dl-verdict-facts' }, ...v.facts.flatMap((f) => [h('dt', {}, f.label), h('dd', { class: `dl-tone-${f.tone}`, 'data-fact': f.id }, f.text)])),
     r && !r.ok && r.statement ? h('p', { class: 'dl-restore dl-error', role: 'alert' }, 'Run this to put the setting back: ', h('code', { class: 'dl-block' }, r.statement)) : null,

@@ -70,7 +70,7 @@ export function noteLogGenerated(session: Session | null, bytes: number): void {
 }
 
 /** Whether the log-rate cap applies here: Azure SQL Database or Managed Instance (SQL Server has no log governance). */
-function governed(server: Server): boolean {
+export function governsLogRate(server: Server): boolean {
   const c = commitCauses(server);
   return c.logRateLimitMbps !== null && c.logRateLimitMbps > 0 && server.options.product !== 'sqlserver';
 }
@@ -83,7 +83,7 @@ function governed(server: Server): boolean {
 export async function governLogRate(d: Durability, server: Server, session: Session, db: Database, signal: AbortSignal): Promise<void> {
   const bytes = generated.get(session) ?? 0;
   generated.set(session, 0);
-  if (!governed(server) || bytes <= 0) return;
+  if (!governsLogRate(server) || bytes <= 0) return;
   const c = commitCauses(server);
   const costMs = (bytes / (c.logRateLimitMbps! * 1024 * 1024)) * 1000;
   const now = performance.now();
@@ -98,6 +98,12 @@ export async function governLogRate(d: Durability, server: Server, session: Sess
   if (waitMs <= 0) return;
   const type = c.hyperscale ? 'RBIO_RG_STORAGE' : 'LOG_RATE_GOVERNOR';
   await d.wait(session, type, Math.round(waitMs * 1000), `${db.id}:2`, signal);
+}
+
+/** Whether a fully durable commit in `db` waits for a synchronous secondary. */
+export function hardensOnSecondary(server: Server, db: Database): boolean {
+  const ms = commitCauses(server).agSyncCommitMs;
+  return ms !== null && ms > 0 && !!db.agGroupId;
 }
 
 /** After a fully durable commit's flush: the synchronous secondary hardens the log (HADR_SYNC_COMMIT). */

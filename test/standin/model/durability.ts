@@ -3,7 +3,7 @@
 // Rules follow the reference §5 ("Control Transaction Durability", Paul Randal's 60 KB log block); group commit
 // (commits share a flush under concurrency) lives in logWriter.ts.
 import { flightOf, logWriterOf } from './logWriter';
-import { enterFlushWait, governLogRate, hardenOnSecondary, leaveFlushWait, noteLogGenerated, queuedFlushWaitUs } from './commitCauses';
+import { enterFlushWait, governLogRate, governsLogRate, hardenOnSecondary, hardensOnSecondary, leaveFlushWait, noteLogGenerated, queuedFlushWaitUs } from './commitCauses';
 import type { Server } from './server';
 import { addWait, type Database, MB, type Session } from './state';
 import type { SqlValue } from '../engine';
@@ -214,11 +214,12 @@ export class Durability {
     if (!wroteLog) return;
     db.counters.writeTransactions++;
     this.appendLog(db, RECORD.commit, 1, session);
-    // Log-rate governance acts on log generated, delayed commits included (commitCauses.ts).
-    await governLogRate(this, this.server, session, db, signal);
+    // Log-rate governance acts on log generated, delayed commits included (commitCauses.ts). Awaited only when a switch
+    // is on: an extra await would change how concurrent commits interleave with the group commit.
+    if (governsLogRate(this.server)) await governLogRate(this, this.server, session, db, signal);
     if (this.isDelayed(db, option)) return;
     await this.flushAndWait(session, db, signal);
-    await hardenOnSecondary(this, this.server, session, db, signal);
+    if (hardensOnSecondary(this.server, db)) await hardenOnSecondary(this, this.server, session, db, signal);
   }
 
   /** The table in reference §5; CDC and change tracking databases are always fully durable (modelled per database). */
