@@ -78,9 +78,11 @@ function waitsOf(runs: readonly RunResult[]): { waits: Sourced<Map<string, WaitF
   const totals: number[] = [];
   const recording = runs.every((r) => r.recording);
   for (const r of runs) {
-    const diff = recording ? valueOf(r.diff.serverWaits) : valueOf(r.diff.sessionWaits);
+    const m = recording ? r.diff.serverWaits : r.diff.sessionWaits;
+    const diff = valueOf(m);
     if (!diff) {
-      const why = recording ? missingOf(runs, 'waitStats', 'The server waits were not read.') : missingOf(runs, 'sessionWaits', "The session's waits were not read.");
+      // The measurement's own reason and GRANT; the run's missing list as a fallback (older results).
+      const why = m.status !== 'ok' ? { reason: m.reason, grant: m.grant } : recording ? missingOf(runs, 'waitStats', 'The server waits were not read.') : missingOf(runs, 'sessionWaits', "The session's waits were not read.");
       return { waits: { ok: false, why }, scope: null, totals: [] };
     }
     totals.push(diff.totalWaitTimeMs);
@@ -121,7 +123,8 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
   const sessionTimeMs = onServerTime
     ? serverTimeMs
     : runs.reduce((s, r, i) => s + Math.max(r.recording ? (r.durationMs ?? r.workloadElapsedMs) : sessionElapsed(r), totals[i] ?? 0), 0);
-  const fileWhy = () => missingOf(runs, 'fileStats', 'The log file statistics were not read.');
+  const fileGap = runs.map((r) => r.diff.files).find((m) => m.status !== 'ok');
+  const fileWhy = () => (fileGap && fileGap.status !== 'ok' ? { reason: fileGap.reason, grant: fileGap.grant } : missingOf(runs, 'fileStats', 'The log file statistics were not read.'));
   const logFile = runs.every((r) => valueOf(r.diff.files) !== null)
     ? {
         ok: true as const,
@@ -134,7 +137,8 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
         ),
       }
     : { ok: false as const, why: fileWhy() };
-  const counterWhy = () => missingOf(runs, 'perfCounters', 'The log flush counters were not read.');
+  const counterGap = runs.map((r) => r.diff.logCounters).find((m) => m.status !== 'ok');
+  const counterWhy = () => (counterGap && counterGap.status !== 'ok' ? { reason: counterGap.reason, grant: counterGap.grant } : missingOf(runs, 'perfCounters', 'The log flush counters were not read.'));
   const flushSamples = runs.map((r) => r.logFlushTrace?.averageFlushBytes ?? null).filter((v): v is number => v !== null);
   const info = first?.database ?? null;
   const replicas = info ? valueOf(info.agReplicas) : null;
