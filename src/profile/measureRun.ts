@@ -502,7 +502,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
   const commitPath = commitPathOf(before);
-  const missing = collectMissing(before, diff, [...extraMissing, ...commitPathMissing(commitPath)]);
+  // The session's CPU (issue 29's time basis) is missing only when refused or failed, like the commit path's settings.
+  const cpuMissing = diff.sessionCpu && diff.sessionCpu.status !== 'ok' && diff.sessionCpu.cause !== 'not-applicable' ? [unavailable(diff.sessionCpu)!] : [];
+  const missing = collectMissing(before, diff, [...extraMissing, ...commitPathMissing(commitPath), ...cpuMissing]);
   // Independent sources reconciled on every run; the WRITELOG time check also settles the wait event's unit (D2).
   const reconciled = reconcileRun({ diff, logFlushTrace, statements, statementAttribution, missing, concurrentSessions: (concurrency as RunConcurrency | null)?.sessions ?? null });
   return {

@@ -56,6 +56,12 @@ function missingOf(runs: readonly RunResult[], measurement: string, fallback: st
   return m ? { reason: m.reason, grant: m.grant } : { reason: fallback, grant: null };
 }
 
+/** The first not-measured source among `ms`, as its reason and GRANT. */
+function gapOf(ms: ReadonlyArray<Measurement<unknown>>): CauseNotMeasured | null {
+  for (const m of ms) if (m.status === 'unavailable') return { reason: m.reason, grant: m.grant };
+  return null;
+}
+
 function counterOf(run: RunResult, name: string): number | null {
   const c = valueOf(run.diff.logCounters)?.find((x) => x.counterName.toLowerCase() === name.toLowerCase());
   return c && c.kind === 'cumulative' ? c.delta : null;
@@ -123,8 +129,7 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
   const sessionTimeMs = onServerTime
     ? serverTimeMs
     : runs.reduce((s, r, i) => s + Math.max(r.recording ? (r.durationMs ?? r.workloadElapsedMs) : sessionElapsed(r), totals[i] ?? 0), 0);
-  const fileGap = runs.map((r) => r.diff.files).find((m) => m.status !== 'ok');
-  const fileWhy = () => (fileGap && fileGap.status !== 'ok' ? { reason: fileGap.reason, grant: fileGap.grant } : missingOf(runs, 'fileStats', 'The log file statistics were not read.'));
+  const fileWhy = () => gapOf(runs.map((r) => r.diff.files)) ?? missingOf(runs, 'fileStats', 'The log file statistics were not read.');
   const logFile = runs.every((r) => valueOf(r.diff.files) !== null)
     ? {
         ok: true as const,
@@ -137,8 +142,7 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
         ),
       }
     : { ok: false as const, why: fileWhy() };
-  const counterGap = runs.map((r) => r.diff.logCounters).find((m) => m.status !== 'ok');
-  const counterWhy = () => (counterGap && counterGap.status !== 'ok' ? { reason: counterGap.reason, grant: counterGap.grant } : missingOf(runs, 'perfCounters', 'The log flush counters were not read.'));
+  const counterWhy = () => gapOf(runs.map((r) => r.diff.logCounters)) ?? missingOf(runs, 'perfCounters', 'The log flush counters were not read.');
   const flushSamples = runs.map((r) => r.logFlushTrace?.averageFlushBytes ?? null).filter((v): v is number => v !== null);
   const info = first?.database ?? null;
   const replicas = info ? valueOf(info.agReplicas) : null;
