@@ -5,7 +5,7 @@ import type { RunResult } from '../../profile/types';
 import { formatByteRate, formatBytes, formatDuration, formatNumber } from '../units';
 import { CAUSE_CATALOG } from './catalog';
 import { causeInputsOf, type CauseInputs } from './inputs';
-import { logWriteParts, type Part } from './logWrites';
+import { logWriteParts, perCommit, type Part } from './logWrites';
 import { elsewherePart, noFlushReason } from './noFlush';
 import { agSyncCommitPart, COMMIT_FEE_SHARE_PARTLY, commitFeeShare, GOVERNOR_WAIT_PREFIX, GOVERNOR_WAITS, HYPERSCALE_WAIT_PREFIX, hyperscalePart, logRateGovernorPart } from './platform';
 import { CAUSE_IDS, type Cause, type CauseAssessment, type CauseId, type DelayedDurabilityHelp } from './types';
@@ -78,8 +78,8 @@ export function assessCauses(runs: readonly RunResult[]): CauseAssessment {
   const agWait = inp.waits.ok ? inp.waits.value.get('HADR_SYNC_COMMIT') : undefined;
   const summaries: Record<CauseId, string> = {
     'log-disk': `The log disk is slow (${num(f.writeMs)} ms per log write)`,
-    'tiny-flushes': `Every commit waits for its own small log flush (${num(f.flushesPerCommit)} flushes per commit${f.bytesPerWrite !== null ? `, ${formatBytes(f.bytesPerWrite)} each` : ''})`,
-    'group-commit': `Commits wait on log flushes they share with other sessions (${inp.sessions} session${inp.sessions === 1 ? '' : 's'}, ${num(f.flushesPerCommit)} flushes per commit)`,
+    'tiny-flushes': `Every commit waits for its own small log flush (${f.flushesPerCommit === null ? '?' : perCommit(f.flushesPerCommit)} flushes per commit${f.bytesPerWrite !== null ? `, ${formatBytes(f.bytesPerWrite)} each` : ''})`,
+    'group-commit': `Commits wait on log flushes they share with other sessions (${inp.sessions} session${inp.sessions === 1 ? '' : 's'}, ${f.flushesPerCommit === null ? '?' : perCommit(f.flushesPerCommit)} flushes per commit)`,
     'log-writer-limit': `The log writer cannot keep up (a commit waits ${num(f.writelogAvgMs)} ms for ${num(f.writeMs)} ms log writes)`,
     'ag-sync-commit': `Synchronous availability-group commit: each commit waits ${agWait && agWait.count > 0 ? `${num(agWait.ms / agWait.count)} ms` : 'its turn'} for the secondary to harden the log`,
     'log-rate-governor': gov.capBytesPerSec !== null ? `Log-rate governance caps this database at ${formatByteRate(gov.capBytesPerSec)}` : 'Log-rate governance throttles this database\'s log generation',

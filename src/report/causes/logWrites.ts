@@ -3,7 +3,7 @@
 // share (group-commit), and queueing deeper than one write — or LOGBUFFER — where the log writer cannot keep up
 // (log-writer-limit). Thresholds are ours (named below), set on Learn's I/O grading; the split is arithmetic over the
 // session's WRITELOG, the log file's writes and the flush and commit counters, each shown as evidence.
-import { formatBytes, formatCount, formatDuration, formatNumber } from '../units';
+import { formatBytes, formatCount, formatDuration, formatFixed, formatNumber } from '../units';
 import type { CauseInputs } from './inputs';
 import type { CauseNotMeasured } from './types';
 
@@ -34,6 +34,11 @@ export interface LogWriteParts {
 
 const ms = (v: number) => formatDuration(v);
 
+/** Flushes per commit as the verdict writes them: two decimals, small ratios two significant digits (0.004). */
+export function perCommit(v: number): string {
+  return v !== 0 && Math.abs(v) < 0.1 ? String(Number(v.toPrecision(2))) : formatFixed(v, 2);
+}
+
 export function logWriteParts(inp: CauseInputs): LogWriteParts {
   const figures: LogWriteParts['figures'] = { writelogAvgMs: null, writeMs: null, flushesPerCommit: null, bytesPerWrite: null };
   if (!inp.waits.ok) {
@@ -56,7 +61,7 @@ export function logWriteParts(inp: CauseInputs): LogWriteParts {
       ? `log file: ${formatCount(file.writes)} writes, ${formatNumber(writeMs!, 2)} ms each (io_stall_write_ms), ${formatBytes(bytesPerWrite!)} per write — sys.dm_io_virtual_file_stats`
       : 'log file: no writes between the snapshots — sys.dm_io_virtual_file_stats'
     : null;
-  const flushLine = flushesPerCommit !== null ? `${formatNumber(flushesPerCommit, 2)} log flushes per commit (${formatCount((inp.flushes as { value: number }).value)} flushes, ${formatCount((inp.commits as { value: number }).value)} write transactions) — Log Flushes/sec, Write Transactions/sec` : null;
+  const flushLine = flushesPerCommit !== null ? `${perCommit(flushesPerCommit)} log flushes per commit (${formatCount((inp.flushes as { value: number }).value)} flushes, ${formatCount((inp.commits as { value: number }).value)} write transactions) — Log Flushes/sec, Write Transactions/sec` : null;
   const sizeLine = inp.averageFlushBytes !== null ? `${formatBytes(inp.averageFlushBytes)} per flush on average — log-flush trace` : null;
   const logBufferLine = logBuffer.ms > 0 ? `LOGBUFFER${scope}: ${ms(logBuffer.ms)} over ${formatCount(logBuffer.count)} waits — waiting for space in the log buffer ("the log devices cannot keep up", sys.dm_os_wait_stats)` : null;
 

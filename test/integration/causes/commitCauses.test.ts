@@ -46,7 +46,7 @@ describe('integration: causes of commit time — each cause made dominant on the
   it('tiny-flushes: one small flush per commit on a healthy disk — delayed durability is the lever', async () => {
     const { json, first } = await profile({}, s1(100));
     const lead = assertLeads(json, 'tiny-flushes', true);
-    assert.ok(lead.evidence.some((e) => /^1 log flushes per commit \(100 flushes, 100 write transactions\)/.test(e)), lead.evidence.join(' | '));
+    assert.ok(lead.evidence.some((e) => /^1\.00 log flushes per commit \(100 flushes, 100 write transactions\)/.test(e)), lead.evidence.join(' | '));
     assert.match(first, /^\*\*Every commit waits for its own small log flush .*— delayed durability is the lever/);
   });
 

@@ -51,7 +51,7 @@ describe('report/causes: who is to blame for commit time', () => {
     assert.equal(a.dominant, 'tiny-flushes');
     near(byId(a, 'tiny-flushes').share, 1, 'share');
     near(byId(a, 'log-disk').ms, 0, 'no disk excess');
-    assert.ok(byId(a, 'tiny-flushes').evidence.some((e) => e.startsWith('1 log flushes per commit (200 flushes, 200 write transactions)')));
+    assert.ok(byId(a, 'tiny-flushes').evidence.some((e) => e.startsWith('1.00 log flushes per commit (200 flushes, 200 write transactions)')));
   });
 
   it('shared flushes: flushes per commit below 1 and a wait beyond the write go to group commit', () => {
