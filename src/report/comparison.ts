@@ -174,7 +174,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     ...(concurrency ? { concurrency } : {}),
     statements: statementsViewOf(allRuns, columnOf, baseline),
     consistency,
-    causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!)])),
+    causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!, concurrency?.points.filter((p) => p.mode === c) ?? [])])),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -54,8 +54,18 @@ export function rankCauses(causes: readonly Cause[]): Cause[] {
   });
 }
 
-/** The causes of one column's runs (a mode of a comparison, or a profile's single run). */
-export function assessCauses(runs: readonly RunResult[]): CauseAssessment {
+/** One level of a concurrency sweep in the column's mode (report/concurrency.ts ConcurrencyPoint). */
+export interface SweepLevel {
+  sessions: number;
+  flushesPerCommit: number | null;
+  writelogMsPerCommit: number | null;
+}
+
+/**
+ * The causes of one column's runs (a mode of a comparison, or a profile's single run). `sweep`: the same mode at every
+ * level of a concurrency sweep — group commit shows as flushes per commit falling with the session count.
+ */
+export function assessCauses(runs: readonly RunResult[], sweep: readonly SweepLevel[] = []): CauseAssessment {
   const inp = causeInputsOf(runs);
   const commitMs = commitWaitMs(inp);
   // What the shares are parts of: the session's time, or the commit waits when (parallel tasks) they add up to more.
@@ -70,6 +80,10 @@ export function assessCauses(runs: readonly RunResult[]): CauseAssessment {
     ? { ms: elsewhere.ms, evidence: [...noFlush.evidence, ...elsewhere.evidence], notMeasured: elsewhere.notMeasured }
     : { ms: 0, evidence: ['the measured database is not tempdb and no SCHEMA_ONLY table explains commits without a flush'], notMeasured: null };
   const notLogPart: Part = noFlush ? { ms: 0, evidence: [`the time outside commit waits is counted under "${CAUSE_CATALOG.tempdb.label}"`], notMeasured: null } : elsewhere;
+  if (sweep.length > 1) {
+    const levels = [...sweep].sort((x, y) => x.sessions - y.sessions).map((l) => `${l.sessions} session${l.sessions === 1 ? '' : 's'}: ${l.flushesPerCommit === null ? 'not measured' : perCommit(l.flushesPerCommit)}${l.writelogMsPerCommit !== null ? ` (${formatNumber(l.writelogMsPerCommit, 2)} ms WRITELOG per commit)` : ''}`);
+    writes.groupCommit.evidence.push(`across the sweep, flushes per commit — ${levels.join('; ')} — report/concurrency`);
+  }
   const hs = hyperscalePart(inp);
   const ag = agSyncCommitPart(inp);
   const f = writes.figures;

@@ -66,6 +66,14 @@ describe('report/causes: who is to blame for commit time', () => {
     assert.match(a.notes.join(' '), /session 1's of 4 sessions/);
   });
 
+  it("a concurrency sweep's levels are group commit's evidence: flushes per commit falling with the sessions", () => {
+    const a = assessCauses([run({ commits: 100, flushesCounter: 100, waits: { WRITELOG: { count: 100, ms: 20 } } })], [
+      { sessions: 8, flushesPerCommit: 0.25, writelogMsPerCommit: 0.3 },
+      { sessions: 1, flushesPerCommit: 1, writelogMsPerCommit: 0.2 },
+    ]);
+    assert.ok(byId(a, 'group-commit').evidence.includes('across the sweep, flushes per commit — 1 session: 1.00 (0.2 ms WRITELOG per commit); 8 sessions: 0.25 (0.3 ms WRITELOG per commit) — report/concurrency'), byId(a, 'group-commit').evidence.join(' | '));
+  });
+
   it('queueing deeper than one write, and LOGBUFFER, are the log writer not keeping up', () => {
     const a = assessCauses([run({ commits: 100, flushesCounter: 100, waits: { WRITELOG: { count: 100, ms: 100 }, LOGBUFFER: { count: 10, ms: 50 } }, log: { writes: 100, bytes: 409600, stallMs: 20 } })]);
     // a = 1 ms for 0.2 ms writes, one session: 20 device, 20 beyond the write (the writer's own), 60 deeper, + 50 LOGBUFFER.
