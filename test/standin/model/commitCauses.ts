@@ -31,9 +31,10 @@ export class CommitCauses {
   /**
    * Log writes the log writer may have outstanding (null: the group-commit model's default, one flush in flight and a
    * group behind it). With a limit, a commit queued behind more waiting commits than the limit waits its turn: half the
-   * write in flight plus ⌈(waiting + 1) ÷ limit⌉ writes. The limit's existence is Learn's (SQLCAT, "Diagnosing Transaction
-   * Log Performance Issues and Limits of the Log Manager": outstanding log I/O is capped per database); the queue
-   * arithmetic is NOT CONFIRMED.
+   * write in flight plus ⌈(waiting + 1) ÷ limit⌉ writes. The limit's existence follows the SQLCAT article archived on Learn
+   * ("Diagnosing Transaction Log Performance Issues and Limits of the Log Manager", SQL Server 2005/2008: outstanding
+   * log I/O is capped per database; https://learn.microsoft.com/archive/blogs/sqlcat/diagnosing-transaction-log-performance-issues-and-limits-of-the-log-manager);
+   * current versions' limits and the queue arithmetic are NOT CONFIRMED.
    */
   logWriterOutstandingLimit: number | null = null;
 
