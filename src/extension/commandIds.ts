@@ -62,3 +62,21 @@ export const RECORDING_COMMAND_TITLES: Record<(typeof RecordingCommands)[keyof t
   'durabilityLens.startRecording': 'Start Recording',
   'durabilityLens.stopRecording': 'Stop Recording and Show',
 };
+
+/** The consent view's memory (issue 25): what the user confirmed to run, per file and text, in this workspace. */
+export const ConsentCommands = {
+  forgetRunConfirmations: 'durabilityLens.forgetRunConfirmations',
+} as const;
+
+export const CONSENT_COMMAND_TITLES: Record<(typeof ConsentCommands)[keyof typeof ConsentCommands], string> = {
+  'durabilityLens.forgetRunConfirmations': 'Forget Run Confirmations',
+};
+
+/** The Getting Started walkthrough's "open a sample" (the samples ship in the extension, not the workspace; issue 27). */
+export const WalkthroughCommands = {
+  openSample: 'durabilityLens.openSample',
+} as const;
+
+export const WALKTHROUGH_COMMAND_TITLES: Record<(typeof WalkthroughCommands)[keyof typeof WalkthroughCommands], string> = {
+  'durabilityLens.openSample': 'Open a Sample Script…',
+};
