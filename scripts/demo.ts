@@ -12,6 +12,7 @@ import { cacheRoot, repoRoot } from '../test/e2e/support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, standinConnectionSetting, startE2eStandin } from '../test/e2e/support/standin';
 import { buildVsix } from '../test/e2e/support/vsix';
 import { demoPassword } from './demoAuth';
+import { applyDemoCauses, DEMO_AG_DATABASE, DEMO_STANDIN_OPTIONS } from './demoStandin';
 
 const USAGE = `usage: npm run demo -- [--port 8765] [--standin-port 14333] [--host 127.0.0.1] [--speed 1]
   --port          code-server's port (the URL to open)
@@ -50,6 +51,20 @@ simulated (every panel says STAND-IN); nothing here is measured on SQL Server.
 
 Try **Profile batch** above the WHILE loop, and the other samples (S2 test-suite reset, S3 log-flush trace,
 S4 forced flush). This folder is a scratch copy: \`npm run demo\` recreates it on every start.
+
+## Who is to blame for a slow commit
+
+The verdict's first line names the cause of the commit time and whether delayed durability is the lever:
+
+- \`samples/c1-commit-per-row.sql\` (connection **${STANDIN_PROFILE_NAME}**): every commit waits for its own small log
+  flush — delayed durability is the lever, or batching the commits.
+- \`samples/c2-time-elsewhere.sql\` (same connection): the time goes to pauses between batches — delayed durability is
+  not the lever.
+- \`samples/c3-ag-sync-commit.sql\` (connection **Stand-in (${DEMO_AG_DATABASE})**): the database plays an availability-group
+  member whose synchronous secondary takes 5 ms per commit — delayed durability would only end the wait by giving up
+  the secondary's copy. Use **Profile**: a comparison refuses availability-group databases.
+
+The Diagnosis tab lists every cause with its evidence.
 `;
 
 /** A fresh scratch workspace with the samples (the user may edit them; the repo's copies stay untouched). */
@@ -105,15 +120,14 @@ async function main(): Promise<void> {
   release();
 
   prepareWorkspace();
-  const standin = await startE2eStandin({
-    port: standinPort,
-    speedFactor,
-    databases: [{ name: 'testsuite', recoveryModel: 'SIMPLE' }],
-  });
+  const standin = await startE2eStandin({ ...DEMO_STANDIN_OPTIONS, port: standinPort, speedFactor });
+  applyDemoCauses(standin.engine.state);
+  // A second profile for the availability-group sample (samples/c3-ag-sync-commit.sql).
+  const agConnection = { ...standinConnectionSetting(standin.server.port), name: `Stand-in (${DEMO_AG_DATABASE})`, database: DEMO_AG_DATABASE };
   writeUserSettings({
     // The README explains the demo; open it first instead of an empty workbench.
     'workbench.startupEditor': 'readme',
-    'durabilityLens.connections': [standinConnectionSetting(standin.server.port)],
+    'durabilityLens.connections': [standinConnectionSetting(standin.server.port), agConnection],
   }, dirs.userData);
   const password = demoPassword(values.host);
   const server = await CodeServer.start(workspace, { dirs, port, host: values.host, ...(password ? { password } : {}) });
@@ -142,6 +156,8 @@ ${bar}
   Connect:   profile "${STANDIN_PROFILE_NAME}" is pre-configured (stand-in on 127.0.0.1:${standin.server.port}, database lab)
   Password:  ${STANDIN_PASSWORD}      (asked once; VS Code keeps it in its secret storage)
   Try:       samples/s1-single-row-inserts.sql → Ctrl+A → right-click → Compare Durability
+  Causes:    samples/c1-commit-per-row.sql and samples/c2-time-elsewhere.sql → Profile: two different causes;
+             samples/c3-ag-sync-commit.sql on "Stand-in (${DEMO_AG_DATABASE})" → synchronous AG commit
 
   Figures come from the stand-in's model, not from SQL Server (the panel says STAND-IN).
   Stop:      Ctrl-C (stops code-server and the stand-in)

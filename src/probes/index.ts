@@ -10,3 +10,7 @@ export * from './snapshot';
 export * from './values';
 export * from './waitStats';
 export * from './grantRebuild';
+export * from './logRateGovernance';
+export * from './hyperscaleLogRate';
+export * from './inMemoryTables';
+export * from './sessionCpu';

@@ -21,7 +21,11 @@ export type MeasurementName =
   | 'changeTracking'
   | 'availabilityGroup'
   | 'extendedEvents'
-  | 'durabilityToggle';
+  | 'durabilityToggle'
+  | 'logRateGovernance'
+  | 'hyperscaleLogRate'
+  | 'inMemoryTables'
+  | 'sessionCpu';
 
 export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   fileStats: 'per-file IO (sys.dm_io_virtual_file_stats)',
@@ -41,6 +45,10 @@ export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   availabilityGroup: 'availability group replicas (sys.dm_hadr_database_replica_states)',
   extendedEvents: 'log-flush events (Extended Events session)',
   durabilityToggle: 'switching DELAYED_DURABILITY (ALTER DATABASE)',
+  logRateGovernance: 'log-rate cap of the database (sys.dm_user_db_resource_governance)',
+  hyperscaleLogRate: 'Hyperscale log-rate limits (sys.dm_hs_database_log_rate)',
+  inMemoryTables: 'SCHEMA_ONLY memory-optimized tables (sys.tables)',
+  sessionCpu: "the workload session's CPU time (sys.dm_exec_sessions)",
 };
 
 export interface GrantContext {
@@ -135,6 +143,16 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
       return null;
     case 'durabilityToggle':
       return { permission: 'ALTER', scope: 'database' };
+    case 'logRateGovernance':
+    case 'hyperscaleLogRate':
+      // Azure SQL Database only (other platforms never ask): VIEW DATABASE STATE, which the 2022 permission hierarchy
+      // makes cover VIEW DATABASE PERFORMANCE STATE (the Hyperscale DMF's page names the latter). Elsewhere: nothing to grant.
+      // https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-user-db-resource-governor-azure-sql-database
+      // https://learn.microsoft.com/sql/relational-databases/system-functions/sys-dm-hs-database-log-rate
+      return ctx.engineEdition === AZURE_SQL_DATABASE ? serverState : null;
+    case 'inMemoryTables':
+      // sys.tables: catalog metadata visibility, no GRANT that a DMV read would need (sys-tables-transact-sql).
+      return null;
     case 'extendedEvents':
       // ALTER ANY EVENT SESSION covers create/start/stop/drop on every version (reference §4.2, §8).
       return ctx.engineEdition === AZURE_SQL_DATABASE

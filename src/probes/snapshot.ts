@@ -22,6 +22,10 @@ import {
   type ServerIdentity,
   type ServerInfo,
 } from './serverInfo';
+import { captureHyperscaleLogRate, DATABASE_EDITION_SQL, type HyperscaleLogRate } from './hyperscaleLogRate';
+import { captureInMemoryTables, SCHEMA_ONLY_TABLES_SQL, type InMemoryTables } from './inMemoryTables';
+import { captureSessionCpu, diffSessionCpu, sessionCpuQuery, type SessionCpu } from './sessionCpu';
+import { captureLogRateGovernance, LOG_RATE_GOVERNANCE_SQL, type LogRateGovernance } from './logRateGovernance';
 import { captureServerWaits, captureSessionWaits, diffWaits, SERVER_WAITS_SQL, sessionWaitsQueries, type WaitDiffOptions, type WaitRow, type WaitStatsDiff } from './waitStats';
 
 export interface SnapshotTarget {
@@ -47,6 +51,16 @@ export interface Snapshot {
   logStats: Measurement<LogStats>;
   logSpace: Measurement<LogSpace>;
   vlfs: Measurement<VlfCount>;
+  /**
+   * What decides a commit's path besides the disk (issue 29; read before the run only, as settings): Azure SQL
+   * Database's log-rate cap, Hyperscale's log-rate limits, SCHEMA_ONLY memory-optimized tables. Absent in snapshots
+   * made before they existed.
+   */
+  logRateGovernance?: Measurement<LogRateGovernance | null>;
+  hyperscaleLogRate?: Measurement<HyperscaleLogRate>;
+  inMemoryTables?: Measurement<InMemoryTables>;
+  /** The workload session's cumulative CPU (sys.dm_exec_sessions.cpu_time); absent without a workload session. */
+  sessionCpu?: Measurement<SessionCpu>;
 }
 
 export interface CaptureOptions {
@@ -93,12 +107,17 @@ export function snapshotQueries(target: SnapshotTarget, identity: ServerIdentity
   q.push(fileStatsQuery(target.databaseId, inTargetDb));
   if (!options.countersOnly && !azure) q.push(volumesQuery(target.databaseId, inTargetDb));
   q.push({ sql: SERVER_WAITS_SQL });
-  if (target.workloadSpid !== null) q.push(...sessionWaitsQueries(target.workloadSpid, ctx));
+  if (target.workloadSpid !== null) q.push(...sessionWaitsQueries(target.workloadSpid, ctx), sessionCpuQuery(target.workloadSpid));
   if (platformRules(identity.platform).databaseNamesAreGuids) q.push({ sql: PHYSICAL_DATABASE_NAME_SQL, parameters: byDatabaseId(target.databaseId) });
   else q.push(logCountersQuery({ databaseName: target.databaseName, physicalDatabaseName: null }));
   q.push({ sql: LOG_STATS_SQL, parameters: byDatabaseId(target.databaseId) });
   if (inTargetDb) q.push({ sql: LOG_SPACE_SQL });
   q.push({ sql: VLF_SQL, parameters: byDatabaseId(target.databaseId) });
+  if (!options.countersOnly) {
+    // The commit path's settings (issue 29): Azure SQL Database's cap and tier; the Hyperscale DMF follows only there.
+    if (azure) q.push({ sql: LOG_RATE_GOVERNANCE_SQL }, { sql: DATABASE_EDITION_SQL });
+    if (inTargetDb) q.push({ sql: SCHEMA_ONLY_TABLES_SQL });
+  }
   return q;
 }
 
@@ -152,12 +171,16 @@ export async function captureSnapshot(connection: SqlClient, target: SnapshotTar
     target.workloadSpid === null
       ? notApplicable<WaitRow[]>('sessionWaits', 'No workload session to read waits for.')
       : await captureSessionWaits(monitor, target.workloadSpid, ctx);
+  const sessionCpu = target.workloadSpid === null ? undefined : await captureSessionCpu(monitor, target.workloadSpid, ctx);
   const logCounters = await captureLogCounters(monitor, await readCounterInstance(monitor, target.databaseId, target.databaseName, identity.platform), ctx);
   const logStats = await captureLogStats(monitor, target.databaseId, ctx);
   const logSpace = inTargetDb
     ? await captureLogSpace(monitor, ctx)
     : notApplicable<LogSpace>('logSpace', `sys.dm_db_log_space_usage describes only the current database; the monitor connection is in "${identity.currentDatabase}", not "${target.databaseName}".`);
   const vlfs = await captureVlfCount(monitor, target.databaseId, inTargetDb, ctx);
+  const logRateGovernance = options.countersOnly ? skipped<LogRateGovernance | null>('logRateGovernance') : await captureLogRateGovernance(monitor, ctx);
+  const hyperscaleLogRate = options.countersOnly ? skipped<HyperscaleLogRate>('hyperscaleLogRate') : await captureHyperscaleLogRate(monitor, ctx);
+  const inMemoryTables = options.countersOnly ? skipped<InMemoryTables>('inMemoryTables') : await captureInMemoryTables(monitor, inTargetDb, ctx);
 
   return {
     schemaVersion: 1,
@@ -174,6 +197,10 @@ export async function captureSnapshot(connection: SqlClient, target: SnapshotTar
     logStats,
     logSpace,
     vlfs,
+    logRateGovernance,
+    hyperscaleLogRate,
+    inMemoryTables,
+    sessionCpu,
   };
 }
 
@@ -191,6 +218,8 @@ export interface SnapshotDiff {
   sessionWaits: Measurement<WaitStatsDiff>;
   logCounters: Measurement<CounterDelta[]>;
   log: LogDiff;
+  /** CPU ms the workload session used between the snapshots (issue 29); absent without a workload session or in older results. */
+  sessionCpu?: Measurement<{ cpuMs: number }>;
 }
 
 export interface DiffOptions {
@@ -265,6 +294,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, options: DiffOp
     serverWaits: pair(before.serverWaits, after.serverWaits, (b, a) => diffWaits(b, a, options.waits)),
     sessionWaits,
     logCounters: pair(before.logCounters, after.logCounters, (b, a) => diffCounters(b, a, elapsedMs / 1000)),
+    sessionCpu: before.target.workloadSpid === after.target.workloadSpid ? diffSessionCpu(before.sessionCpu, after.sessionCpu) : undefined,
     log: diffLog(
       { stats: valueOf(before.logStats), space: valueOf(before.logSpace), vlfs: valueOf(before.vlfs) },
       { stats: valueOf(after.logStats), space: valueOf(after.logSpace), vlfs: valueOf(after.vlfs) },

@@ -7,6 +7,7 @@ import {
   diffSnapshots,
   grantContextOf,
   identifyWithPreflight,
+  notApplicable,
   snapshotQueries,
   readCounterInstance,
   valueOf,
@@ -40,6 +41,7 @@ import type {
   ProfileCallbacks,
   ProfileStep,
   CancelInfo,
+  CommitPath,
   RunError,
   RunConcurrency,
   RunResult,
@@ -499,7 +501,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const databaseInfo = valueOf(before.database);
   const workloadElapsedMs = concurrency ? (concurrency as RunConcurrency).wallMs : batchOutcomes.reduce((s, b) => s + b.elapsedMs, 0);
   const finalCancel = cancel as CancelInfo | null;
-  const missing = collectMissing(before, diff, extraMissing);
+  const commitPath = commitPathOf(before);
+  // The session's CPU (issue 29's time basis) is missing only when refused or failed, like the commit path's settings.
+  const cpuMissing = diff.sessionCpu && diff.sessionCpu.status !== 'ok' && diff.sessionCpu.cause !== 'not-applicable' ? [unavailable(diff.sessionCpu)!] : [];
+  const missing = collectMissing(before, diff, [...extraMissing, ...commitPathMissing(commitPath), ...cpuMissing]);
   // Independent sources reconciled on every run; the WRITELOG time check also settles the wait event's unit (D2).
   const reconciled = reconcileRun({ diff, logFlushTrace, statements, statementAttribution, missing, concurrentSessions: (concurrency as RunConcurrency | null)?.sessions ?? null });
   return {
@@ -535,7 +540,26 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     statements: reconciled.statements,
     statementAttribution: reconciled.statementAttribution,
     consistency: reconciled.checks,
+    commitPath,
   };
+}
+
+/** The commit path's settings from the before-snapshot (issue 29); a snapshot without them reads "not captured". */
+function commitPathOf(before: Snapshot): CommitPath {
+  const absent = <T>(m: 'logRateGovernance' | 'hyperscaleLogRate' | 'inMemoryTables') => notApplicable<T>(m, 'Not captured in this snapshot.');
+  return {
+    logRateGovernance: before.logRateGovernance ?? absent('logRateGovernance'),
+    hyperscaleLogRate: before.hyperscaleLogRate ?? absent('hyperscaleLogRate'),
+    inMemoryTables: before.inMemoryTables ?? absent('inMemoryTables'),
+  };
+}
+
+/** Only a refused or failed read is "missing": a source this platform does not have is not supported, not missing. */
+function commitPathMissing(path: CommitPath): MissingMeasurement[] {
+  return Object.values(path)
+    .filter((m) => m.status !== 'ok' && m.cause !== 'not-supported' && m.cause !== 'not-applicable')
+    .map((m) => unavailable(m)!)
+    .filter((m) => m !== null);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The profile layer's contracts: how it gets connections and runs batches, what it reports while running, and the
 // JSON-serialisable RunResult the report layer and the UI consume.
 import type { BatchReport, ConnectionRole, SqlSession, WorkloadBatch, WorkloadMessage } from '../db/types';
-import type { DatabaseInfo, PreflightResult, SnapshotDiff } from '../probes';
+import type { DatabaseInfo, HyperscaleLogRate, InMemoryTables, LogRateGovernance, Measurement, PreflightResult, SnapshotDiff } from '../probes';
 import type { LogFlushTrace } from '../xe/aggregate';
 import type { PrintSeries } from './printSeries';
 import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
@@ -234,6 +234,19 @@ export interface RunResult {
    * the order of CONSISTENCY_CHECK_IDS. Absent in results made before it existed.
    */
   consistency?: ConsistencyCheck[];
+  /**
+   * The settings that decide a commit's path besides the disk (issue 29), read before the run: Azure SQL Database's
+   * log-rate cap, Hyperscale's log-rate limits, SCHEMA_ONLY memory-optimized tables — each measured or "not measured /
+   * not supported" with why. The cause model (report/causes) reads them. Absent in results made before they existed.
+   */
+  commitPath?: CommitPath;
+}
+
+/** What the before-snapshot read of a commit's path (probes/logRateGovernance, hyperscaleLogRate, inMemoryTables). */
+export interface CommitPath {
+  logRateGovernance: Measurement<LogRateGovernance | null>;
+  hyperscaleLogRate: Measurement<HyperscaleLogRate>;
+  inMemoryTables: Measurement<InMemoryTables>;
 }
 
 /** The cross-checks every run makes between independent sources (src/profile/consistency.ts). */

@@ -8,6 +8,7 @@ import { METRICS, recordingMetrics, topOtherWaits, type MetricDefinition, type M
 import { compareSummaries, summarize, type Better, type RatioCell, type Summary } from './stats';
 import { environmentOf, type EnvironmentInfo } from './environment';
 import { disagreementsOf, summarizeConsistency, type ConsistencySummary, type RowDisagreement } from './consistency';
+import { assessCauses, type CauseAssessment } from './causes';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -59,6 +60,11 @@ export interface ComparisonModel {
   statements?: StatementsView | null;
   /** Independent sources reconciled per check over the runs (issue 33); [] for runs that predate it, absent in older data. */
   consistency?: ConsistencySummary[];
+  /**
+   * Who is to blame for commit time, per column (issue 29, report/causes): every cause with its share, evidence and
+   * whether delayed durability helps. A sweep's columns describe its first level. Absent in older data.
+   */
+  causes?: Record<string, CauseAssessment>;
 }
 
 export interface CancelledRuns {
@@ -168,6 +174,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     ...(concurrency ? { concurrency } : {}),
     statements: statementsViewOf(allRuns, columnOf, baseline),
     consistency,
+    causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!, concurrency?.points.filter((p) => p.mode === c) ?? [])])),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -8,6 +8,7 @@ import { buildComparisonModel, rowById, type ComparisonModel } from './compariso
 import type { RatioCell } from './stats';
 import type { ConcurrencyPoint } from './concurrency';
 import type { ConsistencySummary } from './consistency';
+import type { Cause, CauseAssessment } from './causes';
 
 export const COMPARISON_SCHEMA_VERSION = 1 as const;
 export const COMPARISON_KIND = 'durability-lens.comparison';
@@ -70,6 +71,14 @@ export interface ComparisonDocument {
    * the reason; each run also carries its own `consistency`. [] when no run carries checks (older runs).
    */
   consistency: ConsistencySummary[];
+  /**
+   * Who is to blame for commit time in the baseline mode (issue 29; docs/run-result-schema.md "causes"): every cause
+   * ranked by its share of the session's time, with evidence, whether delayed durability helps, and the fix. [] when
+   * no run was measured.
+   */
+  causes: Cause[];
+  /** The same per mode (with the basis the shares are parts of): under FORCED the flush causes shrink, governance does not. */
+  causesByMode: Record<string, CauseAssessment>;
   model: ComparisonModel;
 }
 
@@ -131,6 +140,8 @@ export function comparisonDocument(input: DocumentInput): ComparisonDocument {
     concurrency: model.concurrency?.points ?? [],
     concurrencyVerdict: model.concurrency?.verdict ?? null,
     consistency: model.consistency ?? [],
+    causes: model.causes?.[model.baseline]?.causes ?? [],
+    causesByMode: model.causes ?? {},
     model,
   };
 }

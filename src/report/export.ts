@@ -10,6 +10,7 @@ import { markdownCode, markdownText } from './markdownText';
 import { formatNumber } from './units';
 import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
+import { causesMarkdownLines } from './causes/text';
 import type { RatioCell, Summary } from './stats';
 
 // Cell and ratio text live in format.ts (no server or probe imports), so the webview bundle can use them too.
@@ -49,11 +50,17 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   // Right after the figures they reconcile, before the diagnosis built on them.
   if (model.consistency && model.consistency.length > 0) out.push('', ...consistencyMarkdownLines(model.consistency, md));
-  if (model.diagnosis.length > 0) {
+  const causes = model.causes?.[model.baseline];
+  if (model.diagnosis.length > 0 || causes) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
       const evidence = f.evidence.map((e) => `${e.metric} ${e.column} = ${formatNumber(e.value, 3)}`).join('; ');
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
+    }
+    // Every cause with its evidence (issue 29): the baseline's in full, the other modes' leaders after it.
+    if (causes) {
+      const others = Object.fromEntries(Object.entries(model.causes ?? {}).filter(([c]) => c !== model.baseline));
+      out.push(...(model.diagnosis.length > 0 ? [''] : []), ...causesMarkdownLines(causes, model.baseline, md, others));
     }
   }
   const statementsWarning = statementsDisagreementText(model.consistency);

@@ -2,6 +2,7 @@
 // compared, the speed-up with its range and whether it is conclusive, log flushes per commit in each mode, where the
 // time went (the top wait and its share), what the delayed mode risks, and whether the original setting is back.
 import type { ComparisonModel, MetricRow } from './comparison';
+import { causeLead, type CauseLead } from './causes/text';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 
 /**
@@ -41,6 +42,11 @@ export interface VerdictSpeedup {
 }
 
 export interface VerdictModel {
+  /**
+   * The first line (issue 29): the dominant cause of commit time, what the delayed mode saved, and whether delayed
+   * durability is the lever (report/causes). Null when the model has no causes (older data) or the workload failed.
+   */
+  lead: CauseLead | null;
   /** One sentence: the speed-up (or the failure, or the profile's elapsed time). */
   headline: string;
   headlineTone: VerdictTone;
@@ -234,10 +240,12 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
   for (const c of model.columns) if (DELAYED.has(c)) facts.push(exposureFact(model, c));
   const restore = restoreFact(ctx);
   if (restore) facts.push(restore);
-  return { headline, headlineTone, speedup, facts };
+  // The cause is judged where commits are durable (the baseline), against what the headline mode saved.
+  const lead = failure ? null : causeLead(model.causes?.[model.baseline], speedup ? { mode: speedup.mode, factor: speedup.factor, conclusive: speedup.conclusive } : null);
+  return { lead, headline, headlineTone, speedup, facts };
 }
 
 /** Markdown (also the CLI's text): a "## Verdict" section, headline in bold, one bullet per fact. */
 export function verdictMarkdown(v: VerdictModel, escape: (s: string) => string = (s) => s): string[] {
-  return ['## Verdict', '', `**${escape(v.headline)}**`, '', ...v.facts.map((f) => `- ${escape(f.label)}: ${escape(f.text)}`)];
+  return ['## Verdict', '', ...(v.lead ? [`**${escape(v.lead.text)}**`, ''] : []), `**${escape(v.headline)}**`, '', ...v.facts.map((f) => `- ${escape(f.label)}: ${escape(f.text)}`)];
 }

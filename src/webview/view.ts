@@ -9,6 +9,7 @@ import type { PanelData, RunningView } from '../shared/webviewProtocol';
 import { statementsSection } from './statementsView';
 import { concurrencyCharts, concurrencySection } from './concurrencyView';
 import { consistencySection, disagreementBadge } from './consistencyView';
+import { causesSection } from './causesView';
 
 export interface VElement {
   tag: string;
@@ -107,6 +108,8 @@ export function verdictSection(d: PanelData): VElement | null {
   return h(
     'section',
     { class: 'dl-verdict', 'aria-label': 'Verdict' },
+    // The first line (issue 29): the dominant cause and whether delayed durability is the lever.
+    v.lead ? h('p', { class: `dl-cause-lead dl-tone-${v.lead.tone}`, 'data-cause': v.lead.cause ?? 'none' }, v.lead.text) : null,
     h('p', { class: `dl-headline dl-tone-${v.headlineTone}`, role: 'status' }, v.headline),
     h('dl', { class: 'dl-verdict-facts' }, ...v.facts.flatMap((f) => [h('dt', {}, f.label), h('dd', { class: `dl-tone-${f.tone}`, 'data-fact': f.id }, f.text)])),
     r && !r.ok && r.statement ? h('p', { class: 'dl-restore dl-error', role: 'alert' }, 'Run this to put the setting back: ', h('code', { class: 'dl-block' }, r.statement)) : null,
@@ -178,6 +181,11 @@ export function metricTable(d: PanelData): VElement {
 }
 
 function diagnosisSection(d: PanelData): VElement {
+  // Every cause of commit time with its evidence (issue 29), then the findings.
+  return h('div', {}, causesSection(d.kind === 'trace' ? undefined : d.model.causes, d.model.baseline), findingsList(d));
+}
+
+function findingsList(d: PanelData): VElement {
   // Evidence names metric ids (writelog.avgMs); the table's label reads better, the id stays in the tooltip.
   const labelOf = (id: string) => d.model.rows.find((r) => r.id === id)?.label ?? id;
   if (d.model.diagnosis.length === 0) return h('p', { class: 'dl-muted' }, 'No finding: nothing in these figures matched a diagnosis rule.');

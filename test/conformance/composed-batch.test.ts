@@ -85,7 +85,9 @@ describe('the composed snapshot batch through tedious, python-tds and FreeTDS', 
     try {
       const identity = await captureServerIdentity(session);
       const [db] = await session.query('SELECT DB_ID() AS id, @@SPID AS spid');
-      const queries = snapshotQueries({ databaseId: Number(db!.id), databaseName: 'lab', workloadSpid: Number(db!.spid) }, identity);
+      // A workload spid that is neither this connection's nor the other clients': per-session rows (waits, CPU) then
+      // read the same through every client, whichever connection asks.
+      const queries = snapshotQueries({ databaseId: Number(db!.id), databaseName: 'lab', workloadSpid: Number(db!.spid) + 1000 }, identity);
       ({ sql, parameters } = composeBatch(queries));
       count = queries.length;
       const rows: Row[] = await session.query(sql, parameters);

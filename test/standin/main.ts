@@ -1,15 +1,17 @@
-// `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb]
-// [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]`: runs the stand-in (model + TDS layer) alone on 127.0.0.1
+// `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale]
+// [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]` and the commit-cause switches (causeSwitches.ts): runs the stand-in (model + TDS layer) alone on 127.0.0.1
 // and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server. `--port 0` takes a free port
 // (the first line names it); test/unit/ci/givenServer.test.ts runs the integration suite against it this way.
 import { parseArgs } from 'node:util';
 import { writeCaFile } from './caFile';
+import { CAUSE_OPTIONS, CAUSE_PLATFORMS, CAUSE_USAGE, parseCauseSwitches } from './causeSwitches';
 import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = 'usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb] [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]';
-const PLATFORMS = ['sqlserver', 'mi', 'azure-sqldb'] as const;
+const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]
+${CAUSE_USAGE}`;
+const PLATFORMS = CAUSE_PLATFORMS;
 const VERSIONS = ['2019', '2022', '2025'] as const;
 
 async function main(): Promise<void> {
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
       'rtt-ms': { type: 'string', default: '0' },
       // 1 = simulated waits really take their time (default); 0 = accounted, not slept (test/standin/model/state.ts).
       'speed-factor': { type: 'string', default: '1' },
+      ...CAUSE_OPTIONS,
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -42,7 +45,14 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const engine = createStandin({ product: platform, version: Number(version) as 2019 | 2022 | 2025, speedFactor });
+  const causes = parseCauseSwitches(values, platform);
+  if (typeof causes === 'string') {
+    console.error(`${causes}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const engine = createStandin({ product: causes.product, version: Number(version) as 2019 | 2022 | 2025, speedFactor });
+  causes.apply(engine);
   const server = await startStandinServer({
     engine,
     port,
@@ -57,6 +67,7 @@ async function main(): Promise<void> {
   console.log(`Durability Lens SQL Server stand-in (a test instrument, not SQL Server) listening on ${server.host}:${server.port}
   login: sa / StandIn-1   database: lab   encryption: ${encryption}   CA certificate: ${caFile}
   plays: ${platform} ${platform === 'sqlserver' ? version : ''} (EngineEdition ${engine.state.engineEdition()})${rttMs > 0 ? `   simulated round trip: ${rttMs} ms per response` : ''}${speedFactor !== 1 ? `   speed factor: ${speedFactor}` : ''}
+${causes.describe(engine)}
 
 tedious:
   new Connection({

@@ -2,6 +2,7 @@
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
 import { parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError } from '../../profile';
 import { buildComparisonModel } from '../../report';
+import { runCausesJson } from '../../report/causes';
 import type { CliCommand } from '../io';
 import { runLifecycle, signalExitCode } from './lifecycle';
 import {
@@ -131,7 +132,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
 `)),
     });
     const model = buildComparisonModel([run]);
-    const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, diagnosis: model.diagnosis } });
+    const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(io, 'profile', problem, usage);
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {

@@ -3,6 +3,7 @@
 // its exit code and duration; without a program it records until Ctrl+C or --duration. Gates CI with a baseline.
 import { profileConnectionSource, recordWindow, type CommandSpec, type RunResult } from '../../profile';
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
+import { runCausesJson } from '../../report/causes';
 import type { CliCommand } from '../io';
 import { applyGates, EXIT_GATE_REGRESSION, GATE_USAGE, newGateArgs, readBaselineArg, takeGateArg } from './gateOptions';
 import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
@@ -143,7 +144,7 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
     });
     const title = command ? `Recording of ${run.command}` : 'Recording window';
     const model = buildComparisonModel([run]);
-    const problem = emitReport(io, model, { json, out, title, raw: { run }, jsonDocument: { ...run, diagnosis: model.diagnosis } });
+    const problem = emitReport(io, model, { json, out, title, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(io, 'record', problem, usage);
     io.stderr(recordingSummary(run));
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);

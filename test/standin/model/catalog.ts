@@ -8,6 +8,7 @@ import { registerDmvTables } from './catalog-dmv';
 import { registerXeTables } from './catalog-xe';
 import { registerAppLockTables } from './applock';
 import { registerExtendedPropertyTables } from './extprops';
+import { registerCauseTables } from './catalog-causes';
 import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
@@ -68,6 +69,7 @@ function ensureLoaded(): void {
   registerXeTables();
   registerAppLockTables();
   registerExtendedPropertyTables();
+  registerCauseTables();
 }
 
 export function requireServerState(b: BatchContext, line: number): void {
@@ -186,7 +188,13 @@ function registerCatalogViews(): void {
   });
   const userTables = (b: BatchContext) => [...b.session.db.tables.values()].map((t) => ({ object_id: t.objectId, name: t.name, schema_id: 1, type: 'U', type_desc: 'USER_TABLE', create_date: b.server.startTime, is_ms_shipped: false }));
   register({ name: 'sys.objects', columns: objCols, rows: userTables });
-  register({ name: 'sys.tables', columns: objCols, rows: userTables });
+  // sys.tables adds is_memory_optimized / durability (0 SCHEMA_AND_DATA, 1 SCHEMA_ONLY; sys-tables-transact-sql): the
+  // model has no memory-optimized tables, so every table reads 0 / SCHEMA_AND_DATA.
+  register({
+    name: 'sys.tables',
+    columns: `${objCols}, is_memory_optimized bit, durability tinyint, durability_desc nvarchar(60)`,
+    rows: (b) => userTables(b).map((t) => ({ ...t, is_memory_optimized: false, durability: 0, durability_desc: 'SCHEMA_AND_DATA' })),
+  });
   // sys.fn_my_permissions(securable, class)
   register({
     name: 'sys.fn_my_permissions',

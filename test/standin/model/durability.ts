@@ -3,6 +3,7 @@
 // Rules follow the reference §5 ("Control Transaction Durability", Paul Randal's 60 KB log block); group commit
 // (commits share a flush under concurrency) lives in logWriter.ts.
 import { flightOf, logWriterOf } from './logWriter';
+import { enterFlushWait, governLogRate, governsLogRate, hardenOnSecondary, hardensOnSecondary, leaveFlushWait, noteLogGenerated, queuedFlushWaitUs } from './commitCauses';
 import type { Server } from './server';
 import { addWait, type Database, MB, type Session } from './state';
 import type { SqlValue } from '../engine';
@@ -50,6 +51,7 @@ export class Durability {
 
   /** Appends log records; a block that would pass 60 KB is flushed first (asynchronously: nobody waits). */
   appendLog(db: Database, bytes: number, records: number, session: Session | null): void {
+    noteLogGenerated(session, bytes);
     if (db.log.bufferBytes > 0 && db.log.bufferBytes + bytes > LOG_BLOCK_BYTES) this.flushBlock(db, session);
     // A single record bigger than a block still goes out in block-sized writes.
     while (bytes > LOG_BLOCK_BYTES) {
@@ -141,7 +143,8 @@ export class Durability {
       waitUs = writeUs;
       done = flightOf(writer, realMs(writeUs));
     } else {
-      waitUs = Math.round(writeUs * 1.5);
+      // Under a limit on outstanding log writes (commitCauses.ts) the joiner waits its turn in the queue.
+      waitUs = queuedFlushWaitUs(this.server, db, writeUs) ?? Math.round(writeUs * 1.5);
       writer.next ??= writer.inFlight.then(() => {
         writer.next = null;
         // The group's one write: everything logged since the last flush, whoever's commit it is.
@@ -156,9 +159,11 @@ export class Durability {
     const resource = `${db.id}:${db.files.find((f) => f.type === 1)!.fileId}`;
     const started = performance.now();
     session.currentWait = { type: 'WRITELOG', startedAt: started, resource };
+    enterFlushWait(db);
     try {
       await untilDone(done, signal);
     } finally {
+      leaveFlushWait(db);
       session.currentWait = null;
     }
     // What the flight did not already take in real time is slept (or owed) like any other wait.
@@ -209,8 +214,12 @@ export class Durability {
     if (!wroteLog) return;
     db.counters.writeTransactions++;
     this.appendLog(db, RECORD.commit, 1, session);
+    // Log-rate governance acts on log generated, delayed commits included (commitCauses.ts). Awaited only when a switch
+    // is on: an extra await would change how concurrent commits interleave with the group commit.
+    if (governsLogRate(this.server)) await governLogRate(this, this.server, session, db, signal);
     if (this.isDelayed(db, option)) return;
     await this.flushAndWait(session, db, signal);
+    if (hardensOnSecondary(this.server, db)) await hardenOnSecondary(this, this.server, session, db, signal);
   }
 
   /** The table in reference §5; CDC and change tracking databases are always fully durable (modelled per database). */

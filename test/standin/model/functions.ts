@@ -1,5 +1,6 @@
 // Built-in scalar functions the probes use (DB_ID, SERVERPROPERTY, HAS_PERMS_BY_NAME, QUOTENAME, string and
 // date helpers), with their result types. Unknown names raise 195 like SQL Server.
+import { commitCauses } from './commitCauses';
 import type { ColumnType, SqlValue } from '../engine';
 import type { Expr } from './ast';
 import { errors, SqlError } from './errors';
@@ -122,7 +123,8 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       const objective = server.options.serviceObjective;
       switch ((s(1) ?? '').toLowerCase()) {
         case 'serviceobjective': return azure && objective ? objective : null;
-        case 'edition': return !azure || !objective ? null : (/^basic$/i.test(objective) ? 'Basic' : /^s\d/i.test(objective) ? 'Standard' : /^p\d/i.test(objective) ? 'Premium' : objective);
+        // Hyperscale (commitCauses.ts): 'Hyperscale', the EDITION CREATE DATABASE takes (the property's page lists no value for it: NOT CONFIRMED).
+        case 'edition': return azure && commitCauses(server).hyperscale ? 'Hyperscale' : !azure || !objective ? null : (/^basic$/i.test(objective) ? 'Basic' : /^s\d/i.test(objective) ? 'Standard' : /^p\d/i.test(objective) ? 'Premium' : objective);
         case 'recovery': return db.recoveryModel;
         case 'status': return 'ONLINE';
         case 'updateability': return db.readOnly ? 'READ_ONLY' : 'READ_WRITE';
