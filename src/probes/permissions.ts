@@ -21,7 +21,9 @@ export type MeasurementName =
   | 'changeTracking'
   | 'availabilityGroup'
   | 'extendedEvents'
-  | 'durabilityToggle';
+  | 'durabilityToggle'
+  | 'queryStore'
+  | 'queryStoreWaits';
 
 export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   fileStats: 'per-file IO (sys.dm_io_virtual_file_stats)',
@@ -41,6 +43,8 @@ export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   availabilityGroup: 'availability group replicas (sys.dm_hadr_database_replica_states)',
   extendedEvents: 'log-flush events (Extended Events session)',
   durabilityToggle: 'switching DELAYED_DURABILITY (ALTER DATABASE)',
+  queryStore: "production history of the database's queries (Query Store: sys.query_store_runtime_stats)",
+  queryStoreWaits: 'Query Store wait statistics by category (sys.query_store_wait_stats)',
 };
 
 export interface GrantContext {
@@ -135,6 +139,12 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
       return null;
     case 'durabilityToggle':
       return { permission: 'ALTER', scope: 'database' };
+    case 'queryStore':
+    case 'queryStoreWaits':
+      // The Query Store catalog views: "Requires the VIEW DATABASE STATE permission"; "Permissions for SQL Server 2022
+      // and later: Requires the VIEW DATABASE PERFORMANCE STATE permission on the database"
+      // (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-query-store-runtime-stats-interval-transact-sql).
+      return { permission: ctx.engineEdition !== AZURE_SQL_DATABASE && hasGranularPermissions(ctx) ? 'VIEW DATABASE PERFORMANCE STATE' : 'VIEW DATABASE STATE', scope: 'database' };
     case 'extendedEvents':
       // ALTER ANY EVENT SESSION covers create/start/stop/drop on every version (reference §4.2, §8).
       return ctx.engineEdition === AZURE_SQL_DATABASE
@@ -237,7 +247,8 @@ export interface PreflightResult {
   grantScript: string;
 }
 
-const ALL_MEASUREMENTS = Object.keys(MEASUREMENT_LABELS) as MeasurementName[];
+/** What a run measures (the preflight's list): Query Store is read by `top-log` only and checked there (probes/queryStore.ts). */
+const ALL_MEASUREMENTS = (Object.keys(MEASUREMENT_LABELS) as MeasurementName[]).filter((m) => m !== 'queryStore' && m !== 'queryStoreWaits');
 
 /** What the preflight learnt besides HAS_PERMS_BY_NAME: the Azure SQL Database service objective (null: unknown). */
 export interface PreflightExtras {

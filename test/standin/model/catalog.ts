@@ -7,6 +7,7 @@ import { Cursor, parseType } from './parse-expr';
 import { registerDmvTables } from './catalog-dmv';
 import { registerXeTables } from './catalog-xe';
 import { registerAppLockTables } from './applock';
+import { registerQueryStoreTables } from './queryStoreCatalog';
 import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
@@ -66,6 +67,7 @@ function ensureLoaded(): void {
   registerDmvTables();
   registerXeTables();
   registerAppLockTables();
+  registerQueryStoreTables();
 }
 
 export function requireServerState(b: BatchContext, line: number): void {
