@@ -10,6 +10,7 @@ import {
   OBJECT_DEFINITION_SQL, planRanking, QUERY_STORE_COVERAGE_SQL, QUERY_STORE_PERMISSION_SQL, queryStoreCapabilities, queryStoreOptionsSql,
   queryStoreTotalsSql, topLogWritersSql, type QueryStoreCapabilities, type RankingPlan, type TopLogRanking,
 } from './queryStoreSql';
+import { captureServerIdentity, grantContextOf } from './serverInfo';
 import { bool, isoOrNull, num, text } from './values';
 
 export interface QueryStoreOptionsRow {
@@ -267,4 +268,16 @@ export async function readServerDefinition(monitor: SqlClient, ctx: GrantContext
     const definition = r.definition === null || r.definition === undefined ? null : String(r.definition);
     return { schemaName: text(r.schema_name), objectName: text(r.object_name), definition };
   });
+}
+
+/**
+ * The whole read for the database the monitor connection is in (Query Store is per database): the server's identity
+ * (one round trip, public functions only), then readQueryStoreHistory. `standIn`: the figures are the Durability Lens
+ * stand-in's (its @@VERSION says so).
+ */
+export async function readQueryStoreOfConnection(monitor: SqlClient, options: QueryStoreReadOptions = {}): Promise<{ history: QueryStoreHistory; standIn: boolean }> {
+  const identity = await captureServerIdentity(monitor);
+  const ctx = grantContextOf(identity, identity.currentDatabase);
+  const history = await readQueryStoreHistory(monitor, ctx, options);
+  return { history, standIn: /durability lens stand-in/i.test(identity.versionText) };
 }
