@@ -15,23 +15,43 @@ function callerCaveat(inRoutine: RoutineKind | null): string {
     : '';
 }
 
-export function autocommitDmlInLoop(kind: DmlKind, repeatedBatchOnly: boolean, repeat: number, inRoutine: RoutineKind | null = null): string {
+/** Why a loop finding is a hint: the iteration runs work whose cost the text does not show, or runs a few times. */
+export type LoopDoubt = 'opaque' | 'few' | 'rows';
+
+function doubtText(doubt: LoopDoubt | null): string {
+  switch (doubt) {
+    case null: return '';
+    case 'opaque':
+      return ' Each iteration also runs work whose cost the script does not show (a procedure call, dynamic SQL, a ' +
+        'wait, a maintenance command): whether the per-iteration commits matter depends on it.';
+    case 'rows':
+      return ' Its WHERE clause compares a column with a literal: whether that is a key (one row per commit) or a ' +
+        'value many rows share, the script does not say.';
+    case 'few':
+      return ' The loop looks short (a cursor over catalog views, or a count up to a small number): with a handful ' +
+        'of iterations the extra flushes cost little.';
+  }
+}
+
+export function autocommitDmlInLoop(
+  kind: DmlKind, repeatedBatchOnly: boolean, repeat: number, inRoutine: RoutineKind | null = null, doubt: LoopDoubt | null = null,
+): string {
   const where = repeatedBatchOnly ? repeatText(repeat) : 'inside a loop';
   const fix = repeatedBatchOnly
     ? 'Loop inside the batch instead, within one BEGIN TRAN ... COMMIT'
     : 'Wrap the loop in one BEGIN TRAN ... COMMIT (or commit every few thousand rows)';
   return `${kind} runs ${where} with no transaction open: the server commits each execution on its own, and each ` +
-    `fully durable commit waits for its log flush (WRITELOG) before the next row.${callerCaveat(inRoutine)} ${fix}, or ` +
+    `fully durable commit waits for its log flush (WRITELOG) before the next row.${callerCaveat(inRoutine)}${doubtText(doubt)} ${fix}, or ` +
     `use delayed durability where losing the last commits on a crash is acceptable.`;
 }
 
-export function commitInLoop(repeatedBatchOnly: boolean, repeat: number): string {
+export function commitInLoop(repeatedBatchOnly: boolean, repeat: number, doubt: LoopDoubt | null = null): string {
   const where = repeatedBatchOnly ? repeatText(repeat) : 'inside a loop, on every iteration';
   const advice = repeatedBatchOnly
     ? 'Loop inside the batch instead (WHILE within one BEGIN TRAN ... COMMIT), so many changes share one flush.'
     : 'Commit once after the loop, or every N iterations, so many changes share one flush.';
   return `COMMIT ${where}: the server ends a transaction and, unless it is delayed durable, waits for its log flush ` +
-    `each time before going on. ${advice}`;
+    `each time before going on.${doubtText(doubt)} ${advice}`;
 }
 
 /** The recommended commit-every-N pattern: a hint that says what it costs, not a problem. */
@@ -77,8 +97,19 @@ export function forcedDurability(database: string | null): string {
     `to DISABLED when done.`;
 }
 
-export function beginWithoutEnd(): string {
-  return `BEGIN TRAN has no COMMIT or ROLLBACK after it in this script: when the script ends the transaction is ` +
+export function beginWithoutEnd(inRoutine: RoutineKind | null = null, restoring = false): string {
+  if (inRoutine !== null && restoring) {
+    // Learn, "Rollbacks and Commits in Stored Procedures and Triggers": error 266 when @@TRANCOUNT differs between the
+    // start and the end of a procedure; a BEGIN TRANSACTION after the COMMIT that lowered it avoids the error
+    // (https://learn.microsoft.com/previous-versions/sql/sql-server-2008/ms187844(v=sql.100)).
+    return `BEGIN TRAN has no COMMIT or ROLLBACK after it in this ${inRoutine.toLowerCase()}: it returns with a ` +
+      `transaction open. It comes after something that may have changed the caller's transaction count (a ROLLBACK, ` +
+      `a COMMIT of the caller's transaction, a procedure call, a @@TRANCOUNT test), so it may be restoring the count ` +
+      `the caller had; if not, the server raises error 266 when the ${inRoutine.toLowerCase()} returns with a ` +
+      `different @@TRANCOUNT.`;
+  }
+  const where = inRoutine === null ? 'script' : inRoutine.toLowerCase();
+  return `BEGIN TRAN has no COMMIT or ROLLBACK after it in this ${where}: when it ends the transaction is ` +
     `still open (@@TRANCOUNT > 0) and keeps its locks and log until the session commits, rolls back or closes ` +
     `(closing rolls it back). Certain only if no caller or later script ends it.`;
 }

@@ -4,6 +4,8 @@
 
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, identifierText, type TokenStream } from './lexer';
+import { cteSource, dmlShape, objectKind, type DmlShape } from './dml-shape';
+import { LoopTracker } from './loop-facts';
 import { continuesStatement as continuesImport, opensStatement as opensImport, type StatementContext } from './statement-end';
 import type {
   BeginTransactionNode, DmlTarget, LoopCommit, RoutineKind, ScriptStructure, Span, StatementKind,
@@ -19,18 +21,6 @@ const TokenKind = TokenKindImport;
 const continuesStatement = continuesImport;
 const opensStatement = opensImport;
 
-/** A WHILE loop being scanned: what its body's COMMITs and DML need to know about it. */
-export interface LoopFrame {
-  /** IFs with a non-transaction condition open inside this loop (a COMMIT under one runs only some iterations). */
-  conditional: number;
-  /** `N` of the innermost `IF ... % N = 0` around the current position, when a literal. */
-  everyN: number | null;
-  firstCommit: number;
-  firstDml: number;
-  /** Offset of the WHILE keyword. */
-  start: number;
-}
-
 export class StatementReader extends TokenCursor {
   // Per-batch state, reset by scan(): one scanner serves every batch (tens of thousands in a big script).
   protected batchIndex = 0;
@@ -40,9 +30,12 @@ export class StatementReader extends TokenCursor {
   protected guardDepth = 0;
   /** The session's transactions: they outlive a batch (GO), so one object serves the whole script. */
   protected readonly tx = new SessionTransactions();
-  protected readonly loopFrames: LoopFrame[] = [];
+  /** Loops being scanned and what their iterations run. */
+  protected readonly loops = new LoopTracker();
   /** Kind of the routine whose body is being scanned. */
   protected routineKind: RoutineKind | null = null;
+  /** In a routine: something may have changed the caller's transaction count by now (see BeginTransactionNode). */
+  protected countChanged = false;
   /** Reused by simple(), which never nests. */
   private readonly ctx: StatementContext = { head: 0, second: 0, verb: 0, insertSourceSeen: false, updateSetSeen: false };
 
@@ -116,17 +109,24 @@ export class StatementReader extends TokenCursor {
     const span = this.statement('begin-transaction', from);
     const node: BeginTransactionNode = {
       start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, distributed, withMark, inLoop: this.inLoop, matched: false,
-      depth: this.tx.depth, synthetic: false,
+      depth: this.tx.depth, synthetic: false, guarded: this.guardDepth > 0, inRoutine: this.routineKind,
+      afterCountChange: this.routineKind !== null && this.countChanged,
     };
     this.out.begins.push(node);
     this.tx.begin(node);
   }
 
   /** How a COMMIT at p behaves in the loops around it. */
-  protected loopCommit(): { loopCommit: LoopCommit | null; everyN: number | null } {
-    const frame = this.loopFrames[this.loopFrames.length - 1];
-    if (frame !== undefined && frame.conditional > 0) return { loopCommit: 'every-n', everyN: frame.everyN };
-    return { loopCommit: this.inLoop ? 'per-iteration' : null, everyN: null };
+  protected loopCommit(): { loopCommit: LoopCommit | null; everyN: number | null; conditions: number; conditionVars: string[] } {
+    const frames = this.loops.frames;
+    const frame = frames[frames.length - 1];
+    if (frame !== undefined && frame.conditional > 0) {
+      return {
+        loopCommit: frame.everyN !== null ? 'every-n' : 'conditional', everyN: frame.everyN, conditions: frame.conditional,
+        conditionVars: frame.conditionVars.slice(),
+      };
+    }
+    return { loopCommit: this.inLoop ? 'per-iteration' : null, everyN: null, conditions: 0, conditionVars: [] };
   }
 
   protected commit(): void {
@@ -146,11 +146,12 @@ export class StatementReader extends TokenCursor {
     const span = this.statement('commit', from);
     const depth = this.tx.depth;
     const { begin, opener } = this.tx.commit(this.batchIndex);
-    const { loopCommit, everyN } = this.loopCommit();
+    if (opener === null) this.countChanged = true;
+    const { loopCommit, everyN, conditions, conditionVars } = this.loopCommit();
     this.out.commits.push({
       start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, form, name, delayedDurability: option.value,
       durabilityClause: option.clause, inLoop: this.inLoop, begin, opener, guarded: this.guardDepth > 0, depth,
-      loopCommit, everyN, inRoutine: this.routineKind,
+      loopCommit, everyN, conditions, conditionVars, loop: null, inRoutine: this.routineKind,
     });
   }
 
@@ -164,6 +165,7 @@ export class StatementReader extends TokenCursor {
     const span = this.statement('rollback', from);
     const depth = this.tx.depth;
     const { toSavepoint, opener } = this.tx.rollback(name, this.batchIndex);
+    if (opener === null) this.countChanged = true;
     this.out.rollbacks.push({
       start: span.start, end: span.end, keyword, batchIndex: this.batchIndex, name, toSavepoint, matched: opener !== null, opener,
       guarded: this.guardDepth > 0, inLoop: this.inLoop, depth, inRoutine: this.routineKind,
@@ -225,15 +227,20 @@ export class StatementReader extends TokenCursor {
       const verbAt = ctx.head === Kw.WITH ? this.findVerb(from, ctx.verb) : from;
       const inExplicitTransaction = this.tx.open;
       const inAtomicBlock = this.atomicDepth > 0;
-      const { target, chunked } = this.dmlTarget(verbAt, dml);
+      const target = this.dmlTarget(from, verbAt, dml);
+      // Only a loop asks how many rows a statement touches: the question costs a look at its WHERE clause.
+      const shape: DmlShape = this.inLoop ? dmlShape(this.t, dml, from, verbAt, this.p) : 'set';
+      this.loops.noteDml(dml, shape, target === 'table');
       this.out.dml.push({
         start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
-        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, chunked, inRoutine: this.routineKind,
+        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, shape, loop: null, inRoutine: this.routineKind,
       });
       return;
     }
     const head = ctx.head;
+    this.loops.noteStatement(this.t, head, ctx.second, from, this.p);
+    if (head === Kw.EXEC || head === Kw.EXECUTE) this.countChanged = true;
     if (head === Kw.ALTER && ctx.second === Kw.DATABASE) { this.alterDatabase(from); return; }
     if ((head === Kw.EXEC || head === Kw.EXECUTE) && this.isFlushLog(from)) {
       this.out.flushLogCalls.push(this.statement('flush-log', from));
@@ -261,10 +268,11 @@ export class StatementReader extends TokenCursor {
   }
 
   /**
-   * The object a DML statement (verb at token `verbAt`, statement ending before p) writes, and whether it works in
-   * `TOP (n)` chunks. `UPDATE a ... FROM #t a` writes #t: an alias is looked up among the statement's tokens.
+   * The object a DML statement (first token `from`, verb at token `verbAt`, statement ending before p) writes.
+   * `UPDATE a ... FROM #t a` writes #t: an alias is looked up among the statement's tokens; `WITH c AS (... FROM @t)
+   * UPDATE c` writes @t: a CTE named as the target is looked through.
    */
-  protected dmlTarget(verbAt: number, kind: DmlKind): { target: DmlTarget; chunked: boolean } {
+  protected dmlTarget(from: number, verbAt: number, kind: DmlKind): DmlTarget {
     let i = verbAt + 1;
     if (kind === 'SELECT INTO') {
       let depth = 0;
@@ -275,9 +283,7 @@ export class StatementReader extends TokenCursor {
         else if (depth === 0 && this.kw(i) === Kw.INTO) { i++; break; }
       }
     } else if (kind === 'BULK INSERT') i++;
-    let chunked = false;
     if (this.wordIs(i, 'TOP')) {
-      chunked = kind === 'DELETE' || kind === 'UPDATE';
       i++;
       if (this.kind(i) === TokenKind.LParen) {
         let depth = 0;
@@ -289,23 +295,25 @@ export class StatementReader extends TokenCursor {
       if (this.wordIs(i, 'PERCENT')) i++;
     }
     if (this.kw(i) === Kw.INTO || this.wordIs(i, 'FROM')) i++;
-    return { target: this.targetKind(i, verbAt), chunked };
+    if (verbAt > from && this.kw(from) === Kw.WITH) {
+      const viaCte = cteSource(this.t, from, verbAt, i);
+      if (viaCte !== null) return viaCte;
+    }
+    return this.targetKind(i, verbAt);
   }
 
   protected targetKind(i: number, verbAt: number): DmlTarget {
+    const direct = objectKind(this.t, i);
+    if (direct !== 'table') return direct;
     const kd = this.kind(i);
-    if (kd === TokenKind.TempName) return 'temp-table';
-    if (kd === TokenKind.Variable) return 'table-variable';
     if (kd !== TokenKind.Word || this.kind(i + 1) === TokenKind.Dot) return 'table';
     // A bare word may be an alias: `#t AS a` / `@t a` elsewhere in the statement.
     const alias = this.text(i).toLowerCase();
     for (let j = verbAt + 1; j + 1 < this.p; j++) {
-      const source = this.kind(j);
-      if (source !== TokenKind.TempName && source !== TokenKind.Variable) continue;
+      const source = objectKind(this.t, j);
+      if (source === 'table') continue;
       const at = this.kw(j + 1) === Kw.AS ? j + 2 : j + 1;
-      if (at !== i && this.kind(at) === TokenKind.Word && this.text(at).toLowerCase() === alias) {
-        return source === TokenKind.TempName ? 'temp-table' : 'table-variable';
-      }
+      if (at !== i && this.kind(at) === TokenKind.Word && this.text(at).toLowerCase() === alias) return source;
     }
     return 'table';
   }

@@ -1,9 +1,11 @@
 // What the structural scanner finds in a script, as document offsets (analyze.ts turns them into LSP ranges).
 
+import type { DmlShape } from './dml-shape';
+import type { LoopFacts } from './loop-facts';
 import type { Opener } from './transactions';
 import type { DmlKind, DurabilityOption, StatementKind } from './types';
 
-export type { Opener };
+export type { DmlShape, LoopFacts, Opener };
 
 export type { StatementKind };
 
@@ -30,18 +32,27 @@ export interface BeginTransactionNode extends Span {
   depth: number;
   /** Not written in the script: the transaction a trigger body runs in. */
   synthetic: boolean;
+  /** Under a transaction-count test (`IF @@TRANCOUNT = 0`, `IF @tc = 0` with `@tc` a copy of it, `WHILE @tc > 0`). */
+  guarded: boolean;
+  inRoutine: RoutineKind | null;
+  /**
+   * In a routine, after something that may have changed the caller's transaction count on the way here: a procedure
+   * call or dynamic SQL, a COMMIT/ROLLBACK of a transaction the routine did not open, a @@TRANCOUNT test. A BEGIN TRAN
+   * left open then may be restoring the count the caller had (tSQLt re-opens the transaction a test rolled back).
+   */
+  afterCountChange: boolean;
 }
 
 /** How a COMMIT inside a loop behaves (null: not in a loop). */
 export type LoopCommit =
   /** Runs on every iteration: one log flush per iteration. */
   | 'per-iteration'
-  /** Under a condition inside the loop (`IF @n % 1000 = 0 COMMIT`): the commit-every-N-rows pattern. */
+  /** Under a counter condition inside the loop (`IF @n % 1000 = 0 COMMIT`, `IF @n >= @batch`): commit every N. */
   | 'every-n'
-  /** Followed by BREAK/RETURN: a retry loop that commits once and leaves. */
-  | 'once-then-exit'
-  /** The loop works in chunks (`DELETE TOP (n)`): one commit per chunk of rows. */
-  | 'chunk';
+  /** Under another condition inside the loop: runs on some iterations, how many the code does not say. */
+  | 'conditional'
+  /** Followed by leaving the loop (BREAK, RETURN, `SET @retry = 0` for `WHILE @retry > 0`): commits once and leaves. */
+  | 'once-then-exit';
 
 /** What a DML statement writes: tempdb objects are not recovered, so their commits do not wait like others. */
 export type DmlTarget = 'table' | 'temp-table' | 'table-variable';
@@ -67,6 +78,12 @@ export interface CommitNode extends Span {
   loopCommit: LoopCommit | null;
   /** `N` of an `IF ... % N = 0` condition around an every-N commit, when written as a literal. */
   everyN: number | null;
+  /** Non-guard IFs between it and its loop, not counting an IF whose other branch rolls back (the success path). */
+  conditions: number;
+  /** Variables those IFs test (a counter among them makes the commit every-N). */
+  conditionVars: string[];
+  /** What each iteration of the innermost loop around it does (null: not in a loop, or not known). */
+  loop: LoopFacts | null;
   /** Kind of the routine whose body holds it. */
   inRoutine: RoutineKind | null;
 }
@@ -96,8 +113,10 @@ export interface DmlNode extends Span {
   inAtomicBlock: boolean;
   autocommit: boolean;
   target: DmlTarget;
-  /** `DELETE TOP (n)` / `UPDATE TOP (n)`: works through a table in chunks. */
-  chunked: boolean;
+  /** Rows one execution touches, as far as the text says (computed for DML in loops only; `set` elsewhere). */
+  shape: DmlShape;
+  /** What each iteration of the innermost loop around it does (null: not in a loop, or not known). */
+  loop: LoopFacts | null;
   inRoutine: RoutineKind | null;
 }
 

@@ -1,15 +1,17 @@
 // Structural scanner: the compound statements of each batch (blocks, loops, IF/ELSE, TRY/CATCH, atomic blocks, routines)
-// in one pass over tokens; statement-reader.ts reads the statements inside them. Follows the session's open transactions (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops)
-// and across batches to tell autocommit DML from transactional DML.
+// in one pass over tokens; statement-reader.ts reads the statements inside them. Follows the session's open transactions
+// (transactions.ts) along control flow (IF/ELSE, TRY/CATCH, loops, GOTO) and across batches to tell autocommit DML from
+// transactional DML, and what each loop's iteration does (loop-facts.ts; loop-marks.ts marks the nodes).
 
 import type { BatchSpan } from './batches';
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
 import { opensStatement as opensImport } from './statement-end';
-import { StatementReader, type LoopFrame } from './statement-reader';
+import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
+import { markCommitsLeaving, markLoopFacts, markRunsOnce, markSuccessPath } from './loop-marks';
+import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
-import { join } from './transactions';
 import type { DurabilityOption } from './types';
 
 // Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
@@ -48,6 +50,9 @@ interface Condition {
   other: boolean;
   /** `% N` with a literal N. */
   modulo: number | null;
+  /** Its tokens: [from, to). */
+  from: number;
+  to: number;
 }
 
 /** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
@@ -66,10 +71,15 @@ class BatchScanner extends StatementReader {
     this.lo = this.p = span.firstToken;
     this.n = span.endToken;
     this.loopDepth = this.atomicDepth = this.guardDepth = this.depth = 0;
-    if (this.loopFrames.length !== 0) this.loopFrames.length = 0; // the length setter is a runtime call: skip it when empty
+    this.loops.startBatch();
     this.routineKind = null;
+    this.countChanged = false;
     this.tx.startBatch();
+    const firstDml = this.out.dml.length, firstCommit = this.out.commits.length;
+    const counters = this.loops.counters();
     this.list(false);
+    // `GO n`: the client repeats the whole batch; what a loop inside it holds already has that loop's facts.
+    if (this.repeated) this.applyFacts(this.loops.factsSince(counters, span.batch.repeat <= 100), firstDml, firstCommit);
   }
 
   // ---- statement lists ----------------------------------------------------------------------------------------
@@ -81,21 +91,27 @@ class BatchScanner extends StatementReader {
     while (this.p < this.n) {
       if (stopAtEnd && this.kw() === Kw.END) break;
       const head = this.kw();
+      const from = this.p;
       if (this.statementAt()) {
         ends = true;
         // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
-        if (head === Kw.BREAK || head === Kw.RETURN) this.commitsLeaveLoop(firstCommit);
+        if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.commitsLeaveLoop(firstCommit);
+      } else if ((head === Kw.SET || head === Kw.SELECT) && this.loopDepth > 0) {
+        // COMMIT; SET @retry = 0 in `WHILE @retry > 0`: the loop ends once its transaction committed.
+        const frames = this.loops.frames;
+        const assigned = constantAssignment(this.t, head, from, this.p);
+        if (assigned !== null && frames.length > 0 && frames[frames.length - 1]!.exitVars.includes(assigned)) this.commitsLeaveLoop(firstCommit);
       }
     }
     return ends;
   }
 
   private commitsLeaveLoop(firstCommit: number): void {
-    const commits = this.out.commits;
-    for (let i = firstCommit; i < commits.length; i++) {
-      const c = commits[i]!;
-      if (c.loopCommit === 'per-iteration' && this.loopDepth > 0) c.loopCommit = 'once-then-exit';
-    }
+    if (this.loopDepth > 0) markCommitsLeaving(this.out, firstCommit);
+  }
+
+  private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
+    markLoopFacts(this.out, facts, firstDml, firstCommit, this.loops.increments);
   }
 
   /** Parses one statement; always consumes at least one token when any is left. */
@@ -124,10 +140,15 @@ class BatchScanner extends StatementReader {
         this.note('other', from);
         return false;
       case Kw.None:
-        if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { this.p += 2; return false; } // label:
+        if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { // label:
+          this.tx.label(this.text(from).toLowerCase());
+          this.p += 2;
+          return false;
+        }
         break;
     }
     if (k === Kw.CONTINUE || k === Kw.GOTO) this.jumps++;
+    if (k === Kw.GOTO && this.kind(from + 1) === TokenKind.Word) this.tx.goto(this.text(from + 1).toLowerCase());
     this.simple();
     return k === Kw.RETURN || k === Kw.THROW || k === Kw.BREAK || k === Kw.CONTINUE || k === Kw.GOTO;
   }
@@ -183,7 +204,7 @@ class BatchScanner extends StatementReader {
       if (this.kw() === Kw.END) { this.p++; if (this.kw() === Kw.CATCH) this.p++; }
       afterCatch = this.tx.stack;
     }
-    this.tx.restore(join(endsTry, afterTry, endsCatch, afterCatch));
+    this.tx.restore(this.tx.join(endsTry, afterTry, endsCatch, afterCatch));
     this.note('try-catch', from);
     return endsTry && endsCatch;
   }
@@ -214,59 +235,27 @@ class BatchScanner extends StatementReader {
     // `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ends the open transactions: a guard, not a loop of commits.
     if (cond.tranCount && !cond.other) return this.tranCountLoop(from);
     const before = this.tx.snapshot();
+    const loops = this.loops;
     const frame: LoopFrame = {
-      conditional: 0, everyN: null, firstCommit: this.out.commits.length, firstDml: this.out.dml.length, start: this.start(from),
+      conditional: 0, everyN: null, conditionVars: [], firstCommit: this.out.commits.length, firstDml: this.out.dml.length,
+      start: this.start(from), few: cond.fetchStatus ? loops.catalogCursorOpen : smallLiteralBound(this.t, cond.from, cond.to),
+      exitVars: variablesIn(this.t, cond.from, cond.to), counters: loops.counters(),
     };
-    this.loopFrames.push(frame);
+    loops.frames.push(frame);
     const jumps = this.jumps;
     this.loopDepth++;
     this.depth++;
     const ends = this.p < this.n && bodyKw !== Kw.END ? this.statementAt() : false;
     this.depth--;
     this.loopDepth--;
-    this.loopFrames.pop();
+    loops.frames.pop();
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
-    if (ends && this.jumps === jumps) this.runsOnce(frame);
-    else this.markChunkCommits(frame);
+    if (ends && this.jumps === jumps) { if (loops.frames.length === 0) markRunsOnce(this.out, frame, this.batchIndex, this.repeated); }
+    else this.applyFacts(loops.factsSince(frame.counters, frame.few), frame.firstDml, frame.firstCommit);
     const span = this.statement('while', from);
     this.out.loops.push({ start: span.start, end: span.end, kind: cond.fetchStatus ? 'CURSOR' : 'WHILE', batchIndex: this.batchIndex, block });
     return false;
-  }
-
-  /** A loop that works through rows in chunks (`DELETE TOP (n)`) commits once per chunk: its COMMITs say so. */
-  private markChunkCommits(frame: LoopFrame): void {
-    const dml = this.out.dml;
-    let chunked = false;
-    for (let i = frame.firstDml; i < dml.length && !chunked; i++) chunked = dml[i]!.chunked;
-    if (!chunked) return;
-    const commits = this.out.commits;
-    for (let i = frame.firstCommit; i < commits.length; i++) if (commits[i]!.loopCommit === 'per-iteration') commits[i]!.loopCommit = 'chunk';
-  }
-
-  /**
-   * A loop that runs at most once repeats nothing: what its body recorded is in a loop only through loops nested in
-   * it (recorded after it started) or a `GO n` batch. Loops around it keep their own marks, so only an outermost one
-   * is corrected.
-   */
-  private runsOnce(frame: LoopFrame): void {
-    if (this.loopFrames.length > 0) return;
-    const nested = this.out.loops.filter((l) => l.batchIndex === this.batchIndex && l.start >= frame.start);
-    const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
-    const dml = this.out.dml;
-    for (let i = frame.firstDml; i < dml.length; i++) {
-      const d = dml[i]!;
-      if (inNested(d.start)) continue;
-      d.inLoop = this.repeated;
-      d.inRepeatedBatchOnly = this.repeated;
-    }
-    const commits = this.out.commits;
-    for (let i = frame.firstCommit; i < commits.length; i++) {
-      const c = commits[i]!;
-      if (inNested(c.start)) continue;
-      c.inLoop = this.repeated;
-      c.loopCommit = this.repeated ? 'per-iteration' : null;
-    }
   }
 
   private tranCountLoop(from: number): Flow {
@@ -289,14 +278,21 @@ class BatchScanner extends StatementReader {
     const guard = cond.tranCount && !cond.other;
     if (cond.tranCount) this.guardDepth++;
     // Inside a loop, a condition other than a transaction guard makes what it holds run on some iterations only.
-    const frame = guard ? undefined : this.loopFrames[this.loopFrames.length - 1];
+    const frame = guard ? undefined : this.loops.frames[this.loops.frames.length - 1];
     const outerEveryN = frame ? frame.everyN : null;
-    if (frame) { frame.conditional++; if (cond.modulo !== null) frame.everyN = cond.modulo; }
+    const outerVars = frame ? frame.conditionVars.length : 0;
+    if (frame) {
+      frame.conditional++;
+      if (cond.modulo !== null) frame.everyN = cond.modulo;
+      frame.conditionVars.push(...variablesIn(this.t, cond.from, cond.to));
+    }
+    const firstCommit = this.out.commits.length, firstRollback = this.out.rollbacks.length;
     this.depth++;
     const before = this.tx.snapshot();
     const endsThen = this.p < this.n && this.kw() !== Kw.END && this.kw() !== Kw.ELSE ? this.statementAt() : false;
     while (this.kind() === TokenKind.Semicolon) this.p++;
     const afterThen = this.tx.stack;
+    const elseCommit = this.out.commits.length, elseRollback = this.out.rollbacks.length;
     let endsElse = false;
     let afterElse = before;
     const hasElse = this.kw() === Kw.ELSE;
@@ -307,10 +303,19 @@ class BatchScanner extends StatementReader {
       afterElse = this.tx.stack;
     }
     this.depth--;
-    if (frame) { frame.conditional--; frame.everyN = outerEveryN; }
+    if (frame) {
+      frame.conditional--;
+      frame.everyN = outerEveryN;
+      frame.conditionVars.length = outerVars;
+      // One branch commits, the other rolls back (`IF @@ERROR = 0 COMMIT ELSE ROLLBACK`): the success path.
+      const commits = this.out.commits.length, rollbacks = this.out.rollbacks.length;
+      const thenCommits = elseCommit > firstCommit, elseCommits = commits > elseCommit;
+      const thenRollbacks = elseRollback > firstRollback, elseRollbacks = rollbacks > elseRollback;
+      if ((thenCommits && elseRollbacks) || (elseCommits && thenRollbacks)) markSuccessPath(this.out, firstCommit);
+    }
     if (cond.tranCount) this.guardDepth--;
     // `IF @@TRANCOUNT > 0 ROLLBACK` with no ELSE: when the test fails there was nothing open, so the THEN state holds.
-    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : join(endsThen, afterThen, endsElse, afterElse));
+    this.tx.restore(guard && !hasElse && !endsThen ? afterThen : this.tx.join(endsThen, afterThen, endsElse, afterElse));
     this.note('if', from);
     return endsThen && endsElse;
   }
@@ -318,7 +323,7 @@ class BatchScanner extends StatementReader {
   /** Consumes an IF/WHILE condition: up to the first statement word at paren depth 0. */
   private condition(): Condition {
     let depth = 0, caseDepth = 0, first = true;
-    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null };
+    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null, from: this.p, to: this.p };
     while (this.p < this.n) {
       const kind = this.kind();
       const k = this.kw();
@@ -339,13 +344,17 @@ class BatchScanner extends StatementReader {
         if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
         else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
         else if (!this.isGuardWord(this.p)) cond.other = true;
-      } else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
+      } else if (kind === TokenKind.Variable && this.loops.tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
+      else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;
         if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
       }
       this.p++;
     }
+    cond.to = this.p;
+    // In a routine, a test of the transaction count means the count may differ from what the routine itself opened.
+    if (cond.tranCount && this.routineKind !== null) this.countChanged = true;
     return cond;
   }
 
@@ -365,20 +374,24 @@ class BatchScanner extends StatementReader {
     // Defining a routine runs none of its body: it gets its own transaction state, loop context and repeat count.
     const trigger: BeginTransactionNode | null = header.kind === 'TRIGGER'
       ? { start: bodyStart, end: bodyStart, keyword: { start: bodyStart, end: bodyStart }, batchIndex: this.batchIndex, name: null,
-        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true }
+        distributed: false, withMark: false, inLoop: false, matched: true, depth: 0, synthetic: true, guarded: false, inRoutine: header.kind,
+        afterCountChange: false }
       : null;
     const saved = this.tx.enterRoutine(trigger);
-    const outer = { routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth };
-    const frames = this.loopFrames.splice(0);
+    const outer = {
+      routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth, countChanged: this.countChanged,
+    };
+    const frames = this.loops.frames.splice(0);
     this.routineKind = header.kind;
     this.repeated = false;
+    this.countChanged = false;
     this.loopDepth = this.guardDepth = 0;
     this.depth++;
     this.list(false);
     this.depth--;
     this.tx.leaveRoutine(saved);
-    this.loopFrames.push(...frames);
-    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth } = outer);
+    this.loops.frames.push(...frames);
+    ({ routineKind: this.routineKind, repeated: this.repeated, loopDepth: this.loopDepth, guardDepth: this.guardDepth, countChanged: this.countChanged } = outer);
     const span = this.statement('routine', from);
     this.out.routines.push({
       start: span.start, end: span.end, kind: header.kind, name: header.name, number: header.number, batchIndex: this.batchIndex,

@@ -14,6 +14,7 @@ interface SavedSession {
   stack: TxStack;
   implicitTransactions: boolean;
   savepoints: Set<string>;
+  gotos: Map<string, TxStack>;
 }
 
 /**
@@ -27,10 +28,33 @@ export class SessionTransactions {
   implicitTransactions = false;
   private savepoints = new Set<string>();
   private readonly tryTrackers: { deepest: TxStack }[] = [];
+  /**
+   * Where two paths joined holding different transactions at the same depth (a CATCH re-opened one, a TRY kept
+   * another), the one kept stands for the others too: what closes it closes theirs, on their path.
+   */
+  private readonly aliases = new Map<BeginTransactionNode, BeginTransactionNode[]>();
+  /** The deepest state a `GOTO label` left with, by label (labels are the batch's, or the routine's). */
+  private gotos = new Map<string, TxStack>();
 
   /** Start of a batch: the session's transactions stay; TRY trackers are the batch's. */
   startBatch(): void {
     if (this.tryTrackers.length !== 0) this.tryTrackers.length = 0; // the length setter is a runtime call: skip it when empty
+    if (this.gotos.size !== 0) this.gotos.clear();
+  }
+
+  /** `GOTO label`: the label is reached holding what is open here. */
+  goto(label: string): void {
+    const seen = this.gotos.get(label);
+    if (seen === undefined || seen.length < this.stack.length) this.gotos.set(label, this.stack.slice());
+  }
+
+  /**
+   * `label:`: reached by falling through or by a GOTO (`IF @@ERROR <> 0 GOTO failed ... COMMIT; RETURN; failed:
+   * ROLLBACK`): judged per path, what follows sees either state.
+   */
+  label(label: string): void {
+    const jumped = this.gotos.get(label);
+    if (jumped !== undefined) this.stack = this.join(false, this.stack, false, jumped).slice();
   }
 
   get depth(): number {
@@ -58,7 +82,7 @@ export class SessionTransactions {
   commit(batchIndex: number): { begin: BeginTransactionNode | null; opener: Opener | null } {
     const begin = this.stack.pop() ?? null;
     if (begin === null) return { begin: null, opener: this.implicitTransactions ? 'implicit-transactions' : null };
-    begin.matched = true;
+    this.close(begin);
     return { begin: begin.synthetic ? null : begin.batchIndex === batchIndex ? begin : null, opener: openerOf(begin, batchIndex) };
   }
 
@@ -67,7 +91,7 @@ export class SessionTransactions {
     const toSavepoint = name !== null && this.savepoints.has(name.toLowerCase());
     if (toSavepoint) return { toSavepoint, opener: this.stack.length > 0 ? openerOf(this.stack[0]!, batchIndex) : 'same-batch' };
     const outer = this.stack[0];
-    for (const open of this.stack) open.matched = true;
+    for (const open of this.stack) this.close(open);
     this.stack = [];
     if (outer === undefined) return { toSavepoint, opener: this.implicitTransactions ? 'implicit-transactions' : null };
     return { toSavepoint, opener: openerOf(outer, batchIndex) };
@@ -75,8 +99,35 @@ export class SessionTransactions {
 
   /** `WHILE @@TRANCOUNT > 0 COMMIT|ROLLBACK` ran: the loop only stops once no transaction is open. */
   closeAll(): void {
-    for (const open of this.stack) open.matched = true;
+    for (const open of this.stack) this.close(open);
     this.stack = [];
+  }
+
+  /** Marks a transaction closed, and those it stands for after a join. */
+  private close(node: BeginTransactionNode): void {
+    node.matched = true;
+    const others = this.aliases.get(node);
+    if (others === undefined) return;
+    this.aliases.delete(node);
+    for (const other of others) this.close(other);
+  }
+
+  /**
+   * The transaction state after two paths join; a path that does not fall through does not count. When both do, the
+   * deeper state is kept (a later COMMIT still finds the BEGIN it closes), and each transaction it holds stands for
+   * the one the other path held at the same depth: judged per path, a COMMIT after the join closes either.
+   */
+  join(endsA: boolean, a: TxStack, endsB: boolean, b: TxStack): TxStack {
+    if (endsA && !endsB) return b;
+    if (endsB && !endsA) return a;
+    const [kept, other] = a.length >= b.length ? [a, b] : [b, a];
+    for (let i = 0; i < other.length; i++) {
+      const k = kept[i]!, o = other[i]!;
+      if (k === o) continue;
+      const list = this.aliases.get(k);
+      if (list === undefined) this.aliases.set(k, [o]); else if (!list.includes(o)) list.push(o);
+    }
+    return kept;
   }
 
   save(name: string | null): void {
@@ -101,10 +152,11 @@ export class SessionTransactions {
    * transaction in effect when the trigger is executed", https://learn.microsoft.com/sql/t-sql/language-elements/rollback-transaction-transact-sql).
    */
   enterRoutine(trigger: BeginTransactionNode | null): SavedSession {
-    const saved = { stack: this.stack, implicitTransactions: this.implicitTransactions, savepoints: this.savepoints };
+    const saved = { stack: this.stack, implicitTransactions: this.implicitTransactions, savepoints: this.savepoints, gotos: this.gotos };
     this.stack = trigger ? [trigger] : [];
     this.implicitTransactions = false;
     this.savepoints = new Set();
+    this.gotos = new Map();
     return saved;
   }
 
@@ -112,18 +164,11 @@ export class SessionTransactions {
     this.stack = saved.stack;
     this.implicitTransactions = saved.implicitTransactions;
     this.savepoints = saved.savepoints;
+    this.gotos = saved.gotos;
   }
 }
 
 function openerOf(begin: BeginTransactionNode, batchIndex: number): Opener {
   if (begin.synthetic) return 'trigger';
   return begin.batchIndex === batchIndex ? 'same-batch' : 'earlier-batch';
-}
-
-/** Picks the transaction state after two paths join: a path that does not fall through does not count. */
-export function join(endsA: boolean, a: TxStack, endsB: boolean, b: TxStack): TxStack {
-  if (endsA && !endsB) return b;
-  if (endsB && !endsA) return a;
-  // Keep the deeper state so a later COMMIT still finds the BEGIN it closes.
-  return a.length >= b.length ? a : b;
 }

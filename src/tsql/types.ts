@@ -102,6 +102,11 @@ export interface AnalysisOptions {
   database?: DatabaseDurabilityContext | null;
   /** Codes switched off in settings. */
   disabledCodes?: ReadonlySet<DiagnosticCode>;
+  /**
+   * Report every sure finding at information, whatever its code's measured severity (diagnose.ts SURE): what the
+   * held-out evaluation measures (scripts/eval-diagnostics), so a code can earn its squiggle back. Not for users.
+   */
+  promoteSure?: boolean;
 }
 
 export interface Analysis {

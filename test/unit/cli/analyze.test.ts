@@ -51,7 +51,7 @@ describe('cli analyze', () => {
     const io = fakeIO({ 'loop.sql': 'WHILE 1 = 1\n  DELETE FROM t WHERE a = 1' });
     assert.equal(await runCli(['analyze', 'loop.sql'], io), 0);
     assert.match(io.out, /^loop\.sql: 1 batch, 1 loop, 0 COMMITs, 1 DML statement repeated, 1 diagnostic$/m);
-    assert.match(io.out, /^loop\.sql:2:3: information autocommit-dml-in-loop$/m);
+    assert.match(io.out, /^loop\.sql:2:3: hint autocommit-dml-in-loop$/m);
     assert.match(io.out, /^ {2}2 \| {3}DELETE FROM t WHERE a = 1$/m);
     assert.match(io.out, /^ {2} {2}\| {3}\^{25}$/m);
   });
@@ -97,7 +97,7 @@ describe('cli analyze', () => {
       cwd: root, encoding: 'utf8', timeout: 60_000,
     });
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^samples\/s1-single-row-inserts\.sql:22:5: information autocommit-dml-in-loop$/m);
+    assert.match(result.stdout, /^samples\/s1-single-row-inserts\.sql:22:5: hint autocommit-dml-in-loop$/m);
     const missing = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'analyze', 'samples/missing.sql'], {
       cwd: root, encoding: 'utf8', timeout: 60_000,
     });

@@ -1,6 +1,7 @@
 // The analysis core after issue 19's speed work must say exactly what it said before: test/unit/tsql/previous/ holds the
-// modules as they were (the oracle), and every input here goes through both — tokens, batches, structure and the whole
-// Analysis (diagnostics, statements, routines, transactions) must be deep-equal.
+// modules as they were (the oracle), and every input here goes through both — tokens, batches, structure and the
+// Analysis (statements, routines, transactions) must be deep-equal. Diagnostics and the judgements behind them changed
+// on purpose in issue 26 and are tested elsewhere (precision.test.ts, corpus.test.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,8 +35,14 @@ function plainStructure(s: object): unknown {
   }
   // Routines carry token indexes and name parts for the parameter lists (issue 16), newer than the oracle.
   if (Array.isArray(out.routines)) out.routines = (out.routines as Array<Record<string, unknown>>).map(({ nameEnd: _e, bodyAt: _b, nameParts: _p, ...rest }) => rest);
-  return JSON.parse(JSON.stringify(out));
+  // Issue 26 changed what the scanner judges (which paths close a transaction, what a loop's iteration does, what a
+  // DML statement writes and how many rows): those fields have their own tests (precision.test.ts). Where statements
+  // are, what they are, their nesting and transaction depth must be as before.
+  return JSON.parse(JSON.stringify(out), (key, value) => (JUDGED.has(key) ? undefined : value));
 }
+
+/** Fields issue 26 changed on purpose (see plainStructure). */
+const JUDGED = new Set(['matched', 'guarded', 'inRoutine', 'afterCountChange', 'loopCommit', 'everyN', 'conditions', 'conditionVars', 'loop', 'chunked', 'shape', 'target', 'begin']);
 
 const OPTIONS: AnalysisOptions[] = [
   {},
@@ -61,7 +68,9 @@ function assertSame(text: string, label: string, options: readonly AnalysisOptio
   const spansBefore = splitBefore(before, new LineIndexBefore(text));
   assert.deepEqual(spans, spansBefore, `${label}: batches`);
   assert.deepEqual(plainStructure(scanStructure(now, spans)), plainStructure(scanBefore(before, spansBefore)), `${label}: structure`);
-  for (const o of options) assert.deepEqual(withoutSignatures(analyze(text, o)), analyzeBefore(text, o), `${label}: analysis ${JSON.stringify(o)}`);
+  // Diagnostics are what issue 26 changed on purpose (precision.test.ts, corpus.test.ts); everything else is as before.
+  const withoutDiagnostics = <T extends { diagnostics: unknown }>(a: T): Omit<T, 'diagnostics'> => { const { diagnostics: _d, ...rest } = a; return rest; };
+  for (const o of options) assert.deepEqual(withoutDiagnostics(withoutSignatures(analyze(text, o))), withoutDiagnostics(analyzeBefore(text, o)), `${label}: analysis ${JSON.stringify(o)}`);
 }
 
 const withLineEnds = (text: string, eol: string): string => text.replace(/\r\n|\r|\n/g, eol);

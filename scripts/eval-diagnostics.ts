@@ -1,0 +1,142 @@
+// `npm run eval:diagnostics -- <checkout root> [--split tuning|heldout|delayed] ...`: precision of each diagnostic code
+// on public repositories checked out locally (test/eval/manifest.json says which, at which commit). Fetches nothing.
+// See docs/analyze.md, "Measured precision", for the split, the sampling and the labelling rule.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { decodeScript } from '../src/cli/textDecoding';
+import type { DiagnosticCode } from '../src/tsql/types';
+import { collectFindings, type Manifest, type ManifestRepository } from './eval-diagnostics-findings';
+import { formatReport, percent, precisionReport, type CodeReport, type LabelFile } from './eval-diagnostics-report';
+
+const ROOT = path.resolve(__dirname, '..');
+const DELAYED_CODES: DiagnosticCode[] = ['delayed-commit-needs-allowed', 'forced-durability-data-loss'];
+
+const USAGE = `Usage: npm run eval:diagnostics -- <checkout root> [options]
+  <checkout root>        folder holding one checkout per repository: <root>/<owner>+<name>/
+  --split S              tuning (default), heldout, or delayed (scripts that use delayed durability)
+  --manifest FILE        default test/eval/manifest.json
+  --labels FILE          default test/eval/labels.json
+  --sample N             clusters drawn per code (default 40; delayed: all)
+  --hints                count hint findings too (default: information and warning only)
+  --show unlabelled|all  print the sampled findings (to label them)
+  --json                 print the reports as JSON`;
+
+interface Options {
+  root: string;
+  split: 'tuning' | 'heldout' | 'delayed';
+  manifest: string;
+  labels: string;
+  sample: number | null;
+  hints: boolean;
+  show: 'none' | 'unlabelled' | 'all';
+  json: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): Options {
+  const o: Options = {
+    root: '', split: 'tuning', manifest: path.join(ROOT, 'test/eval/manifest.json'), labels: path.join(ROOT, 'test/eval/labels.json'),
+    sample: null, hints: false, show: 'none', json: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--split') {
+      const v = value();
+      if (v !== 'tuning' && v !== 'heldout' && v !== 'delayed') throw new Error(`--split must be tuning, heldout or delayed, not ${v}`);
+      o.split = v;
+    } else if (a === '--manifest') o.manifest = path.resolve(value());
+    else if (a === '--labels') o.labels = path.resolve(value());
+    else if (a === '--sample') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new Error('--sample must be a whole number ≥ 1');
+      o.sample = n;
+    } else if (a === '--hints') o.hints = true;
+    else if (a === '--show') {
+      const v = value();
+      if (v !== 'unlabelled' && v !== 'all') throw new Error('--show must be unlabelled or all');
+      o.show = v;
+    } else if (a === '--json') o.json = true;
+    else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
+    else if (o.root === '') o.root = path.resolve(a);
+    else throw new Error(`one checkout root only (got ${o.root} and ${a})`);
+  }
+  if (o.root === '') throw new Error('name the folder that holds the checkouts');
+  return o;
+}
+
+export interface Evaluation {
+  split: Options['split'];
+  repositories: string[];
+  files: number;
+  missing: string[];
+  skipped: number;
+  reports: CodeReport[];
+}
+
+export function evaluate(o: Options): Evaluation {
+  const manifest = JSON.parse(fs.readFileSync(o.manifest, 'utf8')) as Manifest;
+  const labels: LabelFile = fs.existsSync(o.labels) ? JSON.parse(fs.readFileSync(o.labels, 'utf8')) as LabelFile : { labels: {} };
+  const entries: ManifestRepository[] = o.split === 'delayed'
+    ? manifest.delayedDurability ?? []
+    : manifest.repositories.filter((r) => r.split === o.split);
+  const collected = collectFindings(o.root, entries, manifest.exclude);
+  const delayed = o.split === 'delayed';
+  const findings = delayed ? collected.findings.filter((f) => DELAYED_CODES.includes(f.code)) : collected.findings;
+  const reports = precisionReport(findings, labels, {
+    seed: manifest.seed,
+    // The delayed-durability set is small: every finding is labelled, hints included (one of its codes is a hint).
+    sampleSize: o.sample ?? (delayed ? Number.MAX_SAFE_INTEGER : 40),
+    includeHints: o.hints || delayed,
+    codes: delayed ? DELAYED_CODES : undefined,
+  });
+  return {
+    split: o.split, repositories: [...new Set(entries.map((e) => e.repository))], files: collected.files,
+    missing: collected.missing, skipped: collected.skipped.length, reports,
+  };
+}
+
+function showSample(o: Options, reports: readonly CodeReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    for (const { cluster, label } of r.sample) {
+      if (o.show === 'unlabelled' && label !== null) continue;
+      const f = cluster.representative;
+      lines.push('', `## ${cluster.key}  ${cluster.severity}  ${label ? `${label.verdict}: ${label.why}` : 'UNLABELLED'}`,
+        `   ${f.repository}:${f.path}:${f.line}:${f.column}  (${cluster.findings.length} in cluster)`, `   ${f.message}`);
+      const file = path.join(o.root, f.repository.replace('/', '+'), f.path);
+      const text = decodeScript(fs.readFileSync(file)).text.split(/\r\n|\r|\n/);
+      for (let l = Math.max(1, f.line - 6); l <= Math.min(text.length, f.line + 6); l++) lines.push(`${l === f.line ? '>' : ' '}${String(l).padStart(6)} ${text[l - 1]}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function main(): void {
+  let o: Options;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`eval:diagnostics: ${(e as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const result = evaluate(o);
+  if (o.json) { process.stdout.write(`${JSON.stringify(result, null, 2)}\n`); return; }
+  const out: string[] = [
+    `split ${result.split}: ${result.repositories.length} repositories, ${result.files} files` +
+    (result.skipped > 0 ? ` (${result.skipped} not text, skipped)` : ''),
+  ];
+  if (result.missing.length > 0) out.push(`MISSING checkouts (not evaluated): ${result.missing.join(', ')}`);
+  out.push('', formatReport(result.reports), '');
+  for (const r of result.reports) out.push(`precision ${r.code} ${percent(r.precision)} (TP ${r.tp}, FP ${r.fp}, n ${r.sample.length})`);
+  if (o.show !== 'none') out.push(showSample(o, result.reports));
+  process.stdout.write(`${out.join('\n')}\n`);
+  if (result.missing.length > 0) process.exitCode = 1;
+}
+
+if (require.main === module) main();

@@ -1,0 +1,67 @@
+// What the end of a loop (or of a `GO n` batch, or an IF inside a loop) tells the DML and COMMITs recorded in it:
+// the facts of their iteration, whether a COMMIT leaves the loop, runs on every iteration or every N. The scanner
+// (structure.ts) calls these once it knows; the rules (diagnose.ts) read the marks.
+
+import type { LoopFacts, LoopFrame } from './loop-facts';
+import type { ScriptStructure } from './structure-types';
+
+/** Gives the DML and COMMITs recorded since the given indices, not yet marked by an inner loop, their loop's facts. */
+export function markLoopFacts(out: ScriptStructure, facts: LoopFacts, firstDml: number, firstCommit: number, increments: ReadonlySet<string>): void {
+  const dml = out.dml, commits = out.commits;
+  for (let i = firstDml; i < dml.length; i++) if (dml[i]!.loop === null && dml[i]!.inLoop) dml[i]!.loop = facts;
+  for (let i = firstCommit; i < commits.length; i++) {
+    const c = commits[i]!;
+    if (c.loop !== null || !c.inLoop) continue;
+    c.loop = facts;
+    // A condition testing a counter the loop increments: the commit-every-N pattern.
+    if (c.loopCommit === 'conditional' && c.conditionVars.some((v) => increments.has(v))) c.loopCommit = 'every-n';
+  }
+}
+
+/** COMMIT ... BREAK (RETURN, GOTO, THROW, `SET @retry = 0`): the loop's COMMITs since `firstCommit` commit once and leave. */
+export function markCommitsLeaving(out: ScriptStructure, firstCommit: number): void {
+  const commits = out.commits;
+  for (let i = firstCommit; i < commits.length; i++) {
+    const c = commits[i]!;
+    if (c.loopCommit !== null && c.loop === null) c.loopCommit = 'once-then-exit';
+  }
+}
+
+/**
+ * `IF @@ERROR = 0 COMMIT ELSE ROLLBACK`: one branch commits, the other rolls back, so the transaction ends on every
+ * iteration either way. The COMMITs since `firstCommit` no longer count that IF as a condition; with none left they
+ * run on every iteration (the success path), not every few iterations.
+ */
+export function markSuccessPath(out: ScriptStructure, firstCommit: number): void {
+  const commits = out.commits;
+  for (let i = firstCommit; i < commits.length; i++) {
+    const c = commits[i]!;
+    if (c.loop !== null || c.conditions === 0 || c.loopCommit === 'once-then-exit') continue;
+    c.conditions--;
+    if (c.conditions === 0 && c.everyN === null) c.loopCommit = 'per-iteration';
+  }
+}
+
+/**
+ * A loop that runs at most once repeats nothing: what its body recorded is in a loop only through loops nested in it
+ * (recorded after it started) or a `GO n` batch (`repeated`). Only an outermost loop is corrected; loops around an
+ * inner one keep their own marks.
+ */
+export function markRunsOnce(out: ScriptStructure, frame: LoopFrame, batchIndex: number, repeated: boolean): void {
+  const nested = out.loops.filter((l) => l.batchIndex === batchIndex && l.start >= frame.start);
+  const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
+  const dml = out.dml;
+  for (let i = frame.firstDml; i < dml.length; i++) {
+    const d = dml[i]!;
+    if (inNested(d.start)) continue;
+    d.inLoop = repeated;
+    d.inRepeatedBatchOnly = repeated;
+  }
+  const commits = out.commits;
+  for (let i = frame.firstCommit; i < commits.length; i++) {
+    const c = commits[i]!;
+    if (inNested(c.start)) continue;
+    c.inLoop = repeated;
+    c.loopCommit = repeated ? 'per-iteration' : null;
+  }
+}

@@ -1,0 +1,116 @@
+// `npm run eval:diagnostics`: the held-out evaluation of the analyzer's diagnostics, run on a tiny tree of our own
+// scripts (test/eval/fixture/). The real manifest's split must be the one its seed draws.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { evaluate, parseArgs } from '../../../scripts/eval-diagnostics';
+import { findingsOfText, globToRegExp, type Manifest } from '../../../scripts/eval-diagnostics-findings';
+import { clusterFindings } from '../../../scripts/eval-diagnostics-report';
+import { sampleByPriority, seededShuffle, splitRepositories } from '../../../scripts/eval-diagnostics-sample';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const FIXTURE = path.join(ROOT, 'test/eval/fixture');
+const args = (split: string, ...more: string[]): string[] =>
+  [path.join(FIXTURE, 'root'), '--manifest', path.join(FIXTURE, 'manifest.json'), '--labels', path.join(FIXTURE, 'labels.json'), '--split', split, ...more];
+
+describe('scripts/eval-diagnostics: precision on local checkouts', () => {
+  it('reports the tuning half: copies merged into one cluster, debatable labels apart from TP and FP', () => {
+    const result = evaluate(parseArgs(args('tuning')));
+    assert.deepEqual(result.repositories, ['acme/loader']);
+    assert.equal(result.files, 2, 'load.sql and copy.sql; README.txt is not a .sql file');
+    const byCode = Object.fromEntries(result.reports.map((r) => [r.code, r]));
+    const dml = byCode['autocommit-dml-in-loop']!;
+    assert.deepEqual([dml.findings, dml.clusters, dml.sample.length, dml.tp, dml.fp, dml.precision], [2, 1, 1, 1, 0, 1]);
+    assert.deepEqual(dml.sample[0]!.cluster.findings.map((f) => `${f.path}:${f.line}`), ['copy.sql:6', 'load.sql:6']);
+    const commit = byCode['commit-in-loop']!;
+    assert.deepEqual([commit.tp, commit.fp, commit.debatable, commit.precision], [0, 0, 1, null]);
+    // The key-range DELETE is batching: nothing else is found.
+    assert.deepEqual(Object.keys(byCode).sort(), ['autocommit-dml-in-loop', 'commit-in-loop']);
+  });
+
+  it('reports the held-out half, names a missing checkout, leaves other-dialect folders out and hints out unless asked', () => {
+    const result = evaluate(parseArgs(args('heldout')));
+    assert.deepEqual(result.missing, ['missing/repo']);
+    assert.equal(result.files, 1, 'postgres/upgrade.sql is excluded by the manifest');
+    const byCode = Object.fromEntries(result.reports.map((r) => [r.code, r]));
+    assert.deepEqual([byCode['unbalanced-transaction']!.fp, byCode['unbalanced-transaction']!.precision], [1, 0]);
+    const dml = byCode['autocommit-dml-in-loop']!;
+    assert.deepEqual([dml.findings, dml.hintFindings, dml.sample.length], [0, 1, 0]);
+    const withHints = evaluate(parseArgs(args('heldout', '--hints'))).reports.find((r) => r.code === 'autocommit-dml-in-loop')!;
+    assert.deepEqual([withHints.findings, withHints.sample.length, withHints.fp], [1, 1, 1]);
+  });
+
+  it('evaluates the delayed-durability scripts on every finding of their two codes', () => {
+    const result = evaluate(parseArgs(args('delayed')));
+    assert.deepEqual(result.reports.map((r) => [r.code, r.sample.length, r.tp, r.precision]),
+      [['delayed-commit-needs-allowed', 1, 1, 1], ['forced-durability-data-loss', 1, 1, 1]]);
+  });
+
+  it('prints the table and one precision line per code from the command line (npm run eval:diagnostics)', function () {
+    this.timeout(60_000);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), ...args('tuning')], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^split tuning: 1 repositories, 2 files$/m);
+    assert.match(run.stdout, /^\| autocommit-dml-in-loop \| 2 \| 0 \| 1 \| 1 \| 1 \| 0 \| 0 \| 0 \| 100 % \|$/m);
+    assert.match(run.stdout, /^precision commit-in-loop n\/a \(TP 0, FP 0, n 1\)$/m);
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), '--split', 'everything'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--split must be tuning, heldout or delayed/);
+  });
+
+  it('keys a finding by the text around it: the same label survives added lines, comments and spacing', () => {
+    const text = fs.readFileSync(path.join(FIXTURE, 'root/acme+loader/load.sql'), 'utf8');
+    const before = findingsOfText(text, 'acme/loader', 'load.sql');
+    const shifted = findingsOfText(`-- a new header line\n\n\n${text.replace(/BEGIN TRAN;/, 'BEGIN   TRAN ;  -- moved')}`, 'acme/loader', 'load.sql');
+    assert.deepEqual(shifted.map((f) => f.key), before.map((f) => f.key));
+    assert.deepEqual(shifted.map((f) => f.line), before.map((f) => f.line + 3));
+    // A different statement gives a different key.
+    const other = findingsOfText(text.replace('dbo.OrderLine', 'dbo.Invoice'), 'acme/loader', 'load.sql');
+    assert.notEqual(other.find((f) => f.code === 'commit-in-loop')!.key, before.find((f) => f.code === 'commit-in-loop')!.key);
+    assert.equal(clusterFindings([...before, ...shifted]).length, before.length);
+  });
+
+  it('samples by a per-cluster priority: removing one cluster leaves the others in the sample', () => {
+    const keys = Array.from({ length: 50 }, (_, i) => `commit-in-loop:${i.toString(16).padStart(12, '0')}`);
+    const sample = sampleByPriority(keys, (k) => k, 20261127, 10);
+    assert.equal(new Set(sample).size, 10);
+    const without = sampleByPriority(keys.filter((k) => k !== sample[0]), (k) => k, 20261127, 10);
+    assert.deepEqual(without.slice(0, 9), sample.slice(1));
+    assert.notDeepEqual(sampleByPriority(keys, (k) => k, 1, 10), sample, 'another seed draws another sample');
+  });
+
+  it('matches paths with ** / * / ? globs, case-insensitively', () => {
+    assert.ok(globToRegExp('**/*.sql').test('a/b/C.SQL'));
+    assert.ok(globToRegExp('**/*.sql').test('top.sql'));
+    assert.ok(!globToRegExp('**/*.sql').test('a/b.sqlx'));
+    assert.ok(globToRegExp('**/*pgsql*/**').test('Data.pgsql/legacy/x.sql'));
+    assert.ok(!globToRegExp('**/*pgsql*/**').test('pgsql.sql'));
+    assert.ok(globToRegExp('sql/d?.sql').test('sql/dd.sql'));
+  });
+
+  it("draws the real manifest's split from its seed (the split is reproducible, not hand-picked)", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/manifest.json'), 'utf8')) as Manifest;
+    const drawn = splitRepositories(manifest.repositories.map((r) => r.repository), manifest.seed);
+    for (const r of manifest.repositories) assert.equal(r.split, drawn[r.repository], r.repository);
+    const halves = manifest.repositories.map((r) => r.split);
+    assert.ok(halves.filter((s) => s === 'heldout').length >= 6 && halves.filter((s) => s === 'tuning').length >= 6);
+    assert.ok(manifest.repositories.length >= 12);
+    assert.ok((manifest.delayedDurability ?? []).reduce((n, e) => n + e.paths.length, 0) >= 10);
+    // The shuffle is a permutation and depends on the seed.
+    const names = manifest.repositories.map((r) => r.repository).sort();
+    assert.deepEqual([...seededShuffle(names, 1)].sort(), names);
+    assert.notDeepEqual(seededShuffle(names, 1), seededShuffle(names, 2));
+  });
+
+  it('keeps no third-party file in the tree: the manifest and labels only (and labels are our own words)', () => {
+    const files = fs.readdirSync(path.join(ROOT, 'test/eval')).filter((f) => f !== 'fixture').sort();
+    assert.deepEqual(files, ['labels.json', 'manifest.json']);
+    const labels = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/labels.json'), 'utf8')) as { labels: Record<string, { verdict: string; why: string }> };
+    for (const [key, label] of Object.entries(labels.labels)) {
+      assert.match(key, /^[a-z-]+:[0-9a-f]{12}$/);
+      assert.ok(['tp', 'fp', 'debatable'].includes(label.verdict), key);
+      assert.ok(label.why.length > 10 && label.why.length < 200, key);
+    }
+  });
+});
