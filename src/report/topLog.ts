@@ -211,6 +211,9 @@ export function buildTopLogDocument(h: QueryStoreHistory, context: TopLogContext
 export interface RoutineProduction {
   /** `schema.name` as Query Store named it. */
   label: string;
+  /** The parts (null schema: not visible to the login). */
+  schema: string | null;
+  name: string;
   objectId: number;
   statements: number;
   executions: number;
@@ -234,7 +237,7 @@ export interface RoutineProduction {
 export function routineProductions(doc: TopLogDocument): RoutineProduction[] {
   const byObject = new Map<number, TopLogRow[]>();
   for (const r of doc.rows) {
-    if (!r.object) continue;
+    if (!r.object?.name) continue; // ad hoc, or a module whose name this login may not see: nothing to match
     const list = byObject.get(r.object.objectId) ?? [];
     list.push(r);
     byObject.set(r.object.objectId, list);
@@ -251,6 +254,8 @@ export function routineProductions(doc: TopLogDocument): RoutineProduction[] {
     const writingWait = sum(writing, (r) => r.logWaitMs);
     return {
       label: rows[0]!.objectLabel,
+      schema: rows[0]!.object!.schema,
+      name: rows[0]!.object!.name!,
       objectId,
       statements: rows.length,
       executions,

@@ -99,11 +99,10 @@ export interface LabVersusProduction {
 
 const WRITING = /^\s*(INSERT|UPDATE|DELETE|MERGE)\b/i;
 
-/** The name part a statement event gives a module ("lens_load") against a routine's `schema.name`. */
-function sameModule(module: string | undefined, routine: string): boolean {
+/** The name a statement event gives a module ("lens_load", or "dbo.lens_load") against a routine's name part. */
+export function sameModule(module: string | undefined, name: string): boolean {
   if (!module) return false;
-  const last = (s: string) => s.split('.').pop()!.replace(/^\[|\]$/g, '').toLowerCase();
-  return last(module) === last(routine);
+  return module.split('.').pop()!.replace(/^\[|\]$/g, '').toLowerCase() === name.toLowerCase();
 }
 
 /**
@@ -115,7 +114,7 @@ function sameModule(module: string | undefined, routine: string): boolean {
  */
 export function labVersusProduction(p: RoutineProduction, run: RunResult): LabVersusProduction {
   const notes: string[] = [];
-  const statements = (run.statements ?? []).filter((s) => sameModule(s.module, p.label) && WRITING.test(s.text));
+  const statements = (run.statements ?? []).filter((s) => sameModule(s.module, p.name) && WRITING.test(s.text));
   const labExecutions = statements.length > 0 ? statements.reduce((n, s) => n + s.executions, 0) : null;
   if (labExecutions === null) notes.push(`The lab run has no per-statement figures for ${p.label}'s INSERT/UPDATE/DELETE statements (statement attribution off, not permitted, or the routine wrote nothing): per-execution lab figures are not measured.`);
   const used = run.diff?.log?.usedBytes?.delta ?? null;
