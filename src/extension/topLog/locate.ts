@@ -16,10 +16,10 @@ export interface RoutineMatch {
 
 /** Whether a definition's name parts denote `schema.name` (server and database parts ignored). */
 export function sameRoutine(nameParts: readonly string[], schema: string | null, name: string): boolean {
-  const parts = nameParts.filter((p, i) => p !== '' || i === nameParts.length - 1);
-  const written = parts[parts.length - 1]?.replace(/;\d+$/, '') ?? '';
+  const written = nameParts[nameParts.length - 1]?.replace(/;\d+$/, '') ?? '';
   if (written.toLowerCase() !== name.toLowerCase()) return false;
-  const writtenSchema = parts.length >= 2 ? parts[parts.length - 2]! : null;
+  // `db..name` leaves the schema out (an empty part): the default schema, as a schema-less name.
+  const writtenSchema = nameParts.length >= 2 && nameParts[nameParts.length - 2] !== '' ? nameParts[nameParts.length - 2]! : null;
   const wanted = (schema ?? 'dbo').toLowerCase();
   return (writtenSchema ?? 'dbo').toLowerCase() === wanted;
 }
