@@ -225,6 +225,8 @@ export interface RoutineProduction {
   logWaitShare: number | null;
   /** Statements that wrote log: their executions, log bytes and log waits (the lab comparison's "per writing execution"). */
   writingExecutions: number;
+  /** Those statements, to find them in a lab run (by query_hash or text). */
+  writingStatements: Array<{ queryHash: string | null; text: string }>;
   logBytesPerWritingExecution: number | null;
   logWaitMsPerWritingExecution: number | null;
   spanHours: number | null;
@@ -266,6 +268,7 @@ export function routineProductions(doc: TopLogDocument): RoutineProduction[] {
       totalWaitMs,
       logWaitShare: logWaitMs !== null && totalWaitMs !== null && totalWaitMs > 0 ? logWaitMs / totalWaitMs : null,
       writingExecutions,
+      writingStatements: writing.map((r) => ({ queryHash: r.queryHash, text: r.text })),
       logBytesPerWritingExecution: ratio(writingLog, writingExecutions),
       logWaitMsPerWritingExecution: doc.waitsNotMeasured === null ? ratio(writingWait, writingExecutions) : null,
       spanHours: doc.window.spanHours,

@@ -105,18 +105,45 @@ export function sameModule(module: string | undefined, name: string): boolean {
   return module.split('.').pop()!.replace(/^\[|\]$/g, '').toLowerCase() === name.toLowerCase();
 }
 
+/** XE's sqlserver.query_hash (an unsigned decimal) as Query Store writes query_hash (binary(8), big-endian, 0x…). */
+export function queryHashHex(decimal: string | undefined): string | null {
+  if (!decimal || !/^\d+$/.test(decimal) || decimal === '0') return null;
+  const v = BigInt(decimal);
+  return v > 0xffffffffffffffffn ? null : `0x${v.toString(16).toUpperCase().padStart(16, '0')}`;
+}
+
+function sameText(a: string, b: string): boolean {
+  const flat = (s: string) => s.replace(/\s+/g, ' ').replace(/;\s*$/, '').trim().toLowerCase();
+  return a.trim() !== '' && flat(a) === flat(b);
+}
+
+/**
+ * The lab run's statements that are the routine's log-writing statements: the same query_hash (per-statement
+ * attribution counts by the XE query_hash action; that it equals Query Store's query_hash is NOT CONFIRMED outside the
+ * stand-in), the same text, or an INSERT/UPDATE/DELETE/MERGE the run attributed to the routine by name.
+ */
+export function labStatementsOf(p: RoutineProduction, run: RunResult): NonNullable<RunResult['statements']> {
+  const hashes = new Set(p.writingStatements.map((w) => w.queryHash?.toLowerCase()).filter((h): h is string => !!h));
+  return (run.statements ?? []).filter((s) => {
+    const hex = queryHashHex(s.queryHash);
+    if (hex !== null && hashes.has(hex.toLowerCase())) return true;
+    if (p.writingStatements.some((w) => sameText(s.text, w.text))) return true;
+    return sameModule(s.module, p.name) && WRITING.test(s.text);
+  });
+}
+
 /**
  * A profile of the routine next to its production figures, per execution of a statement that writes log (the unit
  * both sides can count): lab log bytes = the run's growth of used log space (sys.dm_db_log_space_usage) over the
- * routine's INSERT/UPDATE/DELETE/MERGE executions (per-statement attribution); lab log wait = the session's WRITELOG
- * over the same executions. Production: Σ log bytes and "Tran Log IO" waits of the routine's statements that wrote log,
- * over their executions.
+ * executions of the routine's log-writing statements (per-statement attribution, labStatementsOf); lab log wait = the
+ * session's WRITELOG over the same executions. Production: Σ log bytes and "Tran Log IO" waits of the routine's
+ * statements that wrote log, over their executions.
  */
 export function labVersusProduction(p: RoutineProduction, run: RunResult): LabVersusProduction {
   const notes: string[] = [];
-  const statements = (run.statements ?? []).filter((s) => sameModule(s.module, p.name) && WRITING.test(s.text));
+  const statements = labStatementsOf(p, run);
   const labExecutions = statements.length > 0 ? statements.reduce((n, s) => n + s.executions, 0) : null;
-  if (labExecutions === null) notes.push(`The lab run has no per-statement figures for ${p.label}'s INSERT/UPDATE/DELETE statements (statement attribution off, not permitted, or the routine wrote nothing): per-execution lab figures are not measured.`);
+  if (labExecutions === null) notes.push(`The lab run has no per-statement figures for ${p.label}'s log-writing statements (statement attribution off or not permitted, or the run did not execute them): per-execution lab figures are not measured.`);
   const used = run.diff?.log?.usedBytes?.delta ?? null;
   const labLog = labExecutions && used !== null && used > 0 ? used / labExecutions : null;
   if (labExecutions && (used === null || used <= 0)) notes.push('The lab run\'s used log space did not grow (not readable, or truncated by a checkpoint in SIMPLE recovery): lab log bytes are not measured.');

@@ -18,6 +18,7 @@ import { scaledS1, standinConnectionSetting, startE2eStandin, type RunningStandi
 import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
+import { topLogTests } from './topLog.e2e';
 
 /** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
@@ -82,6 +83,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(procedureTests(standin)), ctx)));
     console.log('e2e: per-statement attribution against the stand-in');
     outcomes.push(...(await runTests(selected(statementTests(standin)), ctx)));
+    console.log('e2e: Heaviest Log Writers against the stand-in');
+    outcomes.push(...(await runTests(selected(topLogTests(standin)), ctx)));
     await page.close();
 
     if (!only) {

@@ -66,7 +66,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     if (e.kind === 'fix') {
       const item = new vscode.TreeItem(`Review the fix: ${e.statement.split('\n').filter((l) => !l.startsWith('--')).join(' ')}`, vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon('tools');
-      item.tooltip = new vscode.MarkdownString().appendCodeblock(e.statement, 'sql').appendText(e.cost);
+      item.tooltip = new vscode.MarkdownString().appendText(`${e.statement}\n${e.cost}`);
       item.command = { command: TopLogCommands.reviewFix, title: TOP_LOG_COMMAND_TITLES[TopLogCommands.reviewFix], arguments: [e] };
       return item;
     }
@@ -81,7 +81,8 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     item.description = `${oneLine(r.text, 60)} — ${rowFigures(r)}`;
     const tip = new vscode.MarkdownString();
     tip.appendText(`${r.objectLabel} — query_id ${r.queryId}${r.queryHash ? `, query_hash ${r.queryHash}` : ''}\n`);
-    tip.appendCodeblock(r.text.slice(0, 2000), 'sql');
+    // As text, never as a code block: a statement holding ``` would otherwise end the fence and be read as Markdown.
+    tip.appendText(`${r.text.length > 2000 ? `${r.text.slice(0, 2000)}…` : r.text}\n`);
     tip.appendText(tooltipFigures(r));
     item.tooltip = tip;
     item.iconPath = new vscode.ThemeIcon(r.object ? 'symbol-method' : 'symbol-snippet');

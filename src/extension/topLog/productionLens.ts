@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../profile/types';
 import { routineProductions, type RoutineProduction } from '../../report/topLog';
-import { labVersusProduction, productionLensText, sameModule, type LabVersusProduction } from '../../report/topLogText';
+import { labStatementsOf, labVersusProduction, productionLensText, type LabVersusProduction } from '../../report/topLogText';
 import { formatBytes, formatDuration } from '../../report/units';
 import { analyze } from '../../tsql/index';
 import type { LoadedTopLog } from './heaviestLogWriters';
@@ -41,11 +41,11 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
    * to production (shown at once, and as a lens over the routine until the next read).
    */
   noteRuns(runs: readonly RunResult[]): void {
-    const run = [...runs].reverse().find((r) => (r.statements ?? []).some((s) => s.module));
+    const run = [...runs].reverse().find((r) => (r.statements ?? []).length > 0);
     if (!run) return;
     let shown = false;
     for (const p of this.productions) {
-      if (!(run.statements ?? []).some((s) => sameModule(s.module, p.name))) continue;
+      if (labStatementsOf(p, run).length === 0) continue;
       const comparison = labVersusProduction(p, run);
       this.lab.set(p.objectId, comparison);
       this.output.info(`Durability Lens: ${p.label} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);

@@ -4,7 +4,9 @@
 // afterwards, and the read costs three round trips. Figures asserted exactly are the stand-in model's.
 import { strict as assert } from 'node:assert';
 import { EXIT } from '../../../src/cli/commands/shared';
-import type { TopLogDocument } from '../../../src/report/topLog';
+import { profileConnectionSource, profileRun } from '../../../src/profile';
+import { routineProductions, type TopLogDocument } from '../../../src/report/topLog';
+import { labVersusProduction } from '../../../src/report/topLogText';
 import { documentOf, topLogCli } from './cli';
 import { queryStoreOf } from '../../standin/model/queryStore';
 import { useTestServer } from '../support';
@@ -136,6 +138,23 @@ END`);
     assert.equal(stats[0]!.requests - opening, 3, 'identity, state (permission + options + coverage), ranking + totals');
     assert.equal(JSON.stringify(queryStoreOf(t.standin!.state, lab).options), optionsBefore);
     await t.connectionsClosed();
+  });
+
+  it('lab vs production: a profile of the routine puts its per-execution log and log wait next to production\'s', async function () {
+    const doc = documentOf(await cli('--json', '--hours', '1'));
+    const production = routineProductions(doc).find((p) => p.name.toLowerCase() === nameOf(perRow).toLowerCase());
+    assert.ok(production, 'the per-row routine has production figures');
+    const run = await profileRun({ connections: profileConnectionSource(t.profile, t.secret), batches: [{ text: `EXEC ${perRow} @rows = 100;`, repeat: 1, firstLine: 0 }] });
+    const c = labVersusProduction(production, run);
+    assert.equal(c.labWritingExecutions, 100, c.notes.join(' '));
+    const [log, wait] = c.rows;
+    assert.ok(log!.lab !== null && log!.production !== null, c.summary);
+    assert.ok(wait!.lab !== null && wait!.production !== null, c.summary);
+    if (t.standin) {
+      // The same statement, the same model: the lab reproduces production (log per execution within 10 %).
+      assert.ok(Math.abs(log!.lab! - log!.production!) <= 0.1 * log!.production!, c.summary);
+    }
+    assert.match(c.summary, /^Lab vs production \((stand-in figures, )?per writing execution\): log .+ vs .+ · log wait .+ vs .+$/);
   });
 
   it('prints a text report naming the procedure, its statement and its figures', async () => {
