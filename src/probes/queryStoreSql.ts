@@ -130,6 +130,18 @@ export function planRanking(requested: TopLogRanking, capabilities: QueryStoreCa
   return { requested, used, waits, logBytes };
 }
 
+/**
+ * Which queries a ranking lists: the ones that wrote log (by log bytes, and for "alone", whose statements that wrote
+ * log but committed inside a larger transaction rank last), or that waited on it; every query when the server keeps
+ * neither (SQL Server 2016, ranked by executions).
+ */
+const FILTER: Record<RankingPlan['used'], string> = {
+  log: '\nWHERE r.log_bytes > 0',
+  wait: '\nWHERE w.log_wait_ms > 0',
+  alone: '\nWHERE r.log_bytes > 0',
+  executions: '',
+};
+
 const ORDER: Record<RankingPlan['used'], string> = {
   log: 'r.log_bytes DESC, r.executions DESC',
   wait: 'w.log_wait_ms DESC, r.log_bytes DESC',
@@ -165,7 +177,7 @@ FROM (
   ${runtimeDerived(plan)}
 ) AS r
 JOIN sys.query_store_query AS q ON q.query_id = r.query_id
-JOIN sys.query_store_query_text AS t ON t.query_text_id = q.query_text_id${waitJoin}
+JOIN sys.query_store_query_text AS t ON t.query_text_id = q.query_text_id${waitJoin}${FILTER[plan.used]}
 ORDER BY ${ORDER[plan.used]}, r.query_id;`;
 }
 

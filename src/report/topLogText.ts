@@ -48,6 +48,13 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Why a readable Query Store gave no rows, in the ranking's terms. */
+export function emptyText(doc: TopLogDocument): string {
+  const used = doc.ranking.used ?? doc.ranking.requested;
+  const what = used === 'executions' ? 'ran' : used === 'wait' ? 'waited on the log' : 'wrote log';
+  return `No query ${what} in ${doc.database} in this window (${doc.window.requestedHours} h): Query Store holds nothing to rank.`;
+}
+
 /** The CLI's text report. */
 export function describeTopLog(doc: TopLogDocument): string {
   const lines: string[] = [];
@@ -57,7 +64,7 @@ export function describeTopLog(doc: TopLogDocument): string {
   for (const n of doc.queryStore.notices) lines.push('', `Note: ${n}`);
   if (doc.rowsNotMeasured && doc.rowsNotMeasured !== doc.queryStore.message) lines.push('', doc.rowsNotMeasured);
   if (doc.rows.length === 0) {
-    if (doc.queryStore.outcome === 'ready' || doc.queryStore.outcome === 'read-only') lines.push('', `No query ran in ${doc.database} in this window (Query Store holds no runtime statistics for it).`);
+    if (doc.queryStore.outcome === 'ready' || doc.queryStore.outcome === 'read-only') lines.push('', emptyText(doc));
     return `${lines.join('\n')}\n`;
   }
   const used = doc.ranking.used ?? doc.ranking.requested;

@@ -8,7 +8,7 @@ import { readQueryStoreOfConnection, readServerDefinition } from '../../probes/q
 import { grantContextOf, captureServerIdentity } from '../../probes/serverInfo';
 import type { TopLogRanking } from '../../probes/queryStoreSql';
 import { buildTopLogDocument, type TopLogDocument, type TopLogRow } from '../../report/topLog';
-import { rowFigures, spanText } from '../../report/topLogText';
+import { emptyText, rowFigures, spanText } from '../../report/topLogText';
 import { formatBytes, formatCount, formatDuration } from '../../report/units';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connectionManager';
@@ -270,7 +270,7 @@ export function messageOf(doc: TopLogDocument): string {
   if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') return `${head}: ${doc.queryStore.message}`;
   const used = doc.ranking.used ?? doc.ranking.requested;
   const by = RANKINGS.find((r) => r.id === used)?.label.toLowerCase() ?? used;
-  const rows = doc.rows.length === 0 ? ' No query ran in this window.' : '';
+  const rows = doc.rows.length === 0 ? ` ${emptyText(doc)}` : '';
   const readOnly = doc.queryStore.outcome === 'read-only' ? ` ${doc.queryStore.message}` : '';
   return `${head} — ranked by ${by}.${doc.ranking.note ? ` ${doc.ranking.note}` : ''}${readOnly}${rows}`;
 }
