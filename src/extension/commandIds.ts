@@ -62,3 +62,12 @@ export const RECORDING_COMMAND_TITLES: Record<(typeof RecordingCommands)[keyof t
   'durabilityLens.startRecording': 'Start Recording',
   'durabilityLens.stopRecording': 'Stop Recording and Show',
 };
+
+/** The consent view's memory (issue 25): what the user confirmed to run, per file and text, in this workspace. */
+export const ConsentCommands = {
+  forgetRunConfirmations: 'durabilityLens.forgetRunConfirmations',
+} as const;
+
+export const CONSENT_COMMAND_TITLES: Record<(typeof ConsentCommands)[keyof typeof ConsentCommands], string> = {
+  'durabilityLens.forgetRunConfirmations': 'Forget Run Confirmations',
+};

@@ -17,7 +17,9 @@ import { ProcedureParameterStore } from './procedureParameterStore';
 import { ProcedureRunner } from './procedureRun';
 import { AdhocTrace } from './adhocTrace';
 import { RecordingWindow } from './recordingWindow';
-import { HistoryCommands, RecordingCommands } from './commandIds';
+import { ConsentCommands, HistoryCommands, RecordingCommands } from './commandIds';
+import { ConsentGate } from './consent/consentGate';
+import { ConsentStore } from './consent/consentStore';
 import { registerHistoryCommands } from './historyCommands';
 import { registerReadinessCommand } from './readinessCommand';
 import { offerOrphanCleanup } from './orphanSessions';
@@ -83,7 +85,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   const journal = new KeyValueRestoreJournal(context.globalState);
   const store = new ConnectionStore(context.secrets);
   const connections = new ConnectionManager(store, output, journal, setDatabaseContext);
-  const panels = new ComparisonPanels(context);
+  // "Copy GRANTs" of an opened comparison file grants to the connected login, never to one the file names.
+  const panels = new ComparisonPanels(context, () => connections.current?.preflight ?? null);
   // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
   const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
   // Which window owns which event session (globalState: shared by this machine's windows), with a heartbeat.
@@ -93,7 +96,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   // Per-statement figures of the last run at the end of its hot lines (issue 16); cleared when the document changes.
   const hints = new StatementHints();
   context.subscriptions.push(hints);
-  profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints);
+  // What the user confirmed to run (file, text, connection), per workspace; an edit of the file revokes it.
+  const consent = new ConsentGate(new ConsentStore(context.workspaceState), output);
+  profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints, consent);
   const trace = new AdhocTrace(output, connections, panels, history, ledger);
   adhocTrace = trace;
   const recording = new RecordingWindow(output, connections, panels, history, ledger);
@@ -127,6 +132,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     recording,
     vscode.commands.registerCommand(RecordingCommands.startRecording, () => recording.start()),
     vscode.commands.registerCommand(RecordingCommands.stopRecording, () => recording.stop()),
+    vscode.commands.registerCommand(ConsentCommands.forgetRunConfirmations, async () => {
+      const files = consent.store.files().length;
+      await consent.store.revokeAll();
+      void vscode.window.showInformationMessage(`Durability Lens: forgot the run confirmations of ${files} file${files === 1 ? '' : 's'} in this workspace; the next run that changes data or schema shows its text again.`);
+    }),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
       if (!connections.current && !(await connections.connect())) return;
       await checkOrphans(connections.current!, true);

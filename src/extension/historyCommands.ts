@@ -8,6 +8,7 @@ import type { ComparisonPanels } from './panel';
 import { ComparisonFormatError, loadComparison } from '../report/document';
 import { exportText, panelDataFromDocument, type ComparisonContext } from './panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
+import { neutraliseDocument, tooLargeText } from './openedComparison';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
 export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';
@@ -70,21 +71,37 @@ export async function exportRun(history: RunHistory): Promise<void> {
 
 /**
  * Opens a saved comparison (Export Run's JSON, or the CLI's `compare --json` from a CI pipeline) in the panel.
- * The runs are the source of truth: the model is rebuilt with this version's rules. Returns whether it opened.
+ * The runs are the source of truth: the model is rebuilt with this version's rules. A file over the size limit is not
+ * read; what it would present as SQL to run (GRANTs, the restore statement) is rebuilt from our templates, and it never
+ * chooses who "Copy GRANTs" grants to (openedComparison.ts). Returns whether it opened.
  */
 export async function openComparisonFile(panels: ComparisonPanels, history?: RunHistory): Promise<boolean> {
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Comparison', filters: { 'Durability Lens comparison': ['json'] } });
   const uri = picked?.[0];
   if (!uri) return false;
+  const name = vscode.workspace.asRelativePath(uri);
   let text: string;
   try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    // The size first, so a huge file is refused before it is read into memory; checked again on what was read.
+    const stat = await vscode.workspace.fs.stat(uri);
+    const before = tooLargeText(name, stat.size);
+    if (before) {
+      void vscode.window.showErrorMessage(`Durability Lens: ${before}`);
+      return false;
+    }
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    const after = tooLargeText(name, bytes.byteLength);
+    if (after) {
+      void vscode.window.showErrorMessage(`Durability Lens: ${after}`);
+      return false;
+    }
+    text = new TextDecoder().decode(bytes);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Durability Lens: could not read ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(`Durability Lens: could not read ${name}: ${(err as Error).message}`);
     return false;
   }
   try {
-    const doc = loadComparison(text);
+    const doc = neutraliseDocument(loadComparison(text));
     const data = panelDataFromDocument(doc);
     const runs = [...doc.modes.flatMap((m) => m.runs), ...doc.warmupRuns];
     const context: ComparisonContext = { plan: doc.plan, restore: doc.restore, error: doc.error };
@@ -93,7 +110,7 @@ export async function openComparisonFile(panels: ComparisonPanels, history?: Run
     return true;
   } catch (err) {
     const why = err instanceof ComparisonFormatError ? err.message : `unexpected content: ${(err as Error).message}`;
-    void vscode.window.showErrorMessage(`Durability Lens: ${vscode.workspace.asRelativePath(uri)} is not a comparison this version can show. ${why}`);
+    void vscode.window.showErrorMessage(`Durability Lens: ${name} is not a comparison this version can show. ${why}`);
     return false;
   }
 }

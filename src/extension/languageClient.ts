@@ -23,6 +23,9 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       { language: 'sql', scheme: 'untitled' },
     ],
     outputChannel: output,
+    // Hovers carry a server-provided database name (escaped in hoverText.ts): never trusted, no HTML, so no command
+    // link or raw HTML could act even if escaping ever failed.
+    markdown: { isTrusted: false, supportHtml: false },
   };
   return new LanguageClient(CLIENT_ID, 'Durability Lens', serverOptions, clientOptions);
 }

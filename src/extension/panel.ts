@@ -6,6 +6,7 @@ import { buildCsp, makeNonce, panelHtml } from './csp';
 import { saveExport } from './historyCommands';
 import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../profile/types';
+import { fillGrantees, LOGIN_PLACEHOLDER } from './openedComparison';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';
@@ -20,7 +21,11 @@ export class ComparisonPanels implements vscode.Disposable {
   private running: RunningView | null = null;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The connected login and database user (the preflight's): who "Copy GRANTs" of a comparison file grants to. */
+    private readonly principal: () => { loginName: string; userName: string } | null = () => null,
+  ) {
     this.disposables.push(
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state: unknown) => {
@@ -123,11 +128,20 @@ export class ComparisonPanels implements vscode.Disposable {
         await vscode.env.clipboard.writeText(exportText(data, 'markdown'));
         void vscode.window.showInformationMessage('Durability Lens: the comparison is on the clipboard as Markdown.');
         return;
-      case 'copyGrants':
+      case 'copyGrants': {
         if (!data?.grantScript) return;
-        await vscode.env.clipboard.writeText(data.grantScript);
-        void vscode.window.showInformationMessage('Durability Lens: the GRANT statements are on the clipboard.');
+        // A comparison file's GRANTs name placeholders (it never chooses the grantee): the connection's own login fills them.
+        const script = fillGrantees(data.grantScript, this.principal());
+        await vscode.env.clipboard.writeText(script.text);
+        void vscode.window.showInformationMessage(
+          !script.needed
+            ? 'Durability Lens: the GRANT statements are on the clipboard.'
+            : script.filled
+              ? 'Durability Lens: the GRANT statements are on the clipboard, for the login of your current connection (a comparison file never chooses who is granted).'
+              : `Durability Lens: the GRANT statements are on the clipboard with ${LOGIN_PLACEHOLDER} where the login goes: connect and copy again to fill in your own login (a comparison file never chooses who is granted).`,
+        );
         return;
+      }
       case 'export': {
         if (!data) return;
         await saveExport(data, message.format, this.runs, this.comparison);

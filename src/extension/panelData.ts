@@ -13,6 +13,7 @@ import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
+import { neutraliseDocument, placeholderFacts, templateGrant, templateGrantScript } from './openedComparison';
 import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
@@ -147,32 +148,35 @@ function grantFactsOf(run: RunResult | undefined) {
 
 /**
  * Missing measurements and the script "Copy GRANTs" puts on the clipboard. Both GRANT texts are rebuilt from the
- * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings: runs may
- * come from a comparison JSON opened from disk.
+ * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings. For runs
+ * from a file (`fromFile`) even the principal is not the file's: the GRANTs name placeholders that "Copy GRANTs" fills
+ * with the connection's own login (openedComparison.ts).
  */
-function missingFrom(runs: readonly RunResult[]): { missing: MissingRow[]; grantScript: string } {
+function missingFrom(runs: readonly RunResult[], fromFile = false): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();
   const missing: MissingRow[] = [];
   const requirements: { measurement: string; required: unknown; hasGrant: boolean }[] = [];
   const facts = grantFactsOf(runs[0]);
+  const template = placeholderFacts(runs[0]);
+  const grantOf = (entry: unknown) => (fromFile ? templateGrant(entry, template) : rebuildGrant(entry, facts));
   for (const r of runs) {
     for (const m of Array.isArray(r.missing) ? r.missing : []) {
       if (typeof m?.measurement !== 'string' || seen.has(m.measurement)) continue;
       seen.add(m.measurement);
-      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : rebuildGrant({ measurement: m.measurement, required: m.required }, facts) });
+      missing.push({ measurement: m.measurement, reason: m.reason, grant: m.grant === null ? null : grantOf({ measurement: m.measurement, required: m.required }) });
       requirements.push({ measurement: m.measurement, required: m.required, hasGrant: m.grant !== null });
     }
   }
   const preflight = runs.find((r) => Array.isArray(r.preflight?.missing) && r.preflight!.missing.length > 0)?.preflight;
   const preflightMissing = preflight ? preflight.missing.map((m) => ({ measurement: m?.measurement, required: m?.required })) : [];
-  const grants = rebuildGrants({ ...facts, measurements: [...preflightMissing, ...requirements.filter((m) => m.hasGrant)] });
-  return { missing, grantScript: grants.join('\n\n') };
+  const measurements = [...preflightMissing, ...requirements.filter((m) => m.hasGrant)];
+  return { missing, grantScript: fromFile ? templateGrantScript(measurements, template) : rebuildGrants({ ...facts, measurements }).join('\n\n') };
 }
 
-export function panelDataFromComparison(result: ComparisonResult, now: Date = new Date()): PanelData {
+export function panelDataFromComparison(result: ComparisonResult, now: Date = new Date(), fromFile = false): PanelData {
   const model = buildComparisonModel(result.runs);
   const restore = result.restore;
-  const { missing, grantScript } = missingFrom(result.runs);
+  const { missing, grantScript } = missingFrom(result.runs, fromFile);
   return {
     kind: 'comparison',
     title: `Durability comparison: ${result.plan.database}`,
@@ -288,17 +292,19 @@ export function comparisonContextOf(result: Pick<ComparisonResult, 'plan' | 'res
 
 /**
  * A saved comparison document (CLI `compare --json`, or Export Run) as panel data: with its plan it renders like a
- * fresh comparison; without one, header facts come from the runs.
+ * fresh comparison; without one, header facts come from the runs. Its GRANTs and restore statement are ours, never
+ * the file's (neutraliseDocument; a document already neutralised is left as it is).
  */
-export function panelDataFromDocument(doc: ComparisonDocument): PanelData {
+export function panelDataFromDocument(loaded: ComparisonDocument): PanelData {
+  const doc = neutraliseDocument(loaded);
   const runs = [...doc.modes.flatMap((m) => m.runs), ...doc.warmupRuns];
   const createdAt = new Date(doc.createdAt);
   const when = Number.isNaN(createdAt.getTime()) ? new Date() : createdAt;
   if (doc.plan) {
-    return panelDataFromComparison({ schemaVersion: 1, status: doc.status as ComparisonResult['status'], plan: doc.plan, runs, setupBatchCount: 0, restore: doc.restore, error: doc.error as ComparisonResult['error'] }, when);
+    return panelDataFromComparison({ schemaVersion: 1, status: doc.status as ComparisonResult['status'], plan: doc.plan, runs, setupBatchCount: 0, restore: doc.restore, error: doc.error as ComparisonResult['error'] }, when, true);
   }
   const model = buildComparisonModel(runs);
-  const { missing, grantScript } = missingFrom(runs);
+  const { missing, grantScript } = missingFrom(runs, true);
   return {
     kind: 'comparison',
     title: `Durability comparison: ${doc.database ?? 'unknown database'}`,

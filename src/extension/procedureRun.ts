@@ -1,7 +1,8 @@
 // The procedure lenses ("Profile EXEC…", "Compare durability…"): prompt for each parameter (type and default shown,
 // last values and named sets from the workspace), check the deployed definition against the editor's text (offer
-// to run the deployed one or to deploy this one — CREATE OR ALTER, after a modal that shows it), then hand an RPC
-// call with typed parameters to the profiling controller like any selection.
+// to run the deployed one or to deploy this one — CREATE OR ALTER, only after the consent view showed it with the call
+// and the definition the call runs), then hand an RPC call with typed parameters to the profiling controller, which
+// asks the same consent gate (already confirmed after a deploy). Nothing runs in Restricted Mode.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from './connectionManager';
 import type { ProfileMode } from './profiling';
@@ -13,11 +14,18 @@ import { Commands } from '../shared/commands';
 import { isProcedureTarget, procedureTargetOf, type ProcedureParameterArg, type ProcedureTarget } from '../shared/procedureTarget';
 import { analyze } from '../tsql';
 import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
+import { procedureConsentParts, type CalledDefinition } from './consent/procedureParts';
+import type { ConsentPart } from './consent/consentView';
+import { documentName } from './profilingController';
 
-/** Characters of the deploy statement shown in the confirmation; the whole text always goes to the output channel. */
-const DEPLOY_PREVIEW_CHARS = 4000;
+export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
 
-export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy' } as const;
+/** Why a deployed definition that can't be read can't be shown (the consent view says it). */
+function unreadableReason(deployed: DeployedDefinition): string {
+  if (deployed.status === 'hidden') return deployed.reason === 'encrypted' ? 'it is deployed WITH ENCRYPTION' : 'the login has no VIEW DEFINITION on it';
+  if (deployed.status === 'not-comparable') return deployed.reason === 'numbered' ? 'a numbered procedure (sys.numbered_procedures is not read)' : 'a temporary procedure (it lives in tempdb)';
+  return 'it could not be read';
+}
 
 /**
  * What the definition modal offers: only Deploy when nothing is deployed; only running the deployed one when the
@@ -64,6 +72,8 @@ export class ProcedureRunner {
       await vscode.window.showWarningMessage('Durability Lens: use the "Profile EXEC…" lens above a CREATE PROCEDURE to profile a procedure. Nothing was run.');
       return;
     }
+    // Restricted Mode: no prompt, no connection, no deploy, no call.
+    if (!(await this.profiling.consent.trusted(`Profile EXEC ${arg.name}`))) return;
     const uri = vscode.Uri.parse(arg.uri);
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
     const found = this.current(document, arg);
@@ -84,14 +94,16 @@ export class ProcedureRunner {
     }
     const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} EXEC ${target.name}`;
     if (!(await this.profiling.ensureConnected(what))) return;
-    if (!(await this.checkDeployed(document, target))) return;
     const batch = procedureCallBatch(target, answers);
+    const consent = await this.checkDeployed(document, target, batch.text, mode);
+    if (!consent) return;
     const workload: WorkloadTarget = {
       kind: 'batch',
       batches: [{ index: target.batchIndex, text: batch.text, repeat: 1, firstLine: batch.firstLine, empty: false, call: batch.call! }],
       hasDelayedCommits,
       description: `${batch.text} (the procedure at ${lines(target)}, called as an RPC)`,
       setupDescription: null,
+      consent,
     };
     this.output.info(`${what}: ${batch.text} — sent as an RPC request with typed parameters.`);
     await this.profiling.runWorkload(document, workload, mode);
@@ -183,19 +195,23 @@ export class ProcedureRunner {
     return answers;
   }
 
-  /** True when the run may go ahead (the definitions match, or the user chose the deployed one, or deployed this one). */
-  private async checkDeployed(document: vscode.TextDocument, target: ProcedureTarget): Promise<boolean> {
+  /**
+   * The consent view's parts for the call when the run may go ahead (the definitions match, or the user chose the
+   * deployed one, or confirmed and deployed this one); null when nothing may run.
+   */
+  private async checkDeployed(document: vscode.TextDocument, target: ProcedureTarget, callText: string, mode: ProfileMode): Promise<ConsentPart[] | null> {
     const source = this.connections.connectionSource();
     const active = this.connections.current;
-    if (!source || !active) return false;
+    if (!source || !active) return null;
     const quoted = procedureCallName(target);
     const editorText = document.getText(new vscode.Range(target.range.start.line, target.range.start.character, target.range.end.line, target.range.end.character));
+    const editor: CalledDefinition = { source: 'editor', text: editorText, firstLine: target.range.start.line };
     let session;
     try {
       session = await source.open('monitor');
     } catch (err) {
       await vscode.window.showErrorMessage(`Durability Lens: could not connect to compare ${target.name} with the deployed definition: ${(err as Error).message}. Nothing was run.`);
-      return false;
+      return null;
     }
     try {
       const deployed = await readDeployedDefinition(session, quoted);
@@ -203,7 +219,7 @@ export class ProcedureRunner {
       const problem = definitionStatusText(target.name, quoted, deployed, comparison);
       if (!problem) {
         this.output.info(`${target.name}: the deployed definition matches the editor's text.`);
-        return true;
+        return procedureConsentParts({ name: target.name, callText, definition: editor, deploy: null });
       }
       this.output.warn(problem);
       const choices: string[] = definitionChoices(deployed.status);
@@ -213,22 +229,26 @@ export class ProcedureRunner {
       }, ...choices);
       if (choice === DEFINITION_CHOICES.runDeployed) {
         this.output.info(`${target.name}: running the deployed version, as chosen.`);
-        return true;
+        const definition: CalledDefinition = deployed.status === 'found' ? { source: 'deployed', text: deployed.definition } : { source: 'unknown', reason: unreadableReason(deployed) };
+        return procedureConsentParts({ name: target.name, callText, definition, deploy: null });
       }
       if (choice !== DEFINITION_CHOICES.deploy) {
         this.output.info(`${target.name}: nothing was run or deployed.`);
-        return false;
+        return null;
       }
       const statement = deployStatement(editorText);
-      const preview = statement.length > DEPLOY_PREVIEW_CHARS ? `${statement.slice(0, DEPLOY_PREVIEW_CHARS)}\n… (${statement.length - DEPLOY_PREVIEW_CHARS} more characters; the whole statement is in the Durability Lens output)` : statement;
-      const confirmed = await vscode.window.showWarningMessage(
-        `Durability Lens: deploy ${target.name} to database ${active.database} on ${active.serverLabel}? This runs the statement below (CREATE OR ALTER: an existing procedure keeps its permissions).`,
-        { modal: true, detail: preview },
-        DEFINITION_CHOICES.confirmDeploy,
-      );
-      if (confirmed !== DEFINITION_CHOICES.confirmDeploy) {
-        this.output.info(`${target.name}: deploy declined; nothing was run or changed.`);
-        return false;
+      const parts = procedureConsentParts({ name: target.name, callText, definition: editor, deploy: { statement, firstLine: target.range.start.line } });
+      const confirmed = await this.profiling.consent.confirm({
+        action: `Deploy ${target.name} and ${mode === 'compare' ? 'compare durability modes for' : 'profile'} ${callText}`,
+        file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
+        connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
+        parts,
+        confirmLabel: DEFINITION_CHOICES.confirmDeploy,
+        notes: [],
+      });
+      if (!confirmed) {
+        this.output.info(`${target.name}: deploy not confirmed; nothing was run or changed.`);
+        return null;
       }
       this.output.info(`Deploying ${target.name} to ${active.database}:\n${statement}`);
       await session.execute(statement);
@@ -236,15 +256,15 @@ export class ProcedureRunner {
       if (after.status !== 'found' || !compareDefinitions(after.definition, editorText).same) {
         const why = definitionStatusText(target.name, quoted, after, after.status === 'found' ? compareDefinitions(after.definition, editorText) : null) ?? 'it could not be read back';
         await vscode.window.showErrorMessage(`Durability Lens: ${target.name} was deployed, but reading it back does not match the editor: ${why} Nothing was run.`);
-        return false;
+        return null;
       }
       this.output.info(`${target.name} deployed; the definition read back matches the editor.`);
-      return true;
+      return parts.filter((p) => p.key !== 'deploy');
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       this.output.error(`${target.name}: checking or deploying the definition failed: ${message}`);
       await vscode.window.showErrorMessage(`Durability Lens: checking or deploying ${target.name} failed: ${message}. Nothing was run.`);
-      return false;
+      return null;
     } finally {
       await session.close().catch(() => undefined);
     }

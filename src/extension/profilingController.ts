@@ -1,11 +1,17 @@
 // Runs "Profile …" and "Compare Durability" against the active connection: resolves the target, asks to connect
 // when needed, cancellable progress from the profile API's events, PRINT/errors to the output channel, errors at
-// their document line, the confirmation before switching DELAYED_DURABILITY, and the result panel.
+// their document line, the consent view before anything that changes data or schema runs (consent/), the
+// confirmation before switching DELAYED_DURABILITY, and the result panel. A target inside a routine body is refused
+// (its CREATE/ALTER would run) with Profile EXEC… offered instead.
 import * as vscode from 'vscode';
 import { ConnectionFailure } from '../db/errors';
 import type { WorkloadMessage } from '../db/types';
 import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../profile';
-import { describeTarget, type ProfileTarget } from '../shared/commands';
+import { Commands, describeTarget, type ProfileTarget } from '../shared/commands';
+import { procedureTargetOf } from '../shared/procedureTarget';
+import { analyze } from '../tsql';
+import { ConsentGate } from './consent/consentGate';
+import { partsOfWorkload, type ConsentRequest } from './consent/consentView';
 import { ConnectionCommands } from './commandIds';
 import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
@@ -15,12 +21,17 @@ import type { RunHistory } from './runHistory';
 import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { RunResult } from '../profile/types';
-import { resolveEditorTarget, resolveLensTarget, targetText, type WorkloadTarget } from './targets';
+import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
 import { limitMessages } from '../shared/messageFlood';
 import type { SessionLedger } from './sessionLedger';
 import type { StatementHintsSink } from './statementHints';
 import { columnOf } from '../report/comparison';
+
+/** The document's file name ("s1.sql"), or its URI's last segment for untitled and virtual documents. */
+export function documentName(document: vscode.TextDocument): string {
+  return (document.fileName ?? document.uri?.path ?? document.uri?.toString() ?? '').split(/[\\/]/).pop() || 'the document';
+}
 
 /** "s1-single-row-inserts.sql: batch 3 (lines 17–24), after setup batches 1–2 (lines 1–16)" for the verdict. */
 function workloadLabel(document: vscode.TextDocument, target: WorkloadTarget): string {
@@ -42,6 +53,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     private readonly ledger?: SessionLedger,
     /** Inline per-statement hints in the editor after a run (issue 16). */
     private readonly hints?: StatementHintsSink,
+    /** Restricted Mode and the consent view; without one (tests, other hosts) every change is asked, nothing remembered. */
+    readonly consent: ConsentGate = new ConsentGate(undefined, output),
   ) {}
 
   /** True while a profile or comparison runs (its event session is live, so it is no orphan). */
@@ -61,6 +74,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
 
   dispose(): void {
     this.diagnostics.dispose();
+    this.consent.dispose();
   }
 
   async profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void> {
@@ -71,6 +85,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await vscode.window.showWarningMessage(`Durability Lens: ${describeTarget(target)} no longer holds a statement to run (the document changed). Nothing was run.`);
       return;
     }
+    if (isRoutineBody(resolved)) return this.offerProcedure(document, resolved, mode);
     await this.run(document, { ...resolved, description: describeTarget(target) }, mode);
   }
 
@@ -81,7 +96,29 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await vscode.window.showWarningMessage('Durability Lens: there is no statement to run here (only comments or blank lines). Nothing was run.');
       return;
     }
+    if (isRoutineBody(resolved)) return this.offerProcedure(document, resolved, mode);
     await this.run(document, resolved, mode);
+  }
+
+  /**
+   * The target is a routine's batch: running it would run its CREATE/ALTER (redeploying it) and measure that DDL, not
+   * the work inside. Nothing runs; for a procedure, Profile EXEC… (the procedure lens's flow) is offered.
+   */
+  private async offerProcedure(document: vscode.TextDocument, body: RoutineBody, mode: ProfileMode): Promise<void> {
+    const r = body.routine;
+    const what = `${r.kind.toLowerCase()} ${r.name}`;
+    const head = `Durability Lens: this is the body of ${what} (line ${r.line + 1}). Running its batch would run its CREATE/ALTER — redeploying it — and measure that DDL, not the work inside it. Nothing was run.`;
+    const select = 'Select statements inside the body to profile them on their own, as an ad-hoc batch.';
+    this.output.info(`${head} ${r.kind === 'PROCEDURE' ? `Offered: EXEC ${r.name}.` : ''}`);
+    if (r.kind !== 'PROCEDURE') {
+      await vscode.window.showWarningMessage(`${head} ${select}`);
+      return;
+    }
+    const routine = (analyze(document.getText()).routines ?? []).find((x) => x.kind === 'PROCEDURE' && x.range.start.line === r.line && x.name === r.name);
+    const button = `${mode === 'compare' ? 'Compare' : 'Profile'} EXEC ${r.name}…`;
+    const choice = await vscode.window.showWarningMessage(`${head} Profile it through EXEC ${r.name} instead (it is called with the parameters you enter), or ${select.charAt(0).toLowerCase()}${select.slice(1)}`, button);
+    if (choice !== button || !routine) return;
+    await vscode.commands.executeCommand(mode === 'compare' ? Commands.compareProcedure : Commands.profileProcedure, procedureTargetOf(routine, document.uri.toString(), document.version));
   }
 
   /** Cancels a running profile/comparison and waits (at most `timeoutMs`) for its restore and cleanup. */
@@ -113,6 +150,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
 
   private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
     const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${targetText(target)}`;
+    // Restricted Mode: nothing from the workspace's files is sent, so nothing is asked either (not even to connect).
+    if (!(await this.consent.trusted(what))) return;
     if (this.running) {
       await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
       return;
@@ -134,6 +173,19 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (abort.signal.aborted) return;
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
+    // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
+    const request: ConsentRequest = {
+      action: what.charAt(0).toUpperCase() + what.slice(1),
+      file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
+      connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
+      parts: target.consent ?? partsOfWorkload(target.batches, mode),
+      confirmLabel: 'Run',
+      notes: target.adHocIn
+        ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
+        : [],
+    };
+    if (!(await this.consent.confirm(request))) return;
+    if (abort.signal.aborted) return;
     this.diagnostics.delete(document.uri);
     const startedAt = Date.now();
     const runningTitle = `Running: ${what}`;

@@ -1,6 +1,9 @@
 // Hover texts for delayed durability: what each setting, COMMIT option and sys.sp_flush_log means.
 // Every claim follows "Control Transaction Durability" and the pages linked below (see
 // shared/reference/sqlserver.md §5); keep it that way when editing.
+// The only server-provided text here is the connected database's name and setting: the name goes into a code span
+// that no backtick, bracket or HTML can leave (no remote image, no link in a hover), the setting must be one of three.
+import { markdownCodeSpan } from '../shared/markdownCode';
 
 export const DOC = {
   durability: 'https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability',
@@ -100,13 +103,16 @@ export function flushLogText(): string {
   ].join('\n');
 }
 
-/** What a COMMIT will do on the connected database; without a connection, the whole table. */
-export function commitText(option: 'ON' | 'OFF' | null, database: { database: string; delayedDurability: DatabaseSetting } | null): string {
+const SETTINGS: readonly string[] = ['DISABLED', 'ALLOWED', 'FORCED'];
+
+/** What a COMMIT will do on the connected database; without a connection (or with a setting we don't know), the whole table. */
+export function commitText(option: 'ON' | 'OFF' | null, context: { database: string; delayedDurability: DatabaseSetting } | null): string {
   const asked = option === null ? 'no durability option' : `\`WITH (DELAYED_DURABILITY = ${option})\``;
+  const database = context && typeof context.database === 'string' && SETTINGS.includes(context.delayedDurability) ? context : null;
   if (database) {
     const outcome = commitOutcome(option, database.delayedDurability);
     return [
-      `**COMMIT** with ${asked}: **${outcome}** on database \`${database.database}\` (DELAYED_DURABILITY = ${database.delayedDurability}).`,
+      `**COMMIT** with ${asked}: **${outcome}** on database ${markdownCodeSpan(database.database)} (DELAYED_DURABILITY = ${database.delayedDurability}).`,
       '',
       outcome === 'delayed durable' ? LOSS : 'It returns only after its log records are written to disk.',
       '',

@@ -19,6 +19,7 @@ import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
 import { topLogTests } from './topLog.e2e';
+import { runRestrictedModeTests } from './restricted.e2e';
 
 /** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
@@ -86,6 +87,11 @@ async function main(): Promise<number> {
     console.log('e2e: Heaviest Log Writers against the stand-in');
     outcomes.push(...(await runTests(selected(topLogTests(standin)), ctx)));
     await page.close();
+    if (!only || only.test('Restricted Mode:')) {
+      // A second code-server with workspace trust on (the main one runs with trust off): nothing runs untrusted.
+      console.log('e2e: Restricted Mode (a second code-server with workspace trust on)');
+      outcomes.push(...(await runRestrictedModeTests(context, standin, consoleLines)));
+    }
 
     if (!only) {
       console.log('e2e: extension-host tests');

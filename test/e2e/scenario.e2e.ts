@@ -9,6 +9,7 @@ import type { E2eTest } from './support/harness';
 import { cell, checkCharts, leadingNumber, panelFrame, readMetricTable, readVerdict, selectTab, truncation, waitForPanelTitle, type MetricTable } from './support/panel';
 import { repoRoot, resultsDir } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
+import { confirmIf, numberedLine, readConsent } from './support/consent';
 import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem, reloadWindow, runCommand, selectAllIn, waitForExplorer } from './support/workbench';
 
 /** Rows of the scaled-down S1 copy the run writes into the workspace. */
@@ -93,7 +94,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
       },
     },
     {
-      name: 'README demo step 2: the Profile batch lens runs the setup first, connects through the UI, and profiles the loop',
+      name: 'README demo step 2: the Profile batch lens connects through the UI, shows the setup and the loop it will run, runs only after Run, and profiles the loop',
       timeoutMs: 180_000,
       run: async ({ page, screenshot }) => {
         // Literally: the lens, no selection (it used to run the loop alone → "Invalid object name 'dbo.SingleRowInsert'").
@@ -101,6 +102,19 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
         await pickQuickItem(page, STANDIN_PROFILE_NAME);
         await answerInputBox(page, PASSWORD_TITLE, STANDIN_PASSWORD);
+        // The consent view (issue 25): the setup batches and the loop, with the document's line numbers, before anything runs.
+        const sample = fs.readFileSync(path.join(repoRoot, README_SAMPLE), 'utf8');
+        const consent = await readConsent(page);
+        await screenshot('readme-step2-consent');
+        const lab = standin.engine.state.dbByName('lab')!;
+        const shows = ([pattern, text]: readonly [RegExp, string]) => [numberedLine(lineOf(sample, pattern), text).test(consent), `no line ${lineOf(sample, pattern)} "${text}"`] as const;
+        await confirmIf(page, consent, [
+          [!lab.tables.has('singlerowinsert'), 'the setup ran before the user confirmed it'],
+          shows([/^CREATE TABLE dbo\.SingleRowInsert/, 'CREATE TABLE dbo.SingleRowInsert']),
+          shows([/^\s+DROP TABLE dbo\.SingleRowInsert;/, 'DROP TABLE dbo.SingleRowInsert;']),
+          shows([/^\s+INSERT INTO dbo\.SingleRowInsert DEFAULT VALUES;/, 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;']),
+          [/Setup — runs first, unmeasured/.test(consent) && /── Measured/.test(consent), 'no setup and measured parts'],
+        ], 'Run');
         const title = await panelOrError(page, /Durability profile/, 150_000);
         const verdict = await readVerdict(page);
         const table = await readMetricTable(page);

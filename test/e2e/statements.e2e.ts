@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
+import { confirmIf, consentDialog, numberedLine, readConsent } from './support/consent';
 import { leadingNumber, panelFrame, readVerdict, selectTab } from './support/panel';
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
@@ -50,25 +51,30 @@ async function readStatements(page: Page, timeoutMs = 30_000): Promise<{ rows: S
 
 /**
  * Clicks the lens and connects through the UI when asked (run alone with E2E_ONLY the window is not connected yet;
- * after the procedure tests it is, and the run starts at once). The password is typed only if it is asked for.
+ * after the procedure tests it is, and the run starts at once). The password is typed only if it is asked for. The
+ * consent view then shows the setup and the loop (this file was never confirmed): its text is returned after "Run".
  */
-async function clickLensConnecting(page: Page, title: string): Promise<void> {
+async function clickLensConnecting(page: Page, title: string, expected: ReadonlyArray<readonly [number, string]>): Promise<string> {
   await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: title }).first().click({ timeout: 30_000 });
   const connect = page.locator('.notification-toast.notification-fade-in-done', { hasText: /needs a SQL Server connection/ }).first();
-  const panel = page.locator('iframe.webview').first();
+  const consent = consentDialog(page);
   const first = await Promise.race([
     connect.waitFor({ timeout: 60_000 }).then(() => 'connect', () => 'none'),
-    panel.waitFor({ state: 'attached', timeout: 60_000 }).then(() => 'panel', () => 'none'),
+    consent.waitFor({ timeout: 60_000 }).then(() => 'consent', () => 'none'),
   ]);
-  if (first !== 'connect') return;
-  await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
-  await pickQuickItem(page, STANDIN_PROFILE_NAME);
-  const passwordBox = page.locator('.quick-input-widget', { hasText: /password for "Stand-in \(lab\)"/ });
-  const next = await Promise.race([
-    passwordBox.waitFor({ timeout: 60_000 }).then(() => 'password', () => 'none'),
-    panel.waitFor({ state: 'attached', timeout: 60_000 }).then(() => 'panel', () => 'none'),
-  ]);
-  if (next === 'password') await answerInputBox(page, /password for "Stand-in \(lab\)"/, STANDIN_PASSWORD);
+  if (first === 'connect') {
+    await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
+    await pickQuickItem(page, STANDIN_PROFILE_NAME);
+    const passwordBox = page.locator('.quick-input-widget', { hasText: /password for "Stand-in \(lab\)"/ });
+    const next = await Promise.race([
+      passwordBox.waitFor({ timeout: 60_000 }).then(() => 'password', () => 'none'),
+      consent.waitFor({ timeout: 60_000 }).then(() => 'consent', () => 'none'),
+    ]);
+    if (next === 'password') await answerInputBox(page, /password for "Stand-in \(lab\)"/, STANDIN_PASSWORD);
+  }
+  const text = await readConsent(page);
+  await confirmIf(page, text, expected.map(([line, statement]) => [numberedLine(line, statement).test(text), `no line ${line} "${statement}"`] as const), 'Run');
+  return text;
 }
 
 /** The Statements table holding a statement of this fixture, or the text of our error notification if one shows first. */
@@ -161,7 +167,7 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         await openFile(page, STATEMENTS_FILE);
         const lens = await lensLine(page, 'Profile batch', 60_000);
         assert(lens === lineOf(text, /^WHILE\b/), `the Profile batch lens is over line ${lens}, not the WHILE loop`);
-        await clickLensConnecting(page, 'Profile batch');
+        await clickLensConnecting(page, 'Profile batch', [[lineOf(text, /^CREATE TABLE dbo\.stmt_rows/), 'CREATE TABLE dbo.stmt_rows'], [insertLine, 'INSERT INTO dbo.stmt_rows DEFAULT VALUES;']]);
         await statementsOrError(page, 180_000);
         const verdict = await readVerdict(page);
         assert(!/failed|SQL error/.test(verdict.headline), `the profile failed: ${verdict.headline}`);

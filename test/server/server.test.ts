@@ -82,7 +82,7 @@ describe('language server over stdio', function () {
     assert.deepEqual(target.batchRange.start, { line: 0, character: 0 });
   });
 
-  it('a parameterless procedure gets its body analysed: a Profile batch lens on the loop, the diagnostic on the INSERT and COMMIT lenses inside it', async () => {
+  it('a parameterless procedure gets its body analysed (the diagnostic on the INSERT), but no lens in it runs its batch: the loop offers EXEC, COMMITs get none', async () => {
     const uri = 'file:///work/proc.sql';
     const text = [
       'CREATE PROCEDURE dbo.load_rows AS',
@@ -104,18 +104,19 @@ describe('language server over stdio', function () {
     const published = await client.diagnosticsOfVersion(uri, 1, after);
     assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range]), [['autocommit-dml-in-loop', rangeOf(text, 'INSERT INTO dbo.t DEFAULT VALUES;')]]);
     const lenses = await client.codeLenses(uri);
-    const commit = rangeOf(text, 'COMMIT');
     const loopAt = positionAt(text, text.indexOf('WHILE'));
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    // Running this batch would run CREATE PROCEDURE (a redeploy) and measure the DDL: the loop's lens calls the procedure.
     assert.deepEqual(lenses.map(lensSummary), [
-      { title: 'Profile transaction', command: Commands.profileTransaction, range: commit },
-      { title: 'Compare durability', command: Commands.compareDurability, range: commit },
-      { title: 'Profile batch', command: Commands.profileBatch, range: { start: loopAt, end: loopAt } },
+      { title: 'Profile this loop via EXEC dbo.load_rows', command: Commands.profileProcedure, range: { start: loopAt, end: loopAt } },
       { title: 'Profile EXEC dbo.load_rows', command: Commands.profileProcedure, range: top },
       { title: 'Compare durability', command: Commands.compareProcedure, range: top },
     ]);
-    const target = lenses[3]!.command!.arguments![0] as ProcedureTarget;
-    assert.ok(isProcedureTarget(target));
+    assert.ok(!lenses.some((l) => l.command!.command === Commands.profileBatch || l.command!.command === Commands.profileTransaction || l.command!.command === Commands.compareDurability));
+    const viaLoop = lenses[0]!.command!.arguments![0] as ProcedureTarget;
+    const target = lenses[1]!.command!.arguments![0] as ProcedureTarget;
+    assert.ok(isProcedureTarget(target) && isProcedureTarget(viaLoop));
+    assert.deepEqual(viaLoop, target);
     assert.deepEqual([target.name, target.nameParts, target.parameters, target.notPromptable], ['dbo.load_rows', ['dbo', 'load_rows'], [], null]);
   });
 

@@ -69,7 +69,8 @@ export class CodeServer {
 
   /** `port` 0 (default) = a free one; `host` is the bind address (loopback unless the demo is asked otherwise). */
   /** `password`: code-server's own password auth (needed whenever it listens beyond loopback); none otherwise. */
-  static async start(workspace: string, options: { dirs?: ServerDirs; port?: number; host?: string; password?: string } = {}): Promise<CodeServer> {
+  /** `workspaceTrust`: keep VS Code's workspace trust on (the Restricted Mode test); off everywhere else. */
+  static async start(workspace: string, options: { dirs?: ServerDirs; port?: number; host?: string; password?: string; workspaceTrust?: boolean } = {}): Promise<CodeServer> {
     const dirs = options.dirs ?? E2E_DIRS;
     const port = options.port || (await freePort());
     const host = options.host ?? '127.0.0.1';
@@ -81,9 +82,11 @@ export class CodeServer {
     fs.writeFileSync(configFile, `auth: ${auth}\ncert: false\n`, { mode: 0o600 });
     const args = [
       codeServerEntry, '--config', configFile, '--auth', auth, '--bind-addr', `${host}:${port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, workspace,
+      '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+      '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
     ];
+    if (!options.workspaceTrust) args.push('--disable-workspace-trust');
+    args.push(workspace);
     const logFd = fs.openSync(path.join(dirs.run, 'code-server.log'), 'w');
     // detached: the child leads a new process group, so one kill(-pid) reaches the extension host too.
     const child = spawn(nodeBin, args, {

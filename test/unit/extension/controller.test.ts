@@ -89,7 +89,10 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.equal(data.kind, 'comparison');
     assert.equal(data.header.restore?.ok, true, JSON.stringify(data.header));
     assert.ok(data.standInLabel);
-    assert.equal(fake.shown.filter((s) => s.modal).length, 0, 'development profile: no modal confirmation');
+    // A development profile skips the switch confirmation, never the consent view: asked once for the script (setup
+    // and loop), and not again for the same text of the same file.
+    assert.deepEqual(fake.shown.filter((s) => s.modal).map((s) => s.message.split(' — ')[0]), ['Durability Lens: confirm what runs']);
+    assert.ok(lines.some((l) => /you confirmed this exact T-SQL from s1\.sql for lab before/.test(l)), lines.join('\n'));
     assert.ok(fake.progress.some((p) => p.startsWith('Switching DELAYED_DURABILITY: FORCED')), fake.progress.join(' | '));
     assert.deepEqual(await journal.list(), []);
     assert.equal((await serverState(h)).setting, 'DISABLED');
@@ -107,7 +110,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const script = 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;\n';
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
     await controller.profileText(fakeDocument(script) as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'compare');
-    const modal = fake.shown.find((s) => s.modal)!;
+    const modal = fake.shown.find((s) => s.modal && s.message.startsWith('Switch'))!;
     assert.equal(modal.message, `Switch DELAYED_DURABILITY of lab on 127.0.0.1,${h.server.port} between DISABLED and FORCED to compare?`);
     assert.match(modal.detail!, /DELAYED_DURABILITY is DISABLED now/);
     assert.match(modal.detail!, /Data-loss caveat: /);

@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { resolveEditorTarget, resolveLensTarget, targetText } from '../../../src/extension/targets';
+import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/targets';
+
+/** The workload a target resolves to (these scripts hold no routine: a RoutineBody answer fails the test). */
+function workload<T>(t: T): Exclude<T, { kind: 'routine-body' }> {
+  assert.ok(t === null || !isRoutineBody(t as never), 'resolved to a routine body');
+  return t as Exclude<T, { kind: 'routine-body' }>;
+}
+const resolveEditorTarget = (...args: Parameters<typeof resolveAny>): WorkloadTarget | null => workload(resolveAny(...args));
+const resolveLensTarget = (...args: Parameters<typeof resolveLensAny>): WorkloadTarget | null => workload(resolveLensAny(...args));
 
 const SCRIPT = [
   'CREATE TABLE dbo.t (id int);', // 0
@@ -118,5 +126,57 @@ describe('extension/targets with setup markers (README demo steps 2 and 3)', () 
     const none = resolveEditorTarget(text, null, 0)!;
     assert.deepEqual(none.batches.map((b) => b.index), [0, 1, 2]);
     assert.equal(none.description, "the script's measured batches 2–3 (lines 5–7)");
+  });
+
+  describe('routine bodies: never their CREATE/ALTER', () => {
+    const PROC = [
+      'SET NOCOUNT ON;', // 0
+      'GO',
+      'CREATE OR ALTER PROCEDURE dbo.p @n int = 3', // 2
+      'AS',
+      'BEGIN',
+      '  DECLARE @i int = 0;', // 5
+      '  WHILE @i < @n',
+      '  BEGIN',
+      '    INSERT dbo.t VALUES (@i);', // 8
+      '    SET @i += 1;',
+      '  END',
+      'END', // 11
+      'GO',
+      'EXEC dbo.p;', // 13
+    ].join('\n');
+
+    it('the cursor in a procedure body: a RoutineBody, not the batch', () => {
+      const t = resolveAny(PROC, null, offsetOfLine(PROC, 8) + 4);
+      assert.ok(t && isRoutineBody(t), JSON.stringify(t));
+      assert.deepEqual(t.routine, { kind: 'PROCEDURE', name: 'dbo.p', number: null, line: 2 });
+    });
+
+    it('a lens target on the procedure\'s batch: a RoutineBody', () => {
+      const t = resolveLensAny(PROC, { batchIndex: 1, version: 1, batchRange: { start: { line: 2 } } }, 1);
+      assert.ok(t && isRoutineBody(t));
+    });
+
+    it('a document that is one CREATE PROCEDURE: a RoutineBody wherever the cursor is', () => {
+      const only = 'CREATE PROCEDURE dbo.q AS\n  DELETE FROM dbo.t;\n';
+      const t = resolveAny(only, null, 0);
+      assert.ok(t && isRoutineBody(t));
+      assert.equal(t.routine.name, 'dbo.q');
+    });
+
+    it('a selection inside the body runs on its own and names the procedure it lies in', () => {
+      const t = resolveEditorTarget(PROC, { start: offsetOfLine(PROC, 5), end: offsetOfLine(PROC, 11) }, 0)!;
+      assert.equal(t.kind, 'selection');
+      assert.equal(t.adHocIn, 'procedure dbo.p');
+      assert.ok(!t.batches.some((b) => /CREATE/.test(b.text)));
+      const outside = resolveEditorTarget(PROC, { start: offsetOfLine(PROC, 13), end: PROC.length }, 0)!;
+      assert.equal(outside.adHocIn, null);
+    });
+
+    it('the cursor outside the routine still gets its own batch', () => {
+      const t = resolveEditorTarget(PROC, null, offsetOfLine(PROC, 13) + 2)!;
+      assert.equal(t.kind, 'batch');
+      assert.match(t.batches.at(-1)!.text, /EXEC dbo\.p;/);
+    });
   });
 });

@@ -26,6 +26,10 @@ export class FakeVscode {
   /** What showSaveDialog answers (a path), and the files written through workspace.fs. */
   saveAnswers: (string | undefined)[] = [];
   written = new Map<string, string>();
+  /** Files read through workspace.fs.readFile, in order. */
+  fileReads: string[] = [];
+  /** Sizes fs.stat reports instead of the written text's (a huge file without allocating it). */
+  fileSizes = new Map<string, number>();
   /** What showOpenDialog answers (a path; files are read from `written`). */
   openAnswers: (string | undefined)[] = [];
   /** Placeholders of the quick picks shown, in order (the e2e tests drive them by placeholder). */
@@ -35,6 +39,7 @@ export class FakeVscode {
   progress: string[] = [];
   /** The user presses the notification's Cancel when a progress message matches (then the pattern is cleared). */
   cancelWhenProgress: RegExp | null = null;
+  private contentProvider: { provideTextDocumentContent(uri: unknown): string } | null = null;
   private configListeners: ((e: { affectsConfiguration(section: string): boolean }) => void)[] = [];
   /** What workspace.textDocuments returns (lens targets find their document here). */
   documents: unknown[] = [];
@@ -44,6 +49,17 @@ export class FakeVscode {
   /** Listeners of workspace.onDidChangeTextDocument / onDidCloseTextDocument: call them to simulate an edit or close. */
   changeListeners: ((e: { document: { uri: { toString(): string } }; contentChanges: unknown[] }) => void)[] = [];
   closeListeners: ((d: { uri: { toString(): string } }) => void)[] = [];
+  /** workspace.isTrusted: false simulates Restricted Mode. */
+  trusted = true;
+  /**
+   * Answer the consent view (a modal starting "Durability Lens: confirm what runs —") with its confirm button without
+   * taking an answer from messageAnswers: tests about other things need not script it; it is still recorded in
+   * `shown`. Consent tests set it false and answer it themselves.
+   */
+  autoConsent = true;
+  /** Virtual documents opened (the consent view's read-only tab): their URI and text. */
+  previews: { uri: string; text: string }[] = [];
+  commandsRun: string[] = [];
 
   module(): Record<string, unknown> {
     const self = this;
@@ -102,6 +118,7 @@ export class FakeVscode {
         detail = options.detail;
       }
       self.shown.push({ kind, message: msg, ...(detail !== undefined ? { detail } : {}), modal, items: rest as string[] });
+      if (self.autoConsent && modal && msg.startsWith('Durability Lens: confirm what runs —')) return rest[0];
       return self.messageAnswers.shift();
     };
     return {
@@ -118,9 +135,13 @@ export class FakeVscode {
       ProgressLocation: { Notification: 15 },
       ConfigurationTarget: { Global: 1 },
       TextEditorRevealType: { InCenter: 2 },
-      Uri: { parse: (s: string) => ({ toString: () => s }), joinPath: (base: { toString(): string }, ...parts: string[]) => ({ toString: () => [base.toString(), ...parts].join('/') }) },
+      ViewColumn: { One: 1, Beside: -2 },
+      Uri: {
+        parse: (s: string) => ({ toString: () => s }),
+        from: (c: { scheme: string; path: string; query?: string }) => ({ toString: () => `${c.scheme}:${c.path}${c.query ? `?${c.query}` : ''}` }),
+        joinPath: (base: { toString(): string }, ...parts: string[]) => ({ toString: () => [base.toString(), ...parts].join('/') }) },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
-      commands: { executeCommand: async () => undefined, registerCommand: () => ({ dispose() {} }) },
+      commands: { executeCommand: async (id: string) => void self.commandsRun.push(id), registerCommand: () => ({ dispose() {} }) },
       languages: {
         registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
         registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
@@ -134,9 +155,23 @@ export class FakeVscode {
         get textDocuments() {
           return self.documents;
         },
+        get isTrusted() {
+          return self.trusted;
+        },
+        registerTextDocumentContentProvider: (_scheme: string, provider: { provideTextDocumentContent(uri: unknown): string }) => {
+          self.contentProvider = provider;
+          return { dispose() {} };
+        },
         fs: {
           writeFile: async (uri: { toString(): string }, bytes: Uint8Array) => void self.written.set(uri.toString(), new TextDecoder().decode(bytes)),
+          stat: async (uri: { toString(): string }) => {
+            const text = self.written.get(uri.toString());
+            const size = self.fileSizes.get(uri.toString()) ?? (text === undefined ? undefined : new TextEncoder().encode(text).byteLength);
+            if (size === undefined) throw new Error(`no such file: ${uri.toString()}`);
+            return { type: 1, size, ctime: 0, mtime: 0 };
+          },
           readFile: async (uri: { toString(): string }) => {
+            self.fileReads.push(uri.toString());
             const text = self.written.get(uri.toString());
             if (text === undefined) throw new Error(`no such file: ${uri.toString()}`);
             return new TextEncoder().encode(text);
@@ -144,7 +179,12 @@ export class FakeVscode {
         },
         asRelativePath: (uri: { toString(): string }) => uri.toString(),
         workspaceFolders: undefined,
-        openTextDocument: async () => {
+        openTextDocument: async (uri?: { toString(): string }) => {
+          if (uri && self.contentProvider && uri.toString().startsWith('durability-lens-consent:')) {
+            const text = self.contentProvider.provideTextDocumentContent(uri);
+            self.previews.push({ uri: uri.toString(), text });
+            return { uri, getText: () => text };
+          }
           throw new Error('the fake opens no documents from disk');
         },
         getConfiguration: (section: string) => ({
@@ -190,6 +230,7 @@ export class FakeVscode {
           const path = self.saveAnswers.shift();
           return path === undefined ? undefined : { toString: () => path };
         },
+        showTextDocument: async (document: unknown) => ({ document }),
         showInformationMessage: message('info'),
         showWarningMessage: message('warning'),
         showErrorMessage: message('error'),
@@ -227,6 +268,12 @@ export class FakeVscode {
     this.saveAnswers = [];
     this.openAnswers = [];
     this.written.clear();
+    this.fileSizes.clear();
+    this.fileReads = [];
+    this.trusted = true;
+    this.autoConsent = true;
+    this.previews = [];
+    this.commandsRun = [];
   }
 
   /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */

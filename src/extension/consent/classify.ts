@@ -1,0 +1,184 @@
+// Does a batch change data or schema? Decided from the structure the analyzer already has (src/tsql): every statement
+// of the batch must be one that only reads or controls the session (SELECT without INTO, DECLARE, SET, PRINT,
+// transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
+// EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
+// a change: when unsure, the user is asked. vscode-free, unit-tested.
+import { analyze, lex, TokenKind } from '../../tsql';
+import type { StatementKind } from '../../tsql';
+
+/** A statement that changes (or may change) data or schema, at its 0-based document line. */
+export interface ChangingStatement {
+  line: number;
+  /** "DELETE", "CREATE TABLE", "EXEC (runs a procedure: may change data)". */
+  what: string;
+}
+
+export interface BatchClass {
+  readOnly: boolean;
+  changes: ChangingStatement[];
+}
+
+/** Statement kinds that change nothing by themselves (their nested statements are classified on their own). */
+const SAFE_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
+  'block', 'if', 'while', 'try-catch', 'atomic-block', 'begin-transaction', 'commit', 'rollback', 'save-transaction',
+  // sys.sp_flush_log hardens the log, CHECKPOINT writes dirty pages: neither changes data or schema.
+  'flush-log', 'checkpoint', 'set-implicit-transactions',
+]);
+
+/** First words of 'other' statements that only read, declare or control the session. */
+const SAFE_FIRST_WORDS: ReadonlySet<string> = new Set([
+  'SELECT', 'DECLARE', 'SET', 'PRINT', 'RAISERROR', 'THROW', 'RETURN', 'BREAK', 'CONTINUE', 'GOTO',
+  'OPEN', 'FETCH', 'CLOSE', 'DEALLOCATE', 'USE', 'WAITFOR',
+]);
+
+/**
+ * Words that can change something wherever they stand (a nested EXEC, a linked-server query, a sequence advancing,
+ * a Service Broker message taken off a queue). Seeing one makes the batch "changes", even inside a block the
+ * statement scan classified as safe. An identifier spelt like one (a column named `send`) is a false alarm: the user is
+ * asked, which is the safe side.
+ */
+const CHANGING_WORDS: ReadonlySet<string> = new Set([
+  'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'EXEC', 'EXECUTE', 'GRANT', 'DENY',
+  'REVOKE', 'BACKUP', 'RESTORE', 'DBCC', 'KILL', 'SHUTDOWN', 'RECEIVE', 'SEND', 'BULK', 'RECONFIGURE', 'ENABLE',
+  'DISABLE', 'OPENQUERY', 'OPENROWSET', 'OPENDATASOURCE', 'WRITETEXT', 'UPDATETEXT', 'MOVE',
+]);
+
+export interface ClassifyOptions {
+  /**
+   * Classify a routine's body only: its CREATE/ALTER header is not counted (what a procedure call runs is the body;
+   * the header only matters when the batch itself is sent, as a deploy).
+   */
+  bodyOnly?: boolean;
+}
+
+function firstWords(text: string, from: number, count: number): string[] {
+  const words: string[] = [];
+  const re = /[A-Za-z_][A-Za-z0-9_]*/y;
+  let i = from;
+  while (words.length < count && i < text.length) {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+    re.lastIndex = i;
+    const m = re.exec(text);
+    if (!m) break;
+    words.push(m[0].toUpperCase());
+    i = re.lastIndex;
+  }
+  return words;
+}
+
+/** Offset of a (line, character) position in `text`, counting \r\n, \n and \r as line breaks like the analyzer. */
+function offsetsOfLines(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    if (c === 10 || c === 13) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** What a statement of this kind is called in the consent view, from its first words. */
+function describe(kind: StatementKind, words: string[], dmlKind: string | undefined): string {
+  if (kind === 'dml') return dmlKind ?? words[0] ?? 'DML';
+  if (kind === 'alter-database') return 'ALTER DATABASE';
+  const [a = '', b = '', c = '', d = ''] = words;
+  if (kind === 'routine') return a === 'CREATE' && b === 'OR' ? `CREATE OR ALTER ${d}` : `${a} ${b}`;
+  if (a === 'EXEC' || a === 'EXECUTE') return `${a} (runs a procedure or dynamic SQL: may change data)`;
+  if (a === 'WAITFOR') return 'WAITFOR (RECEIVE)';
+  if (['CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'UPDATE', 'ENABLE', 'DISABLE', 'BULK'].includes(a)) {
+    return a === 'CREATE' && (b === 'UNIQUE' || b === 'CLUSTERED' || b === 'NONCLUSTERED') ? `${a} ${b} ${c}`.trim() : `${a} ${b}`.trim();
+  }
+  return a || 'a statement the analyzer could not read';
+}
+
+/**
+ * Classifies one batch's text. `firstLine` is the document line of its first line: the changes carry document lines.
+ * A batch with nothing but comments and whitespace is read-only.
+ */
+export function classifyBatch(text: string, firstLine: number, options: ClassifyOptions = {}): BatchClass {
+  const analysis = analyze(text);
+  const lineStarts = offsetsOfLines(text);
+  const offsetOf = (p: { line: number; character: number }) => (lineStarts[p.line] ?? text.length) + p.character;
+  const changes: ChangingStatement[] = [];
+  const dmlAt = new Map(analysis.dml.map((d) => [`${d.range.start.line}:${d.range.start.character}`, d.kind]));
+  const routines = options.bodyOnly ? (analysis.routines ?? []) : [];
+  const headerOf = (line: number, character: number) => routines.some((r) => r.range.start.line === line && r.range.start.character === character);
+  const statements = analysis.statements ?? [];
+  // Where a change was already named (a word inside it is part of it), and where a safe statement starts (the EXEC
+  // of `EXEC sys.sp_flush_log` is that statement's own).
+  const flagged: { start: number; end: number }[] = [];
+  const safeStarts = new Set<number>();
+  for (const s of statements) {
+    const at = offsetOf(s.range.start);
+    if (SAFE_KINDS.has(s.kind) || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
+      safeStarts.add(at);
+      continue;
+    }
+    const words = firstWords(text, at, 4);
+    if (s.kind === 'other' && SAFE_FIRST_WORDS.has(words[0] ?? '')) {
+      // WAITFOR DELAY/TIME only waits; WAITFOR (RECEIVE …) takes messages off a queue.
+      if (words[0] !== 'WAITFOR' || words[1] === 'DELAY' || words[1] === 'TIME') continue;
+    }
+    flagged.push({ start: at, end: offsetOf(s.range.end) });
+    changes.push({ line: firstLine + s.range.start.line, what: describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`)) });
+  }
+  const insideFlagged = coverage(flagged);
+  const seen = new Set<number>();
+  const tokens = lex(text);
+  const header = options.bodyOnly ? routines.map((r) => ({ start: offsetOf(r.range.start), end: offsetOf(r.bodyRange.start) })) : [];
+  let sawToken = false;
+  for (let i = 0; i < tokens.count; i++) {
+    sawToken = true;
+    if (tokens.kinds[i] !== TokenKind.Word) continue;
+    const start = tokens.starts[i]!;
+    if (header.some((h) => start >= h.start && start < h.end)) continue;
+    if (safeStarts.has(start) || insideFlagged(start)) continue;
+    const word = text.slice(start, tokens.ends[i]!).toUpperCase();
+    const sequence = word === 'NEXT' && /^\s+VALUE\s+FOR\b/i.test(text.slice(tokens.ends[i]!, tokens.ends[i]! + 40));
+    if (!CHANGING_WORDS.has(word) && !sequence) continue;
+    const line = firstLine + lineOfOffset(lineStarts, start);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    changes.push({ line, what: sequence ? 'NEXT VALUE FOR (advances a sequence)' : word });
+  }
+  // Text the statement scan found no statement in (something it cannot read): unsure, so it counts as a change.
+  if (sawToken && statements.length === 0) changes.push({ line: firstLine, what: 'a statement the analyzer could not read' });
+  changes.sort((a, b) => a.line - b.line);
+  return { readOnly: changes.length === 0, changes };
+}
+
+/** A test "does some span hold this offset?" in O(log n): spans sorted by start, with the furthest end so far. */
+function coverage(spans: readonly { start: number; end: number }[]): (offset: number) => boolean {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((s) => s.start);
+  const maxEnd: number[] = [];
+  for (const s of sorted) maxEnd.push(Math.max(s.end, maxEnd[maxEnd.length - 1] ?? -1));
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= offset) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found >= 0 && maxEnd[found]! > offset;
+  };
+}
+
+function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** "DELETE (line 3), CREATE TABLE (line 5)" with 1-based lines, at most `max` named. */
+export function changesText(changes: readonly ChangingStatement[], max = 6): string {
+  const named = changes.slice(0, max).map((c) => `${c.what} (line ${c.line + 1})`);
+  const more = changes.length > max ? `, and ${changes.length - max} more` : '';
+  return `${named.join(', ')}${more}`;
+}

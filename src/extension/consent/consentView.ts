@@ -1,0 +1,160 @@
+// What the consent view shows and what a confirmation covers: the parts a run sends (setup, measured, a deploy, a
+// procedure call with the definition it runs), each with its exact text and document lines, what in it changes data
+// or schema, and the keys the store remembers. vscode-free, unit-tested; consentGate.ts puts it on screen.
+import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
+import type { WorkloadBatch } from '../../db/types';
+import { changesText, classifyBatch, type ChangingStatement } from './classify';
+import { consentKey } from './consentStore';
+
+export type ConsentKeyKind = 'run' | 'deploy' | 'call';
+
+export interface ConsentPart {
+  /** "Setup — runs first, unmeasured", "Deploy", "Procedure call". */
+  heading: string;
+  /** The exact text sent (or, for a call, the definition it runs). */
+  text: string;
+  /** 0-based document line of the text's first line; null for text that is not in the document. */
+  firstLine: number | null;
+  repeat: number;
+  /** What changes data or schema; null = not known (counts as a change, `unknown` says why). */
+  changes: ChangingStatement[] | null;
+  unknown?: string;
+  /** The key kind it is remembered under; null: shown for context only, not part of the confirmation. */
+  key: ConsentKeyKind | null;
+  /** Said after the heading instead of the changes (a procedure call: "runs the definition below"). */
+  summary?: string;
+  /** Its line numbers count within its own text (a deployed definition), not the document's. */
+  ownLines?: boolean;
+}
+
+export interface ConsentRequest {
+  /** "Profile batch 3 (lines 18–25)", what the user asked for. */
+  action: string;
+  file: { uri: string; name: string; text: string };
+  connection: { profileName: string; server: string; database: string };
+  parts: ConsentPart[];
+  /** The modal's button: "Run", "Deploy and Run". */
+  confirmLabel: string;
+  /** Said before the text ("The selection runs as an ad-hoc batch outside procedure dbo.p: …"). */
+  notes: string[];
+}
+
+/** The start of every consent modal's message (tests and the fake vscode find it by this). */
+export const CONSENT_MESSAGE_PREFIX = 'Durability Lens: confirm what runs —';
+
+/** The modal holds at most this much text; beyond it, the whole text opens in a read-only tab beside. */
+export const MODAL_MAX_LINES = 120;
+export const MODAL_MAX_CHARS = 12_000;
+
+/**
+ * The parts of a profile or comparison, as the profile layer will send them: the script's setup (markers, the same
+ * split profileRun/runComparison make) then the measured batches; empty batches are never sent, so not shown.
+ */
+export function partsOfWorkload(batches: readonly (WorkloadBatch & { empty?: boolean })[], mode: 'profile' | 'compare'): ConsentPart[] {
+  const usable = batches.filter((b) => !b.empty);
+  let split: { setup: WorkloadBatch[]; measured: WorkloadBatch[] };
+  let markerProblem: string | null = null;
+  try {
+    split = splitSetup(usable);
+  } catch (err) {
+    if (!(err instanceof SetupMarkerError)) throw err;
+    split = { setup: [], measured: [...usable] };
+    markerProblem = err.message;
+  }
+  const setupHeading = mode === 'compare' ? 'Setup — runs unmeasured before every run of the comparison' : 'Setup — runs first, unmeasured';
+  const measuredHeading = markerProblem
+    ? `Batches (the setup markers do not pair up — ${markerProblem} — so the run stops before sending anything)`
+    : mode === 'compare' ? 'Measured — runs in every run of the comparison (each mode, warm-up included)' : 'Measured';
+  const part = (b: WorkloadBatch, heading: string): ConsentPart => {
+    const kind = classifyBatch(b.text, b.firstLine);
+    return { heading, text: b.text, firstLine: b.firstLine, repeat: b.repeat, changes: kind.changes, key: 'run' };
+  };
+  return [...split.setup.map((b) => part(b, setupHeading)), ...split.measured.map((b) => part(b, measuredHeading))];
+}
+
+/** True when something in the request changes data or schema (or might: unknown counts as a change). */
+export function needsConsent(request: Pick<ConsentRequest, 'parts'>): boolean {
+  return request.parts.some((p) => p.changes === null || p.changes.length > 0);
+}
+
+export function connectionText(c: ConsentRequest['connection']): string {
+  return `database ${c.database} on ${c.server} ("${c.profileName}")`;
+}
+
+/** The keys a confirmation of this request remembers (and a later run must find, all of them). */
+export function consentKeys(request: Pick<ConsentRequest, 'parts' | 'connection'>): string[] {
+  const connection = JSON.stringify([request.connection.profileName, request.connection.server, request.connection.database]);
+  return request.parts.filter((p) => p.key !== null).map((p) => consentKey({ connection, kind: p.key!, text: p.text, repeat: p.repeat }));
+}
+
+/** Every change of the request, in document order (the modal's summary line). */
+export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStatement[] {
+  return request.parts.flatMap((p) => (p.ownLines ? [] : p.changes ?? [])).sort((a, b) => a.line - b.line);
+}
+
+/** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
+export function consentMessage(request: ConsentRequest): string {
+  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${request.connection.database}. Nothing has run yet.`;
+}
+
+function linesText(first: number, last: number): string {
+  return first === last ? `line ${first + 1}` : `lines ${first + 1}–${last + 1}`;
+}
+
+/** "   7 │ text" for each line; runs of blank lines shown once (their numbers still say where the text is). */
+function numbered(text: string, firstLine: number | null): string[] {
+  const lines = text.split(/\r\n|\n|\r/);
+  while (lines.length > 1 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  const width = String((firstLine ?? 0) + lines.length).length;
+  const out: string[] = [];
+  let blank = false;
+  lines.forEach((line, i) => {
+    const isBlank = line.trim() === '';
+    if (isBlank && blank) return;
+    blank = isBlank;
+    const number = firstLine === null ? ''.padStart(width) : String(firstLine + i + 1).padStart(width);
+    out.push(`${number} │ ${line}`);
+  });
+  return out;
+}
+
+function partHeading(p: ConsentPart): string {
+  const lineCount = p.text.split(/\r\n|\n|\r/).length;
+  const where = p.firstLine === null ? 'not in the document' : linesText(p.firstLine, p.firstLine + lineCount - 1);
+  const repeat = p.repeat > 1 ? `, GO ${p.repeat}: sent ${p.repeat} times` : '';
+  const changes = p.summary !== undefined ? ` — ${p.summary}`
+    : p.changes === null ? ` — may change data or schema: ${p.unknown ?? 'not known'}`
+    : p.changes.length > 0 ? ` — changes: ${changesText(p.changes)}` : ' — reads only';
+  return `${p.heading} (${where}${repeat})${changes}`;
+}
+
+/**
+ * The whole consent text: who, where, what changes, then each part's heading and its exact text with document line
+ * numbers. The modal shows it (up to MODAL_MAX_*), the read-only tab shows all of it.
+ */
+export function consentText(request: ConsentRequest): string {
+  const changes = allChanges(request);
+  const head = [
+    `${request.action}: Durability Lens will send the T-SQL below from ${request.file.name} to ${connectionText(request.connection)}.`,
+    changes.length > 0 ? `It changes data or schema: ${changesText(changes, 8)}${request.parts.some((p) => p.ownLines || p.changes === null) ? ', and see below' : ''}.` : 'It may change data or schema: see below.',
+    ...request.notes,
+    'Confirming is remembered for this file in this workspace until the file changes.',
+  ];
+  const body = request.parts.flatMap((p) => ['', `── ${partHeading(p)} ──`, ...numbered(p.text, p.firstLine)]);
+  return [...head, ...body].join('\n');
+}
+
+/** The text for the modal: all of it when it fits, else its start and a pointer to the tab that holds the rest. */
+export function modalText(whole: string, tabName: string): { text: string; truncated: boolean } {
+  const lines = whole.split('\n');
+  if (lines.length <= MODAL_MAX_LINES && whole.length <= MODAL_MAX_CHARS) return { text: whole, truncated: false };
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (kept.length >= MODAL_MAX_LINES || chars + line.length + 1 > MODAL_MAX_CHARS) break;
+    kept.push(line);
+    chars += line.length + 1;
+  }
+  const rest = lines.length - kept.length;
+  return { text: `${kept.join('\n')}\n… ${rest} more line${rest === 1 ? '' : 's'}: the whole text is in the read-only tab "${tabName}". Choose "Review in Editor" to read it there first.`, truncated: true };
+}
