@@ -173,8 +173,9 @@ function queryStorePermission(ctx: GrantContext): string {
   return requiredPermission('queryStore', ctx)?.permission ?? 'VIEW DATABASE STATE';
 }
 
+/** The window in whole minutes (at least one: DATEADD takes an int and a zero window would read nothing). */
 function windowParameter(windowHours: number) {
-  return { name: 'window_minutes', type: 'int' as const, value: Math.round(windowHours * 60) };
+  return { name: 'window_minutes', type: 'int' as const, value: Math.max(1, Math.round(windowHours * 60)) };
 }
 
 /** The state request: permission check, options and the window's coverage, composed into one round trip. */

@@ -33,7 +33,8 @@ Output:
   --json                        print the document described in docs/run-result-schema.md ("Heaviest log writers")
   --out PATH                    also write that JSON to PATH
 
-Exit codes: 0 done (figures the server does not keep read "not measured", with why), 1 unexpected failure,
+Exit codes: 0 done (figures the server does not keep read "not measured", with why), 1 unexpected failure
+(also: the read failed part way, e.g. a dropped connection),
 2 usage error, 3 could not connect, 5 Query Store cannot be read here (off, in error, or the login lacks
 VIEW DATABASE STATE / VIEW DATABASE PERFORMANCE STATE): the output names the statement that fixes it.
 `;
@@ -93,9 +94,12 @@ export async function runTopLog(args: readonly string[], io: ConnectedCliIO): Pr
     const jsonText = `${JSON.stringify(doc, null, 2)}\n`;
     if (parsed.out) (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(parsed.out, jsonText);
     io.stdout(parsed.json ? jsonText : describeTopLog(doc));
-    const refused = doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only';
-    if (refused && parsed.json) io.stderr(`durability-lens top-log: ${doc.queryStore.message}\n`);
-    return refused ? EXIT.refused : EXIT.ok;
+    const outcome = doc.queryStore.outcome;
+    if (outcome !== 'ready' && outcome !== 'read-only' && parsed.json) io.stderr(`durability-lens top-log: ${doc.queryStore.message}\n`);
+    // A state the user can fix (off, in error, not permitted) is a refusal; a read that failed (a dropped connection,
+    // an unknown state) is a failure.
+    if (outcome === 'failed') return EXIT.unexpected;
+    return outcome === 'ready' || outcome === 'read-only' ? EXIT.ok : EXIT.refused;
   } catch (err) {
     return failureExit(io, 'top-log', err);
   } finally {

@@ -239,9 +239,30 @@ describe('integration: top-log adds up every row of an interval and every interv
   });
 });
 
-describe('integration: top-log refuses a connection it cannot open', function () {
+describe('integration: top-log when the connection fails', function () {
   this.timeout(30_000);
-  const t = useTestServer({ standinOnly: 'uses a wrong password on the stand-in' });
+  const t = useTestServer({ standinOnly: 'uses a wrong password and drops a connection on the stand-in' });
+
+  it('a connection dropped during the read: exit 1, the outcome "failed" with the driver\'s reason, never rows of 0', async () => {
+    t.standinServer!.resetConnectionStats();
+    await (await t.connect('monitor')).close();
+    await t.connectionsClosed();
+    const opening = t.standinServer!.connectionStats()[0]!.requests;
+    // The request after the server's identity (the state read) drops the connection.
+    t.standin!.faults.dropAtRequest = opening + 2;
+    try {
+      const o = await topLogCli(t.cliConnection(), t.cliEnv(), '--json');
+      assert.equal(o.code, EXIT.unexpected, o.err);
+      const doc = documentOf(o);
+      assert.equal(doc.queryStore.outcome, 'failed');
+      assert.match(doc.queryStore.message, /^Query Store of lab could not be read: .+ Nothing was changed/);
+      assert.deepEqual(doc.rows, []);
+      assert.equal(doc.totals, null);
+    } finally {
+      t.standin!.faults.dropAtRequest = null;
+    }
+    await t.connectionsClosed();
+  });
 
   it('exits 3 with the connection failure, nothing read', async () => {
     const o = await topLogCli(t.cliConnection(), { LENS_TEST_PASSWORD: 'wrong' }, '--json');
