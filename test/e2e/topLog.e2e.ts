@@ -9,7 +9,7 @@ import { connect } from '../../src/db/connect';
 import type { E2eTest } from './support/harness';
 import { repoRoot } from './support/paths';
 import { STANDIN_DATABASE, STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, type RunningStandin } from './support/standin';
-import { answerInputBox, clickNotificationButton, lensLine, lineOf, openFile, pickQuickItem } from './support/workbench';
+import { answerInputBox, clickNotificationButton, lensLine, lineOf, openFile, pickQuickItem, waitForExplorer } from './support/workbench';
 
 export const TOP_LOG_FILE = 'toplog.sql';
 const FIXTURE = path.join(repoRoot, 'test', 'e2e', 'fixtures', 'workspace', TOP_LOG_FILE);
@@ -40,11 +40,19 @@ async function makeProductionHistory(standin: RunningStandin): Promise<void> {
 
 /** Runs the command, connecting through the UI when asked (run alone the window is not connected yet). */
 async function showConnecting(page: Page): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 15_000 });
-  await input.fill(`>${COMMAND_QUERY}`);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: COMMAND }).waitFor({ timeout: 15_000 });
+  // Right after the workbench opens (run alone), the palette may not list the extension's commands yet: ask again
+  // until it does, within a deadline.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill(`>${COMMAND_QUERY}`);
+    const found = await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: COMMAND }).waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    if (found) break;
+    await page.keyboard.press('Escape');
+    if (Date.now() > deadline) throw new Error(`the palette never listed "${COMMAND}"`);
+  }
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
   const connect = page.locator('.notification-toast.notification-fade-in-done', { hasText: /connect to the production \(or a copy of its\) database first/ }).first();
@@ -87,6 +95,8 @@ export function topLogTests(standin: RunningStandin): E2eTest[] {
       timeoutMs: 180_000,
       async run({ page, screenshot }) {
         await makeProductionHistory(standin);
+        await waitForExplorer(page); // run alone, the workbench may still be restoring
+        await openFile(page, TOP_LOG_FILE); // where a developer would be; the row's click must still move the cursor
         await showConnecting(page);
         const row = page.locator(`${VIEW} .monaco-list-row`, { hasText: PROCEDURE }).first();
         await row.waitFor({ timeout: 60_000 });
