@@ -2,7 +2,6 @@
 // error, no permission, failed — each with what happened, what it means (nothing was changed: the read is read-only)
 // and the exact statement that fixes it with what that costs. Statements are built with quoted names only.
 import { quoteName } from '../db/quote';
-import type { NotMeasured } from './measurement';
 import { inComment, type GrantContext } from './permissions';
 import type { QueryStoreHistory, QueryStoreOptionsRow } from './queryStore';
 
@@ -110,10 +109,6 @@ function errorFix(ctx: GrantContext): QueryStoreFix {
   };
 }
 
-function unavailableText(m: NotMeasured): string {
-  return m.grant ? `${m.reason}` : m.reason;
-}
-
 /** The outcome of one read, from the history's parts (pure). */
 export function queryStoreOutcome(h: QueryStoreHistory): QueryStoreOutcome {
   const ctx = h.ctx;
@@ -125,7 +120,7 @@ export function queryStoreOutcome(h: QueryStoreHistory): QueryStoreOutcome {
     if (m.cause === 'permission') {
       return {
         kind: 'no-permission', readable: false, fix: m.grant ? { statement: m.grant, cost: `A read permission on ${db} only: it shows the database's performance state (Query Store, database DMVs), no data and no right to change anything.` } : null,
-        message: `${unavailableText(m)} ${NOTHING_CHANGED}`, notices,
+        message: `${m.reason} ${NOTHING_CHANGED}`, notices,
       };
     }
     return { kind: 'failed', readable: false, fix: null, message: `Query Store of ${db} could not be read: ${m.reason} ${NOTHING_CHANGED}`, notices };
