@@ -27,6 +27,7 @@ import { offerOrphanCleanup } from './orphanSessions';
 import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
 import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
+import { registerHeaviestLogWriters } from './topLog/index';
 import type { ActiveConnection } from './connectionManager';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
@@ -129,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...registerConnectionCommands(store, connections, output),
     ...registerHistoryCommands(history, panels),
     registerReadinessCommand(connections, output),
+    ...registerHeaviestLogWriters(connections, output, history),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
     vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
     recording,

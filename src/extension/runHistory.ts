@@ -65,6 +65,13 @@ export function describeEntry(e: HistoryEntry): { label: string; description: st
 
 export class RunHistory {
   private counter = 0;
+  private readonly addListeners: Array<(panel: PanelData, runs: readonly RunResult[]) => void> = [];
+
+  /** Called after every add with the runs it kept (Heaviest Log Writers compares a routine's profile with production). */
+  onDidAdd(listener: (panel: PanelData, runs: readonly RunResult[]) => void): { dispose(): void } {
+    this.addListeners.push(listener);
+    return { dispose: () => void this.addListeners.splice(this.addListeners.indexOf(listener) >>> 0, 1) };
+  }
 
   constructor(
     private readonly store: KeyValueStore,
@@ -99,6 +106,7 @@ export class RunHistory {
 
   /** Adds a run or comparison, newest first, and drops the oldest beyond the `history.size` setting. */
   async add(panel: PanelData, runs: readonly RunResult[], comparison: ComparisonContext | null = null): Promise<HistoryEntry> {
+    for (const listener of this.addListeners) listener(panel, runs);
     const entry: HistoryEntry = {
       id: `${panel.createdAt}#${++this.counter}`,
       kind: panel.kind,

@@ -25,7 +25,9 @@ export type MeasurementName =
   | 'logRateGovernance'
   | 'hyperscaleLogRate'
   | 'inMemoryTables'
-  | 'sessionCpu';
+  | 'sessionCpu'
+  | 'queryStore'
+  | 'queryStoreWaits';
 
 export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   fileStats: 'per-file IO (sys.dm_io_virtual_file_stats)',
@@ -49,6 +51,8 @@ export const MEASUREMENT_LABELS: Record<MeasurementName, string> = {
   hyperscaleLogRate: 'Hyperscale log-rate limits (sys.dm_hs_database_log_rate)',
   inMemoryTables: 'SCHEMA_ONLY memory-optimized tables (sys.tables)',
   sessionCpu: "the workload session's CPU time (sys.dm_exec_sessions)",
+  queryStore: "production history of the database's queries (Query Store: sys.query_store_runtime_stats)",
+  queryStoreWaits: 'Query Store wait statistics by category (sys.query_store_wait_stats)',
 };
 
 export interface GrantContext {
@@ -153,6 +157,12 @@ export function requiredPermission(measurement: MeasurementName, ctx: Pick<Grant
     case 'inMemoryTables':
       // sys.tables: catalog metadata visibility, no GRANT that a DMV read would need (sys-tables-transact-sql).
       return null;
+    case 'queryStore':
+    case 'queryStoreWaits':
+      // The Query Store catalog views: "Requires the VIEW DATABASE STATE permission"; "Permissions for SQL Server 2022
+      // and later: Requires the VIEW DATABASE PERFORMANCE STATE permission on the database"
+      // (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-query-store-runtime-stats-interval-transact-sql).
+      return { permission: ctx.engineEdition !== AZURE_SQL_DATABASE && hasGranularPermissions(ctx) ? 'VIEW DATABASE PERFORMANCE STATE' : 'VIEW DATABASE STATE', scope: 'database' };
     case 'extendedEvents':
       // ALTER ANY EVENT SESSION covers create/start/stop/drop on every version (reference §4.2, §8).
       return ctx.engineEdition === AZURE_SQL_DATABASE
@@ -255,7 +265,8 @@ export interface PreflightResult {
   grantScript: string;
 }
 
-const ALL_MEASUREMENTS = Object.keys(MEASUREMENT_LABELS) as MeasurementName[];
+/** What a run measures (the preflight's list): Query Store is read by `top-log` only and checked there (probes/queryStore.ts). */
+const ALL_MEASUREMENTS = (Object.keys(MEASUREMENT_LABELS) as MeasurementName[]).filter((m) => m !== 'queryStore' && m !== 'queryStoreWaits');
 
 /** What the preflight learnt besides HAS_PERMS_BY_NAME: the Azure SQL Database service objective (null: unknown). */
 export interface PreflightExtras {

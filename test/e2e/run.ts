@@ -19,6 +19,7 @@ import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
 import { quickFixTests } from './quickFix.e2e';
+import { topLogTests } from './topLog.e2e';
 import { runRestrictedModeTests } from './restricted.e2e';
 import { walkthroughTests } from './walkthrough.e2e';
 
@@ -89,6 +90,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(statementTests(standin)), ctx)));
     console.log('e2e: the Getting Started walkthrough from the installed VSIX');
     outcomes.push(...(await runTests(selected(walkthroughTests(standin)), ctx)));
+    console.log('e2e: Heaviest Log Writers against the stand-in');
+    outcomes.push(...(await runTests(selected(topLogTests(standin)), ctx)));
     await page.close();
     if (!only || only.test('Restricted Mode:')) {
       // A second code-server with workspace trust on (the main one runs with trust off): nothing runs untrusted.

@@ -1,5 +1,5 @@
 // `npm run standin -- --port N [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale]
-// [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F]` and the commit-cause switches (causeSwitches.ts): runs the stand-in (model + TDS layer) alone on 127.0.0.1
+// [--version 2016|2017|2019|2022|2025] [--rtt-ms N] [--speed-factor F]` and the commit-cause switches (causeSwitches.ts): runs the stand-in (model + TDS layer) alone on 127.0.0.1
 // and prints how to connect with tedious and FreeTDS. A test instrument, not SQL Server. `--port 0` takes a free port
 // (the first line names it); test/unit/ci/givenServer.test.ts runs the integration suite against it this way.
 import { parseArgs } from 'node:util';
@@ -9,10 +9,10 @@ import { createStandin } from './model';
 import { startStandinServer } from './server';
 import type { EncryptionPolicy } from './tds/prelogin';
 
-const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]
+const USAGE = `usage: npm run standin -- [--port N] [--encryption optional|required|loginOnly] [--platform sqlserver|mi|azure-sqldb|hyperscale] [--version 2016|2017|2019|2022|2025] [--rtt-ms N] [--speed-factor F] [--verbose]
 ${CAUSE_USAGE}`;
 const PLATFORMS = CAUSE_PLATFORMS;
-const VERSIONS = ['2019', '2022', '2025'] as const;
+const VERSIONS = ['2016', '2017', '2019', '2022', '2025'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const engine = createStandin({ product: causes.product, version: Number(version) as 2019 | 2022 | 2025, speedFactor });
+  const engine = createStandin({ product: causes.product, version: Number(version) as 2016 | 2017 | 2019 | 2022 | 2025, speedFactor });
   causes.apply(engine);
   const server = await startStandinServer({
     engine,

@@ -90,7 +90,7 @@ export type Stmt = { line: number; offset?: number; end?: number } & (
   | { k: 'dropProcedure'; proc: string[]; ifExists: boolean }
   | { k: 'exec'; proc: string[]; args: Array<{ name?: string; e: Expr }>; returnVar?: string }
   | { k: 'execString'; e: Expr }
-  | { k: 'alterDatabase'; db: string | null; option: string; value: string; noWait: boolean; termination?: string }
+  | { k: 'alterDatabase'; db: string | null; option: string; value: string; noWait: boolean; termination?: string; settings?: Array<[string, string]> }
   | { k: 'createEventSession'; name: string; scope: 'SERVER' | 'DATABASE'; events: XeEventDef[]; targets: XeTargetDef[]; options: Record<string, string> }
   | { k: 'alterEventSession'; name: string; scope: 'SERVER' | 'DATABASE'; state: 'START' | 'STOP' }
   | { k: 'dropEventSession'; name: string; scope: 'SERVER' | 'DATABASE' }

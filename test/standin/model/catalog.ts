@@ -9,6 +9,7 @@ import { registerXeTables } from './catalog-xe';
 import { registerAppLockTables } from './applock';
 import { registerExtendedPropertyTables } from './extprops';
 import { registerCauseTables } from './catalog-causes';
+import { registerQueryStoreTables } from './queryStoreCatalog';
 import { DATABASE_PERMISSIONS as dbPermissionNames, type Server, SERVER_PERMISSIONS_2019 as serverPermissionNames2019, SERVER_PERMISSIONS_2022 as serverPermissionNames2022 } from './server';
 import type { Database } from './state';
 
@@ -70,6 +71,7 @@ function ensureLoaded(): void {
   registerAppLockTables();
   registerExtendedPropertyTables();
   registerCauseTables();
+  registerQueryStoreTables();
 }
 
 export function requireServerState(b: BatchContext, line: number): void {

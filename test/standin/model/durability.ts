@@ -9,6 +9,7 @@ import { addWait, type Database, MB, type Session } from './state';
 import type { SqlValue } from '../engine';
 import { deliver, type XeEvent } from './xe';
 import { fireWaitEvents } from './xe-statements';
+import { noteLogBytes } from './queryStore';
 
 /**
  * A log block is flushed when it reaches 60 KB (reference §5; Learn, "SQL Server transaction log architecture and
@@ -52,6 +53,7 @@ export class Durability {
   /** Appends log records; a block that would pass 60 KB is flushed first (asynchronously: nobody waits). */
   appendLog(db: Database, bytes: number, records: number, session: Session | null): void {
     noteLogGenerated(session, bytes);
+    noteLogBytes(session, bytes); // Query Store's log bytes per statement (queryStore.ts)
     if (db.log.bufferBytes > 0 && db.log.bufferBytes + bytes > LOG_BLOCK_BYTES) this.flushBlock(db, session);
     // A single record bigger than a block still goes out in block-sized writes.
     while (bytes > LOG_BLOCK_BYTES) {

@@ -5,7 +5,7 @@ import type { ColumnType, SqlValue } from '../engine';
 import type { Expr } from './ast';
 import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, typeOf } from './eval';
-import { procedureDefinition, procedureObjectId, procedureProperty } from './procedures';
+import { procedureDefinition, procedureNameParts, procedureObjectId, procedureProperty } from './procedures';
 import { DATABASE_PERMISSIONS, SERVER_PERMISSIONS_2019, SERVER_PERMISSIONS_2022 } from './server';
 import { currentCaught } from './trycatch';
 import { compare, promote, toNumber, toText } from './values';
@@ -28,7 +28,7 @@ export function builtinType(e: Call, ctx: EvalCtx): ColumnType {
     case 'MIN': case 'MAX': return arg(0);
     case 'AVG': return arg(0).kind === 'float' ? { kind: 'float' } : arg(0);
     case 'DB_ID': return { kind: 'smallint' };
-    case 'DB_NAME': case 'QUOTENAME': case 'SUSER_NAME': case 'SUSER_SNAME': case 'ORIGINAL_LOGIN': case 'USER_NAME': case 'APP_NAME': case 'HOST_NAME': case 'SCHEMA_NAME': case 'OBJECT_NAME': case 'FILE_NAME':
+    case 'DB_NAME': case 'QUOTENAME': case 'SUSER_NAME': case 'SUSER_SNAME': case 'ORIGINAL_LOGIN': case 'USER_NAME': case 'APP_NAME': case 'HOST_NAME': case 'SCHEMA_NAME': case 'OBJECT_NAME': case 'OBJECT_SCHEMA_NAME': case 'FILE_NAME':
       return NV(e.name === 'QUOTENAME' ? 258 : 128);
     case 'SERVERPROPERTY': case 'DATABASEPROPERTYEX': return { kind: 'nvarchar', length: 128 };
     case 'IS_SRVROLEMEMBER': return { kind: 'int' };
@@ -214,7 +214,16 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
     }
     case 'OBJECT_DEFINITION': { const id = a(0); return id === null ? null : procedureDefinition(server, session, toNumber(id)); }
     case 'OBJECTPROPERTY': { const id = a(0); const prop = s(1); return id === null || prop === null ? null : procedureProperty(session, toNumber(id), prop) ?? null; }
-    case 'OBJECT_NAME': return null;
+    // A procedure's or user table's name and schema in the current database (https://learn.microsoft.com/sql/t-sql/functions/object-name-transact-sql,
+    // .../object-schema-name-transact-sql); NULL for anything else (the second argument, a database id, is ignored).
+    case 'OBJECT_NAME': case 'OBJECT_SCHEMA_NAME': {
+      const id = a(0);
+      if (id === null) return null;
+      const proc = procedureNameParts(session, toNumber(id));
+      const table = proc ? null : [...session.db.tables.values()].find((t) => t.objectId === toNumber(id));
+      const found = proc ?? (table ? { schema: 'dbo', name: table.name } : null);
+      return found === null ? null : e.name === 'OBJECT_NAME' ? found.name : found.schema;
+    }
     case 'SCHEMA_NAME': return 'dbo';
     case 'SUSER_NAME': case 'SUSER_SNAME': case 'ORIGINAL_LOGIN': return session.login.name;
     case 'USER_NAME': return session.login.sysadmin ? 'dbo' : session.login.name;

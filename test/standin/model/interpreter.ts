@@ -17,6 +17,7 @@ import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
 import { fireStatementCompleted, sessionWaitUs, statementTextOf, wantsStatementEvents } from './xe-statements';
+import { beginCapture, endCapture } from './queryStore';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
 
@@ -110,12 +111,16 @@ export class Interpreter {
     const outerStatement = ctx.b.session.xeStatement;
     const own = traced ? statementTextOf(s, ctx.batchText!) : undefined;
     if (own !== undefined) ctx.b.session.xeStatement = own;
+    // Query Store's runtime and wait statistics of this statement (queryStore.ts); null when it records nothing.
+    const captured = beginCapture(this.server, ctx.b.session, s, ctx.batchText, ctx.module);
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
       if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore, ...(ctx.module ? { module: ctx.module } : {}) });
+      if (captured) endCapture(captured, ctx.b.session, 0, ctx.b.rowcount);
       return flow;
     } catch (e) {
+      if (captured) endCapture(captured, ctx.b.session, e instanceof SimulationAborted ? 3 : 4, 0);
       // A failed or cancelled autocommit statement leaves nothing behind (its implicit transaction rolls back).
       const session = ctx.b.session;
       if (session.tran && !session.tran.explicit && session.trancount === 0) rollbackAll({ interp: this, b: ctx.b });

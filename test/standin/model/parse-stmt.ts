@@ -474,6 +474,7 @@ function parseAlterDatabase(c: Cursor, line: number): Stmt {
   const db = c.acceptKw('CURRENT') ? null : c.name();
   c.expectKw('SET');
   const option = c.name().toUpperCase();
+  if (option === 'QUERY_STORE') return parseQueryStoreOption(c, line, db);
   let value = '';
   if (c.acceptOp('=')) value = c.next().value.toUpperCase();
   else value = c.next().value.toUpperCase();
@@ -488,4 +489,32 @@ function parseAlterDatabase(c: Cursor, line: number): Stmt {
   const s: Stmt = { line, k: 'alterDatabase', db, option, value, noWait };
   if (termination) s.termination = termination;
   return s;
+}
+
+/**
+ * `SET QUERY_STORE [= ON | OFF | CLEAR [ALL]] [( option = value [, …] )]` (ALTER DATABASE SET options,
+ * https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-set-options): the state goes to `value`,
+ * the options to `settings` (a nested list such as CLEANUP_POLICY = (…) is kept as its first value token).
+ */
+function parseQueryStoreOption(c: Cursor, line: number, db: string | null): Stmt {
+  let value = '';
+  if (c.acceptOp('=')) {
+    value = c.next().value.toUpperCase();
+    if (value === 'CLEAR') c.acceptKw('ALL');
+  }
+  const settings: Array<[string, string]> = [];
+  if (c.acceptOp('(')) {
+    do {
+      const name = c.name().toUpperCase();
+      c.expectOp('=');
+      if (c.acceptOp('(')) {
+        const inner = c.next().value.toUpperCase();
+        skipBalanced(c);
+        c.expectOp(')');
+        settings.push([name, inner]);
+      } else settings.push([name, c.next().value.toUpperCase()]);
+    } while (c.acceptOp(','));
+    c.expectOp(')');
+  }
+  return { line, k: 'alterDatabase', db, option: 'QUERY_STORE', value, noWait: false, settings };
 }

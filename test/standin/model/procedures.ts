@@ -12,6 +12,7 @@ import { parseBatch } from './parse-stmt';
 import type { Database, Login, Session } from './state';
 import type { Server } from './server';
 import { coerce } from './values';
+import { enterModule, leaveModule } from './queryStore';
 
 export interface ProcedureParameter {
   name: string;
@@ -89,6 +90,15 @@ export function procedureDefinition(server: Server, session: Session, id: number
 
 function canViewDefinition(server: Server, login: Login, db: Database, p: StoredProcedure): boolean {
   return p.owner === login.name || server.hasDatabasePermission(login, db, 'VIEW DEFINITION') || server.hasDatabasePermission(login, db, 'CONTROL');
+}
+
+/**
+ * OBJECT_NAME / OBJECT_SCHEMA_NAME of a procedure in the session's database (Learn: OBJECT_NAME, OBJECT_SCHEMA_NAME —
+ * metadata visibility, which may make them NULL, is not modelled); null when `id` is none of ours.
+ */
+export function procedureNameParts(session: Session, id: number): { schema: string; name: string } | null {
+  const p = byId(session, id);
+  return p ? { schema: p.schema, name: p.name } : null;
 }
 
 /** OBJECTPROPERTY(id, 'IsProcedure' | 'IsEncrypted') for procedures; undefined when `id` is none of ours. */
@@ -234,8 +244,14 @@ export function bindArguments(p: StoredProcedure, args: ReadonlyArray<{ name: st
 
 /** Runs a procedure's body with its parameters bound; its messages carry the procedure's name and its own lines. */
 export async function* runProcedure(ctx: Pick<RunCtx, 'interp' | 'exec'> & { session: Session }, p: StoredProcedure, vars: Map<string, Variable>): AsyncGenerator<Output, void> {
-  for await (const out of ctx.interp.runBatch(ctx.session, p.body, ctx.exec, true, vars)) {
-    if (out.kind === 'info' || out.kind === 'error') yield { kind: out.kind, message: { ...out.message, procName: p.name } };
-    else yield out;
+  // Query Store files the body's statements under the procedure's object_id (queryStore.ts).
+  enterModule(ctx.session, p.objectId);
+  try {
+    for await (const out of ctx.interp.runBatch(ctx.session, p.body, ctx.exec, true, vars)) {
+      if (out.kind === 'info' || out.kind === 'error') yield { kind: out.kind, message: { ...out.message, procName: p.name } };
+      else yield out;
+    }
+  } finally {
+    leaveModule(ctx.session);
   }
 }

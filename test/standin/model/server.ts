@@ -10,7 +10,7 @@ import type { EventSession, XeFileStore } from './xe';
 export type Product = 'sqlserver' | 'mi' | 'azure-sqldb';
 
 export interface ResolvedOptions {
-  major: 15 | 16 | 17;
+  major: 13 | 14 | 15 | 16 | 17;
   /** Cumulative update level of the simulated build. */
   cu: number;
   /** The product the model plays; `azure` stays true for 'azure-sqldb' (older call sites key on it). */
@@ -29,6 +29,14 @@ export interface ResolvedOptions {
   azure: boolean;
   traceFlags: number[];
 }
+
+/**
+ * Major version per simulated release. 2016 and 2017 (issue 30: Query Store without wait statistics / log bytes) follow
+ * the 2019 permission rules (VIEW SERVER STATE); their CU numbers are the model's (SP3 / CU31 are NOT CONFIRMED as builds).
+ */
+const MAJOR_BY_VERSION = { 2016: 13, 2017: 14, 2019: 15, 2022: 16, 2025: 17 } as const;
+const DEFAULT_CU = { 2016: 0, 2017: 31, 2019: 32, 2022: 20, 2025: 0 } as const;
+const YEAR_BY_MAJOR = { 13: 2016, 14: 2017, 15: 2019, 16: 2022, 17: 2025 } as const;
 
 export const SERVER_PERMISSIONS_2019 = [
   'VIEW SERVER STATE', 'ALTER ANY EVENT SESSION', 'ALTER ANY DATABASE', 'VIEW ANY DEFINITION', 'CREATE ANY DATABASE', 'CONTROL SERVER', 'VIEW ANY DATABASE',
@@ -95,8 +103,8 @@ export class Server {
 
   constructor(opts: StandinOptions = {}) {
     this.options = {
-      major: opts.version === 2019 ? 15 : opts.version === 2025 ? 17 : 16,
-      cu: opts.cumulativeUpdate ?? (opts.version === 2019 ? 32 : opts.version === 2025 ? 0 : 20),
+      major: MAJOR_BY_VERSION[opts.version ?? 2022],
+      cu: opts.cumulativeUpdate ?? DEFAULT_CU[opts.version ?? 2022],
       product: opts.product ?? (opts.azure ? 'azure-sqldb' : 'sqlserver'),
       serviceObjective: opts.serviceObjective ?? '',
       databaseSessionsSeeLogFlushes: opts.databaseSessionsSeeLogFlushes ?? true,
@@ -170,7 +178,7 @@ export class Server {
     const v = this.productVersion();
     if (this.options.product === 'azure-sqldb') return `Durability Lens stand-in (simulates Microsoft SQL Azure (RTM) - ${v}) - not a real Azure SQL Database`;
     if (this.options.product === 'mi') return `Durability Lens stand-in (simulates Microsoft SQL Azure Managed Instance ${v}) - not a real Managed Instance`;
-    const year = this.options.major === 17 ? 2025 : this.options.major === 16 ? 2022 : 2019;
+    const year = YEAR_BY_MAJOR[this.options.major];
     const os = this.options.platform === 'Linux' ? 'Linux (Durability Lens simulated host)' : 'Windows (Durability Lens simulated host)';
     return `Durability Lens stand-in (simulates Microsoft SQL Server ${year} ${v}) - not a real SQL Server build\n\tDeveloper Edition (64-bit) on ${os}`;
   }

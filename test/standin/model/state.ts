@@ -4,8 +4,8 @@ import type { SessionHandle, SqlValue } from '../engine';
 import type { ColumnDef } from './ast';
 
 export interface StandinOptions {
-  /** Simulated major version: 2019 (15.x), 2022 (16.x, default) or 2025 (17.x). */
-  version?: 2019 | 2022 | 2025;
+  /** Simulated major version: 2016 (13.x) and 2017 (14.x) for Query Store's version rules, 2019 (15.x), 2022 (16.x, default) or 2025 (17.x). */
+  version?: 2016 | 2017 | 2019 | 2022 | 2025;
   /** Cumulative update level (default: a current one, 2019 CU32 / 2022 CU20 / 2025 CU0). Gates 22892 (2019 CU20+, 2022 CU2+). */
   cumulativeUpdate?: number;
   /**

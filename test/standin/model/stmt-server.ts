@@ -2,6 +2,7 @@
 // DBCC (TRACESTATUS, LOGINFO, SQLPERF, CHECKIDENT; CHECKDB and BACKUP in stmt-io.ts), EXEC of sys.sp_flush_log / sp_executesql / EXEC('...').
 import type { Output, SqlValue } from '../engine';
 import type { Stmt } from './ast';
+import { alterQueryStore } from './queryStore';
 import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, type Variable } from './eval';
 import { doneOf, type Flow, info, type RunCtx } from './interpreter';
@@ -62,6 +63,11 @@ async function* alterDatabase(s: Stmt & { k: 'alterDatabase' }, ctx: RunCtx): Ge
       ]);
     }
     apply = (d) => { d.delayedDurability = v; };
+  } else if (s.option === 'QUERY_STORE') {
+    // Query Store options (queryStore.ts); applied at once: the model takes no lock for them (modelling choice).
+    const refused = alterQueryStore(server, db, s.value, s.settings ?? []);
+    if (refused !== null) throw errors.syntax(refused, s.line);
+    return;
   } else if (s.option === 'RECOVERY') {
     const v = s.value as 'FULL' | 'SIMPLE' | 'BULK_LOGGED';
     if (!['FULL', 'SIMPLE', 'BULK_LOGGED'].includes(v)) throw errors.syntax(s.value, s.line);

@@ -38,6 +38,8 @@ export function toNumber(v: SqlValue): number {
     return n;
   }
   if (v instanceof Date) return v.getTime();
+  // datetimeoffset: compared and ordered by its UTC instant (Query Store's interval times, queryStoreCatalog.ts).
+  if (typeof v === 'object' && v !== null && 'date' in v && v.date instanceof Date) return v.date.getTime();
   return NaN;
 }
 

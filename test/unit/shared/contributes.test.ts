@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { CONNECTION_COMMAND_TITLES, CONSENT_COMMAND_TITLES, ConnectionCommands, ConsentCommands, HISTORY_COMMAND_TITLES, HistoryCommands, READINESS_COMMAND_TITLES, ReadinessCommands, RECORDING_COMMAND_TITLES, RecordingCommands, STATUS_BAR_COMMAND, WALKTHROUGH_COMMAND_TITLES, WalkthroughCommands } from '../../../src/extension/commandIds';
 import { RUN_SETTING_DEFAULTS } from '../../../src/shared/runSettings';
 import { Commands } from '../../../src/shared/commands';
+import { TOP_LOG_COMMAND_TITLES, TOP_LOG_INTERNAL_COMMANDS, TOP_LOG_VIEW, TopLogCommands } from '../../../src/extension/topLog/ids';
 import { DIAGNOSTIC_CODES, DIAGNOSTIC_INFO, SETTINGS_SECTION } from '../../../src/shared/settings';
 import { localizedManifest } from '../../support/manifest';
 
@@ -13,7 +14,7 @@ const root = path.resolve(__dirname, '../../..');
 const pkg = localizedManifest(root);
 
 describe('package.json contributes', () => {
-  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), ...Object.values(WalkthroughCommands), STATUS_BAR_COMMAND];
+  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), ...Object.values(WalkthroughCommands), ...Object.values(TopLogCommands), STATUS_BAR_COMMAND];
 
   it('contributes exactly the shared and connection command ids, in the Durability Lens category', () => {
     const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
@@ -22,9 +23,19 @@ describe('package.json contributes', () => {
     const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.profileSelection], 'Profile Selection');
     assert.equal(titles[Commands.compareDurability], 'Compare Durability');
-    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES, ...WALKTHROUGH_COMMAND_TITLES })) assert.equal(titles[id], title, id);
+    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES, ...WALKTHROUGH_COMMAND_TITLES, ...TOP_LOG_COMMAND_TITLES })) assert.equal(titles[id], title, id);
     const hidden = pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === STATUS_BAR_COMMAND);
     assert.equal(hidden?.when, 'false', 'the status bar menu command stays out of the palette');
+  });
+
+  it('contributes the Heaviest Log Writers view in the Explorer, its title actions and row menu, internal commands hidden', () => {
+    const view = pkg.contributes.views.explorer.find((v: { id: string }) => v.id === TOP_LOG_VIEW);
+    assert.equal(view?.when, 'durabilityLens.topLog.loaded');
+    assert.ok(pkg.activationEvents.includes(`onView:${TOP_LOG_VIEW}`));
+    for (const id of TOP_LOG_INTERNAL_COMMANDS) assert.equal(pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === id)?.when, 'false', id);
+    const titleActions = pkg.contributes.menus['view/title'].filter((m: { when: string }) => m.when === `view == ${TOP_LOG_VIEW}`).map((m: { command: string }) => m.command);
+    assert.deepEqual(titleActions.sort(), [TopLogCommands.rankBy, TopLogCommands.refresh].sort());
+    assert.ok(pkg.contributes.menus['view/item/context'].some((m: { command: string; when: string }) => m.command === TopLogCommands.openFromServer && m.when.includes('viewItem == logWriter.module')));
   });
 
   it('activates on the sql language and on every command', () => {
@@ -77,7 +88,7 @@ describe('package.json contributes', () => {
 
   it('documents every command and setting in docs/settings-and-commands.md', () => {
     const doc = fs.readFileSync(path.join(root, 'docs/settings-and-commands.md'), 'utf8');
-    for (const id of [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands)]) assert.ok(doc.includes(`\`${id}\``), id);
+    for (const id of [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), TopLogCommands.show, TopLogCommands.refresh, TopLogCommands.rankBy, TopLogCommands.openFromServer]) assert.ok(doc.includes(`\`${id}\``), id);
     for (const key of Object.keys(pkg.contributes.configuration.properties)) assert.ok(doc.includes(`\`${key}\``), key);
   });
 });
