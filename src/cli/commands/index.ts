@@ -19,4 +19,5 @@ export const commands: readonly (CliCommand | LazyCliCommand)[] = [
   { name: 'record', load: async () => (await import(/* webpackMode: "eager" */ './record')).recordCommand },
   { name: 'doctor', load: async () => (await import(/* webpackMode: "eager" */ './doctor')).doctorCommand },
   { name: 'trace', load: async () => (await import(/* webpackMode: "eager" */ './trace')).traceCommand },
+  { name: 'mcp', load: async () => (await import(/* webpackMode: "eager" */ './mcp')).mcpCommand },
 ];
