@@ -20,7 +20,7 @@ export interface AnalysisSummary {
 }
 
 function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${n} ${n === 1 ? word : /(?:ch|sh|s|x)$/.test(word) ? `${word}es` : `${word}s`}`;
 }
 
 export function summarizeAnalysis(file: string, text: string, database: DatabaseDurabilityContext | null = null): AnalysisSummary {

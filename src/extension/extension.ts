@@ -27,6 +27,8 @@ import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
 import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
 import type { ActiveConnection } from './connectionManager';
+import { registerLmTools } from './lm/lmTools';
+import { registerMssqlCommands } from './mssql/mssqlCommands';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
@@ -123,6 +125,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
     trackConnectionsContext(),
     ...registerConnectionCommands(store, connections, output),
+    // The mssql extension's connection (Connection Sharing API) and the agent tools (issue 31).
+    ...registerMssqlCommands({ store, connections, output, extensionId: context.extension.id }),
+    ...registerLmTools({ output, controller, connections, history }),
     ...registerHistoryCommands(history, panels),
     registerReadinessCommand(connections, output),
     vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
