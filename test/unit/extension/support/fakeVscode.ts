@@ -97,7 +97,7 @@ export class FakeVscode {
       constructor(readonly position: Position, readonly label: string) {}
     }
     class MarkdownString {
-      value = '';
+      constructor(public value = '') {}
       appendMarkdown(t: string) {
         this.value += t;
         return this;
