@@ -82,6 +82,13 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (process.platform !== 'linux') {
+    // The install (test/e2e/support/install.ts) uses Debian's apt and Chromium; the CLI demo runs anywhere.
+    console.error(`npm run demo needs Linux (it installs code-server with Debian's apt); this is ${process.platform}.\n` +
+      'Run `npm run demo:cli` for the same comparison from the command line, or install the VSIX (npm run package) in VS Code.');
+    process.exitCode = 2;
+    return;
+  }
   await assertPortFree(port, 'code-server');
   await assertPortFree(standinPort, 'stand-in');
 

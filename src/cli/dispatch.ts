@@ -3,6 +3,11 @@
 import { commands, type LazyCliCommand } from './commands/index';
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from './io';
 import { terminalSafeSinks } from './terminalText';
+// webpack keeps only the field read here (JSON tree shaking); the published package's version, from one place.
+import packageJson from '../../package.json';
+
+/** `durability-lens --version` (also `-v`, `version`): no command is loaded, so it runs on any Node the launcher starts on. */
+export const VERSION_FLAGS: readonly string[] = ['--version', '-v', 'version'];
 
 function overallHelp(list: readonly CliCommand[]): string {
   const width = Math.max(...list.map((c) => c.name.length));
@@ -12,7 +17,7 @@ function overallHelp(list: readonly CliCommand[]): string {
     'Commands:',
     ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `durability-lens <command> --help` for a command\'s options.',
+    'Run `durability-lens <command> --help` for a command\'s options; `durability-lens --version` prints the version.',
     '',
   ].join('\n');
 }
@@ -27,6 +32,10 @@ export async function runCli(argv: readonly string[], rawIO: CliIO, entries: rea
   // Every printer writes through these: server and file strings reach the terminal with control sequences escaped.
   const io = terminalSafeSinks(rawIO);
   const [name, ...rest] = argv;
+  if (name !== undefined && VERSION_FLAGS.includes(name)) {
+    io.stdout(`durability-lens ${packageJson.version}\n`);
+    return EXIT_OK;
+  }
   const entry = entries.find((c) => c.name === name);
   // Only the command asked for is loaded; the overall help lists every summary, so it loads them all.
   if (entry !== undefined) return runCommand(await load(entry), rest, io);

@@ -3,7 +3,7 @@
 // driver with "Promise.withResolvers is not a function"; this says what to run instead, before anything connects.
 
 /** Commands that work on any Node: they never load the driver. */
-const OFFLINE_COMMANDS = new Set(['analyze', 'help', '--help', '-h']);
+const OFFLINE_COMMANDS = new Set(['analyze', 'help', '--help', '-h', '--version', '-v', 'version']);
 
 export const MIN_NODE_MAJOR = 22;
 
@@ -15,8 +15,9 @@ export function nodeVersionProblem(argv: readonly string[], nodeVersion: string)
   if (command === undefined || OFFLINE_COMMANDS.has(command) || argv.includes('--help') || argv.includes('-h')) return null;
   return (
     `durability-lens ${command}: needs Node ${MIN_NODE_MAJOR} or later (the SQL Server driver uses Node ${MIN_NODE_MAJOR} APIs); this is Node ${nodeVersion.replace(/^v/, '')}.\n` +
-    `Run it through the launcher, which starts the Node ${MIN_NODE_MAJOR} that \`npm ci\` installs into the project:\n` +
+    `Install Node ${MIN_NODE_MAJOR} (https://nodejs.org) and run it again. In a clone of the project, the launcher starts the\n` +
+    `Node ${MIN_NODE_MAJOR} that \`npm ci\` installed there:\n` +
     `  bin/durability-lens ${argv.join(' ')}\n` +
-    `or install Node ${MIN_NODE_MAJOR}. Nothing was run.\n`
+    `Nothing was run.\n`
   );
 }

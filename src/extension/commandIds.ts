@@ -71,3 +71,23 @@ export const ConsentCommands = {
 export const CONSENT_COMMAND_TITLES: Record<(typeof ConsentCommands)[keyof typeof ConsentCommands], string> = {
   'durabilityLens.forgetRunConfirmations': 'Forget Run Confirmations',
 };
+
+/** The Getting Started walkthrough's "open a sample" (the samples ship in the extension, not the workspace; issue 27). */
+export const WalkthroughCommands = {
+  openSample: 'durabilityLens.openSample',
+} as const;
+
+export const WALKTHROUGH_COMMAND_TITLES: Record<(typeof WalkthroughCommands)[keyof typeof WalkthroughCommands], string> = {
+  'durabilityLens.openSample': 'Open a Sample Script…',
+};
+
+/** The mssql extension's connection through its Connection Sharing API (issue 31; src/extension/mssql). */
+export const MssqlConnectionCommands = {
+  useEditorConnection: 'durabilityLens.useMssqlConnection',
+  pickConnection: 'durabilityLens.pickMssqlConnection',
+} as const;
+
+export const MSSQL_COMMAND_TITLES: Record<(typeof MssqlConnectionCommands)[keyof typeof MssqlConnectionCommands], string> = {
+  'durabilityLens.useMssqlConnection': 'Use the mssql Connection of This Editor',
+  'durabilityLens.pickMssqlConnection': 'Use an mssql Connection…',
+};

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
 import { registerCommands } from './commands';
-import { trackConnectionsContext } from './walkthrough';
+import { registerWalkthrough } from './walkthrough';
+import { useTranslator } from './l10n';
 import { registerConnectionCommands } from './connectionCommands';
 import { ConnectionManager } from './connectionManager';
 import { ConnectionStore } from './connectionStore';
@@ -56,6 +57,9 @@ export interface DurabilityLensApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi> {
+  // Runtime text (uiText.ts and the modules that use l10n.t) in the display language: package.json "l10n" bundles.
+  // (vscode.l10n.t closes over this extension's id; it does not use `this`.)
+  useTranslator(vscode.l10n.t);
   const output = vscode.window.createOutputChannel('Durability Lens', { log: true });
   const status = new DurabilityLanguageStatus();
   context.subscriptions.push(output, status);
@@ -123,7 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...registerCommands(output, profiling),
     // Parameter values live in workspaceState (values only, checked against the types at each use; never SQL text).
     ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
-    trackConnectionsContext(),
+    ...registerWalkthrough(context.extensionUri),
     ...registerConnectionCommands(store, connections, output),
     // The mssql extension's connection (Connection Sharing API) and the agent tools (issue 31).
     ...registerMssqlCommands({ store, connections, output, extensionId: context.extension.id }),

@@ -1,5 +1,7 @@
 // User-facing text the extension shows (vscode-free, unit-tested): the comparison confirmation, the restore-journal
 // prompt, the permission preflight summary and connection failures. Every text says what changes and what to do.
+// Each sentence goes through l10n.t (translatable; server and file strings enter only as {n} arguments).
+import { l10n } from './l10n';
 import type { ConnectionFailureInfo } from '../db/types';
 import type { PreflightResult } from '../probes/permissions';
 import type { ComparisonPlan } from '../profile/plan';
@@ -12,41 +14,45 @@ export interface ModalText {
 
 /** The confirmation before a comparison: server, database, current setting, modes, statements and the caveat. */
 export function comparisonConfirmation(plan: ComparisonPlan, profileName: string): ModalText {
-  const standIn = plan.source === 'stand-in' ? ' (Durability Lens stand-in, not a real SQL Server)' : '';
-  const modes = plan.modes.join(' and ');
+  const standIn = plan.source === 'stand-in' ? l10n.t(' (Durability Lens stand-in, not a real SQL Server)') : '';
+  const modes = plan.modes.join(l10n.t(' and '));
   const detail = [
-    `Server: ${plan.server}${standIn} (connection "${profileName}")`,
-    `Database: ${plan.database}, DELAYED_DURABILITY is ${plan.currentSetting} now.`,
-    `Runs: ${plan.modes.join(', ')} × ${plan.repetitions}${plan.warmup ? ' + 1 warm-up' : ''}, alternating order.`,
+    l10n.t('Server: {0}{1} (connection "{2}")', plan.server, standIn, profileName),
+    l10n.t('Database: {0}, DELAYED_DURABILITY is {1} now.', plan.database, plan.currentSetting),
+    plan.warmup
+      ? l10n.t('Runs: {0} × {1} + 1 warm-up, alternating order.', plan.modes.join(', '), plan.repetitions)
+      : l10n.t('Runs: {0} × {1}, alternating order.', plan.modes.join(', '), plan.repetitions),
     '',
-    'Statements (from a separate monitor connection):',
+    l10n.t('Statements (from a separate monitor connection):'),
     ...plan.statements.map((s) => `  ${s}`),
     '',
-    `Afterwards the database is set back to ${plan.currentSetting} and the setting is read back to verify it. ` +
-      'The original setting is recorded first, so it is restored even after a crash or reload.',
+    l10n.t('Afterwards the database is set back to {0} and the setting is read back to verify it. The original setting is recorded first, so it is restored even after a crash or reload.', plan.currentSetting),
     '',
-    `Data-loss caveat: ${plan.dataLossCaveat} This applies to every session using the database while it is switched, not only this workload.`,
-    ...plan.warnings.map((w) => `Warning: ${w.message}`),
+    l10n.t('Data-loss caveat: {0} This applies to every session using the database while it is switched, not only this workload.', plan.dataLossCaveat),
+    ...plan.warnings.map((w) => l10n.t('Warning: {0}', w.message)),
   ].join('\n');
-  return { message: `Switch DELAYED_DURABILITY of ${plan.database} on ${plan.server} between ${modes} to compare?`, detail };
+  return { message: l10n.t('Switch DELAYED_DURABILITY of {0} on {1} between {2} to compare?', plan.database, plan.server, modes), detail };
 }
 
 /** Why a comparison did not start; null when it may. */
 export function refusalText(plan: ComparisonPlan): string | null {
   if (plan.canProceed) return null;
-  const grant = plan.grant ? ` GRANT needed: ${plan.grant}` : '';
-  return `The comparison was not started and nothing was changed: ${plan.refusals.map((r) => r.message).join(' ')}${grant}`;
+  const grant = plan.grant ? l10n.t(' GRANT needed: {0}', plan.grant) : '';
+  return l10n.t('The comparison was not started and nothing was changed: {0}{1}', plan.refusals.map((r) => r.message).join(' '), grant);
 }
 
 /** The prompt when the restore journal holds entries (a crash, a reload, or a restore that failed). */
 export function restorePrompt(entries: readonly RestoreEntry[]): ModalText {
-  const lines = entries.map((e) => `• ${e.database} on ${e.server}: back to ${e.originalSetting}${e.lastApplied ? ` (last set to ${e.lastApplied})` : ''}, recorded ${e.createdAt}\n  ${e.restoreStatement}`);
+  const lines = entries.map((e) =>
+    (e.lastApplied
+      ? l10n.t('• {0} on {1}: back to {2} (last set to {3}), recorded {4}', e.database, e.server, e.originalSetting, e.lastApplied, e.createdAt)
+      : l10n.t('• {0} on {1}: back to {2}, recorded {3}', e.database, e.server, e.originalSetting, e.createdAt)) + `\n  ${e.restoreStatement}`);
   return {
     message:
       entries.length === 1
-        ? `A durability comparison did not finish restoring ${entries[0]!.database} on ${entries[0]!.server}. Restore DELAYED_DURABILITY to ${entries[0]!.originalSetting} now?`
-        : `${entries.length} databases may still have a switched DELAYED_DURABILITY from an unfinished comparison. Restore them now?`,
-    detail: `${lines.join('\n')}\n\nRestoring reads the current setting, runs the statement when it differs, and verifies it. "Later" keeps the record; you are asked again on the next connect.`,
+        ? l10n.t('A durability comparison did not finish restoring {0} on {1}. Restore DELAYED_DURABILITY to {2} now?', entries[0]!.database, entries[0]!.server, entries[0]!.originalSetting)
+        : l10n.t('{0} databases may still have a switched DELAYED_DURABILITY from an unfinished comparison. Restore them now?', entries.length),
+    detail: `${lines.join('\n')}\n\n${l10n.t('Restoring reads the current setting, runs the statement when it differs, and verifies it. "Later" keeps the record; you are asked again on the next connect.')}`,
   };
 }
 
@@ -60,17 +66,19 @@ export interface PreflightSummary {
 
 export function preflightSummary(p: PreflightResult): PreflightSummary {
   if (p.missing.length === 0) {
-    return { message: null, log: `Permissions of ${p.loginName} in ${p.databaseName}: every measurement is available.`, grantScript: '' };
+    return { message: null, log: l10n.t('Permissions of {0} in {1}: every measurement is available.', p.loginName, p.databaseName), grantScript: '' };
   }
   const labels = [...new Set(p.missing.map((m) => m.label))];
   const log = [
-    `Permissions of ${p.loginName} (user ${p.userName}) in ${p.databaseName}: these measurements will be missing:`,
+    l10n.t('Permissions of {0} (user {1}) in {2}: these measurements will be missing:', p.loginName, p.userName, p.databaseName),
     ...p.missing.map((m) => `  - ${m.label}`),
-    'GRANT statements that enable them (run by an administrator):',
+    l10n.t('GRANT statements that enable them (run by an administrator):'),
     p.grantScript,
   ].join('\n');
   return {
-    message: `Connected, but ${labels.length} measurement${labels.length === 1 ? '' : 's'} will be missing (${labels.join('; ')}). The GRANT statements are in the output.`,
+    message: labels.length === 1
+      ? l10n.t('Connected, but 1 measurement will be missing ({0}). The GRANT statements are in the output.', labels.join('; '))
+      : l10n.t('Connected, but {0} measurements will be missing ({1}). The GRANT statements are in the output.', labels.length, labels.join('; ')),
     log,
     grantScript: p.grantScript,
   };
@@ -78,7 +86,7 @@ export function preflightSummary(p: PreflightResult): PreflightSummary {
 
 /** A connection failure as one message: what happened + that nothing changed + what to do. */
 export function connectionFailureText(info: ConnectionFailureInfo, profileName: string): string {
-  return `Durability Lens could not connect with "${profileName}": ${info.message} ${info.action}`;
+  return l10n.t('Durability Lens could not connect with "{0}": {1} {2}', profileName, info.message, info.action);
 }
 
 export function formatTimestamp(at: number): string {

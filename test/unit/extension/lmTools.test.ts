@@ -3,8 +3,7 @@
 // profile through the lens's own flow against the stand-in — the consent view shows the T-SQL and nothing runs when the
 // user declines, Restricted Mode runs nothing, a confirmed comparison restores the setting — and read the results back.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../support/manifest';
 import { connect } from '../../../src/db/connect';
 import { AGENT_TOOLS, AgentTools } from '../../../src/agent/toolDefinitions';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
@@ -116,13 +115,15 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
   });
 
   it('registers the four tools under the names package.json declares, with the same schemas and descriptions', () => {
-    const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: Record<string, unknown>[] }; activationEvents: string[] };
+    // As VS Code shows it: displayName and userDescription are %keys% of package.nls.json.
+    const pkg = localizedManifest() as { contributes: { languageModelTools: Record<string, unknown>[] }; activationEvents: string[] };
     assert.deepEqual([...fake.lmTools!.keys()].sort(), Object.values(AgentTools).sort());
     assert.deepEqual(pkg.contributes.languageModelTools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
     for (const t of AGENT_TOOLS) {
       const declared = pkg.contributes.languageModelTools.find((x) => x.name === t.name)!;
       assert.equal(declared.modelDescription, t.modelDescription, t.name);
       assert.equal(declared.displayName, t.displayName);
+      assert.equal(declared.userDescription, t.userDescription);
       assert.equal(declared.toolReferenceName, t.toolReferenceName);
       assert.equal(declared.canBeReferencedInPrompt, true);
       assert.deepEqual(declared.inputSchema, t.inputSchema);

@@ -2,10 +2,9 @@
 // only, a network (UNC) event-file path needs a modal confirmation showing the full path, and the mssql import
 // reads only user-level mssql.connections.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isNetworkPath, readRunSettings } from '../../../src/shared/runSettings';
 import { installFakeVscode, sharedFake as fake } from './support/fakeVscode';
+import { localizedManifest } from '../../support/manifest';
 
 describe('settings a workspace cannot set', () => {
   let uninstall: () => void;
@@ -65,7 +64,7 @@ describe('settings a workspace cannot set', () => {
   });
 
   it('package.json scopes every setting on purpose and declares limited support for untrusted workspaces', () => {
-    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+    const pkg = localizedManifest();
     const properties = pkg.contributes.configuration.properties as Record<string, { scope?: string }>;
     const untrusted = pkg.capabilities.untrustedWorkspaces;
     assert.equal(untrusted.supported, 'limited');

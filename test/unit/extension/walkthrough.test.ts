@@ -3,9 +3,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { localizedManifest } from '../../support/manifest';
 
 const root = path.resolve(__dirname, '../../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+// As VS Code shows it: the %key% strings resolved from package.nls.json.
+const pkg = localizedManifest(root);
 // walkthrough.ts imports vscode, so its constant is read from the source rather than imported.
 const HAS_CONNECTIONS_CONTEXT = /HAS_CONNECTIONS_CONTEXT = '([\w.]+)'/.exec(fs.readFileSync(path.join(root, 'src/extension/walkthrough.ts'), 'utf8'))![1]!;
 

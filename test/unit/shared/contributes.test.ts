@@ -2,16 +2,18 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONNECTION_COMMAND_TITLES, CONSENT_COMMAND_TITLES, ConnectionCommands, ConsentCommands, HISTORY_COMMAND_TITLES, HistoryCommands, READINESS_COMMAND_TITLES, ReadinessCommands, RECORDING_COMMAND_TITLES, RecordingCommands, STATUS_BAR_COMMAND } from '../../../src/extension/commandIds';
+import { CONNECTION_COMMAND_TITLES, CONSENT_COMMAND_TITLES, ConnectionCommands, ConsentCommands, HISTORY_COMMAND_TITLES, HistoryCommands, READINESS_COMMAND_TITLES, ReadinessCommands, MSSQL_COMMAND_TITLES, MssqlConnectionCommands, RECORDING_COMMAND_TITLES, RecordingCommands, STATUS_BAR_COMMAND, WALKTHROUGH_COMMAND_TITLES, WalkthroughCommands } from '../../../src/extension/commandIds';
 import { RUN_SETTING_DEFAULTS } from '../../../src/shared/runSettings';
 import { Commands } from '../../../src/shared/commands';
 import { DIAGNOSTIC_CODES, DIAGNOSTIC_INFO, SETTINGS_SECTION } from '../../../src/shared/settings';
+import { localizedManifest } from '../../support/manifest';
 
 const root = path.resolve(__dirname, '../../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+// As VS Code shows it: the %key% strings resolved from package.nls.json.
+const pkg = localizedManifest(root);
 
 describe('package.json contributes', () => {
-  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), STATUS_BAR_COMMAND];
+  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), ...Object.values(WalkthroughCommands), ...Object.values(MssqlConnectionCommands), STATUS_BAR_COMMAND];
 
   it('contributes exactly the shared and connection command ids, in the Durability Lens category', () => {
     const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
@@ -20,7 +22,7 @@ describe('package.json contributes', () => {
     const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.profileSelection], 'Profile Selection');
     assert.equal(titles[Commands.compareDurability], 'Compare Durability');
-    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES })) assert.equal(titles[id], title, id);
+    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES, ...WALKTHROUGH_COMMAND_TITLES, ...MSSQL_COMMAND_TITLES })) assert.equal(titles[id], title, id);
     const hidden = pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === STATUS_BAR_COMMAND);
     assert.equal(hidden?.when, 'false', 'the status bar menu command stays out of the palette');
   });

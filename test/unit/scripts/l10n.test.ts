@@ -1,0 +1,107 @@
+// Issue 27 item 5: every string package.json contributes is a %key% of package.nls.json (a literal one fails here),
+// runtime messages go through l10n.t with literal messages, and l10n/bundle.l10n.json (package.json "l10n") holds
+// exactly the messages the sources use.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatMessage, l10n, useTranslator } from '../../../src/extension/l10n';
+import { NLS_PLACEHOLDER } from '../../support/manifest';
+
+const root = path.resolve(__dirname, '../../..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const nls = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const l10nScript = require(path.join(root, 'scripts', 'l10n.js')) as {
+  BUNDLE: string;
+  buildBundle(): { bundle: Record<string, string>; problems: string[] };
+  extract(text: string, file?: string): { messages: string[]; problems: string[] };
+  serialize(bundle: Record<string, string>): string;
+};
+
+/** Keys whose string values VS Code shows to people (the manifest's contribution points). */
+const SHOWN = new Set(['title', 'description', 'markdownDescription', 'category', 'displayName', 'deprecationMessage', 'markdownDeprecationMessage', 'altText', 'label']);
+const SHOWN_LISTS = new Set(['enumDescriptions', 'markdownEnumDescriptions']);
+
+/** "path: value" of every shown string that is written out instead of being a %key%. */
+function literalStrings(manifest: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown, where: string, key: string) => {
+    if (typeof value === 'string') {
+      if ((SHOWN.has(key) || SHOWN_LISTS.has(key)) && !NLS_PLACEHOLDER.test(value)) found.push(`${where}: ${value.slice(0, 60)}`);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${where}[${i}]`, SHOWN_LISTS.has(key) ? key : ''));
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, `${where}.${k}`, k);
+    }
+  };
+  visit(manifest.contributes, 'contributes', '');
+  visit(manifest.capabilities, 'capabilities', '');
+  for (const key of ['displayName', 'description']) visit(manifest[key], key, key);
+  return found;
+}
+
+function placeholderKeys(manifest: unknown): string[] {
+  const keys: string[] = [];
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') { const m = NLS_PLACEHOLDER.exec(v); if (m) keys.push(m[1]!); }
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(manifest);
+  return keys;
+}
+
+describe('l10n: contributed strings in package.nls.json, runtime messages in the l10n bundle (issue 27)', () => {
+  it('every string package.json shows is a %key%, and a literal one fails this check', () => {
+    assert.deepEqual(literalStrings(pkg), []);
+    const broken = JSON.parse(JSON.stringify(pkg));
+    broken.contributes.commands[0].title = 'Profile Transaction';
+    broken.contributes.configuration.properties['durabilityLens.codeLens.enabled'].markdownDescription = 'Show lenses.';
+    broken.contributes.walkthroughs[0].steps[1].description = 'Connect.';
+    assert.deepEqual(literalStrings(broken).map((l) => l.split(':')[0]), [
+      'contributes.commands[0].title',
+      'contributes.configuration.properties.durabilityLens.codeLens.enabled.markdownDescription',
+      'contributes.walkthroughs[0].steps[1].description',
+    ]);
+  });
+
+  it('package.nls.json has every key package.json uses, none unused, none empty', () => {
+    const used = new Set(placeholderKeys(pkg));
+    assert.ok(used.size > 70, `${used.size} keys`);
+    for (const key of used) assert.ok(typeof nls[key] === 'string' && nls[key]!.trim() !== '', `package.nls.json: ${key}`);
+    assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'keys package.json no longer uses');
+    assert.equal(nls['command.profileSelection.title'], 'Profile Selection');
+    assert.equal(nls.category, 'Durability Lens');
+  });
+
+  it('package.json names the runtime bundle folder, and the bundle holds exactly the messages of the l10n.t calls', () => {
+    assert.equal(pkg.l10n, './l10n');
+    const { bundle, problems } = l10nScript.buildBundle();
+    assert.deepEqual(problems, [], 'every l10n.t call has a literal message');
+    assert.equal(fs.readFileSync(l10nScript.BUNDLE, 'utf8'), l10nScript.serialize(bundle), 'l10n/bundle.l10n.json is out of date: npm run l10n');
+    assert.ok(Object.keys(bundle).length >= 20);
+    assert.ok(bundle['Switch DELAYED_DURABILITY of {0} on {1} between {2} to compare?']);
+    for (const message of Object.keys(bundle)) {
+      const indices = [...message.matchAll(/\{(\d+)\}/g)].map((m) => Number(m[1]));
+      assert.deepEqual([...new Set(indices)].sort((a, b) => a - b), [...Array(new Set(indices).size).keys()], `placeholders of "${message}" run {0}..{n}`);
+    }
+  });
+
+  it('the extraction reads literal messages and refuses a computed one', () => {
+    const found = l10nScript.extract("a(l10n.t('It\\'s {0}', x)); vscode.l10n.t(\"Say \\\"hi\\\"\"); l10n.t(`plain`); l10n.t(message); l10n.t(`x ${y}`);", 'f.ts');
+    assert.deepEqual(found.messages, ["It's {0}", 'Say "hi"', 'plain']);
+    assert.equal(found.problems.length, 2);
+    assert.match(found.problems[0]!, /^f\.ts:1: l10n\.t needs a literal message/);
+  });
+
+  it('l10n.t formats English until activation installs vscode.l10n.t, then uses it', () => {
+    assert.equal(formatMessage('{0} on {1}, {0} again; {2} stays', 'lab', 'db1'), 'lab on db1, lab again; {2} stays');
+    assert.equal(formatMessage('{0}', '{1}', 'x'), '{1}', 'an argument is not formatted again');
+    try {
+      useTranslator((message, ...args) => `[fr] ${formatMessage(message, ...args)}`);
+      assert.equal(l10n.t('Warning: {0}', 'w'), '[fr] Warning: w');
+    } finally {
+      useTranslator(formatMessage);
+    }
+    assert.equal(l10n.t('Warning: {0}', 'w'), 'Warning: w');
+  });
+});
