@@ -53,7 +53,8 @@ function figureOf(model: ComparisonModel, id: string, column: string): Figure {
   const cell = row.cells[column];
   if (cell) return { median: cell.median, min: cell.min, max: cell.max, runs: cell.n, text: `${formatValue(cell.median, row.unit)} (range ${formatValue(cell.min, row.unit)}–${formatValue(cell.max, row.unit)})` };
   if (row.notMeasured) return { notMeasured: row.notMeasured.reason, grant: row.notMeasured.grant };
-  return null;
+  // Absent without a recorded reason (a source that was off, an average over no events): still not a zero.
+  return { notMeasured: `no ${column} run has this figure`, grant: null };
 }
 
 function databaseStateOf(r: ResultInput): string {

@@ -4,6 +4,9 @@
 // remembered by mssql). Presence and version are checked first: the commands arrived in mssql 1.34.0 (July 2025),
 // getConnectionString in 1.37.0; mssql 1.45 (August 2026) marks the API for retirement and shows its own notice.
 import * as vscode from 'vscode';
+import { MIN_SHARING_VERSION, versionAtLeast } from './versions';
+
+export { MIN_SHARING_VERSION } from './versions';
 
 export const MSSQL_EXTENSION_ID = 'ms-mssql.mssql';
 
@@ -13,24 +16,10 @@ export const MssqlCommands = {
   editPermissions: 'mssql.connectionSharing.editConnectionSharingPermissions',
 } as const;
 
-/** First mssql version with the connection-sharing commands (vscode-mssql CHANGELOG 1.34.0). */
-export const MIN_SHARING_VERSION = '1.34.0';
-/** First mssql version with getConnectionString (vscode-mssql #20300, released in 1.37.0). */
-export const MIN_CONNECTION_STRING_VERSION = '1.37.0';
-
 export type MssqlPresence =
   | { status: 'ready'; version: string; connectionString: boolean }
   | { status: 'missing' }
   | { status: 'no-api'; version: string };
-
-/** "1.37.0" ≥ "1.34.0"; pre-release suffixes are ignored. */
-export function versionAtLeast(version: string, minimum: string): boolean {
-  const parts = (v: string) => v.split(/[.-]/).slice(0, 3).map((x) => Number.parseInt(x, 10) || 0);
-  const a = parts(version);
-  const b = parts(minimum);
-  for (let i = 0; i < 3; i++) if (a[i]! !== b[i]!) return a[i]! > b[i]!;
-  return true;
-}
 
 /** Is mssql installed, activated and offering the sharing commands? Activates it when needed (its own activation). */
 export async function detectMssql(): Promise<MssqlPresence> {
