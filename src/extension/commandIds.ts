@@ -80,3 +80,14 @@ export const WalkthroughCommands = {
 export const WALKTHROUGH_COMMAND_TITLES: Record<(typeof WalkthroughCommands)[keyof typeof WalkthroughCommands], string> = {
   'durabilityLens.openSample': 'Open a Sample Script…',
 };
+
+/** The mssql extension's connection through its Connection Sharing API (issue 31; src/extension/mssql). */
+export const MssqlConnectionCommands = {
+  useEditorConnection: 'durabilityLens.useMssqlConnection',
+  pickConnection: 'durabilityLens.pickMssqlConnection',
+} as const;
+
+export const MSSQL_COMMAND_TITLES: Record<(typeof MssqlConnectionCommands)[keyof typeof MssqlConnectionCommands], string> = {
+  'durabilityLens.useMssqlConnection': 'Use the mssql Connection of This Editor',
+  'durabilityLens.pickMssqlConnection': 'Use an mssql Connection…',
+};

@@ -29,6 +29,8 @@ import { RunHistory } from './runHistory';
 import { currentRunSettings } from './runOptions';
 import { registerHeaviestLogWriters } from './topLog/index';
 import type { ActiveConnection } from './connectionManager';
+import { registerLmTools } from './lm/lmTools';
+import { registerMssqlCommands } from './mssql/mssqlCommands';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
@@ -128,6 +130,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
     ...registerWalkthrough(context.extensionUri),
     ...registerConnectionCommands(store, connections, output),
+    // The mssql extension's connection (Connection Sharing API) and the agent tools (issue 31).
+    ...registerMssqlCommands({ store, connections, output, extensionId: context.extension.id }),
+    ...registerLmTools({ output, controller, connections, history }),
     ...registerHistoryCommands(history, panels),
     registerReadinessCommand(connections, output),
     ...registerHeaviestLogWriters(connections, output, history),

@@ -20,4 +20,5 @@ export const commands: readonly (CliCommand | LazyCliCommand)[] = [
   { name: 'doctor', load: async () => (await import(/* webpackMode: "eager" */ './doctor')).doctorCommand },
   { name: 'trace', load: async () => (await import(/* webpackMode: "eager" */ './trace')).traceCommand },
   { name: 'top-log', load: async () => (await import(/* webpackMode: "eager" */ './topLog')).topLogCommand },
+  { name: 'mcp', load: async () => (await import(/* webpackMode: "eager" */ './mcp')).mcpCommand },
 ];

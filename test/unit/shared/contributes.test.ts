@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONNECTION_COMMAND_TITLES, CONSENT_COMMAND_TITLES, ConnectionCommands, ConsentCommands, HISTORY_COMMAND_TITLES, HistoryCommands, READINESS_COMMAND_TITLES, ReadinessCommands, RECORDING_COMMAND_TITLES, RecordingCommands, STATUS_BAR_COMMAND, WALKTHROUGH_COMMAND_TITLES, WalkthroughCommands } from '../../../src/extension/commandIds';
+import { CONNECTION_COMMAND_TITLES, CONSENT_COMMAND_TITLES, ConnectionCommands, ConsentCommands, HISTORY_COMMAND_TITLES, HistoryCommands, READINESS_COMMAND_TITLES, ReadinessCommands, MSSQL_COMMAND_TITLES, MssqlConnectionCommands, RECORDING_COMMAND_TITLES, RecordingCommands, STATUS_BAR_COMMAND, WALKTHROUGH_COMMAND_TITLES, WalkthroughCommands } from '../../../src/extension/commandIds';
 import { RUN_SETTING_DEFAULTS } from '../../../src/shared/runSettings';
 import { Commands } from '../../../src/shared/commands';
 import { TOP_LOG_COMMAND_TITLES, TOP_LOG_INTERNAL_COMMANDS, TOP_LOG_VIEW, TopLogCommands } from '../../../src/extension/topLog/ids';
@@ -14,7 +14,7 @@ const root = path.resolve(__dirname, '../../..');
 const pkg = localizedManifest(root);
 
 describe('package.json contributes', () => {
-  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), ...Object.values(WalkthroughCommands), ...Object.values(TopLogCommands), STATUS_BAR_COMMAND];
+  const allCommandIds = [...Object.values(Commands), ...Object.values(ConnectionCommands), ...Object.values(HistoryCommands), ...Object.values(ReadinessCommands), ...Object.values(RecordingCommands), ...Object.values(ConsentCommands), ...Object.values(WalkthroughCommands), ...Object.values(TopLogCommands), ...Object.values(MssqlConnectionCommands), STATUS_BAR_COMMAND];
 
   it('contributes exactly the shared and connection command ids, in the Durability Lens category', () => {
     const contributed = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
@@ -23,7 +23,7 @@ describe('package.json contributes', () => {
     const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.profileSelection], 'Profile Selection');
     assert.equal(titles[Commands.compareDurability], 'Compare Durability');
-    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES, ...WALKTHROUGH_COMMAND_TITLES, ...TOP_LOG_COMMAND_TITLES })) assert.equal(titles[id], title, id);
+    for (const [id, title] of Object.entries({ ...CONNECTION_COMMAND_TITLES, ...HISTORY_COMMAND_TITLES, ...READINESS_COMMAND_TITLES, ...RECORDING_COMMAND_TITLES, ...CONSENT_COMMAND_TITLES, ...WALKTHROUGH_COMMAND_TITLES, ...TOP_LOG_COMMAND_TITLES, ...MSSQL_COMMAND_TITLES })) assert.equal(titles[id], title, id);
     const hidden = pkg.contributes.menus.commandPalette.find((m: { command: string }) => m.command === STATUS_BAR_COMMAND);
     assert.equal(hidden?.when, 'false', 'the status bar menu command stays out of the palette');
   });

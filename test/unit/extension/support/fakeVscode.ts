@@ -60,6 +60,19 @@ export class FakeVscode {
   /** Virtual documents opened (the consent view's read-only tab): their URI and text. */
   previews: { uri: string; text: string }[] = [];
   commandsRun: string[] = [];
+  /**
+   * Commands another extension registered (a test double of the mssql extension): executeCommand calls them and
+   * returns their result; getCommands lists them. Other ids are only recorded, as before.
+   */
+  externalCommands = new Map<string, (...args: unknown[]) => unknown>();
+  /** Other installed extensions by id (vscode.extensions.getExtension). */
+  extensions = new Map<string, { id: string; packageJSON: Record<string, unknown>; isActive: boolean; activate(): Promise<unknown>; exports?: unknown }>();
+  /** Language-model tools registered through vscode.lm.registerTool, by name; null: this VS Code has no lm API. */
+  lmTools: Map<string, unknown> | null = new Map();
+  /** vscode.window.activeTextEditor. */
+  activeEditor: unknown = undefined;
+  /** vscode.workspace.workspaceFolders. */
+  workspaceFolders: { uri: { toString(): string; path: string } }[] | undefined = undefined;
 
   module(): Record<string, unknown> {
     const self = this;
@@ -84,7 +97,7 @@ export class FakeVscode {
       constructor(readonly position: Position, readonly label: string) {}
     }
     class MarkdownString {
-      value = '';
+      constructor(public value = '') {}
       appendMarkdown(t: string) {
         this.value += t;
         return this;
@@ -97,6 +110,21 @@ export class FakeVscode {
     }
     class Hover {
       constructor(readonly contents: MarkdownString) {}
+    }
+    class LanguageModelTextPart {
+      constructor(readonly value: string) {}
+    }
+    class LanguageModelToolResult {
+      constructor(readonly content: unknown[]) {}
+    }
+    class CancellationTokenSource {
+      private listeners: (() => void)[] = [];
+      token = { isCancellationRequested: false, onCancellationRequested: (l: () => void) => (this.listeners.push(l), { dispose() {} }) };
+      cancel() {
+        this.token.isCancellationRequested = true;
+        for (const l of this.listeners) l();
+      }
+      dispose() {}
     }
     class EventEmitter<T> {
       private listeners: ((v: T) => void)[] = [];
@@ -129,6 +157,9 @@ export class FakeVscode {
       MarkdownString,
       Hover,
       Diagnostic,
+      LanguageModelTextPart,
+      LanguageModelToolResult,
+      CancellationTokenSource,
       EventEmitter,
       DiagnosticSeverity: { Error: 0, Warning: 1 },
       StatusBarAlignment: { Left: 1, Right: 2 },
@@ -138,10 +169,24 @@ export class FakeVscode {
       ViewColumn: { One: 1, Beside: -2 },
       Uri: {
         parse: (s: string) => ({ toString: () => s }),
+        file: (p: string) => ({ toString: () => `file://${p.startsWith('/') ? '' : '/'}${p.replace(/\\/g, '/')}`, path: p, fsPath: p }),
         from: (c: { scheme: string; path: string; query?: string }) => ({ toString: () => `${c.scheme}:${c.path}${c.query ? `?${c.query}` : ''}` }),
         joinPath: (base: { toString(): string }, ...parts: string[]) => ({ toString: () => [base.toString(), ...parts].join('/') }) },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
-      commands: { executeCommand: async (id: string) => void self.commandsRun.push(id), registerCommand: () => ({ dispose() {} }) },
+      commands: {
+        executeCommand: async (id: string, ...args: unknown[]) => {
+          self.commandsRun.push(id);
+          const handler = self.externalCommands.get(id);
+          return handler ? handler(...args) : undefined;
+        },
+        getCommands: async () => [...self.externalCommands.keys()],
+        registerCommand: () => ({ dispose() {} }),
+      },
+      extensions: { getExtension: (id: string) => self.extensions.get(id) },
+      get lm() {
+        const tools = self.lmTools;
+        return tools ? { registerTool: (name: string, tool: unknown) => (tools.set(name, tool), { dispose: () => void tools.delete(name) }) } : undefined;
+      },
       languages: {
         registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
         registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
@@ -178,7 +223,9 @@ export class FakeVscode {
           },
         },
         asRelativePath: (uri: { toString(): string }) => uri.toString(),
-        workspaceFolders: undefined,
+        get workspaceFolders() {
+          return self.workspaceFolders;
+        },
         openTextDocument: async (uri?: { toString(): string }) => {
           if (uri && self.contentProvider && uri.toString().startsWith('durability-lens-consent:')) {
             const text = self.contentProvider.provideTextDocumentContent(uri);
@@ -200,6 +247,9 @@ export class FakeVscode {
         },
       },
       window: {
+        get activeTextEditor() {
+          return self.activeEditor;
+        },
         createStatusBarItem: (id?: string) => {
           if (id === undefined || id === 'durabilityLens.connection') {
             const item = { name: '', tooltip: '', command: '', show() {}, hide() {}, dispose() {} } as Record<string, unknown>;
@@ -274,6 +324,11 @@ export class FakeVscode {
     this.autoConsent = true;
     this.previews = [];
     this.commandsRun = [];
+    this.externalCommands.clear();
+    this.extensions.clear();
+    this.lmTools = new Map();
+    this.activeEditor = undefined;
+    this.workspaceFolders = undefined;
   }
 
   /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */

@@ -1,0 +1,117 @@
+// What the results tool tells an agent about a profile or comparison: the verdict, the causes and diagnosis with their
+// figures, the consistency checks, every figure that was NOT measured (with why and the GRANT — never a zero), whether
+// the figures are the stand-in's, and how the database was left. Built from the report model both hosts already have
+// (the run history's panel data in VS Code, the comparison document in the CLI). vscode-free.
+import { STAND_IN_LABEL, type ComparisonModel } from '../report/comparison';
+import { formatValue } from '../report/format';
+import { buildVerdict } from '../report/verdict';
+
+/** The part of a stored result the summary reads. */
+export interface ResultInput {
+  kind: 'comparison' | 'profile' | 'trace';
+  title: string;
+  createdAt: string;
+  workload: string | null;
+  status: string;
+  error: string | null;
+  /** Comparisons: how DELAYED_DURABILITY was left; null when nothing was changed. */
+  restore: { ok: boolean; message: string; originalSetting?: string | null; verifiedSetting?: string | null } | null;
+  model: ComparisonModel;
+}
+
+type Figure = { median: number; min: number; max: number; runs: number; text: string } | { notMeasured: string; grant: string | null } | null;
+
+export interface ResultSummary {
+  kind: ResultInput['kind'];
+  title: string;
+  createdAt: string;
+  server: string | null;
+  database: string | null;
+  workload: string | null;
+  status: string;
+  error: string | null;
+  /** "SQL Server" or the stand-in label: stand-in figures are a simulation, never SQL Server's. */
+  figures: string;
+  verdict: { headline: string; facts: { label: string; text: string }[] } | null;
+  /** Diagnosis findings: what was concluded and the figures it rests on. */
+  findings: { severity: string; title: string; detail: string; suggestion: string | null }[];
+  /** report/causes per column when this version's model carries it (absent from older results). */
+  causes: unknown;
+  consistency: { check: string; label: string; status: string; detail: string }[];
+  notMeasured: { measurement: string; reason: string; grant: string | null }[];
+  /** Key figures per column (mode, or RUN for a profile): median, range and runs; or why not measured. */
+  figuresByColumn: Record<string, Record<string, Figure>>;
+  /** What the run left behind on the server. */
+  databaseState: string;
+}
+
+const KEY_METRICS = ['elapsed', 'commits', 'flushes.counter', 'flushes.xe', 'log.bytes', 'writelog.ms', 'writelog.count', 'log.msPerWrite'];
+
+function figureOf(model: ComparisonModel, id: string, column: string): Figure {
+  const row = model.rows.find((r) => r.id === id);
+  if (!row) return null;
+  const cell = row.cells[column];
+  if (cell) return { median: cell.median, min: cell.min, max: cell.max, runs: cell.n, text: `${formatValue(cell.median, row.unit)} (range ${formatValue(cell.min, row.unit)}–${formatValue(cell.max, row.unit)})` };
+  if (row.notMeasured) return { notMeasured: row.notMeasured.reason, grant: row.notMeasured.grant };
+  // Absent without a recorded reason (a source that was off, an average over no events): still not a zero.
+  return { notMeasured: `no ${column} run has this figure`, grant: null };
+}
+
+function databaseStateOf(r: ResultInput): string {
+  if (r.kind !== 'comparison') return 'DELAYED_DURABILITY was not changed: a profile runs the workload only.';
+  if (!r.restore) return 'DELAYED_DURABILITY was not changed (the comparison stopped before switching it).';
+  if (r.restore.ok) return `DELAYED_DURABILITY restored${r.restore.verifiedSetting ? ` to ${r.restore.verifiedSetting} and verified` : ''}: ${r.restore.message}`;
+  return `DELAYED_DURABILITY was NOT restored: ${r.restore.message}`;
+}
+
+export function summarizeResult(r: ResultInput): ResultSummary {
+  const m = r.model;
+  let verdict: ResultSummary['verdict'] = null;
+  if (r.kind !== 'trace') {
+    try {
+      const v = buildVerdict(m, { restore: r.restore ? { ok: r.restore.ok, message: r.restore.message, originalSetting: r.restore.originalSetting ?? null, verifiedSetting: r.restore.verifiedSetting ?? null } : null, workload: r.workload });
+      verdict = { headline: v.headline, facts: v.facts.map((f) => ({ label: f.label, text: f.text })) };
+    } catch {
+      verdict = null; // an older result's model may lack what the verdict reads: the rest is still told
+    }
+  }
+  const figuresByColumn: ResultSummary['figuresByColumn'] = {};
+  for (const column of m.columns) {
+    const figures: Record<string, Figure> = {};
+    for (const id of KEY_METRICS) {
+      const f = figureOf(m, id, column);
+      if (f) figures[id] = f;
+    }
+    figuresByColumn[column] = figures;
+  }
+  return {
+    kind: r.kind,
+    title: r.title,
+    createdAt: r.createdAt,
+    server: m.server,
+    database: m.database,
+    workload: r.workload,
+    status: r.status,
+    error: r.error,
+    figures: m.source === 'stand-in' ? (m.sourceLabel ?? STAND_IN_LABEL) : 'SQL Server (measured)',
+    verdict,
+    findings: (m.diagnosis ?? []).map((f) => ({ severity: f.severity, title: f.title, detail: f.detail, suggestion: f.suggestion })),
+    causes: (m as { causes?: unknown }).causes ?? null,
+    consistency: (m.consistency ?? []).map((c) => ({ check: c.check, label: c.label, status: c.status, detail: c.detail })),
+    notMeasured: (m.missing ?? []).map((x) => ({ measurement: x.measurement, reason: x.reason, grant: x.grant })),
+    figuresByColumn,
+    databaseState: databaseStateOf(r),
+  };
+}
+
+/** The text a tool returns: the headline and state first (what a model quotes), then the whole summary as JSON. */
+export function resultText(s: ResultSummary): string {
+  const head = [
+    `${s.title} — ${s.status}${s.error ? ` (${s.error})` : ''}.`,
+    s.verdict ? s.verdict.headline : '',
+    `Figures: ${s.figures}.`,
+    s.databaseState,
+    s.notMeasured.length > 0 ? `Not measured (not zero): ${s.notMeasured.map((n) => n.measurement).join(', ')} — see notMeasured for why and the GRANT.` : '',
+  ].filter((x) => x !== '');
+  return `${head.join('\n')}\n\n${JSON.stringify(s, null, 2)}`;
+}

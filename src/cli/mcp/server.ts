@@ -1,0 +1,55 @@
+// The stdio MCP server (the official TypeScript SDK's low-level Server): tools/list answers the agent tools from
+// src/agent/toolDefinitions.ts — the read-only two always, profile and compare only when the run tools are allowed —
+// and tools/call hands them to McpToolHost. stdout carries the protocol alone: every other line goes to stderr.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_TOOLS, type AgentToolDefinition } from '../../agent/toolDefinitions';
+import type { McpToolHost } from './toolHost';
+
+export const MCP_SERVER_NAME = 'durability-lens';
+
+/** What tools/list says for one tool: the shared description, and for a run tool that it changes the database. */
+export function mcpToolOf(t: AgentToolDefinition) {
+  return {
+    name: t.name,
+    title: t.displayName,
+    description: t.changesDatabase ? `${t.modelDescription} Allowed because the user started this server with --allow-run and a connection: that is their consent to run it.` : t.modelDescription,
+    inputSchema: t.inputSchema,
+    // MCP tool annotations (hints a client may show or act on): the run tools change the database and are not
+    // idempotent (every call runs the workload again).
+    annotations: t.changesDatabase
+      ? { title: t.displayName, readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+      : { title: t.displayName, readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+export function createMcpServer(host: McpToolHost, version: string): Server {
+  const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: AGENT_TOOLS.filter((t) => host.allowsRun || !t.changesDatabase).map(mcpToolOf),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    let step = 0;
+    const onProgress = token === undefined
+      ? undefined
+      : (message: string) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
+    const result = await host.call(request.params.name, request.params.arguments ?? {}, extra.signal, onProgress);
+    return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
+  });
+  return server;
+}
+
+/** Serves on this process's stdin/stdout until the client closes them. */
+export async function serveStdio(host: McpToolHost, version: string): Promise<void> {
+  const server = createMcpServer(host, version);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  // The client ends the session by closing our stdin.
+  process.stdin.on('end', () => void server.close());
+  await closed;
+}

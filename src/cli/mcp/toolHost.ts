@@ -1,0 +1,216 @@
+// The agent tools over the CLI core, for the stdio MCP server: analyze a .sql file and read results (always), profile
+// and compare (only when the server was started with --allow-run and a connection — the user's consent given on the
+// command line). Files are read under one root folder only; one run at a time; a run's result says in its first lines
+// what it did to the database. No MCP types here: server.ts speaks the protocol.
+import * as path from 'node:path';
+import { summarizeAnalysis } from '../../agent/analysisSummary';
+import { resultText, summarizeResult, type ResultInput } from '../../agent/resultSummary';
+import { AgentTools, checkRunInput, type AgentToolName, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
+import { selectWorkload, workloadText, type SelectedWorkload } from '../../agent/workloadSelection';
+import { connectionFailureText } from '../commands/shared';
+import { describePlan, pendingRestores, profileConnectionSource, profileRun, runComparison, SetupMarkerError, type ProgressEvent, type RestoreJournal } from '../../profile';
+import { buildComparisonModel, comparisonDocument, loadComparison } from '../../report';
+import { progressLine } from '../../report/progress';
+import type { ConnectionProfile } from '../../db/types';
+import type { CliIO } from '../io';
+
+export interface ToolResult {
+  text: string;
+  isError: boolean;
+}
+
+export interface RunConsent {
+  profile: ConnectionProfile;
+  secret: string | undefined;
+  journal: RestoreJournal;
+  /** Modes and measured runs per mode of compare (the CLI's defaults unless the server was started with others). */
+  modes: ('DISABLED' | 'ALLOWED' | 'FORCED')[];
+  repetitions: number;
+}
+
+export interface ToolHostOptions {
+  /** Files are read under this folder only (the server's working folder unless --root names another). */
+  root: string;
+  io: CliIO;
+  /** Set only with --allow-run and a connection: the profile and compare tools run; null: they refuse. */
+  run: RunConsent | null;
+}
+
+export const REFUSED_WITHOUT_ALLOW_RUN =
+  'Refused: this MCP server was started without --allow-run, so it runs nothing against a database (only durability_lens_analyze_file and durability_lens_get_results work). Nothing was run and nothing was changed. To allow it, the user restarts the server with `durability-lens mcp --allow-run --connection NAME` (docs/mcp.md).';
+
+const ok = (text: string): ToolResult => ({ text, isError: false });
+const fail = (text: string): ToolResult => ({ text, isError: true });
+
+export class McpToolHost {
+  private running = false;
+  private latest: { profile: ResultInput | null; comparison: ResultInput | null } = { profile: null, comparison: null };
+
+  constructor(private readonly options: ToolHostOptions) {}
+
+  get allowsRun(): boolean {
+    return this.options.run !== null;
+  }
+
+  async call(name: string, input: unknown, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+    switch (name as AgentToolName) {
+      case AgentTools.analyzeFile:
+        return this.analyze(input);
+      case AgentTools.getResults:
+        return this.results(input);
+      case AgentTools.profile:
+      case AgentTools.compareDurability: {
+        if (!this.options.run) return fail(REFUSED_WITHOUT_ALLOW_RUN);
+        const checked = checkRunInput(input);
+        if (typeof checked === 'string') return fail(checked);
+        return this.runTool(name === AgentTools.profile ? 'profile' : 'compare', checked, this.options.run, signal, onProgress);
+      }
+      default:
+        return fail(`Unknown tool "${name}".`);
+    }
+  }
+
+  /** `file` resolved under the root, with the extension it must have; a sentence when it is not allowed or missing. */
+  private resolve(file: string, extension: '.sql' | '.json'): string | { problem: string } {
+    const full = path.resolve(this.options.root, file);
+    const relative = path.relative(this.options.root, full);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return { problem: `${file} is outside the folder this server reads (${this.options.root}); nothing was read.` };
+    if (path.extname(full).toLowerCase() !== extension) return { problem: `${file} is not a ${extension} file; this tool reads only ${extension} files.` };
+    return full;
+  }
+
+  private read(file: string, extension: '.sql' | '.json'): { full: string; text: string } | { problem: string } {
+    const full = this.resolve(file, extension);
+    if (typeof full !== 'string') return full;
+    try {
+      return { full, text: this.options.io.readFile(full) };
+    } catch (err) {
+      return { problem: `cannot read ${file}: ${(err as Error).message}` };
+    }
+  }
+
+  private analyze(input: unknown): ToolResult {
+    const file = (input as { path?: unknown } | null)?.path;
+    if (typeof file !== 'string' || file.trim() === '') return fail('"path" (the .sql file to analyse) is required here (there is no active editor).');
+    const read = this.read(file, '.sql');
+    if ('problem' in read) return fail(read.problem);
+    const summary = summarizeAnalysis(file, read.text);
+    return ok(`${summary.summary}\n\n${JSON.stringify(summary, null, 2)}`);
+  }
+
+  private results(input: unknown): ToolResult {
+    const i = (input ?? {}) as GetResultsInput;
+    if (typeof i.file === 'string' && i.file !== '') {
+      const read = this.read(i.file, '.json');
+      if ('problem' in read) return fail(read.problem);
+      try {
+        const doc = loadComparison(read.text);
+        const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
+        return ok(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${i.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
+      } catch (err) {
+        return fail(`${i.file} is not a comparison document this version can read: ${(err as Error).message}`);
+      }
+    }
+    const kind = i.kind ?? 'any';
+    const candidates = [kind !== 'comparison' ? this.latest.profile : null, kind !== 'profile' ? this.latest.comparison : null].filter((r): r is ResultInput => r !== null);
+    const newest = candidates.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    if (!newest) {
+      return fail(`No ${kind === 'any' ? 'profile or comparison' : kind} has run in this MCP server yet. ${this.allowsRun ? 'Run durability_lens_profile or durability_lens_compare_durability first,' : 'This server was started without --allow-run, so it runs none;'} or pass "file" with a comparison JSON written by \`durability-lens compare --out FILE.json\`.`);
+    }
+    return ok(resultText(summarizeResult(newest)));
+  }
+
+  private async runTool(mode: 'profile' | 'compare', input: RunToolInput, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+    const read = this.read(input.path, '.sql');
+    if ('problem' in read) return fail(read.problem);
+    const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
+    const workload = selectWorkload(text, input);
+    if (typeof workload === 'string') return fail(`${workload} Nothing was run.`);
+    if (this.running) return fail('A profile or comparison started by this server is still running; wait for it (one run at a time). Nothing was run.');
+    this.running = true;
+    try {
+      return mode === 'profile' ? await this.profile(input.path, workload, run, signal, onProgress) : await this.compare(input.path, workload, run, signal, onProgress);
+    } catch (err) {
+      if (err instanceof SetupMarkerError) return fail(`${err.message} Nothing was run.`);
+      if ((err as Error).name === 'AbortError') return fail('Cancelled before anything was measured; the event session was dropped and DELAYED_DURABILITY was not changed.');
+      return fail(`The run failed: ${connectionFailureText(err) ?? (err as Error).message ?? String(err)}`);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private where(run: RunConsent): string {
+    const p = run.profile;
+    return `database ${p.database} on ${p.server}${p.port !== undefined ? `,${p.port}` : p.instanceName ? `\\${p.instanceName}` : ''}`;
+  }
+
+  private progress(onProgress?: (text: string) => void): (e: ProgressEvent) => void {
+    return (e) => {
+      const line = progressLine(e);
+      this.options.io.stderr(`… ${line}\n`);
+      onProgress?.(line);
+    };
+  }
+
+  private async profile(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+    const what = `${workloadText(workload)} of ${file}`;
+    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)} (--allow-run).\n`);
+    const result = await profileRun({
+      connections: profileConnectionSource(run.profile, run.secret),
+      batches: workload.batches,
+      target: { kind: workload.kind, label: file },
+      xe: { enabled: true, statements: true },
+      sampling: { enabled: true },
+      onProgress: this.progress(onProgress),
+      ...(signal ? { signal } : {}),
+    });
+    const model = buildComparisonModel([result]);
+    const entry: ResultInput = { kind: 'profile', title: `Profile of ${what}`, createdAt: new Date().toISOString(), workload: what, status: result.status, error: result.errors[0] ? `SQL error ${result.errors[0].number}: ${result.errors[0].message}` : null, restore: null, model };
+    this.latest.profile = entry;
+    const ran = `This call RAN ${what} against ${this.database(run)} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database. DELAYED_DURABILITY was not changed.${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
+    return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status === 'workload-error' };
+  }
+
+  private database(run: RunConsent): string {
+    return this.where(run);
+  }
+
+  private async compare(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+    const what = `${workloadText(workload)} of ${file}`;
+    const source = profileConnectionSource(run.profile, run.secret);
+    // A crashed run's leftover setting would be taken for the original: refuse until it is restored (CLI compare --yes).
+    const pending = (await pendingRestores(run.journal, source.serverLabel)).filter((e) => e.database.toLowerCase() === run.profile.database.toLowerCase());
+    if (pending.length > 0) {
+      return fail(`Refused: ${run.profile.database} still has an unfinished restore in the restore journal (a comparison that did not finish). Nothing was run and nothing was changed. Restore it first: \`durability-lens compare --connection … --yes\` restores it, or run: ${pending.map((e) => e.restoreStatement).join(' ')}`);
+    }
+    this.options.io.stderr(`durability-lens mcp: comparing DELAYED_DURABILITY ${run.modes.join(', ')} for ${what} on ${this.where(run)} (--allow-run).\n`);
+    const result = await runComparison({
+      connections: source,
+      batches: workload.batches,
+      modes: run.modes,
+      repetitions: run.repetitions,
+      warmup: true,
+      workloadHasDelayedCommits: workload.hasDelayedCommits,
+      journal: run.journal,
+      xe: { enabled: true, statements: false },
+      sampling: { enabled: true },
+      // --allow-run is the consent to this plan: it is printed on stderr and said in the result.
+      confirm: (plan) => {
+        this.options.io.stderr(`${describePlan(plan)}\n\nConfirmed by --allow-run.\n`);
+        return true;
+      },
+      onProgress: this.progress(onProgress),
+      ...(signal ? { signal } : {}),
+    });
+    if (result.status === 'refused') return fail(`Refused: ${result.error?.message ?? describePlan(result.plan)} Nothing was changed.`);
+    const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
+    const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', message: result.restore.message, originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting } : null;
+    const entry: ResultInput = { kind: 'comparison', title: `Durability comparison of ${what}`, createdAt: doc.createdAt, workload: what, status: result.status, error: result.error?.message ?? null, restore, model: doc.model };
+    if (result.runs.some((r) => !r.warmup)) this.latest.comparison = entry;
+    const switched = result.restore
+      ? `switched DELAYED_DURABILITY of ${run.profile.database} between ${run.modes.join(' and ')} while it ran (while FORCED, recent commits of every session in that database could have been lost on a crash), then ${restore?.ok ? `restored it to ${result.restore.verifiedSetting ?? result.restore.originalSetting ?? 'its original setting'} (verified)` : `could NOT restore it: ${result.restore.message} Run: ${result.restore.restoreStatement}`}`
+      : 'did not switch DELAYED_DURABILITY (it stopped before the first change)';
+    const ran = `This call RAN ${what} against ${this.database(run)} ${result.runs.length} time(s) (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database each time. It ${switched}.`;
+    return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status !== 'completed' || restore?.ok === false };
+  }
+}

@@ -1,0 +1,166 @@
+// The agent tools as VS Code language-model tools (vscode.lm.registerTool, declared in package.json's
+// languageModelTools): analyze a file and read the latest results (read-only), profile and compare (through the same
+// ProfilingController flow a lens uses: Restricted Mode runs nothing, the consent view shows the exact T-SQL before
+// anything that changes data or schema, the comparison's switch is confirmed). An agent never changes a database the
+// user has not seen. Hosts without the lm API (older VS Code forks) get no tools, and the log says so.
+import * as vscode from 'vscode';
+import { summarizeAnalysis } from '../../agent/analysisSummary';
+import { resultText, summarizeResult } from '../../agent/resultSummary';
+import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
+import { selectWorkload, workloadText } from '../../agent/workloadSelection';
+import { loadComparison } from '../../report/document';
+import type { ConnectionManager } from '../connectionManager';
+import type { ProfilingController } from '../profilingController';
+import type { HistoryEntry, RunHistory } from '../runHistory';
+import { resultInputOfEntry } from './historyResult';
+
+export interface LmToolDeps {
+  output: vscode.LogOutputChannel;
+  controller: Pick<ProfilingController, 'runWorkload' | 'isRunning' | 'stop'>;
+  connections: Pick<ConnectionManager, 'current'>;
+  history: Pick<RunHistory, 'list'>;
+}
+
+const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
+
+/** A workspace-relative or absolute path, or a URI string, as a Uri (the first workspace folder anchors relative paths). */
+function uriOf(path: string): vscode.Uri {
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(path)) return vscode.Uri.parse(path);
+  const absolute = /^(?:[\\/]|[A-Za-z]:[\\/])/.test(path);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!absolute && folder) return vscode.Uri.joinPath(folder, path);
+  return vscode.Uri.file(path);
+}
+
+/** The open document for `path` (unsaved edits included), else opened from disk; only SQL files. */
+async function sqlDocument(path: string): Promise<vscode.TextDocument | string> {
+  const uri = uriOf(path);
+  const key = uri.toString();
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key || d.fileName === path);
+  let document: vscode.TextDocument;
+  try {
+    document = open ?? (await vscode.workspace.openTextDocument(uri));
+  } catch (err) {
+    return `Cannot open ${path}: ${(err as Error).message}`;
+  }
+  if (document.languageId !== 'sql' && !/\.sql$/i.test(document.fileName ?? key)) return `${path} is not a SQL file; the Durability Lens tools read T-SQL files only.`;
+  return document;
+}
+
+function nameOf(document: vscode.TextDocument): string {
+  return vscode.workspace.asRelativePath(document.uri, false);
+}
+
+class AnalyzeFileTool implements vscode.LanguageModelTool<AnalyzeFileInput> {
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<AnalyzeFileInput>): vscode.PreparedToolInvocation {
+    return { invocationMessage: `Analyzing ${options.input.path ?? 'the active SQL file'} for commit and log-flush problems` };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<AnalyzeFileInput>): Promise<vscode.LanguageModelToolResult> {
+    let document: vscode.TextDocument | string;
+    if (options.input.path) document = await sqlDocument(options.input.path);
+    else {
+      const active = vscode.window.activeTextEditor?.document;
+      document = active && active.languageId === 'sql' ? active : 'There is no active SQL editor: pass "path" with the .sql file to analyse.';
+    }
+    if (typeof document === 'string') throw new Error(document);
+    const summary = summarizeAnalysis(nameOf(document), document.getText());
+    return text(`${summary.summary}\n\n${JSON.stringify(summary, null, 2)}`);
+  }
+}
+
+class GetResultsTool implements vscode.LanguageModelTool<GetResultsInput> {
+  constructor(private readonly deps: LmToolDeps) {}
+
+  prepareInvocation(): vscode.PreparedToolInvocation {
+    return { invocationMessage: 'Reading the latest Durability Lens results' };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<GetResultsInput>): Promise<vscode.LanguageModelToolResult> {
+    const input = options.input ?? {};
+    if (input.file) {
+      const bytes = await vscode.workspace.fs.readFile(uriOf(input.file));
+      const doc = loadComparison(new TextDecoder().decode(bytes));
+      const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
+      return text(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${input.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
+    }
+    const entry = latestEntry(this.deps.history.list(), input.kind ?? 'any');
+    if (!entry) {
+      return text(`No ${input.kind && input.kind !== 'any' ? input.kind : 'profile or comparison'} in this workspace's run history yet. Run durability_lens_profile or durability_lens_compare_durability (or a lens), or pass "file" with a comparison JSON document.`);
+    }
+    return text(resultText(summarizeResult(resultInputOfEntry(entry))));
+  }
+}
+
+/** The newest profile or comparison (traces are not results of a run), newest first as the history keeps them. */
+export function latestEntry(entries: readonly HistoryEntry[], kind: 'any' | 'comparison' | 'profile'): HistoryEntry | undefined {
+  return entries.find((e) => (kind === 'any' ? e.kind !== 'trace' : e.kind === kind));
+}
+
+class RunTool implements vscode.LanguageModelTool<RunToolInput> {
+  constructor(
+    private readonly deps: LmToolDeps,
+    private readonly mode: 'profile' | 'compare',
+  ) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunToolInput>): vscode.PreparedToolInvocation {
+    const i = options.input;
+    const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
+    const active = this.deps.connections.current;
+    const where = active ? `database **${active.database}** on **${active.serverLabel}**` : 'a SQL Server connection (you will be asked to connect)';
+    const what = this.mode === 'compare'
+      ? `run \`${i.path}\`${lines} repeatedly on ${where}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards`
+      : `run \`${i.path}\`${lines} once on ${where} with commit measurements`;
+    const message = new vscode.MarkdownString(`Durability Lens will ${what}. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
+    return {
+      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${i.path}`,
+      confirmationMessages: { title: this.mode === 'compare' ? 'Compare DELAYED_DURABILITY modes?' : 'Profile T-SQL?', message },
+    };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<RunToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const input = checkRunInput(options.input);
+    if (typeof input === 'string') throw new Error(input);
+    if (this.deps.controller.isRunning) return text('A Durability Lens run is already in progress in this window; wait for it to finish (or cancel it in its notification). Nothing was run.');
+    const document = await sqlDocument(input.path);
+    if (typeof document === 'string') throw new Error(document);
+    const selected = selectWorkload(document.getText(), input);
+    if (typeof selected === 'string') return text(selected.endsWith('Nothing was run.') ? selected : `${selected} Nothing was run.`);
+    const what = `${workloadText(selected)} of ${nameOf(document)}`;
+    const before = this.deps.history.list()[0]?.id;
+    const trusted = vscode.workspace.isTrusted;
+    const cancel = token.onCancellationRequested(() => void this.deps.controller.stop(10_000));
+    try {
+      // The lens's own flow: Restricted Mode, connect, the consent view, the comparison confirmation, the panel.
+      await this.deps.controller.runWorkload(document, { ...selected, consent: undefined }, this.mode);
+    } finally {
+      cancel.dispose();
+    }
+    const newest = this.deps.history.list()[0];
+    if (!newest || newest.id === before) {
+      if (!trusted) return text(`Nothing ran: this workspace is in Restricted Mode, where Durability Lens sends no file's T-SQL to a server. The user can trust the workspace (Manage Workspace Trust) and ask again.`);
+      return text(`Nothing was measured for ${what}: the user declined the confirmation, was not connected, the run was refused (for example a missing permission or an availability-group database), cancelled, or failed before producing figures. Nothing that needed confirmation was run without it. The Durability Lens output channel says which.`);
+    }
+    const summary = summarizeResult(resultInputOfEntry(newest));
+    const changed = this.mode === 'compare'
+      ? `It ran ${what} on ${summary.database ?? 'the database'} after the user confirmed it, switching DELAYED_DURABILITY while it ran. ${summary.databaseState}`
+      : `It ran ${what} on ${summary.database ?? 'the database'} after the user confirmed anything that changes data or schema. ${summary.databaseState}`;
+    return text(`${changed}\n\n${resultText(summary)}`);
+  }
+}
+
+/** Registers the four tools; none when this VS Code has no language-model tool API. */
+export function registerLmTools(deps: LmToolDeps): vscode.Disposable[] {
+  const lm = (vscode as { lm?: { registerTool?: typeof vscode.lm.registerTool } }).lm;
+  if (typeof lm?.registerTool !== 'function') {
+    deps.output.info('This VS Code has no language-model tool API (vscode.lm.registerTool): the Durability Lens agent tools are not registered.');
+    return [];
+  }
+  const implementations: Record<string, vscode.LanguageModelTool<never>> = {
+    [AgentTools.analyzeFile]: new AnalyzeFileTool() as vscode.LanguageModelTool<never>,
+    [AgentTools.getResults]: new GetResultsTool(deps) as vscode.LanguageModelTool<never>,
+    [AgentTools.profile]: new RunTool(deps, 'profile') as vscode.LanguageModelTool<never>,
+    [AgentTools.compareDurability]: new RunTool(deps, 'compare') as vscode.LanguageModelTool<never>,
+  };
+  return AGENT_TOOLS.map((t) => lm.registerTool!(t.name, implementations[t.name]!));
+}

@@ -1,0 +1,145 @@
+// `durability-lens mcp` as an MCP client sees it: the official SDK's client starts the CLI over stdio (a real child
+// process) and talks to the suite's server (useTestServer). Read-only by default — two tools, the run tools refused
+// with nothing changed; with --allow-run and a connection the comparison runs, says it changed the database, restores
+// DELAYED_DURABILITY and its results are readable; files outside --root or not .sql are refused.
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AgentTools } from '../../../src/agent/toolDefinitions';
+import { useTestServer } from '../support';
+import { s1Script } from '../samples';
+
+const REPO = resolve(__dirname, '../../..');
+
+type ToolText = { content: { type: string; text?: string }[]; isError?: boolean };
+const textOf = (r: unknown): string => (r as ToolText).content.map((c) => c.text ?? '').join('\n');
+
+describe('integration: durability-lens mcp over stdio (SDK client)', function () {
+  this.timeout(180_000);
+  const t = useTestServer();
+  let dir: string;
+  let table: string;
+  const clients: Client[] = [];
+  let stderr = '';
+
+  async function start(extra: string[]): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', dir, ...extra],
+      cwd: REPO,
+      // Only what the server needs: no HOME settings, the test password variable.
+      env: { PATH: process.env.PATH ?? '', ...t.cliEnv() },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d: Buffer) => void (stderr += d.toString('utf8')));
+    const client = new Client({ name: 'durability-lens-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lens-mcp-'));
+    table = t.table('mcp_s1');
+    await writeFile(join(dir, 's1.sql'), s1Script(40, table));
+    await writeFile(join(dir, 'notes.txt'), 'not T-SQL');
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    stderr = '';
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('read-only by default: lists the analyze and results tools only, analyses a sample, refuses a run and changes nothing', async () => {
+    const before = await t.state();
+    const client = await start([]);
+    const tools = (await client.listTools()).tools;
+    assert.deepEqual(tools.map((x) => x.name).sort(), [AgentTools.analyzeFile, AgentTools.getResults].sort());
+    for (const tool of tools) assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+
+    const analysis = await client.callTool({ name: AgentTools.analyzeFile, arguments: { path: 's1.sql' } });
+    assert.notEqual((analysis as ToolText).isError, true, textOf(analysis));
+    const summary = JSON.parse(textOf(analysis).slice(textOf(analysis).indexOf('\n\n{') + 2)) as { diagnostics: { code: string; line: number }[]; worthMeasuring: { startLine: number; endLine: number }[] };
+    const loopInsert = s1Script(40, table).split('\n').findIndex((l) => /INSERT INTO/.test(l)) + 1;
+    assert.ok(summary.diagnostics.some((d) => d.code === 'autocommit-dml-in-loop' && d.line === loopInsert), textOf(analysis));
+    assert.equal(summary.worthMeasuring.length, 1);
+    assert.ok(summary.worthMeasuring[0]!.startLine <= loopInsert && loopInsert <= summary.worthMeasuring[0]!.endLine);
+
+    const refused = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } });
+    assert.equal((refused as ToolText).isError, true);
+    assert.match(textOf(refused), /started without --allow-run/);
+    assert.match(textOf(refused), /Nothing was run and nothing was changed/);
+    const results = await client.callTool({ name: AgentTools.getResults, arguments: {} });
+    assert.equal((results as ToolText).isError, true);
+    assert.match(textOf(results), /No profile or comparison has run in this MCP server yet/);
+    assert.deepEqual(await t.state(), before);
+  });
+
+  it('refuses files outside --root and files that are not .sql, reading nothing', async () => {
+    const client = await start([]);
+    const outside = await client.callTool({ name: AgentTools.analyzeFile, arguments: { path: join(REPO, 'samples', 's1-single-row-inserts.sql') } });
+    assert.equal((outside as ToolText).isError, true);
+    assert.match(textOf(outside), /outside the folder this server reads/);
+    const dotdot = await client.callTool({ name: AgentTools.analyzeFile, arguments: { path: '../etc/passwd.sql' } });
+    assert.match(textOf(dotdot), /outside the folder/);
+    const notSql = await client.callTool({ name: AgentTools.analyzeFile, arguments: { path: 'notes.txt' } });
+    assert.equal((notSql as ToolText).isError, true);
+    assert.match(textOf(notSql), /not a \.sql file/);
+  });
+
+  it('--allow-run without a connection is a usage error', async () => {
+    await assert.rejects(start(['--allow-run']));
+    assert.match(stderr, /--allow-run needs a connection named on the command line/);
+  });
+
+  it('with --allow-run: lists the run tools as destructive, compares, says what it changed, restores and the results read back', async () => {
+    const original = (await t.state()).setting;
+    const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json'), '--repeat', '1']);
+    const tools = (await client.listTools()).tools;
+    assert.deepEqual(tools.map((x) => x.name).sort(), Object.values(AgentTools).sort());
+    const compareTool = tools.find((x) => x.name === AgentTools.compareDurability)!;
+    assert.equal(compareTool.annotations?.destructiveHint, true);
+    assert.match(compareTool.description ?? '', /CHANGES the database setting/);
+    assert.match(compareTool.description ?? '', /--allow-run/);
+
+    const compared = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } }, undefined, { timeout: 150_000 });
+    const text = textOf(compared);
+    assert.notEqual((compared as ToolText).isError, true, text);
+    assert.match(text, /^This call RAN the whole file \(lines 1–\d+\) of s1\.sql against database /);
+    assert.match(text, /switched DELAYED_DURABILITY of \S+ between DISABLED and FORCED/);
+    assert.match(text, new RegExp(`restored it to ${original} \\(verified\\)`));
+    if (t.standin) assert.match(text, /Figures: Stand-in figures/);
+    const state = await t.state();
+    assert.equal(state.setting, original);
+    assert.deepEqual(state.eventSessions, []);
+
+    const results = await client.callTool({ name: AgentTools.getResults, arguments: { kind: 'comparison' } });
+    const summary = JSON.parse(textOf(results).slice(textOf(results).indexOf('\n\n{') + 2)) as { kind: string; status: string; verdict: { headline: string }; figuresByColumn: Record<string, Record<string, unknown>>; databaseState: string };
+    assert.equal(summary.kind, 'comparison');
+    assert.equal(summary.status, 'completed');
+    assert.deepEqual(Object.keys(summary.figuresByColumn).sort(), ['DISABLED', 'FORCED']);
+    assert.match(summary.verdict.headline, /FORCED/);
+    assert.match(summary.databaseState, /restored/);
+  });
+
+  it('with --allow-run: profiles the batch at a line and refuses a routine\'s CREATE batch', async () => {
+    const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json')]);
+    const lines = s1Script(40, table).split('\n');
+    // The setup batch first (it creates the table), then the loop batch by one of its lines: setup runs before it.
+    const loopLine = lines.findIndex((l) => /^WHILE/.test(l)) + 1;
+    const profiled = await client.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql', startLine: loopLine } }, undefined, { timeout: 120_000 });
+    const text = textOf(profiled);
+    assert.notEqual((profiled as ToolText).isError, true, text);
+    assert.match(text, /^This call RAN batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql/);
+    assert.match(text, /DELAYED_DURABILITY was not changed/);
+    await writeFile(join(dir, 'proc.sql'), 'CREATE OR ALTER PROCEDURE dbo.lens_never_created\nAS\nSELECT 1;\nGO\n');
+    const refused = await client.callTool({ name: AgentTools.profile, arguments: { path: 'proc.sql', startLine: 3 } });
+    assert.equal((refused as ToolText).isError, true);
+    assert.match(textOf(refused), /would run its CREATE\/ALTER — redeploying it/);
+  });
+});

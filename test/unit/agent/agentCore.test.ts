@@ -1,0 +1,104 @@
+// The vscode-free core both agent hosts share (src/agent): which T-SQL a run tool picks from its lines, the checks on
+// its input, the analysis an agent reads, and the result summary — a figure that was not measured is said with its
+// reason and GRANT, never as zero; stand-in figures say so; the database state is told.
+import * as assert from 'node:assert/strict';
+import { summarizeAnalysis } from '../../../src/agent/analysisSummary';
+import { resultText, summarizeResult } from '../../../src/agent/resultSummary';
+import { AGENT_TOOLS, checkRunInput } from '../../../src/agent/toolDefinitions';
+import { selectWorkload } from '../../../src/agent/workloadSelection';
+import { buildComparisonModel } from '../../../src/report/comparison';
+import { makeRun } from '../report/runFixture';
+
+const SCRIPT = [
+  '-- durability-lens: setup', // 1
+  'DELETE FROM dbo.t;', // 2
+  '-- durability-lens: measure', // 3
+  'GO',
+  'DECLARE @i int = 0;', // 5
+  'WHILE @i < 10 BEGIN INSERT dbo.t DEFAULT VALUES; SET @i += 1; END', // 6
+  'GO 3', // 7
+  'CREATE PROCEDURE dbo.p AS', // 8
+  'INSERT dbo.t DEFAULT VALUES;', // 9
+  'GO',
+  '', // 11
+].join('\r\n');
+
+describe('agent core: workload selection, input checks, analysis and result summaries', () => {
+  it('no lines: the whole file; startLine alone: its batch after the setup; both: exactly those lines, shifted to document lines', () => {
+    const whole = selectWorkload(SCRIPT, {});
+    assert.ok(typeof whole !== 'string');
+    assert.equal(whole.kind, 'document');
+    assert.equal(whole.batches.filter((b) => !b.empty).length, 3);
+    const batch = selectWorkload(SCRIPT, { startLine: 6 });
+    assert.ok(typeof batch !== 'string');
+    assert.equal(batch.kind, 'batch');
+    assert.deepEqual(batch.batches.map((b) => [b.index, b.firstLine, b.repeat]), [[0, 0, 1], [1, 4, 3]]);
+    assert.equal(batch.description, 'batch 2 (lines 5–6) (GO 3)');
+    assert.match(batch.setupDescription!, /^setup batch 1 \(lines 1–3\)$/);
+    const lines = selectWorkload(SCRIPT, { startLine: 9, endLine: 9 });
+    assert.ok(typeof lines !== 'string');
+    assert.equal(lines.kind, 'selection');
+    assert.deepEqual(lines.batches.map((b) => [b.text, b.firstLine]), [['INSERT dbo.t DEFAULT VALUES;', 8]]);
+    assert.equal(lines.adHocIn, 'procedure dbo.p');
+  });
+
+  it('refuses a routine\'s batch by line, blank lines, and lines past the end', () => {
+    assert.match(selectWorkload(SCRIPT, { startLine: 8 }) as string, /batch of procedure dbo\.p \(line 8\): running that batch would run its CREATE\/ALTER/);
+    assert.match(selectWorkload(SCRIPT, { startLine: 11, endLine: 11 }) as string, /only comments or blank lines/);
+    assert.match(selectWorkload(SCRIPT, { startLine: 40 }) as string, /past the end of the file \(11 lines\)/);
+    assert.match(selectWorkload('-- nothing\n', {}) as string, /nothing to run/);
+  });
+
+  it('checks run input in words', () => {
+    assert.deepEqual(checkRunInput({ path: 'a.sql', startLine: 2, endLine: 4 }), { path: 'a.sql', startLine: 2, endLine: 4 });
+    assert.match(checkRunInput({}) as string, /"path"/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 0 }) as string, /whole number ≥ 1/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 1.5 }) as string, /whole number/);
+    assert.match(checkRunInput({ path: 'a.sql', endLine: 3 }) as string, /needs "startLine"/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 5, endLine: 3 }) as string, /before "startLine"/);
+  });
+
+  it('every tool declares an object schema without extra properties; the run tools require a path and say they change the database', () => {
+    for (const t of AGENT_TOOLS) {
+      assert.equal(t.inputSchema.type, 'object');
+      assert.equal(t.inputSchema.additionalProperties, false);
+      if (t.changesDatabase) {
+        assert.deepEqual(t.inputSchema.required, ['path']);
+        assert.match(t.modelDescription, /RUNS the T-SQL/);
+        assert.match(t.modelDescription, /must confirm/);
+      } else assert.match(t.modelDescription, /nothing runs|no server/);
+    }
+  });
+
+  it('the analysis names the GO 3 loop batch as worth measuring, with its lines, and never a routine\'s batch', () => {
+    const a = summarizeAnalysis('s.sql', `\uFEFF${SCRIPT}`);
+    assert.deepEqual(a.worthMeasuring.map((w) => [w.batch, w.startLine, w.endLine]), [[2, 5, 6]]);
+    assert.match(a.worthMeasuring[0]!.why, /in a loop, 1 of them autocommit/);
+    assert.deepEqual(a.routines, [{ kind: 'PROCEDURE', name: 'dbo.p', line: 8, endLine: 9 }]);
+    assert.match(a.summary, /^s\.sql: 3 batches, 1 loop, 0 COMMITs/);
+    assert.ok(a.diagnostics.some((d) => d.code === 'autocommit-dml-in-loop' && d.line === 6));
+  });
+
+  it('the result summary says what was not measured with its GRANT (not zero), that figures are the stand-in\'s, and the restore', () => {
+    const runs = [
+      ...[900, 1000].map((elapsedMs) => makeRun({ mode: 'DISABLED', elapsedMs, commits: 500, flushesCounter: 500, sessionWaitsReadable: false, source: 'stand-in', log: { writes: 500, bytes: 2_048_000, stallMs: 150 } })),
+      ...[100, 120].map((elapsedMs) => makeRun({ mode: 'FORCED', elapsedMs, commits: 500, flushesCounter: 9, sessionWaitsReadable: false, source: 'stand-in', log: { writes: 9, bytes: 552_960, stallMs: 5 } })),
+    ];
+    for (const r of runs) r.missing = [{ measurement: 'sessionWaits', reason: 'no permission to read the session\'s waits', grant: 'GRANT VIEW SERVER STATE TO [lens];' }];
+    const model = buildComparisonModel(runs);
+    const s = summarizeResult({ kind: 'comparison', title: 'Durability comparison of s.sql', createdAt: '2026-01-01T00:00:00Z', workload: 's.sql', status: 'completed', error: null, restore: { ok: true, message: 'lab is DISABLED again.', originalSetting: 'DISABLED', verifiedSetting: 'DISABLED' }, model });
+    assert.match(s.figures, /^Stand-in figures/);
+    assert.match(s.verdict!.headline, /FORCED ran .* faster than DISABLED/);
+    assert.equal(s.figuresByColumn.DISABLED!.commits && 'median' in s.figuresByColumn.DISABLED!.commits ? s.figuresByColumn.DISABLED!.commits.median : null, 500);
+    const writelog = s.figuresByColumn.FORCED!['writelog.ms'];
+    assert.ok(writelog && 'notMeasured' in writelog, JSON.stringify(s.figuresByColumn.FORCED));
+    assert.equal(writelog.grant, 'GRANT VIEW SERVER STATE TO [lens];');
+    assert.ok(s.notMeasured.some((n) => n.grant === 'GRANT VIEW SERVER STATE TO [lens];'));
+    assert.equal(s.databaseState, 'DELAYED_DURABILITY restored to DISABLED and verified: lab is DISABLED again.');
+    const text = resultText(s);
+    assert.match(text.split('\n\n')[0]!, /Not measured \(not zero\): /);
+    const profile = summarizeResult({ kind: 'profile', title: 'p', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([makeRun({ mode: null })]) });
+    assert.match(profile.databaseState, /not changed/);
+    assert.equal(profile.figures, 'SQL Server (measured)');
+  });
+});

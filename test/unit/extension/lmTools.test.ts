@@ -1,0 +1,207 @@
+// The language-model tools through the VS Code API shape (a fake `vscode.lm`), driven as an agent would: registered
+// under the names package.json declares (and nothing on a VS Code without the lm API); analyze a file; compare and
+// profile through the lens's own flow against the stand-in — the consent view shows the T-SQL and nothing runs when the
+// user declines, Restricted Mode runs nothing, a confirmed comparison restores the setting — and read the results back.
+import * as assert from 'node:assert/strict';
+import { localizedManifest } from '../../support/manifest';
+import { connect } from '../../../src/db/connect';
+import { AGENT_TOOLS, AgentTools } from '../../../src/agent/toolDefinitions';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
+import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
+import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
+import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
+import { readDurability } from '../../../src/profile';
+import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
+
+const CONSENT = /^Durability Lens: confirm what runs — /;
+
+interface Tool {
+  prepareInvocation?(options: { input: unknown }, token: unknown): { invocationMessage?: unknown; confirmationMessages?: { title: string; message: { value: string } } };
+  invoke(options: { input: unknown; toolInvocationToken: undefined }, token: unknown): Promise<{ content: { value: string }[] }>;
+}
+
+const SCRIPT = [
+  'SET NOCOUNT ON;', // 1
+  'GO',
+  '-- durability-lens: setup-end', // 3
+  "IF OBJECT_ID(N'dbo.lm_rows', N'U') IS NOT NULL DROP TABLE dbo.lm_rows;",
+  'CREATE TABLE dbo.lm_rows (id int);',
+  'GO',
+  'DECLARE @i int = 0;', // 7
+  'WHILE @i < 20',
+  'BEGIN',
+  '  INSERT INTO dbo.lm_rows (id) VALUES (@i);', // 10
+  '  SET @i += 1;',
+  'END',
+  'GO',
+  '',
+].join('\n');
+
+function fakeDocument(text: string, uri: string) {
+  const lines = text.split('\n');
+  const offsetAt = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return {
+    uri: { toString: () => uri, path: uri.replace(/^file:\/\//, '') },
+    fileName: uri.replace(/^file:\/\//, ''),
+    languageId: 'sql',
+    version: 1,
+    lineCount: lines.length,
+    getText: () => text,
+    offsetAt,
+    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
+  };
+}
+
+describe('language-model tools (fake vscode.lm, stand-in)', function () {
+  this.timeout(120_000);
+  const fake = sharedFake;
+  let uninstall: () => void;
+  let h: StandinHarness;
+  let manager: ConnectionManagerType;
+  let controller: ProfilingControllerType;
+  let history: RunHistoryType;
+  const lines: string[] = [];
+  const tool = (name: string) => fake.lmTools!.get(name) as Tool;
+  const invoke = async (name: string, input: unknown) => (await tool(name).invoke({ input, toolInvocationToken: undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) })).content.map((c) => c.value).join('\n');
+  const setting = async () => {
+    const s = await connect(h.profile, h.secret, { role: 'monitor' });
+    try {
+      return await readDurability(s, 'lab');
+    } finally {
+      await s.close();
+    }
+  };
+
+  before(async () => {
+    fake.reset();
+    uninstall = installFakeVscode(fake);
+    h = await startStandin();
+    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ProfilingController } = await import('../../../src/extension/profilingController');
+    const { RunHistory } = await import('../../../src/extension/runHistory');
+    const { ConsentGate } = await import('../../../src/extension/consent/consentGate');
+    const { ConsentStore, MemoryMemento } = await import('../../../src/extension/consent/consentStore');
+    const { registerLmTools } = await import('../../../src/extension/lm/lmTools');
+    const journal = new KeyValueRestoreJournal(new MemoryStore());
+    fake.settings['durabilityLens.connections'] = [{ name: 'lm', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: false }];
+    manager = new ConnectionManager(new ConnectionStore(fake.secretStorage() as never), fakeOutput(lines) as never, journal, async () => undefined);
+    history = new RunHistory(new MemoryMemento(), () => 20);
+    const gate = new ConsentGate(new ConsentStore(new MemoryMemento()), fakeOutput(lines) as never);
+    controller = new ProfilingController(fakeOutput(lines) as never, manager, { show: async () => undefined } as never, journal, history, undefined, undefined, gate);
+    fake.quickPickAnswers.push((items) => items.find((i) => i.label === 'lm'));
+    fake.inputAnswers.push(h.secret);
+    fake.messageAnswers.push('Connect Anyway'); // encrypt false: the clear-text login is confirmed once
+    assert.equal(await manager.connect(), true, lines.join('\n'));
+    fake.documents = [fakeDocument(SCRIPT, 'file:///w/lm.sql'), fakeDocument('SELECT 1;\n', 'file:///w/notes.txt')];
+    (fake.documents[1] as { languageId: string }).languageId = 'plaintext';
+    registerLmTools({ output: fakeOutput(lines) as never, controller, connections: manager, history });
+  });
+  after(async () => {
+    manager?.dispose();
+    controller?.dispose();
+    delete fake.settings['durabilityLens.connections'];
+    fake.documents = [];
+    fake.reset();
+    uninstall?.();
+    await h?.close();
+  });
+  beforeEach(() => {
+    fake.shown = [];
+    fake.messageAnswers = [];
+    fake.autoConsent = false;
+    fake.trusted = true;
+  });
+
+  it('registers the four tools under the names package.json declares, with the same schemas and descriptions', () => {
+    // As VS Code shows it: displayName and userDescription are %keys% of package.nls.json.
+    const pkg = localizedManifest() as { contributes: { languageModelTools: Record<string, unknown>[] }; activationEvents: string[] };
+    assert.deepEqual([...fake.lmTools!.keys()].sort(), Object.values(AgentTools).sort());
+    assert.deepEqual(pkg.contributes.languageModelTools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    for (const t of AGENT_TOOLS) {
+      const declared = pkg.contributes.languageModelTools.find((x) => x.name === t.name)!;
+      assert.equal(declared.modelDescription, t.modelDescription, t.name);
+      assert.equal(declared.displayName, t.displayName);
+      assert.equal(declared.userDescription, t.userDescription);
+      assert.equal(declared.toolReferenceName, t.toolReferenceName);
+      assert.equal(declared.canBeReferencedInPrompt, true);
+      assert.deepEqual(declared.inputSchema, t.inputSchema);
+      assert.deepEqual(declared.tags, ['sql', 'sql-server', 'durability', t.changesDatabase ? 'runs-sql' : 'read-only']);
+      assert.ok(pkg.activationEvents.includes(`onLanguageModelTool:${t.name}`), t.name);
+    }
+  });
+
+  it('registers nothing on a VS Code without the lm API, and says so', async () => {
+    const { registerLmTools } = await import('../../../src/extension/lm/lmTools');
+    const saved = fake.lmTools;
+    fake.lmTools = null;
+    const log: string[] = [];
+    try {
+      assert.deepEqual(registerLmTools({ output: fakeOutput(log) as never, controller, connections: manager, history }), []);
+    } finally {
+      fake.lmTools = saved;
+    }
+    assert.match(log.join('\n'), /no language-model tool API/);
+  });
+
+  it('analyze_file reports the loop, its autocommit INSERT at line 10 and the lines worth measuring; refuses a non-SQL file', async () => {
+    const text = await invoke(AgentTools.analyzeFile, { path: 'file:///w/lm.sql' });
+    const summary = JSON.parse(text.slice(text.indexOf('\n\n{') + 2)) as { diagnostics: { code: string; line: number }[]; worthMeasuring: { startLine: number; endLine: number }[] };
+    assert.ok(summary.diagnostics.some((d) => d.code === 'autocommit-dml-in-loop' && d.line === 10), text);
+    assert.deepEqual(summary.worthMeasuring.map((w) => [w.startLine, w.endLine]), [[7, 12]]);
+    await assert.rejects(invoke(AgentTools.analyzeFile, { path: 'file:///w/notes.txt' }), /not a SQL file/);
+  });
+
+  it('compare asks in its prepared confirmation what it will do, and runs nothing when the user declines the consent view', async () => {
+    const prepared = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'file:///w/lm.sql', startLine: 8 } }, undefined);
+    assert.equal(prepared.confirmationMessages!.title, 'Compare DELAYED_DURABILITY modes?');
+    assert.match(prepared.confirmationMessages!.message.value, /switching its DELAYED_DURABILITY between DISABLED and FORCED/);
+    assert.match(prepared.confirmationMessages!.message.value, /database \*\*lab\*\*/);
+    const before = history.list().length;
+    fake.messageAnswers = [undefined]; // the consent view is closed
+    const text = await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 });
+    const consent = fake.shown.find((s) => s.modal && CONSENT.test(s.message));
+    assert.ok(consent, JSON.stringify(fake.shown.map((s) => s.message)));
+    assert.match(consent.detail!, /INSERT \(line 10\)/);
+    assert.match(text, /^Nothing was measured for batch 3 \(lines 7–12\), after setup batches 1–2/);
+    assert.equal(history.list().length, before);
+    assert.equal(await setting(), 'DISABLED');
+  });
+
+  it('in Restricted Mode nothing runs and nothing is asked', async () => {
+    fake.trusted = false;
+    const text = await invoke(AgentTools.profile, { path: 'file:///w/lm.sql' });
+    assert.match(text, /Restricted Mode/);
+    assert.equal(fake.shown.filter((s) => s.modal).length, 0);
+  });
+
+  it('a confirmed comparison runs, restores the setting and its verdict, causes and consistency read back through get_results', async () => {
+    fake.messageAnswers = ['Run', 'Switch and Compare'];
+    const text = await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 });
+    assert.match(text, /^It ran batch 3 \(lines 7–12\), after setup batches 1–2 \(lines 1–5\) of file:\/\/\/w\/lm\.sql on lab after the user confirmed it/);
+    assert.match(text, /DELAYED_DURABILITY restored to DISABLED and verified/);
+    assert.equal(await setting(), 'DISABLED');
+    const read = await invoke(AgentTools.getResults, { kind: 'comparison' });
+    const summary = JSON.parse(read.slice(read.indexOf('\n\n{') + 2)) as { kind: string; figures: string; verdict: { headline: string }; figuresByColumn: Record<string, Record<string, { median?: number }>>; consistency: unknown[] };
+    assert.equal(summary.kind, 'comparison');
+    assert.match(summary.figures, /^Stand-in figures/);
+    assert.match(summary.verdict.headline, /FORCED/);
+    assert.equal(summary.figuresByColumn.DISABLED!.commits!.median, 20);
+    assert.ok(Array.isArray(summary.consistency));
+    // A profile's result is the newest of kind "any" afterwards; "comparison" still finds the comparison.
+    fake.messageAnswers = ['Run'];
+    const profiled = await invoke(AgentTools.profile, { path: 'file:///w/lm.sql', startLine: 7, endLine: 12 });
+    assert.match(profiled, /^It ran the selection \(lines 7–12\) of file:\/\/\/w\/lm\.sql on lab/);
+    assert.match(profiled, /DELAYED_DURABILITY was not changed/);
+    assert.match(await invoke(AgentTools.getResults, {}), /"kind": "profile"/);
+    assert.match(await invoke(AgentTools.getResults, { kind: 'comparison' }), /"kind": "comparison"/);
+  });
+
+  it('refuses a routine\'s CREATE batch by line, running nothing', async () => {
+    fake.documents.push(fakeDocument('CREATE PROCEDURE dbo.p\nAS\nINSERT INTO dbo.lm_rows (id) VALUES (1);\nGO\n', 'file:///w/p.sql'));
+    const text = await invoke(AgentTools.profile, { path: 'file:///w/p.sql', startLine: 3 });
+    assert.match(text, /running that batch would run its CREATE\/ALTER — redeploying it/);
+    assert.equal(fake.shown.filter((s) => s.modal).length, 0);
+  });
+});
