@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
+import { confirmIf, consentDialog, numberedLine, readConsent } from './support/consent';
 import { cell, leadingNumber, readMetricTable, waitForPanelTitle } from './support/panel';
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
@@ -37,18 +38,32 @@ async function openWalkthrough(page: Page): Promise<void> {
   await pickQuickItem(page, WALKTHROUGH_TITLE);
 }
 
-/** Clicks the lens; connects through the UI first when the run has no connection yet (E2E_ONLY runs). */
-async function profileThroughLens(page: Page): Promise<string> {
+/**
+ * Clicks the lens and answers what the workbench asks before the panel opens: the connection prompt (E2E_ONLY runs
+ * have no connection yet) and the consent view (issue 25), which must show the sample's setup and loop before "Run".
+ */
+async function profileThroughLens(page: Page, sample: string): Promise<string> {
   await codeLens(page, 'Profile batch').first().click({ timeout: 30_000 });
   const connectPrompt = page.locator('.notification-toast', { hasText: /needs a SQL Server connection/ }).first();
-  const first = await Promise.race([
-    waitForPanelTitle(page, /Durability profile/, 150_000).then((title) => ({ title })),
-    connectPrompt.waitFor({ timeout: 150_000 }).then(() => ({ title: null })),
-  ]);
-  if (first.title !== null) return first.title;
-  await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
-  await pickQuickItem(page, STANDIN_PROFILE_NAME);
-  await answerInputBox(page, new RegExp(`for "${STANDIN_PROFILE_NAME.replace(/[()]/g, '\\$&')}"`), STANDIN_PASSWORD);
+  for (let step = 0; step < 3; step++) {
+    const next = await Promise.race([
+      waitForPanelTitle(page, /Durability profile/, 150_000).then((title) => ({ kind: 'panel' as const, title })),
+      connectPrompt.waitFor({ timeout: 150_000 }).then(() => ({ kind: 'connect' as const, title: '' })),
+      consentDialog(page).waitFor({ timeout: 150_000 }).then(() => ({ kind: 'consent' as const, title: '' })),
+    ]);
+    if (next.kind === 'panel') return next.title;
+    if (next.kind === 'connect') {
+      await clickNotificationButton(page, /needs a SQL Server connection/, 'Connect');
+      await pickQuickItem(page, STANDIN_PROFILE_NAME);
+      await answerInputBox(page, new RegExp(`for "${STANDIN_PROFILE_NAME.replace(/[()]/g, '\\$&')}"`), STANDIN_PASSWORD);
+      continue;
+    }
+    const shown = await readConsent(page);
+    await confirmIf(page, shown, [
+      [numberedLine(lineOf(sample, /^CREATE TABLE dbo\.SingleRowInsert/), 'CREATE TABLE dbo.SingleRowInsert').test(shown), 'the setup\'s CREATE TABLE is not shown'],
+      [numberedLine(lineOf(sample, /^\s+INSERT INTO dbo\.SingleRowInsert DEFAULT VALUES;/), 'INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;').test(shown), 'the loop\'s INSERT is not shown'],
+    ], 'Run');
+  }
   return waitForPanelTitle(page, /Durability profile/, 150_000);
 }
 
@@ -91,7 +106,7 @@ export function walkthroughTests(standin: RunningStandin): E2eTest[] {
       name: 'walkthrough: the opened sample\'s Profile batch lens profiles it (setup first) against the stand-in',
       timeoutMs: 240_000,
       run: async ({ page, screenshot }) => {
-        const title = await profileThroughLens(page);
+        const title = await profileThroughLens(page, fs.readFileSync(path.join(repoRoot, 'samples', SAMPLE), 'utf8'));
         assert(/lab/.test(title), `profile panel title does not name the database lab: ${title}`);
         const table = await readMetricTable(page);
         await screenshot('walkthrough-sample-profiled');
