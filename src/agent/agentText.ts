@@ -20,3 +20,13 @@ export function agentField(text: string): string {
 export function agentJson(value: unknown): string {
   return withVisibleControls(JSON.stringify(value, null, 2)).replace(/[\u2028\u2029]/g, visibleEscape);
 }
+
+/** Whether `text` parses as JSON. A reader's "not JSON" error quotes the text it could not read; an agent is told only this. */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -4,7 +4,7 @@
 // what it did to the database. No MCP types here: server.ts speaks the protocol.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentField } from '../../agent/agentText';
+import { agentField, isJson } from '../../agent/agentText';
 import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult, type ResultInput } from '../../agent/resultSummary';
 import { AgentTools, checkRunInput, type AgentToolName, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
@@ -140,7 +140,7 @@ export class McpToolHost {
         return ok(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${i.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
       } catch (err) {
         // JSON.parse's message quotes the text it could not read: say only that it is not JSON.
-        return fail(`${agentField(i.file)} is not a comparison document this version can read: ${err instanceof SyntaxError ? 'it is not JSON' : agentField((err as Error).message)}.`);
+        return fail(`${agentField(i.file)} is not a comparison document this version can read: ${isJson(read.text) ? agentField((err as Error).message) : 'it is not JSON'}.`);
       }
     }
     const kind = i.kind ?? 'any';
