@@ -39,7 +39,7 @@ export interface ToolHostOptions {
 }
 
 export const REFUSED_WITHOUT_ALLOW_RUN =
-  'Refused: this MCP server was started without --allow-run, so it runs nothing against a database (only durability_lens_analyze_file and durability_lens_get_results work). Nothing was run and nothing was changed. To allow it, the user restarts the server with `durability-lens mcp --allow-run --connection NAME` (docs/mcp.md).';
+  'Refused: this MCP server was started without --allow-run, so it runs nothing against a database (only durability_lens_analyze_file and durability_lens_get_results work). Nothing was run and nothing was changed. To allow it, the user restarts the server with `durability-lens mcp --allow-run --connection NAME` (docs/agents.md).';
 
 /** True when `target` lies strictly inside `folder` (a name beginning with ".." inside it is inside). */
 export function isInside(folder: string, target: string): boolean {
