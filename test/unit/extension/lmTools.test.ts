@@ -179,7 +179,11 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     fake.trusted = false;
     const text = await invoke(AgentTools.profile, { path: 'file:///w/lm.sql' });
     assert.match(text, /Restricted Mode/);
+    assert.match(await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 }), /^Nothing ran: this workspace is in Restricted Mode/);
     assert.equal(fake.shown.filter((s) => s.modal).length, 0);
+    assert.equal(await setting(), 'DISABLED');
+    // Reading is not running: the analysis still answers.
+    assert.match(await invoke(AgentTools.analyzeFile, { path: 'file:///w/lm.sql' }), /"code": "autocommit-dml-in-loop"/);
   });
 
   it('a confirmed comparison runs, restores the setting and its verdict, causes and consistency read back through get_results', async () => {
