@@ -155,18 +155,22 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunToolInput>): vscode.PreparedToolInvocation {
-    const i = options.input;
+    const i = options.input ?? ({} as RunToolInput);
+    // Nothing to confirm for what invoke refuses anyway (bad input, a file outside the workspace): it says why.
+    const checked = checkRunInput(i);
+    const where = typeof checked === 'string' ? checked : locate(checked.path);
+    if (typeof where === 'string') return { invocationMessage: `Durability Lens refuses this request: ${agentField(where)}` };
     const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
     const active = this.deps.connections.current;
     // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: appendText escapes them.
     const message = new vscode.MarkdownString('Durability Lens will ');
-    message.appendMarkdown('run ').appendText(i.path).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : ' once on ');
+    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : ' once on ');
     if (active) message.appendMarkdown('database **').appendText(active.database).appendMarkdown('** on **').appendText(active.serverLabel).appendMarkdown('**');
     else message.appendMarkdown('a SQL Server connection (you will be asked to connect)');
     message.appendMarkdown(this.mode === 'compare' ? ', switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards' : ' with commit measurements');
     message.appendMarkdown(`. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
     return {
-      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${agentField(i.path)}`,
+      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${agentField(String(i.path))}`,
       confirmationMessages: { title: this.mode === 'compare' ? 'Compare DELAYED_DURABILITY modes?' : 'Profile T-SQL?', message },
     };
   }

@@ -247,6 +247,10 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
       }
       assert.deepEqual(fake.opened, []);
       assert.equal(fake.shown.filter((x) => x.modal).length, 0);
+      // Nothing to confirm for a request that will be refused.
+      const prepared = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'link.sql' } }, undefined);
+      assert.equal(prepared.confirmationMessages, undefined);
+      assert.match(String(prepared.invocationMessage), /refuses this request: link\.sql is outside/);
       // No folder open: only open documents are read.
       fake.workspaceFolders = undefined;
       await assert.rejects(invoke(AgentTools.analyzeFile, { path: join(ws, 'in.sql') }), /no folder is open: only open documents are read/);
