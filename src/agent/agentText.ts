@@ -3,14 +3,11 @@
 // overrides, and a model reads a line break inside a name as the start of one of our lines ("DELAYED_DURABILITY
 // restored …"). A field is written on one line with every such character as visible escape text; a JSON document
 // keeps its meaning (the \uXXXX form of each escape is JSON's own). vscode-free, shared by both hosts.
-import { visibleEscape, withVisibleControls } from '../shared/visibleText';
-
-/** Line breaks besides the C0 ones withVisibleControls already escapes: LF, LINE SEPARATOR, PARAGRAPH SEPARATOR. */
-const LINE_BREAKS = /[\n\u2028\u2029]/g;
+import { oneLineField, visibleEscape, withVisibleControls } from '../shared/visibleText';
 
 /** One field inside a line of ours: controls, bidi characters and line breaks as visible escape text. */
 export function agentField(text: string): string {
-  return withVisibleControls(text).replace(LINE_BREAKS, visibleEscape);
+  return oneLineField(text);
 }
 
 /**
