@@ -2,6 +2,7 @@
 -- batches so the job does not hog the server. Its commits are few; its time goes to the pauses. Profile it: the
 -- verdict's first line says the time went elsewhere (WAITFOR) and that delayed durability is not the lever.
 -- Compare DISABLED vs FORCED: FORCED saves next to nothing. (Issue 29's cause model; SQL Server 2014 and later.)
+-- Footprint: 5,000 rows of 200 bytes; about 2 MB of log per run; about 5 s per run on a real server (4 s of it pauses).
 SET NOCOUNT ON;
 GO
 

@@ -4,6 +4,8 @@
 -- per commit fall below 1 even under DELAYED_DURABILITY = DISABLED, and FORCED has less left to save.
 -- Run it as a concurrency sweep: the durabilityLens.compare.sessions setting (e.g. [1, 2, 4, 8]) and
 -- Compare durability, or `durability-lens compare --file samples/s1-many-sessions.sql --sessions 1,2,4,8`.
+-- Footprint: 2,000 rows per session (16,000 at 8 sessions); about 8 MB of log per session and run; about 1 s per
+-- session and run on a real server (0.5 ms per log flush), less where group commit shares flushes.
 -- durability-lens: session-param @session
 
 -- durability-lens: setup-end  (this batch and the ones above are setup: re-run before every measured run)
