@@ -3,6 +3,7 @@
 // time went (the top wait and its share), what the delayed mode risks, and whether the original setting is back.
 import type { ComparisonModel, MetricRow } from './comparison';
 import { causeLead, type CauseLead } from './causes/text';
+import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 
 /**
@@ -207,7 +208,14 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
     // The headline mode: FORCED when compared (the mode that delays every commit), else the first other column.
     const lead = others.includes('FORCED') ? 'FORCED' : others[0];
     speedup = lead ? speedupOf(model, lead) : null;
-    if (speedup) {
+    // A concurrency sweep: the headline is the curve; the first level's speed-up (what the table shows) becomes a fact.
+    const sweep = model.concurrency ? concurrencyHeadline(model.concurrency) : null;
+    if (speedup && sweep) {
+      headline = sweep.text;
+      headlineTone = sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
+      const first = model.concurrency!.levels[0];
+      facts.push({ id: 'speedup', label: `${speedup.mode} vs ${model.baseline} at ${first} session${first === 1 ? '' : 's'} (elapsed)`, text: speedupText(speedup), tone: speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral' });
+    } else if (speedup) {
       headline = speedupText(speedup);
       headlineTone = speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral';
     } else if (model.columns.length === 1) {
