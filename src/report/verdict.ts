@@ -40,6 +40,8 @@ export interface VerdictSpeedup {
   min: number | null;
   max: number | null;
   conclusive: boolean;
+  /** Not conclusive for want of a spread (an end of the range unknown). */
+  noSpread?: boolean;
 }
 
 export interface VerdictModel {
@@ -77,7 +79,12 @@ function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null 
   const m = r?.cells[mode];
   const cell = r?.ratios[mode];
   if (!b || !m || m.median <= 0 || !cell) return null;
-  return { mode, baseline: model.baseline, factor: b.median / m.median, min: m.max > 0 ? b.min / m.max : null, max: m.min > 0 ? b.max / m.min : null, conclusive: !cell.inconclusive };
+  const min = m.max > 0 ? b.min / m.max : null;
+  const max = m.min > 0 ? b.max / m.min : null;
+  // Conclusive (issue 28): the min–max ranges do not overlap AND the spread is stated — both ends of the range known
+  // (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
+  const spreadKnown = min !== null && max !== null;
+  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: !cell.inconclusive && spreadKnown, noSpread: !spreadKnown };
 }
 
 function rangeText(s: VerdictSpeedup): string {
@@ -88,7 +95,8 @@ function rangeText(s: VerdictSpeedup): string {
 export function speedupText(s: VerdictSpeedup): string {
   if (!s.conclusive) {
     const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
-    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: the runs' ranges overlap)`;
+    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : "the runs' ranges overlap";
+    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: ${why})`;
   }
   if (s.factor >= 1) return `${s.mode} ran ${formatFactor(s.factor)} faster than ${s.baseline} (${rangeText(s)}, conclusive)`;
   const inverse = { ...s, factor: 1 / s.factor, min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };

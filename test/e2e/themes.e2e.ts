@@ -11,11 +11,12 @@ import type { E2eTest } from './support/harness';
 import { panelFrame, selectTab } from './support/panel';
 import { resultsDir, userDataDir } from './support/paths';
 
+/** The built-in themes by the label the Color Theme picker shows (extensions/theme-defaults of VS Code 1.117). */
 export const THEMES = [
-  { id: 'Default Light Modern', kind: 'vscode-light', slug: 'light' },
-  { id: 'Default High Contrast Light', kind: 'vscode-high-contrast-light', slug: 'hc-light' },
-  { id: 'Default High Contrast', kind: 'vscode-high-contrast', slug: 'hc-dark' },
-  { id: 'Default Dark Modern', kind: 'vscode-dark', slug: 'dark' },
+  { id: 'Light Modern', kind: 'vscode-light', slug: 'light' },
+  { id: 'Light High Contrast', kind: 'vscode-high-contrast-light', slug: 'hc-light' },
+  { id: 'Dark High Contrast', kind: 'vscode-high-contrast', slug: 'hc-dark' },
+  { id: 'Dark Modern', kind: 'vscode-dark', slug: 'dark' },
 ] as const;
 
 /** The verdict and the main text of the panel: what must be readable (hidden tab panels have no box and are skipped). */
@@ -29,10 +30,26 @@ function assert(condition: unknown, message: string): asserts condition {
 
 const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 
-function setTheme(id: string | undefined): void {
+/** Picks a theme as a user does: F1 → Preferences: Color Theme → its label → Enter (VS Code writes the setting). */
+async function pickTheme(page: Page, label: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Preferences: Color Theme' }).waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  // The theme picker replaces the command list in the same widget: wait until its rows are themes.
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
+  await input.fill(label);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** Back to the run's default theme: the picker wrote workbench.colorTheme into the user settings; take it out. */
+function resetTheme(): void {
   const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  if (id === undefined) delete settings['workbench.colorTheme'];
-  else settings['workbench.colorTheme'] = id;
+  delete settings['workbench.colorTheme'];
   fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
 }
 
@@ -99,7 +116,7 @@ export function themeTests(): E2eTest[] {
         const failures: string[] = [];
         try {
           for (const theme of THEMES) {
-            setTheme(theme.id);
+            await pickTheme(page, theme.id);
             await waitForThemeKind(page, theme.kind);
             await selectTab(page, 'Metrics');
             const samples = await textSamples(page);
@@ -122,8 +139,10 @@ export function themeTests(): E2eTest[] {
             }
             await screenshot(`theme-${theme.slug}-charts`);
           }
+        } catch (err) {
+          failures.push(err instanceof Error ? err.message : String(err));
         } finally {
-          setTheme(undefined);
+          resetTheme();
           await selectTab(page, 'Metrics').catch(() => undefined);
         }
         assert(failures.length === 0, `contrast below WCAG AA:\n${failures.join('\n')}`);
