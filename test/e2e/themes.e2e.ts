@@ -1,6 +1,6 @@
 // Issue 28: the panel reads right in every theme. With the S1 comparison on screen (after scenario step 3), the theme
-// switches through Default Light Modern, Default High Contrast Light, Default High Contrast and Default Dark Modern
-// (user settings.json, which the workbench watches); in each, the webview's computed styles of the verdict headline
+// switches through Light Modern, Default High Contrast Light, Default High Contrast and Dark Modern (user settings,
+// then a window reload); in each, the webview's computed styles of the verdict headline
 // and the main text must reach WCAG AA contrast on the background they are painted on (4.5:1, large text 3:1), and
 // every chart series colour 3:1 (non-text contrast). Screenshots `theme-<kind>.png` (docs/images/ keeps copies).
 import * as fs from 'node:fs';
@@ -8,14 +8,15 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { contrastRatio, over, parseColour, type Rgb } from '../../src/webview/contrast';
 import type { E2eTest } from './support/harness';
-import { panelFrame, selectTab } from './support/panel';
+import { panelFrame, selectTab, waitForPanelTitle } from './support/panel';
+import { reloadWindow } from './support/workbench';
 import { resultsDir, userDataDir } from './support/paths';
 
-/** The built-in themes by the label the Color Theme picker shows (extensions/theme-defaults of VS Code 1.117). */
+/** The built-in themes by their settings id (extensions/theme-defaults/package.json of VS Code 1.117). */
 export const THEMES = [
   { id: 'Light Modern', kind: 'vscode-light', slug: 'light' },
-  { id: 'Light High Contrast', kind: 'vscode-high-contrast-light', slug: 'hc-light' },
-  { id: 'Dark High Contrast', kind: 'vscode-high-contrast', slug: 'hc-dark' },
+  { id: 'Default High Contrast Light', kind: 'vscode-high-contrast-light', slug: 'hc-light' },
+  { id: 'Default High Contrast', kind: 'vscode-high-contrast', slug: 'hc-dark' },
   { id: 'Dark Modern', kind: 'vscode-dark', slug: 'dark' },
 ] as const;
 
@@ -30,27 +31,18 @@ function assert(condition: unknown, message: string): asserts condition {
 
 const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 
-/** Picks a theme as a user does: F1 → Preferences: Color Theme → its label → Enter (VS Code writes the setting). */
-async function pickTheme(page: Page, label: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 15_000 });
-  await input.fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Preferences: Color Theme' }).waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  // The theme picker replaces the command list in the same widget: wait until its rows are themes.
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
-  await input.fill(label);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: label }).waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
-}
-
-/** Back to the run's default theme: the picker wrote workbench.colorTheme into the user settings; take it out. */
-function resetTheme(): void {
+/**
+ * Sets workbench.colorTheme in the user settings and reloads the window: this code-server does not pick up a changed
+ * settings file while it runs (tried: the theme stayed), and its Color Theme picker follows the system scheme. The
+ * panel comes back through the extension's serializer (the scenario's reload test checks that it does).
+ */
+async function applyTheme(page: Page, id: string | undefined): Promise<void> {
   const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  delete settings['workbench.colorTheme'];
+  if (id === undefined) delete settings['workbench.colorTheme'];
+  else settings['workbench.colorTheme'] = id;
   fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  await reloadWindow(page);
+  await waitForPanelTitle(page, /Durability comparison/, 90_000);
 }
 
 async function waitForThemeKind(page: Page, kind: string, timeoutMs = 30_000): Promise<void> {
@@ -116,7 +108,7 @@ export function themeTests(): E2eTest[] {
         const failures: string[] = [];
         try {
           for (const theme of THEMES) {
-            await pickTheme(page, theme.id);
+            await applyTheme(page, theme.id);
             await waitForThemeKind(page, theme.kind);
             await selectTab(page, 'Metrics');
             const samples = await textSamples(page);
@@ -142,7 +134,7 @@ export function themeTests(): E2eTest[] {
         } catch (err) {
           failures.push(err instanceof Error ? err.message : String(err));
         } finally {
-          resetTheme();
+          await applyTheme(page, undefined).catch(() => undefined);
           await selectTab(page, 'Metrics').catch(() => undefined);
         }
         assert(failures.length === 0, `contrast below WCAG AA:\n${failures.join('\n')}`);

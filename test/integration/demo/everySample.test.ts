@@ -84,6 +84,18 @@ describe('integration: every sample, at its default size, profiles and compares 
           assert.ok((r.logCounters.logBytesFlushed ?? 0) <= MAX_LOG_BYTES, `${m.mode} run wrote ${r.logCounters.logBytesFlushed} bytes of log`);
         }
       }
+
+      // A sample whose header says how to sweep it (`--sessions 1,8`): that comparison too, and its headline tells the
+      // curve — the gain at the fewest and at the most sessions (issue 28), not the first level's speed-up alone.
+      const sweep = /--sessions ([\d,]+)/.exec(script)?.[1];
+      if (sweep === undefined) return;
+      const levels = sweep.split(',').map(Number);
+      const swept = await timed(() => runCase({ ...standin, database }, script, ['compare', 'FILE', '--json', '--yes', '--sessions', sweep, '--out', 'MD', ...compareArgs]));
+      assert.ok(swept.ms < LIMIT_MS, `Compare --sessions ${sweep} of ${file} took ${Math.round(swept.ms)} ms`);
+      // The verdict section: its bold lines are the cause lead (when there is one) and then the headline.
+      const verdict = swept.result.markdown.split('## Verdict')[1]?.split('\n## ')[0] ?? '';
+      const headline = verdict.split('\n').filter((l) => /^\*\*.*\*\*$/.test(l)).at(-1) ?? '';
+      assert.match(headline, new RegExp(`^\\*\\*FORCED gains [\\d.]+× at ${levels[0]} sessions?, [\\d.]+× at ${levels[levels.length - 1]} \\(commits per second vs DISABLED`), swept.result.markdown.slice(0, 800));
     });
   }
 });
