@@ -1,7 +1,8 @@
 -- S3: four workload shapes to count log flushes with an Extended Events session on each.
 -- Part 2's COMMIT option only takes effect when the database is ALLOWED. (Scenario S3; SQL Server 2014+.)
--- Footprint: 40,000 rows; about 30 MB of log per run; about 5 s per run on a real server (0.5 ms per log flush).
--- The scenario's full size is a parameter, not the default: @rows = 100000 in every part writes ten times as much.
+-- Footprint: 25,000 rows inserted and 15,000 updated; about 30 MB of log per run; about 5 s per run on a real server
+-- (0.5 ms per log flush). The scenario's full size is a parameter, not the default: @rows = 100000 in every part
+-- writes twenty times as much.
 SET NOCOUNT ON;
 GO
 -- durability-lens: setup-end  (this batch and the ones above are setup: re-run before every measured run)
