@@ -3,6 +3,7 @@
 // the run tools. Text only: nothing reaches a server. vscode-free.
 import { analyze } from '../tsql';
 import type { Analysis, DatabaseDurabilityContext } from '../tsql';
+import { agentField, agentJson } from './agentText';
 
 export interface AnalysisSummary {
   file: string;
@@ -43,11 +44,11 @@ export function summarizeAnalysis(file: string, text: string, database: Database
   const diagnostics = a.diagnostics.map((d) => ({ line: d.range.start.line + 1, column: d.range.start.character + 1, severity: d.severity, code: d.code, message: d.message }));
   const inLoopCommits = a.commits.filter((c) => c.inLoop).length;
   const summary = [
-    `${file}: ${plural(batches.length, 'batch')}, ${plural(a.loops.length, 'loop')}, ${plural(a.commits.length, 'COMMIT')}${inLoopCommits > 0 ? ` (${inLoopCommits} inside a loop)` : ''}, ${plural(diagnostics.length, 'durability diagnostic')}.`,
+    `${agentField(file)}: ${plural(batches.length, 'batch')}, ${plural(a.loops.length, 'loop')}, ${plural(a.commits.length, 'COMMIT')}${inLoopCommits > 0 ? ` (${inLoopCommits} inside a loop)` : ''}, ${plural(diagnostics.length, 'durability diagnostic')}.`,
     worthMeasuring.length > 0
       ? `Worth measuring: ${worthMeasuring.map((w) => `batch ${w.batch} (lines ${w.startLine}–${w.endLine}: ${w.why})`).join('; ')} — pass startLine/endLine to durability_lens_profile or durability_lens_compare_durability.`
       : 'No batch runs DML in a loop or repeats it with GO n; a single set-based statement commits once, so delayed durability would change little.',
-    routines.length > 0 ? `Routines: ${routines.map((r) => `${r.kind.toLowerCase()} ${r.name} (line ${r.line})`).join(', ')} — measure one through the lines of an EXEC that calls it, never through its CREATE/ALTER batch.` : '',
+    routines.length > 0 ? `Routines: ${routines.map((r) => `${r.kind.toLowerCase()} ${agentField(r.name)} (line ${r.line})`).join(', ')} — measure one through the lines of an EXEC that calls it, never through its CREATE/ALTER batch.` : '',
   ].filter((s) => s !== '').join(' ');
   return {
     file,
@@ -61,4 +62,9 @@ export function summarizeAnalysis(file: string, text: string, database: Database
     worthMeasuring,
     summary,
   };
+}
+
+/** The text a tool returns: the one-line summary (names in it kept on their line), then the whole analysis as JSON. */
+export function analysisText(s: AnalysisSummary): string {
+  return `${s.summary}\n\n${agentJson(s)}`;
 }

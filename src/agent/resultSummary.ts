@@ -5,6 +5,7 @@
 import { STAND_IN_LABEL, type ComparisonModel } from '../report/comparison';
 import { formatValue } from '../report/format';
 import { buildVerdict } from '../report/verdict';
+import { agentField, agentJson } from './agentText';
 
 /** The part of a stored result the summary reads. */
 export interface ResultInput {
@@ -106,12 +107,13 @@ export function summarizeResult(r: ResultInput): ResultSummary {
 
 /** The text a tool returns: the headline and state first (what a model quotes), then the whole summary as JSON. */
 export function resultText(s: ResultSummary): string {
+  // Every line of the head is ours; what the server or a file said inside it stays on its line (agentField).
   const head = [
-    `${s.title} — ${s.status}${s.error ? ` (${s.error})` : ''}.`,
-    s.verdict ? s.verdict.headline : '',
-    `Figures: ${s.figures}.`,
-    s.databaseState,
-    s.notMeasured.length > 0 ? `Not measured (not zero): ${s.notMeasured.map((n) => n.measurement).join(', ')} — see notMeasured for why and the GRANT.` : '',
+    `${agentField(s.title)} — ${s.status}${s.error ? ` (${agentField(s.error)})` : ''}.`,
+    s.verdict ? agentField(s.verdict.headline) : '',
+    `Figures: ${agentField(s.figures)}.`,
+    agentField(s.databaseState),
+    s.notMeasured.length > 0 ? `Not measured (not zero): ${s.notMeasured.map((n) => agentField(n.measurement)).join(', ')} — see notMeasured for why and the GRANT.` : '',
   ].filter((x) => x !== '');
-  return `${head.join('\n')}\n\n${JSON.stringify(s, null, 2)}`;
+  return `${head.join('\n')}\n\n${agentJson(s)}`;
 }

@@ -40,6 +40,19 @@ function encryptOption(raw: string | undefined): { encrypt: boolean | 'strict'; 
   return { encrypt: true }; // tedious's default: encrypt
 }
 
+/**
+ * Windows integrated authentication (single sign-on with the signed-in account: SSPI, Kerberos) is not a tedious
+ * authentication type — tedious offers `default` (SQL login), `ntlm` (an explicit domain account and password) and the
+ * Entra types (tedious src/connection.ts, the authentication.type check; tediousjs/tedious#415, #1526).
+ */
+export const INTEGRATED_SECURITY_UNSUPPORTED =
+  'Integrated Security / Trusted_Connection (Windows single sign-on) is not supported: the driver Durability Lens uses (tedious) cannot log in as the signed-in Windows account (no SSPI or Kerberos). Use a SQL login (User Id and a password), or NTLM with an explicit account: a durabilityLens.connections profile with "authenticationType": "ntlm", "user" and "domain", its password in secret storage (VS Code) or in DURABILITY_LENS_PASSWORD (CLI). See docs/agents.md#windows-authentication.';
+
+/** Integrated Security=True/Yes/SSPI or Trusted_Connection=True/Yes (ADO.NET's spellings). */
+export function isIntegratedSecurity(...values: unknown[]): boolean {
+  return values.some((v) => typeof v === 'string' && /^(true|yes|sspi)$/i.test(v.trim()));
+}
+
 export function profileFromConnectionString(connectionString: string): ParsedConnectionString {
   const raw = parse(connectionString);
   const schema = raw.toSchema(MSSQL_SCHEMA) as Record<string, unknown>;
@@ -50,7 +63,7 @@ export function profileFromConnectionString(connectionString: string): ParsedCon
   let authentication: AuthenticationProfile;
   if (authKeyword === 'activedirectorydefault') authentication = { type: 'entra-default' };
   else if (authKeyword === 'activedirectorymanagedidentity' || authKeyword === 'activedirectorymsi') authentication = { type: 'entra-msi-vm' };
-  else if (!user) throw new Error('The connection string has no User Id (integrated security is not supported here).');
+  else if (!user) throw new Error(isIntegratedSecurity(raw.get('integrated security'), raw.get('trusted_connection')) ? INTEGRATED_SECURITY_UNSUPPORTED : 'The connection string has no User Id (integrated security is not supported here).');
   else authentication = { type: 'sql', user };
   const rawEncrypt = raw.get('encrypt');
   const encryption = encryptOption(typeof rawEncrypt === 'string' ? rawEncrypt : undefined);

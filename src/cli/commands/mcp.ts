@@ -16,7 +16,7 @@ const usage = `Usage: durability-lens mcp [--root DIR]
        durability-lens mcp --allow-run --connection NAME|CONNECTION_STRING [--root DIR] [--modes LIST] [--repeat N]
 
 Serves the Durability Lens agent tools to an MCP client (VS Code, Claude Desktop, any Model Context Protocol
-client) over stdin/stdout. Configure the client to start this command; see docs/mcp.md.
+client) over stdin/stdout. Configure the client to start this command; see docs/agents.md.
 
 Tools, always:
   durability_lens_analyze_file        batches, loops, COMMITs and durability diagnostics of a .sql file (reads only)

@@ -2,8 +2,10 @@
 // and compare (only when the server was started with --allow-run and a connection — the user's consent given on the
 // command line). Files are read under one root folder only; one run at a time; a run's result says in its first lines
 // what it did to the database. No MCP types here: server.ts speaks the protocol.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { summarizeAnalysis } from '../../agent/analysisSummary';
+import { agentField, isJson } from '../../agent/agentText';
+import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult, type ResultInput } from '../../agent/resultSummary';
 import { AgentTools, checkRunInput, type AgentToolName, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText, type SelectedWorkload } from '../../agent/workloadSelection';
@@ -42,7 +44,13 @@ export interface ToolHostOptions {
 }
 
 export const REFUSED_WITHOUT_ALLOW_RUN =
-  'Refused: this MCP server was started without --allow-run, so it runs nothing against a database (only durability_lens_analyze_file and durability_lens_get_results work). Nothing was run and nothing was changed. To allow it, the user restarts the server with `durability-lens mcp --allow-run --connection NAME` (docs/mcp.md).';
+  'Refused: this MCP server was started without --allow-run, so it runs nothing against a database (only durability_lens_analyze_file and durability_lens_get_results work). Nothing was run and nothing was changed. To allow it, the user restarts the server with `durability-lens mcp --allow-run --connection NAME` (docs/agents.md).';
+
+/** True when `target` lies strictly inside `folder` (a name beginning with ".." inside it is inside). */
+export function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
 
 const ok = (text: string): ToolResult => ({ text, isError: false });
 const fail = (text: string): ToolResult => ({ text, isError: true });
@@ -53,7 +61,18 @@ export class McpToolHost {
   private inflight: Promise<ToolResult> | null = null;
   private latest: { profile: ResultInput | null; comparison: ResultInput | null } = { profile: null, comparison: null };
 
-  constructor(private readonly options: ToolHostOptions) {}
+  /** The root with its links resolved: what a file's real path must lie under. */
+  private readonly realRoot: string;
+
+  constructor(private readonly options: ToolHostOptions) {
+    let realRoot = options.root;
+    try {
+      realRoot = fs.realpathSync.native(options.root);
+    } catch {
+      // A root that does not exist holds no file: every read fails with "no such file".
+    }
+    this.realRoot = realRoot;
+  }
 
   /** Resolves once no run started by this server is in progress (after its restore, when it was cancelled). */
   async settled(): Promise<void> {
@@ -92,13 +111,25 @@ export class McpToolHost {
     }
   }
 
-  /** `file` resolved under the root, with the extension it must have; a sentence when it is not allowed or missing. */
+  /**
+   * `file` resolved under the root, with the extension it must have; a sentence when it is not allowed or missing. The
+   * check is made twice: on the path as written (`..` segments resolved) and on the real path the read opens, so a
+   * symbolic link (or junction) inside the root that points out of it is refused too.
+   */
   private resolve(file: string, extension: '.sql' | '.json'): string | { problem: string } {
+    const outside = (how: string) => ({ problem: `${agentField(file)} is outside the folder this server reads (${agentField(this.options.root)})${how}; nothing was read.` });
     const full = path.resolve(this.options.root, file);
-    const relative = path.relative(this.options.root, full);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return { problem: `${file} is outside the folder this server reads (${this.options.root}); nothing was read.` };
-    if (path.extname(full).toLowerCase() !== extension) return { problem: `${file} is not a ${extension} file; this tool reads only ${extension} files.` };
-    return full;
+    if (!isInside(this.options.root, full)) return outside('');
+    if (path.extname(full).toLowerCase() !== extension) return { problem: `${agentField(file)} is not a ${extension} file; this tool reads only ${extension} files.` };
+    let real: string;
+    try {
+      real = fs.realpathSync.native(full);
+    } catch (err) {
+      return { problem: `cannot read ${agentField(file)}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : agentField((err as Error).message)}.` };
+    }
+    if (!isInside(this.realRoot, real)) return outside(': it is a link to a file out of it');
+    if (path.extname(real).toLowerCase() !== extension) return { problem: `${agentField(file)} is a link to a file that is not ${extension}; this tool reads only ${extension} files.` };
+    return real;
   }
 
   private read(file: string, extension: '.sql' | '.json'): { full: string; text: string } | { problem: string } {
@@ -107,7 +138,7 @@ export class McpToolHost {
     try {
       return { full, text: this.options.io.readFile(full) };
     } catch (err) {
-      return { problem: `cannot read ${file}: ${(err as Error).message}` };
+      return { problem: `cannot read ${agentField(file)}: ${agentField((err as Error).message)}` };
     }
   }
 
@@ -117,7 +148,7 @@ export class McpToolHost {
     const read = this.read(file, '.sql');
     if ('problem' in read) return fail(read.problem);
     const summary = summarizeAnalysis(file, read.text);
-    return ok(`${summary.summary}\n\n${JSON.stringify(summary, null, 2)}`);
+    return ok(analysisText(summary));
   }
 
   private results(input: unknown): ToolResult {
@@ -130,7 +161,8 @@ export class McpToolHost {
         const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
         return ok(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${i.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
       } catch (err) {
-        return fail(`${i.file} is not a comparison document this version can read: ${(err as Error).message}`);
+        // JSON.parse's message quotes the text it could not read: say only that it is not JSON.
+        return fail(`${agentField(i.file)} is not a comparison document this version can read: ${isJson(read.text) ? agentField((err as Error).message) : 'it is not JSON'}.`);
       }
     }
     const kind = i.kind ?? 'any';
@@ -155,7 +187,7 @@ export class McpToolHost {
     } catch (err) {
       if (err instanceof SetupMarkerError) return fail(`${err.message} Nothing was run.`);
       if ((err as Error).name === 'AbortError') return fail('Cancelled before anything was measured; the event session was dropped and DELAYED_DURABILITY was not changed.');
-      return fail(`The run failed: ${connectionFailureText(err) ?? (err as Error).message ?? String(err)}`);
+      return fail(`The run failed: ${agentField(connectionFailureText(err) ?? (err as Error).message ?? String(err))}`);
     } finally {
       this.running = false;
     }
@@ -163,7 +195,7 @@ export class McpToolHost {
 
   private where(run: RunConsent): string {
     const p = run.profile;
-    return `database ${p.database} on ${p.server}${p.port !== undefined ? `,${p.port}` : p.instanceName ? `\\${p.instanceName}` : ''}`;
+    return agentField(`database ${p.database} on ${p.server}${p.port !== undefined ? `,${p.port}` : p.instanceName ? `\\${p.instanceName}` : ''}`);
   }
 
   private progress(onProgress?: (text: string) => void): (e: ProgressEvent) => void {
@@ -175,7 +207,7 @@ export class McpToolHost {
   }
 
   private async profile(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
-    const what = `${workloadText(workload)} of ${file}`;
+    const what = `${workloadText(workload)} of ${agentField(file)}`;
     this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)} (--allow-run).\n`);
     const result = await profileRun({
       connections: profileConnectionSource(run.profile, run.secret),
@@ -198,12 +230,12 @@ export class McpToolHost {
   }
 
   private async compare(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
-    const what = `${workloadText(workload)} of ${file}`;
+    const what = `${workloadText(workload)} of ${agentField(file)}`;
     const source = profileConnectionSource(run.profile, run.secret);
     // A crashed run's leftover setting would be taken for the original: refuse until it is restored (CLI compare --yes).
     const pending = (await pendingRestores(run.journal, source.serverLabel)).filter((e) => e.database.toLowerCase() === run.profile.database.toLowerCase());
     if (pending.length > 0) {
-      return fail(`Refused: ${run.profile.database} still has an unfinished restore in the restore journal (a comparison that did not finish). Nothing was run and nothing was changed. Restore it first: \`durability-lens compare --connection … --yes\` restores it, or run: ${pending.map((e) => e.restoreStatement).join(' ')}`);
+      return fail(`Refused: ${agentField(run.profile.database)} still has an unfinished restore in the restore journal (a comparison that did not finish). Nothing was run and nothing was changed. Restore it first: \`durability-lens compare --connection … --yes\` restores it, or run: ${agentField(pending.map((e) => e.restoreStatement).join(' '))}`);
     }
     this.options.io.stderr(`durability-lens mcp: comparing DELAYED_DURABILITY ${run.modes.join(', ')} for ${what} on ${this.where(run)} (--allow-run).\n`);
     const result = await runComparison({
@@ -224,13 +256,13 @@ export class McpToolHost {
       onProgress: this.progress(onProgress),
       ...(signal ? { signal } : {}),
     });
-    if (result.status === 'refused') return fail(`Refused: ${result.error?.message ?? describePlan(result.plan)} Nothing was changed.`);
+    if (result.status === 'refused') return fail(`Refused: ${agentField(result.error?.message ?? describePlan(result.plan))} Nothing was changed.`);
     const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
     const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', message: result.restore.message, originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting } : null;
     const entry: ResultInput = { kind: 'comparison', title: `Durability comparison of ${what}`, createdAt: doc.createdAt, workload: what, status: result.status, error: result.error?.message ?? null, restore, model: doc.model };
     if (result.runs.some((r) => !r.warmup)) this.latest.comparison = entry;
     const switched = result.restore
-      ? `switched DELAYED_DURABILITY of ${run.profile.database} between ${run.modes.join(' and ')} while it ran (while FORCED, recent commits of every session in that database could have been lost on a crash), then ${restore?.ok ? `restored it to ${result.restore.verifiedSetting ?? result.restore.originalSetting ?? 'its original setting'} (verified)` : `could NOT restore it: ${result.restore.message} Run: ${result.restore.restoreStatement}`}`
+      ? `switched DELAYED_DURABILITY of ${agentField(run.profile.database)} between ${run.modes.join(' and ')} while it ran (while FORCED, recent commits of every session in that database could have been lost on a crash), then ${restore?.ok ? `restored it to ${result.restore.verifiedSetting ?? result.restore.originalSetting ?? 'its original setting'} (verified)` : `could NOT restore it: ${agentField(result.restore.message)} Run: ${agentField(result.restore.restoreStatement ?? '')}`}`
       : 'did not switch DELAYED_DURABILITY (it stopped before the first change)';
     const ran = `This call RAN ${what} against ${this.database(run)} ${result.runs.length} time(s) (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database each time. It ${switched}.`;
     return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status !== 'completed' || restore?.ok === false };

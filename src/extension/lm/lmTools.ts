@@ -3,8 +3,11 @@
 // ProfilingController flow a lens uses: Restricted Mode runs nothing, the consent view shows the exact T-SQL before
 // anything that changes data or schema, the comparison's switch is confirmed). An agent never changes a database the
 // user has not seen. Hosts without the lm API (older VS Code forks) get no tools, and the log says so.
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { summarizeAnalysis } from '../../agent/analysisSummary';
+import { agentField, isJson } from '../../agent/agentText';
+import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText } from '../../agent/workloadSelection';
@@ -32,18 +35,52 @@ function uriOf(path: string): vscode.Uri {
   return vscode.Uri.file(path);
 }
 
-/** The open document for `path` (unsaved edits included), else opened from disk; only SQL files. */
-async function sqlDocument(path: string): Promise<vscode.TextDocument | string> {
+/** The real path of a file on disk (links resolved), or the path itself when it does not exist (opening then fails). */
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return nodePath.resolve(p);
+  }
+}
+
+/** True when `target` lies strictly inside `folder`, both in the same path flavour. */
+function isInside(folder: string, target: string, flavour: typeof nodePath.posix): boolean {
+  const relative = flavour.relative(folder, target);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${flavour.sep}`) && !flavour.isAbsolute(relative);
+}
+
+/**
+ * Where an agent may read: a document open in this window (the user has it in front of them), or a file inside one of
+ * the workspace folders — judged on the real path for files on disk, so `..` segments and a symbolic link (or junction)
+ * inside the workspace that points out of it are refused. A window without a folder reads open documents only.
+ */
+function locate(path: string): { uri: vscode.Uri; open: vscode.TextDocument | undefined } | string {
   const uri = uriOf(path);
   const key = uri.toString();
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key || d.fileName === path);
+  if (open) return { uri, open };
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const inside = folders.some((f) => {
+    if (uri.scheme === 'file' && f.uri.scheme === 'file') return isInside(realPath(f.uri.fsPath), realPath(uri.fsPath), nodePath);
+    // A remote or virtual workspace: the same scheme and authority, the path under the folder's once `..` is resolved.
+    return uri.scheme === f.uri.scheme && uri.authority === f.uri.authority && isInside(nodePath.posix.normalize(f.uri.path), nodePath.posix.normalize(uri.path), nodePath.posix);
+  });
+  if (inside) return { uri, open: undefined };
+  return `${agentField(path)} is outside this window's workspace folders${folders.length === 0 ? ' (no folder is open: only open documents are read)' : ''}; the Durability Lens tools read nothing outside them. Nothing was read.`;
+}
+
+/** The open document for `path` (unsaved edits included), else opened from disk; only SQL files, only where locate allows. */
+async function sqlDocument(path: string): Promise<vscode.TextDocument | string> {
+  const where = locate(path);
+  if (typeof where === 'string') return where;
   let document: vscode.TextDocument;
   try {
-    document = open ?? (await vscode.workspace.openTextDocument(uri));
+    document = where.open ?? (await vscode.workspace.openTextDocument(where.uri));
   } catch (err) {
-    return `Cannot open ${path}: ${(err as Error).message}`;
+    return `Cannot open ${agentField(path)}: ${agentField((err as Error).message)}`;
   }
-  if (document.languageId !== 'sql' && !/\.sql$/i.test(document.fileName ?? key)) return `${path} is not a SQL file; the Durability Lens tools read T-SQL files only.`;
+  if (document.languageId !== 'sql' && !/\.sql$/i.test(document.fileName ?? where.uri.toString())) return `${agentField(path)} is not a SQL file; the Durability Lens tools read T-SQL files only.`;
   return document;
 }
 
@@ -53,7 +90,7 @@ function nameOf(document: vscode.TextDocument): string {
 
 class AnalyzeFileTool implements vscode.LanguageModelTool<AnalyzeFileInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<AnalyzeFileInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Analyzing ${options.input.path ?? 'the active SQL file'} for commit and log-flush problems` };
+    return { invocationMessage: `Analyzing ${agentField(options.input.path ?? 'the active SQL file')} for commit and log-flush problems` };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<AnalyzeFileInput>): Promise<vscode.LanguageModelToolResult> {
@@ -65,7 +102,7 @@ class AnalyzeFileTool implements vscode.LanguageModelTool<AnalyzeFileInput> {
     }
     if (typeof document === 'string') throw new Error(document);
     const summary = summarizeAnalysis(nameOf(document), document.getText());
-    return text(`${summary.summary}\n\n${JSON.stringify(summary, null, 2)}`);
+    return text(analysisText(summary));
   }
 }
 
@@ -79,8 +116,22 @@ class GetResultsTool implements vscode.LanguageModelTool<GetResultsInput> {
   async invoke(options: vscode.LanguageModelToolInvocationOptions<GetResultsInput>): Promise<vscode.LanguageModelToolResult> {
     const input = options.input ?? {};
     if (input.file) {
-      const bytes = await vscode.workspace.fs.readFile(uriOf(input.file));
-      const doc = loadComparison(new TextDecoder().decode(bytes));
+      if (!/\.json$/i.test(input.file)) return text(`${agentField(input.file)} is not a .json file: "file" names a comparison JSON document (durability-lens compare --out, or exported from the panel). Nothing was read.`);
+      const where = locate(input.file);
+      if (typeof where === 'string') return text(where);
+      let raw: string;
+      try {
+        raw = where.open ? where.open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri));
+      } catch (err) {
+        return text(`Cannot read ${agentField(input.file)}: ${agentField((err as Error).message)}`);
+      }
+      let doc: ReturnType<typeof loadComparison>;
+      try {
+        doc = loadComparison(raw);
+      } catch (err) {
+        // JSON.parse's message quotes the text it could not read: say only that it is not JSON.
+        return text(`${agentField(input.file)} is not a comparison document this version can read: ${isJson(raw) ? agentField((err as Error).message) : 'it is not JSON'}.`);
+      }
       const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
       return text(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${input.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
     }
@@ -104,16 +155,22 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunToolInput>): vscode.PreparedToolInvocation {
-    const i = options.input;
+    const i = options.input ?? ({} as RunToolInput);
+    // Nothing to confirm for what invoke refuses anyway (bad input, a file outside the workspace): it says why.
+    const checked = checkRunInput(i);
+    const where = typeof checked === 'string' ? checked : locate(checked.path);
+    if (typeof where === 'string') return { invocationMessage: `Durability Lens refuses this request: ${agentField(where)}` };
     const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
     const active = this.deps.connections.current;
-    const where = active ? `database **${active.database}** on **${active.serverLabel}**` : 'a SQL Server connection (you will be asked to connect)';
-    const what = this.mode === 'compare'
-      ? `run \`${i.path}\`${lines} repeatedly on ${where}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards`
-      : `run \`${i.path}\`${lines} once on ${where} with commit measurements`;
-    const message = new vscode.MarkdownString(`Durability Lens will ${what}. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
+    // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: appendText escapes them.
+    const message = new vscode.MarkdownString('Durability Lens will ');
+    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : ' once on ');
+    if (active) message.appendMarkdown('database **').appendText(active.database).appendMarkdown('** on **').appendText(active.serverLabel).appendMarkdown('**');
+    else message.appendMarkdown('a SQL Server connection (you will be asked to connect)');
+    message.appendMarkdown(this.mode === 'compare' ? ', switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards' : ' with commit measurements');
+    message.appendMarkdown(`. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
     return {
-      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${i.path}`,
+      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${agentField(String(i.path))}`,
       confirmationMessages: { title: this.mode === 'compare' ? 'Compare DELAYED_DURABILITY modes?' : 'Profile T-SQL?', message },
     };
   }
@@ -126,7 +183,7 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     if (typeof document === 'string') throw new Error(document);
     const selected = selectWorkload(document.getText(), input);
     if (typeof selected === 'string') return text(selected.endsWith('Nothing was run.') ? selected : `${selected} Nothing was run.`);
-    const what = `${workloadText(selected)} of ${nameOf(document)}`;
+    const what = `${workloadText(selected)} of ${agentField(nameOf(document))}`;
     const before = this.deps.history.list()[0]?.id;
     const trusted = vscode.workspace.isTrusted;
     const cancel = token.onCancellationRequested(() => void this.deps.controller.stop(10_000));
@@ -143,8 +200,8 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     }
     const summary = summarizeResult(resultInputOfEntry(newest));
     const changed = this.mode === 'compare'
-      ? `It ran ${what} on ${summary.database ?? 'the database'} after the user confirmed it, switching DELAYED_DURABILITY while it ran. ${summary.databaseState}`
-      : `It ran ${what} on ${summary.database ?? 'the database'} after the user confirmed anything that changes data or schema. ${summary.databaseState}`;
+      ? `It ran ${what} on ${agentField(summary.database ?? 'the database')} after the user confirmed it, switching DELAYED_DURABILITY while it ran. ${agentField(summary.databaseState)}`
+      : `It ran ${what} on ${agentField(summary.database ?? 'the database')} after the user confirmed anything that changes data or schema. ${agentField(summary.databaseState)}`;
     return text(`${changed}\n\n${resultText(summary)}`);
   }
 }

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AgentTools } from '../../../src/agent/toolDefinitions';
+import { GET_APPLOCK_SQL, lockResourceOf } from '../../../src/profile/databaseLock';
 import { useTestServer } from '../support';
 import { s1Script } from '../samples';
 
@@ -141,5 +142,37 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     const refused = await client.callTool({ name: AgentTools.profile, arguments: { path: 'proc.sql', startLine: 3 } });
     assert.equal((refused as ToolText).isError, true);
     assert.match(textOf(refused), /would run its CREATE\/ALTER — redeploying it/);
+  });
+
+  it('with --allow-run: a second call while a comparison runs is refused at once; a comparison while another session holds the database is refused, nothing changed', async () => {
+    const original = (await t.state()).setting;
+    const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json'), '--repeat', '1']);
+    // Two calls on one server: the first runs, the second finds it running and runs nothing.
+    const first = client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } }, undefined, { timeout: 150_000 });
+    const deadline = Date.now() + 60_000;
+    while (!/comparing DELAYED_DURABILITY/.test(stderr)) {
+      assert.ok(Date.now() < deadline, `the first comparison never started: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const second = await client.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql' } });
+    assert.equal((second as ToolText).isError, true);
+    assert.equal(textOf(second), 'A profile or comparison started by this server is still running; wait for it (one run at a time). Nothing was run.');
+    assert.notEqual(((await first) as ToolText).isError, true, textOf(await first));
+
+    // Another process's comparison (here: a session holding the same lock) owns the database.
+    const holder = await t.connect('monitor');
+    try {
+      const [granted] = await holder.query(GET_APPLOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: lockResourceOf(t.database) }]);
+      assert.equal(Number(granted!.result), 0);
+      const refused = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } }, undefined, { timeout: 60_000 });
+      assert.equal((refused as ToolText).isError, true);
+      assert.match(textOf(refused), /^Refused: /);
+      assert.match(textOf(refused), /Nothing was changed\.$/);
+      const state = await t.state();
+      assert.equal(state.setting, original);
+      assert.deepEqual(state.eventSessions, []);
+    } finally {
+      await holder.close();
+    }
   });
 });

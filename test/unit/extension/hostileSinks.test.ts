@@ -21,7 +21,7 @@ const MarkdownIt = require('markdown-it') as new (options: { html: boolean; link
 function hostileComparisonJson(database: string): string {
   const runs: RunResult[] = [makeRun({ mode: 'DISABLED' }), makeRun({ mode: 'FORCED' })];
   for (const r of runs) {
-    r.database = { ...(r.database ?? ({} as NonNullable<RunResult['database']>)), name: database };
+    r.database = { ...(r.database ?? ({ databaseId: 5 } as NonNullable<RunResult['database']>)), name: database };
     r.missing = [
       { measurement: 'fileStats', reason: 'no permission', grant: 'EXEC sp_addsrvrolemember N\'evil\', N\'sysadmin\'; -- GRANT' },
       { measurement: 'made-up', reason: 'x', grant: 'DROP DATABASE [prod];' },

@@ -3,6 +3,9 @@
 // profile through the lens's own flow against the stand-in — the consent view shows the T-SQL and nothing runs when the
 // user declines, Restricted Mode runs nothing, a confirmed comparison restores the setting — and read the results back.
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { localizedManifest } from '../../support/manifest';
 import { connect } from '../../../src/db/connect';
 import { AGENT_TOOLS, AgentTools } from '../../../src/agent/toolDefinitions';
@@ -11,6 +14,7 @@ import type { ProfilingController as ProfilingControllerType } from '../../../sr
 import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import { readDurability } from '../../../src/profile';
+import { GET_APPLOCK_SQL, lockResourceOf } from '../../../src/profile/databaseLock';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 
@@ -108,6 +112,8 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     await h?.close();
   });
   beforeEach(() => {
+    fake.workspaceFolders = undefined;
+    fake.openFromDisk = false;
     fake.shown = [];
     fake.messageAnswers = [];
     fake.autoConsent = false;
@@ -173,7 +179,11 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     fake.trusted = false;
     const text = await invoke(AgentTools.profile, { path: 'file:///w/lm.sql' });
     assert.match(text, /Restricted Mode/);
+    assert.match(await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 }), /^Nothing ran: this workspace is in Restricted Mode/);
     assert.equal(fake.shown.filter((s) => s.modal).length, 0);
+    assert.equal(await setting(), 'DISABLED');
+    // Reading is not running: the analysis still answers.
+    assert.match(await invoke(AgentTools.analyzeFile, { path: 'file:///w/lm.sql' }), /"code": "autocommit-dml-in-loop"/);
   });
 
   it('a confirmed comparison runs, restores the setting and its verdict, causes and consistency read back through get_results', async () => {
@@ -203,5 +213,102 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     const text = await invoke(AgentTools.profile, { path: 'file:///w/p.sql', startLine: 3 });
     assert.match(text, /running that batch would run its CREATE\/ALTER — redeploying it/);
     assert.equal(fake.shown.filter((s) => s.modal).length, 0);
+  });
+
+  describe('attacked', () => {
+    let base: string;
+    let ws: string;
+    const fileUri = (p: string) => ({ toString: () => `file://${p}`, scheme: 'file', authority: '', path: p, fsPath: p });
+    before(() => {
+      base = mkdtempSync(join(tmpdir(), 'lens-lm-ws-'));
+      ws = join(base, 'ws');
+      mkdirSync(join(ws, 'sub'), { recursive: true });
+      mkdirSync(join(base, 'outside'));
+      writeFileSync(join(base, 'outside', 'secret.sql'), 'SELECT 1; -- outside the workspace 7f3a9c');
+      writeFileSync(join(ws, 'in.sql'), SCRIPT);
+      symlinkSync(join(base, 'outside', 'secret.sql'), join(ws, 'link.sql'));
+      symlinkSync(join(base, 'outside'), join(ws, 'sub', 'dir'), 'dir');
+    });
+    after(() => rmSync(base, { recursive: true, force: true }));
+    beforeEach(() => {
+      fake.workspaceFolders = [{ uri: fileUri(ws) }];
+      fake.openFromDisk = true;
+      fake.opened = [];
+    });
+
+    it('reads a file inside the workspace folder; refuses one outside it by absolute path, "..", file: URI, a linked file or a linked folder, opening nothing', async () => {
+      const inside = await invoke(AgentTools.analyzeFile, { path: 'in.sql' });
+      assert.match(inside, /"code": "autocommit-dml-in-loop"/);
+      assert.deepEqual(fake.opened, [join(ws, 'in.sql')]);
+      fake.opened = [];
+      for (const path of [join(base, 'outside', 'secret.sql'), '../outside/secret.sql', `file://${base}/outside/secret.sql`, 'link.sql', 'sub/dir/secret.sql']) {
+        await assert.rejects(invoke(AgentTools.analyzeFile, { path }), /is outside this window's workspace folders; the Durability Lens tools read nothing outside them\. Nothing was read\./, path);
+        await assert.rejects(invoke(AgentTools.profile, { path }), /outside this window's workspace folders/, path);
+      }
+      assert.deepEqual(fake.opened, []);
+      assert.equal(fake.shown.filter((x) => x.modal).length, 0);
+      // Nothing to confirm for a request that will be refused.
+      const prepared = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'link.sql' } }, undefined);
+      assert.equal(prepared.confirmationMessages, undefined);
+      assert.match(String(prepared.invocationMessage), /refuses this request: link\.sql is outside/);
+      // No folder open: only open documents are read.
+      fake.workspaceFolders = undefined;
+      await assert.rejects(invoke(AgentTools.analyzeFile, { path: join(ws, 'in.sql') }), /no folder is open: only open documents are read/);
+      assert.match(await invoke(AgentTools.analyzeFile, { path: 'file:///w/lm.sql' }), /"code": "autocommit-dml-in-loop"/);
+    });
+
+    it('get_results reads only a .json inside the workspace, and never quotes a file that is not JSON', async () => {
+      assert.match(await invoke(AgentTools.getResults, { file: join(base, 'outside', 'secret.json') }), /outside this window's workspace folders/);
+      assert.match(await invoke(AgentTools.getResults, { file: 'in.sql' }), /^in\.sql is not a \.json file/);
+      fake.written.set(`file://${ws}/notes.json`, 'password=hunter2');
+      const notJson = await invoke(AgentTools.getResults, { file: 'notes.json' });
+      assert.equal(notJson, 'notes.json is not a comparison document this version can read: it is not JSON.');
+      assert.deepEqual(fake.fileReads.filter((f) => f.includes('outside')), []);
+    });
+
+    it('Markdown in the path is shown as text in the confirmation: no link, no emphasis', () => {
+      const path = '[Run](command:workbench.action.terminal.new) **safe** `x`.sql';
+      const message = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path } }, undefined).confirmationMessages!.message.value;
+      assert.doesNotMatch(message, /\]\(command:/);
+      assert.match(message, /\\\[Run\\\]\\\(command:workbench\\\.action/);
+      assert.match(message, /database \*\*lab\*\*/);
+    });
+
+    it('a second call while a run waits for its consent runs nothing and says a run is in progress', async () => {
+      let answer!: (v: string | undefined) => void;
+      fake.messageAnswers = [new Promise<string | undefined>((resolve) => (answer = resolve)) as never];
+      const first = invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 });
+      const deadline = Date.now() + 10_000;
+      while (!controller.isRunning || !fake.shown.some((x) => x.modal)) {
+        assert.ok(Date.now() < deadline, 'the first call never reached its consent view');
+        await new Promise((r) => setImmediate(r));
+      }
+      const before = history.list().length;
+      const second = await invoke(AgentTools.profile, { path: 'file:///w/lm.sql' });
+      assert.equal(second, 'A Durability Lens run is already in progress in this window; wait for it to finish (or cancel it in its notification). Nothing was run.');
+      answer(undefined); // the first one's consent view is closed
+      assert.match(await first, /^Nothing was measured/);
+      assert.equal(history.list().length, before);
+      assert.equal(await setting(), 'DISABLED');
+    });
+
+    it('a comparison while another session holds the database\'s comparison lock changes nothing', async () => {
+      const holder = await connect(h.profile, h.secret, { role: 'monitor' });
+      try {
+        const [granted] = await holder.query(GET_APPLOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: lockResourceOf('lab') }]);
+        assert.equal(Number(granted!.result), 0);
+        const before = history.list().length;
+        fake.autoConsent = true; // the consent view (if this script's is not remembered yet) answers Run
+        fake.messageAnswers = ['Switch and Compare'];
+        const text = await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 });
+        assert.ok(fake.shown.some((x) => /^Switch DELAYED_DURABILITY/.test(x.message)), 'the switch was asked and confirmed');
+        assert.match(text, /^Nothing was measured/);
+        assert.equal(history.list().length, before);
+        assert.equal(await setting(), 'DISABLED');
+        assert.ok(lines.some((l) => /another comparison|in use|holds/i.test(l)) || fake.shown.some((x) => /another comparison|in use|holds/i.test(x.message)), [...lines.slice(-5), ...fake.shown.map((x) => x.message)].join('\n'));
+      } finally {
+        await holder.close();
+      }
+    });
   });
 });

@@ -1,6 +1,7 @@
 // A small scripted stand-in for the `vscode` module, enough for ConnectionManager, ConnectionStore and
 // ProfilingController: answers to prompts are queued by the test, everything shown is recorded.
 import Module from 'node:module';
+import { readFileSync } from 'node:fs';
 
 export interface Shown {
   kind: 'info' | 'warning' | 'error';
@@ -71,8 +72,11 @@ export class FakeVscode {
   lmTools: Map<string, unknown> | null = new Map();
   /** vscode.window.activeTextEditor. */
   activeEditor: unknown = undefined;
+  /** workspace.openTextDocument reads file: URIs from disk (UTF-8); the paths it opened, in order. */
+  openFromDisk = false;
+  opened: string[] = [];
   /** vscode.workspace.workspaceFolders. */
-  workspaceFolders: { uri: { toString(): string; path: string } }[] | undefined = undefined;
+  workspaceFolders: { uri: { toString(): string; path: string; scheme?: string; authority?: string; fsPath?: string } }[] | undefined = undefined;
 
   module(): Record<string, unknown> {
     const self = this;
@@ -168,10 +172,18 @@ export class FakeVscode {
       TextEditorRevealType: { InCenter: 2 },
       ViewColumn: { One: 1, Beside: -2 },
       Uri: {
-        parse: (s: string) => ({ toString: () => s }),
-        file: (p: string) => ({ toString: () => `file://${p.startsWith('/') ? '' : '/'}${p.replace(/\\/g, '/')}`, path: p, fsPath: p }),
+        // scheme, authority, path and fsPath as VS Code's Uri has them (no normalisation of `..`, like VS Code).
+        parse: (s: string) => {
+          const m = /^([a-z][a-z0-9+.-]*):\/\/([^/]*)(.*)$/i.exec(s);
+          const path = m ? decodeURIComponent(m[3]!) : s;
+          return { toString: () => s, scheme: m ? m[1]!.toLowerCase() : '', authority: m ? m[2]! : '', path, fsPath: path };
+        },
+        file: (p: string) => ({ toString: () => `file://${p.startsWith('/') ? '' : '/'}${p.replace(/\\/g, '/')}`, scheme: 'file', authority: '', path: p, fsPath: p }),
         from: (c: { scheme: string; path: string; query?: string }) => ({ toString: () => `${c.scheme}:${c.path}${c.query ? `?${c.query}` : ''}` }),
-        joinPath: (base: { toString(): string }, ...parts: string[]) => ({ toString: () => [base.toString(), ...parts].join('/') }) },
+        joinPath: (base: { toString(): string; scheme?: string; authority?: string; path?: string }, ...parts: string[]) => {
+          const path = [base.path ?? '', ...parts].join('/');
+          return { toString: () => [base.toString(), ...parts].join('/'), scheme: base.scheme ?? '', authority: base.authority ?? '', path, fsPath: path };
+        } },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
       commands: {
         executeCommand: async (id: string, ...args: unknown[]) => {
@@ -231,6 +243,13 @@ export class FakeVscode {
             const text = self.contentProvider.provideTextDocumentContent(uri);
             self.previews.push({ uri: uri.toString(), text });
             return { uri, getText: () => text };
+          }
+          // A file on disk, read as UTF-8 (VS Code's own encoding detection is not the fake's to play).
+          if (uri && (uri as { scheme?: string }).scheme === 'file' && self.openFromDisk) {
+            const fsPath = (uri as unknown as { fsPath: string }).fsPath;
+            const text = readFileSync(fsPath, 'utf8');
+            self.opened.push(fsPath);
+            return { uri, fileName: fsPath, languageId: /\.sql$/i.test(fsPath) ? 'sql' : 'plaintext', version: 1, lineCount: text.split('\n').length, getText: () => text };
           }
           throw new Error('the fake opens no documents from disk');
         },
@@ -329,6 +348,8 @@ export class FakeVscode {
     this.lmTools = new Map();
     this.activeEditor = undefined;
     this.workspaceFolders = undefined;
+    this.openFromDisk = false;
+    this.opened = [];
   }
 
   /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */
