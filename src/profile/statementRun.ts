@@ -7,7 +7,7 @@
 import type { SqlClient, WorkloadBatch } from '../db/types';
 import type { SnapshotDiff } from '../probes';
 import type { XePlatform } from '../xe/errors';
-import { isNameCollision } from '../xe/logFlushTrace';
+import { isNameCollision } from '../xe/sessionRunner';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
