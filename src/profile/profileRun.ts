@@ -6,15 +6,12 @@ import type { SqlSession, WorkloadBatch } from '../db/types';
 import type { BenignWaitOptions } from '../probes';
 import { tediousExecutor } from './connections';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
+import { progress } from './runContext';
 import { runSetup } from './setupRun';
 import { hasLineMarkers, splitSetup } from './setupMarkers';
-import type { ConnectionSource, ProfileCallbacks, ProfileStep, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
+import type { ConnectionSource, ProfileCallbacks, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 
 export * from './measureRun';
-
-function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
-  ctx.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
-}
 
 export interface ProfileRunOptions extends ProfileCallbacks {
   /** What the user picked (selection / batch / transaction / document), carried into the result for the UI. */
