@@ -12,7 +12,9 @@ import { restoreSummary, type ComparisonResult, type DiscardedRun } from './comp
 import { tediousExecutor } from './connections';
 import { DurabilityGuard, type RestoreOutcome } from './durabilityGuard';
 import { readTargetDatabase } from './measureRun';
+import { progress } from './runContext';
 import { preparePlan, splitSetup, type ComparisonPlan } from './plan';
+import { usableBatches } from './setupMarkers';
 import type { RestoreJournal } from './restoreJournal';
 import { sessionParamOf, withSessionParam } from './sessionParam';
 import type { ConnectionSource, DurabilityMode, ProfileCallbacks, ProgressEvent, RunResult, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
@@ -113,13 +115,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
 type Progress = (step: ProgressEvent['step'], detail?: string) => void;
 
 function progressOf(options: ProfileCallbacks): Progress {
-  return (step, detail) => options.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+  return (step, detail) => progress(options, step, detail);
 }
 
 /** The script's usable batches (empty ones dropped), split into setup and measured parts, with the sweep's @session. */
 function scriptParts(options: CompareOptions): { setup: WorkloadBatch[]; measured: WorkloadBatch[]; measuredSerial: WorkloadBatch[]; sessionParam: string | null } {
-  const usable = options.batches.filter((b) => !b.empty).map(({ text, repeat, firstLine, call }) => ({ text, repeat, firstLine, ...(call ? { call } : {}) }));
-  const { setup, measured } = splitSetup(usable, options.setupBatches);
+  const { setup, measured } = splitSetup(usableBatches(options.batches), options.setupBatches);
   // The marker may sit anywhere in the script (a header comment lands in the setup part); it fills the measured part.
   const sessionParam = sessionParamOf([...setup, ...measured]);
   // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).

@@ -9,6 +9,7 @@ import { ownershipLostText, reclaimedNote } from './compareClaim';
 import { DurabilityChangeError, OwnershipLostError, type DurabilityGuard } from './durabilityGuard';
 import type { ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, throwIfAborted, type TargetDatabase } from './measureRun';
+import { progress } from './runContext';
 import { runSetup } from './setupRun';
 import { STATEMENTS_OFF_IN_COMPARISON } from './statementRun';
 
@@ -69,7 +70,7 @@ export class ComparisonSchedule {
   }
 
   private progress(step: ProgressEvent['step'], detail?: string): void {
-    this.input.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+    progress(this.input, step, detail);
   }
 
   private stop(status: ComparisonStatus, error: ComparisonError): false {

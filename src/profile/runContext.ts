@@ -76,5 +76,5 @@ export interface MeasureOptions {
 }
 
 export function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
-  ctx.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
+  ctx.onProgress?.({ step, at: Date.now(), detail });
 }

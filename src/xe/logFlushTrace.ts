@@ -187,7 +187,7 @@ export class LogFlushSession {
       missingFields: this.plan.missingFields,
       timelineStart: this.startedAt,
       scope: this.plan.scope,
-      ...(this.snapshot ? { exact: this.snapshot.exact } : {}),
+      exact: this.snapshot?.exact,
       ...extra,
     };
   }

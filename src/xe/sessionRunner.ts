@@ -85,7 +85,7 @@ export class CompanionSession {
   /** CREATE, then START only if it worked; `afterPrevious`: the CREATE too waits on the query before it. */
   startQueries(afterPrevious: boolean): PlannedQuery[] {
     return [
-      { sql: this.spec.createSql, ...(afterPrevious ? { dependsOnPrevious: true } : {}) },
+      { sql: this.spec.createSql, dependsOnPrevious: afterPrevious },
       { sql: sessionStateSql(this.name, this.scope, 'START'), dependsOnPrevious: true },
     ];
   }

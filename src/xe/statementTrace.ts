@@ -50,10 +50,10 @@ export interface StatementTracePlan {
 export interface StatementTraceOptions {
   spid: number;
   /** The log-flush plan's platform when there is one (saves a round trip); else read here. */
-  platform?: XePlatform & { engineEdition?: number | null };
+  platform?: (XePlatform & { engineEdition?: number | null }) | undefined;
   /** The run's trace target (durabilityLens.xe.target): event_file keeps every event of a long run. */
-  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
-  sessionName?: string;
+  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string } | undefined;
+  sessionName?: string | undefined;
   /** Ring buffer MAX_EVENTS_LIMIT (default 1,000,000: the 1 MB MAX_MEMORY is the real bound). */
   maxEventsLimit?: number;
 }
