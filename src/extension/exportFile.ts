@@ -23,7 +23,7 @@ export async function saveExport(data: PanelData, format: ExportFormat, runs: re
   const { ext, label } = EXPORT_FORMATS[format];
   const base = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = exportFileName(data, format);
-  const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}) });
+  const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined });
   if (!uri) return undefined;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, format, runs && runs.length > 0 ? runs : undefined, comparison)));
   void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
