@@ -17,6 +17,7 @@ const EXIT_MEANINGS = {
   8: 'FORCED was not fast enough (`fail-if-speedup-below`)',
   9: 'another session changed DELAYED_DURABILITY during the comparison',
   10: 'a gate of the baseline regressed',
+  11: 'the monitor connection was lost: the comparison stopped changing the database and restored it',
   130: 'cancelled',
 };
 

@@ -7,9 +7,14 @@ export async function openWorkbench(page: Page, serverUrl: string, folder: strin
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 }
 
-/** Waits until the Explorer lists the workspace (the workbench has restored and the remote file system answers). */
+/**
+ * Waits until the Explorer lists the workspace (the workbench has restored and the remote file system answers). An
+ * earlier test may have left another view in the side bar (the walkthrough does): the Explorer is shown first.
+ */
 export async function waitForExplorer(page: Page): Promise<void> {
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+  const rows = page.locator('.explorer-folders-view .monaco-list-row').first();
+  if (!(await rows.isVisible())) await runCommand(page, 'View: Show Explorer').catch(() => undefined);
+  await rows.waitFor({ timeout: 60_000 });
 }
 
 /** Opens a workspace file through Quick Open and waits until its tab is the active one. */

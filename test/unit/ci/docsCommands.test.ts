@@ -71,15 +71,16 @@ describe('docs: every command docs/ci.md shows, and the CI gate of docs/cli.md, 
     const home = scratchDir('lens-docs-home-');
     project = scratchDir('lens-docs-project-');
     prefix = scratchDir('lens-docs-prefix-');
-    env = { ...process.env, HOME: home, USERPROFILE: home, APPDATA: path.join(home, 'AppData', 'Roaming'), npm_config_prefix: prefix, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`, DURABILITY_LENS_PASSWORD: STANDIN_PASSWORD, DB_PASSWORD: STANDIN_PASSWORD, DURABILITY_LENS_REEXEC: undefined };
+    env = { ...process.env, HOME: home, USERPROFILE: home, APPDATA: path.join(home, 'AppData', 'Roaming'), npm_config_prefix: prefix, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`, DURABILITY_LENS_PASSWORD: STANDIN_PASSWORD, DB_PASSWORD: STANDIN_PASSWORD, APP_TEST_DB_PASSWORD: STANDIN_PASSWORD, DURABILITY_LENS_REEXEC: undefined };
     // The profile `ci-db` of the docs, in the user's VS Code settings (where the CLI reads profiles).
     const settings = userSettingsPath(process.platform, env, home);
     fs.mkdirSync(path.dirname(settings), { recursive: true });
     fs.writeFileSync(settings, JSON.stringify({ 'durabilityLens.connections': [{ name: 'ci-db', server: '127.0.0.1', port: standin.server.port, database: 'app_test', user: 'sa', encrypt: false }] }, null, 2));
-    // The user's project: a test suite whose INSERTs reach app_test through the CLI's own profile command.
+    // The user's project: a test suite whose INSERTs reach app_test through the CLI's own profile command, with the
+    // suite's own password variable (record never hands its DURABILITY_LENS_PASSWORD to the program it measures: N4).
     fs.writeFileSync(path.join(project, 'suite.sql'), scaledS1(100));
     const launcher = path.join(root, 'bin', 'durability-lens');
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, scripts: { test: `node "${launcher}" profile --connection ci-db --file suite.sql --no-xe` } }, null, 2));
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, scripts: { test: `node "${launcher}" profile --connection ci-db --file suite.sql --no-xe --password-env APP_TEST_DB_PASSWORD` } }, null, 2));
     fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify({ name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'app', version: '1.0.0' } } }, null, 2));
     fs.mkdirSync(path.join(project, 'db'));
     fs.writeFileSync(path.join(project, 'db', 'reset.sql'), scaledS1(200));

@@ -139,6 +139,6 @@ ADD TARGET package0.ring_buffer; ALTER EVENT SESSION [a] ON DATABASE STATE = STA
   it('npm run standin refuses an unknown --platform or --version with its usage line', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/standin/main.ts', '--platform', 'oracle'], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /--platform sqlserver\|mi\|azure-sqldb\|hyperscale\] \[--version 2019\|2022\|2025\]/);
+    assert.match(r.stderr, /--platform sqlserver\|mi\|azure-sqldb\|hyperscale\] \[--version 2016\|2017\|2019\|2022\|2025\]/);
   });
 });
