@@ -13,22 +13,19 @@
 // a statement, a file name printed inside one of our lines — goes through terminalField, which writes its line breaks
 // visibly too: a procedure named "p<LF>  9999 × …" must not add a line that reads like one of ours.
 
-import { hasActiveCharacters, visibleEscape, withVisibleControls } from '../shared/visibleText';
+import { hasActiveCharacters, oneLineField, withVisibleControls } from '../shared/visibleText';
 
 /** `text` with every terminal control and bidi character written as visible escape text. */
 export function terminalSafe(text: string): string {
   return withVisibleControls(text);
 }
 
-/** Line breaks terminalSafe keeps (LF) or no terminal breaks on but editors do (U+2028, U+2029); CR, VT, FF, NEL are active already. */
-const LINE_BREAKS = /[\n\u2028\u2029]/g;
-
 /**
  * One server- or file-provided field of a line: every active character and every line break written as visible escape
  * text (`p\x0a  9999 × …`), so the field stays on the line it was printed in.
  */
 export function terminalField(text: string): string {
-  return terminalSafe(text).replace(LINE_BREAKS, visibleEscape);
+  return oneLineField(text);
 }
 
 /** True when `text` holds nothing a terminal would act on (what tests and fuzzers assert). */

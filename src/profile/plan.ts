@@ -6,6 +6,7 @@ import type { ServerPlatform } from '../probes/serverInfo';
 import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
 import type { DurabilityMode, FigureSource } from './types';
+import { oneLineField } from '../shared/visibleText';
 
 export interface PlannedRun {
   mode: DurabilityMode;
@@ -215,19 +216,19 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
 /** The plan as plain text for the CLI (and the UI's confirmation dialog body). */
 export function describePlan(plan: ComparisonPlan): string {
   const lines = [
-    `Server:   ${plan.server}${plan.source === 'stand-in' ? ' (Durability Lens stand-in, not a real SQL Server)' : ''}`,
-    `Database: ${plan.database} (DELAYED_DURABILITY is ${plan.currentSetting} now)`,
+    `Server:   ${oneLineField(plan.server)}${plan.source === 'stand-in' ? ' (Durability Lens stand-in, not a real SQL Server)' : ''}`,
+    `Database: ${oneLineField(plan.database)} (DELAYED_DURABILITY is ${plan.currentSetting} now)`,
     `Modes:    ${plan.modes.join(', ')} × ${plan.repetitions}${plan.warmup ? ' + 1 warm-up run' : ''}`,
     `Order:    ${plan.order.map((r) => (r.warmup ? `(${r.mode} warm-up)` : r.mode)).join(' ')}`,
     ...(plan.sessions && plan.sessions.length > 0
       ? [`Sessions: ${plan.sessions.join(', ')} — the order above runs once per level (${plan.order.length * plan.sessions.length} runs in all), each run on that many workload connections released together (up to ${Math.max(...plan.sessions)} sessions at once, besides the monitor connection); the ALTERs below repeat for each level`]
       : []),
     'Statements that will run (from the monitor connection):',
-    ...plan.statements.map((s) => `  ${s}`),
+    ...plan.statements.map((s) => `  ${oneLineField(s)}`),
     `Afterwards the database is set back to ${plan.currentSetting} and verified.`,
     `Caveat:   ${plan.dataLossCaveat}`,
   ];
-  for (const w of plan.warnings) lines.push(`Warning:  ${w.message}`);
-  for (const r of plan.refusals) lines.push(`Refused:  ${r.message}`);
+  for (const w of plan.warnings) lines.push(`Warning:  ${oneLineField(w.message)}`);
+  for (const r of plan.refusals) lines.push(`Refused:  ${oneLineField(r.message)}`);
   return lines.join('\n');
 }

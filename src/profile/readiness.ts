@@ -34,6 +34,7 @@ import {
 } from '../probes';
 import { evaluatePlanIssues } from './plan';
 import { readTargetDatabase } from './profileRun';
+import { oneLineField } from '../shared/visibleText';
 
 export const READINESS_SCHEMA_VERSION = 1 as const;
 
@@ -289,10 +290,10 @@ export async function checkReadiness(monitor: SqlClient, options: ReadinessOptio
 export function describeReadiness(r: ReadinessReport): string {
   const yes = (f: FeatureReadiness) => (f.works ? (f.notes.length > 0 ? 'works, with limits' : 'works') : 'will not work');
   const lines = [
-    `Server:     ${r.server.name ?? 'unknown'} — ${r.server.platformLabel}${r.server.standIn ? ' (Durability Lens stand-in, not a real SQL Server)' : ''}`,
+    `Server:     ${oneLineField(r.server.name ?? 'unknown')} — ${r.server.platformLabel}${r.server.standIn ? ' (Durability Lens stand-in, not a real SQL Server)' : ''}`,
     `Version:    ${r.server.version} (major ${r.server.majorVersion}), ${r.server.edition} (EngineEdition ${r.server.engineEdition})${r.server.hostPlatform ? ` on ${r.server.hostPlatform}` : ''}`,
     `Encryption: ${r.encryption.encrypted === null ? 'not requested' : r.encryption.encrypted ? `encrypted (${r.encryption.evidence === 'server' ? 'confirmed by sys.dm_exec_connections' : 'TLS handshake seen; the server could not be asked'})` : 'not encrypted'}`,
-    `Login:      ${r.login} (user ${r.user}) in database ${r.database}`,
+    `Login:      ${oneLineField(r.login)} (user ${oneLineField(r.user)}) in database ${oneLineField(r.database)}`,
     `Trace flags: 3979 ${r.server.traceFlag3979}, 3982 ${r.server.traceFlag3982}`,
     '',
     'Probes (each run once, read-only):',

@@ -175,6 +175,8 @@ export class FileRestoreJournal implements RestoreJournal {
     this.ready ??= (async () => {
       const isDefault = this.path === defaultJournalPath();
       const fileAtPath = await stat(this.path).then((s) => s.isFile(), () => false);
+      // Only a file that is an earlier journal is moved in and deleted; any other file is the user's and stays.
+      if (fileAtPath && !(await isLegacyJournal(this.path))) throw new NotAJournalError(this.path);
       const dir = fileAtPath ? `${this.path}.d` : this.path;
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const legacy = fileAtPath ? this.path : isDefault ? legacyJournalPath() : null;
@@ -247,6 +249,25 @@ async function writeEntry(dir: string, entry: RestoreEntry): Promise<void> {
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
+  }
+}
+
+/** A journal path that names a file which is not an earlier version's journal: nothing is read, moved or deleted. */
+export class NotAJournalError extends Error {
+  constructor(readonly path: string) {
+    super(`the journal path ${path} is a file that is not a Durability Lens restore journal; it was left untouched and nothing was changed on the server. Give a folder (it is created if missing), or leave --journal out for the default.`);
+    this.name = 'NotAJournalError';
+  }
+}
+
+/** An earlier version's single-file journal: a JSON object whose `entries` is an array (of restore entries). */
+async function isLegacyJournal(file: string): Promise<boolean> {
+  try {
+    const doc = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Array.isArray((doc as { entries?: unknown }).entries)
+      && (doc as { entries: unknown[] }).entries.every(isEntry);
+  } catch {
+    return false;
   }
 }
 

@@ -157,7 +157,10 @@ export class ComparisonFormatError extends Error {
 function isRunLike(r: unknown): r is RunResult {
   if (typeof r !== 'object' || r === null) return false;
   const run = r as Partial<RunResult>;
-  return run.schemaVersion === 1 && typeof run.workloadElapsedMs === 'number' && typeof run.diff === 'object' && run.diff !== null && typeof run.server === 'object';
+  const db = run.database as unknown;
+  const dbLike = db === null || db === undefined
+    || (typeof db === 'object' && typeof (db as { name?: unknown }).name === 'string' && typeof (db as { databaseId?: unknown }).databaseId === 'number');
+  return run.schemaVersion === 1 && typeof run.workloadElapsedMs === 'number' && typeof run.diff === 'object' && run.diff !== null && typeof run.server === 'object' && run.server !== null && dbLike;
 }
 
 /**
@@ -189,12 +192,19 @@ export function loadComparison(json: string | unknown): ComparisonDocument {
     }
   }
   for (const r of Array.isArray(doc.warmupRuns) ? doc.warmupRuns : []) if (isRunLike(r)) runs.push(r);
-  return comparisonDocument({
-    runs,
-    status: typeof doc.status === 'string' ? doc.status : 'completed',
-    plan: doc.plan ?? null,
-    restore: doc.restore ?? null,
-    error: doc.error ?? null,
-    ...(typeof doc.createdAt === 'string' ? { createdAt: doc.createdAt } : {}),
-  });
+  try {
+    return comparisonDocument({
+      runs,
+      status: typeof doc.status === 'string' ? doc.status : 'completed',
+      plan: doc.plan ?? null,
+      restore: doc.restore ?? null,
+      error: doc.error ?? null,
+      ...(typeof doc.createdAt === 'string' ? { createdAt: doc.createdAt } : {}),
+    });
+  } catch (err) {
+    // The runs passed the shape checks above but a deeper field is not what this version reads (a hand-edited or
+    // hostile file): say so, not "Cannot read properties of undefined" (outside attack).
+    if (err instanceof TypeError || err instanceof RangeError) throw new ComparisonFormatError(`The comparison's runs hold a field this version cannot read (${err.message}); nothing was shown from it.`);
+    throw err;
+  }
 }

@@ -171,6 +171,13 @@ export const BASELINE_MODE_KEYS: readonly string[] = ['DISABLED', 'ALLOWED', 'FO
 
 /** Largest relative tolerance accepted (100 = +10,000 %): anything looser switches a gate off in all but name. */
 const MAX_RELATIVE_TOLERANCE = 100;
+/**
+ * The largest absolute slack a baseline may give a gate: 100 × the default's (speed-up: 100×, whose default slack is 0).
+ * Beyond it the gate could never fail, as with the relative cap (outside attack: absolute 1e308 passed every run).
+ */
+function maxAbsoluteTolerance(metric: GateMetric): number {
+  return Math.max(DEFAULT_TOLERANCES[metric].absolute, 1) * 100;
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -230,7 +237,10 @@ export function loadBaseline(text: string): Baseline {
       if (!isPlainObject(t)) throw new Error(`baseline tolerances.${metric} must be an object { relative, absolute }`);
       const relative = finite(t.relative, `baseline tolerances.${metric}.relative`);
       if (relative > MAX_RELATIVE_TOLERANCE) throw new Error(`baseline tolerances.${metric}.relative ${relative} is above ${MAX_RELATIVE_TOLERANCE} (+${MAX_RELATIVE_TOLERANCE * 100} %): that gate would never fail`);
-      tolerances[metric as GateMetric] = { relative, absolute: finite(t.absolute, `baseline tolerances.${metric}.absolute`) };
+      const absolute = finite(t.absolute, `baseline tolerances.${metric}.absolute`);
+      const maxAbsolute = maxAbsoluteTolerance(metric as GateMetric);
+      if (absolute > maxAbsolute) throw new Error(`baseline tolerances.${metric}.absolute ${absolute} is above ${maxAbsolute}: that gate would never fail`);
+      tolerances[metric as GateMetric] = { relative, absolute };
     }
   }
   const source = doc.source === 'stand-in' || doc.source === 'sql-server' ? doc.source : 'sql-server';

@@ -3,6 +3,7 @@
 import type { RunResult } from '../profile/types';
 import type { RoutineProduction, TopLogDocument, TopLogRow } from './topLog';
 import { formatBytes, formatCount, formatDuration, formatNumber, formatShare } from './units';
+import { oneLineField } from '../shared/visibleText';
 
 const NOT_MEASURED = 'not measured';
 
@@ -52,13 +53,13 @@ function oneLine(text: string, max: number): string {
 export function emptyText(doc: TopLogDocument): string {
   const used = doc.ranking.used ?? doc.ranking.requested;
   const what = used === 'executions' ? 'ran' : used === 'wait' ? 'waited on the log' : 'wrote log';
-  return `No query ${what} in ${doc.database} in this window (${doc.window.requestedHours} h): Query Store holds nothing to rank.`;
+  return `No query ${what} in ${oneLineField(doc.database)} in this window (${doc.window.requestedHours} h): Query Store holds nothing to rank.`;
 }
 
 /** The CLI's text report. */
 export function describeTopLog(doc: TopLogDocument): string {
   const lines: string[] = [];
-  lines.push(`Heaviest log writers in ${doc.database} — Query Store, ${spanText(doc.window.spanHours, doc.window.requestedHours)} (asked: ${doc.window.requestedHours} h)${doc.source === 'stand-in' ? ' — STAND-IN figures (a model, not SQL Server)' : ''}`);
+  lines.push(`Heaviest log writers in ${oneLineField(doc.database)} — Query Store, ${spanText(doc.window.spanHours, doc.window.requestedHours)} (asked: ${doc.window.requestedHours} h)${doc.source === 'stand-in' ? ' — STAND-IN figures (a model, not SQL Server)' : ''}`);
   lines.push(doc.queryStore.message);
   if (doc.queryStore.fix) lines.push('', `To fix it (not run by Durability Lens — review, then run it yourself):`, ...doc.queryStore.fix.statement.split('\n').map((l) => `  ${l}`), `  Cost: ${doc.queryStore.fix.cost}`);
   for (const n of doc.queryStore.notices) lines.push('', `Note: ${n}`);

@@ -22,3 +22,14 @@ export function withVisibleControls(text: string): string {
 export function hasActiveCharacters(text: string): boolean {
   return new RegExp(ACTIVE_CHARACTERS.source).test(text);
 }
+
+/** Line breaks withVisibleControls keeps (LF) or no terminal breaks on but editors and dialogs do (U+2028, U+2029). */
+const LINE_BREAKS = /[\n\u2028\u2029]/g;
+
+/**
+ * One server- or file-provided field printed inside a line of ours (a database or server name in a plan, a report
+ * heading): active characters and line breaks written as visible escape text, so the field stays on its line.
+ */
+export function oneLineField(text: string): string {
+  return withVisibleControls(text).replace(LINE_BREAKS, visibleEscape);
+}

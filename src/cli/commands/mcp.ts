@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { DURABILITY_MODES, type DurabilityMode } from '../../profile';
 import { EXIT_OK, type CliCommand } from '../io';
 import { McpToolHost, type RunConsent } from '../mcp/toolHost';
+import { runLifecycle, signalExitCode } from './lifecycle';
 import { CONNECTION_USAGE, journalOf, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
 
 /** The package version the server reports in its MCP `initialize` answer. */
@@ -40,7 +41,9 @@ Options:
 ${CONNECTION_USAGE}
 
 Progress and every message go to stderr; stdout carries the protocol only. The server ends when the client
-closes stdin. Exit codes: 0 the client closed the session, 2 usage error.
+closes stdin. With --allow-run, SIGTERM (how MCP clients stop a server), SIGINT or SIGHUP first cancels the run in
+progress, restoring DELAYED_DURABILITY and dropping its event sessions. Exit codes: 0 the client closed the session,
+2 usage error, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM after restoring.
 `;
 
 export async function runMcp(args: readonly string[], io: ConnectedCliIO): Promise<number> {
@@ -84,11 +87,19 @@ export async function runMcp(args: readonly string[], io: ConnectedCliIO): Promi
     if (named) io.stderr('durability-lens mcp: a connection was given without --allow-run: it is not used, and the profile and compare tools are off.\n');
     io.stderr('durability-lens mcp: read-only (analyze and results); start with --allow-run --connection NAME to allow runs.\n');
   }
-  const host = new McpToolHost({ root: path.resolve(io.cwd ?? process.cwd(), root ?? '.'), io, run });
-  // Loaded here: the SDK is needed only by this command.
-  const { serveStdio } = await import(/* webpackMode: "eager" */ '../mcp/server');
-  await serveStdio(host, MCP_SERVER_VERSION);
-  return EXIT_OK;
+  // With runs allowed, SIGTERM/SIGINT/SIGHUP cancel the run in progress — which restores DELAYED_DURABILITY and drops
+  // its event sessions — before the process exits with the signal's code (a second signal: at once, saying what is
+  // left), as compare and profile do. MCP clients stop their servers with SIGTERM.
+  const lifecycle = run ? runLifecycle(io, { journal: run.journal }) : null;
+  try {
+    const host = new McpToolHost({ root: path.resolve(io.cwd ?? process.cwd(), root ?? '.'), io, run, stop: lifecycle?.signal });
+    // Loaded here: the SDK is needed only by this command.
+    const { serveStdio } = await import(/* webpackMode: "eager" */ '../mcp/server');
+    await serveStdio(host, MCP_SERVER_VERSION, lifecycle?.signal);
+    return lifecycle?.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT_OK;
+  } finally {
+    lifecycle?.dispose();
+  }
 }
 
 export const mcpCommand: CliCommand = {

@@ -5,7 +5,7 @@ import { resolveConnection } from '../connectionOption';
 import { ConnectionFailure } from '../../db/errors';
 import type { ConnectionProfile } from '../../db/types';
 import type { BenignWaitOptions } from '../../probes';
-import { FileRestoreJournal } from '../../profile';
+import { FileRestoreJournal, NotAJournalError } from '../../profile';
 import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
@@ -245,6 +245,7 @@ export function connectionFailureText(err: unknown): string | null {
 export function failureExit(io: CliIO, command: string, err: unknown): number {
   const failure = connectionFailureText(err);
   io.stderr(`durability-lens ${command}: ${failure ?? (err as Error).message ?? String(err)}\n`);
+  if (err instanceof NotAJournalError) return EXIT.usage; // a --journal that names the user's own file
   return failure ? EXIT.connection : EXIT.unexpected;
 }
 

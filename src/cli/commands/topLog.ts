@@ -7,6 +7,7 @@ import { connect, type TediousSession } from '../../db';
 import { DEFAULT_TOP, DEFAULT_WINDOW_HOURS, MAX_TOP, MAX_WINDOW_HOURS, readQueryStoreOfConnection } from '../../probes/queryStore';
 import type { TopLogRanking } from '../../probes/queryStoreSql';
 import { buildTopLogDocument } from '../../report/topLog';
+import { jsonText } from '../../report/jsonText';
 import { describeTopLog } from '../../report/topLogText';
 import type { CliCommand } from '../io';
 import { CONNECTION_USAGE, EXIT, failureExit, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
@@ -91,9 +92,9 @@ export async function runTopLog(args: readonly string[], io: ConnectedCliIO): Pr
     monitor = await connect(resolved.profile, resolved.secret, { role: 'monitor' });
     const { history, standIn } = await readQueryStoreOfConnection(monitor, { windowHours: parsed.hours, top: parsed.top, ranking: parsed.by });
     const doc = buildTopLogDocument(history, { standIn });
-    const jsonText = `${JSON.stringify(doc, null, 2)}\n`;
-    if (parsed.out) (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(parsed.out, jsonText);
-    io.stdout(parsed.json ? jsonText : describeTopLog(doc));
+    const json = `${jsonText(doc)}\n`;
+    if (parsed.out) (io.writeFile ?? ((p: string, t: string) => fs.writeFileSync(p, t, 'utf8')))(parsed.out, json);
+    io.stdout(parsed.json ? json : describeTopLog(doc));
     const outcome = doc.queryStore.outcome;
     if (outcome !== 'ready' && outcome !== 'read-only' && parsed.json) io.stderr(`durability-lens top-log: ${doc.queryStore.message}\n`);
     // A state the user can fix (off, in error, not permitted) is a refusal; a read that failed (a dropped connection,

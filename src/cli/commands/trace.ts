@@ -3,6 +3,7 @@
 // No connection: the files are read, nothing else. A file that is not XE data, or is malformed, stops the command
 // with the file and the line (exit 2); no partial figures are printed.
 
+import { jsonText } from '../../report/jsonText';
 import { analyzeTraceFiles, type OfflineTrace } from '../../xe/offlineTrace';
 import { TraceFileError } from '../../xe/traceFile';
 import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
@@ -115,7 +116,7 @@ export async function runTrace(args: readonly string[], io: CliIO): Promise<numb
     io.stderr(`durability-lens trace read: ${terminalField(err.message)}\nNothing was analysed. See \`durability-lens trace --help\` for the forms it reads.\n`);
     return EXIT_USAGE;
   }
-  io.stdout(json ? `${JSON.stringify(trace, null, 2)}\n` : describe(trace));
+  io.stdout(json ? `${jsonText(trace)}\n` : describe(trace));
   return EXIT_OK;
 }
 

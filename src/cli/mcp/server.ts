@@ -41,8 +41,8 @@ export function createMcpServer(host: McpToolHost, version: string): Server {
   return server;
 }
 
-/** Serves on this process's stdin/stdout until the client closes them. */
-export async function serveStdio(host: McpToolHost, version: string): Promise<void> {
+/** Serves on this process's stdin/stdout until the client closes them or `stop` aborts; returns after any run's restore. */
+export async function serveStdio(host: McpToolHost, version: string, stop?: AbortSignal): Promise<void> {
   const server = createMcpServer(host, version);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -51,5 +51,8 @@ export async function serveStdio(host: McpToolHost, version: string): Promise<vo
   await server.connect(transport);
   // The client ends the session by closing our stdin.
   process.stdin.on('end', () => void server.close());
+  // Told to stop (a signal): the run in progress restores first (its own abort, through the host), then the session ends.
+  stop?.addEventListener('abort', () => void host.settled().then(() => server.close()), { once: true });
   await closed;
+  await host.settled();
 }

@@ -34,6 +34,11 @@ export interface ToolHostOptions {
   io: CliIO;
   /** Set only with --allow-run and a connection: the profile and compare tools run; null: they refuse. */
   run: RunConsent | null;
+  /**
+   * Aborted when the server process is told to stop (SIGTERM, SIGINT, SIGHUP: an MCP client stops its server with
+   * SIGTERM): a run in progress is cancelled, which restores DELAYED_DURABILITY and drops its event sessions.
+   */
+  stop?: AbortSignal;
 }
 
 export const REFUSED_WITHOUT_ALLOW_RUN =
@@ -44,9 +49,16 @@ const fail = (text: string): ToolResult => ({ text, isError: true });
 
 export class McpToolHost {
   private running = false;
+  /** The run in progress, if any: settled() waits for it (its restore) before the process exits. */
+  private inflight: Promise<ToolResult> | null = null;
   private latest: { profile: ResultInput | null; comparison: ResultInput | null } = { profile: null, comparison: null };
 
   constructor(private readonly options: ToolHostOptions) {}
+
+  /** Resolves once no run started by this server is in progress (after its restore, when it was cancelled). */
+  async settled(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+  }
 
   get allowsRun(): boolean {
     return this.options.run !== null;
@@ -63,7 +75,17 @@ export class McpToolHost {
         if (!this.options.run) return fail(REFUSED_WITHOUT_ALLOW_RUN);
         const checked = checkRunInput(input);
         if (typeof checked === 'string') return fail(checked);
-        return this.runTool(name === AgentTools.profile ? 'profile' : 'compare', checked, this.options.run, signal, onProgress);
+        if (this.options.stop?.aborted) return fail('Refused: this MCP server is stopping. Nothing was run.');
+        const stop = this.options.stop;
+        const combined = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
+        const call = this.runTool(name === AgentTools.profile ? 'profile' : 'compare', checked, this.options.run, combined, onProgress);
+        if (!this.inflight) {
+          const tracked: Promise<ToolResult> = call.catch((err: unknown) => fail(String(err))).finally(() => {
+            if (this.inflight === tracked) this.inflight = null;
+          });
+          this.inflight = tracked;
+        }
+        return call;
       }
       default:
         return fail(`Unknown tool "${name}".`);

@@ -97,4 +97,15 @@ describe('trace read: hostile and unusual files', () => {
     assert.equal(await bad.code, 2);
     assert.ok(!bad.err.join('').split('\n').some((l) => /^\s*9999 ×/.test(l)), bad.err.join(''));
   });
+
+  it('--json stays valid JSON, losslessly, when a statement holds DEL, a C1 control and a bidi override', async () => {
+    const text = 'SELECT 1 /* \u007f del \u009b c1 \u202e bidi */';
+    const row = '<event name="sql_statement_completed" package="sqlserver" timestamp="2026-01-01T00:00:00.000Z">' +
+      `<data name="duration"><value>10</value></data><data name="statement"><value>${text}</value></data>` +
+      '<action name="session_id" package="sqlserver"><value>55</value></action><action name="query_hash" package="sqlserver"><value>123</value></action></event>\n';
+    const r = run({ 'del.xml': row }, ['del.xml', '--json']);
+    assert.equal(await r.code, 0, r.err.join(''));
+    const parsed = JSON.parse(r.out.join('')) as unknown;
+    assert.ok(JSON.stringify(parsed).includes(JSON.stringify(text).slice(1, -1)), `the statement text is not kept as it was: ${r.out.join('')}`);
+  });
 });

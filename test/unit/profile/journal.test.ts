@@ -68,6 +68,18 @@ describe('restore journal', () => {
     assert.deepEqual((await journal.list()).map((e) => e.id), [old[0]!.id]);
   });
 
+  it('a --journal path naming a file that is not a journal is refused and left as it was (outside attack)', async () => {
+    for (const [name, body] of [['notes.txt', 'my notes\nline 2\n'], ['comparison.json', JSON.stringify({ kind: 'comparison', runs: [] })], ['odd.json', JSON.stringify({ entries: [{ id: 1 }] })]] as const) {
+      const path = join(dir, name);
+      await writeFile(path, body);
+      const journal = new FileRestoreJournal(path);
+      await assert.rejects(journal.list(), (err: Error) => err.name === 'NotAJournalError' && err.message.includes('left untouched'));
+      await assert.rejects(journal.put(entry()), /not a Durability Lens restore journal/);
+      assert.equal(await readFile(path, 'utf8'), body, `${name} was changed`);
+    }
+    assert.deepEqual((await readdir(dir)).sort(), ['comparison.json', 'notes.txt', 'odd.json'], 'no PATH.d folder, no migrating copy');
+  });
+
   it('many processes put and remove at once: no entry lost, no remove undone, no temp file left', async function () {
     this.timeout(120000);
     const path = join(dir, 'journal');

@@ -44,5 +44,26 @@ describe('report: comparison document', () => {
     assert.throws(() => loadComparison({ ...doc, modes: 'x' }), /no "modes" array/);
     const broken = { ...doc, modes: [{ ...doc.modes[0], runs: [{ schemaVersion: 9 }] }] };
     assert.throws(() => loadComparison(broken), /modes\[0\]\.runs\[0\] is not a RunResult/);
+    // A run whose database is a string (hand-edited or hostile; the outside attack's get_results crash).
+    const stringDb = JSON.parse(JSON.stringify(doc));
+    for (const m of stringDb.modes) for (const r of m.runs) r.database = 'lab';
+    assert.throws(() => loadComparison(stringDb), (e: unknown) => e instanceof ComparisonFormatError && /modes\[0\]\.runs\[0\] is not a RunResult/.test(e.message));
+    // Deeper fields of the wrong type: shown as far as they can be, or a format error that says so — never a bare
+    // TypeError from inside the model.
+    const run0 = doc.modes[0].runs[0] as Record<string, unknown>;
+    let refused = 0;
+    for (const key of Object.keys(run0)) {
+      for (const bad of [7, 'x', null, [], { a: 1 }]) {
+        const deep = JSON.parse(JSON.stringify(doc));
+        for (const m of deep.modes) for (const r of m.runs) r[key] = bad;
+        try {
+          loadComparison(deep);
+        } catch (e) {
+          assert.ok(e instanceof ComparisonFormatError, `${key} = ${JSON.stringify(bad)}: ${(e as Error).stack}`);
+          refused++;
+        }
+      }
+    }
+    assert.ok(refused > 0, 'some corruption is refused');
   });
 });

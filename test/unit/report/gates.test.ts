@@ -122,6 +122,8 @@ describe('report: CI gates', () => {
       [text.replace('"modes":{', `"modes":{"constructor":{"runs":1,"figures":${figures}},`), /modes\."constructor" is not a mode/],
       [text.replace('"logFlushes":{"relative":0.25', '"logFlushes":{"relative":1e999'), /tolerances\.logFlushes\.relative must be a finite number ≥ 0, not Infinity/],
       [text.replace('"logFlushes":{"relative":0.25', '"logFlushes":{"relative":1000'), /relative 1000 is above 100 \(\+10000 %\): that gate would never fail/],
+      [text.replace('"logFlushes":{"relative":0.25,"absolute":5', '"logFlushes":{"relative":0.25,"absolute":1e308'), /tolerances\.logFlushes\.absolute 1e\+308 is above 500: that gate would never fail/],
+      [text.replace('"logFlushes":{"relative":0.25,"absolute":5', '"logFlushes":{"relative":0.25,"absolute":501'), /absolute 501 is above 500/],
       [text.replace('"logFlushes":{"relative":0.25,"absolute":5', '"logFlushes":{"relative":0.25,"absolute":-1'), /tolerances\.logFlushes\.absolute must be a finite number ≥ 0, not -1/],
       [text.replace('"tolerances":{', '"tolerances":{"__proto__":{"relative":0,"absolute":0},'), /tolerances\."__proto__" is not a gate metric/],
       [text.replace('"logFlushes":2', '"logFlushes":1e999'), /modes\.DISABLED\.figures\.logFlushes must be a finite number ≥ 0, not Infinity/],
