@@ -2,6 +2,7 @@
 -- Profile it: the verdict's first line names the cause of the commit time ("every commit waits for its own small log
 -- flush") and says delayed durability is the lever — or batching the commits. Compare DISABLED vs FORCED to see how
 -- much FORCED saves. (Issue 29's cause model; SQL Server 2014 and later.)
+-- Footprint: 2,000 rows; about 8 MB of log per run; about 1 s per run on a real server (0.5 ms per log flush).
 SET NOCOUNT ON;
 GO
 

@@ -2,6 +2,7 @@
 -- batches so the job does not hog the server. Its commits are few; its time goes to the pauses. Profile it: the
 -- verdict's first line says the time went elsewhere (WAITFOR) and that delayed durability is not the lever.
 -- Compare DISABLED vs FORCED: FORCED saves next to nothing. (Issue 29's cause model; SQL Server 2014 and later.)
+-- Footprint: 5,000 rows of 200 bytes; about 2 MB of log per run; about 3 s per run on a real server (2 s of it pauses).
 SET NOCOUNT ON;
 GO
 
@@ -16,7 +17,7 @@ CREATE TABLE dbo.ThrottledLoad
 );
 GO
 
--- Workload: 250 rows per transaction, then a 200 ms pause.
+-- Workload: 250 rows per transaction, then a 100 ms pause.
 DECLARE @batch int = 0, @i int;
 WHILE @batch < 20
 BEGIN
@@ -28,7 +29,7 @@ BEGIN
         SET @i += 1;
     END
     COMMIT TRANSACTION;
-    WAITFOR DELAY '00:00:00.200';
+    WAITFOR DELAY '00:00:00.100';
     SET @batch += 1;
 END
 GO

@@ -4,6 +4,7 @@
 -- ends the wait by giving up the secondary's copy of each commit. In `npm run demo`, run it on the connection
 -- "Stand-in (agdemo)": the stand-in's agdemo database plays an AG member whose secondary takes 5 ms per commit.
 -- A comparison refuses AG databases unless allowed (`durability-lens compare --allow-availability-group`).
+-- Footprint: 500 rows; about 2 MB of log per run; about 3 s per run on a real server (5 ms per commit to the secondary).
 SET NOCOUNT ON;
 GO
 

@@ -1,5 +1,6 @@
 -- S2: what a test suite runs between test groups (TRUNCATE/DELETE + identity reseed), then the
 -- 5,000-row micro-benchmark that exposed WRITELOG as the suite's main wait. (Scenario S2; SQL Server 2014+.)
+-- Footprint: 5,000 rows of 2 KB; about 20 MB of log per run; about 3 s per run on a real server (0.5 ms per log flush).
 SET NOCOUNT ON;
 GO
 

@@ -12,7 +12,7 @@ import { cacheRoot, repoRoot } from '../test/e2e/support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, STANDIN_USER, standinConnectionSetting, startE2eStandin } from '../test/e2e/support/standin';
 import { buildVsix } from '../test/e2e/support/vsix';
 import { demoPassword } from './demoAuth';
-import { applyDemoCauses, DEMO_AG_DATABASE, DEMO_STANDIN_OPTIONS } from './demoStandin';
+import { applyDemoCauses, DEMO_AG_DATABASE, DEMO_SPEED_FACTOR, DEMO_STANDIN_OPTIONS } from './demoStandin';
 
 const USAGE = `usage: npm run demo -- [--port 8765] [--standin-port 14333] [--host 127.0.0.1] [--speed 1]
   --port          code-server's port (the URL to open)
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8765' },
       'standin-port': { type: 'string', default: '14333' },
       host: { type: 'string', default: '127.0.0.1' },
-      speed: { type: 'string', default: '1' },
+      speed: { type: 'string', default: String(DEMO_SPEED_FACTOR) },
       help: { type: 'boolean', default: false },
     },
   });

@@ -5,6 +5,9 @@ import type { StandinOptions } from '../test/standin/model/index';
 import { applyCommitCauses } from '../test/standin/model/commitCauses';
 import type { Server } from '../test/standin/model/server';
 
+/** `npm run demo`'s default speed factor: simulated waits (log writes, WAITFOR) take their modelled time. */
+export const DEMO_SPEED_FACTOR = 1;
+
 /** The AG demo database: samples/c3-ag-sync-commit.sql runs there (connection "Stand-in (agdemo)"). */
 export const DEMO_AG_DATABASE = 'agdemo';
 /** What the agdemo secondary takes to harden each commit (HADR_SYNC_COMMIT per durable commit). */

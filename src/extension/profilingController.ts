@@ -12,6 +12,7 @@ import { procedureTargetOf } from '../shared/procedureTarget';
 import { analyze } from '../tsql';
 import { ConsentGate } from './consent/consentGate';
 import { partsOfWorkload, type ConsentRequest } from './consent/consentView';
+import { footprintNotes } from './consent/footprint';
 import { ConnectionCommands } from './commandIds';
 import type { ConnectionManager } from './connectionManager';
 import type { ComparisonPanels } from './panel';
@@ -182,7 +183,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       confirmLabel: 'Run',
       notes: target.adHocIn
         ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
-        : [],
+        : footprintNotes(document.getText()),
     };
     if (!(await this.consent.confirm(request))) return;
     if (abort.signal.aborted) return;

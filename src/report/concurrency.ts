@@ -119,8 +119,8 @@ function rank(mode: string): number {
   return i < 0 ? 99 : i;
 }
 
-/** The gain of the delayed mode (FORCED, else ALLOWED) over DISABLED in commits per second, largest level first. */
-export function concurrencyVerdict(points: readonly ConcurrencyPoint[], levels: readonly number[]): string | null {
+/** The delayed mode (FORCED, else ALLOWED) and its gain over DISABLED in commits per second at each level, largest first. */
+function curveGains(points: readonly ConcurrencyPoint[], levels: readonly number[]): { other: string; gains: Array<{ n: number; gain: number }> } | null {
   const other = points.some((p) => p.mode === 'FORCED') ? 'FORCED' : points.some((p) => p.mode === 'ALLOWED') ? 'ALLOWED' : null;
   if (!other) return null;
   const gains: Array<{ n: number; gain: number }> = [];
@@ -130,7 +130,28 @@ export function concurrencyVerdict(points: readonly ConcurrencyPoint[], levels: 
     const gain = div(mine, base);
     if (gain !== null) gains.push({ n, gain });
   }
-  if (gains.length === 0) return null;
+  return gains.length === 0 ? null : { other, gains };
+}
+
+/**
+ * A sweep's headline (issue 28: the verdict must tell the whole curve, not the first level's speed-up alone): the gain
+ * at the fewest and at the most sessions, "FORCED gains 15.1× at 1 session, 3.8× at 8 (commits per second vs
+ * DISABLED)". Null without a delayed mode or with fewer than two levels measured in both modes.
+ */
+export function concurrencyHeadline(model: Pick<ConcurrencyModel, 'points' | 'levels'>): { mode: string; text: string; gains: Array<{ sessions: number; gain: number }> } | null {
+  const curve = curveGains(model.points, model.levels);
+  if (!curve || curve.gains.length < 2) return null;
+  const fewest = curve.gains[curve.gains.length - 1]!;
+  const most = curve.gains[0]!;
+  const text = `${curve.other} gains ${formatFactor(fewest.gain)} at ${fewest.n} session${fewest.n === 1 ? '' : 's'}, ${formatFactor(most.gain)} at ${most.n} (commits per second vs DISABLED, ${curve.gains.length} session counts)`;
+  return { mode: curve.other, text, gains: [...curve.gains].reverse().map((g) => ({ sessions: g.n, gain: g.gain })) };
+}
+
+/** The gain of the delayed mode (FORCED, else ALLOWED) over DISABLED in commits per second, largest level first. */
+export function concurrencyVerdict(points: readonly ConcurrencyPoint[], levels: readonly number[]): string | null {
+  const curve = curveGains(points, levels);
+  if (!curve) return null;
+  const { other, gains } = curve;
   const parts = gains.map(({ n, gain }) => `at ${n} session${n === 1 ? '' : 's'} ${other} gains ${formatFactor(gain)}`);
   const text = `Commits per second, ${other} vs DISABLED: ${parts.join(', ')}.`;
   const most = gains[0]!;

@@ -159,7 +159,7 @@ function isRunLike(r: unknown): r is RunResult {
   const run = r as Partial<RunResult>;
   const db = run.database as unknown;
   const dbLike = db === null || db === undefined
-    || (typeof db === 'object' && typeof (db as { name?: unknown }).name === 'string' && typeof (db as { databaseId?: unknown }).databaseId === 'number');
+    || (typeof db === 'object' && typeof (db as { name?: unknown }).name === 'string' && ['number', 'undefined'].includes(typeof (db as { databaseId?: unknown }).databaseId));
   return run.schemaVersion === 1 && typeof run.workloadElapsedMs === 'number' && typeof run.diff === 'object' && run.diff !== null && typeof run.server === 'object' && run.server !== null && dbLike;
 }
 

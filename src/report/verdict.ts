@@ -3,6 +3,7 @@
 // time went (the top wait and its share), what the delayed mode risks, and whether the original setting is back.
 import type { ComparisonModel, MetricRow } from './comparisonModel';
 import { causeLead, type CauseLead } from './causes/text';
+import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 
 /**
@@ -39,6 +40,8 @@ export interface VerdictSpeedup {
   min: number | null;
   max: number | null;
   conclusive: boolean;
+  /** Not conclusive for want of a spread (an end of the range unknown). */
+  noSpread?: boolean;
 }
 
 export interface VerdictModel {
@@ -76,7 +79,12 @@ function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null 
   const m = r?.cells[mode];
   const cell = r?.ratios[mode];
   if (!b || !m || m.median <= 0 || !cell) return null;
-  return { mode, baseline: model.baseline, factor: b.median / m.median, min: m.max > 0 ? b.min / m.max : null, max: m.min > 0 ? b.max / m.min : null, conclusive: !cell.inconclusive };
+  const min = m.max > 0 ? b.min / m.max : null;
+  const max = m.min > 0 ? b.max / m.min : null;
+  // Conclusive (issue 28): the min–max ranges do not overlap AND the spread is stated — both ends of the range known
+  // (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
+  const spreadKnown = min !== null && max !== null;
+  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: !cell.inconclusive && spreadKnown, noSpread: !spreadKnown };
 }
 
 function rangeText(s: VerdictSpeedup): string {
@@ -87,7 +95,8 @@ function rangeText(s: VerdictSpeedup): string {
 export function speedupText(s: VerdictSpeedup): string {
   if (!s.conclusive) {
     const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
-    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: the runs' ranges overlap)`;
+    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : "the runs' ranges overlap";
+    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: ${why})`;
   }
   if (s.factor >= 1) return `${s.mode} ran ${formatFactor(s.factor)} faster than ${s.baseline} (${rangeText(s)}, conclusive)`;
   const inverse = { ...s, factor: 1 / s.factor, min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
@@ -207,7 +216,14 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
     // The headline mode: FORCED when compared (the mode that delays every commit), else the first other column.
     const lead = others.includes('FORCED') ? 'FORCED' : others[0];
     speedup = lead ? speedupOf(model, lead) : null;
-    if (speedup) {
+    // A concurrency sweep: the headline is the curve; the first level's speed-up (what the table shows) becomes a fact.
+    const sweep = model.concurrency ? concurrencyHeadline(model.concurrency) : null;
+    if (speedup && sweep) {
+      headline = sweep.text;
+      headlineTone = sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
+      const first = model.concurrency!.levels[0];
+      facts.push({ id: 'speedup', label: `${speedup.mode} vs ${model.baseline} at ${first} session${first === 1 ? '' : 's'} (elapsed)`, text: speedupText(speedup), tone: speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral' });
+    } else if (speedup) {
       headline = speedupText(speedup);
       headlineTone = speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral';
     } else if (model.columns.length === 1) {

@@ -6,6 +6,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, L
 import { CONCURRENCY_METRICS } from '../report/concurrencyFormat';
 import { byteScale } from '../report/units';
 import { concurrencyChartId, concurrencySeries } from './concurrencyView';
+import { readableOn } from './contrast';
 import type { ExportFormat, FromWebview, PanelData, RunningView, ToWebview } from '../shared/webviewProtocol';
 import { assertSafeAttribute, renderPanel, renderRunning, TAB_TITLES, type VNode } from './view';
 
@@ -44,14 +45,17 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
 
+/** The theme's chart colours, each made to reach 3:1 on the panel's background (contrast.ts). */
 function palette(): string[] {
+  const background = cssVar('--vscode-editor-background', '#1e1e1e');
+  const foreground = cssVar('--vscode-foreground', '#cccccc');
   return [
     cssVar('--vscode-charts-blue', '#3794ff'),
     cssVar('--vscode-charts-orange', '#d18616'),
     cssVar('--vscode-charts-green', '#89d185'),
     cssVar('--vscode-charts-purple', '#b180d7'),
     cssVar('--vscode-charts-red', '#f14c4c'),
-  ];
+  ].map((c) => readableOn(c, background, foreground, 3));
 }
 
 /** Byte figures plotted in one binary unit chosen from the largest value (units.ts), so the axis gets round ticks. */
@@ -156,7 +160,10 @@ function render(): void {
   const configs = chartConfigs(state.data);
   for (const canvas of root.querySelectorAll<HTMLCanvasElement>('canvas[data-chart]')) {
     const config = configs[canvas.dataset.chart ?? ''];
-    if (config) charts.push(new Chart(canvas, config));
+    if (!config) continue;
+    // The series colours drawn, for the e2e contrast check (test/e2e/themes.e2e.ts): an attribute, not a style.
+    canvas.dataset.seriesColours = config.data.datasets.map((ds) => String(ds.borderColor ?? ds.backgroundColor ?? '')).join(' ');
+    charts.push(new Chart(canvas, config));
   }
 }
 

@@ -10,6 +10,7 @@ import { cell, checkCharts, leadingNumber, panelFrame, readMetricTable, readVerd
 import { repoRoot, resultsDir } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
 import { confirmIf, numberedLine, readConsent } from './support/consent';
+import { themeTests } from './themes.e2e';
 import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, openFile, pickQuickItem, reloadWindow, runCommand, selectAllIn, waitForExplorer } from './support/workbench';
 
 /** Rows of the scaled-down S1 copy the run writes into the workspace. */
@@ -186,6 +187,8 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         }
       },
     },
+    // The comparison still on screen: its contrast in the four kinds of theme (issue 28).
+    ...themeTests(),
     {
       name: 'S1: the comparison panel re-renders after a window reload',
       timeoutMs: 120_000,

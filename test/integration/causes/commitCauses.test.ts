@@ -10,7 +10,7 @@ import { runCase, sample, verdictFirstLine, type CauseCase } from './harness';
 type ProfileJson = RunResult & { causes: Cause[]; causesBasis: { dominant: CauseId | null; notes: string[] } | null };
 
 const s1 = (rows: number) => sample('s1-single-row-inserts.sql', 'WHILE @i < 10000', `WHILE @i < ${rows}`);
-const many = (rows: number) => sample('s1-many-sessions.sql', 'WHILE @i < 2000', `WHILE @i < ${rows}`);
+const many = (rows: number) => sample('s1-many-sessions.sql', 'WHILE @i < 1000', `WHILE @i < ${rows}`);
 
 async function profile(c: CauseCase, script: string, ...extra: string[]): Promise<{ json: ProfileJson; first: string; markdown: string }> {
   const run = await runCase(c, script, ['profile', 'FILE', '--json', '--out', 'MD', ...extra]);

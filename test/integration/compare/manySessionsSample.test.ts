@@ -14,8 +14,8 @@ const SAMPLE = join(__dirname, '../../../samples/s1-many-sessions.sql');
 
 function scaledSample(rows: number, table: string): string {
   const text = readFileSync(SAMPLE, 'utf8');
-  const loop = /WHILE @i < 2000\b/;
-  if (!loop.test(text)) throw new Error('samples/s1-many-sessions.sql no longer loops "WHILE @i < 2000": update scaledSample');
+  const loop = /WHILE @i < 1000\b/;
+  if (!loop.test(text)) throw new Error('samples/s1-many-sessions.sql no longer loops "WHILE @i < 1000": update scaledSample');
   return withTables(text.replace(loop, `WHILE @i < ${rows}`), { ManySessionsInsert: table });
 }
 

@@ -106,8 +106,7 @@ describe('integration: lossless log-flush tracing', function () {
         name: 'S3 log flushes',
         file: 's3-log-flush-xe.sql',
         replacements: [
-          [/WHILE @i < 100000/g, 'WHILE @i < 1500'],
-          ['TOP (300000)', 'TOP (3000)'],
+          [/DECLARE @rows int = 5000\b/g, 'DECLARE @rows int = 1000'],
         ],
         tables: ['FlushTest'],
       },
@@ -115,8 +114,8 @@ describe('integration: lossless log-flush tracing', function () {
         name: 'S4 forced flush',
         file: 's4-forced-flush.sql',
         replacements: [
-          ['@iterations int = 251', '@iterations int = 3'],
-          ['WHILE @i < 10000', 'WHILE @i < 300'],
+          ['@iterations int = 20', '@iterations int = 3'],
+          ['@rows int = 1000', '@rows int = 300'],
           ['GO 67', 'GO 3'],
         ],
         tables: ['FlushPath'],

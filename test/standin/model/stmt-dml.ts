@@ -6,6 +6,7 @@ import { RECORD } from './durability';
 import { errors, SqlError } from './errors';
 import { evaluate, type EvalCtx, type ScopeCol } from './eval';
 import { doneOf, type Flow, type RunCtx } from './interpreter';
+import { keyOf, primaryKeys, retireKeyIndex } from './keyIndex';
 import { findUserTable, planSelect } from './select';
 import type { Database, Session, Table, Transaction } from './state';
 import { coerce, toNumber, toText, truthy } from './values';
@@ -174,9 +175,9 @@ async function* insert(s: Stmt & { k: 'insert' }, ctx: RunCtx): Gen {
       : planSelect(s.select!, ctx.b, null).rows;
   const { tran, auto } = ensureTran(ctx.b.session, db, ctx);
   const start = t.rows.length;
-  tran.undo.push(() => { t.rows.length = Math.min(t.rows.length, start); });
+  tran.undo.push(() => { t.rows.length = Math.min(t.rows.length, start); retireKeyIndex(t); });
   const pk = t.columns.findIndex((c) => c.primaryKey);
-  const keys = pk >= 0 ? new Set(t.rows.map((r) => keyOf(r[pk]!))) : null;
+  const keys = pk >= 0 ? primaryKeys(t, pk) : null;
   let n = 0;
   let bytes = 0;
   for (const values of source) {
@@ -186,8 +187,11 @@ async function* insert(s: Stmt & { k: 'insert' }, ctx: RunCtx): Gen {
       const key = keyOf(row[pk]!);
       if (keys.has(key)) throw duplicateKey(t, row[pk]!, s.line);
       keys.add(key);
+      t.rows.push(row);
+      primaryKeys(t, pk); // counts the pushed row as indexed (its key is in already)
+    } else {
+      t.rows.push(row);
     }
-    t.rows.push(row);
     const rb = rowBytes(t.columns, row);
     bytes += rb;
     log(ctx, tran, db, RECORD.rowOverhead + rb);
@@ -201,11 +205,6 @@ async function* insert(s: Stmt & { k: 'insert' }, ctx: RunCtx): Gen {
 }
 
 const DEFAULT = Symbol('default') as unknown as SqlValue;
-
-/** Key equality as = compares: case-insensitive, trailing blanks ignored (values.ts compare). */
-function keyOf(v: SqlValue): string {
-  return typeof v === 'string' ? 's:' + v.replace(/ +$/, '').toLowerCase() : `${typeof v}:${String(v)}`;
-}
 
 /** Msg 2627, level 14, then 3621 "The statement has been terminated." (as the THROW page's example output shows them,
  *  https://learn.microsoft.com/sql/t-sql/language-elements/throw-transact-sql). The constraint name is the model's. */
@@ -237,6 +236,8 @@ async function* update(s: Stmt & { k: 'update' }, ctx: RunCtx): Gen {
   const rows = matching(ctx, t, s.where, top);
   const { tran, auto } = ensureTran(ctx.b.session, db, ctx);
   const cols = scopeOf(t);
+  retireKeyIndex(t); // rows change in place (a key may change); the next INSERT rebuilds the index once
+  tran.undo.push(() => retireKeyIndex(t));
   let bytes = 0;
   for (const i of rows) {
     const old = t.rows[i]!;

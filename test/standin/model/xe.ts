@@ -72,6 +72,20 @@ const PLANLESS_STATEMENT = /^(EXEC(UTE)?\b|COMMIT\b|ROLLBACK\b|BEGIN\s+(TRAN|DIS
  */
 export function queryHashOf(text: string | null | undefined): bigint {
   if (text === null || text === undefined) return 0n;
+  // A loop sends the same statement text again and again: remember recent hashes (BigInt arithmetic per character was
+  // a visible share of each statement's cost in a CPU profile of S3, issue 28).
+  const known = hashCache.get(text);
+  if (known !== undefined) return known;
+  const h = fnv1a(text);
+  if (hashCache.size >= HASH_CACHE_MAX) hashCache.clear();
+  hashCache.set(text, h);
+  return h;
+}
+
+const HASH_CACHE_MAX = 1024;
+const hashCache = new Map<string, bigint>();
+
+function fnv1a(text: string): bigint {
   const normalised = text.replace(/\s+/g, ' ').trim();
   if (PLANLESS_STATEMENT.test(normalised)) return 0n;
   let h = 0xcbf29ce484222325n;

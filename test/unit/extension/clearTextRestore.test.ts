@@ -15,6 +15,7 @@ describe('extension: Restore Now over a clear-text profile', () => {
   });
   after(() => {
     delete fake.settings['durabilityLens.connections'];
+    fake.secrets.clear(); // the shared fake's secret storage outlives reset(): later files must not see this password
     uninstall?.();
   });
 

@@ -65,7 +65,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.equal(await manager.connect(), true);
     assert.equal(fake.statusText, `$(database) 127.0.0.1,${h.server.port} · lab · DISABLED`);
     assert.deepEqual(contexts.at(-1), { database: 'lab', delayedDurability: 'DISABLED' });
-    assert.equal([...fake.secrets.values()][0], h.secret);
+    assert.ok([...fake.secrets.values()].includes(h.secret), 'the password is in secret storage');
     assert.ok(!JSON.stringify(fake.settings).includes(h.secret), 'no password in settings');
   });
 

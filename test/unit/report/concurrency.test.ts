@@ -2,6 +2,7 @@
 // spread, "not measured" with why, the verdict, the Markdown section, the panel's table and one chart per metric.
 import { strict as assert } from 'node:assert';
 import { buildComparisonModel, buildConcurrencyModel, comparisonDocument, firstLevelRuns, toMarkdown } from '../../../src/report';
+import { buildVerdict } from '../../../src/report/verdict';
 import type { DurabilityMode, RunResult } from '../../../src/profile/types';
 import { concurrencySection, concurrencySeries } from '../../../src/webview/concurrencyView';
 import { renderPanel, toHtml } from '../../../src/webview/view';
@@ -67,6 +68,22 @@ describe('report: concurrency curve', () => {
     assert.equal(m.verdict, 'Commits per second, FORCED vs DISABLED: at 8 sessions FORCED gains 2.0×, at 1 session FORCED gains 10.0×. With 8 sessions DISABLED commits shared log flushes (0.25 flushes per commit), which leaves delayed durability less to save.');
     assert.equal(buildConcurrencyModel(RUNS.filter((r) => r.mode === 'DISABLED'))!.verdict, null, 'no verdict without a delayed mode');
     assert.equal(buildConcurrencyModel(RUNS.map(({ concurrency: _c, ...r }) => r)), null, 'no sweep, no curve');
+  });
+
+  it("a sweep's verdict headline summarises the curve (fewest and most sessions); the first level's speed-up is a fact (issue 28)", () => {
+    const model = buildComparisonModel(RUNS);
+    const v = buildVerdict(model);
+    // Commits per second FORCED ÷ DISABLED: 1 session 4500 / 450 = 10.0×, 8 sessions 4000 / 2000 = 2.0×.
+    assert.equal(v.headline, 'FORCED gains 10.0× at 1 session, 2.0× at 8 (commits per second vs DISABLED, 2 session counts)');
+    assert.equal(v.headlineTone, 'good');
+    const first = v.facts.find((f) => f.label === 'FORCED vs DISABLED at 1 session (elapsed)');
+    assert.ok(first, v.facts.map((f) => f.label).join(', '));
+    assert.match(first.text, /^FORCED ran [\d.]+× faster than DISABLED \(range [\d.]+×–[\d.]+×, conclusive\)$/);
+    assert.equal(v.speedup!.mode, 'FORCED', 'the gate (--fail-if-speedup-below) still reads the first level');
+    assert.match(toMarkdown(model), /\*\*FORCED gains 10\.0× at 1 session, 2\.0× at 8/);
+    // One session count is no curve: the headline stays the speed-up.
+    const one = buildComparisonModel(RUNS.filter((r) => r.concurrency!.sessions === 1));
+    assert.match(buildVerdict(one).headline, /^FORCED ran [\d.]+× faster than DISABLED/);
   });
 
   it('keeps the comparison table to the first level and puts the curve in the document, Markdown and model', () => {
