@@ -13,7 +13,7 @@ export type CertificateCheck = 'verified' | 'pinned' | 'not-verified';
 
 export interface ConnectOptions {
   role: ConnectionRole;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Monitor only: SET LOCK_TIMEOUT in ms, so a snapshot never queues behind the user's locks. Default 5000. */
   lockTimeoutMs?: number;
 }

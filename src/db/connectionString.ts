@@ -1,5 +1,6 @@
 // ADO.NET connection string → ConnectionProfile + secret (for importing profiles and for the integration suite's
 // DURABILITY_LENS_TEST_SERVER). Parsing is @tediousjs/connection-string's; the mapping of keys is ours.
+import { definedFields } from '../shared/definedFields';
 import { parse, MSSQL_SCHEMA } from '@tediousjs/connection-string';
 import type { AuthenticationProfile, ConnectionProfile } from './types';
 
@@ -71,15 +72,15 @@ export function profileFromConnectionString(connectionString: string): ParsedCon
   const timeout = schema['connect timeout'];
   const database = schema['initial catalog'];
   return {
-    profile: {
+    profile: definedFields({
       ...parseDataSource(dataSource),
       database: typeof database === 'string' && database !== '' ? database : 'master',
       authentication,
       encrypt: encryption.encrypt,
       trustServerCertificate: schema.trustservercertificate === true,
-      ...(typeof appName === 'string' && appName !== '' ? { appName } : {}),
-      ...(typeof timeout === 'number' && timeout > 0 ? { connectTimeoutMs: timeout * 1000 } : {}),
-    },
+      appName: typeof appName === 'string' && appName !== '' ? appName : undefined,
+      connectTimeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout * 1000 : undefined,
+    }),
     secret: typeof schema.password === 'string' ? (schema.password as string) : undefined,
     notes: encryption.note ? [encryption.note] : [],
   };

@@ -2,6 +2,7 @@
 // mapping to src/db's ConnectionProfile, and imports from an ADO.NET connection string or an mssql profile.
 import { normaliseFingerprint } from './certificateCodes';
 import { parseDataSource, profileFromConnectionString } from './connectionString';
+import { definedFields } from '../shared/definedFields';
 import type { AuthenticationProfile, ConnectionProfile } from './types';
 
 export const CONNECTIONS_SETTING = 'connections';
@@ -118,23 +119,23 @@ export function validateStoredProfile(raw: unknown): Validation {
   const applicationName = str(r.applicationName);
   return {
     ok: true,
-    profile: {
+    profile: definedFields({
       name: name!,
       server: server!,
-      ...(port !== undefined ? { port } : {}),
-      ...(instanceName ? { instanceName } : {}),
+      port,
+      instanceName,
       database: str(r.database) ?? 'master',
       authenticationType,
-      ...(user ? { user } : {}),
-      ...(domain ? { domain } : {}),
-      ...(clientId ? { clientId } : {}),
-      ...(tenantId ? { tenantId } : {}),
+      user,
+      domain,
+      clientId,
+      tenantId,
       encrypt: encrypt as boolean | 'strict',
       trustServerCertificate: r.trustServerCertificate === true,
-      ...(certificateSha256 ? { certificateSha256 } : {}),
-      ...(applicationName ? { applicationName } : {}),
+      certificateSha256,
+      applicationName,
       development: r.development === true,
-    },
+    }),
   };
 }
 
@@ -169,50 +170,50 @@ function authenticationOf(p: StoredProfile): AuthenticationProfile {
     case 'ntlm':
       return { type: 'ntlm', user: p.user ?? '', domain: p.domain ?? '' };
     case 'entra-password':
-      return { type: 'entra-password', user: p.user ?? '', clientId: p.clientId ?? '', ...(p.tenantId ? { tenantId: p.tenantId } : {}) };
+      return definedFields({ type: 'entra-password', user: p.user ?? '', clientId: p.clientId ?? '', tenantId: p.tenantId || undefined });
     case 'entra-default':
-      return { type: 'entra-default', ...(p.clientId ? { clientId: p.clientId } : {}) };
+      return definedFields({ type: 'entra-default', clientId: p.clientId || undefined });
     case 'entra-access-token':
       return { type: 'entra-access-token' };
     case 'entra-service-principal':
       return { type: 'entra-service-principal', clientId: p.clientId ?? '', tenantId: p.tenantId ?? '' };
     case 'entra-msi-vm':
-      return { type: 'entra-msi-vm', ...(p.clientId ? { clientId: p.clientId } : {}) };
+      return definedFields({ type: 'entra-msi-vm', clientId: p.clientId || undefined });
     case 'entra-msi-app-service':
-      return { type: 'entra-msi-app-service', ...(p.clientId ? { clientId: p.clientId } : {}) };
+      return definedFields({ type: 'entra-msi-app-service', clientId: p.clientId || undefined });
   }
 }
 
 /** Settings entry → what src/db connect() takes; `database` overrides the profile's (Switch Database). */
 export function toConnectionProfile(p: StoredProfile, database?: string): ConnectionProfile {
-  return {
+  return definedFields({
     server: p.server,
-    ...(p.port !== undefined ? { port: p.port } : {}),
-    ...(p.instanceName ? { instanceName: p.instanceName } : {}),
+    port: p.port,
+    instanceName: p.instanceName || undefined,
     database: database ?? p.database,
     authentication: authenticationOf(p),
     encrypt: p.encrypt,
     trustServerCertificate: p.trustServerCertificate,
-    ...(p.certificateSha256 ? { pinnedCertificateSha256: p.certificateSha256 } : {}),
-    ...(p.applicationName ? { appName: p.applicationName } : {}),
-  };
+    pinnedCertificateSha256: p.certificateSha256 || undefined,
+    appName: p.applicationName || undefined,
+  });
 }
 
 /** ConnectionProfile (e.g. parsed from a connection string) → settings entry, without its secret. */
 export function fromConnectionProfile(name: string, c: ConnectionProfile, development = false): StoredProfile {
   const a = c.authentication;
-  const stored: StoredProfile = {
+  const stored: StoredProfile = definedFields({
     name,
     server: c.server,
-    ...(c.port !== undefined ? { port: c.port } : {}),
-    ...(c.instanceName ? { instanceName: c.instanceName } : {}),
+    port: c.port,
+    instanceName: c.instanceName || undefined,
     database: c.database,
     authenticationType: a.type,
     encrypt: c.encrypt,
     trustServerCertificate: c.trustServerCertificate,
-    ...(c.appName ? { applicationName: c.appName } : {}),
+    applicationName: c.appName || undefined,
     development,
-  };
+  });
   if ('user' in a) stored.user = a.user;
   if ('domain' in a) stored.domain = a.domain;
   if ('clientId' in a && a.clientId) stored.clientId = a.clientId;
@@ -268,19 +269,19 @@ export function importMssqlConnection(raw: unknown, index: number): MssqlImport 
     // Strict stays strict; Mandatory/true/absent are true; Optional/false become true too (see CLEAR_TEXT_IMPORT_NOTE).
     const encrypt: boolean | 'strict' = enc === 'strict' ? 'strict' : true;
     const notes = enc === false || enc === 'optional' || enc === 'false' ? [enc === 'optional' ? 'encrypt "Optional" became "encrypt": true: Durability Lens cannot leave encryption to the server, and without it the password is sent in clear text.' : CLEAR_TEXT_IMPORT_NOTE] : [];
-    const profile: StoredProfile = {
+    const profile: StoredProfile = definedFields({
       name,
       server: source.server,
-      ...(port !== undefined && !source.instanceName ? { port } : {}),
-      ...(source.instanceName ? { instanceName: source.instanceName } : {}),
+      port: source.instanceName ? undefined : port,
+      instanceName: source.instanceName || undefined,
       database: str(r.database) ?? 'master',
       authenticationType,
-      ...(authenticationType === 'sql' ? { user: str(r.user)! } : {}),
+      user: authenticationType === 'sql' ? str(r.user)! : undefined,
       encrypt,
       trustServerCertificate: r.trustServerCertificate === true,
-      ...(str(r.applicationName) ? { applicationName: str(r.applicationName)! } : {}),
+      applicationName: str(r.applicationName),
       development: false,
-    };
+    });
     const secret = str(r.password);
     return { ok: true, profile, secret, askForSecret: secret === undefined && needsSecret(authenticationType), notes };
   } catch (err) {

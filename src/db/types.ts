@@ -160,7 +160,7 @@ export interface WorkloadBatch {
   /** The batch's SQL; for a procedure call, a readable `EXEC …` for messages only (never sent). */
   text: string;
   /** Set: run as an RPC of this procedure with typed parameters (`text` is not sent). */
-  call?: ProcedureCall;
+  call?: ProcedureCall | undefined;
   /** GO n → n; at least 1. */
   repeat: number;
   /** 0-based document line of batch line 1; error line N maps to firstLine + N - 1. */

@@ -66,7 +66,7 @@ export class AdhocTrace implements vscode.Disposable {
       monitor = await source.open('monitor');
       const target = await readTargetDatabase(monitor);
       const sessionName = this.ledger ? await this.ledger.claim() : undefined;
-      session = await LogFlushSession.prepare(monitor, { databaseId: target.databaseId, target: settings.xeTarget, ...(sessionName ? { sessionName } : {}) });
+      session = await LogFlushSession.prepare(monitor, { databaseId: target.databaseId, target: settings.xeTarget, sessionName });
       await session.start();
       this.running = { session, monitor, reopen: () => source.open('monitor'), database: target.databaseName, server: active.serverLabel, standIn: active.standIn, startedAt: session.startedAt ?? new Date() };
       this.output.info(`Log-flush trace ${session.name} started on ${active.serverLabel}, database ${target.databaseName} (${session.plan.target.kind}).`);

@@ -1,43 +1,18 @@
 // "Show Run History" (reopen an earlier run, comparison or trace in the panel) and "Export Run" (JSON, Markdown or
 // CSV through a save dialog), over the per-workspace RunHistory. Quick-pick placeholders are stable for the e2e tests.
 import * as vscode from 'vscode';
-import type { RunResult } from '../profile/types';
-import type { ExportFormat, PanelData } from '../shared/webviewProtocol';
 import { HistoryCommands } from './commandIds';
 import type { ComparisonPanels } from './panel';
 import { ComparisonFormatError, loadComparison } from '../report/document';
-import { exportText, panelDataFromDocument, type ComparisonContext } from './panelData';
+import type { ExportFormat } from '../shared/webviewProtocol';
+import { EXPORT_FORMATS, saveExport } from './exportFile';
+import { panelDataFromDocument, type ComparisonContext } from './panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
 import { neutraliseDocument, tooLargeText } from './openedComparison';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
 export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';
 export const EXPORT_FORMAT_PLACEHOLDER = 'Export format';
-
-export const EXPORT_FORMATS: Record<ExportFormat, { ext: string; label: string }> = {
-  json: { ext: 'json', label: 'JSON' },
-  markdown: { ext: 'md', label: 'Markdown' },
-  csv: { ext: 'csv', label: 'CSV' },
-};
-
-/** A file name from the database name: anything but letters, digits, `_.-` becomes `_` (hostile names included). */
-export function exportFileName(data: PanelData, format: ExportFormat): string {
-  const base = (data.header.database ?? data.kind).replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^\.+/, '_') || data.kind;
-  const stamp = data.createdAt.replace(/[:.]/g, '-');
-  return `durability-${data.kind}-${base}-${stamp}.${EXPORT_FORMATS[format].ext}`;
-}
-
-/** Save dialog, then the exporter's text; returns the written URI (undefined when the user backed out). */
-export async function saveExport(data: PanelData, format: ExportFormat, runs: readonly RunResult[] | undefined, comparison: ComparisonContext | null = null): Promise<vscode.Uri | undefined> {
-  const { ext, label } = EXPORT_FORMATS[format];
-  const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const name = exportFileName(data, format);
-  const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, ...(base ? { defaultUri: vscode.Uri.joinPath(base, name) } : {}) });
-  if (!uri) return undefined;
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, format, runs && runs.length > 0 ? runs : undefined, comparison)));
-  void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
-  return uri;
-}
 
 async function pickEntry(history: RunHistory, placeHolder: string): Promise<HistoryEntry | undefined> {
   const entries = history.list();

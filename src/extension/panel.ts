@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type RunningView, type ToWebview } from '../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
-import { saveExport } from './historyCommands';
+import { saveExport } from './exportFile';
 import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../profile/types';
 import { fillGrantees, LOGIN_PLACEHOLDER } from './openedComparison';

@@ -83,7 +83,7 @@ export class RecordingWindow implements vscode.Disposable {
       connections: source,
       command: null,
       stop: stop.signal,
-      xe: { ...xe, ...(sessionName ? { sessionName } : {}) },
+      xe: { ...xe, sessionName },
       sampling,
       waits,
       onProgress,

@@ -54,16 +54,14 @@ export function traceTargetText(s: RunSettings): string {
   return s.xeTarget.kind === 'event_file' ? `Log-flush trace: event file on the server at ${s.xeTarget.path}` : 'Log-flush trace: in memory (ring_buffer).';
 }
 
-/**
- * Options both profileRun and runComparison take. Sampling and the workload time limit are spread in (not written
- * as literal keys) so this compiles against a profile layer that does not declare them yet.
- */
+/** Options both profileRun and runComparison take, built once from the settings (a time limit of 0 means none). */
 export function coreRunOptions(s: RunSettings) {
-  const extra: Record<string, unknown> = {
+  return {
+    xe: { enabled: s.xeEnabled, target: s.xeTarget, statements: s.xeStatements },
+    waits: benignWaitOptions(s),
     sampling: { enabled: true, intervalMs: s.samplingIntervalMs },
-    ...(s.requestTimeoutMs > 0 ? { workloadTimeoutMs: s.requestTimeoutMs } : {}),
+    workloadTimeoutMs: s.requestTimeoutMs > 0 ? s.requestTimeoutMs : undefined,
   };
-  return { xe: { enabled: s.xeEnabled, target: s.xeTarget, statements: s.xeStatements }, waits: benignWaitOptions(s), ...extra };
 }
 
 /**
@@ -76,5 +74,5 @@ export function benignWaitOptions(s: RunSettings): BenignWaitOptions {
 
 /** Comparison defaults from settings: modes, repetitions, warm-up, and the concurrency sweep's levels when set. */
 export function comparisonDefaults(s: RunSettings) {
-  return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup, ...(s.compareSessions.length > 0 ? { sessions: [...s.compareSessions] } : {}) };
+  return { modes: [...s.compareModes], repetitions: s.compareRepetitions, warmup: s.compareWarmup, sessions: s.compareSessions.length > 0 ? [...s.compareSessions] : undefined };
 }

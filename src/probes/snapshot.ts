@@ -73,7 +73,7 @@ export interface CaptureOptions {
    * and re-asks what was planned for a different one. Without it (and without an earlier snapshot on this
    * connection) the identity costs one round trip first.
    */
-  identity?: ServerIdentity;
+  identity?: ServerIdentity | undefined;
 }
 
 /** Identity last read per monitor connection: later snapshots on it plan from this. */

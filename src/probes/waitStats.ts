@@ -158,9 +158,9 @@ export const DEFAULT_BENIGN_WAITS: readonly string[] = benignWaitsData.waitTypes
 
 export interface BenignWaitOptions {
   /** Extra wait types to treat as benign. */
-  exclude?: readonly string[];
+  exclude?: readonly string[] | undefined;
   /** Wait types to keep visible even though the list calls them benign (e.g. PREEMPTIVE_OS_FLUSHFILEBUFFERS). */
-  include?: readonly string[];
+  include?: readonly string[] | undefined;
 }
 
 export function benignWaitSet(options: BenignWaitOptions = {}, base: readonly string[] = DEFAULT_BENIGN_WAITS): Set<string> {

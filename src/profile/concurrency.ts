@@ -189,7 +189,7 @@ async function runOneSession(session: SqlSession, n: number, batches: readonly W
       outcome.cancelled = true;
       break;
     }
-    const report = await executor.run(session, batch, { signal: options.signal, ...(options.onMessage ? { onMessage: options.onMessage } : {}) }).done;
+    const report = await executor.run(session, batch, { signal: options.signal, onMessage: options.onMessage }).done;
     result.batches.push({ batchIndex: index, firstLine: batch.firstLine, repeat: batch.repeat, elapsedMs: report.elapsedMs, iterationsCompleted: report.iterationsCompleted, statements: report.statements, rowsAffected: report.rowsAffected, rowsReturned: report.rowsReturned });
     outcome.elapsedMs += report.elapsedMs;
     outcome.statements += report.statements;

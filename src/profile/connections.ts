@@ -13,7 +13,7 @@ export function describeServer(profile: Pick<ConnectionProfile, 'server' | 'port
 export function profileConnectionSource(profile: ConnectionProfile, secret: string | undefined): ConnectionSource {
   return {
     serverLabel: describeServer(profile),
-    open: async (role: ConnectionRole, signal?: AbortSignal) => (await loadDriver()).connect(profile, secret, { role, ...(signal ? { signal } : {}) }),
+    open: async (role: ConnectionRole, signal?: AbortSignal) => (await loadDriver()).connect(profile, secret, { role, signal }),
   };
 }
 

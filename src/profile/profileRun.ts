@@ -6,15 +6,12 @@ import type { SqlSession, WorkloadBatch } from '../db/types';
 import type { BenignWaitOptions } from '../probes';
 import { tediousExecutor } from './connections';
 import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
+import { progress } from './runContext';
 import { runSetup } from './setupRun';
-import { hasLineMarkers, splitSetup } from './setupMarkers';
-import type { ConnectionSource, ProfileCallbacks, ProfileStep, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
+import { hasLineMarkers, splitSetup, usableBatches } from './setupMarkers';
+import type { ConnectionSource, ProfileCallbacks, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 
 export * from './measureRun';
-
-function progress(ctx: ProfileCallbacks, step: ProfileStep, detail?: string): void {
-  ctx.onProgress?.({ step, at: Date.now(), ...(detail ? { detail } : {}) });
-}
 
 export interface ProfileRunOptions extends ProfileCallbacks {
   /** What the user picked (selection / batch / transaction / document), carried into the result for the UI. */
@@ -55,7 +52,7 @@ async function closeQuietly(session: SqlSession | null): Promise<void> {
 
 /** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
 export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
-  const usable = options.batches.filter((b) => !b.empty).map(({ text: t, repeat, firstLine, call }) => ({ text: t, repeat, firstLine, ...(call ? { call } : {}) }));
+  const usable = usableBatches(options.batches);
   let split = splitSetup(usable, options.setupBatches);
   // Profiling only the setup batch (cursor on the batch holding '-- durability-lens: setup-end') runs it measured:
   // the batch-level alias must not turn a run of just that batch into "nothing to measure".
@@ -97,10 +94,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
     }
     if (setup.length > 0) {
       progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
-      const outcome = await runSetup(workload, setup, options.executor ?? tediousExecutor, {
-        ...(options.onMessage ? { onMessage: options.onMessage } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const outcome = await runSetup(workload, setup, options.executor ?? tediousExecutor, { onMessage: options.onMessage, signal: options.signal });
       if (outcome.status === 'cancelled') throw new ProfileCancelledError('The run was cancelled during its setup; nothing was measured.');
       if (outcome.status === 'failed') throw outcome.error;
     }
@@ -113,24 +107,22 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         workload,
         monitor,
         target,
-        ...(options.executor ? { executor: options.executor } : {}),
-        ...(options.xe ? { xe: options.xe } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.onMessage ? { onMessage: options.onMessage } : {}),
-        ...(options.sampling ? { sampling: options.sampling } : {}),
-        ...(options.workloadTimeoutMs !== undefined ? { workloadTimeoutMs: options.workloadTimeoutMs } : {}),
-        ...(options.waits ? { waits: options.waits } : {}),
-        ...(concurrent.length > 0 ? { concurrent: { sessions: concurrent, parameter: sessionParam } } : {}),
-        ...(source
-          ? {
-              reconnectMonitor: async () => {
-                const fresh = await source.open('monitor');
-                reopened.push(fresh);
-                return fresh;
-              },
+        executor: options.executor,
+        xe: options.xe,
+        signal: options.signal,
+        onProgress: options.onProgress,
+        onMessage: options.onMessage,
+        sampling: options.sampling,
+        workloadTimeoutMs: options.workloadTimeoutMs,
+        waits: options.waits,
+        concurrent: concurrent.length > 0 ? { sessions: concurrent, parameter: sessionParam } : undefined,
+        reconnectMonitor: source
+          ? async () => {
+              const fresh = await source.open('monitor');
+              reopened.push(fresh);
+              return fresh;
             }
-          : {}),
+          : undefined,
       },
       // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
       concurrent.length > 0 ? batches : withSessionParam(batches, sessionParam, 1),

@@ -43,17 +43,17 @@ export interface Sample {
 }
 
 export interface SamplerOptions {
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   databaseId: number;
   databaseName: string;
   /** How the counters name the database (its GUID on Managed Instance / Azure SQL Database); default: its name. */
-  counterInstance?: CounterInstance;
+  counterInstance?: CounterInstance | undefined;
   monitorInTargetDb: boolean;
   /** Version, edition and login the not-measured reasons are written for (a failed reading ends sampling with its reason). */
   grantContext: GrantContext;
   now?: () => number;
   /** Readings to count from (the before-snapshot's rows): the first sample then comes one interval later. */
-  baseline?: Reading;
+  baseline?: Reading | undefined;
   /** Each sample as it is taken (live progress: log flushes and bytes so far). */
   onSample?: (sample: Sample) => void;
 }

@@ -79,6 +79,11 @@ export function splitByLineMarkers<B extends WorkloadBatch>(batches: readonly B[
  * Setup is run (unmeasured) before the snapshots of every run — S1 recreates its table. Precedence: an explicit
  * `setupBatches` count, then the line markers, then the batch-level `setup-end` alias; without any, all is measured.
  */
+/** The batches to run: empty ones (comments only) dropped, each reduced to what an executor reads. */
+export function usableBatches(batches: readonly (WorkloadBatch & { empty?: boolean })[]): WorkloadBatch[] {
+  return batches.filter((b) => !b.empty).map(({ text, repeat, firstLine, call }) => ({ text, repeat, firstLine, call }));
+}
+
 export function splitSetup<B extends WorkloadBatch>(batches: readonly B[], setupBatches?: number): SplitScript<B> {
   if (setupBatches === undefined && hasLineMarkers(batches)) return splitByLineMarkers(batches);
   let count = setupBatches;

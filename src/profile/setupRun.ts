@@ -21,11 +21,11 @@ export async function runSetup(
   workload: SqlSession,
   setup: readonly WorkloadBatch[],
   executor: WorkloadExecutor,
-  options: { onMessage?: (m: WorkloadMessage) => void; signal?: AbortSignal },
+  options: { onMessage?: ((m: WorkloadMessage) => void) | undefined; signal?: AbortSignal | undefined },
 ): Promise<SetupOutcome> {
   for (const batch of setup) {
     if (options.signal?.aborted) return { status: 'cancelled' };
-    const report = await executor.run(workload, batch, { ...(options.onMessage ? { onMessage: options.onMessage } : {}), ...(options.signal ? { signal: options.signal } : {}) }).done;
+    const report = await executor.run(workload, batch, options).done;
     if (report.cancelled) return { status: 'cancelled' };
     if (report.error) {
       const line = report.error.documentLine !== null ? ` (line ${report.error.documentLine + 1})` : '';

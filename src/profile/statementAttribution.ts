@@ -171,7 +171,7 @@ export interface AttributionOptions {
   batches: readonly WorkloadBatch[];
   statementUnit: DurationUnit;
   waitUnit: DurationUnit;
-  modules?: readonly ModuleSource[];
+  modules?: readonly ModuleSource[] | undefined;
 }
 
 /** Accumulates events in firing order; finish() returns the statements sorted by WRITELOG time, then duration. */

@@ -7,7 +7,7 @@
 import type { SqlClient, WorkloadBatch } from '../db/types';
 import type { SnapshotDiff } from '../probes';
 import type { XePlatform } from '../xe/errors';
-import { isNameCollision } from '../xe/logFlushTrace';
+import { isNameCollision } from '../xe/sessionRunner';
 import { dropSessionSql } from '../xe/sessionSql';
 import { StatementTraceSession } from '../xe/statementTrace';
 import { runSchemaFields } from './runSchema';
@@ -49,8 +49,7 @@ export async function prepareStatementTrace(
 ): Promise<StatementTraceStart> {
   if (refused) return { trace: null, missing: { measurement: MEASUREMENT, reason: refused.reason, grant: refused.grant }, off: refused.off === true };
   try {
-    const opts = { spid, ...(platform ? { platform } : {}), ...(target ? { target } : {}), ...(sessionName ? { sessionName } : {}) };
-    return { trace: await StatementTraceSession.prepare(monitor, opts, planning), missing: null };
+    return { trace: await StatementTraceSession.prepare(monitor, { spid, platform, target, sessionName }, planning), missing: null };
   } catch (err) {
     return { trace: null, missing: notStarted(err) };
   }
@@ -67,7 +66,7 @@ export async function startPreparedStatementTrace(start: StatementTraceStart, an
     // A session that was created but not started is dropped by disposeStatementTrace (the caller keeps `trace`) —
     // unless the CREATE was refused because the name is taken: that session is someone else's, never dropped.
     const nameTaken = isNameCollision(err);
-    return { trace: nameTaken ? null : trace, missing: notStarted(err), ...(nameTaken ? { nameTaken } : {}) };
+    return { trace: nameTaken ? null : trace, missing: notStarted(err), nameTaken };
   }
 }
 
@@ -105,7 +104,7 @@ export async function collectStatementTrace(
     return { statements: [], attribution: notMeasuredAttribution(m.reason, m.grant, session), missing: m };
   }
   const plan = trace.plan;
-  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds', ...(modules ? { modules } : {}) });
+  const acc = new StatementAccumulator({ batches, statementUnit: plan.statementDurationUnit, waitUnit: plan.wait?.durationUnit ?? 'milliseconds', modules });
   let read;
   try {
     read = await trace.collect((e) => acc.add(e));

@@ -26,7 +26,7 @@ export interface WorkloadExecutor {
   run(
     session: SqlSession,
     batch: WorkloadBatch,
-    options: { onMessage?: (message: WorkloadMessage) => void; signal?: AbortSignal; onIteration?: (completed: number) => void },
+    options: { onMessage?: ((message: WorkloadMessage) => void) | undefined; signal?: AbortSignal | undefined; onIteration?: ((completed: number) => void) | undefined },
   ): { done: Promise<BatchReport>; cancel(): void };
 }
 
@@ -53,7 +53,7 @@ export interface ProgressEvent {
   /** ms since epoch. */
   at: number;
   /** Human-readable detail ("run 3 of 7: FORCED"). */
-  detail?: string;
+  detail?: string | undefined;
   /** While the workload runs: where it is and what the sampler has seen so far. */
   live?: LiveProgress;
   /** In a comparison: which run the event belongs to ("run 3 of 7: FORCED"). */

@@ -1,35 +1,10 @@
 // Diagnosis rules over a ComparisonModel: each finding says what it concluded and cites the figures it used, so
 // the user can check the reasoning. Thresholds are ours (named constants), not SQL Server facts.
 import type { RunResult } from '../profile/types';
-import type { ComparisonModel, MetricRow } from './comparison';
+import type { ComparisonModel, Evidence, Finding, MetricRow } from './comparisonModel';
 import { topWait } from './verdict';
 
-export interface Evidence {
-  metric: string;
-  column: string;
-  value: number;
-}
-
-export interface Finding {
-  id:
-    | 'workload-failed'
-    | 'top-wait'
-    | 'restart-invalid'
-    | 'writelog-internal-contention'
-    | 'too-many-log-flushes'
-    | 'commit-per-row'
-    | 'no-gain-set-based'
-    | 'logbuffer-high'
-    | 'delayed-durability-gain'
-    | 'delayed-durability-inconclusive'
-    | 'writelog-share'
-    | 'flushes-per-commit';
-  severity: 'info' | 'warning' | 'error';
-  title: string;
-  detail: string;
-  suggestion: string | null;
-  evidence: Evidence[];
-}
+export type { Evidence, Finding } from './comparisonModel';
 
 /** "Much longer" in the S2 rule of thumb: WRITELOG average at least this many times the log write latency. */
 export const CONTENTION_FACTOR = 2;

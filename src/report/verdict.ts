@@ -1,7 +1,7 @@
 // The answer at a glance: one headline block that opens the panel, the Markdown report and the CLI output — what was
 // compared, the speed-up with its range and whether it is conclusive, log flushes per commit in each mode, where the
 // time went (the top wait and its share), what the delayed mode risks, and whether the original setting is back.
-import type { ComparisonModel, MetricRow } from './comparison';
+import type { ComparisonModel, MetricRow } from './comparisonModel';
 import { causeLead, type CauseLead } from './causes/text';
 import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';

@@ -1,7 +1,8 @@
 // Public surface of the T-SQL analysis core (no vscode imports anywhere under src/tsql).
 
 export { analyze } from './analyze';
-export { lex, tokenize, identifierText, TokenKind, UNTERMINATED } from './lexer';
+export { lex, TokenKind, UNTERMINATED } from './lexer';
+export { identifierText, tokenize } from './tokenText';
 export type { Token, TokenStream } from './lexer';
 export { splitBatches, documentLineOfBatchLine } from './batches';
 export { scanStructure } from './structure';

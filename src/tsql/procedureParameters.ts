@@ -5,7 +5,8 @@
 // `@p AS int` is accepted as well (the header reader allows it too). Comments never reach here (the lexer keeps them apart).
 
 import { Kw } from './keywords';
-import { TokenKind, identifierText, lex, type TokenStream } from './lexer';
+import { TokenKind, lex, type TokenStream } from './lexer';
+import { identifierText } from './tokenText';
 import { kindAt, kwAt, routineHeader } from './routines';
 import type { ProcedureParameter, ProcedureParameterDefault, ProcedureParameterType, ProcedureSignature } from './types';
 

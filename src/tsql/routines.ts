@@ -8,7 +8,8 @@
 // required; while one is being typed without it, its body is read from a top-level BEGIN all the same.
 
 import { Kw } from './keywords';
-import { TokenKind, identifierText, type TokenStream } from './lexer';
+import { TokenKind, type TokenStream } from './lexer';
+import { identifierText } from './tokenText';
 import type { RoutineKind } from './structure-types';
 
 export interface RoutineHeader {

@@ -3,7 +3,8 @@
 // sys.sp_flush_log and CHECKPOINT. structure.ts adds the compound statements (blocks, loops, IF, TRY, routines).
 
 import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, identifierText, type TokenStream } from './lexer';
+import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { identifierText } from './tokenText';
 import { cteSource, dmlShape, objectKind, type DmlShape } from './dml-shape';
 import { LoopTracker } from './loop-facts';
 import { continuesStatement as continuesImport, opensStatement as opensImport, type StatementContext } from './statement-end';

@@ -2,10 +2,12 @@
 
 import type { DmlShape } from './dml-shape';
 import type { LoopFacts } from './loop-facts';
-import type { Opener } from './transactions';
 import type { DmlKind, DurabilityOption, StatementKind } from './types';
 
-export type { DmlShape, LoopFacts, Opener };
+export type { DmlShape, LoopFacts };
+
+/** Who opened the transaction a COMMIT/ROLLBACK ends (null: nobody we can see). */
+export type Opener = 'same-batch' | 'earlier-batch' | 'trigger' | 'implicit-transactions';
 
 export type { StatementKind };
 

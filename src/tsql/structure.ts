@@ -7,9 +7,9 @@ import type { BatchSpan } from './batches';
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
-import { opensStatement as opensImport } from './statement-end';
 import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
 import { markCommitsLeaving, markLoopFacts, markRunsOnce, markSuccessPath } from './loop-marks';
+import { ConditionReader, type Condition } from './condition';
 import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
 import type { DurabilityOption } from './types';
@@ -19,7 +19,6 @@ const Kw = KwImport;
 type Kw = KwImport;
 const TokenKind = TokenKindImport;
 type TokenKind = TokenKindImport;
-const opensStatement = opensImport;
 
 /**
  * Compound statements (blocks, TRY, loops, IF, routines) nested deeper than this are read flat: their heads are noted
@@ -41,28 +40,12 @@ export function scanStructure(tokens: TokenStream, spans: readonly BatchSpan[]):
 /** Outcome of a statement for flow: `terminates` when control never falls through (RETURN, THROW, BREAK...). */
 type Flow = boolean;
 
-/** What an IF/WHILE condition tests. */
-interface Condition {
-  /** Mentions @@TRANCOUNT or XACT_STATE(). */
-  tranCount: boolean;
-  fetchStatus: boolean;
-  /** Tests anything else (a variable, @@ROWCOUNT, a subquery...): not a pure transaction guard. */
-  other: boolean;
-  /** `% N` with a literal N. */
-  modulo: number | null;
-  /** Its tokens: [from, to). */
-  from: number;
-  to: number;
-}
-
-/** Words a pure `@@TRANCOUNT`/`XACT_STATE()` test may hold besides them. */
-const GUARD_WORDS = ['XACT_STATE', 'AND', 'OR', 'NOT', 'IS', 'NULL'];
-
 class BatchScanner extends StatementReader {
   /** Compound statements open around p (see MAX_NESTING). */
   private depth = 0;
   /** CONTINUE and GOTO statements seen so far: a loop body that always ends without one never repeats. */
   private jumps = 0;
+  private readonly conditions = new ConditionReader(this.t);
 
   /** Scans one batch: tokens [firstToken, endToken). */
   scan(span: BatchSpan): void {
@@ -337,46 +320,13 @@ class BatchScanner extends StatementReader {
     return endsThen && endsElse;
   }
 
-  /** Consumes an IF/WHILE condition: up to the first statement word at paren depth 0. */
+  /** Consumes an IF/WHILE condition (condition.ts). */
   private condition(): Condition {
-    let depth = 0, caseDepth = 0, first = true;
-    const cond: Condition = { tranCount: false, fetchStatus: false, other: false, modulo: null, from: this.p, to: this.p };
-    while (this.p < this.n) {
-      const kind = this.kind();
-      const k = this.kw();
-      if (!first && depth === 0 && caseDepth === 0) {
-        if (kind === TokenKind.Semicolon || k === Kw.END || k === Kw.ELSE || k === Kw.WITH) break;
-        if (opensStatement(k) && !(k === Kw.UPDATE && this.kind(this.p + 1) === TokenKind.LParen)) break;
-      }
-      first = false;
-      if (kind === TokenKind.LParen) depth++;
-      else if (kind === TokenKind.RParen) { if (depth > 0) depth--; }
-      else if (k === Kw.CASE) caseDepth++;
-      else if (k === Kw.END && caseDepth > 0) caseDepth--;
-      else if (kind === TokenKind.SystemVariable) {
-        if (this.upperIs(this.p, '@@TRANCOUNT')) cond.tranCount = true;
-        else { cond.other = true; if (this.upperIs(this.p, '@@FETCH_STATUS')) cond.fetchStatus = true; }
-      } else if (kind === TokenKind.Word) {
-        // XACT_STATE is not in the keyword table, so only a word the table does not know can be it.
-        if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
-        else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
-        else if (!this.isGuardWord(this.p)) cond.other = true;
-      } else if (kind === TokenKind.Variable && this.loops.tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
-      else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
-      else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
-        cond.other = true;
-        if (this.kind(this.p + 1) === TokenKind.Number) cond.modulo = Number(this.text(this.p + 1));
-      }
-      this.p++;
-    }
-    cond.to = this.p;
+    const cond = this.conditions.read(this.p, this.n, this.loops.tranCountVars);
+    this.p = cond.to;
     // In a routine, a test of the transaction count means the count may differ from what the routine itself opened.
     if (cond.tranCount && this.routineKind !== null) this.countChanged = true;
     return cond;
-  }
-
-  private isGuardWord(i: number): boolean {
-    return this.upperIn(i, GUARD_WORDS);
   }
 
   // ---- routines -----------------------------------------------------------------------------------------------

@@ -2,12 +2,9 @@
 // batch, savepoints, TRY/CATCH high-water marks, implicit transactions and the transaction a trigger runs in.
 // The scanner (structure.ts) says what statement it met; this module says which BEGIN TRAN it closes and how sure we are.
 
-import type { BeginTransactionNode } from './structure-types';
+import type { BeginTransactionNode, Opener } from './structure-types';
 
 export type TxStack = BeginTransactionNode[];
-
-/** Who opened the transaction a COMMIT/ROLLBACK ends (null: nobody we can see). */
-export type Opener = 'same-batch' | 'earlier-batch' | 'trigger' | 'implicit-transactions';
 
 /** What a routine body starts with, saved so the batch's own state comes back after the body. */
 interface SavedSession {

@@ -5,7 +5,7 @@
 import type { CauseAssessment } from '../report/causes/types';
 import { helpsText, notMeasuredGroups } from '../report/causes/text';
 import { formatDuration, formatShare } from '../report/units';
-import type { VElement, VNode } from './view';
+import type { VElement, VNode } from './vnode';
 
 function el(tag: string, attrs: Record<string, string>, ...children: (VNode | null)[]): VElement {
   return { tag, attrs, children: children.filter((c): c is VNode => c !== null) };

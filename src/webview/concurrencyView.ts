@@ -2,7 +2,7 @@
 // per metric on the Charts tab (x = sessions, one line per mode; main.ts draws them). Element trees only, like view.ts.
 import type { ConcurrencyModel } from '../report/concurrency';
 import { CONCURRENCY_METRICS, concurrencyCellText } from '../report/concurrencyFormat';
-import type { VElement, VNode } from './view';
+import type { VElement, VNode } from './vnode';
 
 function el(tag: string, attrs: Record<string, string>, ...children: (VNode | null)[]): VElement {
   return { tag, attrs, children: children.filter((c): c is VNode => c !== null) };

@@ -2,7 +2,7 @@
 // passed, disagrees (by how much) or not possible (why) — under the verdict, open when a check disagrees; and the marker
 // a disagreeing metric row carries beside its label. Element trees only, like view.ts; every detail stays a text node.
 import { CONSISTENCY_STATUS_TEXT, type ConsistencySummary, type RowDisagreement } from '../report/consistency';
-import type { VElement, VNode } from './view';
+import type { VElement, VNode } from './vnode';
 
 function el(tag: string, attrs: Record<string, string>, ...children: (VNode | null)[]): VElement {
   return { tag, attrs, children: children.filter((c): c is VNode => c !== null) };

@@ -5,7 +5,7 @@ import { formatCount, formatDuration } from '../report/units';
 import { statementsDisagreementText } from '../report/consistency';
 import { countCell, figureCell, reconciliationText, statementLineText, writelogMsCell, writelogWaitsCell } from '../report/statements';
 import type { PanelData } from '../shared/webviewProtocol';
-import type { VElement, VNode } from './view';
+import type { VElement, VNode } from './vnode';
 
 /** The element builders of view.ts, passed in so the two modules do not import each other. */
 export interface ViewKit {

@@ -92,7 +92,7 @@ export interface AggregateContext {
   timelineStart?: Date | null;
   timelineBucketMs?: number;
   /** The event_counter / histogram results; without them counts fall back to the sample (and say so). */
-  exact?: ExactTargets;
+  exact?: ExactTargets | undefined;
   /** Database-scoped (Azure SQL Database) session: an empty trace of a run that committed is not "0 flushes". */
   scope?: 'server' | 'database';
   eventFiles?: { pattern: string; files: string[] } | null;

@@ -3,8 +3,7 @@
 
 import type { SqlClient } from '../db/types';
 import { isMissingSessionError, mapSessionError, type XePlatform } from './errors';
-import { intOrNull, nameParam } from './plan';
-import { dropSessionSql, latencySessionName, orphanSessionsSql, SESSION_NAME_PREFIX, sessionStateSql, sessionStatusSql, statementCountSessionName, statementSessionName, type SessionScope } from './sessionSql';
+import { dropSessionSql, intOrNull, latencySessionName, nameParam, orphanSessionsSql, SESSION_NAME_PREFIX, sessionStateSql, sessionStatusSql, statementCountSessionName, statementSessionName, type SessionScope } from './sessionSql';
 
 /** Stops (if running) and drops a session; "does not exist" is success. Returns whether it existed. */
 export async function dropSession(client: SqlClient, name: string, scope: SessionScope = 'server', platform?: XePlatform): Promise<boolean> {

@@ -5,7 +5,7 @@
 // unknown or repeated child, a self-closing field, a malformed tag, the end of the input) is declined, and the generic scanner reads that element instead, so
 // errors and odd cases keep exactly the scanner's meaning (test/unit/xe/readerEquivalence.test.ts holds it to that).
 
-import type { XeEvent, XeField } from './reader';
+import type { XeEvent, XeField } from './events';
 import * as values from './xeValues';
 import * as chars from './xmlScanner';
 

@@ -1,21 +1,21 @@
-// Lifecycle of the log-flush Extended Events session: prepare (platform, permissions, events) → start → stop → read
-// → drop, with withLogFlushTrace guaranteeing the drop (on a fresh connection if the first one died).
+// The log-flush Extended Events session: its plan (plan.ts), the latency companion, the targets it captures at STOP
+// and how its events become the RunResult summary (aggregate.ts). The lifecycle itself — CREATE, START, STOP, DROP,
+// retried on a fresh connection — is the shared runner's (sessionRunner.ts); withLogFlushTrace guarantees the drop.
 
 import { prefetch, type PlannedQuery } from '../db/batch';
-import type { Row, SqlClient } from '../db/types';
+import type { SqlClient } from '../db/types';
 import { LogFlushAggregator, type AggregateContext, type ExactTargets, type LogFlushTrace } from './aggregate';
-import { dropSession } from './cleanup';
-import { mapSessionError, type XeSessionError, type XeStep } from './errors';
+import type { XeSessionError } from './errors';
 import { readEventFile, streamEventFile, type EventFileCursor } from './eventFile';
-import { nameParam, planLogFlushTrace, planningQueries, type LogFlushTraceOptions, type TracePlan } from './plan';
+import { planLogFlushTrace, planningQueries, type LogFlushTraceOptions, type TracePlan } from './plan';
 import { readRingBufferXml, XeXmlReader, lostEventsOf, lostEventsNote, type XeReadResult } from './reader';
-import { dropSessionSql, readTargetsSql, sessionStateSql, sessionStatusSql } from './sessionSql';
+import { dropSessionSql, nameParam, readTargetsSql, sessionStateSql, sessionStatusSql } from './sessionSql';
+import { CompanionSession, EventSessionRunner, targetDataOf, withEventSession, type SessionState, type WithTraceOptions } from './sessionRunner';
 import { parseCounterTarget, parseHistogramTarget } from './targetData';
 
 export { dropOrphanSessions, dropSession, findOrphanSessions } from './cleanup';
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
-
-export type SessionState = 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed';
+export { isNameCollision, type SessionState, type WithTraceOptions } from './sessionRunner';
 
 /** The session's target_data rows as read just before STOP (memory targets vanish with the running session). */
 interface TargetSnapshot {
@@ -23,28 +23,15 @@ interface TargetSnapshot {
   exact: ExactTargets;
 }
 
-/** CREATE EVENT SESSION on a name in use: error 25631 "The event session, "x", already exists." */
-export function isNameCollision(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; depth++, e = (e as { cause?: unknown }).cause) {
-    const { number, message, serverErrorNumber } = e as { number?: unknown; message?: unknown; serverErrorNumber?: unknown };
-    if (number === 25631 || serverErrorNumber === 25631) return true;
-    if (typeof message === 'string' && /event session.*already exists/i.test(message)) return true;
-  }
-  return false;
-}
-
-type CompanionState = 'none' | 'created' | 'started' | 'stopped' | 'failed';
+type SummaryExtra = Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'>;
 
 /** One log-flush session on one connection. Use withLogFlushTrace so the drop cannot be forgotten. */
 export class LogFlushSession {
-  state: SessionState = 'prepared';
-  startedAt: Date | null = null;
   /** Set when the drop failed; the session is then an orphan that findOrphanSessions will list. */
   cleanupError: XeSessionError | null = null;
-  private createAttempted = false;
+  private readonly runner: EventSessionRunner;
   /** The latency companion session: optional, so its failures become notes, never the run's failure. */
-  private companion: CompanionState = 'none';
-  private readonly companionNotes: string[] = [];
+  private readonly companion: CompanionSession | null;
   private snapshot: TargetSnapshot | null = null;
   /** The sessions' status as read right after STOP (stopQueries), so dispose() does not ask again. */
   private statusAfterStop: SqlClient | null = null;
@@ -60,7 +47,11 @@ export class LogFlushSession {
   private constructor(
     private readonly client: SqlClient,
     readonly plan: TracePlan,
-  ) {}
+  ) {
+    const l = plan.latency;
+    this.companion = l ? new CompanionSession({ name: l.sessionName, createSql: l.createSql, what: 'latency histogram', fallback: 'latencies come from the sampled events' }, plan.scope) : null;
+    this.runner = new EventSessionRunner(client, plan.sessionName, plan.platform, plan.createSql, this.companion);
+  }
 
   /**
    * Reads platform, permissions and the event catalog in one round trip (db/batch.ts), then plans. `planning` may
@@ -74,9 +65,16 @@ export class LogFlushSession {
     return this.plan.sessionName;
   }
 
-  private fail(step: XeStep, err: unknown): XeSessionError {
-    this.state = 'failed';
-    return mapSessionError(step, this.name, this.plan.platform, err);
+  get platform(): TracePlan['platform'] {
+    return this.plan.platform;
+  }
+
+  get state(): SessionState {
+    return this.runner.state;
+  }
+
+  get startedAt(): Date | null {
+    return this.runner.startedAt;
   }
 
   /**
@@ -85,82 +83,37 @@ export class LogFlushSession {
    * CREATE worked (so a name clash never starts another session), the companion's failure not stopping the main one.
    */
   startQueries(): PlannedQuery[] {
-    const l = this.plan.latency;
-    return [
-      ...(l ? [{ sql: l.createSql }, { sql: sessionStateSql(l.sessionName, this.plan.scope, 'START'), dependsOnPrevious: true }] : []),
-      { sql: this.plan.createSql },
-      { sql: sessionStateSql(this.name, this.plan.scope, 'START'), dependsOnPrevious: true },
-    ];
+    return [...(this.companion?.startQueries(false) ?? []), ...this.runner.startQueries()];
   }
 
   /** `answers`: a client that may already hold the startQueries() answers (composed with another session's). */
   async start(answers: SqlClient = this.client): Promise<void> {
-    if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+    this.runner.assertPrepared();
     // Marked before the request: whatever the request did on the server, dispose() then drops what may exist.
-    this.createAttempted = true;
-    if (this.plan.latency) this.companion = 'failed';
+    this.runner.markCreateAttempted();
+    if (this.companion) this.companion.state = 'failed';
     const steps = await prefetch(answers, this.startQueries());
-    await this.startCompanion(steps);
-    try {
-      await steps.execute(this.plan.createSql);
-    } catch (err) {
-      // The companion is ours whatever happened to the main CREATE (a caller may abandon this instance on a name clash).
-      await this.dropCompanion();
-      throw this.fail('create', err);
-    }
-    try {
-      await steps.execute(sessionStateSql(this.name, this.plan.scope, 'START'));
-    } catch (err) {
-      throw this.fail('start', err);
-    }
-    this.state = 'started';
-    this.startedAt = new Date();
+    await this.companion?.start(steps);
+    await this.runner.createAndStart(steps);
   }
 
-  private async dropCompanion(): Promise<void> {
-    if (this.companion === 'none') return;
-    try {
-      await dropSession(this.client, this.plan.latency!.sessionName, this.plan.scope, this.plan.platform);
-      this.companion = 'none';
-    } catch {
-      // dispose tries again (and reports it).
-    }
-  }
-
-  private async startCompanion(steps: SqlClient): Promise<void> {
-    const l = this.plan.latency;
-    if (!l) return;
-    try {
-      this.companion = 'failed';
-      await steps.execute(l.createSql);
-      this.companion = 'created';
-      await steps.execute(sessionStateSql(l.sessionName, this.plan.scope, 'START'));
-      this.companion = 'started';
-    } catch (err) {
-      this.companionNotes.push(`The latency histogram session ${l.sessionName} could not be started (${(err as Error).message}); latencies come from the sampled events.`);
-    }
-  }
-
-  /**
-   * Stops the session. ring_buffer, event_counter and histogram live only while the session runs (sys.dm_xe_sessions
-   * lists running sessions, reference §4.5), so all their target_data is captured first, in one round trip; reading
-   * the targets also flushes pending buffers (reference §4.3).
-   */
   /**
    * What stop() sends, in one round trip: the targets, STOP, and the companion's STOP, each only after the one before
-   * it worked (as in sequence). A caller may compose these after its own reads (the run's after-snapshot) and pass
-   * the answers to stop().
+   * it worked. ring_buffer, event_counter and histogram live only while the session runs (sys.dm_xe_sessions lists
+   * running sessions, reference §4.5), so their target_data is read first; reading the targets also flushes pending
+   * buffers (reference §4.3). A caller may compose these after its own reads (the run's after-snapshot) and pass the
+   * answers to stop().
    */
   stopQueries(partnerStops: readonly PlannedQuery[] = []): PlannedQuery[] {
-    const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
+    const companionStop = this.companion?.stopSql() ?? null;
     return [
       this.targetsQuery(),
-      { sql: sessionStateSql(this.name, this.plan.scope, 'STOP'), dependsOnPrevious: true },
+      { sql: this.runner.stopSql(), dependsOnPrevious: true },
       ...(companionStop ? [{ sql: companionStop, dependsOnPrevious: true }] : []),
       // The partners' own target reads and STOPs (their owners consume the answers), before the statuses below.
       ...partnerStops,
       // Read after the STOPs (whatever they did), for dispose(): its drop plan then needs no status request of its own.
-      ...this.statusQueries([...this.dropNames(), ...this.partners]),
+      ...this.statusQueries([...this.runner.dropNames(), ...this.partners]),
     ];
   }
 
@@ -168,35 +121,14 @@ export class LogFlushSession {
     return names.map((name) => ({ sql: sessionStatusSql(this.plan.scope), parameters: nameParam(name) }));
   }
 
-  /** The sessions dispose() must drop: the main one once CREATE was attempted, the companion once it may exist. */
-  private dropNames(): string[] {
-    const names: string[] = [];
-    if (this.createAttempted && this.state !== 'dropped') names.push(this.name);
-    if (this.companion !== 'none') names.push(this.plan.latency!.sessionName);
-    return names;
-  }
-
   /** `answers`: a client that may already hold the stopQueries() answers (anything else goes to the session's connection). */
   async stop(answers: SqlClient = this.client): Promise<void> {
     if (this.state !== 'started') return;
-    const companionStop = this.companion === 'started' ? sessionStateSql(this.plan.latency!.sessionName, this.plan.scope, 'STOP') : null;
     const steps = await prefetch(answers, this.stopQueries());
     this.statusAfterStop = steps;
     this.snapshot = await this.queryTargets(steps);
-    try {
-      await steps.execute(sessionStateSql(this.name, this.plan.scope, 'STOP'));
-    } catch (err) {
-      throw this.fail('stop', err);
-    }
-    this.state = 'stopped';
-    if (companionStop) {
-      try {
-        await steps.execute(companionStop);
-        this.companion = 'stopped';
-      } catch {
-        // Dropping it (dispose) ends it as well.
-      }
-    }
+    await this.runner.stop(steps);
+    await this.companion?.stop(steps);
   }
 
   private targetsQuery(): PlannedQuery {
@@ -205,21 +137,16 @@ export class LogFlushSession {
   }
 
   private async queryTargets(client: SqlClient = this.client): Promise<TargetSnapshot> {
-    let rows: Row[];
+    let data: ReturnType<typeof targetDataOf>;
     try {
       const q = this.targetsQuery();
-      rows = await client.query(q.sql, q.parameters);
+      data = targetDataOf(await client.query(q.sql, q.parameters));
     } catch (err) {
-      throw this.fail('read', err);
+      throw this.runner.fail('read', err);
     }
-    const data = (session: string, target: string): string | null | undefined => {
-      const row = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session));
-      if (!row) return undefined;
-      return typeof row.target_data === 'string' ? row.target_data : null;
-    };
     const counterXml = data(this.name, 'event_counter');
     const histogramXml = data(this.name, 'histogram');
-    const latencyXml = this.plan.latency && this.companion === 'started' ? data(this.plan.latency.sessionName, 'histogram') : undefined;
+    const latencyXml = this.plan.latency && this.companion?.state === 'started' ? data(this.plan.latency.sessionName, 'histogram') : undefined;
     const h = this.plan.histogram;
     return {
       ringBuffer: data(this.name, 'ring_buffer') ?? null,
@@ -242,7 +169,7 @@ export class LogFlushSession {
       this.fileCursor = result.cursor;
       return result;
     } catch (err) {
-      throw this.fail('read', err);
+      throw this.runner.fail('read', err);
     }
   }
 
@@ -251,7 +178,7 @@ export class LogFlushSession {
     return (['databases_log_flush', 'log_flush_complete', 'log_flush_start'] as const).find((e) => this.plan.events.includes(e)) ?? this.plan.events[0]!;
   }
 
-  private context(extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'>): AggregateContext {
+  private context(extra: SummaryExtra): AggregateContext {
     return {
       sessionName: this.name,
       target: this.plan.target.kind,
@@ -260,25 +187,25 @@ export class LogFlushSession {
       missingFields: this.plan.missingFields,
       timelineStart: this.startedAt,
       scope: this.plan.scope,
-      ...(this.snapshot ? { exact: this.snapshot.exact } : {}),
+      exact: this.snapshot?.exact,
       ...extra,
     };
   }
 
   /** The RunResult summary of a read, with the exact counts captured at stop. */
-  summarize(read: XeReadResult, extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): LogFlushTrace {
+  summarize(read: XeReadResult, extra: SummaryExtra = {}): LogFlushTrace {
     const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
     for (const e of read.events) agg.add(e);
-    return agg.finish({ ...this.context(extra), lost: read.lost, readNotes: [...this.plan.notes, ...this.companionNotes, ...read.notes] });
+    return agg.finish({ ...this.context(extra), lost: read.lost, readNotes: [...this.plan.notes, ...(this.companion?.notes ?? []), ...read.notes] });
   }
 
   /**
    * After stop(): reads the sample (ring buffer, already captured) or streams the event_file in pages, straight into
    * the aggregator — memory bounded, round trips: the one target read at stop, plus one per event_file page.
    */
-  async collect(extra: Pick<AggregateContext, 'commitCount' | 'counterLogFlushes' | 'counterTolerance'> = {}): Promise<LogFlushTrace> {
+  async collect(extra: SummaryExtra = {}): Promise<LogFlushTrace> {
     const agg = new LogFlushAggregator(100, this.startedAt?.getTime() ?? null);
-    const readNotes = [...this.plan.notes, ...this.companionNotes];
+    const readNotes = [...this.plan.notes, ...(this.companion?.notes ?? [])];
     if (this.plan.target.kind === 'ring_buffer') {
       const xml = this.snapshot?.ringBuffer ?? null;
       const reader = new XeXmlReader((e) => agg.add(e));
@@ -295,7 +222,7 @@ export class LogFlushSession {
     try {
       stream = await streamEventFile(this.client, pattern, this.fileCursor, (e) => agg.add(e), { event: this.flushEventName() });
     } catch (err) {
-      throw this.fail('read', err);
+      throw this.runner.fail('read', err);
     }
     this.fileCursor = stream.cursor;
     readNotes.push(...stream.notes);
@@ -335,50 +262,18 @@ export class LogFlushSession {
    * Never throws: a request that fails leaves every DROP to be asked on its own.
    */
   async composeDrops(): Promise<SqlClient> {
-    this.composed ??= await this.composedDrops([...this.dropNames(), ...this.partners]);
+    this.composed ??= await this.composedDrops([...this.runner.dropNames(), ...this.partners]);
     return this.composed;
   }
 
   /** Drops the session (and its latency companion) if they may exist; on failure retries on a fresh connection from `reconnect`. */
   async dispose(reconnect?: () => Promise<SqlClient>): Promise<void> {
-    const names = this.dropNames();
+    const names = this.runner.dropNames();
     const composed = this.composed;
     this.composed = null;
     if (names.length === 0) return;
-    let client = composed ?? (await this.composedDrops(names));
-    let reconnected = false;
-    let firstError: unknown = null;
-    for (const name of names) {
-      try {
-        await dropSession(client, name, this.plan.scope, this.plan.platform);
-      } catch (first) {
-        if (!reconnect) {
-          firstError ??= first;
-          continue;
-        }
-        // The usual cause is a dropped connection: a new one can still drop the server-side session.
-        if (!reconnected) {
-          client = await reconnect();
-          reconnected = true;
-        }
-        try {
-          await dropSession(client, name, this.plan.scope, this.plan.platform);
-        } catch (second) {
-          firstError ??= second;
-        }
-      }
-    }
-    if (firstError !== null) throw firstError;
-    this.companion = 'none';
-    if (this.createAttempted) this.state = 'dropped';
+    await this.runner.dropAll(composed ?? (await this.composedDrops(names)), reconnect);
   }
-}
-
-export interface WithTraceOptions {
-  /** Opens a fresh connection when the drop fails on the original one. */
-  reconnect?: () => Promise<SqlClient>;
-  /** Told when the drop failed after `body` failed (the body's error is the one rethrown). */
-  onCleanupError?: (err: XeSessionError) => void;
 }
 
 /**
@@ -391,21 +286,5 @@ export async function withLogFlushTrace<T>(
   body: (session: LogFlushSession) => Promise<T>,
   withOpts: WithTraceOptions = {},
 ): Promise<T> {
-  const session = await LogFlushSession.prepare(client, opts);
-  let bodyFailed = false;
-  try {
-    return await body(session);
-  } catch (err) {
-    bodyFailed = true;
-    throw err;
-  } finally {
-    try {
-      await session.dispose(withOpts.reconnect);
-    } catch (err) {
-      const mapped = mapSessionError('drop', session.name, session.plan.platform, err);
-      session.cleanupError = mapped;
-      if (!bodyFailed) throw mapped;
-      withOpts.onCleanupError?.(mapped);
-    }
-  }
+  return withEventSession(await LogFlushSession.prepare(client, opts), body, withOpts);
 }

@@ -2,7 +2,7 @@
 // events and fields this server has, and the CREATE EVENT SESSION text that follows from them.
 
 import type { PlannedQuery } from '../db/batch';
-import type { QueryParameter, SqlClient } from '../db/types';
+import type { SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
 import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
 import {
@@ -15,19 +15,16 @@ import {
   latencySessionName,
   LOG_FLUSH_EVENTS,
   myPermissionsSql,
-  eventFileReadPattern,
-  eventFileStorageOf,
-  type EventFileStorage,
   newSessionName,
   PLATFORM_SQL,
   RING_BUFFER_MAX_MEMORY_KB,
-  sessionEventFilePath,
   SIZE_HISTOGRAM_SLOTS,
   type HistogramSpec,
   type LogFlushEventName,
   type SessionScope,
   type TargetOptions,
 } from './sessionSql';
+import { invalidTraceOption, platformOf, sessionEventFile } from './sessionRunner';
 
 export interface LogFlushTraceOptions {
   /** The database whose flushes are traced (the predicate value). */
@@ -68,21 +65,8 @@ export interface TracePlan {
   notes: string[];
 }
 
-export type SessionState = 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed';
-
 const DEFAULT_MAX_EVENTS = 50_000;
-/** EngineEdition values that require ON DATABASE: 5 Azure SQL Database, 12 Fabric SQL DB (reference §0, §4.2). */
-const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
 
-export function nameParam(name: string): QueryParameter[] {
-  return [{ name: 'name', type: 'nvarchar', value: name }];
-}
-
-export function intOrNull(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
-  return null;
-}
 
 /** The permissions each step needs, any one of a group being enough (reference §8); names as fn_my_permissions lists them. */
 function requiredPermissions(scope: SessionScope): { step: XeStep; anyOf: string[] }[] {
@@ -112,14 +96,14 @@ export function ringBufferEventsLimit(expectedFlushes: number | undefined, event
 }
 
 /** The event_file path gets the session name, so each run writes (and reads) only its own files. */
-function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number, sessionName: string, storage: EventFileStorage): TargetOptions {
+function resolveTarget(opts: LogFlushTraceOptions, eventKinds: number, sessionName: string, platform: TracePlan['platform']): { target: TargetOptions; pattern: string | null } {
   const t = opts.target ?? { kind: 'ring_buffer' };
   if (t.kind === 'ring_buffer') {
     const limit = t.maxEventsLimit ?? ringBufferEventsLimit(opts.expectedFlushes, eventKinds);
-    return { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB };
+    return { target: { kind: 'ring_buffer', maxEventsLimit: limit, maxMemoryKb: t.maxMemoryKb ?? RING_BUFFER_MAX_MEMORY_KB }, pattern: null };
   }
-  const path = sessionEventFilePath(t.path, sessionName, storage);
-  return { kind: 'event_file', path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 };
+  const file = sessionEventFile(t.path, sessionName, platform);
+  return { target: { kind: 'event_file', path: file.path, maxFileSizeMb: t.maxFileSizeMb ?? 64, maxRolloverFiles: t.maxRolloverFiles ?? 4 }, pattern: file.pattern };
 }
 
 /** write_size of log_flush_complete (or log_flush_start) feeds the size histogram, when this server has the field. */
@@ -148,10 +132,7 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
 
   try {
     const [row] = await client.query(PLATFORM_SQL);
-    const engineEdition = intOrNull(row?.engine_edition);
-    const scope = opts.scope ?? (engineEdition !== null && DATABASE_SCOPED_EDITIONS.has(engineEdition) ? 'database' : 'server');
-    const principal = scope === 'server' ? row?.login_name : row?.user_name;
-    platform = { scope, engineEdition, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
+    platform = platformOf(row, opts.scope);
   } catch (err) {
     throw fail(err);
   }
@@ -213,14 +194,13 @@ export async function planLogFlushTrace(client: SqlClient, opts: LogFlushTraceOp
   if (!histogram) notes.push('No traced event carries write_size here: bytes and flush sizes come from the sampled events only.');
   let createSql: string;
   let target: TargetOptions;
-  const storage = eventFileStorageOf(platform.engineEdition, scope);
+  let eventFilePattern: string | null;
   try {
-    target = resolveTarget(opts, events.length, sessionName, storage);
+    ({ target, pattern: eventFilePattern } = resolveTarget(opts, events.length, sessionName, platform));
     createSql = createSessionSql({ name: sessionName, scope, databaseId: opts.databaseId, events, eventSequence, target, eventCounter: true, histogram });
   } catch (err) {
-    throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
+    throw invalidTraceOption(sessionName, err);
   }
-  const eventFilePattern = target.kind === 'event_file' ? eventFileReadPattern(target.path, storage) : null;
   let latency: TracePlan['latency'] = null;
   if (events.includes('log_flush_complete') && durationField !== undefined) {
     const name = latencySessionName(sessionName);

@@ -3,8 +3,21 @@
 
 import { randomBytes } from 'node:crypto';
 import { quoteName, quoteString } from '../db/quote';
+import type { QueryParameter } from '../db/types';
 
 export type SessionScope = 'server' | 'database';
+
+/** The @name parameter of sessionStatusSql and readTargetsSql. */
+export function nameParam(name: string): QueryParameter[] {
+  return [{ name: 'name', type: 'nvarchar', value: name }];
+}
+
+/** An integer column that may arrive as a number or (bigint) as a string; null otherwise. */
+export function intOrNull(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+  return null;
+}
 
 /** Events we want, in preference order for counting flushes (see aggregate.ts). Field names: reference §4.1 (NOT CONFIRMED; checked at run time). */
 export const LOG_FLUSH_EVENTS = ['databases_log_flush', 'databases_log_flush_wait', 'log_flush_start', 'log_flush_complete'] as const;

@@ -1,18 +1,17 @@
-// Lifecycle of the statement-attribution Extended Events session (issue 16): prepare (events, duration units, the
-// WRITELOG map key looked up at run time) → start → stop (targets captured first) → collect → dispose (drop), with the
-// same guarantees as the log-flush session: named durability_lens_<random> (orphan cleanup finds it), dropped in the
-// caller's finally, on a fresh connection when the first one died.
+// The statement-attribution Extended Events session (issue 16): its plan (events, duration units, the WRITELOG map key
+// looked up at run time), the executions companion, the targets it captures at STOP and how its events are streamed.
+// The lifecycle — CREATE, START, STOP, DROP on a fresh connection when the first one died — is the shared runner's
+// (sessionRunner.ts), with the same guarantees as the log-flush session.
 
 import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
-import { dropSession } from './cleanup';
-import { isNameCollision } from './logFlushTrace';
-import { mapSessionError, XeSessionError, type XePlatform, type XeStep } from './errors';
-import { intOrNull, nameParam } from './plan';
+import { mapSessionError, XeSessionError, type XePlatform } from './errors';
+import { intOrNull, nameParam } from './sessionSql';
 import { completeRows } from './eventFile';
 import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
-import { dropSessionSql, eventFileReadPattern, eventFileStorageOf, newSessionName, PLATFORM_SQL, readTargetsSql, sessionEventFilePath, sessionStateSql, statementCountSessionName, type EventFileStorage, type SessionScope } from './sessionSql';
+import { newSessionName, PLATFORM_SQL, readTargetsSql, statementCountSessionName, type EventFileStorage } from './sessionSql';
+import { CompanionSession, EventSessionRunner, invalidTraceOption, platformOf, sessionEventFile, targetDataOf, type SessionState } from './sessionRunner';
 import {
   createStatementCountSessionSql,
   createStatementSessionSql,
@@ -29,9 +28,6 @@ import { parseCounterTarget } from './targetData';
 import { readStatementHistograms, STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
 
 export { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from './statementHistograms';
-
-/** Editions whose sessions are ON DATABASE (as the log-flush plan decides: Azure SQL Database, Fabric). */
-const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
 
 export interface StatementTracePlan {
   sessionName: string;
@@ -54,10 +50,10 @@ export interface StatementTracePlan {
 export interface StatementTraceOptions {
   spid: number;
   /** The log-flush plan's platform when there is one (saves a round trip); else read here. */
-  platform?: XePlatform & { engineEdition?: number | null };
+  platform?: (XePlatform & { engineEdition?: number | null }) | undefined;
   /** The run's trace target (durabilityLens.xe.target): event_file keeps every event of a long run. */
-  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
-  sessionName?: string;
+  target?: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string } | undefined;
+  sessionName?: string | undefined;
   /** Ring buffer MAX_EVENTS_LIMIT (default 1,000,000: the 1 MB MAX_MEMORY is the real bound). */
   maxEventsLimit?: number;
 }
@@ -90,11 +86,9 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
   try {
     if (!opts.platform) {
       const [row] = await client.query(PLATFORM_SQL);
-      const edition = intOrNull(row?.engine_edition);
-      engineEdition = edition;
-      const scope: SessionScope = edition !== null && DATABASE_SCOPED_EDITIONS.has(edition) ? 'database' : 'server';
-      const principal = scope === 'server' ? row?.login_name : row?.user_name;
-      platform = { scope, engineEdition: edition, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
+      const read = platformOf(row);
+      platform = read;
+      engineEdition = read.engineEdition;
     }
     catalog = await client.query(STATEMENT_CATALOG_SQL);
     maps = await client.query(MAP_KEYS_SQL);
@@ -118,12 +112,10 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
   if (wait?.durationUnit === 'assumed-microseconds') notes.push(`The unit of ${wait.event}.duration is not stated by the server; microseconds assumed (NOT CONFIRMED).`);
   let eventFile: StatementTracePlan['eventFile'] = null;
   if (opts.target?.kind === 'event_file') {
-    const storage = eventFileStorageOf(engineEdition, platform.scope);
     try {
-      const path = sessionEventFilePath(opts.target.path, sessionName, storage);
-      eventFile = { path, pattern: eventFileReadPattern(path, storage), storage };
+      eventFile = sessionEventFile(opts.target.path, sessionName, { scope: platform.scope, engineEdition });
     } catch (err) {
-      throw new XeSessionError('prepare', sessionName, `Invalid trace option: ${(err as Error).message}. Nothing was changed on the server.`, { cause: err });
+      throw invalidTraceOption(sessionName, err);
     }
   }
   const def: StatementSessionDefinition = {
@@ -152,17 +144,19 @@ export async function planStatementTrace(client: SqlClient, opts: StatementTrace
 
 /** One statement-attribution session on the monitor connection. The caller disposes it in finally. */
 export class StatementTraceSession {
-  state: 'prepared' | 'started' | 'stopped' | 'dropped' | 'failed' = 'prepared';
-  private createAttempted = false;
-  private captured: { ring: string | null; counter: string | null; histogram: string | null; counts: string | null } | null = null;
+  private readonly runner: EventSessionRunner;
   /** The executions companion: optional, so its failures become notes, never the trace's failure. */
-  private companion: 'none' | 'failed' | 'created' | 'started' | 'stopped' = 'none';
-  private readonly companionNotes: string[] = [];
+  private readonly companion: CompanionSession | null;
+  private captured: { ring: string | null; counter: string | null; histogram: string | null; counts: string | null } | null = null;
 
   private constructor(
     private readonly client: SqlClient,
     readonly plan: StatementTracePlan,
-  ) {}
+  ) {
+    const c = plan.countSession;
+    this.companion = c ? new CompanionSession({ name: c.name, createSql: c.createSql, what: 'executions histogram', fallback: 'executions per statement come from the sampled events' }, plan.platform.scope) : null;
+    this.runner = new EventSessionRunner(client, plan.sessionName, plan.platform, plan.createSql, this.companion);
+  }
 
   /** `planning` may already hold the statementPlanningQueries answers; otherwise they are asked in one request. */
   static async prepare(client: SqlClient, opts: StatementTraceOptions, planning: SqlClient = client): Promise<StatementTraceSession> {
@@ -173,9 +167,12 @@ export class StatementTraceSession {
     return this.plan.sessionName;
   }
 
-  private fail(step: XeStep, err: unknown): XeSessionError {
-    this.state = 'failed';
-    return mapSessionError(step, this.name, this.plan.platform, err);
+  get state(): SessionState {
+    return this.runner.state;
+  }
+
+  private get companionNotes(): string[] {
+    return this.companion?.notes ?? [];
   }
 
   /**
@@ -185,49 +182,15 @@ export class StatementTraceSession {
    * does, so the companion still counts every statement.
    */
   startQueries(): PlannedQuery[] {
-    const c = this.plan.countSession;
-    const scope = this.plan.platform.scope;
-    return [
-      { sql: this.plan.createSql },
-      { sql: sessionStateSql(this.name, scope, 'START'), dependsOnPrevious: true },
-      ...(c ? [{ sql: c.createSql, dependsOnPrevious: true }, { sql: sessionStateSql(c.name, scope, 'START'), dependsOnPrevious: true }] : []),
-    ];
-  }
-
-  private async startCompanion(steps: SqlClient): Promise<void> {
-    const c = this.plan.countSession;
-    if (!c) return;
-    try {
-      // Marked before the CREATE: whatever it did on the server, dispose() then drops what may exist ...
-      this.companion = 'failed';
-      await steps.execute(c.createSql);
-      this.companion = 'created';
-      await steps.execute(sessionStateSql(c.name, this.plan.platform.scope, 'START'));
-      this.companion = 'started';
-    } catch (err) {
-      // ... unless the name was taken: that session is someone else's, never dropped.
-      if (this.companion === 'failed' && isNameCollision(err)) this.companion = 'none';
-      this.companionNotes.push(`The executions histogram session ${c.name} could not be started (${(err as Error).message}); executions per statement come from the sampled events.`);
-    }
+    return [...this.runner.startQueries(), ...(this.companion?.startQueries(true) ?? [])];
   }
 
   /** `answers`: a client that may already hold the startQueries() answers. */
   async start(answers: SqlClient = this.client): Promise<void> {
-    if (this.state !== 'prepared') throw new Error(`cannot start a session that is ${this.state}`);
+    this.runner.assertPrepared();
     const steps = await prefetch(answers, this.startQueries());
-    this.createAttempted = true;
-    try {
-      await steps.execute(this.plan.createSql);
-    } catch (err) {
-      throw this.fail('create', err);
-    }
-    try {
-      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'START'));
-    } catch (err) {
-      throw this.fail('start', err);
-    }
-    this.state = 'started';
-    await this.startCompanion(steps);
+    await this.runner.createAndStart(steps);
+    await this.companion?.start(steps);
   }
 
   /**
@@ -236,13 +199,12 @@ export class StatementTraceSession {
    * then, so it ends here rather than costing dispose() requests of its own).
    */
   stopQueries(): PlannedQuery[] {
-    const c = this.plan.countSession;
     const scope = this.plan.platform.scope;
-    const companion = this.companion === 'started' && c ? c.name : null;
+    const companion = this.companion?.state === 'started' ? this.companion.name : null;
     return [
       { sql: readTargetsSql(scope), parameters: [...nameParam(this.name), { name: 'companion', type: 'nvarchar', value: companion ?? this.name }] },
-      { sql: sessionStateSql(this.name, scope, 'STOP'), dependsOnPrevious: true },
-      ...(companion ? [{ sql: sessionStateSql(companion, scope, 'STOP') }, { sql: dropSessionSql(companion, scope), dependsOnPrevious: true }] : []),
+      { sql: this.runner.stopSql(), dependsOnPrevious: true },
+      ...(this.companion?.endQueries() ?? []),
     ];
   }
 
@@ -253,42 +215,19 @@ export class StatementTraceSession {
     const [targets] = queries;
     const steps = await prefetch(answers, queries);
     try {
-      const rows = await steps.query(targets!.sql, targets!.parameters);
-      const data = (session: string, target: string) => {
-        const v = rows.find((r) => r.target_name === target && (r.session_name === undefined || r.session_name === session))?.target_data;
-        return typeof v === 'string' ? v : null;
-      };
+      const data = targetDataOf(await steps.query(targets!.sql, targets!.parameters));
       this.captured = {
-        ring: data(this.name, 'ring_buffer'),
-        counter: data(this.name, 'event_counter'),
-        histogram: this.plan.countSession && this.plan.wait ? data(this.name, 'histogram') : null,
-        counts: this.plan.countSession && this.companion === 'started' ? data(this.plan.countSession.name, 'histogram') : null,
+        ring: data(this.name, 'ring_buffer') ?? null,
+        counter: data(this.name, 'event_counter') ?? null,
+        histogram: this.plan.countSession && this.plan.wait ? (data(this.name, 'histogram') ?? null) : null,
+        counts: this.plan.countSession && this.companion?.state === 'started' ? (data(this.plan.countSession.name, 'histogram') ?? null) : null,
       };
     } catch (err) {
-      await this.endCompanion(steps);
-      throw this.fail('read', err);
+      await this.companion?.end(steps);
+      throw this.runner.fail('read', err);
     }
-    await this.endCompanion(steps);
-    try {
-      await steps.execute(sessionStateSql(this.name, this.plan.platform.scope, 'STOP'));
-    } catch (err) {
-      throw this.fail('stop', err);
-    }
-    this.state = 'stopped';
-  }
-
-  /** The companion's STOP and DROP from the stop request's answers; a failure leaves it to dispose(). */
-  private async endCompanion(steps: SqlClient): Promise<void> {
-    if (this.companion !== 'started') return;
-    const name = this.plan.countSession!.name;
-    try {
-      await steps.execute(sessionStateSql(name, this.plan.platform.scope, 'STOP'));
-      this.companion = 'stopped';
-      await steps.execute(dropSessionSql(name, this.plan.platform.scope));
-      this.companion = 'none';
-    } catch {
-      // dispose() drops it (and reports a failure).
-    }
+    await this.companion?.end(steps);
+    await this.runner.stop(steps);
   }
 
   /** The histograms as read at stop(), checked against event_counter's totals; null when there were none. */
@@ -332,7 +271,7 @@ export class StatementTraceSession {
         read.notes.push(`The statement session's event_file stays on the server after the session is dropped: ${read.files.length > 0 ? read.files.join(', ') : this.plan.eventFile.pattern}. Delete it on the server when no longer needed.`);
         return finish({ counts: exactCounts, seen: read.events, lost: { dropped: 0, evicted: 0, truncatedAway: 0, total: read.malformed }, notes: [...read.notes, ...(histograms?.notes ?? [])] });
       } catch (err) {
-        throw this.fail('read', err);
+        throw this.runner.fail('read', err);
       }
     }
     let seen = 0;
@@ -344,29 +283,12 @@ export class StatementTraceSession {
   }
 
   /**
-   * Drops the session if it may exist; retries on a fresh connection from `reconnect` when the first drop failed.
-   * `answers` may hold the status read and DROP composed into another request (LogFlushSession.composeDrops).
-   * The companion is normally gone already (stop() drops it); on the paths where it is not, it is dropped here.
+   * Drops the session (and the companion, normally gone already: stop() drops it) if they may exist; retries on a
+   * fresh connection from `reconnect` when a drop failed. `answers` may hold the status read and DROP composed into
+   * another request (LogFlushSession.composeDrops).
    */
   async dispose(reconnect?: () => Promise<SqlClient>, answers: SqlClient = this.client): Promise<void> {
-    if (this.companion !== 'none') {
-      const name = this.plan.countSession!.name;
-      try {
-        await dropSession(answers, name, this.plan.platform.scope, this.plan.platform);
-      } catch (first) {
-        if (!reconnect) throw first;
-        await dropSession(await reconnect(), name, this.plan.platform.scope, this.plan.platform);
-      }
-      this.companion = 'none';
-    }
-    if (!this.createAttempted || this.state === 'dropped') return;
-    try {
-      await dropSession(answers, this.name, this.plan.platform.scope, this.plan.platform);
-    } catch (first) {
-      if (!reconnect) throw first;
-      await dropSession(await reconnect(), this.name, this.plan.platform.scope, this.plan.platform);
-    }
-    this.state = 'dropped';
+    await this.runner.dropAll(answers, reconnect);
   }
 }
 

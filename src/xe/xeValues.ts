@@ -1,7 +1,7 @@
 // Conversions of Extended Events text to values: `<value>` by its declared type, `timestamp` attributes to dates.
 // Each reads either a string or a range of the document, so the reader's fast path never slices what it can parse.
 
-import type { XeScalar } from './reader';
+import type { XeScalar } from './events';
 
 const INTEGER = /^-?\d+$/;
 

@@ -205,18 +205,19 @@ export async function runCompare(args: readonly string[], io: ConnectedCliIO): P
     const result = await runComparison({
       connections: source,
       batches: script.batches,
-      ...(setupBatches !== undefined ? { setupBatches } : {}),
       modes,
       repetitions: repeat,
       warmup,
       workloadHasDelayedCommits: script.hasDelayedCommits,
-      ...(sessions ? { sessions } : {}),
+      sessions,
       allowAvailabilityGroup: allowAg,
       journal,
       xe: { enabled: xe, statements: runArgs.statements },
       ...runOptionsOf(runArgs),
       // A program instead of T-SQL: the same plan, lock, journal and restore; its executor runs the program.
-      ...(workload ? { setupBatches: 0, executor: workload.executor, finishRun: (run: RunResult) => workload.finishRun(run) } : {}),
+      setupBatches: workload ? 0 : setupBatches,
+      executor: workload?.executor,
+      finishRun: workload ? (run: RunResult) => workload.finishRun(run) : undefined,
       signal,
       confirm: (plan) => {
         io.stderr(`${describePlan(plan)}\n\n`);

@@ -117,14 +117,14 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   const { signal } = lifecycle;
   const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
-    if ((await recoverPending(io, journal, profile, secret, source, { yes, ...(io.ask ? { ask: io.ask } : {}) })) === 'failed') return EXIT.restoreFailed;
+    if ((await recoverPending(io, journal, profile, secret, source, { yes, ask: io.ask })) === 'failed') return EXIT.restoreFailed;
     const run = await profileRun({
       connections: source,
       batches: script.batches,
       target: { kind: 'document', label: file },
       signal,
       xe: { enabled: xe, statements: runArgs.statements },
-      ...(sessions !== undefined ? { sessions } : {}),
+      sessions,
       ...runOptionsOf(runArgs),
       onProgress: progressPrinter(io),
       onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}

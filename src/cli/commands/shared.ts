@@ -137,7 +137,7 @@ export function connectionProfileOf(c: ConnectionArgs): ConnectionProfile | stri
   if (!c.user) return '--user is required';
   return {
     server: c.server,
-    ...(c.port !== null ? { port: c.port } : {}),
+    port: c.port ?? undefined,
     database: c.database,
     authentication: { type: 'sql', user: c.user },
     encrypt: c.encrypt,
@@ -171,7 +171,7 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
       env,
       settingsPath: c.settings,
       passwordEnv: c.passwordEnv,
-      ...(io.userSettings ? { userSettings: io.userSettings } : {}),
+      userSettings: io.userSettings,
     });
     if (typeof resolved === 'string') return resolved;
     for (const w of resolved.warnings) io.stderr(`${w}\n`);
@@ -324,11 +324,13 @@ export function takeRunArg(args: readonly string[], i: number, into: RunArgs): n
   return 2;
 }
 
-export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs?: number }; workloadTimeoutMs?: number; waits?: BenignWaitOptions } {
+/** The run options the flags set, built once; what a flag did not set is undefined and the runner's default applies. */
+export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs: number | undefined }; workloadTimeoutMs: number | undefined; waits: BenignWaitOptions | undefined } {
+  const benign = r.benignInclude.length > 0 || r.benignExclude.length > 0;
   return {
-    sampling: { enabled: r.sampling, ...(r.sampleIntervalMs !== null ? { intervalMs: r.sampleIntervalMs } : {}) },
-    ...(r.workloadTimeoutMs !== null ? { workloadTimeoutMs: r.workloadTimeoutMs } : {}),
-    ...(r.benignInclude.length > 0 || r.benignExclude.length > 0 ? { waits: { include: [...r.benignInclude], exclude: [...r.benignExclude] } } : {}),
+    sampling: { enabled: r.sampling, intervalMs: r.sampleIntervalMs ?? undefined },
+    workloadTimeoutMs: r.workloadTimeoutMs ?? undefined,
+    waits: benign ? { include: [...r.benignInclude], exclude: [...r.benignExclude] } : undefined,
   };
 }
 

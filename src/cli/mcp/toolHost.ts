@@ -216,7 +216,7 @@ export class McpToolHost {
       xe: { enabled: true, statements: true },
       sampling: { enabled: true },
       onProgress: this.progress(onProgress),
-      ...(signal ? { signal } : {}),
+      signal,
     });
     const model = buildComparisonModel([result]);
     const entry: ResultInput = { kind: 'profile', title: `Profile of ${what}`, createdAt: new Date().toISOString(), workload: what, status: result.status, error: result.errors[0] ? `SQL error ${result.errors[0].number}: ${result.errors[0].message}` : null, restore: null, model };
@@ -254,7 +254,7 @@ export class McpToolHost {
         return true;
       },
       onProgress: this.progress(onProgress),
-      ...(signal ? { signal } : {}),
+      signal,
     });
     if (result.status === 'refused') return fail(`Refused: ${agentField(result.error?.message ?? describePlan(result.plan))} Nothing was changed.`);
     const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });

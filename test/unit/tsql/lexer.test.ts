@@ -1,7 +1,8 @@
 // Lexer: every token kind, the escapes and nesting T-SQL allows, unterminated input, exact coverage.
 import * as assert from 'node:assert/strict';
 import { Kw, keywordOf } from '../../../src/tsql/keywords';
-import { TokenKind, identifierText, lex, tokenize } from '../../../src/tsql/lexer';
+import { TokenKind, lex } from '../../../src/tsql/lexer';
+import { identifierText, tokenize } from '../../../src/tsql/tokenText';
 
 function kinds(text: string): Array<[TokenKind, string]> {
   return tokenize(text).map((t) => [t.kind, t.text]);

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { analyze } from '../../../src/tsql/analyze';
 import { splitBatches } from '../../../src/tsql/batches';
 import { lex } from '../../../src/tsql/lexer';
-import { isWhitespaceCode, tokenize } from '../../../src/tsql/lexer';
+import { isWhitespaceCode } from '../../../src/tsql/lexer';
+import { tokenize } from '../../../src/tsql/tokenText';
 import { LineIndex } from '../../../src/tsql/lines';
 
 // Pieces that exercise the tricky paths far more often than uniform random text would.

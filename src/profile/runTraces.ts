@@ -1,0 +1,157 @@
+// The measured run's two event sessions on the monitor connection: the log-flush trace and the statement trace.
+// Planned from reads composed into the preflight's request, started together in one request, stopped in the
+// after-snapshot's request, read into the RunResult, and dropped together in the run's finally. A trace that cannot
+// run becomes "not measured" with why and the GRANT; it never fails the run.
+import { prefetch, type PlannedQuery } from '../db/batch';
+import type { SqlClient, WorkloadBatch } from '../db/types';
+import type { PreflightResult, SnapshotDiff } from '../probes';
+import type { LogFlushTrace } from '../xe/aggregate';
+import { LogFlushSession } from '../xe/logFlushTrace';
+import { planningQueries } from '../xe/plan';
+import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
+import { isNameCollision } from '../xe/sessionRunner';
+import { statementPlanningQueries } from '../xe/statementTrace';
+import { counterDelta } from './runResult';
+import { progress, type RunContext } from './runContext';
+import type { StatementAttribution, StatementFigure } from './statementAttribution';
+import { collectStatementTrace, disposeStatementTrace, prepareStatementTrace, startPreparedStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
+import type { MissingMeasurement } from './types';
+
+function noLogFlushTrace(err: unknown): MissingMeasurement {
+  return { measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
+}
+
+export class RunTraces {
+  readonly xeWanted: boolean;
+  readonly statementsWanted: boolean;
+  /** Both traces' planning reads, for composing into the preflight's request (or one request of their own). */
+  readonly planningReads: PlannedQuery[];
+  logFlush: LogFlushSession | null = null;
+  statement: StatementTraceStart = { trace: null, missing: null };
+  logFlushTrace: LogFlushTrace | null = null;
+  statements: StatementFigure[] = [];
+  statementAttribution: StatementAttribution | null = null;
+
+  constructor(
+    private readonly ctx: RunContext,
+    /** The run's notes and missing measurements, added to as the traces go. */
+    private readonly notes: string[],
+    private readonly missing: MissingMeasurement[],
+  ) {
+    this.xeWanted = ctx.xe?.enabled !== false;
+    this.statementsWanted = this.xeWanted && ctx.xe?.statements !== false;
+    this.planningReads = this.xeWanted ? [...planningQueries({}), ...(this.statementsWanted ? statementPlanningQueries(true) : [])] : [];
+  }
+
+  /**
+   * Plans both sessions and starts them in one request, each START only after its own CREATE worked, each session in
+   * its own TRY block (db/batch.ts): the statement session's failure leaves the log-flush session running. `planning`
+   * may hold the planning reads' answers (composed into the preflight's request).
+   */
+  async start(preflight: PreflightResult | null | undefined, planning: SqlClient): Promise<void> {
+    const { ctx, missing } = this;
+    const { monitor, workload } = ctx;
+    const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
+    const traceOptions = { databaseId: ctx.target.databaseId, target: ctx.xe?.target };
+    if (!this.xeWanted) {
+      missing.push({ measurement: 'extendedEvents', reason: 'The log-flush trace was turned off for this run.', grant: null });
+    } else if (xeMissing) {
+      missing.push({ measurement: 'extendedEvents', reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant });
+    } else {
+      progress(ctx, 'xe-start');
+      if (preflight !== undefined && planning === monitor) planning = await prefetch(monitor, this.planningReads);
+      try {
+        this.logFlush = await LogFlushSession.prepare(monitor, { ...traceOptions, sessionName: ctx.xe?.sessionName }, planning);
+      } catch (err) {
+        missing.push(noLogFlushTrace(err));
+      }
+    }
+    // Per-statement attribution (issue 16): its own session, filtered to the workload's spid.
+    const statementsRefused = !this.statementsWanted
+      ? { reason: ctx.xe?.statementsOffReason ?? 'The statement trace was turned off for this run.', grant: null, off: true }
+      : ctx.concurrent
+        // The session follows one spid and pairs each wait with that session's next statement; N sessions at once
+        // would need N such pairings. Not measured, said as such (never an empty trace shown as measured).
+        ? { reason: `Statements are traced on one session; this run used ${ctx.concurrent.sessions.length} sessions at once. Profile without --sessions (one session) for per-statement figures.`, grant: null, off: true }
+      : xeMissing
+        ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
+        : null;
+    // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup see
+    // it as that run's companion, not a leftover.
+    const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
+    let trace = this.logFlush;
+    this.statement = await prepareStatementTrace(monitor, workload.spid, trace?.plan.platform, statementsRefused, ctx.xe?.target, statementName(trace?.name ?? ctx.xe?.sessionName), planning);
+    if (!trace) {
+      this.statement = await startPreparedStatementTrace(this.statement);
+      return;
+    }
+    const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
+    const started = await prefetch(monitor, [...trace.startQueries(), ...(prepared ? prepared.startQueries() : [])]);
+    try {
+      try {
+        await trace.start(started);
+      } catch (err) {
+        if (!isNameCollision(err)) throw err;
+        // Someone else's session has this name: never drop theirs (so this instance is abandoned, not disposed),
+        // and try once more under a fresh random name.
+        this.notes.push(`An event session named ${trace.name} already existed (not ours, left as it is); the trace used a new name.`);
+        trace = this.logFlush = null;
+        trace = this.logFlush = await LogFlushSession.prepare(monitor, traceOptions);
+        await trace.start();
+      }
+    } catch (err) {
+      missing.push(noLogFlushTrace(err));
+    }
+    this.statement = await startPreparedStatementTrace(this.statement, started);
+    if (trace && this.statement.nameTaken && prepared && prepared.name !== statementSessionName(trace.name)) {
+      // Its name was taken too (e.g. left by an earlier run under the claimed name): once more after the log-flush
+      // session's new name, in requests of its own (a rare path).
+      this.statement = await startStatementTrace(monitor, workload.spid, trace.plan.platform, null, ctx.xe?.target, statementName(trace.name));
+    }
+    const partner = this.statement.trace;
+    // Its status read with the log-flush STOPs and its DROP in the same request as the log-flush DROP.
+    if (trace && partner && partner.plan.platform.scope === trace.plan.scope) trace.partners = [partner.name];
+  }
+
+  /** Both traces' target reads and STOPs, for the after-snapshot's request: the counters and the exact targets describe one moment. */
+  stopQueries(): PlannedQuery[] {
+    const statementStop = this.statement.trace?.state === 'started' ? this.statement.trace.stopQueries() : [];
+    return this.logFlush?.state === 'started' ? this.logFlush.stopQueries(statementStop) : statementStop;
+  }
+
+  /** Stops and reads both traces (`endOfRun` may hold the stopQueries() answers); failures become not measured. */
+  async collect(diff: SnapshotDiff, batches: readonly WorkloadBatch[], endOfRun: SqlClient): Promise<void> {
+    const trace = this.logFlush;
+    if (trace && trace.state === 'started') {
+      progress(this.ctx, 'xe-read');
+      try {
+        await trace.stop(endOfRun);
+        this.logFlushTrace = await trace.collect({
+          commitCount: counterDelta(diff, 'Write Transactions/sec'),
+          counterLogFlushes: counterDelta(diff, 'Log Flushes/sec'),
+        });
+        if (this.logFlushTrace.notMeasured) this.missing.push({ measurement: 'extendedEvents', reason: this.logFlushTrace.notMeasured, grant: null });
+      } catch (err) {
+        this.missing.push({ measurement: 'extendedEvents', reason: `The log-flush trace could not be read: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null });
+      }
+    }
+    const attributed = await collectStatementTrace(this.statement, batches, diff, this.ctx.xe?.modules, endOfRun);
+    this.statements = attributed.statements;
+    this.statementAttribution = attributed.attribution;
+    if (attributed.missing) this.missing.push(attributed.missing);
+  }
+
+  /** Both sessions' DROPs in one request (composeDrops never throws; a failed request leaves each DROP to itself). Never throws. */
+  async drop(): Promise<void> {
+    const trace = this.logFlush;
+    if (trace || this.statement.trace) progress(this.ctx, 'xe-drop');
+    const drops = trace ? await trace.composeDrops().catch(() => undefined) : undefined;
+    await disposeStatementTrace(this.statement, this.ctx.reconnectMonitor, this.notes, drops);
+    if (!trace) return;
+    try {
+      await trace.dispose(this.ctx.reconnectMonitor);
+    } catch (err) {
+      this.notes.push(`The event session ${trace.name} could not be dropped (${(err as Error).message}). Drop it with: ${dropSessionSql(trace.name, trace.plan.scope)}`);
+    }
+  }
+}
