@@ -8,7 +8,7 @@ import type { ExportFormat } from '../shared/webviewProtocol';
 import { EXPORT_FORMATS, saveExport } from './exportFile';
 import { panelDataFromDocument, type ComparisonContext } from './panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
-import { neutraliseDocument, tooLargeText } from './openedComparison';
+import { neutraliseDocument, tooLargeText } from '../agent/untrustedComparison';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
 export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';
@@ -48,7 +48,7 @@ export async function exportRun(history: RunHistory): Promise<void> {
  * Opens a saved comparison (Export Run's JSON, or the CLI's `compare --json` from a CI pipeline) in the panel.
  * The runs are the source of truth: the model is rebuilt with this version's rules. A file over the size limit is not
  * read; what it would present as SQL to run (GRANTs, the restore statement) is rebuilt from our templates, and it never
- * chooses who "Copy GRANTs" grants to (openedComparison.ts). Returns whether it opened.
+ * chooses who "Copy GRANTs" grants to (agent/untrustedComparison.ts). Returns whether it opened.
  */
 export async function openComparisonFile(panels: ComparisonPanels, history?: RunHistory): Promise<boolean> {
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Comparison', filters: { 'Durability Lens comparison': ['json'] } });

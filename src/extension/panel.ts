@@ -6,7 +6,7 @@ import { buildCsp, makeNonce, panelHtml } from './csp';
 import { saveExport } from './exportFile';
 import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../profile/types';
-import { fillGrantees, LOGIN_PLACEHOLDER } from './openedComparison';
+import { fillGrantees, LOGIN_PLACEHOLDER } from '../agent/untrustedComparison';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';

@@ -13,7 +13,7 @@ import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
 import { markdownText } from '../report/markdownText';
 import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
 import type { LogFlushTrace } from '../xe/aggregate';
-import { neutraliseDocument, placeholderFacts, templateGrant, templateGrantScript } from './openedComparison';
+import { neutraliseDocument, placeholderFacts, templateGrant, templateGrantScript } from '../agent/untrustedComparison';
 import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {
@@ -150,7 +150,7 @@ function grantFactsOf(run: RunResult | undefined) {
  * Missing measurements and the script "Copy GRANTs" puts on the clipboard. Both GRANT texts are rebuilt from the
  * runs' structured facts (src/probes/grantRebuild.ts), never taken from the runs' stored `grant` strings. For runs
  * from a file (`fromFile`) even the principal is not the file's: the GRANTs name placeholders that "Copy GRANTs" fills
- * with the connection's own login (openedComparison.ts).
+ * with the connection's own login (agent/untrustedComparison.ts).
  */
 function missingFrom(runs: readonly RunResult[], fromFile = false): { missing: MissingRow[]; grantScript: string } {
   const seen = new Set<string>();

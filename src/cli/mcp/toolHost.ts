@@ -4,14 +4,15 @@
 // what it did to the database. No MCP types here: server.ts speaks the protocol.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentField, isJson } from '../../agent/agentText';
+import { agentField } from '../../agent/agentText';
+import { comparisonFileAnswer } from '../../agent/comparisonFile';
 import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult, type ResultInput } from '../../agent/resultSummary';
 import { AgentTools, checkRunInput, type AgentToolName, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText, type SelectedWorkload } from '../../agent/workloadSelection';
 import { connectionFailureText } from '../commands/shared';
 import { describePlan, pendingRestores, profileConnectionSource, profileRun, runComparison, SetupMarkerError, type ProgressEvent, type RestoreJournal } from '../../profile';
-import { buildComparisonModel, comparisonDocument, loadComparison } from '../../report';
+import { buildComparisonModel, comparisonDocument } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ConnectionProfile } from '../../db/types';
 import type { CliIO } from '../io';
@@ -156,14 +157,8 @@ export class McpToolHost {
     if (typeof i.file === 'string' && i.file !== '') {
       const read = this.read(i.file, '.json');
       if ('problem' in read) return fail(read.problem);
-      try {
-        const doc = loadComparison(read.text);
-        const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
-        return ok(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${i.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
-      } catch (err) {
-        // JSON.parse's message quotes the text it could not read: say only that it is not JSON.
-        return fail(`${agentField(i.file)} is not a comparison document this version can read: ${isJson(read.text) ? agentField((err as Error).message) : 'it is not JSON'}.`);
-      }
+      const answer = comparisonFileAnswer(i.file, read.text);
+      return answer.isError ? fail(answer.text) : ok(answer.text);
     }
     const kind = i.kind ?? 'any';
     const candidates = [kind !== 'comparison' ? this.latest.profile : null, kind !== 'profile' ? this.latest.comparison : null].filter((r): r is ResultInput => r !== null);

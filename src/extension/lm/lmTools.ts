@@ -6,12 +6,12 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { agentField, isJson } from '../../agent/agentText';
+import { agentField } from '../../agent/agentText';
+import { comparisonFileAnswer } from '../../agent/comparisonFile';
 import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText } from '../../agent/workloadSelection';
-import { loadComparison } from '../../report/document';
 import type { ConnectionManager } from '../connectionManager';
 import type { ProfilingController } from '../profilingController';
 import type { HistoryEntry, RunHistory } from '../runHistory';
@@ -125,15 +125,7 @@ class GetResultsTool implements vscode.LanguageModelTool<GetResultsInput> {
       } catch (err) {
         return text(`Cannot read ${agentField(input.file)}: ${agentField((err as Error).message)}`);
       }
-      let doc: ReturnType<typeof loadComparison>;
-      try {
-        doc = loadComparison(raw);
-      } catch (err) {
-        // JSON.parse's message quotes the text it could not read: say only that it is not JSON.
-        return text(`${agentField(input.file)} is not a comparison document this version can read: ${isJson(raw) ? agentField((err as Error).message) : 'it is not JSON'}.`);
-      }
-      const restore = doc.restore ? { ok: doc.restore.status === 'restored' || doc.restore.status === 'already-original', message: doc.restore.message, originalSetting: doc.restore.originalSetting, verifiedSetting: doc.restore.verifiedSetting } : null;
-      return text(resultText(summarizeResult({ kind: 'comparison', title: `Durability comparison (${input.file})`, createdAt: doc.createdAt, workload: null, status: doc.status, error: doc.error?.message ?? null, restore, model: doc.model })));
+      return text(comparisonFileAnswer(input.file, raw).text);
     }
     const entry = latestEntry(this.deps.history.list(), input.kind ?? 'any');
     if (!entry) {

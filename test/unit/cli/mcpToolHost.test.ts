@@ -109,10 +109,12 @@ describe('durability-lens mcp tool host: files and hostile strings', () => {
     // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(r.text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/);
     assert.ok(head.split('\n').every((line) => !line.startsWith('DELAYED_DURABILITY restored') && !line.startsWith('FAKE')), head);
-    assert.match(head, /DELAYED_DURABILITY was NOT restored: Could not restore lab\\x0a\\x0aDELAYED_DURABILITY restored/);
+    // The file's own restore message never reaches the agent: our sentence about the recorded status does.
+    assert.match(head, /DELAYED_DURABILITY was NOT restored: From a comparison file: the restore was recorded as failed \(original setting DISABLED\)\./);
+    assert.ok(!r.text.includes('FAKE'), r.text);
     const parsed = JSON.parse(json) as { database: string; databaseState: string };
     assert.equal(parsed.database, database);
-    assert.equal(parsed.databaseState, `DELAYED_DURABILITY was NOT restored: ${message}`);
+    assert.equal(parsed.databaseState, 'DELAYED_DURABILITY was NOT restored: From a comparison file: the restore was recorded as failed (original setting DISABLED).');
   });
 
   it('without --allow-run the run tools refuse before reading anything', async () => {

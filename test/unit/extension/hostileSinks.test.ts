@@ -10,7 +10,7 @@ import { toMarkdown } from '../../../src/report/export';
 import { markdownCode, markdownText } from '../../../src/report/markdownText';
 import type { RunResult } from '../../../src/profile/types';
 import { notMeasuredAttribution } from '../../../src/profile/statementAttribution';
-import { fillGrantees, LOGIN_PLACEHOLDER, neutraliseDocument, USER_PLACEHOLDER } from '../../../src/extension/openedComparison';
+import { fillGrantees, LOGIN_PLACEHOLDER, neutraliseDocument, USER_PLACEHOLDER } from '../../../src/agent/untrustedComparison';
 import { makeRun } from '../report/runFixture';
 
 // markdown-it (installed with @vscode/vsce; no type declarations here) renders as VS Code's Markdown preview does.

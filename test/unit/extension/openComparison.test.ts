@@ -11,7 +11,7 @@ describe('Open Comparison File… with hostile files', () => {
   const fake = sharedFake;
   let uninstall: () => void;
   let mod: typeof import('../../../src/extension/historyCommands');
-  let limits: typeof import('../../../src/extension/openedComparison');
+  let limits: typeof import('../../../src/agent/untrustedComparison');
   const shown: PanelData[] = [];
   const panels = { show: async (d: PanelData) => void shown.push(d) } as never;
 
@@ -19,7 +19,7 @@ describe('Open Comparison File… with hostile files', () => {
     fake.reset();
     uninstall = installFakeVscode(fake);
     mod = await import('../../../src/extension/historyCommands');
-    limits = await import('../../../src/extension/openedComparison');
+    limits = await import('../../../src/agent/untrustedComparison');
   });
   after(() => {
     fake.reset();
