@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { agentField } from '../../agent/agentText';
 import { comparisonFileAnswer } from '../../agent/comparisonFile';
+import { decodeScript } from '../../cli/textDecoding';
 import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
@@ -121,7 +122,8 @@ class GetResultsTool implements vscode.LanguageModelTool<GetResultsInput> {
       if (typeof where === 'string') return text(where);
       let raw: string;
       try {
-        raw = where.open ? where.open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri));
+        // UTF-8, UTF-16 with or without a byte order mark, as the CLI and the MCP server read files.
+        raw = where.open ? where.open.getText() : decodeScript(await vscode.workspace.fs.readFile(where.uri)).text;
       } catch (err) {
         return text(`Cannot read ${agentField(input.file)}: ${agentField((err as Error).message)}`);
       }

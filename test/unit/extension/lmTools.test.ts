@@ -17,6 +17,8 @@ import { readDurability } from '../../../src/profile';
 import { GET_APPLOCK_SQL, lockResourceOf } from '../../../src/profile/databaseLock';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
+import { comparisonDocument } from '../../../src/report/document';
+import { makeRun } from '../report/runFixture';
 
 const CONSENT = /^Durability Lens: confirm what runs — /;
 
@@ -264,6 +266,14 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
       const notJson = await invoke(AgentTools.getResults, { file: 'notes.json' });
       assert.equal(notJson, 'notes.json is not a comparison document this version can read: it is not JSON.');
       assert.deepEqual(fake.fileReads.filter((f) => f.includes('outside')), []);
+    });
+
+    it('get_results reads a comparison saved as UTF-16 LE with a byte order mark, as the MCP server does', async () => {
+      const doc = comparisonDocument({ runs: [makeRun({ mode: 'DISABLED', elapsedMs: 900 }), makeRun({ mode: 'FORCED', elapsedMs: 100 })], status: 'completed' });
+      fake.writtenBytes.set(`file://${ws}/cmp16.json`, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(doc), 'utf16le')]));
+      const text = await invoke(AgentTools.getResults, { file: 'cmp16.json' });
+      assert.match(text, /^Durability comparison \(cmp16\.json\) — completed\./);
+      assert.match(text, /FORCED ran 9\.0× faster than DISABLED/);
     });
 
     it('Markdown in the path is shown as text in the confirmation: no link, no emphasis', () => {

@@ -27,6 +27,8 @@ export class FakeVscode {
   /** What showSaveDialog answers (a path), and the files written through workspace.fs. */
   saveAnswers: (string | undefined)[] = [];
   written = new Map<string, string>();
+  /** Files whose bytes workspace.fs.readFile returns as they are (another encoding than UTF-8). */
+  writtenBytes = new Map<string, Uint8Array>();
   /** Files read through workspace.fs.readFile, in order. */
   fileReads: string[] = [];
   /** Sizes fs.stat reports instead of the written text's (a huge file without allocating it). */
@@ -229,6 +231,8 @@ export class FakeVscode {
           },
           readFile: async (uri: { toString(): string }) => {
             self.fileReads.push(uri.toString());
+            const bytes = self.writtenBytes.get(uri.toString());
+            if (bytes) return bytes;
             const text = self.written.get(uri.toString());
             if (text === undefined) throw new Error(`no such file: ${uri.toString()}`);
             return new TextEncoder().encode(text);
@@ -337,6 +341,7 @@ export class FakeVscode {
     this.saveAnswers = [];
     this.openAnswers = [];
     this.written.clear();
+    this.writtenBytes.clear();
     this.fileSizes.clear();
     this.fileReads = [];
     this.trusted = true;
