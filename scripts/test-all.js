@@ -36,6 +36,7 @@ function runPhase(name, command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
     let summary = null;
+    const failures = [];
     let pending = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -45,9 +46,11 @@ function runPhase(name, command, args) {
       for (const line of lines) {
         const m = SUMMARY.exec(line.trim());
         if (m) summary = { passed: +m[1], failed: +m[2], skipped: +(m[3] ?? 0) };
+        // The reporters' "failed: <title> — <why>" lines, repeated in the closing summary (CI shows the log's tail).
+        else if (line.startsWith('failed: ') && failures.length < 50) failures.push(line.trim());
       }
     });
-    child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), summary }));
+    child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), summary, failures }));
   });
 }
 
@@ -77,6 +80,7 @@ async function main() {
   for (const r of results) {
     const counts = r.summary ? `${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.skipped} skipped` : '';
     console.log(`  ${r.code === 0 ? 'ok  ' : 'FAIL'}  ${r.name}${counts ? `  (${counts})` : ''}`);
+    for (const f of r.failures) console.log(`          ${f}`);
     if (r.summary) { passed += r.summary.passed; failed += r.summary.failed; skipped += r.summary.skipped; }
     else if (r.code !== 0) failed += 1; // a phase that failed without tests (type errors, build) counts as one failure
   }

@@ -129,6 +129,9 @@ async function main(): Promise<number> {
   console.log(`e2e: finished in ${seconds(started)}; screenshots and browser console in ${path.relative(repoRoot, resultsDir)}/`);
   // A known bug's failure counts as skipped (as mocha's pending tests do in the other suites' summaries).
   const knownBugs = outcomes.filter((o) => o.knownBug).length;
+  // One "failed: <name> — <why>" line per failure at the end, as the mocha reporter prints (CI shows the log's tail).
+  const failures = outcomes.filter((o) => !o.ok).map((o) => `failed: ${o.name} — ${(o.error ?? '').split('\n')[0]?.slice(0, 300) ?? ''}`);
+  if (failures.length) console.log(`\n${failures.join('\n')}`);
   console.log(`\n${outcomes.length - failed - knownBugs} passed, ${failed} failed, ${knownBugs} skipped`);
   return failed ? 1 : 0;
 }
