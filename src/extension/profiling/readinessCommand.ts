@@ -2,10 +2,10 @@
 // connection — every probe once, status / rows / GRANT per probe, platform, version, encryption, features — written
 // to the output channel, with the JSON report and the GRANT script one click away for a bug report or a DBA.
 import * as vscode from 'vscode';
-import type { SqlSession } from '../db/types';
-import { checkReadiness, describeReadiness } from '../profile/readiness';
-import { ConnectionCommands, READINESS_COMMAND_TITLES, ReadinessCommands } from './commandIds';
-import type { ConnectionManager } from './connectionManager';
+import type { SqlSession } from '../../db/types';
+import { checkReadiness, describeReadiness } from '../../profile/readiness';
+import { ConnectionCommands, READINESS_COMMAND_TITLES, ReadinessCommands } from '../commandIds';
+import type { ConnectionManager } from '../connections/connectionManager';
 
 const TITLE = `Durability Lens: ${READINESS_COMMAND_TITLES[ReadinessCommands.checkServerReadiness]}`;
 

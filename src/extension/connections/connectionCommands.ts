@@ -1,9 +1,9 @@
 // The connection commands: Add Connection (quick inputs or an ADO.NET connection string), Import mssql
 // Connections, Connect, Disconnect, Switch Database, Remove Connection, and the status bar menu.
 import * as vscode from 'vscode';
-import { parseDataSource } from '../db/connectionString';
-import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } from './commandIds';
-import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from '../db/storedProfiles';
+import { parseDataSource } from '../../db/connectionString';
+import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } from '../commandIds';
+import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from '../../db/storedProfiles';
 import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
 

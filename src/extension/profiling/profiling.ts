@@ -1,7 +1,7 @@
 // What the profiling commands need from the profiling controller (implemented in profilingController.ts), and
 // the step texts shown in the progress notification (vscode-free, so tests can check them).
 import type * as vscode from 'vscode';
-import type { ProfileTarget } from '../shared/commands';
+import type { ProfileTarget } from '../../shared/commands';
 
 export type ProfileMode = 'profile' | 'compare';
 
@@ -15,4 +15,4 @@ export interface ProfilingActions {
   profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void>;
 }
 
-export { progressLine, progressText, STEP_TEXT } from '../report/progress';
+export { progressLine, progressText, STEP_TEXT } from '../../report/progress';

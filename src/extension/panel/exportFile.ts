@@ -1,8 +1,8 @@
 // Export a run or comparison to a file the user picks (JSON, Markdown or CSV): the save dialog, a file name made
 // safe from the database name, and the exporter's text. Used by "Export Run" and by the panel's export buttons.
 import * as vscode from 'vscode';
-import type { RunResult } from '../profile/types';
-import type { ExportFormat, PanelData } from '../shared/webviewProtocol';
+import type { RunResult } from '../../profile/types';
+import type { ExportFormat, PanelData } from '../../shared/webviewProtocol';
 import { exportText, type ComparisonContext } from './panelData';
 
 export const EXPORT_FORMATS: Record<ExportFormat, { ext: string; label: string }> = {

@@ -4,11 +4,11 @@
 // A batch that holds a CREATE/ALTER of a procedure, function or trigger is never a target: running it would redeploy
 // the routine and measure that DDL. The caller offers Profile EXEC… instead; a selection inside a routine body runs
 // as an ad-hoc batch and says so (`adHocIn`).
-import { splitSetup, SetupMarkerError } from '../profile/setupMarkers';
-import { analyze } from '../tsql';
-import type { Batch } from '../tsql';
-import type { ProcedureCall } from '../db/types';
-import type { ConsentPart } from './consent/consentView';
+import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
+import { analyze } from '../../tsql';
+import type { Batch } from '../../tsql';
+import type { ProcedureCall } from '../../db/types';
+import type { ConsentPart } from '../consent/consentView';
 
 export type TargetKind = 'selection' | 'batch' | 'document';
 

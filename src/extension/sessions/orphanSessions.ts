@@ -3,9 +3,9 @@
 // session of another window is never offered; one this VS Code did not create is offered only on demand, marked as
 // such. Names come from the server: shown only as plain text.
 import * as vscode from 'vscode';
-import type { SqlSession } from '../db/types';
-import type { ConnectionSource } from '../profile';
-import { dropOrphanSessions, findOrphanSessions, type SessionScope } from '../xe';
+import type { SqlSession } from '../../db/types';
+import type { ConnectionSource } from '../../profile';
+import { dropOrphanSessions, findOrphanSessions, type SessionScope } from '../../xe';
 import type { SessionLedger } from './sessionLedger';
 
 export interface OrphanCheck {

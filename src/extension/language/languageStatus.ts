@@ -1,8 +1,8 @@
 // The language-status item shown for SQL editors: whether the language server runs, which database
 // (and DELAYED_DURABILITY setting) the analysis assumes, and a way to the output channel when something fails.
 import * as vscode from 'vscode';
-import { Commands } from '../shared/commands';
-import type { DatabaseContextParams } from '../shared/protocol';
+import { Commands } from '../../shared/commands';
+import type { DatabaseContextParams } from '../../shared/protocol';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 

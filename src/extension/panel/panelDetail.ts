@@ -1,15 +1,15 @@
 // The panel's per-run parts built from RunResults (vscode-free, unit-tested): environment block (trace flags
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
-import { valueOf } from '../probes/measurement';
-import { flushTraceFlagState } from '../probes/serverInfo';
-import type { CounterDelta } from '../probes/perfCounters';
-import type { RunResult } from '../profile/types';
-import { columnOf } from '../report/comparison';
-import { formatNumber, formatValue } from '../report/export';
-import { formatBytes } from '../report/units';
-import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../shared/webviewProtocol';
-import type { LogFlushTrace } from '../xe/aggregate';
+import { valueOf } from '../../probes/measurement';
+import { flushTraceFlagState } from '../../probes/serverInfo';
+import type { CounterDelta } from '../../probes/perfCounters';
+import type { RunResult } from '../../profile/types';
+import { columnOf } from '../../report/comparison';
+import { formatNumber, formatValue } from '../../report/export';
+import { formatBytes } from '../../report/units';
+import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../../shared/webviewProtocol';
+import type { LogFlushTrace } from '../../xe/aggregate';
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
   if (!run || run.server.traceFlags.status !== 'ok') return null;

@@ -1,12 +1,12 @@
 // Hosts the "Durability comparison" webview: strict CSP page, assets only from dist/ and media/, typed messages,
 // exports through a save dialog, and a serializer so a panel restored after a reload re-renders its data.
 import * as vscode from 'vscode';
-import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type RunningView, type ToWebview } from '../shared/webviewProtocol';
+import { isFromWebview, PANEL_VIEW_TYPE, type PanelData, type RunningView, type ToWebview } from '../../shared/webviewProtocol';
 import { buildCsp, makeNonce, panelHtml } from './csp';
 import { saveExport } from './exportFile';
 import { exportText, type ComparisonContext } from './panelData';
-import type { RunResult } from '../profile/types';
-import { fillGrantees, LOGIN_PLACEHOLDER } from '../agent/untrustedComparison';
+import type { RunResult } from '../../profile/types';
+import { fillGrantees, LOGIN_PLACEHOLDER } from '../../agent/untrustedComparison';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';

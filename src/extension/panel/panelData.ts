@@ -1,19 +1,19 @@
 // Turns a comparison result or a single run into the PanelData the webview renders (vscode-free, unit-tested):
 // header, metric model, chart series, per-file IO, top waits and missing measurements with their GRANTs.
-import { rebuildGrant, rebuildGrants } from '../probes/grantRebuild';
-import { valueOf } from '../probes/measurement';
-import type { ComparisonResult } from '../profile/compare';
-import type { RestoreOutcome } from '../profile/durabilityGuard';
-import type { ComparisonPlan } from '../profile/plan';
-import type { RunResult } from '../profile/types';
-import { buildComparisonModel, columnOf } from '../report/comparison';
-import { firstLevelRuns } from '../report/concurrency';
-import { comparisonDocument, type ComparisonDocument } from '../report/document';
-import { csvCell, toCsv, toJson, toMarkdown } from '../report/export';
-import { markdownText } from '../report/markdownText';
-import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../shared/webviewProtocol';
-import type { LogFlushTrace } from '../xe/aggregate';
-import { neutraliseDocument, placeholderFacts, templateGrant, templateGrantScript } from '../agent/untrustedComparison';
+import { rebuildGrant, rebuildGrants } from '../../probes/grantRebuild';
+import { valueOf } from '../../probes/measurement';
+import type { ComparisonResult } from '../../profile/compare';
+import type { RestoreOutcome } from '../../profile/durabilityGuard';
+import type { ComparisonPlan } from '../../profile/plan';
+import type { RunResult } from '../../profile/types';
+import { buildComparisonModel, columnOf } from '../../report/comparison';
+import { firstLevelRuns } from '../../report/concurrency';
+import { comparisonDocument, type ComparisonDocument } from '../../report/document';
+import { csvCell, toCsv, toJson, toMarkdown } from '../../report/export';
+import { markdownText } from '../../report/markdownText';
+import type { ChartsData, ExportFormat, FileIoRow, MissingRow, PanelData, PanelHeader, Series, WaitRowView } from '../../shared/webviewProtocol';
+import type { LogFlushTrace } from '../../xe/aggregate';
+import { neutraliseDocument, placeholderFacts, templateGrant, templateGrantScript } from '../../agent/untrustedComparison';
 import { detailsFrom, environmentFrom, fileIoChartFrom, fileThroughputChartFrom, perSecond, printChartFrom, samplesChartFrom, serverWaitRowsFrom, topWaitRows, traceRows } from './panelDetail';
 
 function headerFrom(runs: readonly RunResult[], server: string | null): Omit<PanelHeader, 'restore' | 'status' | 'error'> {

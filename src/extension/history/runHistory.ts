@@ -1,9 +1,9 @@
 // Run history kept per workspace (workspaceState): the last N profiles, comparisons and ad-hoc traces with the
 // PanelData to reopen them and the raw RunResults to export them. vscode-free (a Memento-like store), unit-tested.
-import type { RunResult } from '../profile/types';
-import { buildVerdict } from '../report/verdict';
-import type { PanelData } from '../shared/webviewProtocol';
-import type { ComparisonContext } from './panelData';
+import type { RunResult } from '../../profile/types';
+import { buildVerdict } from '../../report/verdict';
+import type { PanelData } from '../../shared/webviewProtocol';
+import type { ComparisonContext } from '../panel/panelData';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 

@@ -2,8 +2,8 @@
 // hover with the full figures (issue 16). They belong to the document version that ran: any edit of that document
 // clears them, since its lines no longer match the statements measured.
 import * as vscode from 'vscode';
-import type { RunResult } from '../profile/types';
-import { lineHints, type LineHint } from '../report/statements';
+import type { RunResult } from '../../profile/types';
+import { lineHints, type LineHint } from '../../report/statements';
 
 /** What the profiling controller hands over after a run (kept narrow so tests can fake it). */
 export interface StatementHintsSink {

@@ -3,10 +3,10 @@
 // issuer is the sole problem (self-signed or private CA; src/db/certificate.ts), showing the certificate and pinning
 // its SHA-256 fingerprint in this one profile instead of turning validation off.
 import * as vscode from 'vscode';
-import type { CertificateFacts } from '../db/certificate';
-import { loadDriver } from '../db/loadDriver';
-import { describeStoredServer, needsSecret, type StoredProfile } from '../db/storedProfiles';
-import type { ConnectionFailureInfo, ConnectionProfile } from '../db/types';
+import type { CertificateFacts } from '../../db/certificate';
+import { loadDriver } from '../../db/loadDriver';
+import { describeStoredServer, needsSecret, type StoredProfile } from '../../db/storedProfiles';
+import type { ConnectionFailureInfo, ConnectionProfile } from '../../db/types';
 
 export const TRUST_CERTIFICATE_ACTION = 'Trust This Certificate…';
 export const CONFIRM_TRUST_ACTION = 'Trust This Certificate';

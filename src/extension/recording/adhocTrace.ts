@@ -2,16 +2,16 @@
 // durability_lens_* session for the connected database, "Stop Trace and Show" reads it, drops it and shows the figures;
 // a status bar item shows it is running; dispose (deactivation) stops and drops it without showing anything.
 import * as vscode from 'vscode';
-import type { SqlSession } from '../db/types';
-import { readTargetDatabase } from '../profile';
-import { LogFlushSession } from '../xe';
-import { HistoryCommands } from './commandIds';
-import type { ConnectionManager } from './connectionManager';
-import type { ComparisonPanels } from './panel';
-import { panelDataFromTrace } from './panelData';
-import type { RunHistory } from './runHistory';
-import { runSettingsForRun } from './runOptions';
-import type { SessionLedger } from './sessionLedger';
+import type { SqlSession } from '../../db/types';
+import { readTargetDatabase } from '../../profile';
+import { LogFlushSession } from '../../xe';
+import { HistoryCommands } from '../commandIds';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ComparisonPanels } from '../panel/panel';
+import { panelDataFromTrace } from '../panel/panelData';
+import type { RunHistory } from '../history/runHistory';
+import { runSettingsForRun } from '../runOptions';
+import type { SessionLedger } from '../sessions/sessionLedger';
 
 interface RunningTrace {
   session: LogFlushSession;

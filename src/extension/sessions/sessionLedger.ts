@@ -4,8 +4,8 @@
 // Sessions not in the ledger (the CLI, another machine, an older version) are offered only by the manual command.
 // vscode-free: the store is a Memento-like object.
 import { randomBytes } from 'node:crypto';
-import { newSessionName, owningSessionName } from '../xe';
-import type { KeyValueStore } from './runHistory';
+import { newSessionName, owningSessionName } from '../../xe';
+import type { KeyValueStore } from '../history/runHistory';
 
 export const LEDGER_KEY = 'durabilityLens.eventSessionOwners';
 /** An owner that has not written a heartbeat for this long is gone (the heartbeat runs every HEARTBEAT_MS). */

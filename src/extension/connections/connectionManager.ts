@@ -2,17 +2,17 @@
 // permission preflight, the status bar item (server · database · DELAYED_DURABILITY), switch database, disconnect,
 // and the restore-journal prompt on activation and connect.
 import * as vscode from 'vscode';
-import { ConnectionFailure } from '../db/errors';
-import { loadDriver } from '../db/loadDriver';
-import type { SqlSession } from '../db/types';
-import { captureServerIdentity, preflightPermissions, type PreflightResult } from '../probes';
-import { describeServer, figureSourceOf, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../profile';
-import type { DatabaseContextParams } from '../shared/protocol';
-import { STATUS_BAR_COMMAND, ConnectionCommands } from './commandIds';
-import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from '../db/storedProfiles';
+import { ConnectionFailure } from '../../db/errors';
+import { loadDriver } from '../../db/loadDriver';
+import type { SqlSession } from '../../db/types';
+import { captureServerIdentity, preflightPermissions, type PreflightResult } from '../../probes';
+import { describeServer, figureSourceOf, pendingRestores, profileConnectionSource, readDurability, readTargetDatabase, recoverFromJournal, type ConnectionSource, type DurabilityMode, type RestoreEntry, type RestoreJournal } from '../../profile';
+import type { DatabaseContextParams } from '../../shared/protocol';
+import { STATUS_BAR_COMMAND, ConnectionCommands } from '../commandIds';
+import { describeStoredServer, FULL_CONNECTIONS_SETTING, toConnectionProfile, type StoredProfile } from '../../db/storedProfiles';
 import type { ConnectionStore } from './connectionStore';
-import { currentRunSettings } from './runOptions';
-import { connectionFailureText, preflightSummary, restorePrompt } from './uiText';
+import { currentRunSettings } from '../runOptions';
+import { connectionFailureText, preflightSummary, restorePrompt } from '../uiText';
 import { askToTrustCertificate, confirmClearTextLogin, encryptionStatus, mayOfferCertificateTrust, TRUST_CERTIFICATE_ACTION } from './certificateTrust';
 
 /**

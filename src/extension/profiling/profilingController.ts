@@ -4,30 +4,30 @@
 // confirmation before switching DELAYED_DURABILITY, and the result panel. A target inside a routine body is refused
 // (its CREATE/ALTER would run) with Profile EXEC… offered instead.
 import * as vscode from 'vscode';
-import { ConnectionFailure } from '../db/errors';
-import type { WorkloadMessage } from '../db/types';
-import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../profile';
-import { Commands, describeTarget, type ProfileTarget } from '../shared/commands';
-import { procedureTargetOf } from '../shared/procedureTarget';
-import { analyze } from '../tsql';
-import { ConsentGate } from './consent/consentGate';
-import { partsOfWorkload, type ConsentRequest } from './consent/consentView';
-import { footprintNotes } from './consent/footprint';
-import { ConnectionCommands } from './commandIds';
-import type { ConnectionManager } from './connectionManager';
-import type { ComparisonPanels } from './panel';
-import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from './panelData';
+import { ConnectionFailure } from '../../db/errors';
+import type { WorkloadMessage } from '../../db/types';
+import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../../profile';
+import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
+import { procedureTargetOf } from '../../shared/procedureTarget';
+import { analyze } from '../../tsql';
+import { ConsentGate } from '../consent/consentGate';
+import { partsOfWorkload, type ConsentRequest } from '../consent/consentView';
+import { footprintNotes } from '../consent/footprint';
+import { ConnectionCommands } from '../commandIds';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ComparisonPanels } from '../panel/panel';
+import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel/panelData';
 import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
-import type { RunHistory } from './runHistory';
-import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from './runOptions';
-import type { PanelData } from '../shared/webviewProtocol';
-import type { RunResult } from '../profile/types';
+import type { RunHistory } from '../history/runHistory';
+import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from '../runOptions';
+import type { PanelData } from '../../shared/webviewProtocol';
+import type { RunResult } from '../../profile/types';
 import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
-import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from './uiText';
-import { limitMessages } from '../shared/messageFlood';
-import type { SessionLedger } from './sessionLedger';
+import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from '../uiText';
+import { limitMessages } from '../../shared/messageFlood';
+import type { SessionLedger } from '../sessions/sessionLedger';
 import type { StatementHintsSink } from './statementHints';
-import { columnOf } from '../report/comparison';
+import { columnOf } from '../../report/comparison';
 
 /** The document's file name ("s1.sql"), or its URI's last segment for untitled and virtual documents. */
 export function documentName(document: vscode.TextDocument): string {

@@ -1,7 +1,7 @@
 // Registers the profiling commands. Lens commands receive a ProfileTarget from the language server; from the
 // palette or the context menu they use the active editor (selection, else batch under the cursor, else document).
 import * as vscode from 'vscode';
-import { Commands, isProfileTarget } from '../shared/commands';
+import { Commands, isProfileTarget } from '../../shared/commands';
 import type { ProfileMode, ProfilingActions } from './profiling';
 
 export function registerCommands(output: vscode.LogOutputChannel, profiling: ProfilingActions): vscode.Disposable[] {

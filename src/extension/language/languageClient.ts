@@ -4,7 +4,7 @@
 // the extension would otherwise parse before activate() runs.
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { DatabaseContextNotification, type DatabaseContextParams } from '../shared/protocol';
+import { DatabaseContextNotification, type DatabaseContextParams } from '../../shared/protocol';
 import type { ServerState } from './languageStatus';
 
 /** Client id: VS Code reads `durabilityLens.trace.server` because of it. */

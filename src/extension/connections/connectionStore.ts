@@ -11,7 +11,7 @@ import {
   secretLabel,
   upsertProfile,
   type StoredProfile,
-} from '../db/storedProfiles';
+} from '../../db/storedProfiles';
 
 export class ConnectionStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}

@@ -1,14 +1,14 @@
 // "Show Run History" (reopen an earlier run, comparison or trace in the panel) and "Export Run" (JSON, Markdown or
 // CSV through a save dialog), over the per-workspace RunHistory. Quick-pick placeholders are stable for the e2e tests.
 import * as vscode from 'vscode';
-import { HistoryCommands } from './commandIds';
-import type { ComparisonPanels } from './panel';
-import { ComparisonFormatError, loadComparison } from '../report/document';
-import type { ExportFormat } from '../shared/webviewProtocol';
-import { EXPORT_FORMATS, saveExport } from './exportFile';
-import { panelDataFromDocument, type ComparisonContext } from './panelData';
+import { HistoryCommands } from '../commandIds';
+import type { ComparisonPanels } from '../panel/panel';
+import { ComparisonFormatError, loadComparison } from '../../report/document';
+import type { ExportFormat } from '../../shared/webviewProtocol';
+import { EXPORT_FORMATS, saveExport } from '../panel/exportFile';
+import { panelDataFromDocument, type ComparisonContext } from '../panel/panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
-import { neutraliseDocument, tooLargeText } from '../agent/untrustedComparison';
+import { neutraliseDocument, tooLargeText } from '../../agent/untrustedComparison';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
 export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';

@@ -2,14 +2,14 @@
 // test suite (or anything) in another tool — the core's recordWindow (snapshots, log-flush trace, samples) until Stop;
 // a status bar item shows the elapsed time and the live log flushes; deactivation ends it without showing anything.
 import * as vscode from 'vscode';
-import { recordWindow, type ProgressEvent, type RunResult } from '../profile';
-import { RecordingCommands } from './commandIds';
-import type { ConnectionManager } from './connectionManager';
-import type { ComparisonPanels } from './panel';
-import { panelDataFromRun } from './panelData';
-import type { RunHistory } from './runHistory';
-import { coreRunOptions, runSettingsForRun } from './runOptions';
-import type { SessionLedger } from './sessionLedger';
+import { recordWindow, type ProgressEvent, type RunResult } from '../../profile';
+import { RecordingCommands } from '../commandIds';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ComparisonPanels } from '../panel/panel';
+import { panelDataFromRun } from '../panel/panelData';
+import type { RunHistory } from '../history/runHistory';
+import { coreRunOptions, runSettingsForRun } from '../runOptions';
+import type { SessionLedger } from '../sessions/sessionLedger';
 
 interface Running {
   stop: AbortController;
