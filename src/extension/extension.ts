@@ -3,34 +3,22 @@
 import * as vscode from 'vscode';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
-import { registerCommands } from './profiling/commands';
+import { registerCommands, ProfilingController, StatementHints, registerReadinessCommand } from './profiling';
 import { registerWalkthrough } from './walkthrough';
 import { useTranslator } from './l10n';
-import { registerConnectionCommands } from './connections/connectionCommands';
-import { ConnectionManager } from './connections/connectionManager';
-import { ConnectionStore } from './connections/connectionStore';
-import type { LanguageService } from './language/languageClient';
-import { DurabilityLanguageStatus } from './language/languageStatus';
-import { ComparisonPanels } from './panel/panel';
-import { ProfilingController } from './profiling/profilingController';
-import { StatementHints } from './profiling/statementHints';
-import { ProcedureParameterStore } from './procedures/procedureParameterStore';
-import { ProcedureRunner } from './procedures/procedureRun';
-import { AdhocTrace } from './recording/adhocTrace';
-import { RecordingWindow } from './recording/recordingWindow';
+import { registerConnectionCommands, ConnectionManager, ConnectionStore, type ActiveConnection } from './connections';
+import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
+import { ComparisonPanels } from './panel';
+import { ProcedureParameterStore, ProcedureRunner } from './procedures';
+import { AdhocTrace, RecordingWindow } from './recording';
 import { ConsentCommands, HistoryCommands, RecordingCommands } from './commandIds';
-import { ConsentGate } from './consent/consentGate';
-import { ConsentStore } from './consent/consentStore';
-import { registerHistoryCommands } from './history/historyCommands';
-import { registerReadinessCommand } from './profiling/readinessCommand';
-import { offerOrphanCleanup } from './sessions/orphanSessions';
-import { HEARTBEAT_MS, SessionLedger } from './sessions/sessionLedger';
-import { RunHistory } from './history/runHistory';
+import { ConsentGate, ConsentStore } from './consent';
+import { registerHistoryCommands, RunHistory } from './history';
+import { offerOrphanCleanup, HEARTBEAT_MS, SessionLedger } from './sessions';
 import { currentRunSettings } from './runOptions';
-import { registerHeaviestLogWriters } from './topLog/index';
-import type { ActiveConnection } from './connections/connectionManager';
-import { registerLmTools } from './lm/lmTools';
-import { registerMssqlCommands } from './mssql/mssqlCommands';
+import { registerHeaviestLogWriters } from './topLog';
+import { registerLmTools } from './lm';
+import { registerMssqlCommands } from './mssql';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
@@ -71,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   // and the language status item says "starting" until then.
   // (A bundled import() of a chunk evaluates it at once, so it waits for the next turn of the event loop.)
   const service: Promise<LanguageService | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => import(/* webpackChunkName: "languageClient" */ './language/languageClient'))
+    .then(loadLanguageClient)
     .then(({ startLanguageService }) => startLanguageService(context, output, (state) => status.setState(state), () => database))
     .catch((error: unknown) => {
       status.setState('failed');

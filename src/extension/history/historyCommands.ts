@@ -2,11 +2,9 @@
 // CSV through a save dialog), over the per-workspace RunHistory. Quick-pick placeholders are stable for the e2e tests.
 import * as vscode from 'vscode';
 import { HistoryCommands } from '../commandIds';
-import type { ComparisonPanels } from '../panel/panel';
+import { type ComparisonPanels, EXPORT_FORMATS, saveExport, panelDataFromDocument, type ComparisonContext } from '../panel';
 import { ComparisonFormatError, loadComparison } from '../../report/document';
 import type { ExportFormat } from '../../shared/webviewProtocol';
-import { EXPORT_FORMATS, saveExport } from '../panel/exportFile';
-import { panelDataFromDocument, type ComparisonContext } from '../panel/panelData';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
 import { neutraliseDocument, tooLargeText } from '../../agent/untrustedComparison';
 

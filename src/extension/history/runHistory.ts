@@ -3,7 +3,7 @@
 import type { RunResult } from '../../profile/types';
 import { buildVerdict } from '../../report/verdict';
 import type { PanelData } from '../../shared/webviewProtocol';
-import type { ComparisonContext } from '../panel/panelData';
+import type { ComparisonContext } from '../panel';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 

@@ -4,19 +4,15 @@
 // and the definition the call runs), then hand an RPC call with typed parameters to the profiling controller, which
 // asks the same consent gate (already confirmed after a deploy). Nothing runs in Restricted Mode.
 import * as vscode from 'vscode';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ProfileMode } from '../profiling/profiling';
-import type { ProfilingController } from '../profiling/profilingController';
-import type { WorkloadTarget } from '../profiling/targets';
+import type { ConnectionManager } from '../connections';
+import { type ProfileMode, type ProfilingController, type WorkloadTarget, documentName } from '../profiling';
 import { inputText, procedureCallBatch, procedureCallName, readInput, validateInput, type ParameterInput } from '../../profile/procedureCall';
 import { compareDefinitions, definitionStatusText, deployStatement, readDeployedDefinition, type DeployedDefinition } from '../../profile/deployedDefinition';
 import { Commands } from '../../shared/commands';
 import { isProcedureTarget, procedureTargetOf, type ProcedureParameterArg, type ProcedureTarget } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
 import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
-import { procedureConsentParts, type CalledDefinition } from '../consent/procedureParts';
-import type { ConsentPart } from '../consent/consentView';
-import { documentName } from '../profiling/profilingController';
+import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
 
 export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
 

@@ -10,22 +10,19 @@ import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, 
 import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
 import { procedureTargetOf } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
-import { ConsentGate } from '../consent/consentGate';
-import { partsOfWorkload, type ConsentRequest } from '../consent/consentView';
-import { footprintNotes } from '../consent/footprint';
+import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes } from '../consent';
 import { ConnectionCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ComparisonPanels } from '../panel/panel';
-import { comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel/panelData';
+import type { ConnectionManager } from '../connections';
+import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
 import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
-import type { RunHistory } from '../history/runHistory';
+import type { RunHistory } from '../history';
 import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from '../runOptions';
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { RunResult } from '../../profile/types';
 import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
 import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from '../uiText';
 import { limitMessages } from '../../shared/messageFlood';
-import type { SessionLedger } from '../sessions/sessionLedger';
+import type { SessionLedger } from '../sessions';
 import type { StatementHintsSink } from './statementHints';
 import { columnOf } from '../../report/comparison';
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { SqlSession } from '../../db/types';
 import { checkReadiness, describeReadiness } from '../../profile/readiness';
 import { ConnectionCommands, READINESS_COMMAND_TITLES, ReadinessCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections/connectionManager';
+import type { ConnectionManager } from '../connections';
 
 const TITLE = `Durability Lens: ${READINESS_COMMAND_TITLES[ReadinessCommands.checkServerReadiness]}`;
 

@@ -8,7 +8,7 @@ import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
 import { analyze } from '../../tsql';
 import type { Batch } from '../../tsql';
 import type { ProcedureCall } from '../../db/types';
-import type { ConsentPart } from '../consent/consentView';
+import type { ConsentPart } from '../consent';
 
 export type TargetKind = 'selection' | 'batch' | 'document';
 

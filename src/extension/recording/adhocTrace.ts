@@ -6,12 +6,11 @@ import type { SqlSession } from '../../db/types';
 import { readTargetDatabase } from '../../profile';
 import { LogFlushSession } from '../../xe';
 import { HistoryCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ComparisonPanels } from '../panel/panel';
-import { panelDataFromTrace } from '../panel/panelData';
-import type { RunHistory } from '../history/runHistory';
+import type { ConnectionManager } from '../connections';
+import { type ComparisonPanels, panelDataFromTrace } from '../panel';
+import type { RunHistory } from '../history';
 import { runSettingsForRun } from '../runOptions';
-import type { SessionLedger } from '../sessions/sessionLedger';
+import type { SessionLedger } from '../sessions';
 
 interface RunningTrace {
   session: LogFlushSession;

@@ -4,12 +4,11 @@
 import * as vscode from 'vscode';
 import { recordWindow, type ProgressEvent, type RunResult } from '../../profile';
 import { RecordingCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections/connectionManager';
-import type { ComparisonPanels } from '../panel/panel';
-import { panelDataFromRun } from '../panel/panelData';
-import type { RunHistory } from '../history/runHistory';
+import type { ConnectionManager } from '../connections';
+import { type ComparisonPanels, panelDataFromRun } from '../panel';
+import type { RunHistory } from '../history';
 import { coreRunOptions, runSettingsForRun } from '../runOptions';
-import type { SessionLedger } from '../sessions/sessionLedger';
+import type { SessionLedger } from '../sessions';
 
 interface Running {
   stop: AbortController;

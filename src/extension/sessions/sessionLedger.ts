@@ -5,7 +5,7 @@
 // vscode-free: the store is a Memento-like object.
 import { randomBytes } from 'node:crypto';
 import { newSessionName, owningSessionName } from '../../xe';
-import type { KeyValueStore } from '../history/runHistory';
+import type { KeyValueStore } from '../history';
 
 export const LEDGER_KEY = 'durabilityLens.eventSessionOwners';
 /** An owner that has not written a heartbeat for this long is gone (the heartbeat runs every HEARTBEAT_MS). */
