@@ -93,9 +93,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   // What the user confirmed to run (file, text, connection), per workspace; an edit of the file revokes it.
   const consent = new ConsentGate(new ConsentStore(context.workspaceState), output);
   profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints, consent);
-  const trace = new AdhocTrace(output, connections, panels, history, ledger);
+  const trace = new AdhocTrace({ output, connections, panels, history, ledger });
   adhocTrace = trace;
-  const recording = new RecordingWindow(output, connections, panels, history, ledger);
+  const recording = new RecordingWindow({ output, connections, panels, history, ledger });
   const controller = profiling;
   const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
     const source = connections.connectionSource();

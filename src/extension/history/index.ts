@@ -2,3 +2,4 @@
 // from disk. What other folders of the extension use.
 export { registerHistoryCommands } from './historyCommands';
 export { RunHistory, type HistoryEntry, type KeyValueStore } from './runHistory';
+export { showAndKeep } from './showAndKeep';

@@ -6,6 +6,14 @@ import type { DatabaseContextParams } from '../../shared/protocol';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
+/** What the item says in each state; a null detail is the database the analysis assumes. */
+const STATE_TEXT: Record<ServerState, { text: string; detail: string | null }> = {
+  starting: { text: 'Durability Lens', detail: 'starting the language server' },
+  running: { text: 'Durability Lens', detail: null },
+  stopped: { text: 'Durability Lens: stopped', detail: 'the language server is not running' },
+  failed: { text: 'Durability Lens: failed', detail: 'the language server could not start; see the output' },
+};
+
 export class DurabilityLanguageStatus implements vscode.Disposable {
   private readonly item: vscode.LanguageStatusItem;
   private state: ServerState = 'starting';
@@ -36,25 +44,10 @@ export class DurabilityLanguageStatus implements vscode.Disposable {
     const where = this.database
       ? `${this.database.database}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
       : 'no database connected';
+    const shown = STATE_TEXT[this.state];
     this.item.busy = this.state === 'starting';
     this.item.severity = this.state === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
-    switch (this.state) {
-      case 'starting':
-        this.item.text = 'Durability Lens';
-        this.item.detail = 'starting the language server';
-        break;
-      case 'running':
-        this.item.text = 'Durability Lens';
-        this.item.detail = where;
-        break;
-      case 'stopped':
-        this.item.text = 'Durability Lens: stopped';
-        this.item.detail = 'the language server is not running';
-        break;
-      case 'failed':
-        this.item.text = 'Durability Lens: failed';
-        this.item.detail = 'the language server could not start; see the output';
-        break;
-    }
+    this.item.text = shown.text;
+    this.item.detail = shown.detail ?? where;
   }
 }

@@ -15,7 +15,7 @@ import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
 import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
-import type { RunHistory } from '../history';
+import { type RunHistory, showAndKeep } from '../history';
 import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from '../runOptions';
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { RunResult } from '../../profile/types';
@@ -62,12 +62,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
 
   /** Shows a result and keeps it in the run history (a history failure must not hide the result). */
   private async present(data: PanelData, runs: readonly RunResult[], comparison: ComparisonContext | null = null): Promise<void> {
-    await this.panels.show(data, runs, comparison);
-    try {
-      await this.history?.add(data, runs, comparison);
-    } catch (err) {
-      this.output.warn(`Could not keep the result in the run history: ${(err as Error).message}`);
-    }
+    await showAndKeep({ panels: this.panels, history: this.history, output: this.output }, 'the result', data, runs, comparison);
   }
 
   dispose(): void {

@@ -5,7 +5,7 @@
 // the routine and measure that DDL. The caller offers Profile EXEC… instead; a selection inside a routine body runs
 // as an ad-hoc batch and says so (`adHocIn`).
 import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
-import { analyze } from '../../tsql';
+import { analyze, LineIndex } from '../../tsql';
 import type { Batch } from '../../tsql';
 import type { ProcedureCall } from '../../db/types';
 import type { ConsentPart } from '../consent';
@@ -47,20 +47,9 @@ function routineOfBatch(analysis: ReturnType<typeof analyze>, batch: Batch): Rou
   return r ? { kind: 'routine-body', routine: { kind: r.kind, name: r.name, number: r.number, line: r.range.start.line } } : null;
 }
 
-/** Offset of each line's start, with the analyzer's line breaks (\r\n, \n, \r). */
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    if (c === 10 || c === 13) starts.push(i + 1);
-  }
-  return starts;
-}
-
 /** "procedure dbo.p" when `offset` lies in a routine after its first token (its header or body), else null. */
 function routineAround(analysis: ReturnType<typeof analyze>, documentText: string, offset: number): string | null {
-  const starts = lineStartsOf(documentText);
+  const starts = new LineIndex(documentText).lineStarts; // the analyzer's line breaks (\r\n, \n, \r)
   const offsetOf = (p: { line: number; character: number }) => (starts[p.line] ?? documentText.length) + p.character;
   const r = (analysis.routines ?? []).find((x) => offset > offsetOf(x.range.start) && offset <= offsetOf(x.range.end));
   return r ? `${r.kind.toLowerCase()} ${r.name}` : null;

@@ -6,11 +6,10 @@ import type { SqlSession } from '../../db/types';
 import { readTargetDatabase } from '../../profile';
 import { LogFlushSession } from '../../xe';
 import { HistoryCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections';
-import { type ComparisonPanels, panelDataFromTrace } from '../panel';
-import type { RunHistory } from '../history';
+import { panelDataFromTrace } from '../panel';
+import { showAndKeep } from '../history';
 import { runSettingsForRun } from '../runOptions';
-import type { SessionLedger } from '../sessions';
+import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
 
 interface RunningTrace {
   session: LogFlushSession;
@@ -23,21 +22,12 @@ interface RunningTrace {
   startedAt: Date;
 }
 
-export class AdhocTrace implements vscode.Disposable {
+export class AdhocTrace extends StatusBarCapture {
   private running: RunningTrace | null = null;
   private busy = false;
-  private readonly statusItem: vscode.StatusBarItem;
 
-  constructor(
-    private readonly output: vscode.LogOutputChannel,
-    private readonly connections: ConnectionManager,
-    private readonly panels: ComparisonPanels,
-    private readonly history?: RunHistory,
-    private readonly ledger?: SessionLedger,
-  ) {
-    this.statusItem = vscode.window.createStatusBarItem('durabilityLens.trace', vscode.StatusBarAlignment.Left, 49);
-    this.statusItem.name = 'Durability Lens log-flush trace';
-    this.statusItem.command = HistoryCommands.stopLogFlushTrace;
+  constructor(deps: CaptureDeps) {
+    super({ id: 'durabilityLens.trace', name: 'Durability Lens log-flush trace', priority: 49, command: HistoryCommands.stopLogFlushTrace }, deps);
   }
 
   /** The live session's name (so the orphan check does not offer to drop it). */
@@ -120,33 +110,15 @@ export class AdhocTrace implements vscode.Disposable {
     }
     if (!show) return true;
     const data = panelDataFromTrace(trace, { server: r.server, database: r.database, standIn: r.standIn, startedAt: r.startedAt });
-    await this.panels.show(data, []);
-    try {
-      await this.history?.add(data, []);
-    } catch (err) {
-      this.output.warn(`Could not keep the trace in the run history: ${(err as Error).message}`);
-    }
+    await showAndKeep(this.deps, 'the trace', data, []);
     return true;
   }
 
   private render(): void {
     const r = this.running;
-    if (!r) {
-      this.statusItem.hide();
-      return;
-    }
-    this.statusItem.text = `$(record) Log-flush trace: ${r.database}`;
-    this.statusItem.tooltip = `Durability Lens is tracing log flushes of ${r.database} on ${r.server} (event session ${r.session.name}). Click to stop and show.`;
-    this.statusItem.show();
-  }
-
-  /** Deactivation: stop and drop, show nothing. */
-  async shutdown(): Promise<void> {
-    await this.stop(false);
-  }
-
-  dispose(): void {
-    void this.shutdown();
-    this.statusItem.dispose();
+    this.showStatus(r && {
+      text: `$(record) Log-flush trace: ${r.database}`,
+      tooltip: `Durability Lens is tracing log flushes of ${r.database} on ${r.server} (event session ${r.session.name}). Click to stop and show.`,
+    });
   }
 }

@@ -4,11 +4,10 @@
 import * as vscode from 'vscode';
 import { recordWindow, type ProgressEvent, type RunResult } from '../../profile';
 import { RecordingCommands } from '../commandIds';
-import type { ConnectionManager } from '../connections';
-import { type ComparisonPanels, panelDataFromRun } from '../panel';
-import type { RunHistory } from '../history';
+import { panelDataFromRun } from '../panel';
+import { showAndKeep } from '../history';
 import { coreRunOptions, runSettingsForRun } from '../runOptions';
-import type { SessionLedger } from '../sessions';
+import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
 
 interface Running {
   stop: AbortController;
@@ -27,22 +26,12 @@ export function elapsedText(ms: number): string {
   return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-export class RecordingWindow implements vscode.Disposable {
+export class RecordingWindow extends StatusBarCapture {
   private running: Running | null = null;
-  private readonly statusItem: vscode.StatusBarItem;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
-  constructor(
-    private readonly output: vscode.LogOutputChannel,
-    private readonly connections: ConnectionManager,
-    private readonly panels: ComparisonPanels,
-    private readonly history?: RunHistory,
-    private readonly ledger?: SessionLedger,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.statusItem = vscode.window.createStatusBarItem('durabilityLens.recording', vscode.StatusBarAlignment.Left, 48);
-    this.statusItem.name = 'Durability Lens recording';
-    this.statusItem.command = RecordingCommands.stopRecording;
+  constructor(deps: CaptureDeps, private readonly now: () => number = Date.now) {
+    super({ id: 'durabilityLens.recording', name: 'Durability Lens recording', priority: 48, command: RecordingCommands.stopRecording }, deps);
   }
 
   get isRecording(): boolean {
@@ -117,12 +106,7 @@ export class RecordingWindow implements vscode.Disposable {
     if (!run || !show) return run;
     const data = panelDataFromRun(run, r.server);
     data.header.workload = `Recording of ${r.database} (${elapsedText(run.durationMs ?? run.elapsedMs)}; server waits are server-wide)`;
-    await this.panels.show(data, [run]);
-    try {
-      await this.history?.add(data, [run]);
-    } catch (err) {
-      this.output.warn(`Could not keep the recording in the run history: ${(err as Error).message}`);
-    }
+    await showAndKeep(this.deps, 'the recording', data, [run]);
     return run;
   }
 
@@ -135,23 +119,10 @@ export class RecordingWindow implements vscode.Disposable {
 
   private render(): void {
     const r = this.running;
-    if (!r) {
-      this.statusItem.hide();
-      return;
-    }
-    const flushes = r.flushes === null ? '' : ` · ${r.flushes} flush${r.flushes === 1 ? '' : 'es'}`;
-    this.statusItem.text = `$(record) Recording ${r.database} ${elapsedText(this.now() - r.startedAt)}${flushes}`;
-    this.statusItem.tooltip = `Durability Lens is recording ${r.database} on ${r.server}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`;
-    this.statusItem.show();
-  }
-
-  /** Deactivation: end the window (the trace session is dropped), show nothing. */
-  async shutdown(): Promise<void> {
-    await this.stop(false);
-  }
-
-  dispose(): void {
-    void this.shutdown();
-    this.statusItem.dispose();
+    const flushes = r && r.flushes !== null ? ` · ${r.flushes} flush${r.flushes === 1 ? '' : 'es'}` : '';
+    this.showStatus(r && {
+      text: `$(record) Recording ${r.database} ${elapsedText(this.now() - r.startedAt)}${flushes}`,
+      tooltip: `Durability Lens is recording ${r.database} on ${r.server}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`,
+    });
   }
 }

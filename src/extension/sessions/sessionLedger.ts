@@ -4,6 +4,7 @@
 // Sessions not in the ledger (the CLI, another machine, an older version) are offered only by the manual command.
 // vscode-free: the store is a Memento-like object.
 import { randomBytes } from 'node:crypto';
+import { processRuns } from '../../profile';
 import { newSessionName, owningSessionName } from '../../xe';
 import type { KeyValueStore } from '../history';
 
@@ -30,22 +31,13 @@ export interface SessionOwnership {
   unknown: string[];
 }
 
-function defaultPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export class SessionLedger {
   readonly owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
 
   constructor(
     private readonly store: KeyValueStore,
     private readonly now: () => number = Date.now,
-    private readonly pidAlive: (pid: number) => boolean = defaultPidAlive,
+    private readonly pidAlive: (pid: number) => boolean = processRuns,
   ) {}
 
   private entries(): LedgerEntry[] {

@@ -66,7 +66,7 @@ describe('Start Recording / Stop Recording and Show with a fake vscode (stand-in
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, output, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     history = new RunHistory(new MemoryMemento(), () => 5);
-    recording = new mod.RecordingWindow(output, manager, panels, history);
+    recording = new mod.RecordingWindow({ output, connections: manager, panels, history });
   });
 
   after(async () => {

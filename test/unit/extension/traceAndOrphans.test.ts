@@ -56,7 +56,7 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     manager = new ConnectionManager(store, output, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     manager.onDidConnect((a) => void connected.push(a));
     history = new RunHistory(new MemoryMemento(), () => 5);
-    trace = new AdhocTrace(output, manager, panels, history);
+    trace = new AdhocTrace({ output, connections: manager, panels, history });
   });
 
   after(async () => {
