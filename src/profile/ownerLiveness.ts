@@ -64,7 +64,11 @@ export function markRunLive(run: string, live: boolean): void {
   else liveRuns.delete(run);
 }
 
-function processRuns(pid: number): boolean {
+/**
+ * Whether process `pid` runs on this machine: signal 0 only tests for it (Node's process.kill); EPERM means it runs
+ * under another user. Also the session ledger's test of a window's process (extension/sessions/sessionLedger.ts).
+ */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,8 @@
 // Bounds on what input can make us keep: run history (entries, size per entry, total, and on load), samples, echoed
 // messages and single huge values. Adversarial inputs, each asserted against its stated cap.
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
-import { MAX_ENTRY_CHARS, MAX_HISTORY_CHARS, MAX_HISTORY_ENTRIES, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/runHistory';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
+import { MAX_ENTRY_CHARS, MAX_HISTORY_CHARS, MAX_HISTORY_ENTRIES, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/history/runHistory';
 import { MAX_TEXT_VALUE_CHARS, text, truncateText } from '../../../src/probes/values';
 import { MAX_SAMPLES, ThinningSeries } from '../../../src/profile/sampler';
 import { limitMessages } from '../../../src/shared/messageFlood';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/targets';
+import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/profiling/targets';
 
 /** The workload a target resolves to (these scripts hold no routine: a RoutineBody answer fails the test). */
 function workload<T>(t: T): Exclude<T, { kind: 'routine-body' }> {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { panelDataFromComparison, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import { panelDataFromComparison, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panel/panelData';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { runOrder } from '../../../src/profile/plan';
