@@ -5,6 +5,7 @@
 // procedure, function or trigger). A refusal is a sentence that says what to pass instead. vscode-free.
 import { chooseWorkload, isRoutineBody, workloadText, type ChosenBatch, type ChosenWorkload, type RoutineBody } from '../profile/workloadChoice';
 import { analyze } from '../tsql';
+import { agentField } from './agentText';
 import type { RunToolInput } from './toolDefinitions';
 
 export { workloadText };
@@ -22,7 +23,8 @@ function lineSlices(text: string): string[] {
 
 function refusal(body: RoutineBody, startLine: number | undefined): string {
   const r = body.routine;
-  const what = `${r.kind.toLowerCase()} ${r.name}`;
+  // The name is the file's text: written with its line breaks and controls escaped, as every file string to an agent.
+  const what = `${r.kind.toLowerCase()} ${agentField(r.name)}`;
   const instead = 'To measure it, pass the lines of an EXEC statement that calls it; to run statements of its body on their own, pass their startLine and endLine.';
   if (body.scope === 'batch') return `Line ${startLine} is in the batch of ${what} (line ${r.line + 1}): running that batch would run its CREATE/ALTER — redeploying it — and measure the DDL, not the work inside. Nothing was run. ${instead}`;
   return `Without startLine the whole file runs, and it defines ${what} (line ${r.line + 1}): its CREATE/ALTER would run — redeploying it — and the DDL would be measured. Nothing was run. ${instead} (startLine 1 and the last line as endLine run the file exactly as written, CREATE included.)`;

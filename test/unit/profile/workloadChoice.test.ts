@@ -65,7 +65,7 @@ function runParts(batches: WorkloadTarget['batches']): { text: string; firstLine
 }
 
 /** The same, as the consent view shows it. */
-function consentParts(batches: WorkloadTarget['batches'], mode: 'profile' | 'compare'): { text: string; firstLine: number; repeat: number }[] {
+function consentParts(batches: WorkloadTarget['batches'], mode: 'profile' | 'compare'): { text: string; firstLine: number | null; repeat: number }[] {
   return partsOfWorkload(batches, mode).map((p) => ({ text: p.text, firstLine: p.firstLine, repeat: p.repeat }));
 }
 
