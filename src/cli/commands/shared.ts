@@ -198,10 +198,9 @@ export function passwordFrom(io: ConnectedCliIO, c: ConnectionArgs): string | nu
   return value === undefined || value === '' ? null : value;
 }
 
-/** Reads FILE and splits it into batches (BOM dropped, as the analyze command does). */
 /**
- * The file's batches, as written: naming the file chooses exactly that text, as a selection of all of it does in the
- * editor (docs/selection.md); its setup markers are honoured by the run.
+ * Reads FILE and splits it into batches (BOM dropped, as the analyze command does), as written: naming the file chooses
+ * exactly that text, as a selection of all of it does in the editor (docs/selection.md); the run honours its setup markers.
  */
 export function readBatches(io: CliIO, file: string): { batches: ChosenBatch[]; hasDelayedCommits: boolean } | string {
   let text: string;
