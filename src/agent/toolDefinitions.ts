@@ -39,7 +39,7 @@ const PATH_PROPERTY = {
 };
 
 const LINE_PROPERTIES = {
-  startLine: { type: 'integer', minimum: 1, description: '1-based first line of the T-SQL to run. With endLine: exactly those lines run (a selection; GO lines in it split batches). Without endLine: the GO batch containing this line runs, after the script\'s setup batches when it marks them (-- durability-lens: setup … measure). Omit both to run the whole file (its setup markers honoured).' },
+  startLine: { type: 'integer', minimum: 1, description: '1-based first line of the T-SQL to run. With endLine: exactly those lines run (a selection; GO lines in it split batches). Without endLine: the GO batch containing this line runs, after the script\'s setup batches when it marks them (-- durability-lens: setup … measure). Omit both to run the whole file (its setup markers honoured); a file that defines a procedure, function or trigger is then refused (its CREATE/ALTER would run) — pass the lines of an EXEC that calls it.' },
   endLine: { type: 'integer', minimum: 1, description: '1-based last line (inclusive) of the T-SQL to run; needs startLine.' },
 };
 

@@ -9,8 +9,7 @@ import { FileRestoreJournal, NotAJournalError } from '../../profile';
 import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
-import { analyze } from '../../tsql/index';
-import type { Batch } from '../../tsql/types';
+import { chooseWorkload, isRoutineBody, type ChosenBatch } from '../../profile/workloadChoice';
 import { EXIT_OK, EXIT_USAGE, shortUsage, type CliIO } from '../io';
 
 /** Exit codes of profile and compare (documented in both usages). */
@@ -199,8 +198,11 @@ export function passwordFrom(io: ConnectedCliIO, c: ConnectionArgs): string | nu
   return value === undefined || value === '' ? null : value;
 }
 
-/** Reads FILE and splits it into batches (BOM dropped, as the analyze command does). */
-export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDelayedCommits: boolean } | string {
+/**
+ * Reads FILE and splits it into batches (BOM dropped, as the analyze command does), as written: naming the file chooses
+ * exactly that text, as a selection of all of it does in the editor (docs/selection.md); the run honours its setup markers.
+ */
+export function readBatches(io: CliIO, file: string): { batches: ChosenBatch[]; hasDelayedCommits: boolean } | string {
   let text: string;
   try {
     text = io.readFile(file);
@@ -208,8 +210,9 @@ export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDel
     return `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const analysis = analyze(text);
-  return { batches: analysis.batches, hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON') };
+  const chosen = chooseWorkload(text, { kind: 'selection', start: 0, end: text.length });
+  if (!chosen || isRoutineBody(chosen) || chosen.kind !== 'selection') return `${file} holds only comments or blank lines: there is nothing to run. Nothing was run.`;
+  return { batches: chosen.batches, hasDelayedCommits: chosen.hasDelayedCommits };
 }
 
 export { recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';

@@ -1,5 +1,5 @@
 // Registers the profiling commands. Lens commands receive a ProfileTarget from the language server; from the
-// palette or the context menu they use the active editor (selection, else batch under the cursor, else document).
+// palette or the context menu they use the active editor: its selection, else the whole document (docs/selection.md).
 import * as vscode from 'vscode';
 import { Commands, isProfileTarget } from '../../shared/commands';
 import type { ProfileMode, ProfilingActions } from './profiling';

@@ -9,8 +9,8 @@ export interface ProfilingActions {
   /** A lens (or another caller with a ProfileTarget) asked to profile or compare a batch / transaction. */
   profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void>;
   /**
-   * Profile or compare from an editor: a non-empty `selection` is profiled as is; an empty one (a cursor) means
-   * the batch under the cursor, or the whole document when it has a single batch.
+   * Profile or compare from an editor: a non-empty `selection` is profiled as is; an empty one (a cursor) means the
+   * whole document, wherever the cursor is (docs/selection.md).
    */
   profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void>;
 }

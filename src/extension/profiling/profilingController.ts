@@ -79,7 +79,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       return;
     }
     if (isRoutineBody(resolved)) return this.offerProcedure(document, resolved, mode);
-    await this.run(document, { ...resolved, description: describeTarget(target) }, mode);
+    // A COMMIT lens runs the batch holding its transaction (its variables and loop live there): the label says both.
+    const commit = target.commit && document.version === target.version ? `the transaction committed at line ${target.commit.position.line + 1}: ` : '';
+    await this.run(document, { ...resolved, description: `${commit}${resolved.description}` }, mode);
   }
 
   async profileText(document: vscode.TextDocument, selection: vscode.Range, mode: ProfileMode): Promise<void> {
@@ -100,8 +102,13 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   private async offerProcedure(document: vscode.TextDocument, body: RoutineBody, mode: ProfileMode): Promise<void> {
     const r = body.routine;
     const what = `${r.kind.toLowerCase()} ${r.name}`;
-    const head = `Durability Lens: this is the body of ${what} (line ${r.line + 1}). Running its batch would run its CREATE/ALTER — redeploying it — and measure that DDL, not the work inside it. Nothing was run.`;
-    const select = 'Select statements inside the body to profile them on their own, as an ad-hoc batch.';
+    // docs/selection.md: nothing selected runs the whole document, so a document that defines a routine runs nothing.
+    const head = body.scope === 'document'
+      ? `Durability Lens: nothing is selected, so the whole document would run — and ${body.atCursor ? 'the cursor is in the body of' : 'it defines'} ${what} (line ${r.line + 1}): its CREATE/ALTER would run, redeploying it, and that DDL would be measured. Nothing was run.`
+      : `Durability Lens: this is the body of ${what} (line ${r.line + 1}). Running its batch would run its CREATE/ALTER — redeploying it — and measure that DDL, not the work inside it. Nothing was run.`;
+    const select = body.scope === 'document'
+      ? 'Select the statements to run (an EXEC that calls it, or statements of its body as an ad-hoc batch); a selection runs exactly as selected.'
+      : 'Select statements inside the body to profile them on their own, as an ad-hoc batch.';
     this.output.info(`${head} ${r.kind === 'PROCEDURE' ? `Offered: EXEC ${r.name}.` : ''}`);
     if (r.kind !== 'PROCEDURE') {
       await vscode.window.showWarningMessage(`${head} ${select}`);

@@ -190,7 +190,7 @@ describe('consent before anything changes data or schema (fake vscode, stand-in)
       assert.equal(manager.current, null, 'not connected: no connection was even asked for');
       assert.equal(fake.shown.length, 2, JSON.stringify(fake.shown.map((s) => s.message)));
       for (const s of fake.shown) {
-        assert.match(s.message, /^Durability Lens: this workspace is in Restricted Mode, so (Profile batch 2|Compare durability modes for the script's measured batch 2) \(lines 5–31\d\), after setup batch 1 \(lines 1–3\) does not send its T-SQL to a server/);
+        assert.match(s.message, /^Durability Lens: this workspace is in Restricted Mode, so (Profile batch 2|Compare durability modes for the whole document: measured batch 2) \(lines 5–31\d\), after setup batch 1 \(lines 1–3\) does not send its T-SQL to a server/);
         assert.match(s.message, /Nothing was run and no database setting was changed\.$/);
       }
       assert.deepEqual(fake.shown[0]!.items, ['Manage Workspace Trust']);

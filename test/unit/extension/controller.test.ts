@@ -69,11 +69,11 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.ok(!JSON.stringify(fake.settings).includes(h.secret), 'no password in settings');
   });
 
-  it('profiles the batch under the cursor, then compares another one on a development profile without a confirmation', async () => {
+  it('with nothing selected profiles the whole script wherever the cursor is, then compares it on a development profile without a confirmation', async () => {
     const script = s1Script(30);
     const doc = fakeDocument(script);
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
-    // Profile the setup batch first (cursor on CREATE TABLE): the table the loop inserts into then exists.
+    // Nothing selected, the cursor on CREATE TABLE: the whole script runs (docs/selection.md), setup first.
     const createLine = script.split('\n').findIndex((l) => /CREATE TABLE/.test(l));
     await controller.profileText(doc as never, new Range(new Position(createLine, 0), new Position(createLine, 0)) as never, 'profile');
     assert.equal(panels.at(-1)?.kind, 'profile', JSON.stringify({ shown: fake.shown.map((m) => m.message), lines: lines.slice(-6) }));
@@ -251,7 +251,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const data = panels.at(-1)!;
     assert.equal(data.kind, 'profile');
     assert.equal(data.header.status, 'completed', JSON.stringify(data.header));
-    assert.ok(lines.some((l) => l.startsWith('info Profile the transaction committed at line 5 (lines 3–5, batch 2)')), lines.slice(-5).join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('info Profile the transaction committed at line 5: batch 2 (lines 3–5)')), lines.slice(-5).join('\n'));
     fake.documents = [];
   });
 
