@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { selectWorkload } from '../../../src/agent/workloadSelection';
 import { readBatches } from '../../../src/cli/commands/shared';
 import { partsOfWorkload } from '../../../src/extension/consent/consentView';
-import { isRoutineBody, resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from '../../../src/extension/targets';
+import { isRoutineBody, resolveEditorTarget, resolveLensTarget, type WorkloadTarget } from '../../../src/extension/profiling/targets';
 import { splitSetup, usableBatches } from '../../../src/profile/setupMarkers';
 import { buildCodeLenses } from '../../../src/server/codeLenses';
 import { isProfileTarget } from '../../../src/shared/commands';
