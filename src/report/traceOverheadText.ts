@@ -50,6 +50,12 @@ export function traceOverheadLines(t: TraceOverhead): string[] {
   if (t.status === 'measured') {
     if (t.perStatementMs !== null && t.statementExecutions !== null) out.push(`About ${formatDuration(t.perStatementMs)} per statement (${formatDuration(t.extraMs ?? 0)} more over ${formatCount(t.statementExecutions)} traced statement executions).`);
     else if (t.perStatementReason) out.push(t.perStatementReason);
+    // Run 1 comes first and is traced: a cold start (caches, plan compilation) lands on the traced side. With 2 runs
+    // each the median is the mean of both, so it shows; from 3 on the median leaves the slowest run out.
+    const first = t.runs[0];
+    if (t.withTrace?.runs === 2 && first && t.runs.length > 1 && t.runs.slice(1).every((r) => r.elapsedMs < first.elapsedMs)) {
+      out.push('Run 1 — the first, with the trace — was the slowest of all: a first run also pays for cold caches and plan compilation. With 3 or more runs each way the medians leave it out.');
+    }
     out.push(`The elapsed times and statement figures of this report come from run 1, with the trace. Switch it off with ${t.switchOff}.`);
   } else if (t.fix) {
     out.push(`To measure it: ${t.fix}.`);

@@ -15,7 +15,8 @@ export function withTraceOverheadPlan(parts: readonly ConsentPart[], runsEach: n
     heading: `Trace-overhead measurement (durabilityLens.xe.traceOverheadRuns: ${runsEach})`,
     text: `The parts above run ${total} times in all: ${runsEach} with the per-statement trace and ${runsEach} without, alternating (the setup part, if any, before each run).`,
     firstLine: null,
-    repeat: total,
+    // Its text names the count, so the key differs per plan; `repeat` would read as GO n.
+    repeat: 1,
     changes,
     key: 'run',
     summary: `repeats everything above ${total} times`,

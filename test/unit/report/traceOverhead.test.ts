@@ -61,6 +61,17 @@ describe('report: per-statement trace cost', () => {
     assert.match(toCsv(model), /Not measured: the per-statement trace adds work.*To measure it: the setting durabilityLens\.xe\.traceOverheadRuns/);
   });
 
+  it('says when the first (cold) run was the slowest and two runs each let it weigh on the median', () => {
+    const cold = summarizeTraceOverhead([
+      { order: 1, trace: 'with', elapsedMs: 4500, status: 'completed' },
+      { order: 2, trace: 'without', elapsedMs: 2300, status: 'completed' },
+      { order: 3, trace: 'with', elapsedMs: 1600, status: 'completed' },
+      { order: 4, trace: 'without', elapsedMs: 700, status: 'completed' },
+    ], 2, 10, 'stand-in');
+    assert.ok(traceOverheadLines(cold).some((l) => /^Run 1 — the first, with the trace — was the slowest of all/.test(l)));
+    assert.ok(!traceOverheadLines(summarizeTraceOverhead(alternating, 2, 10, 'stand-in')).some((l) => /^Run 1/.test(l)), 'run 1 was not the slowest');
+  });
+
   it('labels stand-in figures as the stand-in\'s, and a run without a slowdown as such (with the noise warning)', () => {
     const t = summarizeTraceOverhead([
       { order: 1, trace: 'with', elapsedMs: 100, status: 'completed' },
