@@ -243,8 +243,8 @@ export interface RunResult {
   commitPath?: CommitPath;
   /**
    * What the per-statement trace cost this profile (issue 28): elapsed with vs without it, alternating runs on the same
-   * sessions — or "not measured" with why (not asked for, trace off or refused). Profiles only; absent in comparison
-   * runs (they run without the trace) and in results made before it existed.
+   * sessions — or "not measured" with why (not asked for, trace off or refused). Profiles only: null in comparison,
+   * sweep and recording runs (they never run the trace), absent in results made before it existed.
    */
   traceOverhead?: TraceOverhead | null;
 }
