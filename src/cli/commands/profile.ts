@@ -2,6 +2,7 @@
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
 import { parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError, traceOverheadPlanText, traceOverheadRunsProblem } from '../../profile';
 import { traceOverheadHeadline } from '../../report/traceOverheadText';
+import { terminalField } from '../terminalText';
 import { buildComparisonModel } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import type { CliCommand } from '../io';
@@ -153,7 +154,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     const model = buildComparisonModel([run]);
     const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(io, 'profile', problem, usage);
-    if (traceOverheadRuns !== undefined && run.traceOverhead) io.stderr(`${traceOverheadHeadline(run.traceOverhead)}\n`);
+    if (traceOverheadRuns !== undefined && run.traceOverhead) io.stderr(`${terminalField(traceOverheadHeadline(run.traceOverhead))}\n`); // one line: a server's message inside stays on it
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');
