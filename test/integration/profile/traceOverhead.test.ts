@@ -80,7 +80,7 @@ function assertConsistent(t: TraceOverhead, runsEach: number): void {
 describe('integration: per-statement trace cost (traceOverhead)', function () {
   this.timeout(120000);
   const t = useTestServer();
-  const rows = 300;
+  const rows = 150;
   let table: string;
   before(async () => {
     table = t.table('overhead');
