@@ -10,6 +10,7 @@ import { compareSummaries, summarize, type RatioCell, type Summary } from './sta
 import { environmentOf } from './environment';
 import { disagreementsOf, summarizeConsistency } from './consistency';
 import { assessCauses } from './causes';
+import { isUntracedComparison, traceOverheadOf } from './traceOverheadText';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -108,6 +109,8 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     statements: statementsViewOf(allRuns, columnOf, baseline),
     consistency,
     causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!, concurrency?.points.filter((p) => p.mode === c) ?? [])])),
+    traceOverhead: traceOverheadOf(allRuns),
+    untracedComparison: isUntracedComparison(allRuns),
   };
   model.diagnosis = diagnose(model, allRuns);
   return model;

@@ -12,6 +12,7 @@ import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import { causesMarkdownLines } from './causes/text';
 import type { RatioCell, Summary } from './stats';
+import { traceOverheadCsvRows, traceOverheadLines, UNTRACED_COMPARISON_TEXT } from './traceOverheadText';
 
 // Cell and ratio text live in format.ts (no server or probe imports), so the webview bundle can use them too.
 export { formatNumber, formatRatio, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
@@ -47,6 +48,9 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.untracedComparison) out.push('', md(UNTRACED_COMPARISON_TEXT));
+  // The trace's own cost next to the figures it slowed (issue 28): measured, or not measured with why.
+  if (model.traceOverhead) out.push('', '## Per-statement trace cost', '', ...traceOverheadLines(model.traceOverhead).map((l) => `- ${md(l)}`));
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   // Right after the figures they reconcile, before the diagnosis built on them.
   if (model.consistency && model.consistency.length > 0) out.push('', ...consistencyMarkdownLines(model.consistency, md));
@@ -107,6 +111,10 @@ export function toCsv(model: ComparisonModel): string {
     );
   };
   for (const row of model.rows) for (const c of model.columns) push(row, c);
+  // The per-statement trace's cost: a profile's own rows (column RUN), not a mode's figures, so no ratio columns.
+  for (const t of model.traceOverhead ? traceOverheadCsvRows(model.traceOverhead) : []) {
+    lines.push([source, t.id, t.label, t.unit, 'RUN', t.runs, t.median, t.min, t.max, null, null, null, null, null, null, t.inconclusive, t.notMeasured].map(csvCell).join(','));
+  }
   return lines.join('\r\n') + '\r\n';
 }
 

@@ -6,7 +6,8 @@ import type { RatioCell, Summary } from '../report/stats';
 import { formatBytes, formatDuration } from '../report/units';
 import { buildVerdict } from '../report/verdict';
 import type { PanelData, RunningView } from '../shared/webviewProtocol';
-import { statementsSection } from './statementsView';
+import { statementsSection, traceOverheadNote } from './statementsView';
+import { UNTRACED_COMPARISON_TEXT } from '../report/traceOverheadText';
 import { concurrencyCharts, concurrencySection } from './concurrencyView';
 import { consistencySection, disagreementBadge } from './consistencyView';
 import { causesSection } from './causesView';
@@ -322,7 +323,16 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
   const panels = [
     d.kind === 'trace'
       ? h('p', { class: 'dl-muted' }, 'An ad-hoc trace measures no workload of its own: its figures are on the Log & trace and Charts tabs.')
-      : h('div', {}, concurrencySection(d.model.concurrency), metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
+      : h(
+          'div',
+          {},
+          concurrencySection(d.model.concurrency),
+          metricTable(d),
+          // Next to the figures: a comparison ran without the per-statement trace; a profile's trace cost (issue 28).
+          d.model.untracedComparison ? h('p', { class: 'dl-note', 'data-untraced': 'true' }, UNTRACED_COMPARISON_TEXT) : null,
+          traceOverheadNote(d, { h }),
+          ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n)),
+        ),
     chartsSection(d),
     diagnosisSection(d),
     ioSection(d),

@@ -1,6 +1,8 @@
 // `durability-lens profile --connection NAME|STRING --file workload.sql [--json|--markdown]`: runs a T-SQL file once
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
-import { parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError } from '../../profile';
+import { parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError, traceOverheadPlanText, traceOverheadRunsProblem } from '../../profile';
+import { traceOverheadHeadline } from '../../report/traceOverheadText';
+import { terminalField } from '../terminalText';
 import { buildComparisonModel } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import type { CliCommand } from '../io';
@@ -50,6 +52,11 @@ ${RUN_USAGE}
   --sessions N                  run the workload on N connections released together (1–64; checked against the
                                 server's user connections); '-- durability-lens: session-param @session' fills
                                 @session with 1..N. For a curve over several counts, see compare --sessions
+  --trace-overhead N            also measure what the per-statement trace costs: run the workload 2×N times
+                                on the same connections, N with the trace and N without, alternating (N 2–10;
+                                the setup part before each run). It runs the script's DML 2×N times: use it
+                                where that is fine. The report and JSON ("traceOverhead") show elapsed with vs
+                                without; without this flag "traceOverhead" says not measured
 
 Output:
   --markdown                    print the Markdown report (default)
@@ -68,6 +75,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   let xe = true;
   let yes = false;
   let sessions: number | undefined;
+  let traceOverheadRuns: number | undefined;
   const setFile = (f: string): string | null => {
     if (file !== null) return `only one FILE, got '${file}' and '${f}'`;
     file = f;
@@ -90,6 +98,12 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       if (typeof parsed === 'string') return usageError(io, 'profile', `--${parsed}`, usage);
       if (parsed.length !== 1) return usageError(io, 'profile', '--sessions takes one count for profile (compare --sessions sweeps a list)', usage);
       sessions = parsed[0];
+    } else if (arg === '--trace-overhead') {
+      const value = args[++i];
+      const n = Number(value);
+      const problem = value === undefined ? '--trace-overhead needs a number of runs each way (2–10)' : traceOverheadRunsProblem(n);
+      if (problem) return usageError(io, 'profile', problem, usage);
+      traceOverheadRuns = n;
     } else if (arg === '--out' || arg === '--file') {
       const value = args[++i];
       if (value === undefined) return usageError(io, 'profile', `${arg} needs a value`, usage);
@@ -105,6 +119,9 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     }
   }
   if (file === null) return usageError(io, 'profile', '--file is missing', usage);
+  if (traceOverheadRuns !== undefined && (!xe || !runArgs.statements || sessions !== undefined)) {
+    return usageError(io, 'profile', `--trace-overhead measures the per-statement trace, which ${!xe ? '--no-xe' : !runArgs.statements ? '--no-statements' : '--sessions'} leaves out`, usage);
+  }
   const resolved = resolveCliConnection(io, conn);
   if (typeof resolved === 'string') return usageError(io, 'profile', resolved, usage);
   const { profile, secret } = resolved;
@@ -118,6 +135,8 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
   const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
     if ((await recoverPending(io, journal, profile, secret, source, { yes, ask: io.ask })) === 'failed') return EXIT.restoreFailed;
+    // Said before anything runs: the flag makes the script's statements run several times.
+    if (traceOverheadRuns !== undefined) io.stderr(`--trace-overhead ${traceOverheadRuns}: ${traceOverheadPlanText(traceOverheadRuns)}.\n`);
     const run = await profileRun({
       connections: source,
       batches: script.batches,
@@ -125,6 +144,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
       signal,
       xe: { enabled: xe, statements: runArgs.statements },
       sessions,
+      traceOverheadRuns,
       ...runOptionsOf(runArgs),
       onProgress: progressPrinter(io),
       onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}
@@ -134,6 +154,7 @@ export async function runProfile(args: readonly string[], io: ConnectedCliIO): P
     const model = buildComparisonModel([run]);
     const problem = emitReport(io, model, { json, out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(io, 'profile', problem, usage);
+    if (traceOverheadRuns !== undefined && run.traceOverhead) io.stderr(`${terminalField(traceOverheadHeadline(run.traceOverhead))}\n`); // one line: a server's message inside stays on it
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');

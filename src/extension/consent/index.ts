@@ -5,3 +5,4 @@ export { ConsentStore } from './consentStore';
 export { partsOfWorkload, type ConsentPart, type ConsentRequest } from './consentView';
 export { footprintNotes } from './footprint';
 export { procedureConsentParts, type CalledDefinition } from './procedureParts';
+export { withTraceOverheadPlan } from './traceOverheadPlan';

@@ -6,17 +6,17 @@
 import * as vscode from 'vscode';
 import { ConnectionFailure } from '../../db/errors';
 import type { WorkloadMessage } from '../../db/types';
-import { profileRun, runComparison, ProfileCancelledError, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../../profile';
+import { profileRun, runComparison, ProfileCancelledError, traceOverheadPlanText, type ComparisonPlan, type ProgressEvent, type RestoreJournal, type RunError } from '../../profile';
 import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
 import { procedureTargetOf } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
-import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes } from '../consent';
+import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withTraceOverheadPlan } from '../consent';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
 import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
 import { type RunHistory, showAndKeep } from '../history';
-import { comparisonDefaults, coreRunOptions, runSettingsForRun, traceTargetText } from '../runOptions';
+import { comparisonDefaults, coreRunOptions, currentRunSettings, runSettingsForRun, traceOverheadRunsOf, traceTargetText } from '../runOptions';
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { RunResult } from '../../profile/types';
 import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
@@ -173,16 +173,22 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (abort.signal.aborted) return;
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
+    // Read before the confirmation, which shows it: a Profile that measures the trace's cost runs the workload 2×N times.
+    const overheadRuns = mode === 'profile' ? traceOverheadRunsOf(currentRunSettings()) : undefined;
+    const overheadPlan = withTraceOverheadPlan(target.consent ?? partsOfWorkload(target.batches, mode), overheadRuns);
     // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
     const request: ConsentRequest = {
       action: what.charAt(0).toUpperCase() + what.slice(1),
       file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
       connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
-      parts: target.consent ?? partsOfWorkload(target.batches, mode),
+      parts: overheadPlan.parts,
       confirmLabel: 'Run',
-      notes: target.adHocIn
-        ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
-        : footprintNotes(document.getText()),
+      notes: [
+        ...(target.adHocIn
+          ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
+          : footprintNotes(document.getText())),
+        ...overheadPlan.notes,
+      ],
     };
     if (!(await this.consent.confirm(request))) return;
     if (abort.signal.aborted) return;
@@ -222,7 +228,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
         const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
         try {
           if (mode === 'profile') {
-            const run = await profileRun({ connections: source, batches: target.batches, ...core, ...callbacks });
+            if (overheadRuns !== undefined) this.output.info(`This profile ${traceOverheadPlanText(overheadRuns)} (durabilityLens.xe.traceOverheadRuns).`);
+            const run = await profileRun({ connections: source, batches: target.batches, traceOverheadRuns: overheadRuns, ...core, ...callbacks });
             this.showErrors(document, run.errors);
             const data = panelDataFromRun(run, active.serverLabel);
             data.header.workload = workloadLabel(document, target);
