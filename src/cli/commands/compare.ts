@@ -19,7 +19,7 @@ function parseModes(value: string): DurabilityMode[] | ReturnType<typeof invalid
 }
 
 const COMPARISON = section('Comparison', {
-  file: text('--file', { placeholder: 'FILE', help: 'the T-SQL workload (FILE may also be given without --file)' }),
+  file: text('--file', { placeholder: 'FILE', help: 'the T-SQL workload (FILE may also be given without --file)', once: true }),
   modes: converted('--modes', {
     placeholder: 'LIST',
     help: 'comma-separated DISABLED, ALLOWED, FORCED (default DISABLED,FORCED);\nALLOWED delays only COMMITs written WITH (DELAYED_DURABILITY = ON)',

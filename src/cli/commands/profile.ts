@@ -14,7 +14,7 @@ import type { WorkloadMessage } from '../../db/types';
 export * from './shared';
 
 const PROFILE = section('Profile', {
-  file: text('--file', { placeholder: 'FILE', help: 'the T-SQL workload (FILE may also be given without --file)' }),
+  file: text('--file', { placeholder: 'FILE', help: 'the T-SQL workload (FILE may also be given without --file)', once: true }),
   yes: flag('--yes', { help: 'restore what a killed comparison left in the journal (once that run is gone)\nwithout asking' }),
   sessions: converted('--sessions', {
     placeholder: 'N',

@@ -7,7 +7,7 @@ import { section, text, usageLines } from '../options';
 /** `--command "LINE"` (compare, record; `-- PROGRAM [ARGS...]` is the parser's, see parse.ts). */
 export function programSection(help: string, after: string) {
   return section('Program (instead of a T-SQL file)', {
-    command: text('--command', { placeholder: '"COMMAND LINE"', help, needs: 'the command line to run' }),
+    command: text('--command', { placeholder: '"COMMAND LINE"', help, needs: 'the command line to run', once: true }),
   }, after);
 }
 

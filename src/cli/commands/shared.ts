@@ -11,7 +11,7 @@ import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
 import { analyze } from '../../tsql/index';
 import type { Batch } from '../../tsql/types';
-import { EXIT_OK, EXIT_USAGE, shortUsage, type CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
 import type { ConnectionArgs, RunArgs } from './sections';
 
 /** Exit codes of profile and compare (documented in both usages). */
@@ -189,13 +189,6 @@ export function progressPrinter(io: CliIO, now: () => number = Date.now): (e: Pr
     io.stderr(`… ${progressLine(e)}\n`);
   };
 }
-
-/** A usage error is the problem, the usage line and where the options are, not the whole help (issue 20). */
-export function usageError(io: CliIO, command: string, message: string, text: string): number {
-  io.stderr(shortUsage(command, message, text));
-  return EXIT.usage;
-}
-
 
 /** The run options the flags set, built once; what a flag did not set is undefined and the runner's default applies. */
 export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs: number | undefined }; workloadTimeoutMs: number | undefined; waits: BenignWaitOptions | undefined } {

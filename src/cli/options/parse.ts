@@ -73,7 +73,7 @@ export function parseCommandLine<S extends readonly Section[]>(spec: CommandLine
   const table = flagTable(spec);
   const values: Record<string, unknown> = {};
   for (const s of spec.sections) for (const [key, option] of Object.entries(s.options)) values[key] = option.initial();
-  /** The first value of each option given, to name both in a duplicate's message. */
+  /** The first value of each option given, to name both when an option that is taken once comes again. */
   const given = new Map<string, string>();
   const operands: string[] = [];
   let program: string[] | null = null;
@@ -81,7 +81,7 @@ export function parseCommandLine<S extends readonly Section[]>(spec: CommandLine
 
   const set = (entry: Entry, spelled: string, raw: string): Invalid | null => {
     const first = given.get(entry.key);
-    if (first !== undefined && !entry.spec.repeatable && entry.name.placeholder !== null) {
+    if (first !== undefined && entry.spec.once) {
       return invalid(`${spelled} given twice ('${first}' and '${raw}'); give it once`);
     }
     const value = entry.spec.apply(raw, values[entry.key]);

@@ -30,8 +30,10 @@ export interface OptionSpec<T> {
   readonly initial: () => T;
   /** The option's text (a flag: its `means`) on top of the value so far → the new value, or why not. */
   apply(raw: string, current: T): T | Invalid;
-  /** May be given more than once (each adds to the value). Otherwise a second value is a usage error. */
+  /** May be given more than once, each adding to the value (--tolerance). Otherwise the last one given wins. */
   readonly repeatable: boolean;
+  /** A second value is a usage error instead of replacing the first (--file: two workloads are a mistake). */
+  readonly once: boolean;
   /** What a missing value is called in "--sarif needs a file to write" (default "a value"). */
   readonly needs: string;
   /** A line the usage prints above this option, e.g. "Or, instead of --connection:". */
@@ -66,10 +68,12 @@ interface Common {
 interface Valued extends Common {
   readonly placeholder: string;
   readonly needs?: string;
+  /** Refuse a second value (default: the last one given wins, as scripts that append an override expect). */
+  readonly once?: boolean;
 }
 
-function single<T>(flag: string, placeholder: string | null, o: Common & { needs?: string }, initial: () => T, apply: (raw: string, current: T) => T | Invalid, repeatable = false): OptionSpec<T> {
-  return { names: [{ flag, placeholder, help: o.help }], initial, apply, repeatable, needs: o.needs ?? 'a value', heading: o.heading };
+function single<T>(flag: string, placeholder: string | null, o: Common & { needs?: string; once?: boolean }, initial: () => T, apply: (raw: string, current: T) => T | Invalid, repeatable = false): OptionSpec<T> {
+  return { names: [{ flag, placeholder, help: o.help }], initial, apply, repeatable, once: o.once === true, needs: o.needs ?? 'a value', heading: o.heading };
 }
 
 /** `--yes`: false unless given. */
@@ -85,7 +89,7 @@ export function negatedFlag(name: string, o: Common): OptionSpec<boolean> {
 /** Flags that set one field to their own value (`--markdown` | `--json`); the last one given wins. */
 export function oneOfFlags<V extends string>(initial: V, flags: Readonly<Record<string, { means: V; help: string }>>): OptionSpec<V> {
   const names = Object.entries(flags).map(([f, d]) => ({ flag: f, placeholder: null, help: d.help, means: d.means }));
-  return { names, initial: () => initial, apply: (raw) => raw as V, repeatable: false, needs: 'a value' };
+  return { names, initial: () => initial, apply: (raw) => raw as V, repeatable: false, once: false, needs: 'a value' };
 }
 
 /** Any non-blank text (a path, a name, a connection string), kept as given; null unless given. */
@@ -174,7 +178,7 @@ export function choice<V>(name: string, o: Valued, values: Readonly<Record<strin
 
 /** Declared only to be refused with its message (`--password`: passwords never come from argv); not in the usage. */
 export function refused(name: string, refusal: string): OptionSpec<null> {
-  return { names: [{ flag: name, placeholder: null, help: '' }], initial: () => null, apply: () => invalid(refusal), repeatable: false, needs: 'a value', refusal };
+  return { names: [{ flag: name, placeholder: null, help: '' }], initial: () => null, apply: () => invalid(refusal), repeatable: false, once: false, needs: 'a value', refusal };
 }
 
 export function section<O extends Options>(title: string, options: O, after?: string): Section<O> {
