@@ -1,5 +1,7 @@
 // The one command-line parser every command uses: argv → a typed object (one field per declared option, defaults
 // applied) plus operands and the program after `--`, or the first usage error, worded the same for every command.
+// A value is the next argument as given; an option given again replaces its value (scripts append overrides) unless
+// it is taken once (--file) or adds up (--tolerance); flags may repeat.
 import { Invalid, invalid, type OptionName, type OptionSpec, type Section, type ValuesOf } from './spec';
 
 /** Arguments that are not options: FILE (compare, profile), FILE|DIR|GLOB… (analyze). */
@@ -65,7 +67,8 @@ function unknownOption(arg: string, table: ReadonlyMap<string, Entry>): string {
   const known = eq > 0 ? table.get(arg.slice(0, eq)) : undefined;
   if (known?.spec.refusal !== undefined) return known.spec.refusal;
   if (known && known.name.placeholder === null) return `unknown option '${arg}' (${known.name.flag} takes no value)`;
-  if (known) return `unknown option '${arg}' (write ${known.name.flag} ${arg.slice(eq + 1) || known.name.placeholder}, with a space)`;
+  // The hint names the placeholder, not the value: `--connection=…;Password=…` is not echoed a second time.
+  if (known) return `unknown option '${arg}' (write ${known.name.flag} ${known.name.placeholder}, with a space)`;
   return `unknown option '${arg}'`;
 }
 

@@ -82,7 +82,7 @@ describe('cli option parser', () => {
   it('refuses an unknown option by its name, and tells --opt=value how to write it (the value goes after a space)', () => {
     assert.equal(problem(withFile, '--frobnicate'), "unknown option '--frobnicate'");
     assert.equal(problem(withFile, '-x'), "unknown option '-x'");
-    assert.equal(problem(withFile, '--count=3'), "unknown option '--count=3' (write --count 3, with a space)");
+    assert.equal(problem(withFile, '--count=3'), "unknown option '--count=3' (write --count N, with a space)");
     assert.equal(problem(withFile, '--yes=true'), "unknown option '--yes=true' (--yes takes no value)");
     assert.equal(problem(withFile, '--password=hunter2'), 'passwords are not accepted on the command line');
     assert.equal(problem(withFile, '--password', 'hunter2'), 'passwords are not accepted on the command line');
