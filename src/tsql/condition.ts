@@ -56,7 +56,7 @@ export class ConditionReader extends TokenCursor {
         if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
         else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
         else if (!this.isGuardWord(this.p)) cond.other = true;
-      } else if (kind === TokenKind.Variable && tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
+      } else if (kind === TokenKind.Variable && tranCountVars.size !== 0 && tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
       else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;

@@ -317,19 +317,19 @@ export function lex(text: string): TokenStream {
       case C_AT: {
         const system = i < n && text.charCodeAt(i) === 64;
         if (system) i++;
-        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
         kind = system ? TokenKind.SystemVariable : TokenKind.Variable;
         break;
       }
       case C_HASH:
-        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
         kind = TokenKind.TempName;
         break;
       case C_DOLLAR: {
         const next = i < n ? text.charCodeAt(i) : -1;
         if (next >= 0 && next < 128 && (ASCII[next]! & ID_START) !== 0) {
           // `$action`, `$identity`: pseudo-columns read as identifiers.
-          while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+          while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
           kind = TokenKind.Word;
         } else kind = TokenKind.Other;
         break;

@@ -11,6 +11,7 @@
 
 import { Kw as KwImport } from './keywords';
 import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { upperIsAt } from './tokenText';
 
 const Kw = KwImport;
 const TokenKind = TokenKindImport;
@@ -65,9 +66,10 @@ export function namePartCount(t: TokenStream, i: number): number {
   return parts;
 }
 
+/** Word token i spelled `upper` in any case (no string built for an ASCII token: this pass visits every key clause). */
 function word(t: TokenStream, i: number, upper: string): boolean {
   if (t.kinds[i] !== TokenKind.Word || t.ends[i]! - t.starts[i]! !== upper.length) return false;
-  return t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() === upper;
+  return upperIsAt(t, i, upper);
 }
 
 /**
