@@ -2,15 +2,10 @@
 // copy of the count in a variable), a cursor's @@FETCH_STATUS, an every-N `% N`, or anything else. The structural
 // scanner (structure.ts) decides what a guarded COMMIT or loop means from it.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport } from './lexer';
-import { opensStatement as opensImport } from './statement-end';
+import { Kw } from './keywords';
+import { TokenKind } from './lexer';
+import { opensStatement } from './statement-end';
 import { TokenCursor } from './token-cursor';
-
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-const TokenKind = TokenKindImport;
-const opensStatement = opensImport;
 
 /** What an IF/WHILE condition tests. */
 export interface Condition {

@@ -3,14 +3,10 @@
 // procedures, runs dynamic SQL or waits does work we cannot see beside its commits; one over catalog views or up to a
 // small literal runs a handful of times. Only a loop that is none of these is reported with certainty.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 import { wordAt, type DmlShape } from './dml-shape';
 import { isOperatorAt, upperIsAt } from './tokenText';
-
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
 
 /** One loop's iteration (or a `GO n` batch's), shared by the DML and COMMITs it holds. */
 export interface LoopFacts {
@@ -175,7 +171,6 @@ function name(t: TokenStream, i: number): string {
   const text = t.text.slice(t.starts[i]!, t.ends[i]!);
   return (t.kinds[i] === TokenKind.BracketId || t.kinds[i] === TokenKind.QuotedId ? text.slice(1, -1) : text).toLowerCase();
 }
-
 
 function indexOfKw(t: TokenStream, from: number, to: number, kw: Kw): number {
   for (let i = from; i < to; i++) if (t.keywords[i] === kw) return i;

@@ -9,12 +9,9 @@
 // Built by one pass over the script's tokens before the structural scan: a procedure may be defined before the table it
 // writes, and runs after the whole script has.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 import { upperIsAt } from './tokenText';
-
-const Kw = KwImport;
-const TokenKind = TokenKindImport;
 
 export interface DeclaredTable {
   /** Lower-case schema as written, or null when the name has none. */
