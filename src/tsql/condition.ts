@@ -2,15 +2,10 @@
 // copy of the count in a variable), a cursor's @@FETCH_STATUS, an every-N `% N`, or anything else. The structural
 // scanner (structure.ts) decides what a guarded COMMIT or loop means from it.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport } from './lexer';
-import { opensStatement as opensImport } from './statement-end';
+import { Kw } from './keywords';
+import { TokenKind } from './lexer';
+import { opensStatement } from './statement-end';
 import { TokenCursor } from './token-cursor';
-
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-const TokenKind = TokenKindImport;
-const opensStatement = opensImport;
 
 /** What an IF/WHILE condition tests. */
 export interface Condition {
@@ -56,7 +51,7 @@ export class ConditionReader extends TokenCursor {
         if (k !== Kw.None) { if (k === Kw.SELECT || k === Kw.EXISTS) cond.other = true; }
         else if (this.upperIs(this.p, 'XACT_STATE')) cond.tranCount = true;
         else if (!this.isGuardWord(this.p)) cond.other = true;
-      } else if (kind === TokenKind.Variable && tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
+      } else if (kind === TokenKind.Variable && tranCountVars.size !== 0 && tranCountVars.has(this.text(this.p).toLowerCase())) cond.tranCount = true;
       else if (kind === TokenKind.Variable || kind === TokenKind.TempName || kind === TokenKind.String) cond.other = true;
       else if (kind === TokenKind.Operator && this.isOperator(this.p, '%')) {
         cond.other = true;

@@ -59,6 +59,7 @@ export function diagnose(
       once(`dml|${d.kind}|${d.inRepeatedBatchOnly}|${repeat}|${d.inRoutine}|${doubt}`,
         () => msg.autocommitDmlInLoop(d.kind, d.inRepeatedBatchOnly, repeat, d.inRoutine, doubt)));
   }
+  let insideLoop: ((offset: number) => boolean) | undefined;
   for (const c of s.commits) {
     // `COMMIT … WITH (DELAYED_DURABILITY = ON)` does not wait for its flush unless the database is DISABLED (Learn,
     // COMMIT TRANSACTION: "the request is ignored" then): until the connection says DISABLED, delayed-commit-needs-allowed
@@ -69,7 +70,8 @@ export function diagnose(
     if (loopCommit === 'per-iteration' && loop?.batch !== true && (loop === null || loop.durableRows || loop.unknownRows || loop.opaque)) {
       // Sure only when each iteration is a few single-row changes to permanent tables, many times over.
       const doubt = loop === null ? 'opaque' : loop.durableRows ? loopDoubt(loop) : loop.opaque ? 'opaque' : 'rows';
-      const repeatedOnly = !isInsideLoop(s, c.keyword.start);
+      insideLoop ??= loopCover(s);
+      const repeatedOnly = !insideLoop(c.keyword.start);
       const repeat = repeats[c.batchIndex] ?? 1;
       add('commit-in-loop', doubt === null ? sure('commit-in-loop') : 'hint', c.keyword,
         once(`loop|${repeatedOnly}|${repeat}|${doubt}`, () => msg.commitInLoop(repeatedOnly, repeat, doubt)));
@@ -126,6 +128,22 @@ function loopDoubt(loop: LoopFacts | null): msg.LoopDoubt | null {
   return null;
 }
 
-function isInsideLoop(s: ScriptStructure, offset: number): boolean {
-  return s.loops.some((l) => l.start <= offset && offset < l.end);
+/**
+ * Whether an offset lies inside some loop ([start, end)), answered by a binary search instead of a pass over every
+ * loop per COMMIT (quadratic in a script of many loops): with loops sorted by start, an offset is inside one exactly
+ * when the largest end among the loops starting at or before it lies after it.
+ */
+function loopCover(s: ScriptStructure): (offset: number) => boolean {
+  const loops = s.loops.slice().sort((a, b) => a.start - b.start);
+  const starts = new Float64Array(loops.length);
+  const maxEnd = new Float64Array(loops.length);
+  loops.forEach((l, i) => { starts[i] = l.start; maxEnd[i] = Math.max(l.end, i > 0 ? maxEnd[i - 1]! : -Infinity); });
+  return (offset) => {
+    let lo = 0, hi = loops.length - 1, last = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= offset) { last = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return last >= 0 && maxEnd[last]! > offset;
+  };
 }

@@ -3,11 +3,8 @@
 // one-row statements commits per row; a loop of set statements is batching, the cure for a long transaction.
 // Also: what a CTE named as a DML target reads from (`WITH c AS (SELECT ... FROM @t) UPDATE c` writes @t).
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
-
-const Kw = KwImport;
-const TokenKind = TokenKindImport;
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 
 /**
  * `row`: one (or a few listed) rows per execution; `set`: as many as a query finds; `unknown`: the text does not say

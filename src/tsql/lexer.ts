@@ -1,6 +1,7 @@
 // T-SQL lexer: offsets-only tokens in typed arrays, so a 10 MB script lexes without a string per token.
 // Comments go to their own stream; tokens, comments and the whitespace between them cover the input exactly. Never throws.
 
+import { grown } from './growable';
 import { Kw, MAX_KEYWORD_LENGTH as MAX_KW_IMPORT, keywordOfWord as keywordOfWordImport } from './keywords';
 
 // Module-local aliases: transpilers turn imported bindings into getter calls, too slow inside the character loop.
@@ -154,11 +155,8 @@ class Builder {
 
   private grow(): void {
     const size = this.kinds.length * 2;
-    const kinds = new Uint8Array(size); kinds.set(this.kinds); this.kinds = kinds;
-    const starts = new Int32Array(size); starts.set(this.starts); this.starts = starts;
-    const ends = new Int32Array(size); ends.set(this.ends); this.ends = ends;
-    const keywords = new Uint16Array(size); keywords.set(this.keywords); this.keywords = keywords;
-    const flags = new Uint8Array(size); flags.set(this.flags); this.flags = flags;
+    this.kinds = grown(this.kinds, size); this.starts = grown(this.starts, size); this.ends = grown(this.ends, size);
+    this.keywords = grown(this.keywords, size); this.flags = grown(this.flags, size);
   }
 }
 
@@ -192,12 +190,6 @@ for (const c of [43, 42, 37, 38, 124, 94, 126, 61, 60, 62, 33, 58]) START[c] = C
 /** START for every UTF-16 code unit (64 KB), so the main loop classifies a character with one load and no branch. */
 const START_ANY = new Uint8Array(65536);
 for (let c = 0; c < 65536; c++) START_ANY[c] = c < 128 ? START[c]! : isUnicodeSpace(c) ? C_SPACE : C_WORD;
-
-function grown<T extends Uint8Array | Uint16Array | Int32Array>(array: T, size: number): T {
-  const bigger = new (array.constructor as new (size: number) => T)(size);
-  bigger.set(array);
-  return bigger;
-}
 
 /** Lexes a whole script. */
 export function lex(text: string): TokenStream {
@@ -317,19 +309,19 @@ export function lex(text: string): TokenStream {
       case C_AT: {
         const system = i < n && text.charCodeAt(i) === 64;
         if (system) i++;
-        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
         kind = system ? TokenKind.SystemVariable : TokenKind.Variable;
         break;
       }
       case C_HASH:
-        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
         kind = TokenKind.TempName;
         break;
       case C_DOLLAR: {
         const next = i < n ? text.charCodeAt(i) : -1;
         if (next >= 0 && next < 128 && (ASCII[next]! & ID_START) !== 0) {
           // `$action`, `$identity`: pseudo-columns read as identifiers.
-          while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+          while (i < n && IDENT_PART[text.charCodeAt(i)] !== 0) i++;
           kind = TokenKind.Word;
         } else kind = TokenKind.Other;
         break;

@@ -3,13 +3,10 @@
 // procedures, runs dynamic SQL or waits does work we cannot see beside its commits; one over catalog views or up to a
 // small literal runs a handful of times. Only a loop that is none of these is reported with certainty.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 import { wordAt, type DmlShape } from './dml-shape';
-
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
+import { isOperatorAt, upperIsAt } from './tokenText';
 
 /** One loop's iteration (or a `GO n` batch's), shared by the DML and COMMITs it holds. */
 export interface LoopFacts {
@@ -74,10 +71,11 @@ export class LoopTracker {
   catalogCursorOpen = false;
 
   startBatch(): void {
+    // Clearing allocates a new backing table even when empty; a big script has tens of thousands of batches.
     if (this.frames.length !== 0) this.frames.length = 0;
-    this.increments.clear();
-    this.tranCountVars.clear();
-    this.cursors.clear();
+    if (this.increments.size !== 0) this.increments.clear();
+    if (this.tranCountVars.size !== 0) this.tranCountVars.clear();
+    if (this.cursors.size !== 0) this.cursors.clear();
     this.catalogCursorOpen = false;
   }
 
@@ -147,14 +145,13 @@ export class LoopTracker {
     const last = head === Kw.DECLARE ? to - 2 : Math.min(from + 1, to - 2);
     for (let i = from + 1; i <= last; i++) {
       if (t.kinds[i] !== TokenKind.Variable) continue;
-      const op = operator(t, i + 1);
-      if (op === '+=' || op === '-=') { this.increments.add(name(t, i)); continue; }
+      if (isOperatorAt(t, i + 1, '+=') || isOperatorAt(t, i + 1, '-=')) { this.increments.add(name(t, i)); continue; }
       // DECLARE @v int = value: the value follows the type.
-      const equals = op === '=' ? i + 1 : head === Kw.DECLARE ? indexOfOperator(t, i + 1, Math.min(to, i + 8), '=') : -1;
+      const equals = isOperatorAt(t, i + 1, '=') ? i + 1 : head === Kw.DECLARE ? indexOfOperator(t, i + 1, Math.min(to, i + 8), '=') : -1;
       if (equals < 0) continue;
       const v = equals + 1;
-      if (t.kinds[v] === TokenKind.SystemVariable && upper(t, v) === '@@TRANCOUNT') this.tranCountVars.add(name(t, i));
-      else if (t.kinds[v] === TokenKind.Variable && name(t, v) === name(t, i) && isAdditive(operator(t, v + 1))) this.increments.add(name(t, i));
+      if (t.kinds[v] === TokenKind.SystemVariable && upperIsAt(t, v, '@@TRANCOUNT')) this.tranCountVars.add(name(t, i));
+      else if (t.kinds[v] === TokenKind.Variable && (isOperatorAt(t, v + 1, '+') || isOperatorAt(t, v + 1, '-')) && name(t, v) === name(t, i)) this.increments.add(name(t, i));
     }
   }
 }
@@ -162,11 +159,11 @@ export class LoopTracker {
 /** `SET @v = <literal>` / `SELECT @v = <literal>`: the variable set to a constant, or null. */
 export function constantAssignment(t: TokenStream, head: Kw, from: number, to: number): string | null {
   if (head !== Kw.SET && head !== Kw.SELECT) return null;
-  if (t.kinds[from + 1] !== TokenKind.Variable || operator(t, from + 2) !== '=') return null;
+  if (t.kinds[from + 1] !== TokenKind.Variable || !isOperatorAt(t, from + 2, '=')) return null;
   const v = from + 3;
   const literal = t.kinds[v] === TokenKind.Number || t.kinds[v] === TokenKind.String || t.kinds[v] === TokenKind.NString ||
-    wordAt(t, v, 'NULL') || (operator(t, v) === '-' && t.kinds[v + 1] === TokenKind.Number);
-  const end = operator(t, v) === '-' ? v + 2 : v + 1;
+    wordAt(t, v, 'NULL') || (isOperatorAt(t, v, '-') && t.kinds[v + 1] === TokenKind.Number);
+  const end = isOperatorAt(t, v, '-') ? v + 2 : v + 1;
   return literal && (end >= to || t.kinds[end] === TokenKind.Semicolon) ? name(t, from + 1) : null;
 }
 
@@ -175,25 +172,13 @@ function name(t: TokenStream, i: number): string {
   return (t.kinds[i] === TokenKind.BracketId || t.kinds[i] === TokenKind.QuotedId ? text.slice(1, -1) : text).toLowerCase();
 }
 
-function upper(t: TokenStream, i: number): string {
-  return t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase();
-}
-
-function operator(t: TokenStream, i: number): string | null {
-  return t.kinds[i] === TokenKind.Operator ? t.text.slice(t.starts[i]!, t.ends[i]!) : null;
-}
-
-function isAdditive(op: string | null): boolean {
-  return op === '+' || op === '-';
-}
-
 function indexOfKw(t: TokenStream, from: number, to: number, kw: Kw): number {
   for (let i = from; i < to; i++) if (t.keywords[i] === kw) return i;
   return -1;
 }
 
 function indexOfOperator(t: TokenStream, from: number, to: number, op: string): number {
-  for (let i = from; i < to; i++) if (operator(t, i) === op) return i;
+  for (let i = from; i < to; i++) if (isOperatorAt(t, i, op)) return i;
   return -1;
 }
 
@@ -218,8 +203,7 @@ export function readsCatalog(t: TokenStream, from: number, to: number): boolean 
 /** `@i < 10`, `@i <= 5`: a counter loop bounded by a small literal. */
 export function smallLiteralBound(t: TokenStream, from: number, to: number): boolean {
   for (let i = from; i + 1 < to; i++) {
-    const op = operator(t, i);
-    if ((op === '<' || op === '<=') && t.kinds[i + 1] === TokenKind.Number && Number(t.text.slice(t.starts[i + 1]!, t.ends[i + 1]!)) <= 100) return true;
+    if ((isOperatorAt(t, i, '<') || isOperatorAt(t, i, '<=')) && t.kinds[i + 1] === TokenKind.Number && Number(t.text.slice(t.starts[i + 1]!, t.ends[i + 1]!)) <= 100) return true;
   }
   return false;
 }

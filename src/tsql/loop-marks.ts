@@ -48,7 +48,10 @@ export function markSuccessPath(out: ScriptStructure, firstCommit: number): void
  * inner one keep their own marks.
  */
 export function markRunsOnce(out: ScriptStructure, frame: LoopFrame, batchIndex: number, repeated: boolean): void {
-  const nested = out.loops.filter((l) => l.batchIndex === batchIndex && l.start >= frame.start);
+  // Loops are listed as they end, so the ones nested in this loop are at the tail of the list: no pass over the
+  // script's every loop (quadratic in a script of many such loops).
+  const nested: ScriptStructure['loops'] = [];
+  for (let i = out.loops.length - 1; i >= 0 && out.loops[i]!.batchIndex === batchIndex; i--) if (out.loops[i]!.start >= frame.start) nested.push(out.loops[i]!);
   const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
   const dml = out.dml;
   for (let i = frame.firstDml; i < dml.length; i++) {

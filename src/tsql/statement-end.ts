@@ -1,14 +1,8 @@
 // Where a T-SQL statement ends when nobody wrote a semicolon: which statement-opening words continue the current one.
 // T-SQL needs no terminators, so `INSERT t SELECT ...` and `UPDATE t SET ...` must not split at SELECT/SET.
 
-import { Kw as KwImport, STATEMENT_START } from './keywords';
-import { TokenKind as TokenKindImport } from './lexer';
-
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
-type TokenKind = TokenKindImport;
+import { Kw, STATEMENT_START } from './keywords';
+import { TokenKind } from './lexer';
 
 const STARTS = new Uint8Array(256);
 for (const k of STATEMENT_START) STARTS[k] = 1;

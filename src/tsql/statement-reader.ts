@@ -2,8 +2,8 @@
 // SAVE TRAN) against the session's transactions, DML with its target, ALTER DATABASE durability settings,
 // sys.sp_flush_log and CHECKPOINT. structure.ts adds the compound statements (blocks, loops, IF, TRY, routines).
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 import { identifierText } from './tokenText';
 import { cteSource, dmlShape, objectKind, type DmlShape } from './dml-shape';
 import { LoopTracker } from './loop-facts';
@@ -16,10 +16,6 @@ import { TokenCursor } from './token-cursor';
 import { SessionTransactions } from './transactions';
 import type { DmlKind, DurabilityOption } from './types';
 
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
 const continuesStatement = continuesImport;
 const opensStatement = opensImport;
 

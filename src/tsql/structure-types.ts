@@ -1,6 +1,7 @@
 // What the structural scanner finds in a script, as document offsets (analyze.ts turns them into LSP ranges).
 
 import type { DmlShape } from './dml-shape';
+import { grown } from './growable';
 import type { LoopFacts } from './loop-facts';
 import type { DmlKind, DurabilityOption, StatementKind } from './types';
 
@@ -235,10 +236,8 @@ export class StatementTable {
 
   private grow(): void {
     const size = this.kinds.length * 2;
-    const kinds = new Uint8Array(size); kinds.set(this.kinds); this.kinds = kinds;
-    const starts = new Int32Array(size); starts.set(this.starts); this.starts = starts;
-    const ends = new Int32Array(size); ends.set(this.ends); this.ends = ends;
-    const batches = new Int32Array(size); batches.set(this.batches); this.batches = batches;
+    this.kinds = grown(this.kinds, size); this.starts = grown(this.starts, size);
+    this.ends = grown(this.ends, size); this.batches = grown(this.batches, size);
   }
 }
 

@@ -4,8 +4,8 @@
 // transactional DML, and what each loop's iteration does (loop-facts.ts; loop-marks.ts marks the nodes).
 
 import type { BatchSpan } from './batches';
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
 import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
 import { markCommitsLeaving, markLoopFacts, markRunsOnce, markSuccessPath } from './loop-marks';
@@ -13,12 +13,6 @@ import { ConditionReader, type Condition } from './condition';
 import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
 import type { DurabilityOption } from './types';
-
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
-type TokenKind = TokenKindImport;
 
 /**
  * Compound statements (blocks, TRY, loops, IF, routines) nested deeper than this are read flat: their heads are noted
@@ -112,8 +106,14 @@ class BatchScanner extends StatementReader {
     if (this.kind() === TokenKind.Semicolon) { this.p++; return false; }
     switch (k) {
       case Kw.BEGIN: return this.begin();
-      case Kw.WHILE: return this.whileLoop();
-      case Kw.IF: return this.ifElse();
+      case Kw.WHILE:
+      case Kw.IF: {
+        // IF and WHILE share their head: the keyword, then a condition (read flat past MAX_NESTING).
+        if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
+        this.p++;
+        const cond = this.condition();
+        return k === Kw.WHILE ? this.whileLoop(from, cond) : this.ifElse(from, cond);
+      }
       case Kw.COMMIT: this.commit(); return false;
       case Kw.ROLLBACK: this.rollback(); return false;
       case Kw.SAVE:
@@ -216,11 +216,8 @@ class BatchScanner extends StatementReader {
     return ends;
   }
 
-  private whileLoop(): Flow {
-    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
-    const from = this.p;
-    this.p++;
-    const cond = this.condition();
+  /** WHILE at `from`, its condition read: the body (one statement, often a block) and what the loop does. */
+  private whileLoop(from: number, cond: Condition): Flow {
     const bodyKw = this.kw();
     const nextKw = this.kw(this.p + 1);
     const block = bodyKw === Kw.BEGIN && nextKw !== Kw.TRAN && nextKw !== Kw.TRANSACTION && nextKw !== Kw.TRY &&
@@ -270,11 +267,8 @@ class BatchScanner extends StatementReader {
     return false;
   }
 
-  private ifElse(): Flow {
-    if (this.depth >= MAX_NESTING) return this.flatHead(1, true);
-    const from = this.p;
-    this.p++;
-    const cond = this.condition();
+  /** IF at `from`, its condition read: THEN and ELSE as two paths the transaction state joins after. */
+  private ifElse(from: number, cond: Condition): Flow {
     const guard = cond.tranCount && !cond.other;
     if (cond.tranCount) this.guardDepth++;
     // Inside a loop, a condition other than a transaction guard makes what it holds run on some iterations only.

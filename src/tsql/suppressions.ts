@@ -40,6 +40,10 @@ export function readSuppressions(tokens: TokenStream, lines: LineIndex): Suppres
   for (let k = 0; k < comments.count; k++) {
     if (comments.kinds[k] !== TokenKind.LineComment) continue;
     const start = comments.starts[k]!;
+    // Most comments are prose: the directive's first letter, after blanks, decides before any regex runs.
+    let at = start + 2;
+    while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+    if ((text.charCodeAt(at) | 0x20) !== 100 /* d */) continue;
     DIRECTIVE.lastIndex = start + 2;
     const match = DIRECTIVE.exec(text);
     if (match === null || DIRECTIVE.lastIndex > comments.ends[k]!) continue;

@@ -9,11 +9,9 @@
 // Built by one pass over the script's tokens before the structural scan: a procedure may be defined before the table it
 // writes, and runs after the whole script has.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
-
-const Kw = KwImport;
-const TokenKind = TokenKindImport;
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
+import { upperIsAt } from './tokenText';
 
 export interface DeclaredTable {
   /** Lower-case schema as written, or null when the name has none. */
@@ -65,9 +63,10 @@ export function namePartCount(t: TokenStream, i: number): number {
   return parts;
 }
 
+/** Word token i spelled `upper` in any case (no string built for an ASCII token: this pass visits every key clause). */
 function word(t: TokenStream, i: number, upper: string): boolean {
   if (t.kinds[i] !== TokenKind.Word || t.ends[i]! - t.starts[i]! !== upper.length) return false;
-  return t.text.slice(t.starts[i]!, t.ends[i]!).toUpperCase() === upper;
+  return upperIsAt(t, i, upper);
 }
 
 /**

@@ -1,14 +1,8 @@
 // Token access for the structural scanner: the current batch's tokens by index, bounded to the batch, read from the
 // lexer's typed arrays without building strings.
 
-import { Kw as KwImport } from './keywords';
-import { TokenKind as TokenKindImport, type TokenStream } from './lexer';
-
-// Module-local aliases: transpilers turn imported enums into getter calls, measurable in these hot loops.
-const Kw = KwImport;
-type Kw = KwImport;
-const TokenKind = TokenKindImport;
-type TokenKind = TokenKindImport;
+import { Kw } from './keywords';
+import { TokenKind, type TokenStream } from './lexer';
 
 export class TokenCursor {
   protected readonly kinds: Uint8Array;

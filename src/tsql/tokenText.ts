@@ -36,3 +36,36 @@ export function identifierText(stream: TokenStream, index: number): string {
   if (kind === TokenKind.QuotedId) return raw.slice(1, unterminated ? undefined : -1).replaceAll('""', '"');
   return raw;
 }
+
+/** Token i is the operator `op` (one or two characters), compared by code: no string per check. */
+export function isOperatorAt(stream: TokenStream, index: number, op: string): boolean {
+  if (stream.kinds[index] !== TokenKind.Operator) return false;
+  const start = stream.starts[index]!;
+  if (stream.ends[index]! - start !== op.length) return false;
+  for (let j = 0; j < op.length; j++) if (stream.text.charCodeAt(start + j) !== op.charCodeAt(j)) return false;
+  return true;
+}
+
+/**
+ * `text(i).toUpperCase() === upper` for an ASCII `upper`, without building either string when token i is ASCII
+ * (a non-ASCII letter can upper-case to ASCII, `ſ` to `S`, so those take the string path and answer the same).
+ */
+export function upperIsAt(stream: TokenStream, index: number, upper: string): boolean {
+  const text = stream.text;
+  const start = stream.starts[index]!;
+  const length = stream.ends[index]! - start;
+  // Upper-casing never shortens a string (checked over every code point), so a longer token cannot match.
+  if (length > upper.length) return false;
+  if (length < upper.length) {
+    // Only a non-ASCII letter that upper-cases to several characters (ß to SS) can make up the difference.
+    for (let j = 0; j < length; j++) if (text.charCodeAt(start + j) >= 128) return text.slice(start, start + length).toUpperCase() === upper;
+    return false;
+  }
+  for (let j = 0; j < length; j++) {
+    let c = text.charCodeAt(start + j);
+    if (c >= 128) return text.slice(start, start + length).toUpperCase() === upper;
+    if (c >= 97 && c <= 122) c -= 32;
+    if (c !== upper.charCodeAt(j)) return false;
+  }
+  return true;
+}

@@ -1,5 +1,8 @@
-// Properties over arbitrary input: the lexer and analyze never throw, tokens cover the input, batches stay in bounds.
+// Properties over arbitrary input: the lexer and analyze never throw, tokens cover the input, batches stay in bounds,
+// and prefixes and splices of real scripts analyse with every range inside the document.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import fc from 'fast-check';
 import { analyze } from '../../../src/tsql/analyze';
 import { splitBatches } from '../../../src/tsql/batches';
@@ -57,5 +60,31 @@ describe('tsql properties', () => {
         assert.ok(d.range.start.line <= d.range.end.line && d.range.end.line < lineCount);
       }
     }), { numRuns: 500 });
+  });
+
+  // Text as it is being typed, and pieces of real scripts run together: what an editor hands the language server.
+  const corpus = path.resolve(__dirname, '../../corpus');
+  const texts = fs.readdirSync(corpus).filter((f) => f.endsWith('.sql')).sort().map((f) => fs.readFileSync(path.join(corpus, f), 'utf8'));
+  const statementsInside = (text: string): void => {
+    const a = analyze(text);
+    const lineCount = new LineIndex(text).lineCount;
+    for (const s of a.statements ?? []) assert.ok(s.range.start.line <= s.range.end.line && s.range.end.line < lineCount, JSON.stringify(text.slice(0, 80)));
+    for (const d of a.diagnostics) assert.ok(d.range.end.line < lineCount, JSON.stringify(text.slice(0, 80)));
+  };
+
+  it('analyses every prefix of a corpus script, with statements and findings inside the document', () => {
+    const text = fs.readFileSync(path.join(corpus, 'retry-on-deadlock.sql'), 'utf8');
+    for (let end = 0; end <= text.length; end += 7) statementsInside(text.slice(0, end));
+  });
+
+  it('analyses random cuts and splices of the corpus, with statements and findings inside the document', () => {
+    const cut = fc.tuple(fc.nat(texts.length - 1), fc.nat(), fc.nat(400)).map(([i, at, len]) => {
+      const t = texts[i]!;
+      const from = at % (t.length + 1);
+      return t.slice(from, from + len);
+    });
+    fc.assert(fc.property(fc.array(cut, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), (parts, eol) => {
+      statementsInside(parts.join(eol));
+    }), { numRuns: 400 });
   });
 });
