@@ -96,7 +96,8 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
     const started = performance.now();
     let iteration = 0;
     const forward = (kind: 'info' | 'error') => (token: MessageToken) => {
-      const message: WorkloadMessage = definedFields({
+      // A plain literal: this runs once per PRINT/RAISERROR (a workload may send millions); JSON leaves out the undefined procName.
+      const message: WorkloadMessage = {
         kind,
         at: Date.now(),
         elapsedMs: performance.now() - started,
@@ -109,7 +110,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
         lineNumber: token.lineNumber,
         procName: token.procName || undefined,
         documentLine: documentLineOf(batch.firstLine, token.lineNumber, token.procName),
-      });
+      };
       report.messageCount++;
       if (report.messages.length < keep) report.messages.push(message);
       options.onMessage?.(message);

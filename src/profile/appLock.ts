@@ -15,7 +15,7 @@ export function appLockResource(prefix: string, name: string): string {
  * it), -2 cancelled, -3 deadlock victim, -999 parameter or other call error. `releaseAtOnce`: give a granted lock back
  * in the same batch (a probe of whether anyone else holds it). The resource is the parameter @resource.
  */
-export function getAppLockSql(mode: 'Exclusive' | 'Shared', releaseAtOnce = false): string {
+export function getAppLockSql(mode: 'Exclusive' | 'Shared', { releaseAtOnce = false }: { releaseAtOnce?: boolean } = {}): string {
   return `DECLARE @result int;
 EXEC @result = sys.sp_getapplock @Resource = @resource, @LockMode = '${mode}', @LockOwner = 'Session', @LockTimeout = 0;
 ${releaseAtOnce ? "IF @result >= 0 EXEC sys.sp_releaseapplock @Resource = @resource, @LockOwner = 'Session';\n" : ''}SELECT @result AS result;`;

@@ -27,7 +27,7 @@ export const HOLD_RUN_LOCK_SQL = getAppLockSql('Shared');
  * Whether anyone holds `resource`: asks for it Exclusive without waiting and gives it back at once when granted. Needs
  * no VIEW SERVER STATE (sys.dm_tran_locks would), only membership in the database (public may run sp_getapplock).
  */
-export const PROBE_RUN_LOCK_SQL = getAppLockSql('Exclusive', true);
+export const PROBE_RUN_LOCK_SQL = getAppLockSql('Exclusive', { releaseAtOnce: true });
 
 /** Takes the run lock on `workload`; false when it could not (the claim then rests on the database lock and the marker). */
 export async function holdRunLock(workload: SqlClient, run: string): Promise<boolean> {
