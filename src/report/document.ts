@@ -199,7 +199,7 @@ export function loadComparison(json: string | unknown): ComparisonDocument {
       plan: doc.plan ?? null,
       restore: doc.restore ?? null,
       error: doc.error ?? null,
-      ...(typeof doc.createdAt === 'string' ? { createdAt: doc.createdAt } : {}),
+      createdAt: typeof doc.createdAt === 'string' ? doc.createdAt : undefined,
     });
   } catch (err) {
     // The runs passed the shape checks above but a deeper field is not what this version reads (a hand-edited or

@@ -314,7 +314,7 @@ function tabs(titles: readonly string[], panels: VElement[], selected: number, b
         ),
       ),
     ),
-    ...panels.map((p, i) => h('section', { class: 'dl-tabpanel', role: 'tabpanel', id: `dl-tabpanel-${i}`, 'aria-labelledby': `dl-tab-${i}`, 'data-tabpanel': String(i), ...(i === selected ? {} : { hidden: '' }) }, p)),
+    ...panels.map((p, i) => h('section', { class: 'dl-tabpanel', role: 'tabpanel', id: `dl-tabpanel-${i}`, 'aria-labelledby': `dl-tab-${i}`, 'data-tabpanel': String(i), hidden: i === selected ? undefined : '' }, p)),
   );
 }
 

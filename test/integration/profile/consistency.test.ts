@@ -14,15 +14,15 @@ import type { ConsistencyCheck, RunResult } from '../../../src/profile/types';
 import type { ComparisonDocument } from '../../../src/report/document';
 import { consistencyFaults } from '../../standin/model/consistencyFaults';
 import type { StandinOptions } from '../../standin/model/index';
-import { waitFor } from '../support';
-import { s1Script, startStandin, type StandinHarness } from './standin';
+import { useStandins } from '../../support/standin';
+import { s1Script } from './standin';
 
 const INSERTS = 150;
 
 describe('integration: consistency checks on every run (CLI, stand-in fault switches)', function () {
   this.timeout(120000);
   let dir: string;
-  let h: StandinHarness | null = null;
+  const standins = useStandins({ expectConnectionsClosed: true });
   let out: string[];
   let err: string[];
 
@@ -30,20 +30,12 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     dir = await mkdtemp(join(tmpdir(), 'lens-consistency-'));
     await writeFile(join(dir, 's1.sql'), s1Script(INSERTS));
   });
-  afterEach(async () => {
-    if (h) {
-      const server = h.server;
-      await waitFor(() => server.connections === 0, 'every connection closed');
-      await h.close();
-      h = null;
-    }
-  });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 
   async function cli(options: StandinOptions, faults: (f: ReturnType<typeof consistencyFaults>) => void, ...args: string[]): Promise<string> {
-    h = await startStandin(options);
+    const h = await standins.start(options);
     faults(consistencyFaults(h.engine.state));
     out = [];
     err = [];
