@@ -360,13 +360,15 @@ export function exportText(data: PanelData, format: ExportFormat, runs?: readonl
     return JSON.stringify(comparisonDocument({ runs, status, plan: comparison?.plan ?? null, restore: comparison?.restore ?? null, error: comparison?.error ?? null, createdAt: data.createdAt }), null, 2) + '\n';
   }
   if (data.kind === 'profile' && runs && runs.length === 1) return JSON.stringify({ ...runs[0], diagnosis: data.model.diagnosis }, null, 2) + '\n';
-  return toJson(data.model, {
+  const raw: Record<string, unknown> = {
     kind: data.kind,
     title: data.title,
     createdAt: data.createdAt,
     header: data.header,
     environment: data.environment,
     missing: data.missing,
-    ...(data.kind === 'trace' ? { trace: data.details?.trace ?? [] } : {}),
-  });
+  };
+  // Only a trace export has a `trace` key (its figure/value rows).
+  if (data.kind === 'trace') raw.trace = data.details?.trace ?? [];
+  return toJson(data.model, raw);
 }
