@@ -5,6 +5,7 @@ import type { ComparisonModel, MetricRow } from './comparisonModel';
 import { causeLead, type CauseLead } from './causes/text';
 import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
 
 /**
  * The largest log block SQL Server writes: under delayed durability the log is flushed when a block reaches it, so
@@ -39,9 +40,14 @@ export interface VerdictSpeedup {
   /** The same from the runs' extremes: slowest mode run vs fastest baseline run … and the reverse; null if a divisor is 0. */
   min: number | null;
   max: number | null;
+  /** Conclusive (issue 28): at least two runs per mode, both ends of the range known, and the ranges apart. */
   conclusive: boolean;
   /** Not conclusive for want of a spread (an end of the range unknown). */
   noSpread?: boolean;
+  /** Measured runs of each side: one run per mode is indicative, never conclusive. */
+  runs: { baseline: number; mode: number };
+  /** Why it is or is not conclusive, in words (exports and the agent tools carry it). */
+  why: string;
 }
 
 export interface VerdictModel {
@@ -81,26 +87,38 @@ function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null 
   if (!b || !m || m.median <= 0 || !cell) return null;
   const min = m.max > 0 ? b.min / m.max : null;
   const max = m.min > 0 ? b.max / m.min : null;
-  // Conclusive (issue 28): the min–max ranges do not overlap AND the spread is stated — both ends of the range known
-  // (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
+  // Conclusive (issue 28): two runs or more per mode, the min–max ranges apart AND the spread stated — both ends of the
+  // range known (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
   const spreadKnown = min !== null && max !== null;
-  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: !cell.inconclusive && spreadKnown, noSpread: !spreadKnown };
+  const judged = conclusiveness(b, m, [model.baseline, mode]);
+  const why = !spreadKnown && judged.conclusive ? 'the spread is not known: a run took no measurable time' : judged.why;
+  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: judged.conclusive && spreadKnown, noSpread: !spreadKnown, runs: { baseline: b.n, mode: m.n }, why };
 }
 
-function rangeText(s: VerdictSpeedup): string {
-  return s.min !== null && s.max !== null ? `range ${formatFactor(s.min)}–${formatFactor(s.max)}` : 'range unknown';
+function spreadText(s: Pick<VerdictSpeedup, 'min' | 'max'>): string {
+  return s.min !== null && s.max !== null ? `${formatFactor(s.min).replace(/×$/, '')}–${formatFactor(s.max)}` : 'range unknown';
 }
 
-/** "FORCED ran 30.5× faster than DISABLED (range 27.9×–56.9×, conclusive)" or the inconclusive / slower forms. */
+/** One run per mode: nothing to judge noise by. */
+export function isIndicative(s: Pick<VerdictSpeedup, 'runs'>): boolean {
+  return s.runs.baseline < MIN_RUNS_FOR_CONCLUSIVE || s.runs.mode < MIN_RUNS_FOR_CONCLUSIVE;
+}
+
+/**
+ * "FORCED ran 18.2× faster than DISABLED (13.7–23.6×, 3 runs each; conclusive)"; with one run per mode "… — indicative
+ * (one run per mode; repeat for a range: …)"; overlapping ranges "FORCED vs DISABLED: no conclusive difference (…)".
+ */
 export function speedupText(s: VerdictSpeedup): string {
+  const runs = runsText([[s.baseline, s.runs.baseline], [s.mode, s.runs.mode]]);
+  const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
+  if (isIndicative(s)) return `${s.mode} ran ${by} than ${s.baseline} — indicative (${runs}; ${MORE_RUNS_HINT})`;
   if (!s.conclusive) {
-    const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
-    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : "the runs' ranges overlap";
-    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: ${why})`;
+    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : s.factor === 1 ? 'the medians are equal' : "the runs' ranges overlap";
+    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${spreadText(s)}, ${runs}: ${why})`;
   }
-  if (s.factor >= 1) return `${s.mode} ran ${formatFactor(s.factor)} faster than ${s.baseline} (${rangeText(s)}, conclusive)`;
-  const inverse = { ...s, factor: 1 / s.factor, min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
-  return `${s.mode} ran ${formatFactor(inverse.factor)} slower than ${s.baseline} (${rangeText(inverse)}, conclusive)`;
+  if (s.factor >= 1) return `${s.mode} ran ${by} than ${s.baseline} (${spreadText(s)}, ${runs}; conclusive)`;
+  const inverse = { min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
+  return `${s.mode} ran ${by} than ${s.baseline} (${spreadText(inverse)}, ${runs}; conclusive)`;
 }
 
 function perCommitText(v: number): string {
@@ -220,7 +238,7 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
     const sweep = model.concurrency ? concurrencyHeadline(model.concurrency) : null;
     if (speedup && sweep) {
       headline = sweep.text;
-      headlineTone = sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
+      headlineTone = sweep.conclusive && sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
       const first = model.concurrency!.levels[0];
       facts.push({ id: 'speedup', label: `${speedup.mode} vs ${model.baseline} at ${first} session${first === 1 ? '' : 's'} (elapsed)`, text: speedupText(speedup), tone: speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral' });
     } else if (speedup) {
@@ -257,7 +275,7 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
   const restore = restoreFact(ctx);
   if (restore) facts.push(restore);
   // The cause is judged where commits are durable (the baseline), against what the headline mode saved.
-  const lead = failure ? null : causeLead(model.causes?.[model.baseline], speedup ? { mode: speedup.mode, factor: speedup.factor, conclusive: speedup.conclusive } : null);
+  const lead = failure ? null : causeLead(model.causes?.[model.baseline], speedup ? { mode: speedup.mode, factor: speedup.factor, conclusive: speedup.conclusive, indicative: isIndicative(speedup) } : null);
   return { lead, headline, headlineTone, speedup, facts };
 }
 

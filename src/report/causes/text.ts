@@ -29,6 +29,8 @@ export interface CauseOutcome {
   /** baseline elapsed ÷ mode elapsed (2 = twice as fast). */
   factor: number;
   conclusive: boolean;
+  /** One run per mode: the saving is shown, marked indicative, never called noise or conclusive. */
+  indicative?: boolean;
 }
 
 export interface CauseLead {
@@ -44,9 +46,10 @@ function withoutPrefix(reason: string): string {
 }
 
 function outcomeText(o: CauseOutcome): string {
+  const measured = o.factor >= 1 ? `${o.mode} saves ${Math.round((1 - 1 / o.factor) * 100)} %` : `${o.mode} is ${Math.round((1 / o.factor - 1) * 100)} % slower`;
+  if (o.indicative) return `${measured} (indicative: one run per mode)`;
   if (!o.conclusive) return `${o.mode} saves no time beyond the noise`;
-  if (o.factor >= 1) return `${o.mode} saves ${Math.round((1 - 1 / o.factor) * 100)} %`;
-  return `${o.mode} is ${Math.round((1 / o.factor - 1) * 100)} % slower`;
+  return measured;
 }
 
 /** The verdict's first line; null for data without causes (results from before issue 29). */
