@@ -162,7 +162,7 @@ export function concurrencyHeadline(model: Pick<ConcurrencyModel, 'points' | 'le
   const ends = [fewest, most];
   const counts = curve.gains.flatMap((g) => [g.runs.base, g.runs.mode]);
   const runs = counts.every((c) => c === counts[0]) ? (counts[0] === 1 ? 'one run per mode and session count' : `${counts[0]} runs each`) : `${Math.min(...counts)}–${Math.max(...counts)} runs per mode and session count`;
-  const range = (g: LevelGain) => (g.min !== null && g.max !== null ? `${formatFactor(g.min).replace(/×$/, '')}–${formatFactor(g.max)}` : 'range unknown');
+  const range = (g: LevelGain) => (g.min === null || g.max === null ? 'range unknown' : formatFactor(g.min) === formatFactor(g.max) ? formatFactor(g.min) : `${formatFactor(g.min).replace(/×$/, '')}–${formatFactor(g.max)}`);
   const indicative = counts.some((c) => c < MIN_RUNS_FOR_CONCLUSIVE);
   const unclear = curve.gains.filter((g) => !g.conclusive || g.min === null || g.max === null).map((g) => g.n).sort((a, b) => a - b);
   const judgement = indicative

@@ -47,6 +47,12 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  // Whether the elapsed difference is conclusive and why (issue 28): the reason beside the figures, not only a flag.
+  const elapsed = model.rows.find((r) => r.id === 'elapsed');
+  for (const c of others) {
+    const r = elapsed?.ratios[c];
+    if (r?.conclusiveWhy) out.push('', `Elapsed, ${md(c)} vs ${md(model.baseline)}: ${r.conclusive ? 'conclusive' : 'not conclusive'} — ${md(r.conclusiveWhy)}.`);
+  }
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   // Right after the figures they reconcile, before the diagnosis built on them.
   if (model.consistency && model.consistency.length > 0) out.push('', ...consistencyMarkdownLines(model.consistency, md));
@@ -94,14 +100,14 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(model: ComparisonModel): string {
-  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'not_measured'];
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'conclusive', 'conclusive_why', 'not_measured'];
   const lines = [header.join(',')];
   const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
   const push = (row: MetricRow, column: string) => {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, r?.conclusive ?? null, r?.conclusiveWhy ?? null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
         .map(csvCell)
         .join(','),
     );

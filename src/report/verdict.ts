@@ -96,7 +96,8 @@ function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null 
 }
 
 function spreadText(s: Pick<VerdictSpeedup, 'min' | 'max'>): string {
-  return s.min !== null && s.max !== null ? `${formatFactor(s.min).replace(/×$/, '')}–${formatFactor(s.max)}` : 'range unknown';
+  if (s.min === null || s.max === null) return 'range unknown';
+  return formatFactor(s.min) === formatFactor(s.max) ? formatFactor(s.min) : `${formatFactor(s.min).replace(/×$/, '')}–${formatFactor(s.max)}`;
 }
 
 /** One run per mode: nothing to judge noise by. */

@@ -206,7 +206,7 @@ describe('report/causes: who is to blame for commit time', () => {
     assert.equal(json.causes[0]!.helpsDelayedDurability, true);
     const verdict = buildVerdict(model);
     assert.equal(verdict.lead!.cause, 'tiny-flushes');
-    assert.match(verdict.lead!.text, /^Every commit waits for its own small log flush .*: FORCED saves 80 % — delayed durability is the lever/);
+    assert.match(verdict.lead!.text, /^Every commit waits for its own small log flush .*: FORCED saves 80 % \(indicative: one run per mode\) — delayed durability is the lever/);
     const md = verdictMarkdown(verdict);
     assert.equal(md[2], `**${verdict.lead!.text}**`, 'the first line under ## Verdict');
     assert.equal(md[4], `**${verdict.headline}**`);

@@ -111,7 +111,7 @@ describe('webview/view and extension/panelData', () => {
     const verdict = panel[2]!;
     const headline = find(verdict, (e) => e.attrs.class?.startsWith('dl-headline') ?? false)[0]!;
     // DISABLED 2000/2100 ms vs FORCED 400/420 ms: 2050/410 = 5.0×, range 2000/420–2100/400.
-    assert.equal(texts(headline).join(''), 'FORCED ran 5.0× faster than DISABLED (range 4.8×–5.3×, conclusive)');
+    assert.equal(texts(headline).join(''), 'FORCED ran 5.0× faster than DISABLED (4.8–5.3×, 2 runs each; conclusive)');
     assert.equal(headline.attrs.class, 'dl-headline dl-tone-good');
     const fact = (id: string) => texts(find(verdict, (e) => e.attrs['data-fact'] === id)[0]!).join('');
     assert.equal(fact('flushes'), 'DISABLED 1.00 (1,000 for 1,000), FORCED 0.017 (17 for 1,000)');
