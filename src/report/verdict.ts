@@ -6,6 +6,7 @@ import { causeLead, type CauseLead } from './causes/text';
 import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
+import { MENTION_SHARE, nonWaitLeadText, nothingRecordedText, timeSplit } from './timeSplit';
 
 /**
  * The largest log block SQL Server writes: under delayed durability the log is flushed when a block reaches it, so
@@ -126,6 +127,11 @@ function perCommitText(v: number): string {
   return v !== 0 && Math.abs(v) < 0.1 ? String(Number(v.toPrecision(2))) : v.toFixed(2);
 }
 
+/** The disagreeing checks by their labels (never their ids): what the Consistency block calls them. */
+function checkNames(model: ComparisonModel, disputed: ReadonlyArray<{ check: string }>): string {
+  return disputed.map((d) => model.consistency?.find((c) => c.check === d.check)?.label ?? 'a cross-check of two sources').join('; ');
+}
+
 function flushesFact(model: ComparisonModel): VerdictFact {
   const parts: string[] = [];
   const unknown: string[] = [];
@@ -139,7 +145,7 @@ function flushesFact(model: ComparisonModel): VerdictFact {
   // The figure's own sources disagree (report/consistency.ts): said here, next to it, never hidden.
   const usedRow = model.rows.find((r) => r.id === 'flushes.counter' && model.columns.some((c) => r.cells[c])) ? 'flushes.counter' : 'flushes.xe';
   const disputed = model.rows.find((r) => r.id === usedRow)?.consistency ?? [];
-  if (disputed.length > 0 && parts.length > 0) return { id: 'flushes', label: 'Log flushes per commit', text: `${text} — the flush sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
+  if (disputed.length > 0 && parts.length > 0) return { id: 'flushes', label: 'Log flushes per commit', text: `${text} — the flush sources disagree (${checkNames(model, disputed)}; see Consistency)`, tone: 'bad' };
   return { id: 'flushes', label: 'Log flushes per commit', text, tone: 'neutral' };
 }
 
@@ -167,19 +173,24 @@ function timeFact(model: ComparisonModel): VerdictFact {
   const column = model.baseline;
   const label = model.columns.length > 1 ? `Where the time went (${column})` : 'Where the time went';
   const top = topWait(model, column);
-  if (!top) {
+  const split = timeSplit(model, column, top);
+  if (!top && !split.waitsRead) {
     // A recorded program's sessions are not ours: say what the server-wide WRITELOG figure is instead.
     const serverWide = med(model, 'writelog.server.ms', column);
     if (serverWide !== null) return { id: 'time', label, text: `per-session waits do not apply (a recorded program's sessions are not ours); WRITELOG across the server: ${formatDuration(serverWide)}, every session adding to it`, tone: 'neutral' };
-    const readable = med(model, 'waits.sessionTotalMs', column) !== null;
-    return { id: 'time', label, text: readable ? 'the session recorded no waits: the time went to running (CPU), not waiting' : 'not measured (the session\'s waits were not readable)', tone: 'neutral' };
+    if (split.parts.length === 0) return { id: 'time', label, text: "not measured (the session's waits were not readable)", tone: 'neutral' };
   }
+  // The largest measured part leads (issue 28): a wait, the session's CPU, or the data files' reads beyond the read waits.
+  const lead = split.parts[0];
+  if (!lead) return { id: 'time', label, text: nothingRecordedText(split), tone: 'neutral' };
+  if (lead.kind !== 'wait' || !top) return { id: 'time', label, text: `${nonWaitLeadText(split)}${split.waitsRead ? '' : "; the session's waits not measured"}`, tone: 'neutral' };
   // Waits of concurrent sessions (a sweep) or parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
   const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of concurrent sessions or parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
   const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, ofElapsed].filter((x) => x);
-  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`;
+  const besides = split.parts.slice(1).filter((p) => split.elapsedMs !== null && split.elapsedMs > 0 && p.ms / split.elapsedMs >= MENTION_SHARE).map((p) => `${p.name} ${formatDuration(p.ms)}`);
+  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}${besides.length > 0 ? `; then ${besides.join(', ')}` : ''}`;
   const disputed = top.waitType === 'WRITELOG' ? (model.rows.find((r) => r.id === 'writelog.ms')?.consistency ?? []) : [];
-  if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
+  if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${checkNames(model, disputed)}; see Consistency)`, tone: 'bad' };
   return { id: 'time', label, text, tone: 'neutral' };
 }
 
