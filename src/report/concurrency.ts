@@ -168,7 +168,7 @@ export function concurrencyHeadline(model: Pick<ConcurrencyModel, 'points' | 'le
   const judgement = indicative
     ? `indicative (${runs}; ${MORE_RUNS_HINT})`
     : `${ends.map(range).join(' and ')}, ${runs}; ${unclear.length === 0 ? 'conclusive' : `not conclusive at ${unclear.join(', ')} session${unclear.length === 1 && unclear[0] === 1 ? '' : 's'}: the runs' ranges overlap`}`;
-  const text = `${curve.other} gains ${formatFactor(fewest.gain)} at ${sessionsText(fewest.n)}, ${formatFactor(most.gain)} at ${most.n} (commits per second vs DISABLED, ${curve.gains.length} session counts; ${judgement})`;
+  const text = `${curve.other} gains ${formatFactor(fewest.gain)} at ${sessionsText(fewest.n)}, ${formatFactor(most.gain)} at ${sessionsText(most.n)} (commits per second vs DISABLED, ${curve.gains.length} session counts; ${judgement})`;
   return { mode: curve.other, text, conclusive: !indicative && unclear.length === 0, gains: [...curve.gains].reverse().map((g) => ({ sessions: g.n, gain: g.gain, min: g.min, max: g.max, conclusive: g.conclusive })) };
 }
 

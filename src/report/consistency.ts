@@ -85,7 +85,8 @@ export function statementsDisagreementText(summaries: readonly ConsistencySummar
 
 /** The marker a disagreeing metric row gets in text tables (Markdown, CLI). */
 export function disagreementMarker(rows: readonly RowDisagreement[]): string {
-  return rows.length === 0 ? '' : ` ⚠ sources disagree (${rows.map((r) => r.check).join(', ')}; see Consistency)`;
+  // The checks are named in the Consistency section by their labels; their ids are not for people (issue 28).
+  return rows.length === 0 ? '' : ` ⚠ sources disagree (${rows.length === 1 ? 'one check' : `${rows.length} checks`}; see Consistency)`;
 }
 
 /** The Markdown section (also the CLI's text output): one line per check, disagreements first. */

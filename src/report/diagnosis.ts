@@ -4,7 +4,7 @@ import type { RunResult } from '../profile/types';
 import type { ComparisonModel, Evidence, Finding, MetricRow } from './comparisonModel';
 import { topWait } from './verdict';
 import { MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
-import { formatDuration, formatFactor } from './units';
+import { formatCount, formatDuration, formatFactor } from './units';
 
 export type { Evidence, Finding } from './comparisonModel';
 
@@ -193,8 +193,8 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     findings.push({
       id: 'flushes-per-commit',
       severity: 'info',
-      title: `Log flushes per commit: ${perCommit.map((x) => `${label(x.c)} ${perCommitText(x.flushes / x.commits)}`).join(', ')}`,
-      detail: `${perCommit.map((x) => `${label(x.c)}: ${x.flushes} flushes for ${x.commits} write transactions`).join('; ')}. About 1 means every commit waited for its own flush; well below 1 means commits shared flushes (delayed durability, or larger transactions).`,
+      title: `Log flushes: ${perCommit.map((x) => `${x.c === 'RUN' ? '' : `${x.c} `}${perCommitText(x.flushes / x.commits)} per commit`).join(', ')}`,
+      detail: `${perCommit.map((x) => `${label(x.c)}: ${formatCount(x.flushes)} flushes for ${formatCount(x.commits)} write transactions`).join('; ')}. About 1 flush per commit means every commit waited for its own flush; well below 1 per commit means commits shared flushes (delayed durability, or larger transactions).`,
       suggestion: null,
       evidence: perCommit.flatMap((x) => [ev(x.id, x.c, x.flushes), ev('commits', x.c, x.commits)]),
     });

@@ -7,7 +7,6 @@ import { concurrencyMarkdownLines } from './concurrency';
 import { consistencyMarkdownLines, disagreementMarker, statementsDisagreementText } from './consistency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
-import { formatNumber } from './units';
 import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import { causesMarkdownLines } from './causes/text';
@@ -15,7 +14,7 @@ import type { RatioCell, Summary } from './stats';
 
 // Cell and ratio text live in format.ts (no server or probe imports), so the webview bundle can use them too.
 export { formatNumber, formatRatio, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
-import { formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
+import { evidenceText, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
 
 function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
   if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
@@ -60,7 +59,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   if (model.diagnosis.length > 0 || causes) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
-      const evidence = f.evidence.map((e) => `${e.metric} ${e.column} = ${formatNumber(e.value, 3)}`).join('; ');
+      const evidence = f.evidence.map((e) => evidenceText(model.rows, e)).join('; ');
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
     // Every cause with its evidence (issue 29): the baseline's in full, the other modes' leaders after it.

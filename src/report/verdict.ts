@@ -139,7 +139,8 @@ function flushesFact(model: ComparisonModel): VerdictFact {
     const flushes = med(model, 'flushes.counter', c) ?? med(model, 'flushes.xe', c);
     const commits = med(model, 'commits', c);
     if (flushes === null || commits === null || commits <= 0) unknown.push(c);
-    else parts.push(`${c} ${perCommitText(flushes / commits)} (${formatCount(flushes)} for ${formatCount(commits)})`);
+    // Every figure with its unit (issue 28): "DISABLED 1.00 per commit (500 flushes for 500 commits)"; a profile's one column is not named.
+    else parts.push(`${c === 'RUN' ? '' : `${c} `}${perCommitText(flushes / commits)} per commit (${formatCount(flushes)} flush${flushes === 1 ? '' : 'es'} for ${formatCount(commits)} commit${commits === 1 ? '' : 's'})`);
   }
   const text = parts.length > 0 ? parts.join(', ') + (unknown.length > 0 ? `; ${unknown.join(', ')}: not measured` : '') : 'not measured (the log-flush and write-transaction counters were not readable)';
   // The figure's own sources disagree (report/consistency.ts): said here, next to it, never hidden.

@@ -96,8 +96,8 @@ export function assessCauses(runs: readonly RunResult[], sweep: readonly SweepLe
     : { ms: 0, evidence: ['the measured database is not tempdb and no SCHEMA_ONLY table explains commits without a flush'], notMeasured: null };
   const notLogPart: Part = noFlush ? { ms: 0, evidence: [`the time outside commit waits is counted under "${CAUSE_CATALOG.tempdb.label}"`], notMeasured: null } : elsewhere;
   if (sweep.length > 1) {
-    const levels = [...sweep].sort((x, y) => x.sessions - y.sessions).map((l) => `${l.sessions} session${l.sessions === 1 ? '' : 's'}: ${l.flushesPerCommit === null ? 'not measured' : perCommit(l.flushesPerCommit)}${l.writelogMsPerCommit !== null ? ` (${formatNumber(l.writelogMsPerCommit, 2)} ms WRITELOG per commit)` : ''}`);
-    writes.groupCommit.evidence.push(`across the sweep, flushes per commit — ${levels.join('; ')} — report/concurrency`);
+    const levels = [...sweep].sort((x, y) => x.sessions - y.sessions).map((l) => `${l.sessions} session${l.sessions === 1 ? '' : 's'}: ${l.flushesPerCommit === null ? 'not measured' : `${perCommit(l.flushesPerCommit)} flushes per commit`}${l.writelogMsPerCommit !== null ? ` (${formatNumber(l.writelogMsPerCommit, 2)} ms WRITELOG per commit)` : ''}`);
+    writes.groupCommit.evidence.push(`across the sweep — ${levels.join('; ')} — the concurrency table`);
   }
   const hs = hyperscalePart(inp);
   const ag = agSyncCommitPart(inp);

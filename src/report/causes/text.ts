@@ -84,7 +84,7 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   if (a.notes.length > 0) out.push('');
   for (const c of a.causes) {
     if (c.notMeasured) continue;
-    out.push(`- **${md(c.label)}** (\`${c.cause}\`) — ${md(shareText(c))}; delayed durability helps: ${helpsText(c.helpsDelayedDurability)}.`);
+    out.push(`- **${md(c.label)}** — ${md(shareText(c))}; delayed durability helps: ${helpsText(c.helpsDelayedDurability)}.`);
     if (c.share !== null && c.share > 0) {
       out.push(`  - ${md(c.summary)}.`);
       for (const e of c.evidence) out.push(`  - ${md(e)}`);
@@ -96,7 +96,7 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   }
   // Causes not measured for the same reason share one line: the reason and the GRANT once.
   for (const g of notMeasuredGroups(a)) {
-    out.push(`- ${g.causes.map((c) => `**${md(c.label)}** (\`${c.cause}\`)`).join(', ')} — not measured: ${md(withoutPrefix(g.reason))}${g.grant ? ` To enable: \`${md(g.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
+    out.push(`- ${g.causes.map((c) => `**${md(c.label)}**`).join(', ')} — not measured: ${md(withoutPrefix(g.reason))}${g.grant ? ` To enable: \`${md(g.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
   }
   for (const [col, other] of Object.entries(others)) {
     const top = other.causes.filter((c) => c.share !== null && c.share > 0).slice(0, 3);

@@ -36,8 +36,8 @@ describe('npm run demo:cli', function () {
     const tableAt = r.stdout.indexOf('| Metric |');
     assert.ok(verdictAt > 0 && tableAt > verdictAt, `the verdict must come before the metric table:\n${r.stdout.slice(0, 1500)}`);
     const verdict = r.stdout.slice(verdictAt, tableAt);
-    assert.match(verdict, /FORCED ran [\d.]+× faster than DISABLED \(range [\d.]+×–[\d.]+×, conclusive\)/);
-    assert.match(verdict, /Log flushes per commit: DISABLED 1\.00 \(500 for 500\), FORCED 0\.0\d+ \(\d for 500\)/);
+    assert.match(verdict, /FORCED ran [\d.]+× faster than DISABLED \([\d.]+–[\d.]+×, 3 runs each; conclusive\)/);
+    assert.match(verdict, /Log flushes per commit: DISABLED 1\.00 per commit \(500 flushes for 500 commits\), FORCED 0\.0\d+ per commit \(\d flush(es)? for 500 commits\)/);
     assert.match(verdict, /WRITELOG/);
     assert.match(verdict, /about [\d,]+ of this workload's commits/);
     assert.match(verdict, /Original setting DISABLED restored ✓ \(verified\)/);
