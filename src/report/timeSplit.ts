@@ -77,3 +77,20 @@ export function nothingRecordedText(split: TimeSplit): string {
   const elapsed = split.elapsedMs !== null ? `the ${formatDuration(split.elapsedMs)} elapsed` : 'the elapsed time';
   return `the server recorded ${list} for the session: ${elapsed} went to the client and the network, or to work too short to record${notMeasured.length > 0 ? ` (not measured: ${notMeasured.join(', ')})` : ''}`;
 }
+
+/** Below this share of the elapsed time recorded on the server, the verdict says where the rest is (not on the server). */
+export const RECORDED_SHARE_LOW = 0.5;
+
+/**
+ * "; the server recorded 3 % of the 1.20 s elapsed (waits, CPU) — the rest was the client, the network or work too short
+ * to record", when what the server measured is a small part of the elapsed time: a top wait of 0.5 ms is then no answer
+ * on its own. Empty when the recorded time covers the run, or when a part of it was not measured.
+ */
+export function unrecordedText(split: TimeSplit, waitsMs: number | null): string {
+  const e = split.elapsedMs;
+  if (e === null || e <= 0 || waitsMs === null || split.cpuMs === null) return '';
+  const recorded = waitsMs + split.cpuMs + (split.readsBeyondWaitsMs ?? 0);
+  if (recorded / e >= RECORDED_SHARE_LOW) return '';
+  const what = ['waits', 'CPU', split.readsBeyondWaitsMs ? 'data-file reads' : null].filter((x) => x).join(', ');
+  return `; the server recorded ${formatShare(recorded / e)} of the ${formatDuration(e)} elapsed (${what}) — the rest was the client, the network or work too short to record`;
+}

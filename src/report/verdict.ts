@@ -6,7 +6,7 @@ import { causeLead, type CauseLead } from './causes/text';
 import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
 import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
-import { MENTION_SHARE, nonWaitLeadText, nothingRecordedText, timeSplit } from './timeSplit';
+import { MENTION_SHARE, nonWaitLeadText, nothingRecordedText, timeSplit, unrecordedText } from './timeSplit';
 
 /**
  * The largest log block SQL Server writes: under delayed durability the log is flushed when a block reaches it, so
@@ -184,12 +184,12 @@ function timeFact(model: ComparisonModel): VerdictFact {
   // The largest measured part leads (issue 28): a wait, the session's CPU, or the data files' reads beyond the read waits.
   const lead = split.parts[0];
   if (!lead) return { id: 'time', label, text: nothingRecordedText(split), tone: 'neutral' };
-  if (lead.kind !== 'wait' || !top) return { id: 'time', label, text: `${nonWaitLeadText(split)}${split.waitsRead ? '' : "; the session's waits not measured"}`, tone: 'neutral' };
+  if (lead.kind !== 'wait' || !top) return { id: 'time', label, text: `${nonWaitLeadText(split)}${split.waitsRead ? unrecordedText(split, med(model, 'waits.sessionTotalMs', column)) : "; the session's waits not measured"}`, tone: 'neutral' };
   // Waits of concurrent sessions (a sweep) or parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
   const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of concurrent sessions or parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
   const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, ofElapsed].filter((x) => x);
   const besides = split.parts.slice(1).filter((p) => split.elapsedMs !== null && split.elapsedMs > 0 && p.ms / split.elapsedMs >= MENTION_SHARE).map((p) => `${p.name} ${formatDuration(p.ms)}`);
-  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}${besides.length > 0 ? `; then ${besides.join(', ')}` : ''}`;
+  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}${besides.length > 0 ? `; then ${besides.join(', ')}` : ''}${unrecordedText(split, med(model, 'waits.sessionTotalMs', column))}`;
   const disputed = top.waitType === 'WRITELOG' ? (model.rows.find((r) => r.id === 'writelog.ms')?.consistency ?? []) : [];
   if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${checkNames(model, disputed)}; see Consistency)`, tone: 'bad' };
   return { id: 'time', label, text, tone: 'neutral' };

@@ -115,6 +115,11 @@ describe('report: where the time went follows the measured time (issue 28)', () 
     assert.equal(fact(v, 'time'), "WRITELOG, 600 ms — 100 % of the session's waits, 60 % of the elapsed time; then data-file reads 250 ms");
   });
 
+  it('a wait that is a sliver of the elapsed time says where the rest is: not recorded on the server (the e2e sweep: 0.5 ms of WRITELOG)', () => {
+    const v = buildVerdict(buildComparisonModel([readingRun({ elapsedMs: 1200, readStallMs: 0, cpuMs: 0, waits: { WRITELOG: { count: 60, ms: 0.5 } } })]));
+    assert.equal(fact(v, 'time'), "WRITELOG, 0.5 ms — 100 % of the session's waits, <1 % of the elapsed time; the server recorded <1 % of the 1.20 s elapsed (waits, CPU) — the rest was the client, the network or work too short to record");
+  });
+
   it('nothing recorded on the server is not "CPU": it says what was measured as nothing and what was not measured', () => {
     const none = buildVerdict(buildComparisonModel([readingRun({ elapsedMs: 800, readStallMs: 0, cpuMs: 0 })]));
     assert.equal(fact(none, 'time'), 'the server recorded no waits, no CPU and no data-file read stall for the session: the 800 ms elapsed went to the client and the network, or to work too short to record');

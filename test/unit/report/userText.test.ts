@@ -148,6 +148,7 @@ describe('report text reads right over the fixtures (issue 28)', () => {
   it('the checks catch what they are for: a bare count, a metric id, a camelCase field, undefined', () => {
     assert.equal(bareNumbers('DISABLED 1,000 for 1,000').length, 2);
     assert.deepEqual(bareNumbers('WRITELOG, 1.20 s — 60 % of the elapsed time; 13.7–23.6×, 3 runs each; SQL error 208 at line 19; trace flag 3979'), []);
+    assert.deepEqual(bareNumbers("the script's measured batch 2 (lines 22–31), after setup batch 1 (lines 1–20)"), []);
     assert.equal(internalIdentifiers('Evidence: writelog.avgMs DISABLED', KNOWN_IDS).length, 1);
     assert.equal(internalIdentifiers('logFlushes were undefined', []).length, 2);
     assert.deepEqual(internalIdentifiers('the durabilityLens.compare.repetitions setting', []), []);

@@ -9,7 +9,7 @@ const UNIT_AFTER = new RegExp(
 );
 
 /** A number may be an identifier or a name, recognised by what comes before it. */
-const NAME_BEFORE = /(?:SQL error|error|line|lines|[Tt]race flags?|flag|Msg|SQL Server|version|sp_|schema version|session|sessions|batch|batches|level|S|run|database_id|ID|id|Learn grades|--repeat|VS Code)\s?$/;
+const NAME_BEFORE = /(?:SQL error|error|line|lines|setup batch|measured batch|[Tt]race flags?|flag|Msg|SQL Server|version|sp_|schema version|session|sessions|batch|batches|level|S|run|database_id|ID|id|Learn grades|--repeat|VS Code)\s?$/;
 
 /**
  * The numbers in `line` that carry no unit: a count, a time or a ratio a reader cannot read without guessing. Skipped:
@@ -39,6 +39,7 @@ export function bareNumbers(line: string): string[] {
     const pair = /^\s(?:of|for|\/|out of)\s[\d,]+(?:\.\d+)?/.exec(after);
     if (pair && UNIT_AFTER.test(after.slice(pair[0].length))) continue;
     if (NAME_BEFORE.test(before)) continue;
+    if (/\b(?:lines?|batch(?:es)?|sessions?|runs?) [\d,]+\s?[–-]\s?$/.test(before)) continue; // "lines 22–31": the range's end is a name too
     out.push(`${m[0]} in “${line.slice(Math.max(0, start - 40), end + 30)}”`);
   }
   return out;
