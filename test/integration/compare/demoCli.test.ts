@@ -63,7 +63,7 @@ describe('compare --markdown opens with the verdict block', function () {
       assert.equal(sections[0], '## Verdict', sections.join(' | '));
       const verdict = out.join('').split('## Verdict\n\n')[1]!.split('\n\n').slice(0, 3).join('\n');
       // First the dominant cause of commit time and whether delayed durability is the lever (issue 29), then the speed-up.
-      assert.match(verdict, /^\*\*[^\n]+: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower) — delayed durability [^\n]+\*\*\n\*\*FORCED (ran [\d.,]+× (faster|slower) than DISABLED \(range .*, conclusive\)|vs DISABLED: no conclusive difference .*)\*\*\n/);
+      assert.match(verdict, /^\*\*[^\n]+: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower) — delayed durability [^\n]+\*\*\n\*\*FORCED (ran [\d.,]+× (faster|slower) than DISABLED \([\d.,]+(–[\d.,]+)?×, 2 runs each; conclusive\)|vs DISABLED: no conclusive difference .*)\*\*\n/);
       for (const label of ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)', 'Data-loss exposure (FORCED)', 'Database']) assert.match(verdict, new RegExp(`^- ${label.replace(/[()]/g, '\\$&')}: `, 'm'), label);
       assert.match(verdict, new RegExp(`^- Database: Original setting ${original} restored ✓ \\(verified\\)$`, 'm'));
       // Progress went to stderr in words, never the raw step ids.
