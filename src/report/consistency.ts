@@ -80,7 +80,9 @@ export const CONSISTENCY_STATUS_TEXT: Record<ConsistencyStatus, string> = { pass
 export function statementsDisagreementText(summaries: readonly ConsistencySummary[] | undefined): string | null {
   const rows = disagreementsOf(summaries ?? [], 'statements');
   if (rows.length === 0) return null;
-  return `⚠ The per-statement WRITELOG figures disagree with the session's own waits (${rows.map((r) => r.check).join(', ')}): ${rows[0]!.detail} See Consistency.`;
+  // Named by their labels, never their ids (issue 28).
+  const names = rows.map((r) => summaries?.find((s) => s.check === r.check)?.label ?? 'a cross-check').join('; ');
+  return `⚠ The per-statement WRITELOG figures disagree with the session's own waits (${names}): ${rows[0]!.detail} See Consistency.`;
 }
 
 /** The marker a disagreeing metric row gets in text tables (Markdown, CLI). */
