@@ -67,7 +67,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     for (const c of columns) {
       if (c === baseline) continue;
       const other = cells[c] ?? null;
-      ratios[c] = base && other ? compareSummaries(base, other, def.better) : null;
+      ratios[c] = base && other ? compareSummaries(base, other, def.better, [baseline, c]) : null;
     }
     const unmeasured = def.measurement ? missing.find((m) => m.measurement === def.measurement) : undefined;
     const notMeasured = unmeasured && Object.values(cells).every((x) => x === null) ? unmeasured : null;

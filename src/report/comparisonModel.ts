@@ -103,6 +103,7 @@ export interface Finding {
     | 'logbuffer-high'
     | 'delayed-durability-gain'
     | 'delayed-durability-inconclusive'
+    | 'delayed-durability-indicative'
     | 'writelog-share'
     | 'flushes-per-commit';
   severity: 'info' | 'warning' | 'error';

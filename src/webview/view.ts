@@ -1,6 +1,6 @@
 // The panel's content as a plain element tree built from PanelData (no DOM here, so tests run in mocha): main.ts
 // turns it into elements with createElement/textContent, and toHtml() serialises it, escaped, for tests.
-import { formatNumber, formatValue, ratioWords } from '../report/format';
+import { evidenceText, formatNumber, formatValue, ratioWords } from '../report/format';
 import type { MetricRow } from '../report/comparison';
 import type { RatioCell, Summary } from '../report/stats';
 import { formatBytes, formatDuration } from '../report/units';
@@ -152,8 +152,9 @@ function diagnosisSection(d: PanelData): VElement {
 }
 
 function findingsList(d: PanelData): VElement {
-  // Evidence names metric ids (writelog.avgMs); the table's label reads better, the id stays in the tooltip.
-  const labelOf = (id: string) => d.model.rows.find((r) => r.id === id)?.label ?? id;
+  // Evidence names metric ids (writelog.avgMs): shown by the table's label, with the value in its unit; the tooltip
+  // says where the figure comes from (the row's source), never the id.
+  const sourceOf = (id: string) => d.model.rows.find((r) => r.id === id)?.source ?? '';
   if (d.model.diagnosis.length === 0) return h('p', { class: 'dl-muted' }, 'No finding: nothing in these figures matched a diagnosis rule.');
   return h(
     'ul',
@@ -167,7 +168,7 @@ function findingsList(d: PanelData): VElement {
         h('strong', {}, f.title),
         h('p', {}, f.detail),
         f.suggestion ? h('p', { class: 'dl-suggestion' }, f.suggestion) : null,
-        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', { title: e.metric }, `${labelOf(e.metric)} (${e.column}): ${formatNumber(e.value, 3)}`))) : null,
+        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', { title: sourceOf(e.metric) }, evidenceText(d.model.rows, e)))) : null,
       ),
     ),
   );

@@ -157,7 +157,7 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
           speedupTooLow = true;
         } else {
           const verdict = s.elapsed >= failBelow ? 'meets' : 'is BELOW';
-          io.stderr(`Speed-up FORCED vs DISABLED: ×${formatRatio(s.elapsed)} (runs' range ×${s.min !== null ? formatRatio(s.min) : '?'}–×${s.max !== null ? formatRatio(s.max) : '?'}) ${verdict} the threshold ×${formatRatio(failBelow)}.\n`);
+          io.stderr(`Speed-up FORCED vs DISABLED: ×${formatRatio(s.elapsed)} (runs' range ×${s.min !== null ? formatRatio(s.min) : '?'}–×${s.max !== null ? formatRatio(s.max) : '?'}; ${s.conclusive ? 'conclusive' : `not conclusive: ${s.conclusiveWhy}`}) ${verdict} the threshold ×${formatRatio(failBelow)}.\n`);
           speedupTooLow = s.elapsed < failBelow;
         }
       }

@@ -71,7 +71,7 @@ describe('integration: every sample, at its default size, profiles and compares 
       // The verdict section: its bold lines are the cause lead (when there is one) and then the headline.
       const verdict = swept.markdown.split('## Verdict')[1]?.split('\n## ')[0] ?? '';
       const headline = verdict.split('\n').filter((l) => /^\*\*.*\*\*$/.test(l)).at(-1) ?? '';
-      assert.match(headline, new RegExp(`^\\*\\*FORCED gains [\\d.]+× at ${levels[0]} sessions?, [\\d.]+× at ${levels[levels.length - 1]} \\(commits per second vs DISABLED`), swept.markdown.slice(0, 800));
+      assert.match(headline, new RegExp(`^\\*\\*FORCED gains [\\d.]+× at ${levels[0]} sessions?, [\\d.]+× at ${levels[levels.length - 1]} sessions \\(commits per second vs DISABLED`), swept.markdown.slice(0, 800));
     });
   }
 });

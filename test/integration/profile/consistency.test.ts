@@ -81,7 +81,7 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     assert.match(c.detail, /disagree by 50\.0 %/);
     // The Markdown shows it next to the figures (the table rows and the verdict's flushes-per-commit) and in its block.
     const md = await cli({}, (f) => (f.counterFactors = { 'Log Flushes/sec': 0.5 }), 'profile', join(dir, 's1.sql'));
-    assert.match(md, /\| Log flushes \(counter\) ⚠ sources disagree \(log-flushes:xe-vs-counter, log-flushes:counter-vs-file-writes; see Consistency\) \|/);
+    assert.match(md, /\| Log flushes \(counter\) ⚠ sources disagree \(2 checks; see Consistency\) \|/);
     assert.match(md, /Log flushes per commit: .* — the flush sources disagree/);
     assert.match(md, /## Consistency\n\nIndependent sources of the same figure, reconciled on this server on every run:\n\n- \*\*DISAGREES\*\* — Log flushes: Extended Events count vs the Log Flushes\/sec counter: /);
   });
@@ -96,8 +96,8 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     assert.deepEqual(c.sources.map((s) => s.value), [INSERTS, 0]);
     // Beside the figures concerned: the session's WRITELOG rows and, above the statements table, the warning.
     const md = await cli({}, (f) => (f.withholdSessionWaits = ['WRITELOG']), 'profile', join(dir, 's1.sql'));
-    assert.match(md, /\| WRITELOG waits \(session\) ⚠ sources disagree \(writelog-waits:statements-vs-session; see Consistency\) \| 0 \|/);
-    assert.match(md, /> ⚠ The per-statement WRITELOG figures disagree with the session's own waits \(writelog-waits:statements-vs-session, writelog-time:statements-vs-session\): .* See Consistency\.\n\n## Statements/);
+    assert.match(md, /\| WRITELOG waits \(session\) ⚠ sources disagree \(one check; see Consistency\) \| 0 \|/);
+    assert.match(md, /> ⚠ The per-statement WRITELOG figures disagree with the session's own waits \(WRITELOG waits: per-statement trace vs the session's sys\.dm_exec_session_wait_stats; WRITELOG time: .*?\): .* See Consistency\.\n\n## Statements/);
   });
 
   it('D2: wait_info whose unit the server does not state is read as milliseconds when the session waits say so ("unit inferred"), and the per-statement WRITELOG ms follow', async () => {

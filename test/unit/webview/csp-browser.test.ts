@@ -241,7 +241,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
       assert.deepEqual(layout.tabs, [], 'tabs cut or off-screen');
       assert.deepEqual(layout.names, [], 'metric names cut');
       assert.ok(layout.metricsOverflow === 0, `the metric table is ${layout.metricsOverflow} px wider than the panel`);
-      assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \(range/);
+      assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \([\d.]+–[\d.]+×, 3 runs each; conclusive\)$/);
       assert.deepEqual(layout.facts.slice(0, 3), ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)']);
     });
   }
