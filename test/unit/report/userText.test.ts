@@ -2,7 +2,7 @@
 // Markdown export and the CLI's text (the same Markdown) — carry a unit on every number of their evidence lines
 // (verdict, diagnosis, causes), and no internal identifier or JavaScript leftover anywhere.
 import { strict as assert } from 'node:assert';
-import { panelDataFromComparison, panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromComparison, panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { ok } from '../../../src/probes/measurement';
 import type { ComparisonResult } from '../../../src/profile/compare';
 import { CONSISTENCY_CHECK_IDS } from '../../../src/profile/consistency';
