@@ -47,13 +47,13 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.untracedComparison) out.push('', md(UNTRACED_COMPARISON_TEXT));
   // Whether the elapsed difference is conclusive and why (issue 28): the reason beside the figures, not only a flag.
   const elapsed = model.rows.find((r) => r.id === 'elapsed');
   for (const c of others) {
     const r = elapsed?.ratios[c];
     if (r?.conclusiveWhy) out.push('', `Elapsed, ${md(c)} vs ${md(model.baseline)}: ${r.conclusive ? 'conclusive' : 'not conclusive'} — ${md(r.conclusiveWhy)}.`);
   }
-  if (model.untracedComparison) out.push('', md(UNTRACED_COMPARISON_TEXT));
   // The trace's own cost next to the figures it slowed (issue 28): measured, or not measured with why.
   if (model.traceOverhead) out.push('', '## Per-statement trace cost', '', ...traceOverheadLines(model.traceOverhead).map((l) => `- ${md(l)}`));
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
