@@ -33,7 +33,12 @@ export interface ResultSummary {
   error: string | null;
   /** "SQL Server" or the stand-in label: stand-in figures are a simulation, never SQL Server's. */
   figures: string;
-  verdict: { headline: string; facts: { label: string; text: string }[] } | null;
+  verdict: {
+    headline: string;
+    facts: { label: string; text: string }[];
+    /** The headline speed-up and whether it is conclusive (two runs or more per mode, ranges apart), with why (issue 28). */
+    speedup: { mode: string; baseline: string; factor: number; min: number | null; max: number | null; runs: { baseline: number; mode: number }; conclusive: boolean; why: string } | null;
+  } | null;
   /** Diagnosis findings: what was concluded and the figures it rests on. */
   findings: { severity: string; title: string; detail: string; suggestion: string | null }[];
   /** report/causes per column when this version's model carries it (absent from older results). */
@@ -71,7 +76,8 @@ export function summarizeResult(r: ResultInput): ResultSummary {
   if (r.kind !== 'trace') {
     try {
       const v = buildVerdict(m, { restore: r.restore ? { ok: r.restore.ok, message: r.restore.message, originalSetting: r.restore.originalSetting ?? null, verifiedSetting: r.restore.verifiedSetting ?? null } : null, workload: r.workload });
-      verdict = { headline: v.headline, facts: v.facts.map((f) => ({ label: f.label, text: f.text })) };
+      const sp = v.speedup;
+      verdict = { headline: v.headline, facts: v.facts.map((f) => ({ label: f.label, text: f.text })), speedup: sp ? { mode: sp.mode, baseline: sp.baseline, factor: sp.factor, min: sp.min, max: sp.max, runs: sp.runs, conclusive: sp.conclusive, why: sp.why } : null };
     } catch {
       verdict = null; // an older result's model may lack what the verdict reads: the rest is still told
     }

@@ -39,7 +39,7 @@ const PATH_PROPERTY = {
 };
 
 const LINE_PROPERTIES = {
-  startLine: { type: 'integer', minimum: 1, description: '1-based first line of the T-SQL to run. With endLine: exactly those lines run (a selection; GO lines in it split batches). Without endLine: the GO batch containing this line runs, after the script\'s setup batches when it marks them (-- durability-lens: setup … measure). Omit both to run the whole file (its setup markers honoured).' },
+  startLine: { type: 'integer', minimum: 1, description: '1-based first line of the T-SQL to run. With endLine: exactly those lines run (a selection; GO lines in it split batches). Without endLine: the GO batch containing this line runs, after the script\'s setup batches when it marks them (-- durability-lens: setup … measure). Omit both to run the whole file (its setup markers honoured); a file that defines a procedure, function or trigger is then refused (its CREATE/ALTER would run) — pass the lines of an EXEC that calls it.' },
   endLine: { type: 'integer', minimum: 1, description: '1-based last line (inclusive) of the T-SQL to run; needs startLine.' },
 };
 
@@ -67,7 +67,7 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
     toolReferenceName: 'durabilityResults',
     changesDatabase: false,
     modelDescription:
-      'Returns the measured results of the latest Durability Lens profile or durability comparison (nothing runs): the verdict (speed-up of FORCED vs DISABLED with its range and whether it is conclusive, log flushes per commit, where the time went), the causes and diagnosis findings with the figures they rest on, the consistency checks between independent sources of the same figure, every figure that was NOT measured with the reason and the GRANT that enables it (never read a missing figure as zero), whether the figures are the test stand-in\'s rather than SQL Server\'s, and how the database was left (DELAYED_DURABILITY restored and verified). Use it to explain a run the user made, or after durability_lens_profile / durability_lens_compare_durability.',
+      'Returns the measured results of the latest Durability Lens profile or durability comparison (nothing runs): the verdict (speed-up of FORCED vs DISABLED with its range and whether it is conclusive (two runs or more per mode with ranges apart; one run per mode is only indicative), log flushes per commit, where the time went), the causes and diagnosis findings with the figures they rest on, the consistency checks between independent sources of the same figure, every figure that was NOT measured with the reason and the GRANT that enables it (never read a missing figure as zero), whether the figures are the test stand-in\'s rather than SQL Server\'s, and how the database was left (DELAYED_DURABILITY restored and verified). Use it to explain a run the user made, or after durability_lens_profile / durability_lens_compare_durability.',
     userDescription: 'Read the verdict, causes and consistency of the latest profile or comparison (reads only).',
     inputSchema: {
       type: 'object',

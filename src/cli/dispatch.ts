@@ -53,7 +53,10 @@ export async function runCli(argv: readonly string[], rawIO: CliIO, entries: rea
 }
 
 async function runCommand(command: CliCommand, rest: readonly string[], io: CliIO): Promise<number> {
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Not after '--': `record -- npm test --help` passes --help to the program it runs.
+  const end = rest.indexOf('--');
+  const own = end < 0 ? rest : rest.slice(0, end);
+  if (own.includes('--help') || own.includes('-h')) {
     io.stdout(command.usage);
     return EXIT_OK;
   }

@@ -1,5 +1,6 @@
 // Classifies driver and server errors into what the user must know: what happened, that nothing changed,
 // and what to do. Works on plain objects shaped like tedious's ConnectionError / RequestError, so tests need no socket.
+import { definedFields } from '../shared/definedFields';
 import { INVALID_CERTIFICATE_CODES, UNTRUSTED_ISSUER_CODES } from './certificateCodes';
 import type { ConnectionFailureInfo, ConnectionFailureKind, ConnectionProfile, SqlErrorInfo } from './types';
 
@@ -174,15 +175,16 @@ export function sqlErrorsOf(err: unknown): SqlErrorInfo[] {
   const e = err as ErrorLike & { state?: number; class?: number; lineNumber?: number; procName?: string };
   if (Array.isArray(e.errors)) return e.errors.flatMap((inner) => sqlErrorsOf(inner));
   if (typeof e.number !== 'number') return [];
+  // Kept with the run (history, exports): no procName key for a batch, rather than an undefined one.
   return [
-    {
+    definedFields({
       number: e.number,
       state: e.state ?? 0,
       class: e.class ?? 0,
       message: e.message ?? '',
       lineNumber: e.lineNumber ?? 0,
-      ...(e.procName ? { procName: e.procName } : {}),
-    },
+      procName: e.procName || undefined,
+    }),
   ];
 }
 

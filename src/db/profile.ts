@@ -63,7 +63,8 @@ export function toTediousConfig(profile: ConnectionProfile, secret: string | und
       connectTimeout: profile.connectTimeoutMs ?? 15000,
       // The workload may run for minutes (loops, WAITFOR); cancellation is explicit instead.
       requestTimeout: role === 'workload' ? 0 : 60000,
-      ...(role === 'workload' ? { cancelTimeout: profile.cancelTimeoutMs ?? WORKLOAD_CANCEL_TIMEOUT_MS } : {}),
+      // Unset for the monitor: tedious keeps its own default (it validates cancelTimeout only when given).
+      cancelTimeout: role === 'workload' ? profile.cancelTimeoutMs ?? WORKLOAD_CANCEL_TIMEOUT_MS : undefined,
       // Rows are handled per event; never let tedious accumulate them.
       rowCollectionOnDone: false,
       rowCollectionOnRequestCompletion: false,

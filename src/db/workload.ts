@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Request } from 'tedious';
 import { addCallParameters } from './procedureCall';
+import { definedFields } from '../shared/definedFields';
 import { sqlErrorsOf } from './errors';
 import { addParameters, type TediousSession } from './session';
 import type { BatchReport, WorkloadBatch, WorkloadMessage } from './types';
@@ -95,6 +96,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
     const started = performance.now();
     let iteration = 0;
     const forward = (kind: 'info' | 'error') => (token: MessageToken) => {
+      // A plain literal: this runs once per PRINT/RAISERROR (a workload may send millions); JSON leaves out the undefined procName.
       const message: WorkloadMessage = {
         kind,
         at: Date.now(),
@@ -106,7 +108,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
         // PRINT takes at most 8,000 characters (Learn: print-transact-sql); only a misbehaving server sends more.
         message: token.message.length > MAX_MESSAGE_CHARS ? `${token.message.slice(0, MAX_MESSAGE_CHARS)}… [${token.message.length - MAX_MESSAGE_CHARS} more characters not kept]` : token.message,
         lineNumber: token.lineNumber,
-        ...(token.procName ? { procName: token.procName } : {}),
+        procName: token.procName || undefined,
         documentLine: documentLineOf(batch.firstLine, token.lineNumber, token.procName),
       };
       report.messageCount++;
@@ -139,7 +141,7 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
             // server rolls back the open transaction when it notices.
             report.cancelled = true;
             report.connectionLost = true;
-            report.error = { number: 0, state: 0, class: 0, message: `The connection was closed while the cancel was pending (${(err as Error).message ?? String(err)}).`, lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };
+            report.error = definedFields({ number: 0, state: 0, class: 0, message: `The connection was closed while the cancel was pending (${(err as Error).message ?? String(err)}).`, lineNumber: 0, documentLine: null, code: code || undefined });
             break;
           }
           if (first && !report.connectionLost && all.every((e) => e.class < FATAL_SEVERITY)) {
@@ -150,8 +152,8 @@ export function runWorkload(session: TediousSession, batch: WorkloadBatch, optio
             continue;
           }
           report.error = first
-            ? { ...first, documentLine: documentLineOf(batch.firstLine, first.lineNumber, first.procName), ...(code ? { code } : {}) }
-            : { number: 0, state: 0, class: 0, message: (err as Error).message ?? String(err), lineNumber: 0, documentLine: null, ...(code ? { code } : {}) };
+            ? definedFields({ ...first, documentLine: documentLineOf(batch.firstLine, first.lineNumber, first.procName), code: code || undefined })
+            : definedFields({ number: 0, state: 0, class: 0, message: (err as Error).message ?? String(err), lineNumber: 0, documentLine: null, code: code || undefined });
           // The connection is gone (or about to be): nothing more can run on it.
           break;
         }

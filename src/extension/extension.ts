@@ -3,34 +3,22 @@
 import * as vscode from 'vscode';
 import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
-import { registerCommands } from './commands';
+import { registerCommands, ProfilingController, StatementHints, registerReadinessCommand } from './profiling';
 import { registerWalkthrough } from './walkthrough';
 import { useTranslator } from './l10n';
-import { registerConnectionCommands } from './connectionCommands';
-import { ConnectionManager } from './connectionManager';
-import { ConnectionStore } from './connectionStore';
-import type { LanguageService } from './languageClient';
-import { DurabilityLanguageStatus } from './languageStatus';
+import { registerConnectionCommands, ConnectionManager, ConnectionStore, type ActiveConnection } from './connections';
+import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
 import { ComparisonPanels } from './panel';
-import { ProfilingController } from './profilingController';
-import { StatementHints } from './statementHints';
-import { ProcedureParameterStore } from './procedureParameterStore';
-import { ProcedureRunner } from './procedureRun';
-import { AdhocTrace } from './adhocTrace';
-import { RecordingWindow } from './recordingWindow';
+import { ProcedureParameterStore, ProcedureRunner } from './procedures';
+import { AdhocTrace, RecordingWindow } from './recording';
 import { ConsentCommands, HistoryCommands, RecordingCommands } from './commandIds';
-import { ConsentGate } from './consent/consentGate';
-import { ConsentStore } from './consent/consentStore';
-import { registerHistoryCommands } from './historyCommands';
-import { registerReadinessCommand } from './readinessCommand';
-import { offerOrphanCleanup } from './orphanSessions';
-import { HEARTBEAT_MS, SessionLedger } from './sessionLedger';
-import { RunHistory } from './runHistory';
+import { ConsentGate, ConsentStore } from './consent';
+import { registerHistoryCommands, RunHistory } from './history';
+import { offerOrphanCleanup, HEARTBEAT_MS, SessionLedger } from './sessions';
 import { currentRunSettings } from './runOptions';
-import { registerHeaviestLogWriters } from './topLog/index';
-import type { ActiveConnection } from './connectionManager';
-import { registerLmTools } from './lm/lmTools';
-import { registerMssqlCommands } from './mssql/mssqlCommands';
+import { registerHeaviestLogWriters } from './topLog';
+import { registerLmTools } from './lm';
+import { registerMssqlCommands } from './mssql';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
@@ -71,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   // and the language status item says "starting" until then.
   // (A bundled import() of a chunk evaluates it at once, so it waits for the next turn of the event loop.)
   const service: Promise<LanguageService | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(() => import(/* webpackChunkName: "languageClient" */ './languageClient'))
+    .then(loadLanguageClient)
     .then(({ startLanguageService }) => startLanguageService(context, output, (state) => status.setState(state), () => database))
     .catch((error: unknown) => {
       status.setState('failed');
@@ -105,9 +93,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   // What the user confirmed to run (file, text, connection), per workspace; an edit of the file revokes it.
   const consent = new ConsentGate(new ConsentStore(context.workspaceState), output);
   profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints, consent);
-  const trace = new AdhocTrace(output, connections, panels, history, ledger);
+  const trace = new AdhocTrace({ output, connections, panels, history, ledger });
   adhocTrace = trace;
-  const recording = new RecordingWindow(output, connections, panels, history, ledger);
+  const recording = new RecordingWindow({ output, connections, panels, history, ledger });
   const controller = profiling;
   const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
     const source = connections.connectionSource();

@@ -6,11 +6,11 @@ import { readRunSettings, type ReadRunSettingsOptions, type RunSettingKey, type 
 import { SETTINGS_SECTION } from '../shared/settings';
 
 /**
- * Settings that make SQL Server write somewhere (the event-file target and its path) are read from the user's
- * settings only — never from a workspace's .vscode/settings.json, which a cloned repository controls. package.json
+ * Settings that make SQL Server write somewhere (the event-file target and its path), and the one that runs the
+ * workload several times (xe.traceOverheadRuns), are read from the user's settings only — never from a workspace's .vscode/settings.json, which a cloned repository controls. package.json
  * also gives them machine scope and lists them in restrictedConfigurations.
  */
-const USER_LEVEL_ONLY: readonly RunSettingKey[] = ['xe.target', 'xe.eventFilePath'];
+const USER_LEVEL_ONLY: readonly RunSettingKey[] = ['xe.target', 'xe.eventFilePath', 'xe.traceOverheadRuns'];
 
 export function currentRunSettings(options: ReadRunSettingsOptions = {}): RunSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
@@ -70,6 +70,14 @@ export function coreRunOptions(s: RunSettings) {
  */
 export function benignWaitOptions(s: RunSettings): BenignWaitOptions {
   return { include: [...s.benignInclude], exclude: [...s.benignExclude] };
+}
+
+/**
+ * Runs each way of the trace-overhead measurement for a Profile (issue 28), or undefined: off, or nothing to measure
+ * (the per-statement trace is off). Only Profile takes it; comparisons run without the trace.
+ */
+export function traceOverheadRunsOf(s: RunSettings): number | undefined {
+  return s.xeTraceOverheadRuns > 0 && s.xeEnabled && s.xeStatements ? s.xeTraceOverheadRuns : undefined;
 }
 
 /** Comparison defaults from settings: modes, repetitions, warm-up, and the concurrency sweep's levels when set. */

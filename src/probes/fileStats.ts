@@ -4,6 +4,7 @@ import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import type { GrantContext, RequiredPermission } from './permissions';
+import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
 import { counter, counterOrZero, delta, num, ratio, text } from './values';
 
 /**
@@ -125,35 +126,35 @@ export function fileKind(type: number | null): FileKind {
   }
 }
 
-export function mapFileStatsRow(r: Record<string, unknown>): FileStatsRow {
-  return {
-    fileId: num(r.file_id) ?? 0,
-    kind: fileKind(num(r.type)),
-    typeDesc: text(r.type_desc) ?? '',
-    logicalName: text(r.logical_name) ?? '',
-    physicalName: text(r.physical_name) ?? '',
-    sampleMs: counterOrZero(r.sample_ms),
-    reads: counterOrZero(r.num_of_reads),
-    bytesRead: counterOrZero(r.num_of_bytes_read),
-    readStallMs: counterOrZero(r.io_stall_read_ms),
-    writes: counterOrZero(r.num_of_writes),
-    bytesWritten: counterOrZero(r.num_of_bytes_written),
-    writeStallMs: counterOrZero(r.io_stall_write_ms),
-    ioStallMs: counterOrZero(r.io_stall),
-    sizeOnDiskBytes: counter(r.size_on_disk_bytes),
-  };
-}
+/** The columns of FILE_STATS_SQL / FILE_STATS_CURRENT_DB_SQL (columns.ts). */
+export const FILE_STATS_COLUMNS: ColumnTable<FileStatsRow> = {
+  fileId: ['file_id', intOrZero],
+  kind: ['type', (value) => fileKind(num(value))],
+  typeDesc: ['type_desc', textOrEmpty],
+  logicalName: ['logical_name', textOrEmpty],
+  physicalName: ['physical_name', textOrEmpty],
+  sampleMs: ['sample_ms', counterOrZero],
+  reads: ['num_of_reads', counterOrZero],
+  bytesRead: ['num_of_bytes_read', counterOrZero],
+  readStallMs: ['io_stall_read_ms', counterOrZero],
+  writes: ['num_of_writes', counterOrZero],
+  bytesWritten: ['num_of_bytes_written', counterOrZero],
+  writeStallMs: ['io_stall_write_ms', counterOrZero],
+  ioStallMs: ['io_stall', counterOrZero],
+  sizeOnDiskBytes: ['size_on_disk_bytes', counter],
+};
+export const mapFileStatsRow = rowMapper(FILE_STATS_COLUMNS);
 
-export function mapVolumeRow(r: Record<string, unknown>): VolumeRow {
-  return {
-    fileId: num(r.file_id) ?? 0,
-    mountPoint: text(r.volume_mount_point),
-    logicalVolumeName: text(r.logical_volume_name),
-    fileSystemType: text(r.file_system_type),
-    totalBytes: counter(r.total_bytes),
-    availableBytes: counter(r.available_bytes),
-  };
-}
+/** The columns of VOLUME_SQL / VOLUME_CURRENT_DB_SQL. */
+export const VOLUME_COLUMNS: ColumnTable<VolumeRow> = {
+  fileId: ['file_id', intOrZero],
+  mountPoint: ['volume_mount_point', text],
+  logicalVolumeName: ['logical_volume_name', text],
+  fileSystemType: ['file_system_type', text],
+  totalBytes: ['total_bytes', counter],
+  availableBytes: ['available_bytes', counter],
+};
+export const mapVolumeRow = rowMapper(VOLUME_COLUMNS);
 
 /**
  * Every database has at least a data and a log file, so no rows is never "no IO": it is a visibility filter

@@ -5,7 +5,8 @@ import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import type { GrantContext } from './permissions';
 import { platformRules, type ServerPlatform } from './serverInfo';
-import { counterOrZero, delta, num, ratio, text } from './values';
+import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
+import { counterOrZero, delta, ratio, text } from './values';
 
 export const LOG_COUNTER_NAMES = [
   'Log Flushes/sec',
@@ -86,15 +87,15 @@ export interface CounterRow {
   type: number;
 }
 
-export function mapCounterRow(r: Record<string, unknown>): CounterRow {
-  return {
-    objectName: text(r.object_name) ?? '',
-    counterName: text(r.counter_name) ?? '',
-    instanceName: text(r.instance_name) ?? '',
-    value: counterOrZero(r.cntr_value),
-    type: num(r.cntr_type) ?? 0,
-  };
-}
+/** The columns of LOG_COUNTERS_SQL (columns.ts). */
+export const COUNTER_COLUMNS: ColumnTable<CounterRow> = {
+  objectName: ['object_name', textOrEmpty],
+  counterName: ['counter_name', textOrEmpty],
+  instanceName: ['instance_name', textOrEmpty],
+  value: ['cntr_value', counterOrZero],
+  type: ['cntr_type', intOrZero],
+};
+export const mapCounterRow = rowMapper(COUNTER_COLUMNS);
 
 /**
  * Every database has its SQLServer:Databases instance, so no rows means the filter did not match (a name the server

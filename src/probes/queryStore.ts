@@ -11,6 +11,7 @@ import {
   queryStoreTotalsSql, topLogWritersSql, type QueryStoreCapabilities, type RankingPlan, type TopLogRanking,
 } from './queryStoreSql';
 import { captureServerIdentity, grantContextOf } from './serverInfo';
+import { rowMapper, type ColumnTable } from './columns';
 import { bool, isoOrNull, num, text } from './values';
 
 export interface QueryStoreOptionsRow {
@@ -111,20 +112,23 @@ export const MAX_TOP = 200;
 /** Up to Query Store's own retention default (STALE_QUERY_THRESHOLD_DAYS 30) and a bit beyond: 90 days. */
 export const MAX_WINDOW_HOURS = 24 * 90;
 
-export function mapQueryStoreOptions(r: Record<string, unknown>): QueryStoreOptionsRow {
-  return {
-    desiredState: text(r.desired_state_desc) ?? 'UNKNOWN',
-    actualState: text(r.actual_state_desc) ?? 'UNKNOWN',
-    readonlyReason: num(r.readonly_reason),
-    currentStorageSizeMb: num(r.current_storage_size_mb),
-    maxStorageSizeMb: num(r.max_storage_size_mb),
-    intervalLengthMinutes: num(r.interval_length_minutes),
-    flushIntervalSeconds: num(r.flush_interval_seconds),
-    staleQueryThresholdDays: num(r.stale_query_threshold_days),
-    queryCaptureMode: text(r.query_capture_mode_desc),
-    waitStatsCaptureMode: text(r.wait_stats_capture_mode_desc),
-  };
-}
+/** A state as sys.database_query_store_options spells it; 'UNKNOWN' when NULL. */
+const stateDesc = (value: unknown): string => text(value) ?? 'UNKNOWN';
+
+/** The columns of queryStoreOptionsSql() (columns.ts). */
+export const QUERY_STORE_OPTIONS_COLUMNS: ColumnTable<QueryStoreOptionsRow> = {
+  desiredState: ['desired_state_desc', stateDesc],
+  actualState: ['actual_state_desc', stateDesc],
+  readonlyReason: ['readonly_reason', num],
+  currentStorageSizeMb: ['current_storage_size_mb', num],
+  maxStorageSizeMb: ['max_storage_size_mb', num],
+  intervalLengthMinutes: ['interval_length_minutes', num],
+  flushIntervalSeconds: ['flush_interval_seconds', num],
+  staleQueryThresholdDays: ['stale_query_threshold_days', num],
+  queryCaptureMode: ['query_capture_mode_desc', text],
+  waitStatsCaptureMode: ['wait_stats_capture_mode_desc', text],
+};
+export const mapQueryStoreOptions = rowMapper(QUERY_STORE_OPTIONS_COLUMNS);
 
 /** datetimeoffset arrives from tedious as a Date (UTC instant); the stand-in and recorded rows may give text. */
 function instant(v: unknown): string | null {

@@ -5,6 +5,7 @@ import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import { requiredPermission, type GrantContext, type RequiredPermission } from './permissions';
+import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
 import { bool, counterOrZero, delta, num, ratio, text } from './values';
 
 /** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
@@ -74,30 +75,30 @@ export interface InFlightWait {
   resourceDescription: string | null;
 }
 
-export function mapWaitRow(r: Record<string, unknown>): WaitRow {
-  return {
-    waitType: text(r.wait_type) ?? '',
-    waitingTasks: counterOrZero(r.waiting_tasks_count),
-    waitTimeMs: counterOrZero(r.wait_time_ms),
-    maxWaitTimeMs: counterOrZero(r.max_wait_time_ms),
-    signalWaitTimeMs: counterOrZero(r.signal_wait_time_ms),
-  };
-}
+/** The columns of SERVER_WAITS_SQL / SESSION_WAITS_SQL (columns.ts). */
+export const WAIT_COLUMNS: ColumnTable<WaitRow> = {
+  waitType: ['wait_type', textOrEmpty],
+  waitingTasks: ['waiting_tasks_count', counterOrZero],
+  waitTimeMs: ['wait_time_ms', counterOrZero],
+  maxWaitTimeMs: ['max_wait_time_ms', counterOrZero],
+  signalWaitTimeMs: ['signal_wait_time_ms', counterOrZero],
+};
+export const mapWaitRow = rowMapper(WAIT_COLUMNS);
 
-export function mapInFlightWait(r: Record<string, unknown>): InFlightWait {
-  return {
-    sessionId: num(r.session_id) ?? 0,
-    status: text(r.status),
-    command: text(r.command),
-    waitType: text(r.wait_type),
-    waitTimeMs: num(r.wait_time_ms),
-    lastWaitType: text(r.last_wait_type),
-    blockingSessionId: num(r.blocking_session_id),
-    taskWaitType: text(r.task_wait_type),
-    taskWaitDurationMs: num(r.task_wait_duration_ms),
-    resourceDescription: text(r.resource_description),
-  };
-}
+/** The columns of IN_FLIGHT_WAITS_SQL. */
+export const IN_FLIGHT_WAIT_COLUMNS: ColumnTable<InFlightWait> = {
+  sessionId: ['session_id', intOrZero],
+  status: ['status', text],
+  command: ['command', text],
+  waitType: ['wait_type', text],
+  waitTimeMs: ['wait_time_ms', num],
+  lastWaitType: ['last_wait_type', text],
+  blockingSessionId: ['blocking_session_id', num],
+  taskWaitType: ['task_wait_type', text],
+  taskWaitDurationMs: ['task_wait_duration_ms', num],
+  resourceDescription: ['resource_description', text],
+};
+export const mapInFlightWait = rowMapper(IN_FLIGHT_WAIT_COLUMNS);
 
 /** Server waits as a measurement: denied or failed reads are "not measured" with the GRANT, never an empty list. */
 export async function captureServerWaits(monitor: SqlClient, ctx: GrantContext): Promise<Measurement<WaitRow[]>> {

@@ -176,7 +176,7 @@ export async function runConcurrent(
       parameter: group.parameter,
       perSession: results.map((r) => r.outcome),
       writelog,
-      ...(writelog === null && notMeasured ? { writelogNotMeasured: notMeasured } : {}),
+      writelogNotMeasured: writelog === null && notMeasured ? notMeasured : undefined,
     },
   };
 }

@@ -5,29 +5,20 @@
 import type { SqlClient } from '../db/types';
 import { isPermissionError } from '../db/errors';
 import { num, text } from '../probes/values';
+import { appLockCall, appLockResource, getAppLockSql, RELEASE_APPLOCK_SQL } from './appLock';
 
 /**
- * The lock's resource name. sp_getapplock: @Resource nvarchar(255), binary-compared (case-sensitive), scoped to the
- * session's current database (the monitor is opened in the target database) — Learn: sp-getapplock-transact-sql.
+ * The lock's resource name (appLock.ts), scoped to the session's current database: the monitor is opened in the target
+ * database.
  */
 export function lockResourceOf(database: string): string {
-  return `durability_lens:${database}`.slice(0, 255);
+  return appLockResource('durability_lens', database);
 }
 
-/**
- * @LockOwner = 'Session': held until sp_releaseapplock or the session logs out; @LockTimeout = 0: do not wait.
- * Return codes 0 (granted at once), 1 (granted after waiting), -1 (timed out: someone else holds it), -2
- * (cancelled), -3 (deadlock victim), -999 (parameter validation or other call error).
- * Learn: https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-getapplock-transact-sql
- */
-export const GET_APPLOCK_SQL = `DECLARE @result int;
-EXEC @result = sys.sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
-SELECT @result AS result;`;
+/** Exclusive, session-owned, no wait (appLock.ts): one comparison per database. */
+export const GET_APPLOCK_SQL = getAppLockSql('Exclusive');
 
-/** 0 released, -999 not held (Learn: sp-releaseapplock-transact-sql). */
-export const RELEASE_APPLOCK_SQL = `DECLARE @result int;
-EXEC @result = sys.sp_releaseapplock @Resource = @resource, @LockOwner = 'Session';
-SELECT @result AS result;`;
+export { RELEASE_APPLOCK_SQL };
 
 /**
  * Who holds it: APPLICATION locks of this database owned by a SESSION in X mode, joined to the session's host,
@@ -62,8 +53,7 @@ export type LockAttempt = { acquired: true } | { acquired: false; code: number; 
 /** Tries the lock once without waiting; when refused, says who holds it (as far as this login may see). */
 export async function tryLockDatabase(client: SqlClient, database: string): Promise<LockAttempt> {
   const resource = lockResourceOf(database);
-  const rows = await client.query(GET_APPLOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: resource }]);
-  const code = num(rows[0]?.result) ?? -999;
+  const code = (await appLockCall(client, GET_APPLOCK_SQL, resource)) ?? -999;
   if (code >= 0) return { acquired: true };
   return { acquired: false, code, holder: await readLockHolder(client, resource) };
 }
@@ -107,8 +97,7 @@ export function describesLock(description: string, resource: string): boolean {
 }
 
 export async function releaseDatabaseLock(client: SqlClient, database: string): Promise<boolean> {
-  const rows = await client.query(RELEASE_APPLOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: lockResourceOf(database) }]);
-  return num(rows[0]?.result) === 0;
+  return (await appLockCall(client, RELEASE_APPLOCK_SQL, lockResourceOf(database))) === 0;
 }
 
 /** Server-provided text shown to a user: control characters (terminal escapes, newlines) become spaces. */

@@ -20,3 +20,5 @@ export { CommandWorkload, commandFailureText, FOREIGN_SESSIONS_REASON, type Comm
 export { displayCommand, runExternalCommand, type CommandOutcome, type CommandSpec } from './externalCommand';
 export { CONNECTION_LIMIT_SQL, MAX_SESSIONS_DEFAULT, openWorkloadSessions, parseSessionLevels, readConnectionLimit, runConcurrent, type ConcurrentSessions } from './concurrency';
 export { SESSION_PARAM_MARKER, sessionParamOf, withSessionParam } from './sessionParam';
+export { STATEMENT_TRACE_SWITCH_OFF, TRACE_OVERHEAD_MAX_RUNS, TRACE_OVERHEAD_MIN_RUNS, TRACE_OVERHEAD_SWITCH_ON, summarizeTraceOverhead, traceOverheadNotMeasured, type ElapsedSummary, type TraceOverhead, type TraceOverheadRun } from './traceOverhead';
+export { traceOverheadPlanText, traceOverheadRunsProblem } from './traceOverheadRun';

@@ -60,7 +60,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     await traces.drop();
   }
 
-  return runResultOf({
+  const result = runResultOf({
     startedAt,
     options,
     workloadSpid: workload.spid,
@@ -77,6 +77,9 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     extraMissing,
     notes,
   });
+  // One run knows nothing of others: a profile's alternation (traceOverheadRun.ts) fills it in; comparison, sweep and
+  // recording runs never run the per-statement trace, so theirs stays null (their statementAttribution says why).
+  return { ...result, traceOverhead: null };
 }
 
 /**

@@ -5,7 +5,7 @@
 // its lock back (ownerGraceMs) before it treats it as gone. Nothing here changes the database.
 import { hostname } from 'node:os';
 import type { SqlClient } from '../db/types';
-import { num } from '../probes/values';
+import { appLockCall, appLockResource, getAppLockSql } from './appLock';
 import { alterDurabilitySql } from './durabilitySetting';
 import { describeClaim, dropMarkerStatement, isUnreadable, shownText, type MarkerReading, type OwnershipMarker } from './ownershipMarker';
 
@@ -14,31 +14,25 @@ import { describeClaim, dropMarkerStatement, isUnreadable, shownText, type Marke
  * sp-getapplock-transact-sql) never look like the database lock's "durability_lens:<database>".
  */
 export function runLockResourceOf(run: string): string {
-  return `durability_lens_run:${run}`.slice(0, 255);
+  return appLockResource('durability_lens_run', run);
 }
 
 /**
  * Taken on the workload session for the whole run: Shared, session-owned, no wait. Learn (sp-getapplock-transact-sql):
  * "Locks associated with the current session are released when the session is logged out"; 0/1 granted, -1 timed out.
  */
-export const HOLD_RUN_LOCK_SQL = `DECLARE @result int;
-EXEC @result = sys.sp_getapplock @Resource = @resource, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0;
-SELECT @result AS result;`;
+export const HOLD_RUN_LOCK_SQL = getAppLockSql('Shared');
 
 /**
  * Whether anyone holds `resource`: asks for it Exclusive without waiting and gives it back at once when granted. Needs
  * no VIEW SERVER STATE (sys.dm_tran_locks would), only membership in the database (public may run sp_getapplock).
  */
-export const PROBE_RUN_LOCK_SQL = `DECLARE @result int;
-EXEC @result = sys.sp_getapplock @Resource = @resource, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0;
-IF @result >= 0 EXEC sys.sp_releaseapplock @Resource = @resource, @LockOwner = 'Session';
-SELECT @result AS result;`;
+export const PROBE_RUN_LOCK_SQL = getAppLockSql('Exclusive', { releaseAtOnce: true });
 
 /** Takes the run lock on `workload`; false when it could not (the claim then rests on the database lock and the marker). */
 export async function holdRunLock(workload: SqlClient, run: string): Promise<boolean> {
   try {
-    const rows = await workload.query(HOLD_RUN_LOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: runLockResourceOf(run) }]);
-    return (num(rows[0]?.result) ?? -999) >= 0;
+    return ((await appLockCall(workload, HOLD_RUN_LOCK_SQL, runLockResourceOf(run))) ?? -999) >= 0;
   } catch {
     return false;
   }
@@ -47,8 +41,7 @@ export async function holdRunLock(workload: SqlClient, run: string): Promise<boo
 /** True when another session holds the run lock of `run`; null when the probe itself failed. */
 export async function runLockHeld(client: SqlClient, run: string): Promise<boolean | null> {
   try {
-    const rows = await client.query(PROBE_RUN_LOCK_SQL, [{ name: 'resource', type: 'nvarchar', value: runLockResourceOf(run) }]);
-    const code = num(rows[0]?.result);
+    const code = await appLockCall(client, PROBE_RUN_LOCK_SQL, runLockResourceOf(run));
     return code === null || code === -999 ? null : code < 0;
   } catch {
     return null;
@@ -64,7 +57,11 @@ export function markRunLive(run: string, live: boolean): void {
   else liveRuns.delete(run);
 }
 
-function processRuns(pid: number): boolean {
+/**
+ * Whether process `pid` runs on this machine: signal 0 only tests for it (Node's process.kill); EPERM means it runs
+ * under another user. Also the session ledger's test of a window's process (extension/sessions/sessionLedger.ts).
+ */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,10 +5,11 @@ import { sessionParamOf, withSessionParam } from './sessionParam';
 import type { SqlSession, WorkloadBatch } from '../db/types';
 import type { BenignWaitOptions } from '../probes';
 import { tediousExecutor } from './connections';
-import { measureRun, ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
+import { ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
 import { progress } from './runContext';
 import { runSetup } from './setupRun';
 import { hasLineMarkers, splitSetup, usableBatches } from './setupMarkers';
+import { measureWithTraceOverhead, traceOverheadRunsProblem } from './traceOverheadRun';
 import type { ConnectionSource, ProfileCallbacks, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 
 export * from './measureRun';
@@ -35,6 +36,12 @@ export interface ProfileRunOptions extends ProfileCallbacks {
    * ConnectionSource. Setup still runs once, on the workload connection. Absent: one session.
    */
   sessions?: number;
+  /**
+   * Also measure the per-statement trace's cost (issue 28): after this run, run the workload again on the same sessions
+   * — alternating without and with the trace — this many times each way in all (2–10; the setup before each run), and
+   * summarise the elapsed times as `traceOverhead`. Absent: one run, and `traceOverhead` says not measured.
+   */
+  traceOverheadRuns?: number | undefined;
 }
 
 function isSource(c: ProfileRunOptions['connections']): c is ConnectionSource {
@@ -61,6 +68,10 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
   // The marker may sit anywhere in the script (a header comment lands in the setup part); it fills the measured part.
   const sessionParam = sessionParamOf([...setup, ...batches]);
   if (batches.length === 0) throw new Error(setup.length > 0 ? 'Nothing to measure: every line is inside the setup section.' : 'Nothing to run: the target holds no batch with a statement.');
+  if (options.traceOverheadRuns !== undefined) {
+    const problem = traceOverheadRunsProblem(options.traceOverheadRuns);
+    if (problem) throw new RangeError(problem);
+  }
   throwIfAborted(options.signal);
   const owned = isSource(options.connections);
   let workload: SqlSession | null = null;
@@ -92,17 +103,19 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       const problem = connectionLimitProblem(await readConnectionLimit(monitor), sessions);
       if (problem) throw new Error(problem);
     }
-    if (setup.length > 0) {
+    const setupSession = workload;
+    const repeatSetup = async (): Promise<void> => {
       progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
-      const outcome = await runSetup(workload, setup, options.executor ?? tediousExecutor, { onMessage: options.onMessage, signal: options.signal });
+      const outcome = await runSetup(setupSession, setup, options.executor ?? tediousExecutor, { onMessage: options.onMessage, signal: options.signal });
       if (outcome.status === 'cancelled') throw new ProfileCancelledError('The run was cancelled during its setup; nothing was measured.');
       if (outcome.status === 'failed') throw outcome.error;
-    }
+    };
+    if (setup.length > 0) await repeatSetup();
     if (sessions !== undefined && source) {
       progress(options, 'connect', `${sessions} workload connection${sessions === 1 ? '' : 's'}`);
       concurrent = await openWorkloadSessions((signal) => source.open('workload', signal), sessions, options.signal);
     }
-    const result = await measureRun(
+    const result = await measureWithTraceOverhead(
       {
         workload,
         monitor,
@@ -127,6 +140,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
       concurrent.length > 0 ? batches : withSessionParam(batches, sessionParam, 1),
       { setupBatchCount: setup.length },
+      { runsEach: options.traceOverheadRuns, repeatSetup: setup.length > 0 ? repeatSetup : undefined },
     );
     progress(options, 'done');
     return options.target ? { ...result, target: options.target } : result;

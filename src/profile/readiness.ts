@@ -298,9 +298,10 @@ export function describeReadiness(r: ReadinessReport): string {
     '',
     'Probes (each run once, read-only):',
   ];
-  const width = Math.max(...r.probes.map((p) => p.id.length));
+  // Each probe by what it reads, never by its internal id (issue 28: no internal identifiers in user text; the JSON keeps the id).
+  const width = 14;
   for (const p of r.probes) {
-    lines.push(`  ${p.id.padEnd(width)}  ${p.status.padEnd(14)} ${p.rows === null ? '' : `${p.rows} row${p.rows === 1 ? '' : 's'}  `}${p.reads}`);
+    lines.push(`  ${p.status.padEnd(width)}  ${p.reads}${p.rows === null ? '' : ` — ${p.rows} row${p.rows === 1 ? '' : 's'}`}`);
     if (p.reason) lines.push(`  ${' '.repeat(width)}  ${p.reason}`);
     if (p.grant) lines.push(...p.grant.split('\n').map((g) => `  ${' '.repeat(width)}  > ${g}`));
   }

@@ -9,10 +9,11 @@ import type { SamplerResult } from './sampler';
 import type { StatementAttribution, StatementFigure } from './statementAttribution';
 import type { CommitPath, MissingMeasurement, RunResult, WorkloadDatabaseChange } from './types';
 import type { WorkloadStep } from './runWorkload';
+import { definedFields } from '../shared/definedFields';
 
 function unavailable(m: Measurement<unknown>): MissingMeasurement | null {
   if (m.status === 'ok') return null;
-  return { measurement: m.measurement, reason: m.reason, grant: m.grant, ...(m.required ? { required: m.required } : {}) };
+  return definedFields({ measurement: m.measurement, reason: m.reason, grant: m.grant, required: m.required ?? undefined });
 }
 
 function collectMissing(before: Snapshot, diff: SnapshotDiff, extra: MissingMeasurement[]): MissingMeasurement[] {
@@ -88,7 +89,8 @@ export function runResultOf(parts: RunParts): RunResult {
   const { logFlushTrace, statements, statementAttribution } = parts;
   const reconciled = reconcileRun({ diff, logFlushTrace, statements, statementAttribution, missing, concurrentSessions: concurrency?.sessions ?? null });
   const messageCount = workload.messageCount;
-  return {
+  // Stored as written (history, exports): a field that does not apply is left out, not undefined.
+  return definedFields({
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     source: figureSourceOf(before.server.identity.versionText),
     status: workload.cancel ? 'cancelled' : workload.errors.length > 0 ? 'workload-error' : 'completed',
@@ -117,13 +119,13 @@ export function runResultOf(parts: RunParts): RunResult {
     cancel: workload.cancel,
     setupBatchCount: options.setupBatchCount ?? 0,
     workloadDatabaseChange,
-    // Only a concurrency sweep's runs carry the key (older readers and the schema test expect it absent otherwise).
-    ...(concurrency ? { concurrency } : {}),
+    // Only a concurrency sweep's runs carry one; undefined elsewhere, so the JSON has no key (older readers expect none).
+    concurrency: concurrency ?? undefined,
     statements: reconciled.statements,
     statementAttribution: reconciled.statementAttribution,
     consistency: reconciled.checks,
     commitPath,
-  };
+  });
 }
 
 /** The commit path's settings from the before-snapshot (issue 29); a snapshot without them reads "not captured". */

@@ -10,24 +10,27 @@ import type { GrantContext } from '../probes/permissions';
 import { delta } from '../probes/values';
 import type { FileIoCounts } from './runSchema';
 
-export const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
-/** Fewer than this between samples would make the monitor itself the load. */
-export const MIN_SAMPLE_INTERVAL_MS = 10;
-/**
- * Samples kept per run. A long run does not grow memory, the panel or the history past this: when it is reached every
- * other sample is dropped and only every 2nd (4th, …) later reading is kept, so the series still spans the whole run
- * at a coarser step (samples are cumulative since the baseline, so none of them depends on a dropped one).
- */
-export const MAX_SAMPLES = 5000;
-/** At most this many files per sample (a database with thousands of files would multiply every sample). */
-export const MAX_FILES_PER_SAMPLE = 64;
-/**
- * Short runs get samples too (issue 20: a 2-second CHECKDB was never sampled at 1 s): the first gaps grow from this
- * many ms, doubling up to the configured interval (50, 100, 200, 400, 800, 1000 …), and stop() takes a last reading
- * while fewer than MIN_SAMPLES were taken.
- */
-export const RAMP_START_MS = 50;
-export const MIN_SAMPLES = 3;
+/** How often the sampler reads and how much it keeps: the schedule and bounds of every run's series. */
+export const SAMPLING = {
+  defaultIntervalMs: 1000,
+  /** Fewer than this between samples would make the monitor itself the load. */
+  minIntervalMs: 10,
+  /**
+   * Samples kept per run. A long run does not grow memory, the panel or the history past this: when it is reached every
+   * other sample is dropped and only every 2nd (4th, …) later reading is kept, so the series still spans the whole run
+   * at a coarser step (samples are cumulative since the baseline, so none of them depends on a dropped one).
+   */
+  maxSamples: 5000,
+  /** At most this many files per sample (a database with thousands of files would multiply every sample). */
+  maxFilesPerSample: 64,
+  /**
+   * Short runs get samples too (issue 20: a 2-second CHECKDB was never sampled at 1 s): the first gaps grow from this
+   * many ms, doubling up to the configured interval (50, 100, 200, 400, 800, 1000 …), and stop() takes a last reading
+   * while fewer than minSamples were taken.
+   */
+  rampStartMs: 50,
+  minSamples: 3,
+} as const;
 
 /** Counts since the baseline (the before-snapshot in a profile run). */
 export type SampleFile = FileIoCounts;
@@ -137,9 +140,9 @@ export class ThinningSeries<T> {
  * previous one finished, so two requests never overlap on the monitor connection.
  */
 export function startSampler(monitor: SqlClient, options: SamplerOptions): RunningSampler {
-  const intervalMs = Math.max(MIN_SAMPLE_INTERVAL_MS, Math.trunc(options.intervalMs ?? DEFAULT_SAMPLE_INTERVAL_MS));
+  const intervalMs = Math.max(SAMPLING.minIntervalMs, Math.trunc(options.intervalMs ?? SAMPLING.defaultIntervalMs));
   const now = options.now ?? Date.now;
-  const series = new ThinningSeries<Sample>(MAX_SAMPLES);
+  const series = new ThinningSeries<Sample>(SAMPLING.maxSamples);
   const notes: string[] = [];
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -155,8 +158,8 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
     return { at: now(), files, counters };
   };
   let failed = false;
-  /** Gap before sample k: RAMP_START_MS doubling up to the interval (never below it when the interval is shorter). */
-  const gap = (k: number) => Math.max(MIN_SAMPLE_INTERVAL_MS, Math.min(intervalMs, RAMP_START_MS * 2 ** k));
+  /** Gap before sample k: SAMPLING.rampStartMs doubling up to the interval (never below it when the interval is shorter). */
+  const gap = (k: number) => Math.max(SAMPLING.minIntervalMs, Math.min(intervalMs, SAMPLING.rampStartMs * 2 ** k));
   const take = async (): Promise<boolean> => {
     try {
       const reading = await read();
@@ -190,8 +193,8 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
       if (timer) clearTimeout(timer);
       await inFlight;
       // A run shorter than the ramp still ends with a reading: its series has a last point.
-      if (!failed && baseline !== null && series.items.length < MIN_SAMPLES) await take();
-      if (series.step > 1) notes.push(`More than ${MAX_SAMPLES} samples: the series was thinned to every ${series.step}th reading so the whole run stays visible (the before/after figures are not affected).`);
+      if (!failed && baseline !== null && series.items.length < SAMPLING.minSamples) await take();
+      if (series.step > 1) notes.push(`More than ${SAMPLING.maxSamples} samples: the series was thinned to every ${series.step}th reading so the whole run stays visible (the before/after figures are not affected).`);
       return { intervalMs, samples: series.items, notes };
     },
   };

@@ -6,6 +6,7 @@ import type { LogFlushTrace } from '../xe/aggregate';
 import type { PrintSeries } from './printSeries';
 import type { RunFile, RunLogCounters, RunServer, RunWait } from './runSchema';
 import type { Sample } from './sampler';
+import type { TraceOverhead } from './traceOverhead';
 import type { ModuleSource, StatementAttribution, StatementFigure } from './statementAttribution';
 
 export type DurabilityMode = 'DISABLED' | 'ALLOWED' | 'FORCED';
@@ -240,6 +241,12 @@ export interface RunResult {
    * not supported" with why. The cause model (report/causes) reads them. Absent in results made before they existed.
    */
   commitPath?: CommitPath;
+  /**
+   * What the per-statement trace cost this profile (issue 28): elapsed with vs without it, alternating runs on the same
+   * sessions — or "not measured" with why (not asked for, trace off or refused). Profiles only: null in comparison,
+   * sweep and recording runs (they never run the trace), absent in results made before it existed.
+   */
+  traceOverhead?: TraceOverhead | null;
 }
 
 /** What the before-snapshot read of a commit's path (probes/logRateGovernance, hyperscaleLogRate, inMemoryTables). */

@@ -10,6 +10,8 @@ import { compareSummaries, summarize, type RatioCell, type Summary } from './sta
 import { environmentOf } from './environment';
 import { disagreementsOf, summarizeConsistency } from './consistency';
 import { assessCauses } from './causes';
+import { isUntracedComparison, traceOverheadOf } from './traceOverheadText';
+import { definedFields } from '../shared/definedFields';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -65,7 +67,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     for (const c of columns) {
       if (c === baseline) continue;
       const other = cells[c] ?? null;
-      ratios[c] = base && other ? compareSummaries(base, other, def.better) : null;
+      ratios[c] = base && other ? compareSummaries(base, other, def.better, [baseline, c]) : null;
     }
     const unmeasured = def.measurement ? missing.find((m) => m.measurement === def.measurement) : undefined;
     const notMeasured = unmeasured && Object.values(cells).every((x) => x === null) ? unmeasured : null;
@@ -88,7 +90,8 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
   }
   const standIn = allRuns.some((r) => r.source === 'stand-in');
   const first = allRuns[0];
-  const model: ComparisonModel = {
+  // Stored and compared as written (history, panel state): a field that does not apply is left out, not undefined.
+  const model: ComparisonModel = definedFields({
     schemaVersion: 1,
     source: standIn ? 'stand-in' : 'sql-server',
     sourceLabel: standIn ? STAND_IN_LABEL : null,
@@ -103,21 +106,23 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     missing,
     environment: environmentOf(runs.length > 0 ? runs : allRuns),
     failure: failureOf(allRuns),
-    ...cancelledOf(allRuns),
-    ...(concurrency ? { concurrency } : {}),
+    cancelled: cancelledOf(allRuns),
+    concurrency: concurrency ?? undefined,
     statements: statementsViewOf(allRuns, columnOf, baseline),
     consistency,
     causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!, concurrency?.points.filter((p) => p.mode === c) ?? [])])),
-  };
+    traceOverhead: traceOverheadOf(allRuns),
+    untracedComparison: isUntracedComparison(allRuns),
+  });
   model.diagnosis = diagnose(model, allRuns);
   return model;
 }
 
-function cancelledOf(runs: readonly RunResult[]): { cancelled?: CancelledRuns } {
+function cancelledOf(runs: readonly RunResult[]): CancelledRuns | undefined {
   const cancelled = runs.filter((r) => !r.warmup && r.status === 'cancelled');
-  if (cancelled.length === 0) return {};
+  if (cancelled.length === 0) return undefined;
   const first = cancelled[0]!;
-  return { cancelled: { runs: cancelled.length, reason: first.cancel?.reason ?? 'user', atMs: first.cancel?.atMs ?? first.workloadElapsedMs ?? 0 } };
+  return { runs: cancelled.length, reason: first.cancel?.reason ?? 'user', atMs: first.cancel?.atMs ?? first.workloadElapsedMs ?? 0 };
 }
 
 function failureOf(runs: readonly RunResult[]): WorkloadFailure | null {

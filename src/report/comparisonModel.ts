@@ -1,6 +1,7 @@
 // The shape of a comparison as every reader sees it (panel, exports, verdict, diagnosis, agent tools): one row per
 // metric, one column per mode, with the diagnosis's findings. Types only: comparison.ts builds it, diagnosis.ts and
 // verdict.ts read it, and none of them has to import the builder to name it.
+import type { TraceOverhead } from '../profile/traceOverhead';
 import type { FigureSource, MissingMeasurement } from '../profile/types';
 import type { CauseAssessment } from './causes';
 import type { ConcurrencyModel } from './concurrency';
@@ -63,6 +64,10 @@ export interface ComparisonModel {
    * whether delayed durability helps. A sweep's columns describe its first level. Absent in older data.
    */
   causes?: Record<string, CauseAssessment>;
+  /** A profile's per-statement trace cost, or why it was not measured (report/traceOverheadText.ts); null/absent otherwise. */
+  traceOverhead?: TraceOverhead | null;
+  /** A comparison whose runs ran without the per-statement trace: said next to its figures. Absent in older data. */
+  untracedComparison?: boolean;
 }
 
 export interface CancelledRuns {
@@ -98,6 +103,7 @@ export interface Finding {
     | 'logbuffer-high'
     | 'delayed-durability-gain'
     | 'delayed-durability-inconclusive'
+    | 'delayed-durability-indicative'
     | 'writelog-share'
     | 'flushes-per-commit';
   severity: 'info' | 'warning' | 'error';

@@ -4,7 +4,7 @@
 import { valueOf } from '../probes/measurement';
 import type { RunResult } from '../profile/types';
 import { counter } from './metrics';
-import { summarize, type Summary } from './stats';
+import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, summarize, type Summary } from './stats';
 import { CONCURRENCY_METRICS, concurrencyCellText, type ConcurrencyMetricId } from './concurrencyFormat';
 import { formatFactor } from './units';
 
@@ -119,32 +119,57 @@ function rank(mode: string): number {
   return i < 0 ? 99 : i;
 }
 
+interface LevelGain {
+  n: number;
+  gain: number;
+  /** The gain the runs' ranges allow (slowest delayed vs fastest DISABLED … and the reverse); null ends when a divisor is 0. */
+  min: number | null;
+  max: number | null;
+  /** Runs of each mode at this level, and whether the gain is conclusive there (stats.ts conclusiveness). */
+  runs: { base: number; mode: number };
+  conclusive: boolean;
+}
+
 /** The delayed mode (FORCED, else ALLOWED) and its gain over DISABLED in commits per second at each level, largest first. */
-function curveGains(points: readonly ConcurrencyPoint[], levels: readonly number[]): { other: string; gains: Array<{ n: number; gain: number }> } | null {
+function curveGains(points: readonly ConcurrencyPoint[], levels: readonly number[]): { other: string; gains: LevelGain[] } | null {
   const other = points.some((p) => p.mode === 'FORCED') ? 'FORCED' : points.some((p) => p.mode === 'ALLOWED') ? 'ALLOWED' : null;
   if (!other) return null;
-  const gains: Array<{ n: number; gain: number }> = [];
+  const gains: LevelGain[] = [];
   for (const n of [...levels].sort((a, b) => b - a)) {
-    const base = points.find((p) => p.sessions === n && p.mode === 'DISABLED')?.commitsPerSec ?? null;
-    const mine = points.find((p) => p.sessions === n && p.mode === other)?.commitsPerSec ?? null;
-    const gain = div(mine, base);
-    if (gain !== null) gains.push({ n, gain });
+    const base = points.find((p) => p.sessions === n && p.mode === 'DISABLED')?.spread.commitsPerSec ?? null;
+    const mine = points.find((p) => p.sessions === n && p.mode === other)?.spread.commitsPerSec ?? null;
+    const gain = div(mine?.median ?? null, base?.median ?? null);
+    if (gain === null || !base || !mine) continue;
+    const judged = conclusiveness(base, mine);
+    gains.push({ n, gain, min: div(mine.min, base.max), max: div(mine.max, base.min), runs: { base: base.n, mode: mine.n }, conclusive: judged.conclusive });
   }
   return gains.length === 0 ? null : { other, gains };
 }
 
+const sessionsText = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
+
 /**
  * A sweep's headline (issue 28: the verdict must tell the whole curve, not the first level's speed-up alone): the gain
  * at the fewest and at the most sessions, "FORCED gains 15.1× at 1 session, 3.8× at 8 (commits per second vs
- * DISABLED)". Null without a delayed mode or with fewer than two levels measured in both modes.
+ * DISABLED, 2 session counts; 13.0–17.2× and 3.5–4.1×, 3 runs each; conclusive)" — or "indicative" with one run per
+ * point. Null without a delayed mode or with fewer than two levels measured in both modes.
  */
-export function concurrencyHeadline(model: Pick<ConcurrencyModel, 'points' | 'levels'>): { mode: string; text: string; gains: Array<{ sessions: number; gain: number }> } | null {
+export function concurrencyHeadline(model: Pick<ConcurrencyModel, 'points' | 'levels'>): { mode: string; text: string; conclusive: boolean; gains: Array<{ sessions: number; gain: number; min: number | null; max: number | null; conclusive: boolean }> } | null {
   const curve = curveGains(model.points, model.levels);
   if (!curve || curve.gains.length < 2) return null;
   const fewest = curve.gains[curve.gains.length - 1]!;
   const most = curve.gains[0]!;
-  const text = `${curve.other} gains ${formatFactor(fewest.gain)} at ${fewest.n} session${fewest.n === 1 ? '' : 's'}, ${formatFactor(most.gain)} at ${most.n} (commits per second vs DISABLED, ${curve.gains.length} session counts)`;
-  return { mode: curve.other, text, gains: [...curve.gains].reverse().map((g) => ({ sessions: g.n, gain: g.gain })) };
+  const ends = [fewest, most];
+  const counts = curve.gains.flatMap((g) => [g.runs.base, g.runs.mode]);
+  const runs = counts.every((c) => c === counts[0]) ? (counts[0] === 1 ? 'one run per mode and session count' : `${counts[0]} runs each`) : `${Math.min(...counts)}–${Math.max(...counts)} runs per mode and session count`;
+  const range = (g: LevelGain) => (g.min === null || g.max === null ? 'range unknown' : formatFactor(g.min) === formatFactor(g.max) ? formatFactor(g.min) : `${formatFactor(g.min).replace(/×$/, '')}–${formatFactor(g.max)}`);
+  const indicative = counts.some((c) => c < MIN_RUNS_FOR_CONCLUSIVE);
+  const unclear = curve.gains.filter((g) => !g.conclusive || g.min === null || g.max === null).map((g) => g.n).sort((a, b) => a - b);
+  const judgement = indicative
+    ? `indicative (${runs}; ${MORE_RUNS_HINT})`
+    : `${ends.map(range).join(' and ')}, ${runs}; ${unclear.length === 0 ? 'conclusive' : `not conclusive at ${unclear.join(', ')} session${unclear.length === 1 && unclear[0] === 1 ? '' : 's'}: the runs' ranges overlap`}`;
+  const text = `${curve.other} gains ${formatFactor(fewest.gain)} at ${sessionsText(fewest.n)}, ${formatFactor(most.gain)} at ${sessionsText(most.n)} (commits per second vs DISABLED, ${curve.gains.length} session counts; ${judgement})`;
+  return { mode: curve.other, text, conclusive: !indicative && unclear.length === 0, gains: [...curve.gains].reverse().map((g) => ({ sessions: g.n, gain: g.gain, min: g.min, max: g.max, conclusive: g.conclusive })) };
 }
 
 /** The gain of the delayed mode (FORCED, else ALLOWED) over DISABLED in commits per second, largest level first. */

@@ -80,12 +80,15 @@ export const CONSISTENCY_STATUS_TEXT: Record<ConsistencyStatus, string> = { pass
 export function statementsDisagreementText(summaries: readonly ConsistencySummary[] | undefined): string | null {
   const rows = disagreementsOf(summaries ?? [], 'statements');
   if (rows.length === 0) return null;
-  return `⚠ The per-statement WRITELOG figures disagree with the session's own waits (${rows.map((r) => r.check).join(', ')}): ${rows[0]!.detail} See Consistency.`;
+  // Named by their labels, never their ids (issue 28).
+  const names = rows.map((r) => summaries?.find((s) => s.check === r.check)?.label ?? 'a cross-check').join('; ');
+  return `⚠ The per-statement WRITELOG figures disagree with the session's own waits (${names}): ${rows[0]!.detail} See Consistency.`;
 }
 
 /** The marker a disagreeing metric row gets in text tables (Markdown, CLI). */
 export function disagreementMarker(rows: readonly RowDisagreement[]): string {
-  return rows.length === 0 ? '' : ` ⚠ sources disagree (${rows.map((r) => r.check).join(', ')}; see Consistency)`;
+  // The checks are named in the Consistency section by their labels; their ids are not for people (issue 28).
+  return rows.length === 0 ? '' : ` ⚠ sources disagree (${rows.length === 1 ? 'one check' : `${rows.length} checks`}; see Consistency)`;
 }
 
 /** The Markdown section (also the CLI's text output): one line per check, disagreements first. */

@@ -3,6 +3,8 @@
 import type { RunResult } from '../profile/types';
 import type { ComparisonModel, Evidence, Finding, MetricRow } from './comparisonModel';
 import { topWait } from './verdict';
+import { MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
+import { formatCount, formatDuration, formatFactor } from './units';
 
 export type { Evidence, Finding } from './comparisonModel';
 
@@ -191,8 +193,8 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     findings.push({
       id: 'flushes-per-commit',
       severity: 'info',
-      title: `Log flushes per commit: ${perCommit.map((x) => `${label(x.c)} ${perCommitText(x.flushes / x.commits)}`).join(', ')}`,
-      detail: `${perCommit.map((x) => `${label(x.c)}: ${x.flushes} flushes for ${x.commits} write transactions`).join('; ')}. About 1 means every commit waited for its own flush; well below 1 means commits shared flushes (delayed durability, or larger transactions).`,
+      title: `Log flushes: ${perCommit.map((x) => `${x.c === 'RUN' ? '' : `${x.c} `}${perCommitText(x.flushes / x.commits)} per commit`).join(', ')}`,
+      detail: `${perCommit.map((x) => `${label(x.c)}: ${formatCount(x.flushes)} flushes for ${formatCount(x.commits)} write transactions`).join('; ')}. About 1 flush per commit means every commit waited for its own flush; well below 1 per commit means commits shared flushes (delayed durability, or larger transactions).`,
       suggestion: null,
       evidence: perCommit.flatMap((x) => [ev(x.id, x.c, x.flushes), ev('commits', x.c, x.commits)]),
     });
@@ -239,12 +241,25 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     // spread.min is the best case for the other column (fastest vs slowest baseline): the most it saved.
     const spread = cell.spread.min !== null && cell.spread.max !== null ? ` (spread ${saved(cell.spread.max)}% to ${saved(cell.spread.min)}% over the runs' ranges)` : '';
     const evidence = [ev('elapsed', base, before), ev('elapsed', column, after)];
-    if (!cell.inconclusive && cell.verdict === 'better') {
+    const runs = runsText([[base, elapsedRow?.cells[base]?.n ?? 0], [column, elapsedRow?.cells[column]?.n ?? 0]]);
+    // One run per mode (issue 28): the gain is shown as indicative — no spread, so never "conclusive", never "noise".
+    const indicative = (elapsedRow?.cells[base]?.n ?? 0) < MIN_RUNS_FOR_CONCLUSIVE || (elapsedRow?.cells[column]?.n ?? 0) < MIN_RUNS_FOR_CONCLUSIVE;
+    if (indicative && cell.verdict !== 'neutral' && cell.ratio > 0) {
+      const by = cell.ratio < 1 ? `${formatFactor(1 / cell.ratio)} faster` : `${formatFactor(cell.ratio)} slower`;
+      findings.push({
+        id: 'delayed-durability-indicative',
+        severity: 'info',
+        title: `${column} ran ${by} than ${base} (indicative: ${runs})`,
+        detail: `Median elapsed ${formatDuration(after)} vs ${formatDuration(before)} (${cell.ratio < 1 ? `${saved(cell.ratio)}% saved` : `${Math.round((cell.ratio - 1) * 100)}% more`}) from ${runs}: a single run has no spread to judge noise by, so this is not conclusive.`,
+        suggestion: `To decide, ${MORE_RUNS_HINT} (at least ${MIN_RUNS_FOR_CONCLUSIVE} runs per mode). ${cell.ratio < 1 ? LOSS_CAVEAT : ''}`.trim(),
+        evidence,
+      });
+    } else if (!cell.inconclusive && cell.verdict === 'better') {
       findings.push({
         id: 'delayed-durability-gain',
         severity: 'info',
         title: `${column} ran ${(1 / cell.ratio).toFixed(1)}× faster than ${base}`,
-        detail: `Delayed durability saved ${saved(cell.ratio)}% of the elapsed time${spread}: median ${after.toFixed(0)} ms vs ${before.toFixed(0)} ms, with no overlap between the runs' ranges.`,
+        detail: `Delayed durability saved ${saved(cell.ratio)}% of the elapsed time${spread}: median ${formatDuration(after)} vs ${formatDuration(before)} over ${runs}, with no overlap between the runs' ranges (conclusive).`,
         suggestion: LOSS_CAVEAT,
         evidence,
       });
@@ -253,7 +268,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
         id: 'delayed-durability-inconclusive',
         severity: 'info',
         title: `${column} vs ${base}: no difference beyond the noise`,
-        detail: `Median elapsed ${after.toFixed(0)} ms vs ${before.toFixed(0)} ms (${saved(cell.ratio)}% saved${spread}), but the runs' ranges overlap, so the difference may be noise. Add repetitions to decide.`,
+        detail: `Median elapsed ${formatDuration(after)} vs ${formatDuration(before)} (${saved(cell.ratio)}% saved${spread}) over ${runs}, but the runs' ranges overlap, so the difference may be noise. Add repetitions to decide (the "Compare: Repetitions" setting, or --repeat N on the command line).`,
         suggestion: null,
         evidence,
       });

@@ -5,7 +5,7 @@ import type { ComparisonPlan } from '../profile/plan';
 import type { DurabilityMode, RunResult } from '../profile/types';
 import type { RestoreOutcome } from '../profile/durabilityGuard';
 import { buildComparisonModel, rowById, type ComparisonModel } from './comparison';
-import type { RatioCell } from './stats';
+import { conclusiveness, type RatioCell } from './stats';
 import type { ConcurrencyPoint } from './concurrency';
 import type { ConsistencySummary } from './consistency';
 import type { Cause, CauseAssessment } from './causes';
@@ -35,6 +35,12 @@ export interface Speedup {
   /** The same from the slowest/fastest runs: the range the speed-up may lie in. */
   min: number | null;
   max: number | null;
+  /** Measured runs of the baseline and the mode. */
+  runs: { baseline: number; mode: number };
+  /** Conclusive (issue 28): at least two runs per mode and the min–max ranges apart; one run per mode is indicative. */
+  conclusive: boolean;
+  /** Why it is or is not conclusive, in words. */
+  conclusiveWhy: string;
 }
 
 export interface ComparisonDocument {
@@ -101,7 +107,20 @@ export function speedupOf(model: ComparisonModel, baseline = 'DISABLED', mode = 
   const b = row?.cells[baseline];
   const m = row?.cells[mode];
   if (!b || !m || m.median <= 0) return null;
-  return { baseline, mode, elapsed: b.median / m.median, min: m.max > 0 ? b.min / m.max : null, max: m.min > 0 ? b.max / m.min : null };
+  const min = m.max > 0 ? b.min / m.max : null;
+  const max = m.min > 0 ? b.max / m.min : null;
+  const judged = conclusiveness(b, m, [baseline, mode]);
+  const known = min !== null && max !== null;
+  return {
+    baseline,
+    mode,
+    elapsed: b.median / m.median,
+    min,
+    max,
+    runs: { baseline: b.n, mode: m.n },
+    conclusive: judged.conclusive && known,
+    conclusiveWhy: judged.conclusive && !known ? 'the spread is not known: a run took no measurable time' : judged.why,
+  };
 }
 
 export function comparisonDocument(input: DocumentInput): ComparisonDocument {
@@ -199,7 +218,7 @@ export function loadComparison(json: string | unknown): ComparisonDocument {
       plan: doc.plan ?? null,
       restore: doc.restore ?? null,
       error: doc.error ?? null,
-      ...(typeof doc.createdAt === 'string' ? { createdAt: doc.createdAt } : {}),
+      createdAt: typeof doc.createdAt === 'string' ? doc.createdAt : undefined,
     });
   } catch (err) {
     // The runs passed the shape checks above but a deeper field is not what this version reads (a hand-edited or

@@ -7,15 +7,15 @@ import { concurrencyMarkdownLines } from './concurrency';
 import { consistencyMarkdownLines, disagreementMarker, statementsDisagreementText } from './consistency';
 import { environmentLines } from './environment';
 import { markdownCode, markdownText } from './markdownText';
-import { formatNumber } from './units';
 import { statementsMarkdown } from './statements';
 import { buildVerdict, verdictMarkdown, type VerdictContext } from './verdict';
 import { causesMarkdownLines } from './causes/text';
 import type { RatioCell, Summary } from './stats';
+import { traceOverheadCsvRows, traceOverheadLines, UNTRACED_COMPARISON_TEXT } from './traceOverheadText';
 
 // Cell and ratio text live in format.ts (no server or probe imports), so the webview bundle can use them too.
 export { formatNumber, formatRatio, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
-import { formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
+import { evidenceText, formatValue, NOT_MEASURED_TEXT, ratioWords } from './format';
 
 function cellText(s: Summary | null, unit: MetricUnit, notMeasured = false): string {
   if (!s) return notMeasured ? NOT_MEASURED_TEXT : 'n/a';
@@ -47,6 +47,15 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
     out.push(`| ${cells.map(md).join(' | ')} |`);
   }
   out.push('', 'Cells: median (min – max) over the measured runs. Ratios: median vs baseline [widest spread the ranges allow].');
+  if (model.untracedComparison) out.push('', md(UNTRACED_COMPARISON_TEXT));
+  // Whether the elapsed difference is conclusive and why (issue 28): the reason beside the figures, not only a flag.
+  const elapsed = model.rows.find((r) => r.id === 'elapsed');
+  for (const c of others) {
+    const r = elapsed?.ratios[c];
+    if (r?.conclusiveWhy) out.push('', `Elapsed, ${md(c)} vs ${md(model.baseline)}: ${r.conclusive ? 'conclusive' : 'not conclusive'} — ${md(r.conclusiveWhy)}.`);
+  }
+  // The trace's own cost next to the figures it slowed (issue 28): measured, or not measured with why.
+  if (model.traceOverhead) out.push('', '## Per-statement trace cost', '', ...traceOverheadLines(model.traceOverhead).map((l) => `- ${md(l)}`));
   if (model.concurrency) out.push('', ...concurrencyMarkdownLines(model.concurrency, md));
   // Right after the figures they reconcile, before the diagnosis built on them.
   if (model.consistency && model.consistency.length > 0) out.push('', ...consistencyMarkdownLines(model.consistency, md));
@@ -54,7 +63,7 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   if (model.diagnosis.length > 0 || causes) {
     out.push('', '## Diagnosis', '');
     for (const f of model.diagnosis) {
-      const evidence = f.evidence.map((e) => `${e.metric} ${e.column} = ${formatNumber(e.value, 3)}`).join('; ');
+      const evidence = f.evidence.map((e) => evidenceText(model.rows, e)).join('; ');
       out.push(`- **${md(f.title)}** (${f.severity}): ${md(f.detail)}${f.suggestion ? ` ${md(f.suggestion)}` : ''}${evidence ? ` _Evidence: ${md(evidence)}_` : ''}`);
     }
     // Every cause with its evidence (issue 29): the baseline's in full, the other modes' leaders after it.
@@ -94,19 +103,23 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(model: ComparisonModel): string {
-  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'not_measured'];
+  const header = ['source', 'metric_id', 'metric', 'unit', 'column', 'runs', 'median', 'min', 'max', 'baseline', 'ratio', 'ratio_min', 'ratio_max', 'change', 'verdict', 'inconclusive', 'conclusive', 'conclusive_why', 'not_measured'];
   const lines = [header.join(',')];
   const source = model.source === 'stand-in' ? 'stand-in (simulated)' : 'sql-server';
   const push = (row: MetricRow, column: string) => {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, r?.conclusive ?? null, r?.conclusiveWhy ?? null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
         .map(csvCell)
         .join(','),
     );
   };
   for (const row of model.rows) for (const c of model.columns) push(row, c);
+  // The per-statement trace's cost: a profile's own rows (column RUN), not a mode's figures, so no ratio columns.
+  for (const t of model.traceOverhead ? traceOverheadCsvRows(model.traceOverhead) : []) {
+    lines.push([source, t.id, t.label, t.unit, 'RUN', t.runs, t.median, t.min, t.max, null, null, null, null, null, null, t.inconclusive, t.notMeasured].map(csvCell).join(','));
+  }
   return lines.join('\r\n') + '\r\n';
 }
 

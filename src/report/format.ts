@@ -57,3 +57,28 @@ export function ratioWords(row: Pick<MetricRow, 'id' | 'unit'>, r: RatioCell): {
   return { text: `${row.id === 'elapsed' ? '' : '↑ '}${formatFactor(r.ratio)} ${words}`, spread: range(min, max) };
 }
 
+
+/**
+ * A finding's evidence as people read it (issue 28): the metric's label, the mode, and the value with its unit —
+ * "WRITELOG average wait (DISABLED): 1.234 ms/wait", never "writelog.avgMs DISABLED = 1.234". A profile's single column
+ * ("RUN") is left out.
+ */
+export function evidenceText(rows: ReadonlyArray<Pick<MetricRow, 'id' | 'label' | 'unit'>>, e: { metric: string; column: string; value: number }): string {
+  const row = rows.find((r) => r.id === e.metric);
+  const where = e.column === 'RUN' ? '' : ` (${e.column})`;
+  if (row) return `${row.label}${where}: ${formatValue(e.value, row.unit)}${row.unit === 'count' ? ` ${countNoun(row.id, e.value)}` : ''}`;
+  // A wait type without a row of its own (only the top waits get one): its time in ms.
+  if (e.metric.startsWith('wait.')) return `${e.metric.slice('wait.'.length)} wait time${where}: ${formatValue(e.value, 'ms')}`;
+  return `a figure of this run${where}: ${formatNumber(e.value, 3)}`;
+}
+
+/** What a count row counts, so "5,000" reads "5,000 waits" (issue 28: every figure with its unit). */
+export function countNoun(metricId: string, value: number): string {
+  const one = value === 1;
+  if (/\.count$/.test(metricId)) return one ? 'wait' : 'waits';
+  if (metricId.startsWith('flushes.')) return one ? 'flush' : 'flushes';
+  if (metricId === 'commits') return one ? 'write transaction' : 'write transactions';
+  if (metricId === 'transactions') return one ? 'transaction' : 'transactions';
+  if (/\.writes$/.test(metricId)) return one ? 'write' : 'writes';
+  return one ? 'time' : 'times';
+}

@@ -75,7 +75,7 @@ export function analysisToSarif(files: readonly SarifFileInput[], tool: { versio
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: f.uri, ...(/^[a-z]+:/i.test(f.uri) ? {} : { uriBaseId: '%SRCROOT%' }) }, // §3.4
+            artifactLocation: { uri: f.uri, uriBaseId: /^[a-z]+:/i.test(f.uri) ? undefined : '%SRCROOT%' }, // §3.4 (JSON omits an undefined base)
             region: {
               // §3.30.5–3.30.8: 1-based; the analyzer's ranges are 0-based like LSP.
               startLine: d.range.start.line + 1,
@@ -98,7 +98,7 @@ export function analysisToSarif(files: readonly SarifFileInput[], tool: { versio
           // §3.14.6 (required), §3.18.2 driver (required)
           driver: {
             name: 'Durability Lens', // §3.19.8 (required)
-            ...(tool.version ? { semanticVersion: tool.version } : {}), // §3.19.12
+            semanticVersion: tool.version || undefined, // §3.19.12
             informationUri: 'https://learn.microsoft.com/sql/relational-databases/logs/control-transaction-durability',
             rules: CODES.map((code) => ({
               id: code, // §3.49.3 (required)

@@ -5,6 +5,8 @@ import type { ComparisonModel, MetricRow } from './comparisonModel';
 import { causeLead, type CauseLead } from './causes/text';
 import { concurrencyHeadline } from './concurrency';
 import { formatBytes, formatCount, formatDuration, formatFactor, formatShare } from './units';
+import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, runsText } from './stats';
+import { MENTION_SHARE, nonWaitLeadText, nothingRecordedText, timeSplit, unrecordedText } from './timeSplit';
 
 /**
  * The largest log block SQL Server writes: under delayed durability the log is flushed when a block reaches it, so
@@ -39,9 +41,14 @@ export interface VerdictSpeedup {
   /** The same from the runs' extremes: slowest mode run vs fastest baseline run … and the reverse; null if a divisor is 0. */
   min: number | null;
   max: number | null;
+  /** Conclusive (issue 28): at least two runs per mode, both ends of the range known, and the ranges apart. */
   conclusive: boolean;
   /** Not conclusive for want of a spread (an end of the range unknown). */
   noSpread?: boolean;
+  /** Measured runs of each side: one run per mode is indicative, never conclusive. */
+  runs: { baseline: number; mode: number };
+  /** Why it is or is not conclusive, in words (exports and the agent tools carry it). */
+  why: string;
 }
 
 export interface VerdictModel {
@@ -81,30 +88,48 @@ function speedupOf(model: ComparisonModel, mode: string): VerdictSpeedup | null 
   if (!b || !m || m.median <= 0 || !cell) return null;
   const min = m.max > 0 ? b.min / m.max : null;
   const max = m.min > 0 ? b.max / m.min : null;
-  // Conclusive (issue 28): the min–max ranges do not overlap AND the spread is stated — both ends of the range known
-  // (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
+  // Conclusive (issue 28): two runs or more per mode, the min–max ranges apart AND the spread stated — both ends of the
+  // range known (a zero elapsed time leaves an end unknown: "range unknown" is never called conclusive).
   const spreadKnown = min !== null && max !== null;
-  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: !cell.inconclusive && spreadKnown, noSpread: !spreadKnown };
+  const judged = conclusiveness(b, m, [model.baseline, mode]);
+  const why = !spreadKnown && judged.conclusive ? 'the spread is not known: a run took no measurable time' : judged.why;
+  return { mode, baseline: model.baseline, factor: b.median / m.median, min, max, conclusive: judged.conclusive && spreadKnown, noSpread: !spreadKnown, runs: { baseline: b.n, mode: m.n }, why };
 }
 
-function rangeText(s: VerdictSpeedup): string {
-  return s.min !== null && s.max !== null ? `range ${formatFactor(s.min)}–${formatFactor(s.max)}` : 'range unknown';
+function spreadText(s: Pick<VerdictSpeedup, 'min' | 'max'>): string {
+  if (s.min === null || s.max === null) return 'range unknown';
+  return formatFactor(s.min) === formatFactor(s.max) ? formatFactor(s.min) : `${formatFactor(s.min).replace(/×$/, '')}–${formatFactor(s.max)}`;
 }
 
-/** "FORCED ran 30.5× faster than DISABLED (range 27.9×–56.9×, conclusive)" or the inconclusive / slower forms. */
+/** One run per mode: nothing to judge noise by. */
+export function isIndicative(s: Pick<VerdictSpeedup, 'runs'>): boolean {
+  return s.runs.baseline < MIN_RUNS_FOR_CONCLUSIVE || s.runs.mode < MIN_RUNS_FOR_CONCLUSIVE;
+}
+
+/**
+ * "FORCED ran 18.2× faster than DISABLED (13.7–23.6×, 3 runs each; conclusive)"; with one run per mode "… — indicative
+ * (one run per mode; repeat for a range: …)"; overlapping ranges "FORCED vs DISABLED: no conclusive difference (…)".
+ */
 export function speedupText(s: VerdictSpeedup): string {
+  const runs = runsText([[s.baseline, s.runs.baseline], [s.mode, s.runs.mode]]);
+  const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
+  if (isIndicative(s)) return `${s.mode} ran ${by} than ${s.baseline} — indicative (${runs}; ${MORE_RUNS_HINT})`;
   if (!s.conclusive) {
-    const by = s.factor >= 1 ? `${formatFactor(s.factor)} faster` : `${formatFactor(1 / s.factor)} slower`;
-    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : "the runs' ranges overlap";
-    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${rangeText(s)}: ${why})`;
+    const why = s.noSpread ? 'the spread is not known: a run took no measurable time' : s.factor === 1 ? 'the medians are equal' : "the runs' ranges overlap";
+    return `${s.mode} vs ${s.baseline}: no conclusive difference (${by} by the medians, ${spreadText(s)}, ${runs}: ${why})`;
   }
-  if (s.factor >= 1) return `${s.mode} ran ${formatFactor(s.factor)} faster than ${s.baseline} (${rangeText(s)}, conclusive)`;
-  const inverse = { ...s, factor: 1 / s.factor, min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
-  return `${s.mode} ran ${formatFactor(inverse.factor)} slower than ${s.baseline} (${rangeText(inverse)}, conclusive)`;
+  if (s.factor >= 1) return `${s.mode} ran ${by} than ${s.baseline} (${spreadText(s)}, ${runs}; conclusive)`;
+  const inverse = { min: s.max !== null ? 1 / s.max : null, max: s.min !== null ? 1 / s.min : null };
+  return `${s.mode} ran ${by} than ${s.baseline} (${spreadText(inverse)}, ${runs}; conclusive)`;
 }
 
 function perCommitText(v: number): string {
   return v !== 0 && Math.abs(v) < 0.1 ? String(Number(v.toPrecision(2))) : v.toFixed(2);
+}
+
+/** The disagreeing checks by their labels (never their ids): what the Consistency block calls them. */
+function checkNames(model: ComparisonModel, disputed: ReadonlyArray<{ check: string }>): string {
+  return disputed.map((d) => model.consistency?.find((c) => c.check === d.check)?.label ?? 'a cross-check of two sources').join('; ');
 }
 
 function flushesFact(model: ComparisonModel): VerdictFact {
@@ -114,13 +139,14 @@ function flushesFact(model: ComparisonModel): VerdictFact {
     const flushes = med(model, 'flushes.counter', c) ?? med(model, 'flushes.xe', c);
     const commits = med(model, 'commits', c);
     if (flushes === null || commits === null || commits <= 0) unknown.push(c);
-    else parts.push(`${c} ${perCommitText(flushes / commits)} (${formatCount(flushes)} for ${formatCount(commits)})`);
+    // Every figure with its unit (issue 28): "DISABLED 1.00 per commit (500 flushes for 500 commits)"; a profile's one column is not named.
+    else parts.push(`${c === 'RUN' ? '' : `${c} `}${perCommitText(flushes / commits)} per commit (${formatCount(flushes)} flush${flushes === 1 ? '' : 'es'} for ${formatCount(commits)} commit${commits === 1 ? '' : 's'})`);
   }
   const text = parts.length > 0 ? parts.join(', ') + (unknown.length > 0 ? `; ${unknown.join(', ')}: not measured` : '') : 'not measured (the log-flush and write-transaction counters were not readable)';
   // The figure's own sources disagree (report/consistency.ts): said here, next to it, never hidden.
   const usedRow = model.rows.find((r) => r.id === 'flushes.counter' && model.columns.some((c) => r.cells[c])) ? 'flushes.counter' : 'flushes.xe';
   const disputed = model.rows.find((r) => r.id === usedRow)?.consistency ?? [];
-  if (disputed.length > 0 && parts.length > 0) return { id: 'flushes', label: 'Log flushes per commit', text: `${text} — the flush sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
+  if (disputed.length > 0 && parts.length > 0) return { id: 'flushes', label: 'Log flushes per commit', text: `${text} — the flush sources disagree (${checkNames(model, disputed)}; see Consistency)`, tone: 'bad' };
   return { id: 'flushes', label: 'Log flushes per commit', text, tone: 'neutral' };
 }
 
@@ -148,19 +174,24 @@ function timeFact(model: ComparisonModel): VerdictFact {
   const column = model.baseline;
   const label = model.columns.length > 1 ? `Where the time went (${column})` : 'Where the time went';
   const top = topWait(model, column);
-  if (!top) {
+  const split = timeSplit(model, column, top);
+  if (!top && !split.waitsRead) {
     // A recorded program's sessions are not ours: say what the server-wide WRITELOG figure is instead.
     const serverWide = med(model, 'writelog.server.ms', column);
     if (serverWide !== null) return { id: 'time', label, text: `per-session waits do not apply (a recorded program's sessions are not ours); WRITELOG across the server: ${formatDuration(serverWide)}, every session adding to it`, tone: 'neutral' };
-    const readable = med(model, 'waits.sessionTotalMs', column) !== null;
-    return { id: 'time', label, text: readable ? 'the session recorded no waits: the time went to running (CPU), not waiting' : 'not measured (the session\'s waits were not readable)', tone: 'neutral' };
+    if (split.parts.length === 0) return { id: 'time', label, text: "not measured (the session's waits were not readable)", tone: 'neutral' };
   }
+  // The largest measured part leads (issue 28): a wait, the session's CPU, or the data files' reads beyond the read waits.
+  const lead = split.parts[0];
+  if (!lead) return { id: 'time', label, text: nothingRecordedText(split), tone: 'neutral' };
+  if (lead.kind !== 'wait' || !top) return { id: 'time', label, text: `${nonWaitLeadText(split)}${split.waitsRead ? unrecordedText(split, med(model, 'waits.sessionTotalMs', column)) : "; the session's waits not measured"}`, tone: 'neutral' };
   // Waits of concurrent sessions (a sweep) or parallel tasks add up, so a wait can exceed the wall-clock time: say so rather than print "158 %".
   const ofElapsed = top.shareOfElapsed === null ? null : top.shareOfElapsed > 1 ? 'more than the elapsed time (waits of concurrent sessions or parallel tasks add up)' : `${formatShare(top.shareOfElapsed)} of the elapsed time`;
   const shares = [top.shareOfWaits !== null ? `${formatShare(top.shareOfWaits)} of the session's waits` : null, ofElapsed].filter((x) => x);
-  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}`;
+  const besides = split.parts.slice(1).filter((p) => split.elapsedMs !== null && split.elapsedMs > 0 && p.ms / split.elapsedMs >= MENTION_SHARE).map((p) => `${p.name} ${formatDuration(p.ms)}`);
+  const text = `${top.waitType}, ${formatDuration(top.ms)}${shares.length > 0 ? ` — ${shares.join(', ')}` : ''}${besides.length > 0 ? `; then ${besides.join(', ')}` : ''}${unrecordedText(split, med(model, 'waits.sessionTotalMs', column))}`;
   const disputed = top.waitType === 'WRITELOG' ? (model.rows.find((r) => r.id === 'writelog.ms')?.consistency ?? []) : [];
-  if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${disputed.map((d) => d.check).join(', ')}; see Consistency)`, tone: 'bad' };
+  if (disputed.length > 0) return { id: 'time', label, text: `${text} — the WRITELOG sources disagree (${checkNames(model, disputed)}; see Consistency)`, tone: 'bad' };
   return { id: 'time', label, text, tone: 'neutral' };
 }
 
@@ -220,7 +251,7 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
     const sweep = model.concurrency ? concurrencyHeadline(model.concurrency) : null;
     if (speedup && sweep) {
       headline = sweep.text;
-      headlineTone = sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
+      headlineTone = sweep.conclusive && sweep.gains.every((g) => g.gain > 1) ? 'good' : 'neutral';
       const first = model.concurrency!.levels[0];
       facts.push({ id: 'speedup', label: `${speedup.mode} vs ${model.baseline} at ${first} session${first === 1 ? '' : 's'} (elapsed)`, text: speedupText(speedup), tone: speedup.conclusive ? (speedup.factor >= 1 ? 'good' : 'bad') : 'neutral' });
     } else if (speedup) {
@@ -257,7 +288,7 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
   const restore = restoreFact(ctx);
   if (restore) facts.push(restore);
   // The cause is judged where commits are durable (the baseline), against what the headline mode saved.
-  const lead = failure ? null : causeLead(model.causes?.[model.baseline], speedup ? { mode: speedup.mode, factor: speedup.factor, conclusive: speedup.conclusive } : null);
+  const lead = failure ? null : causeLead(model.causes?.[model.baseline], speedup ? { mode: speedup.mode, factor: speedup.factor, conclusive: speedup.conclusive, indicative: isIndicative(speedup) } : null);
   return { lead, headline, headlineTone, speedup, facts };
 }
 

@@ -17,6 +17,11 @@ export interface RunSettings {
   xeStatements: boolean;
   xeTarget: { kind: 'ring_buffer' } | { kind: 'event_file'; path: string };
   /**
+   * Profile runs also measure the per-statement trace's cost: this many runs with it and as many without, alternating
+   * (2–10; 0 = off). Runs the workload 2×N times, so it is off by default and shown in the confirmation.
+   */
+  xeTraceOverheadRuns: number;
+  /**
    * Set when xe.eventFilePath is a network (UNC) path that was not confirmed: the run uses the ring buffer and this
    * says why. SQL Server's service account would connect to that share and authenticate to it.
    */
@@ -38,6 +43,7 @@ export const RUN_SETTING_DEFAULTS = {
   'waits.benign.exclude': [] as string[],
   'xe.enabled': true,
   'xe.statements': true,
+  'xe.traceOverheadRuns': 0,
   'xe.target': 'ring_buffer',
   'xe.eventFilePath': '',
   'history.size': 20,
@@ -107,12 +113,18 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown, options: R
     xeStatements: typeof xeStatements === 'boolean' ? xeStatements : d['xe.statements'],
     xeTarget,
     xeTargetRefused,
+    xeTraceOverheadRuns: traceOverheadRuns(get('xe.traceOverheadRuns')),
     historySize: int(get('history.size'), 1, 500, d['history.size']),
     compareModes,
     compareRepetitions: int(get('compare.repetitions'), 1, 100, d['compare.repetitions']),
     compareWarmup: typeof warmup === 'boolean' ? warmup : d['compare.warmup'],
     compareSessions: sessionLevels(get('compare.sessions')),
   };
+}
+
+/** 0 (off) or 2..10 runs each way; anything else (1 gives no range) is off. */
+function traceOverheadRuns(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 2 && value <= 10 ? value : 0;
 }
 
 /** Whole numbers 1..64, repeats dropped, order kept; anything else is ignored (a half-written list never stops a run). */

@@ -7,10 +7,14 @@
 // eslint-disable-next-line no-control-regex
 export const ACTIVE_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `\x1b` for C0 and DEL, `\u202e` for the rest: the second form is also the JSON escape of the same character. */
+/**
+ * `\x1b` for C0 controls, `\u007f` / `\u202e` for DEL and the rest. The `\u` form is also the JSON escape of the same
+ * character, so JSON whose strings hold DEL, C1 or bidi characters (JSON.stringify leaves them raw) stays valid and
+ * decodes to the original; C0 never reaches here from JSON (JSON.stringify writes it as \u00XX already).
+ */
 export function visibleEscape(ch: string): string {
   const code = ch.charCodeAt(0);
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** `text` with every active character written as visible escape text. */

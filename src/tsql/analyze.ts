@@ -9,7 +9,7 @@ import { signatureOf } from './procedureParameters';
 import { scanStructure } from './structure';
 import { withoutSuppressed } from './suppressions';
 import type { Span } from './structure-types';
-import type { Analysis, AnalysisOptions, Range, TransactionStatementInfo } from './types';
+import type { Analysis, AnalysisOptions, Range, RoutineInfo, TransactionStatementInfo } from './types';
 
 export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
   const tokens = lex(text);
@@ -39,12 +39,16 @@ export function analyze(text: string, options: AnalysisOptions = {}): Analysis {
     checkpoints: structure.checkpoints.map(range),
     diagnostics: withoutSuppressed(diagnose(structure, batches.map((b) => b.repeat), options, range), tokens, lines),
     statements: structure.statements.map((kind, start, end, batchIndex) => ({ kind, range: lines.rangeOf(start, end), batchIndex })),
-    routines: structure.routines.map((r) => ({
-      kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
-      batchIndex: r.batchIndex, external: r.external,
-      // The parameter list straight from the document's tokens (re-lexing each header cost a quarter of analyze()).
-      ...(r.kind === 'PROCEDURE' ? { signature: { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.headerEnd)), nameParts: r.nameParts } } : {}),
-    })),
+    routines: structure.routines.map((r) => {
+      const routine: RoutineInfo = {
+        kind: r.kind, name: r.name, number: r.number, range: range(r), bodyRange: range({ start: r.bodyStart, end: r.end }),
+        batchIndex: r.batchIndex, external: r.external,
+      };
+      // A procedure's parameter list straight from the document's tokens (re-lexing each header cost a quarter of
+      // analyze()); functions and triggers have no `signature` key at all.
+      if (r.kind === 'PROCEDURE') routine.signature = { ...signatureOf(tokens, r.nameEnd, Math.max(r.nameEnd, r.headerEnd)), nameParts: r.nameParts };
+      return routine;
+    }),
     transactions: transactionStatements(structure, range),
   };
   return analysis;

@@ -4,6 +4,7 @@
 import { formatCount, formatDuration } from '../report/units';
 import { statementsDisagreementText } from '../report/consistency';
 import { countCell, figureCell, reconciliationText, statementLineText, writelogMsCell, writelogWaitsCell } from '../report/statements';
+import { traceOverheadLines } from '../report/traceOverheadText';
 import type { PanelData } from '../shared/webviewProtocol';
 import type { VElement, VNode } from './vnode';
 
@@ -13,7 +14,26 @@ export interface ViewKit {
   table(headers: string[], rows: VNode[][], label: string, numericFrom?: number): VElement;
 }
 
-export function statementsSection(d: PanelData, { h, table }: ViewKit): VElement {
+/**
+ * What the per-statement trace cost this run (issue 28), said next to the figures it slowed: measured, or not measured
+ * with why and how to measure it. Null when the model has none (comparisons, older results).
+ */
+export function traceOverheadNote(d: PanelData, { h }: Pick<ViewKit, 'h'>): VElement | null {
+  const t = d.model.traceOverhead ?? null;
+  if (!t) return null;
+  const [headline, ...rest] = traceOverheadLines(t);
+  const tone = t.status !== 'measured' ? 'dl-muted' : (t.percent ?? 0) > 0 && !t.rangesOverlap ? 'dl-tone-bad' : 'dl-muted';
+  return h('div', { class: 'dl-trace-overhead', role: 'note', 'data-trace-overhead': t.status }, h('p', { class: tone }, headline!), ...rest.map((l) => h('p', { class: 'dl-note' }, l)));
+}
+
+export function statementsSection(d: PanelData, kit: ViewKit): VElement {
+  const { h } = kit;
+  const overhead = traceOverheadNote(d, kit);
+  const section = statementsBody(d, kit);
+  return overhead ? h('div', {}, overhead, section) : section;
+}
+
+function statementsBody(d: PanelData, { h, table }: ViewKit): VElement {
   const view = d.model.statements ?? null;
   if (!view) return h('p', { class: 'dl-muted' }, d.kind === 'trace' ? 'An ad-hoc trace runs no statements of its own.' : 'This result has no per-statement figures (made by an earlier version, or the statement trace was off).');
   const a = view.attribution;

@@ -1,12 +1,13 @@
 // The panel's content as a plain element tree built from PanelData (no DOM here, so tests run in mocha): main.ts
 // turns it into elements with createElement/textContent, and toHtml() serialises it, escaped, for tests.
-import { formatNumber, formatValue, ratioWords } from '../report/format';
+import { evidenceText, formatNumber, formatValue, ratioWords } from '../report/format';
 import type { MetricRow } from '../report/comparison';
 import type { RatioCell, Summary } from '../report/stats';
 import { formatBytes, formatDuration } from '../report/units';
 import { buildVerdict } from '../report/verdict';
 import type { PanelData, RunningView } from '../shared/webviewProtocol';
-import { statementsSection } from './statementsView';
+import { statementsSection, traceOverheadNote } from './statementsView';
+import { UNTRACED_COMPARISON_TEXT } from '../report/traceOverheadText';
 import { concurrencyCharts, concurrencySection } from './concurrencyView';
 import { consistencySection, disagreementBadge } from './consistencyView';
 import { causesSection } from './causesView';
@@ -151,8 +152,9 @@ function diagnosisSection(d: PanelData): VElement {
 }
 
 function findingsList(d: PanelData): VElement {
-  // Evidence names metric ids (writelog.avgMs); the table's label reads better, the id stays in the tooltip.
-  const labelOf = (id: string) => d.model.rows.find((r) => r.id === id)?.label ?? id;
+  // Evidence names metric ids (writelog.avgMs): shown by the table's label, with the value in its unit; the tooltip
+  // says where the figure comes from (the row's source), never the id.
+  const sourceOf = (id: string) => d.model.rows.find((r) => r.id === id)?.source ?? '';
   if (d.model.diagnosis.length === 0) return h('p', { class: 'dl-muted' }, 'No finding: nothing in these figures matched a diagnosis rule.');
   return h(
     'ul',
@@ -166,7 +168,7 @@ function findingsList(d: PanelData): VElement {
         h('strong', {}, f.title),
         h('p', {}, f.detail),
         f.suggestion ? h('p', { class: 'dl-suggestion' }, f.suggestion) : null,
-        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', { title: e.metric }, `${labelOf(e.metric)} (${e.column}): ${formatNumber(e.value, 3)}`))) : null,
+        f.evidence.length > 0 ? h('ul', { class: 'dl-evidence' }, ...f.evidence.map((e) => h('li', { title: sourceOf(e.metric) }, evidenceText(d.model.rows, e)))) : null,
       ),
     ),
   );
@@ -313,7 +315,7 @@ function tabs(titles: readonly string[], panels: VElement[], selected: number, b
         ),
       ),
     ),
-    ...panels.map((p, i) => h('section', { class: 'dl-tabpanel', role: 'tabpanel', id: `dl-tabpanel-${i}`, 'aria-labelledby': `dl-tab-${i}`, 'data-tabpanel': String(i), ...(i === selected ? {} : { hidden: '' }) }, p)),
+    ...panels.map((p, i) => h('section', { class: 'dl-tabpanel', role: 'tabpanel', id: `dl-tabpanel-${i}`, 'aria-labelledby': `dl-tab-${i}`, 'data-tabpanel': String(i), hidden: i === selected ? undefined : '' }, p)),
   );
 }
 
@@ -322,7 +324,16 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
   const panels = [
     d.kind === 'trace'
       ? h('p', { class: 'dl-muted' }, 'An ad-hoc trace measures no workload of its own: its figures are on the Log & trace and Charts tabs.')
-      : h('div', {}, concurrencySection(d.model.concurrency), metricTable(d), ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n))),
+      : h(
+          'div',
+          {},
+          concurrencySection(d.model.concurrency),
+          metricTable(d),
+          // Next to the figures: a comparison ran without the per-statement trace; a profile's trace cost (issue 28).
+          d.model.untracedComparison ? h('p', { class: 'dl-note', 'data-untraced': 'true' }, UNTRACED_COMPARISON_TEXT) : null,
+          traceOverheadNote(d, { h }),
+          ...d.model.notes.map((n) => h('p', { class: 'dl-note' }, n)),
+        ),
     chartsSection(d),
     diagnosisSection(d),
     ioSection(d),

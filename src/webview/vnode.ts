@@ -9,8 +9,10 @@ export interface VElement {
 /** A string child is text: it is always set with textContent, never parsed as markup. */
 export type VNode = VElement | string;
 
-export function h(tag: string, attrs: Record<string, string> = {}, ...children: (VNode | null | undefined | false)[]): VElement {
-  return { tag, attrs, children: children.filter((c): c is VNode => c !== null && c !== undefined && c !== false) };
+/** An attribute given as undefined is left out (a boolean attribute such as `hidden` is present only when set). */
+export function h(tag: string, attrs: Record<string, string | undefined> = {}, ...children: (VNode | null | undefined | false)[]): VElement {
+  const set = Object.fromEntries(Object.entries(attrs).filter((a): a is [string, string] => a[1] !== undefined));
+  return { tag, attrs: set, children: children.filter((c): c is VNode => c !== null && c !== undefined && c !== false) };
 }
 
 const ATTR_NAME = /^[a-z][a-z0-9-]*$/;

@@ -13,7 +13,6 @@ import * as chars from './xmlScanner';
 // a fifth of the scan's time in the profile. The character classes are the scanner's own, so both agree on names.
 const { isNameChar, isNameStart, isSpace } = chars;
 const { convertXeValueAt, convertXeValueOfClass, parseTimestampAt, xeTypeClass } = values;
-const TYPE_UNDECLARED = values.TYPE_UNDECLARED;
 
 /** XE tags carry 1–3 attributes; a tag with more is declined (the scanner's duplicate check covers any number). */
 const MAX_ATTRIBUTES = 8;
@@ -161,7 +160,7 @@ export class XeEventScanner {
     const xml = this.xml;
     const r = this.ranges;
     let fieldName: string;
-    let typeClass: values.XeTypeClass = TYPE_UNDECLARED;
+    let typeClass: values.XeTypeClass = 'undeclared';
     let valueFrom = -1;
     let valueTo = -1;
     /** The value as a string of its own when CDATA sections made it one; null: the range valueFrom..valueTo. */
@@ -201,7 +200,7 @@ export class XeEventScanner {
           p += 7;
         }
         const k = this.find('name');
-        typeClass = k < 0 ? TYPE_UNDECLARED : xeTypeClass(xml.slice(r[4 * k + 2]!, r[4 * k + 3]!));
+        typeClass = k < 0 ? 'undeclared' : xeTypeClass(xml.slice(r[4 * k + 2]!, r[4 * k + 3]!));
       } else if (c === 118 /* v */ && at(xml, p + 2, 'alue')) {
         // A second <value> would be concatenated with the first: rare enough to leave to the scanner.
         if (valueFrom >= 0) return -1;

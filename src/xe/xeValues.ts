@@ -13,15 +13,15 @@ const INTEGER = /^-?\d+$/;
  * the only information left. A type that is none of package0's (a map such as wait_types, lock_mode) holds a map key:
  * an integer when it is one, else its text (`0x0000001c` for error_destination).
  */
-export type XeTypeClass = 0 | 1 | 2 | 3 | 4 | 5;
-/** No `<type>` element (event_file rows). */
-export const TYPE_UNDECLARED = 0;
-export const TYPE_INTEGER = 1;
-export const TYPE_FLOAT = 2;
-export const TYPE_BOOLEAN = 3;
-export const TYPE_TEXT = 4;
-/** A map type (its value is the map key). */
-export const TYPE_MAP = 5;
+export type XeTypeClass =
+  /** No `<type>` element (event_file rows). */
+  | 'undeclared'
+  | 'integer'
+  | 'float'
+  | 'boolean'
+  | 'text'
+  /** A map type (its value is the map key). */
+  | 'map';
 
 const INTEGER_TYPES = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64']);
 const FLOAT_TYPES = new Set(['float32', 'float64']);
@@ -32,12 +32,12 @@ const TEXT_TYPES = new Set([
 ]);
 
 export function xeTypeClass(typeName: string | null): XeTypeClass {
-  if (typeName === null) return TYPE_UNDECLARED;
-  if (INTEGER_TYPES.has(typeName)) return TYPE_INTEGER;
-  if (FLOAT_TYPES.has(typeName)) return TYPE_FLOAT;
-  if (typeName === 'boolean') return TYPE_BOOLEAN;
-  if (TEXT_TYPES.has(typeName)) return TYPE_TEXT;
-  return TYPE_MAP;
+  if (typeName === null) return 'undeclared';
+  if (INTEGER_TYPES.has(typeName)) return 'integer';
+  if (FLOAT_TYPES.has(typeName)) return 'float';
+  if (typeName === 'boolean') return 'boolean';
+  if (TEXT_TYPES.has(typeName)) return 'text';
+  return 'map';
 }
 
 function integerOf(raw: string): XeScalar {
@@ -48,13 +48,13 @@ function integerOf(raw: string): XeScalar {
 /** A `<value>` by its declared type class: integers as number when exact, else bigint (uint64 counters, hashes). */
 export function convertXeValueOfClass(raw: string, cls: XeTypeClass): XeScalar {
   switch (cls) {
-    case TYPE_TEXT:
+    case 'text':
       return raw;
-    case TYPE_FLOAT: {
+    case 'float': {
       const f = Number(raw);
       return raw.trim() === '' || Number.isNaN(f) ? raw : f;
     }
-    case TYPE_BOOLEAN:
+    case 'boolean':
       return raw === 'true' ? true : raw === 'false' ? false : raw;
     default:
       return INTEGER.test(raw) ? integerOf(raw) : raw;
@@ -72,8 +72,8 @@ export function convertXeValue(raw: string, typeName: string | null): XeScalar {
  * through convertXeValueOfClass.
  */
 export function convertXeValueAt(s: string, from: number, to: number, cls: XeTypeClass): XeScalar {
-  if (cls === TYPE_TEXT) return s.slice(from, to);
-  if (cls !== TYPE_FLOAT && cls !== TYPE_BOOLEAN) {
+  if (cls === 'text') return s.slice(from, to);
+  if (cls !== 'float' && cls !== 'boolean') {
     const negative = s.charCodeAt(from) === 45; /* - */
     const first = negative ? from + 1 : from;
     if (to > first && to - first <= 15) {

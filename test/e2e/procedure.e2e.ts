@@ -248,7 +248,8 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         assert(/EXEC \[dbo\]\.\[e2e_load\] @rows = 5/.test(run.workload), `the panel does not name the call: ${run.workload}`);
         assert(standinProcedure(standin, 'e2e_load') === before, 'dbo.e2e_load was redeployed (a new object on the stand-in)');
 
-        // The cursor inside the body, "Profile Selection" with nothing selected: refused, EXEC offered, nothing run.
+        // The cursor inside the body, "Profile Selection" with nothing selected (docs/selection.md): the document defines a
+        // procedure, so nothing runs; the refusal names the one the cursor is in and offers its EXEC.
         await page.locator('.tab', { hasText: PROCEDURES_FILE }).first().click();
         await editor.locator('.view-lines').first().click();
         await page.keyboard.press('Control+G');
@@ -259,7 +260,7 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
         const rowsNow = standinRows(standin).length;
         await runCommand(page, 'Durability Lens: Profile Selection');
-        const refusal = page.locator('.notification-toast.notification-fade-in-done', { hasText: /this is the body of procedure dbo\.e2e_load/ }).first();
+        const refusal = page.locator('.notification-toast.notification-fade-in-done', { hasText: /the cursor is in the body of procedure dbo\.e2e_load/ }).first();
         await refusal.waitFor({ timeout: 30_000 });
         const said = (await refusal.textContent()) ?? '';
         await screenshot('procedures-cursor-in-body');

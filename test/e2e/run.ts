@@ -20,6 +20,7 @@ import { procedureTests } from './procedure.e2e';
 import { statementTests } from './statements.e2e';
 import { quickFixTests } from './quickFix.e2e';
 import { topLogTests } from './topLog.e2e';
+import { sweepTests } from './sweep.e2e';
 import { runRestrictedModeTests } from './restricted.e2e';
 import { walkthroughTests } from './walkthrough.e2e';
 
@@ -92,6 +93,8 @@ async function main(): Promise<number> {
     outcomes.push(...(await runTests(selected(walkthroughTests(standin)), ctx)));
     console.log('e2e: Heaviest Log Writers against the stand-in');
     outcomes.push(...(await runTests(selected(topLogTests(standin)), ctx)));
+    console.log("e2e: a concurrency sweep's headline against the stand-in");
+    outcomes.push(...(await runTests(selected(sweepTests(standin)), ctx)));
     await page.close();
     if (!only || only.test('Restricted Mode:')) {
       // A second code-server with workspace trust on (the main one runs with trust off): nothing runs untrusted.

@@ -150,7 +150,7 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         compared = table;
         await screenshot('readme-step3-comparison-verdict');
         await standinBanner(page, 'comparison');
-        assert(/^FORCED ran [\d.,]+× faster than DISABLED \(range [\d.,]+×–[\d.,]+×, conclusive\)$/.test(verdict.headline), `verdict headline: ${verdict.headline}`);
+        assert(/^FORCED ran [\d.,]+× faster than DISABLED \([\d.,]+–[\d.,]+×, \d+ runs each; conclusive\)$/.test(verdict.headline), `verdict headline: ${verdict.headline}`);
         assert(/^Original setting DISABLED restored ✓ \(verified\)$/.test(verdict.facts.get('Database') ?? ''), `restore: ${verdict.facts.get('Database')}`);
         assert(/^DISABLED 1\.00 .*, FORCED 0\.0/.test(verdict.facts.get('Log flushes per commit') ?? ''), `flushes per commit: ${verdict.facts.get('Log flushes per commit')}`);
         assert(/^WRITELOG/.test(verdict.facts.get('Where the time went (DISABLED)') ?? ''), `top wait: ${verdict.facts.get('Where the time went (DISABLED)')}`);

@@ -8,20 +8,14 @@ import { captureSnapshot } from '../../src/probes/snapshot';
 import { profileConnectionSource, profileRun } from '../../src/profile';
 import { analyze } from '../../src/tsql';
 import { consistencyFaults } from '../standin/model/consistencyFaults';
-import { startStandin, type StandinHarness } from './profile/standin';
-import { waitFor } from './support';
+import { useStandin } from '../support/standin';
 
 describe('integration: a suffixed counter instance name on Azure SQL Database (D6, stand-in)', function () {
   this.timeout(60000);
-  let h: StandinHarness;
+  const h = useStandin({ product: 'azure-sqldb' }, { expectConnectionsClosed: true });
 
-  before(async () => {
-    h = await startStandin({ product: 'azure-sqldb' });
+  before(() => {
     consistencyFaults(h.engine.state).counterInstanceSuffix = '.1';
-  });
-  after(async () => {
-    await waitFor(() => h.server.connections === 0, 'every connection closed');
-    await h.close();
   });
 
   it('the snapshot reads the counters of "<guid>.1" as the database\'s', async () => {

@@ -4,35 +4,29 @@ import assert from 'node:assert/strict';
 import { connect } from '../../src/db/connect';
 import { ConnectionFailure } from '../../src/db/errors';
 import type { TediousSession } from '../../src/db/session';
-import type { WorkloadMessage } from '../../src/db/types';
+import type { ConnectionProfile, WorkloadMessage } from '../../src/db/types';
 import { runWorkload } from '../../src/db/workload';
 import { valueOf } from '../../src/probes/measurement';
 import type { GrantContext } from '../../src/probes/permissions';
 import { captureInFlightWaits } from '../../src/probes/waitStats';
-import { closedPort, isRealServer, standinAvailable, startTarget, waitFor, type TestTarget } from './support';
+import { closedPort, useTestServer, waitFor } from './support';
 
 /** The in-flight waits probe needs a grant context for its not-measured text; the figures do not depend on it. */
 const GRANT_CONTEXT: GrantContext = { majorVersion: 16, engineEdition: 3, loginName: 'sa', userName: 'dbo', databaseName: 'lab' };
 
 describe('integration: db connections and workload runner', function () {
   this.timeout(60000);
-  let target: TestTarget;
+  // speedFactor 1: the model's own pace, as this suite has always run (WAITFOR and cancels take real time).
+  const target = useTestServer({ speedFactor: 1 });
   const sessions: TediousSession[] = [];
-  const open = async (overrides: Partial<TestTarget['profile']> = {}, role: 'workload' | 'monitor' = 'workload', secret?: string) => {
+  const open = async (overrides: Partial<ConnectionProfile> = {}, role: 'workload' | 'monitor' = 'workload', secret?: string) => {
     const s = await connect({ ...target.profile, ...overrides }, secret ?? target.secret, { role });
     sessions.push(s);
     return s;
   };
 
-  before(async function () {
-    if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
-    target = await startTarget();
-  });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
-  });
-  after(async () => {
-    await target?.close();
   });
 
   it('connects without encryption and exposes distinct @@SPIDs for workload and monitor', async () => {
@@ -67,7 +61,7 @@ describe('integration: db connections and workload runner', function () {
   });
 
   it('refuses an untrusted (self-signed) certificate and offers trustServerCertificate (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // a real server may well have a trusted certificate
+    if (target.kind === 'given') this.skip(); // a real server may well have a trusted certificate
     await assert.rejects(open({ encrypt: true, trustServerCertificate: false }), (err: unknown) => {
       assert.ok(err instanceof ConnectionFailure);
       assert.equal(err.info.kind, 'untrusted-certificate');
@@ -232,11 +226,11 @@ describe('integration: db connections and workload runner', function () {
   });
 
   it('closes every connection it opened (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip();
+    if (target.kind === 'given') this.skip();
     const s = await open();
-    await waitFor(() => (target.openConnections() ?? 0) >= 1, 'the connection to register');
+    await waitFor(() => target.standinServer!.connections >= 1, 'the connection to register');
     await s.close();
     sessions.splice(sessions.indexOf(s), 1);
-    await waitFor(() => target.openConnections() === 0, 'the stand-in to see every socket closed');
+    await waitFor(() => target.standinServer!.connections === 0, 'the stand-in to see every socket closed');
   });
 });

@@ -6,14 +6,24 @@ import { processIO } from '../../src/cli/io';
 import { EXIT } from '../../src/cli/commands/shared';
 import { connect } from '../../src/db/connect';
 import type { ReadinessReport } from '../../src/profile/readiness';
-import { isRealServer, realServerConnectionString, standinAvailable, startTarget, type TestTarget } from './support';
+import { useStandins } from '../support/standin';
+import { realServerConnectionString, useTestServer } from './support';
 
 const READER = { name: 'lens_reader', password: 'Reader-1' };
 const MONITOR = { name: 'lens_monitor', password: 'Monitor-1' };
 
 describe('integration: doctor (readiness check)', function () {
   this.timeout(60000);
-  let target: TestTarget;
+  // speedFactor 1: the model's own pace, as this suite has always run.
+  const target = useTestServer({
+    speedFactor: 1,
+    logins: [
+      { name: READER.name, password: READER.password, databases: ['lab'] },
+      { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
+    ],
+  });
+  /** Stand-ins playing other products for single tests (closed after the test). */
+  const others = useStandins();
   let out: string[];
   let err: string[];
   const io = (password: string) => ({ ...processIO(), env: { LENS_PW: password }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) });
@@ -22,25 +32,13 @@ describe('integration: doctor (readiness check)', function () {
   async function doctor(user: { name: string; password: string } | null, ...extra: string[]): Promise<number> {
     out = [];
     err = [];
-    if (target.kind === 'real') return runCli(['doctor', '--connection', realServerConnectionString()!, ...extra], io(''));
+    if (target.kind === 'given') return runCli(['doctor', '--connection', realServerConnectionString()!, ...extra], io(''));
     const u = user ?? { name: 'sa', password: target.secret! };
     return runCli(['doctor', '--server', '127.0.0.1', '--port', String(target.profile.port), '--database', 'lab', '--user', u.name, '--password-env', 'LENS_PW', '--encrypt', 'false', ...extra], io(u.password));
   }
   const report = (): ReadinessReport => JSON.parse(out.join('')) as ReadinessReport;
   const probe = (r: ReadinessReport, id: string) => r.probes.find((p) => p.id === id)!;
 
-  before(async function () {
-    if (!isRealServer() && !(await standinAvailable())) this.skip();
-    target = await startTarget({
-      logins: [
-        { name: READER.name, password: READER.password, databases: ['lab'] },
-        { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
-      ],
-    });
-  });
-  after(async () => {
-    await target?.close();
-  });
 
   it('doctor --json reports every probe with status, rows and GRANT, and the platform, version and features', async () => {
     const code = await doctor(null, '--json');
@@ -67,7 +65,7 @@ describe('integration: doctor (readiness check)', function () {
   });
 
   it('a login without server state: doctor names each missing probe and the GRANT, and says what will not work (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    if (target.kind === 'given') this.skip(); // needs a login the suite controls
     const code = await doctor(READER, '--json');
     assert.equal(code, EXIT.ok, err.join(''));
     const r = report();
@@ -90,21 +88,23 @@ describe('integration: doctor (readiness check)', function () {
   });
 
   it("the README's monitoring login (VIEW SERVER PERFORMANCE STATE only) reads files, waits and counters; the text output lists the rest (stand-in only)", async function () {
-    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    if (target.kind === 'given') this.skip(); // needs a login the suite controls
     const code = await doctor(MONITOR);
     assert.equal(code, EXIT.ok, err.join(''));
     const text = out.join('');
-    assert.match(text, /fileStats\s+ok\s+\d+ rows/);
-    assert.match(text, /sessionWaits\s+ok/);
-    assert.match(text, /perfCounters\s+ok\s+\d+ rows/);
-    assert.match(text, /extendedEvents\s+denied/);
+    // Each probe by what it reads, not by its internal id (issue 28).
+    assert.match(text, /ok\s+sys\.dm_io_virtual_file_stats joined to sys\.database_files — \d+ rows/);
+    assert.match(text, /ok\s+sys\.dm_exec_session_wait_stats \(another session's waits\)/);
+    assert.match(text, /ok\s+sys\.dm_os_performance_counters[^\n]* — \d+ rows/);
+    assert.match(text, /denied\s+CREATE EVENT SESSION … ON SERVER/);
+    assert.doesNotMatch(text, /\b(fileStats|sessionWaits|perfCounters|extendedEvents)\b/);
     assert.match(text, /> GRANT ALTER ANY EVENT SESSION TO \[lens_monitor\];/);
     assert.match(text, /compare\s+will not work/);
     assert.match(text, /Nothing was created or changed on the server\./);
   });
 
   it('changes nothing on the server: same DELAYED_DURABILITY, no event session, no new table (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // a shared real server has other users' sessions
+    if (target.kind === 'given') this.skip(); // a shared real server has other users' sessions
     const state = async () => {
       const s = await connect(target.profile, target.secret, { role: 'monitor' });
       try {
@@ -122,20 +122,16 @@ describe('integration: doctor (readiness check)', function () {
   });
 
   it('on Managed Instance doctor names the platform and the event_file rule (https blob URL, 40538) (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // the stand-in plays MI
-    const mi = await startTarget({ product: 'mi' });
-    try {
-      out = [];
-      err = [];
-      const code = await runCli(['doctor', '--server', '127.0.0.1', '--port', String(mi.profile.port), '--database', 'lab', '--user', 'sa', '--password-env', 'LENS_PW', '--encrypt', 'false', '--json'], io(mi.secret!));
-      assert.equal(code, EXIT.ok, err.join(''));
-      const r = report();
-      assert.equal(r.server.platform, 'azure-sql-managed-instance');
-      assert.equal(r.server.engineEdition, 8);
-      assert.equal(probe(r, 'perfCounters').status, 'ok', probe(r, 'perfCounters').reason ?? '');
-      assert.match(r.features.trace.notes.join(' '), /https Azure Blob Storage URL.*40538/);
-    } finally {
-      await mi.close();
-    }
+    if (target.kind === 'given') this.skip(); // the stand-in plays MI
+    const mi = await others.start({ speedFactor: 1, product: 'mi' });
+    out = [];
+    err = [];
+    const code = await runCli(['doctor', '--server', '127.0.0.1', '--port', String(mi.profile.port), '--database', 'lab', '--user', 'sa', '--password-env', 'LENS_PW', '--encrypt', 'false', '--json'], io(mi.secret!));
+    assert.equal(code, EXIT.ok, err.join(''));
+    const r = report();
+    assert.equal(r.server.platform, 'azure-sql-managed-instance');
+    assert.equal(r.server.engineEdition, 8);
+    assert.equal(probe(r, 'perfCounters').status, 'ok', probe(r, 'perfCounters').reason ?? '');
+    assert.match(r.features.trace.notes.join(' '), /https Azure Blob Storage URL.*40538/);
   });
 });

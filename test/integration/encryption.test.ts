@@ -3,24 +3,21 @@ import assert from 'node:assert/strict';
 import { connect } from '../../src/db/connect';
 import { ConnectionFailure } from '../../src/db/errors';
 import type { TediousSession } from '../../src/db/session';
-import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
+import { useStandins } from '../support/standin';
+import { standinOnlySuite } from './support';
 
 describe('integration: encryption policies (stand-in only)', function () {
   this.timeout(30000);
-  let target: TestTarget | undefined;
+  standinOnlySuite('needs a server whose TLS policy the suite sets');
   const sessions: TediousSession[] = [];
-
-  before(async function () {
-    if (isRealServer() || !(await standinAvailable())) this.skip(); // needs a server whose TLS policy the suite sets
-  });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
-    await target?.close();
-    target = undefined;
   });
+  // After the sessions are closed: each test's stand-in (speedFactor 1, the model's own pace, as before).
+  const standins = useStandins();
 
   it('explains a server that requires encryption when the profile has it off', async () => {
-    target = await startTarget({ tls: 'required' });
+    const target = await standins.start({ speedFactor: 1, tls: 'required' });
     await assert.rejects(connect(target.profile, target.secret, { role: 'monitor' }), (err: unknown) => {
       assert.ok(err instanceof ConnectionFailure);
       assert.equal(err.info.kind, 'encryption-refused');
@@ -33,7 +30,7 @@ describe('integration: encryption policies (stand-in only)', function () {
   });
 
   it('uses the TLS handshake as evidence when the login may not read sys.dm_exec_connections', async () => {
-    target = await startTarget({ logins: [{ name: 'lens_plain', password: 'Plain-1', databases: ['lab'] }] });
+    const target = await standins.start({ speedFactor: 1, logins: [{ name: 'lens_plain', password: 'Plain-1', databases: ['lab'] }] });
     const s = await connect(
       { ...target.profile, authentication: { type: 'sql', user: 'lens_plain' }, encrypt: true, trustServerCertificate: true },
       'Plain-1',

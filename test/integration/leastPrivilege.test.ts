@@ -11,7 +11,7 @@ import { EXIT } from '../../src/cli/commands/shared';
 import { processIO } from '../../src/cli/io';
 import { connect } from '../../src/db/connect';
 import type { RunResult } from '../../src/profile/types';
-import { isRealServer, realServerConnectionString, standinAvailable, startTarget, type TestTarget } from './support';
+import { realServerConnectionString, useTestServer } from './support';
 
 /** README "Permissions": what the tested least-privileged login holds (2022 names). */
 const LENS_MONITOR = {
@@ -25,14 +25,20 @@ const INSERTS = 500;
 
 describe("integration: the README's least-privileged login", function () {
   this.timeout(120000);
-  let target: TestTarget;
+  // speedFactor 1: the model's own pace, as this suite has always run.
+  const target = useTestServer({ speedFactor: 1, logins: [LENS_MONITOR] });
   let dir: string;
   let out: string[];
   let err: string[];
 
+  // The script's table, dropped as the admin before the server is let go (a given server keeps nothing of the suite).
+  target.onCleanup(async () => {
+    const admin = await connect(target.profile, target.secret, { role: 'workload' }).catch(() => null);
+    await admin?.execute("IF OBJECT_ID(N'dbo.lens_lp') IS NOT NULL DROP TABLE dbo.lens_lp;").catch(() => undefined);
+    await admin?.close();
+  });
+
   before(async function () {
-    if (!isRealServer() && !(await standinAvailable())) this.skip();
-    target = await startTarget({ logins: [LENS_MONITOR] });
     dir = await mkdtemp(join(tmpdir(), 'lens-lp-'));
     await writeFile(
       join(dir, 'loop.sql'),
@@ -50,12 +56,6 @@ END
     );
   });
   after(async () => {
-    if (target) {
-      const admin = await connect(target.profile, target.secret, { role: 'workload' }).catch(() => null);
-      await admin?.execute("IF OBJECT_ID(N'dbo.lens_lp') IS NOT NULL DROP TABLE dbo.lens_lp;").catch(() => undefined);
-      await admin?.close();
-      await target.close();
-    }
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -64,7 +64,7 @@ END
     err = [];
     const io = { ...processIO(), env: { LENS_PW: LENS_MONITOR.password }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
     const connection =
-      target.kind === 'real'
+      target.kind === 'given'
         ? ['--connection', realServerConnectionString()!]
         : ['--server', '127.0.0.1', '--port', String(target.profile.port), '--database', 'lab', '--user', LENS_MONITOR.name, '--password-env', 'LENS_PW', '--encrypt', 'false'];
     return runCli([...args, ...connection], io);

@@ -7,24 +7,18 @@ import { runCli } from '../../src/cli/dispatch';
 import { EXIT } from '../../src/cli/commands/shared';
 import { processIO } from '../../src/cli/io';
 import type { ReadinessReport } from '../../src/profile/readiness';
-import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
+import { useStandin } from '../support/standin';
+import { standinOnlySuite } from './support';
 
 const MONITOR = { name: 'mi_monitor', password: 'Monitor-1', databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] };
 const READER = { name: 'mi_reader', password: 'Reader-1', databases: ['lab'] };
 
 describe('integration: Managed Instance permission names (D4, stand-in)', function () {
   this.timeout(60000);
-  let mi: TestTarget;
+  standinOnlySuite('the stand-in plays MI with logins the suite controls');
+  const mi = useStandin({ speedFactor: 1, product: 'mi', logins: [MONITOR, READER] });
   let out: string[];
   let err: string[];
-
-  before(async function () {
-    if (isRealServer() || !(await standinAvailable())) this.skip(); // the stand-in plays MI with logins the suite controls
-    mi = await startTarget({ product: 'mi', logins: [MONITOR, READER] });
-  });
-  after(async () => {
-    await mi?.close();
-  });
 
   async function doctor(user: { name: string; password: string }): Promise<ReadinessReport> {
     out = [];
@@ -54,16 +48,9 @@ describe('integration: Managed Instance permission names (D4, stand-in)', functi
 
 describe('integration: sys.dm_db_log_info on SQL Server 2019 (D7, stand-in)', function () {
   this.timeout(60000);
-  let t: TestTarget;
   const DB_STATE_ONLY = { name: 'vlf_reader', password: 'Reader-1', databases: ['lab'], databasePermissions: { lab: ['VIEW DATABASE STATE'] } };
-
-  before(async function () {
-    if (isRealServer() || !(await standinAvailable())) this.skip();
-    t = await startTarget({ version: 2019, logins: [DB_STATE_ONLY] });
-  });
-  after(async () => {
-    await t?.close();
-  });
+  standinOnlySuite('plays SQL Server 2019 with a login the suite controls');
+  const t = useStandin({ speedFactor: 1, version: 2019, logins: [DB_STATE_ONLY] });
 
   it('VIEW DATABASE STATE alone does not read the VLF count; the GRANT names the server permission every Learn revision accepts', async () => {
     const out: string[] = [];

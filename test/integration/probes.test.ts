@@ -7,7 +7,8 @@ import { runWorkload } from '../../src/db/workload';
 import { preflightPermissions } from '../../src/probes/permissions';
 import { captureServerIdentity } from '../../src/probes/serverInfo';
 import { captureSnapshot, diffSnapshots } from '../../src/probes/snapshot';
-import { isRealServer, standinAvailable, startTarget, type TestTarget } from './support';
+import { useStandins, type StandinSetup } from '../support/standin';
+import { standinOnlySuite, useTestServer } from './support';
 
 const READER = { name: 'lens]reader', password: 'Reader-1' };
 /** The README's least-privileged monitoring login: VIEW SERVER PERFORMANCE STATE (2022+), nothing server-wide besides. */
@@ -15,25 +16,22 @@ const MONITOR = { name: 'lens_monitor', password: 'Monitor-1' };
 
 describe('integration: snapshots and permissions', function () {
   this.timeout(60000);
-  let target: TestTarget;
+  // speedFactor 1: the model's own pace, as this suite has always run.
+  const target = useTestServer({
+    speedFactor: 1,
+    logins: [
+      { name: READER.name, password: READER.password, databases: ['lab'] },
+      { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
+    ],
+  });
   const sessions: TediousSession[] = [];
   const track = (s: TediousSession) => (sessions.push(s), s);
 
-  before(async function () {
-    if (!isRealServer() && !(await standinAvailable())) this.skip(); // stand-in not built yet
-    target = await startTarget({
-      logins: [
-        { name: READER.name, password: READER.password, databases: ['lab'] },
-        { name: MONITOR.name, password: MONITOR.password, databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'] },
-      ],
-    });
-  });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
   });
-  after(async () => {
-    await target?.close();
-  });
+  /** Stand-ins of other versions and products for single tests (closed after the test, once its sessions are). */
+  const others = useStandins();
 
   async function targetIds(monitor: TediousSession) {
     const [row] = await monitor.query('SELECT DB_ID() AS id, DB_NAME() AS name;');
@@ -83,7 +81,7 @@ describe('integration: snapshots and permissions', function () {
   });
 
   it('preflight of an admin login reports nothing missing (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // the connection string's login need not be an admin
+    if (target.kind === 'given') this.skip(); // the connection string's login need not be an admin
     const monitor = track(await connect(target.profile, target.secret, { role: 'monitor' }));
     const identity = await captureServerIdentity(monitor);
     const result = await preflightPermissions(monitor, { majorVersion: identity.majorVersion, engineEdition: identity.engineEdition, databaseName: identity.currentDatabase });
@@ -92,7 +90,7 @@ describe('integration: snapshots and permissions', function () {
   });
 
   it('a login lacking VIEW SERVER STATE degrades with the right GRANT text (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    if (target.kind === 'given') this.skip(); // needs a login the suite controls
     const profile = { ...target.profile, authentication: { type: 'sql' as const, user: READER.name } };
     const workload = track(await connect(profile, READER.password, { role: 'workload' }));
     const monitor = track(await connect(profile, READER.password, { role: 'monitor' }));
@@ -134,39 +132,31 @@ describe('integration: snapshots and permissions', function () {
 
   it('on SQL Server 2019 the GRANT names VIEW SERVER STATE (stand-in only)', async function () {
     if (!target.standin) this.skip(); // needs a login the suite controls on a 2019 server
-    const old = await startTarget({ version: 2019, logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
-    try {
-      const monitor = track(await connect({ ...old.profile, authentication: { type: 'sql', user: READER.name } }, READER.password, { role: 'monitor' }));
-      const ids = await targetIds(monitor);
-      const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: null });
-      assert.equal(snapshot.server.identity.majorVersion, 15);
-      assert.equal(snapshot.fileStats.status === 'unavailable' && snapshot.fileStats.grant, 'USE [master];\nGRANT VIEW SERVER STATE TO [lens]]reader];');
-      await monitor.close();
-    } finally {
-      await old.close();
-    }
+    const old = await others.start({ speedFactor: 1, version: 2019, logins: [{ name: READER.name, password: READER.password, databases: ['lab'] }] });
+    const monitor = track(await connect({ ...old.profile, authentication: { type: 'sql', user: READER.name } }, READER.password, { role: 'monitor' }));
+    const ids = await targetIds(monitor);
+    const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: null });
+    assert.equal(snapshot.server.identity.majorVersion, 15);
+    assert.equal(snapshot.fileStats.status === 'unavailable' && snapshot.fileStats.grant, 'USE [master];\nGRANT VIEW SERVER STATE TO [lens]]reader];');
+    await monitor.close();
   });
 
   it('Azure SQL Database: host and volume probes are not applicable, the rest works (stand-in only)', async function () {
     if (!target.standin) this.skip(); // the stand-in plays Azure SQL Database (EngineEdition 5)
-    const azure = await startTarget({ azure: true });
-    try {
-      const monitor = track(await connect(azure.profile, azure.secret, { role: 'monitor' }));
-      const ids = await targetIds(monitor);
-      const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: monitor.spid });
-      assert.equal(snapshot.server.identity.isAzureSqlDatabase, true);
-      assert.equal(snapshot.volumes.status === 'unavailable' && snapshot.volumes.cause, 'not-applicable');
-      assert.equal(snapshot.server.host.status === 'unavailable' && snapshot.server.host.cause, 'not-applicable');
-      assert.equal(snapshot.fileStats.status, 'ok');
-      const preflight = await preflightPermissions(monitor, { majorVersion: 16, engineEdition: 5, databaseName: ids.databaseName });
-      assert.ok(preflight.checks.filter((c) => c.scope !== 'server-role').every((c) => c.scope === 'database'));
-      // The stand-in does not report a service objective it is known to be above S1 with, so the role is not assumed held.
-      const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
-      assert.ok(role && role.held === null && role.neededFor.includes('perfCounters'), 'Basic/S0/S1/pool role listed, not "all held"');
-      await monitor.close();
-    } finally {
-      await azure.close();
-    }
+    const azure = await others.start({ speedFactor: 1, azure: true });
+    const monitor = track(await connect(azure.profile, azure.secret, { role: 'monitor' }));
+    const ids = await targetIds(monitor);
+    const snapshot = await captureSnapshot(monitor, { ...ids, workloadSpid: monitor.spid });
+    assert.equal(snapshot.server.identity.isAzureSqlDatabase, true);
+    assert.equal(snapshot.volumes.status === 'unavailable' && snapshot.volumes.cause, 'not-applicable');
+    assert.equal(snapshot.server.host.status === 'unavailable' && snapshot.server.host.cause, 'not-applicable');
+    assert.equal(snapshot.fileStats.status, 'ok');
+    const preflight = await preflightPermissions(monitor, { majorVersion: 16, engineEdition: 5, databaseName: ids.databaseName });
+    assert.ok(preflight.checks.filter((c) => c.scope !== 'server-role').every((c) => c.scope === 'database'));
+    // The stand-in does not report a service objective it is known to be above S1 with, so the role is not assumed held.
+    const role = preflight.checks.find((c) => c.permission === '##MS_ServerStateReader##');
+    assert.ok(role && role.held === null && role.neededFor.includes('perfCounters'), 'Basic/S0/S1/pool role listed, not "all held"');
+    await monitor.close();
   });
 
   it('one probe refused with 297 degrades alone, with its GRANT (stand-in only)', async function () {
@@ -189,7 +179,7 @@ describe('integration: snapshots and permissions', function () {
   });
 
   it('a login without VIEW ANY DEFINITION measures real per-file IO through sys.database_files, never "Log writes 0" (stand-in only)', async function () {
-    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    if (target.kind === 'given') this.skip(); // needs a login the suite controls
     const profile = { ...target.profile, authentication: { type: 'sql' as const, user: MONITOR.name } };
     const admin = track(await connect(target.profile, target.secret, { role: 'workload' }));
     await admin.execute("IF OBJECT_ID(N'dbo.lens_s1m') IS NOT NULL DROP TABLE dbo.lens_s1m; CREATE TABLE dbo.lens_s1m (id int IDENTITY(1,1) PRIMARY KEY, col1 int DEFAULT 100);");
@@ -220,7 +210,7 @@ describe('integration: snapshots and permissions', function () {
   });
 
   it("without VIEW SERVER STATE the workload session's waits are not measured, with the GRANT — never 0 waits (stand-in only)", async function () {
-    if (target.kind === 'real') this.skip(); // needs a login the suite controls
+    if (target.kind === 'given') this.skip(); // needs a login the suite controls
     const profile = { ...target.profile, authentication: { type: 'sql' as const, user: READER.name } };
     const workload = track(await connect(target.profile, target.secret, { role: 'workload' }));
     const monitor = track(await connect(profile, READER.password, { role: 'monitor' }));
@@ -239,18 +229,14 @@ describe('integration: snapshots and permissions', function () {
 
 describe('integration: counters, platforms and Azure tiers as SQL Server documents them (stand-in only)', function () {
   this.timeout(60000);
-  const started: TestTarget[] = [];
   const sessions: TediousSession[] = [];
-  before(async function () {
-    if (isRealServer() || !(await standinAvailable())) this.skip(); // platform modes are the stand-in's
-  });
+  standinOnlySuite("platform modes are the stand-in's");
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.close()));
-    await Promise.all(started.splice(0).map((t) => t.close()));
   });
-  async function monitorOf(setup: Parameters<typeof startTarget>[0], user?: { name: string; password: string }) {
-    const t = await startTarget(setup);
-    started.push(t);
+  const standins = useStandins();
+  async function monitorOf(setup: StandinSetup, user?: { name: string; password: string }) {
+    const t = await standins.start({ speedFactor: 1, ...setup });
     const profile = user ? { ...t.profile, authentication: { type: 'sql' as const, user: user.name } } : t.profile;
     const s = await connect(profile, user ? user.password : t.secret, { role: 'monitor' });
     sessions.push(s);
@@ -278,8 +264,7 @@ describe('integration: counters, platforms and Azure tiers as SQL Server documen
   });
 
   it('Managed Instance: a profile run reads the log counters by GUID in the snapshots and in every sample', async () => {
-    const t = await startTarget({ product: 'mi', speedFactor: 0 } as Parameters<typeof startTarget>[0]);
-    started.push(t);
+    const t = await standins.start({ product: 'mi' });
     const { profileConnectionSource, profileRun } = await import('../../src/profile');
     const { analyze } = await import('../../src/tsql');
     const script = "IF OBJECT_ID(N'dbo.mi_t') IS NULL CREATE TABLE dbo.mi_t (id int);\nGO\nDECLARE @i int = 0;\nWHILE @i < 50\nBEGIN\n  INSERT INTO dbo.mi_t VALUES (@i);\n  SET @i += 1;\nEND";

@@ -11,49 +11,11 @@ import { fromConnectionProfile } from '../../src/db/storedProfiles';
 import type { ConnectionProfile, ConnectionRole } from '../../src/db/types';
 import { readDurability, type DurabilityMode } from '../../src/profile';
 import { dropSession, findOrphanSessions } from '../../src/xe/cleanup';
-import { createStandin, type Standin, type StandinOptions } from '../standin/model/index';
-import { startStandinServer, type StandinServer } from '../standin/server';
+import type { Standin, StandinOptions } from '../standin/model/index';
+import type { StandinServer } from '../standin/server';
+import { startStandin } from '../support/standin';
 
 export const REAL_SERVER_ENV = 'DURABILITY_LENS_TEST_SERVER';
-
-/** Options the stand-in model understands (test/standin/model/state.ts StandinOptions), kept loose here on purpose. */
-export interface StandinSetup {
-  version?: 2019 | 2022 | 2025;
-  /** Play Azure SQL Database (EngineEdition 5). */
-  azure?: boolean;
-  /** Which product the model plays: SQL Server (default), Managed Instance (EngineEdition 8) or Azure SQL Database. */
-  product?: 'sqlserver' | 'mi' | 'azure-sqldb';
-  /** Azure SQL Database service objective (Basic, S0, S1 and pools need ##MS_ServerStateReader## for several DMVs). */
-  serviceObjective?: string;
-  platform?: 'Linux' | 'Windows';
-  speedFactor?: number;
-  logins?: { name: string; password: string; sysadmin?: boolean; serverPermissions?: string[]; databases?: string[]; databasePermissions?: Record<string, string[]>; defaultDatabase?: string }[];
-  databases?: { name: string; delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED' }[];
-  /** Server side TLS policy (test/standin/server.ts): 'optional' (default), 'required', 'loginOnly'. */
-  tls?: 'optional' | 'required' | 'loginOnly';
-}
-
-/** The part of the stand-in's control API (test/standin/model/index.ts Standin) these suites use. */
-export interface StandinControl {
-  restart(): void;
-  faults: {
-    dropAfterMs: number | null;
-    statements: { pattern: RegExp; number: number; message: string; class?: number; times?: number }[];
-    reset(): void;
-  };
-}
-
-export interface TestTarget {
-  kind: 'standin' | 'real';
-  /** A profile for the admin login (sa on the stand-in), database lab (or the one in the connection string). */
-  profile: ConnectionProfile;
-  secret: string | undefined;
-  /** Open TCP connections on the stand-in (null on a real server): lets tests prove they closed theirs. */
-  openConnections(): number | null;
-  /** Stand-in control (restart, faults); null on a real server. */
-  standin: StandinControl | null;
-  close(): Promise<void>;
-}
 
 export function realServerConnectionString(): string | undefined {
   const v = process.env[REAL_SERVER_ENV];
@@ -62,55 +24,6 @@ export function realServerConnectionString(): string | undefined {
 
 export function isRealServer(): boolean {
   return realServerConnectionString() !== undefined;
-}
-
-/** Paths are variables so this file type-checks before the stand-in's model entry point exists. */
-const STANDIN_MODEL = '../standin/model/index';
-const STANDIN_SERVER = '../standin/server';
-
-export async function standinAvailable(): Promise<boolean> {
-  try {
-    await import(STANDIN_MODEL);
-    await import(STANDIN_SERVER);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export const STANDIN_ADMIN = { user: 'sa', password: 'StandIn-1', database: 'lab' };
-
-export async function startTarget(setup: StandinSetup = {}): Promise<TestTarget> {
-  const connectionString = realServerConnectionString();
-  if (connectionString) {
-    const { profile, secret } = profileFromConnectionString(connectionString);
-    return { kind: 'real', profile, secret, openConnections: () => null, standin: null, close: async () => undefined };
-  }
-  const model = (await import(STANDIN_MODEL)) as { createStandin(options?: StandinSetup): unknown };
-  const serverModule = (await import(STANDIN_SERVER)) as {
-    startStandinServer(options: { engine: unknown; port?: number; tls?: { encryption?: string } }): Promise<{ port: number; readonly connections: number; close(): Promise<void> }>;
-  };
-  const { tls, ...modelOptions } = setup;
-  const created = model.createStandin(modelOptions) as { engine?: unknown; login?: unknown };
-  // createStandin returns the Engine (or an object holding it as `engine`).
-  const engine = (typeof created.login === 'function' ? created : created.engine) as StandinControl;
-  const server = await serverModule.startStandinServer({ engine, port: 0, ...(tls ? { tls: { encryption: tls } } : {}) });
-  return {
-    kind: 'standin',
-    profile: {
-      server: '127.0.0.1',
-      port: server.port,
-      database: STANDIN_ADMIN.database,
-      authentication: { type: 'sql', user: STANDIN_ADMIN.user },
-      encrypt: false,
-      trustServerCertificate: false,
-      connectTimeoutMs: 5000,
-    },
-    secret: STANDIN_ADMIN.password,
-    openConnections: () => server.connections,
-    standin: engine,
-    close: () => server.close(),
-  };
 }
 
 /** A port nothing listens on: bind an ephemeral port, then release it. */
@@ -230,15 +143,10 @@ export function useTestServer(setup: TestServerSetup = {}): TestServer {
       state = { kind: 'given', profile, secret, standin: null, server: null };
       return;
     }
-    const { standinOnly: _reason, tls, ...options } = setup;
-    // speedFactor 0: waits are accounted, not slept, so the suites stay fast (a suite may ask for 1).
-    const engine = createStandin({ speedFactor: 0, ...options });
-    const server = await startStandinServer({ engine, port: 0, tls: tls ? { encryption: tls } : undefined });
-    const profile: ConnectionProfile = {
-      server: '127.0.0.1', port: server.port, database: STANDIN_ADMIN.database, authentication: { type: 'sql', user: STANDIN_ADMIN.user },
-      encrypt: false, trustServerCertificate: false, connectTimeoutMs: 5000,
-    };
-    state = { kind: 'standin', profile, secret: STANDIN_ADMIN.password, standin: engine, server };
+    const { standinOnly: _reason, ...standinSetup } = setup;
+    // speedFactor 0 (startStandin's default): waits are accounted, not slept, so the suites stay fast (a suite may ask for 1).
+    const h = await startStandin(standinSetup);
+    state = { kind: 'standin', profile: h.profile, secret: h.secret, standin: h.engine, server: h.server };
   });
 
   after(async () => {

@@ -5,48 +5,21 @@ import * as fs from 'node:fs';
 import { connect, type TediousSession } from '../../db';
 import { checkReadiness, describeReadiness } from '../../profile/readiness';
 import { jsonText as safeJson } from '../../report/jsonText';
-import type { CliCommand } from '../io';
-import { CONNECTION_USAGE, failureExit, EXIT, EXIT_CODES_TEXT, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
+import { declareCommand, flag, section, type ParsedCommandLine, type UsageFailure } from '../options';
+import { CONNECTION, outOption } from './sections';
+import { failureExit, EXIT, EXIT_CODES_TEXT, resolveCliConnection, type ConnectedCliIO } from './shared';
 
-const usage = `Usage: durability-lens doctor --connection NAME|CONNECTION_STRING [--json]
+const OUTPUT = section('Output', {
+  json: flag('--json', { help: 'print the report as JSON: probes: [{id, reads, status, rows, grant, reason}], server,\nencryption, features, grantScript' }),
+  out: outOption('also write the JSON report to PATH'),
+});
 
-Checks whether this server, database and login are ready for Durability Lens: runs every probe once
-(read-only), and prints per probe what it reads, its status (ok / denied / not supported / empty), the rows
-it saw and the exact GRANT that fixes it; plus platform, version, edition, encryption, and which features
-(profile, compare, trace) will work. Event-session and ALTER permissions are checked, never exercised:
-nothing is created or changed on the server. Opens two connections (monitor and workload), like a run.
+const SECTIONS = [CONNECTION, OUTPUT] as const;
 
-${CONNECTION_USAGE}
-
-Output:
-  --json                        print the report as JSON: probes: [{id, reads, status, rows, grant, reason}], server,
-                                encryption, features, grantScript
-  --out PATH                    also write the JSON report to PATH
-
-${EXIT_CODES_TEXT}
-`;
-
-export async function runDoctor(args: readonly string[], io: ConnectedCliIO): Promise<number> {
-  const conn = newConnectionArgs();
-  let json = false;
-  let out: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const used = takeConnectionArg(args, i, conn);
-    if (typeof used === 'string') return usageError(io, 'doctor', used, usage);
-    if (used > 0) {
-      i += used - 1;
-      continue;
-    }
-    const arg = args[i]!;
-    if (arg === '--json') json = true;
-    else if (arg === '--out') {
-      const value = args[++i];
-      if (value === undefined) return usageError(io, 'doctor', '--out needs a value', usage);
-      out = value;
-    } else return usageError(io, 'doctor', `unknown option '${arg}'`, usage);
-  }
-  const resolved = resolveCliConnection(io, conn);
-  if (typeof resolved === 'string') return usageError(io, 'doctor', resolved, usage);
+async function runDoctor({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: ConnectedCliIO, usageError: UsageFailure): Promise<number> {
+  const { json, out } = o;
+  const resolved = resolveCliConnection(io, o);
+  if (typeof resolved === 'string') return usageError(resolved);
   const { profile, secret } = resolved;
   const opened: TediousSession[] = [];
   try {
@@ -67,9 +40,16 @@ export async function runDoctor(args: readonly string[], io: ConnectedCliIO): Pr
   }
 }
 
-export const doctorCommand: CliCommand = {
+export const doctorCommand = declareCommand({
   name: 'doctor',
   summary: 'check (read-only) what this server, database and login allow: per probe status, rows and GRANT',
-  usage,
-  run: (args, io) => runDoctor(args, io),
-};
+  synopsis: 'Usage: durability-lens doctor --connection NAME|CONNECTION_STRING [--json] [--out PATH]',
+  about: `Checks whether this server, database and login are ready for Durability Lens: runs every probe once
+(read-only), and prints per probe what it reads, its status (ok / denied / not supported / empty), the rows
+it saw and the exact GRANT that fixes it; plus platform, version, edition, encryption, and which features
+(profile, compare, trace) will work. Event-session and ALTER permissions are checked, never exercised:
+nothing is created or changed on the server. Opens two connections (monitor and workload), like a run.`,
+  sections: SECTIONS,
+  epilog: EXIT_CODES_TEXT,
+  run: runDoctor,
+});

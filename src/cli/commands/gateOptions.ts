@@ -1,61 +1,52 @@
-// The CI gate options every measuring command shares (record, compare): --save-baseline, --baseline, --tolerance,
-// --junit; what they print and the exit code of a regression.
+// The CI gate options every measuring command shares (record, compare), declared once: --save-baseline, --baseline,
+// --tolerance, --junit; what they print and the exit code of a regression.
 import * as fs from 'node:fs';
 import type { RunResult } from '../../profile/types';
 import { buildBaseline, checkGates, jsonText, gatesToJunit, loadBaseline, parseTolerance, type GateMetric, type GateResult, type SpeedupRange, type Tolerance } from '../../report';
+import { accumulated, invalid, section, text, type ValuesOf } from '../options';
 import type { ConnectedCliIO } from './shared';
 
 /** A gate of --baseline regressed (the report is still printed, the database restored first). */
 export const EXIT_GATE_REGRESSION = 10;
 
-export const GATE_USAGE = `CI gates:
-  --save-baseline FILE          write this run's figures (per mode: medians) as a baseline
-  --baseline FILE               check this run against a saved baseline; a regression exits ${EXIT_GATE_REGRESSION} and names
-                                the metric, the baseline value and the new one. Gates: logFlushesPerWriteTransaction,
-                                logBytesPerWriteTransaction, writelogWaitsPerWriteTransaction, logFlushes,
-                                writeTransactions, writelogWaits (per mode), speedup (compare, range)
-  --tolerance METRIC=REL[+ABS]  allowed growth for a gate, e.g. logFlushes=10%+3 (default 25% plus a small
-                                absolute slack; speedup: how far the range may fall); repeatable
-  --junit FILE                  write the gates as JUnit XML, one test case per gate`;
+/** The gate options as parsed (compare, record). */
+export type GateArgs = ValuesOf<readonly [typeof GATES]>;
 
-export interface GateArgs {
-  saveBaseline: string | null;
-  baseline: string | null;
-  junit: string | null;
-  tolerances: Partial<Record<GateMetric, Tolerance>>;
-}
+export const GATES = section('CI gates', {
+  saveBaseline: text('--save-baseline', { placeholder: 'FILE', help: "write this run's figures (per mode: medians) as a baseline" }),
+  baseline: text('--baseline', {
+    placeholder: 'FILE',
+    help: `check this run against a saved baseline; a regression exits ${EXIT_GATE_REGRESSION} and names
+the metric, the baseline value and the new one. Gates: logFlushesPerWriteTransaction,
+logBytesPerWriteTransaction, writelogWaitsPerWriteTransaction, logFlushes,
+writeTransactions, writelogWaits (per mode), speedup (compare, range)`,
+  }),
+  tolerances: accumulated<Partial<Record<GateMetric, Tolerance>>>('--tolerance', {
+    placeholder: 'METRIC=REL[+ABS]',
+    help: 'allowed growth for a gate, e.g. logFlushes=10%+3 (default 25% plus a small\nabsolute slack; speedup: how far the range may fall); repeatable',
+  }, () => ({}), (raw, current) => {
+    const parsed = parseTolerance(raw);
+    return typeof parsed === 'string' ? invalid(parsed) : { ...current, [parsed.metric]: parsed.tolerance };
+  }),
+  junit: text('--junit', { placeholder: 'FILE', help: 'write the gates as JUnit XML, one test case per gate' }),
+});
 
-export function newGateArgs(): GateArgs {
-  return { saveBaseline: null, baseline: null, junit: null, tolerances: {} };
-}
-
-/** A gate option at args[i]: items used (0 = not one), or a usage error. */
-export function takeGateArg(args: readonly string[], i: number, into: GateArgs): number | string {
-  const arg = args[i]!;
-  if (arg !== '--save-baseline' && arg !== '--baseline' && arg !== '--junit' && arg !== '--tolerance') return 0;
-  const value = args[i + 1];
-  if (value === undefined || value === '') return `${arg} needs a value`;
-  if (arg === '--tolerance') {
-    const parsed = parseTolerance(value);
-    if (typeof parsed === 'string') return parsed;
-    into.tolerances[parsed.metric] = parsed.tolerance;
-  } else if (arg === '--save-baseline') into.saveBaseline = value;
-  else if (arg === '--baseline') into.baseline = value;
-  else into.junit = value;
-  return 2;
+/** --junit writes the gates of --baseline: without it there is nothing to write. */
+export function gateArgsProblem(g: GateArgs): string | null {
+  return g.junit !== null && g.baseline === null ? '--junit writes the gates of --baseline: give --baseline FILE too' : null;
 }
 
 /** Reads --baseline before anything runs, so a bad file is a usage error that changes nothing. */
 export function readBaselineArg(io: ConnectedCliIO, g: GateArgs): ReturnType<typeof loadBaseline> | null | string {
   if (g.baseline === null) return null;
-  let text: string;
+  let content: string;
   try {
-    text = io.readFile(g.baseline);
+    content = io.readFile(g.baseline);
   } catch (err) {
     return `cannot read --baseline ${g.baseline}: ${(err as Error).message}`;
   }
   try {
-    return loadBaseline(text);
+    return loadBaseline(content);
   } catch (err) {
     return `--baseline ${g.baseline}: ${(err as Error).message}`;
   }

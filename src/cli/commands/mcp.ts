@@ -4,84 +4,41 @@
 // the server, since an MCP client has no Durability Lens dialog to show the T-SQL in.
 import * as path from 'node:path';
 import { DURABILITY_MODES, type DurabilityMode } from '../../profile';
-import { EXIT_OK, type CliCommand } from '../io';
+import { EXIT_OK } from '../io';
+import { converted, declareCommand, flag, invalid, numberOption, section, text, type ParsedCommandLine, type UsageFailure } from '../options';
 import { McpToolHost, type RunConsent } from '../mcp/toolHost';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { CONNECTION_USAGE, journalOf, newConnectionArgs, resolveCliConnection, takeConnectionArg, usageError, type ConnectedCliIO } from './shared';
+import { CONNECTION } from './sections';
+import { journalOf, resolveCliConnection, type ConnectedCliIO } from './shared';
 
 /** The package version the server reports in its MCP `initialize` answer. */
 export const MCP_SERVER_VERSION = '0.1.0';
 
-const usage = `Usage: durability-lens mcp [--root DIR]
-       durability-lens mcp --allow-run --connection NAME|CONNECTION_STRING [--root DIR] [--modes LIST] [--repeat N]
 
-Serves the Durability Lens agent tools to an MCP client (VS Code, Claude Desktop, any Model Context Protocol
-client) over stdin/stdout. Configure the client to start this command; see docs/agents.md.
+const OPTIONS = section('Options', {
+  allowRun: flag('--allow-run', { help: 'list and allow the profile and compare tools (needs a connection)' }),
+  root: text('--root', { placeholder: 'DIR', help: 'the only folder whose files the tools read (default: the working folder)', needs: 'a folder' }),
+  modes: converted('--modes', { placeholder: 'LIST', help: "compare's modes (default DISABLED,FORCED)", initial: ['DISABLED', 'FORCED'] as DurabilityMode[] }, (raw) => {
+    const list = raw.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
+    const wrong = list.find((m) => !DURABILITY_MODES.includes(m as DurabilityMode));
+    if (wrong) return invalid(`--modes: '${wrong}' is not DISABLED, ALLOWED or FORCED`);
+    const modes = [...new Set(list)] as DurabilityMode[];
+    return modes.length < 2 ? invalid('--modes needs at least two modes') : modes;
+  }),
+  repetitions: numberOption('--repeat', { placeholder: 'N', help: "compare's measured runs per mode (default 3, at most 20)", rule: { integer: true, min: 1, max: 20 }, initial: 3 }),
+});
 
-Tools, always:
-  durability_lens_analyze_file        batches, loops, COMMITs and durability diagnostics of a .sql file (reads only)
-  durability_lens_get_results         verdict, causes, consistency and not-measured figures of the latest run of
-                                      this server, or of a comparison JSON file (reads only)
-Tools, only with --allow-run:
-  durability_lens_profile             RUNS T-SQL from a .sql file on the connection, measured
-  durability_lens_compare_durability  RUNS it repeatedly under DELAYED_DURABILITY DISABLED and FORCED, switching the
-                                      database's setting with ALTER DATABASE and restoring it
+const SECTIONS = [OPTIONS, CONNECTION] as const;
 
---allow-run is your consent: an MCP client shows no Durability Lens confirmation, so with it the agent may run any
-.sql file under --root on the named connection, and compare may switch DELAYED_DURABILITY (while FORCED, recent
-commits of every session in that database can be lost on a crash). Give it only for a database you would let the
-agent change — a development database. Without it, the two run tools are not listed and refuse when called.
-
-Options:
-  --allow-run                   list and allow the profile and compare tools (needs a connection)
-  --root DIR                    the only folder whose files the tools read (default: the working folder)
-  --modes LIST                  compare's modes (default DISABLED,FORCED)
-  --repeat N                    compare's measured runs per mode (default 3, at most 20)
-
-${CONNECTION_USAGE}
-
-Progress and every message go to stderr; stdout carries the protocol only. The server ends when the client
-closes stdin. With --allow-run, SIGTERM (how MCP clients stop a server), SIGINT or SIGHUP first cancels the run in
-progress, restoring DELAYED_DURABILITY and dropping its event sessions. Exit codes: 0 the client closed the session,
-2 usage error, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM after restoring.
-`;
-
-export async function runMcp(args: readonly string[], io: ConnectedCliIO): Promise<number> {
-  const conn = newConnectionArgs();
-  let allowRun = false;
-  let root: string | null = null;
-  let modes: DurabilityMode[] = ['DISABLED', 'FORCED'];
-  let repetitions = 3;
-  for (let i = 0; i < args.length; i++) {
-    const used = takeConnectionArg(args, i, conn);
-    if (typeof used === 'string') return usageError(io, 'mcp', used, usage);
-    if (used > 0) {
-      i += used - 1;
-      continue;
-    }
-    const arg = args[i]!;
-    if (arg === '--allow-run') allowRun = true;
-    else if (arg === '--root') {
-      root = args[++i] ?? null;
-      if (root === null || root === '') return usageError(io, 'mcp', '--root needs a folder', usage);
-    } else if (arg === '--modes') {
-      const list = (args[++i] ?? '').split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
-      const wrong = list.find((m) => !DURABILITY_MODES.includes(m as DurabilityMode));
-      if (list.length < 2 || wrong) return usageError(io, 'mcp', wrong ? `--modes: '${wrong}' is not DISABLED, ALLOWED or FORCED` : '--modes needs at least two modes', usage);
-      modes = [...new Set(list)] as DurabilityMode[];
-    } else if (arg === '--repeat') {
-      const n = Number(args[++i]);
-      if (!Number.isInteger(n) || n < 1 || n > 20) return usageError(io, 'mcp', '--repeat must be a whole number from 1 to 20', usage);
-      repetitions = n;
-    } else return usageError(io, 'mcp', `unknown option '${arg}'`, usage);
-  }
-  const named = conn.connection !== null || conn.server !== null;
-  if (allowRun && !named) return usageError(io, 'mcp', '--allow-run needs a connection named on the command line (--connection NAME|STRING)', usage);
+async function runMcp({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: ConnectedCliIO, usageError: UsageFailure): Promise<number> {
+  const { allowRun, root, modes, repetitions } = o;
+  const named = o.connection !== null || o.server !== null;
+  if (allowRun && !named) return usageError('--allow-run needs a connection named on the command line (--connection NAME|STRING)');
   let run: RunConsent | null = null;
   if (allowRun) {
-    const resolved = resolveCliConnection(io, conn);
-    if (typeof resolved === 'string') return usageError(io, 'mcp', resolved, usage);
-    run = { profile: resolved.profile, secret: resolved.secret, journal: journalOf(conn), modes, repetitions };
+    const resolved = resolveCliConnection(io, o);
+    if (typeof resolved === 'string') return usageError(resolved);
+    run = { profile: resolved.profile, secret: resolved.secret, journal: journalOf(o), modes, repetitions };
     io.stderr(`durability-lens mcp: --allow-run: the profile and compare tools run T-SQL on database ${resolved.profile.database} of ${resolved.profile.server}.\n`);
   } else {
     if (named) io.stderr('durability-lens mcp: a connection was given without --allow-run: it is not used, and the profile and compare tools are off.\n');
@@ -102,9 +59,31 @@ export async function runMcp(args: readonly string[], io: ConnectedCliIO): Promi
   }
 }
 
-export const mcpCommand: CliCommand = {
+export const mcpCommand = declareCommand({
   name: 'mcp',
   summary: 'serve the agent tools (analyze, results; profile and compare with --allow-run) over MCP on stdio',
-  usage,
-  run: (args, io) => runMcp(args, io),
-};
+  synopsis: `Usage: durability-lens mcp [--root DIR]
+       durability-lens mcp --allow-run --connection NAME|CONNECTION_STRING [--root DIR] [--modes LIST] [--repeat N]`,
+  about: `Serves the Durability Lens agent tools to an MCP client (VS Code, Claude Desktop, any Model Context Protocol
+client) over stdin/stdout. Configure the client to start this command; see docs/agents.md.
+
+Tools, always:
+  durability_lens_analyze_file        batches, loops, COMMITs and durability diagnostics of a .sql file (reads only)
+  durability_lens_get_results         verdict, causes, consistency and not-measured figures of the latest run of
+                                      this server, or of a comparison JSON file (reads only)
+Tools, only with --allow-run:
+  durability_lens_profile             RUNS T-SQL from a .sql file on the connection, measured
+  durability_lens_compare_durability  RUNS it repeatedly under DELAYED_DURABILITY DISABLED and FORCED, switching the
+                                      database's setting with ALTER DATABASE and restoring it
+
+--allow-run is your consent: an MCP client shows no Durability Lens confirmation, so with it the agent may run any
+.sql file under --root on the named connection, and compare may switch DELAYED_DURABILITY (while FORCED, recent
+commits of every session in that database can be lost on a crash). Give it only for a database you would let the
+agent change — a development database. Without it, the two run tools are not listed and refuse when called.`,
+  sections: SECTIONS,
+  epilog: `Progress and every message go to stderr; stdout carries the protocol only. The server ends when the client
+closes stdin. With --allow-run, SIGTERM (how MCP clients stop a server), SIGINT or SIGHUP first cancels the run in
+progress, restoring DELAYED_DURABILITY and dropping its event sessions. Exit codes: 0 the client closed the session,
+2 usage error, 129/130/143 ended by SIGHUP/SIGINT/SIGTERM after restoring.`,
+  run: runMcp,
+});

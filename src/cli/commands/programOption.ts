@@ -2,34 +2,30 @@
 // test`): parsing, usage text, and the per-run lines that report each run's exit code and mark a failing run.
 import { commandFailureText, type CommandSpec, type RunResult } from '../../profile';
 import { formatDuration } from '../../report';
+import { section, text, usageLines } from '../options';
 
-export const COMMAND_USAGE = `Program (instead of a T-SQL file):
-  --command "COMMAND LINE"      run this program (through the shell, as typed) once per mode and repetition;
-                                it connects with its own configuration (never our password); its output
-                                goes to stderr
-  -- PROGRAM [ARGS...]          the same, run as given (no shell); must come last
-  Each run's exit code is printed and kept in the JSON (command, exitCode, durationMs, recording); a failing
-  run is marked FAILED and the command exits 4 after restoring the database. Server waits are server-wide.`;
-
-export interface ProgramArgs {
-  command: CommandSpec | null;
+/** `--command "LINE"` (compare, record; `-- PROGRAM [ARGS...]` is the parser's, see parse.ts). */
+export function programSection(help: string, after: string) {
+  return section('Program (instead of a T-SQL file)', {
+    command: text('--command', { placeholder: '"COMMAND LINE"', help, needs: 'the command line to run', once: true }),
+  }, after);
 }
 
-/** `--command LINE` or `-- argv…` at args[i]: items used (0 = neither; `--` takes the rest), or a usage error. */
-export function takeProgramArg(args: readonly string[], i: number, into: ProgramArgs): number | string {
-  const arg = args[i]!;
-  if (arg !== '--' && arg !== '--command') return 0;
-  if (into.command) return "give the program either with --command or after '--', not both";
-  if (arg === '--command') {
-    const line = args[i + 1];
-    if (line === undefined || line.trim() === '') return '--command needs the command line to run';
-    into.command = { kind: 'shell', line };
-    return 2;
-  }
-  const argv = args.slice(i + 1);
-  if (argv.length === 0) return "'--' must be followed by the program to run";
-  into.command = { kind: 'argv', argv };
-  return args.length - i;
+/** compare's program: one run per mode and repetition. */
+export const PROGRAM = programSection(
+  'run this program (through the shell, as typed) once per mode and repetition;\nit connects with its own configuration (never our password); its output\ngoes to stderr',
+  [
+    ...usageLines('-- PROGRAM [ARGS...]', 'the same, run as given (no shell); must come last'),
+    "  Each run's exit code is printed and kept in the JSON (command, exitCode, durationMs, recording); a failing",
+    '  run is marked FAILED and the command exits 4 after restoring the database. Server waits are server-wide.',
+  ].join('\n'),
+);
+
+/** The program `--command LINE` or `-- PROGRAM [ARGS...]` named, null for neither, or why both cannot be. */
+export function programOf(command: string | null, argv: readonly string[] | null): CommandSpec | null | string {
+  if (command !== null && argv !== null) return "give the program either with --command or after '--', not both";
+  if (command !== null) return { kind: 'shell', line: command };
+  return argv === null ? null : { kind: 'argv', argv: [...argv] };
 }
 
 /** One line per run: its mode, exit code and duration; a failing run is marked, with why. */

@@ -1,58 +1,31 @@
 // `durability-lens record --connection … -- <program> [args]`: measures what another program (a test suite) does to
 // the server — snapshots, log-flush trace and samples around its run — and prints the same report as a profile, with
 // its exit code and duration; without a program it records until Ctrl+C or --duration. Gates CI with a baseline.
-import { profileConnectionSource, recordWindow, type CommandSpec, type RunResult } from '../../profile';
+import { profileConnectionSource, recordWindow, type RunResult } from '../../profile';
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
 import { runCausesJson } from '../../report/causes';
-import type { CliCommand } from '../io';
-import { applyGates, EXIT_GATE_REGRESSION, GATE_USAGE, newGateArgs, readBaselineArg, takeGateArg } from './gateOptions';
+import { declareCommand, numberOption, section, usageLines, type ParsedCommandLine, type UsageFailure } from '../options';
+import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
 import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
-import {
-  CONNECTION_USAGE,
-  failureExit,
-  emitReport,
-  EXIT,
-  newConnectionArgs,
-  newRunArgs,
-  resolveCliConnection,
-  RUN_USAGE,
-  runOptionsOf,
-  takeOption,
-  usageError,
-  type ConnectedCliIO,
-} from './shared';
+import { programOf, programSection } from './programOption';
+import { failureExit, emitReport, EXIT, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { CONNECTION, formatFlags, outOption, runSection } from './sections';
 
-const usage = `Usage: durability-lens record --connection NAME|CONNECTION_STRING [options] -- PROGRAM [ARGS...]
-       durability-lens record --connection NAME|CONNECTION_STRING [options] --command "COMMAND LINE"
-       durability-lens record --connection NAME|CONNECTION_STRING [options] [--duration SECONDS]
+const RUN = runSection({
+  durationMs: numberOption('--duration', { placeholder: 'SECONDS', help: 'without a program: stop recording after this long', rule: { above: 0, unit: 'seconds' }, initial: null, scale: (n) => Math.round(n * 1000) }),
+});
 
-Measures what another program does to the database while it runs: a before-snapshot, the log-flush trace and
-samples, the program (a separate process, run as given after '--', or COMMAND LINE through the shell), then the
-after-snapshot. Without a program it records until Ctrl+C (or --duration). Prints the same report as profile,
-with the program's exit code and duration. The program connects with its own configuration; nothing of ours
-(no password) is passed to it. Its output goes to stderr.
+const OUTPUT = section('Output', {
+  format: formatFlags('print the Markdown report (default)', 'print the RunResult as JSON (docs/run-result-schema.md): also command,\nexitCode, durationMs, recording'),
+  out: outOption(),
+});
 
-Server waits are server-wide and file IO, log counters and the trace cover the whole database: every session
-working there adds to them, not just the program's. Per-session waits do not apply (its sessions are not ours).
-Nothing on the server is changed except by the program itself.
+const PROGRAM = programSection(
+  'run this program through the shell, as typed; it connects with its own\nconfiguration (never our password); its output goes to stderr',
+  usageLines('-- PROGRAM [ARGS...]', 'the same, run as given (no shell); must come last').join('\n'),
+);
 
-${CONNECTION_USAGE}
-
-${RUN_USAGE}
-  --duration SECONDS            without a program: stop recording after this long
-
-Output:
-  --markdown                    print the Markdown report (default)
-  --json                        print the RunResult as JSON (docs/run-result-schema.md): also command,
-                                exitCode, durationMs, recording
-  --out PATH                    also write the report to PATH (.md, .csv or .json)
-
-${GATE_USAGE}
-
-Exit codes: 0 done, 1 unexpected failure, 2 usage error, 3 could not connect, 4 the program failed (non-zero
-exit, killed, or could not start; the report is still printed), ${EXIT_GATE_REGRESSION} a gate of --baseline regressed,
-130 cancelled (Ctrl+C or --timeout while a program ran; the program is stopped, the figures cover what ran).
-`;
+const SECTIONS = [CONNECTION, RUN, OUTPUT, PROGRAM, GATES] as const;
 
 /** One line per figure the gates use, so a CI log shows them without the JSON. */
 export function recordingSummary(run: RunResult): string {
@@ -67,57 +40,20 @@ export function recordingSummary(run: RunResult): string {
   ].join('\n');
 }
 
-export async function runRecord(args: readonly string[], io: ConnectedCliIO): Promise<number> {
-  const conn = newConnectionArgs();
-  const runArgs = newRunArgs();
-  const gates = newGateArgs();
-  let json = false;
-  let out: string | null = null;
-  let xe = true;
-  let durationMs: number | null = null;
-  let command: CommandSpec | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      const argv = args.slice(i + 1);
-      if (argv.length === 0) return usageError(io, 'record', "'--' must be followed by the program to run", usage);
-      if (command) return usageError(io, 'record', "give the program either after '--' or with --command, not both", usage);
-      command = { kind: 'argv', argv };
-      break;
-    }
-    const used = takeOption(args, i, conn, runArgs);
-    const gateUsed = used === 0 ? takeGateArg(args, i, gates) : 0;
-    for (const u of [used, gateUsed]) if (typeof u === 'string') return usageError(io, 'record', u, usage);
-    if ((used as number) > 0 || (gateUsed as number) > 0) {
-      i += (used as number) + (gateUsed as number) - 1;
-      continue;
-    }
-    if (arg === '--json') json = true;
-    else if (arg === '--markdown') json = false;
-    else if (arg === '--no-xe') xe = false;
-    else if (arg === '--out' || arg === '--command' || arg === '--duration') {
-      const value = args[++i];
-      if (value === undefined || value === '') return usageError(io, 'record', `${arg} needs a value`, usage);
-      if (arg === '--out') out = value;
-      else if (arg === '--command') {
-        if (command) return usageError(io, 'record', "give the program either after '--' or with --command, not both", usage);
-        command = { kind: 'shell', line: value };
-      } else {
-        const n = Number(value);
-        if (!Number.isFinite(n) || n <= 0) return usageError(io, 'record', `--duration needs a positive number of seconds, not '${value}'`, usage);
-        durationMs = Math.round(n * 1000);
-      }
-    } else return usageError(io, 'record', `unknown option '${arg}' (put the program after '--')`, usage);
-  }
-  if (command && durationMs !== null) return usageError(io, 'record', '--duration is for a window without a program; use --timeout to limit a program', usage);
-  if (gates.junit && !gates.baseline) return usageError(io, 'record', '--junit writes the gates of --baseline: give --baseline FILE too', usage);
-  const baseline = readBaselineArg(io, gates);
-  if (typeof baseline === 'string') return usageError(io, 'record', baseline, usage);
-  const resolved = resolveCliConnection(io, conn);
-  if (typeof resolved === 'string') return usageError(io, 'record', resolved, usage);
+async function runRecord({ options: o, program: after }: ParsedCommandLine<typeof SECTIONS>, io: ConnectedCliIO, usageError: UsageFailure): Promise<number> {
+  const command = programOf(o.command, after);
+  if (typeof command === 'string') return usageError(command);
+  const { durationMs } = o;
+  if (command && durationMs !== null) return usageError('--duration is for a window without a program; use --timeout to limit a program');
+  const gateProblem = gateArgsProblem(o);
+  if (gateProblem) return usageError(gateProblem);
+  const baseline = readBaselineArg(io, o);
+  if (typeof baseline === 'string') return usageError(baseline);
+  const resolved = resolveCliConnection(io, o);
+  if (typeof resolved === 'string') return usageError(resolved);
 
   const source = profileConnectionSource(resolved.profile, resolved.secret);
-  const runOptions = runOptionsOf(runArgs);
+  const runOptions = runOptionsOf(o);
   // With a program, a signal cancels it (its process group is stopped, the after-snapshot still taken, the trace
   // dropped) and the exit code names the signal. Without one, Ctrl+C (or --duration) is the window's normal end.
   const lifecycle: RunLifecycle = command ? runLifecycle(io) : windowLifecycle(io);
@@ -133,23 +69,23 @@ export async function runRecord(args: readonly string[], io: ConnectedCliIO): Pr
       command,
       stop: stop.signal,
       signal: command ? signal : undefined,
-      timeoutMs: command ? (runArgs.workloadTimeoutMs ?? undefined) : undefined,
-      xe: { enabled: xe },
+      timeoutMs: command ? (o.workloadTimeoutMs ?? undefined) : undefined,
+      xe: { enabled: o.xe },
       sampling: runOptions.sampling,
       waits: runOptions.waits,
       onOutput: (_stream, text) => io.stderr(text),
       // The program never inherits the variable the password came from (nor the default one).
-      secretEnv: [conn.passwordEnv],
+      secretEnv: [o.passwordEnv],
       onProgress: (e) => io.stderr(`… ${e.step}${e.detail ? ` ${e.detail}` : ''}\n`),
     });
     const title = command ? `Recording of ${run.command}` : 'Recording window';
     const model = buildComparisonModel([run]);
-    const problem = emitReport(io, model, { json, out, title, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
-    if (problem) return usageError(io, 'record', problem, usage);
+    const problem = emitReport(io, model, { json: o.format === 'json', out: o.out, title, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
+    if (problem) return usageError(problem);
     io.stderr(recordingSummary(run));
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     for (const note of run.notes.filter((n) => /^The program /.test(n))) io.stderr(`${note}\n`);
-    const gate = applyGates(io, gates, baseline, [run], null, title);
+    const gate = applyGates(io, o, baseline, [run], null, title);
     if (run.status === 'cancelled') return lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled;
     if (run.recording?.failed) return EXIT.workloadError;
     return gate.regressed ? EXIT_GATE_REGRESSION : EXIT.ok;
@@ -186,9 +122,26 @@ function windowLifecycle(io: ConnectedCliIO): RunLifecycle {
   };
 }
 
-export const recordCommand: CliCommand = {
+export const recordCommand = declareCommand({
   name: 'record',
   summary: 'measure what another program (a test suite) does to the database while it runs; gate CI on it',
-  usage,
-  run: (args, io) => runRecord(args, io),
-};
+  synopsis: `Usage: durability-lens record --connection NAME|CONNECTION_STRING [options] -- PROGRAM [ARGS...]
+       durability-lens record --connection NAME|CONNECTION_STRING [options] --command "COMMAND LINE"
+       durability-lens record --connection NAME|CONNECTION_STRING [options] [--duration SECONDS]`,
+  about: `Measures what another program does to the database while it runs: a before-snapshot, the log-flush trace and
+samples, the program (a separate process, run as given after '--', or COMMAND LINE through the shell), then the
+after-snapshot. Without a program it records until Ctrl+C (or --duration). Prints the same report as profile,
+with the program's exit code and duration. The program connects with its own configuration; nothing of ours
+(no password) is passed to it. Its output goes to stderr.
+
+Server waits are server-wide and file IO, log counters and the trace cover the whole database: every session
+working there adds to them, not just the program's. Per-session waits do not apply (its sessions are not ours).
+Nothing on the server is changed except by the program itself.`,
+  sections: SECTIONS,
+  program: true,
+  operandHint: "put the program after '--'",
+  epilog: `Exit codes: 0 done, 1 unexpected failure, 2 usage error, 3 could not connect, 4 the program failed (non-zero
+exit, killed, or could not start; the report is still printed), ${EXIT_GATE_REGRESSION} a gate of --baseline regressed,
+130 cancelled (Ctrl+C or --timeout while a program ran; the program is stopped, the figures cover what ran).`,
+  run: runRecord,
+});

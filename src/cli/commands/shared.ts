@@ -1,5 +1,5 @@
-// What the profile and compare commands share: connection options (--connection NAME|CONNECTION_STRING or the
-// older --server/--user flags), password from the environment, journal recovery, output writing and exit codes.
+// What the commands that connect share: the parsed connection options (sections.ts) turned into a profile and a
+// password from the environment, journal recovery, output writing, progress and exit codes.
 import * as fs from 'node:fs';
 import { resolveConnection } from '../connectionOption';
 import { ConnectionFailure } from '../../db/errors';
@@ -9,9 +9,9 @@ import { FileRestoreJournal, NotAJournalError } from '../../profile';
 import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ProgressEvent } from '../../profile/types';
-import { analyze } from '../../tsql/index';
-import type { Batch } from '../../tsql/types';
-import { EXIT_OK, EXIT_USAGE, shortUsage, type CliIO } from '../io';
+import { chooseWorkload, isRoutineBody, type ChosenBatch } from '../../profile/workloadChoice';
+import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
+import type { ConnectionArgs, RunArgs } from './sections';
 
 /** Exit codes of profile and compare (documented in both usages). */
 export const EXIT = {
@@ -39,24 +39,6 @@ database) was lost: the comparison took its claim back, stopped changing the dat
 130 cancelled (Ctrl+C or --timeout; the database is restored first). Ended by a signal after the restore: 129 SIGHUP, 130 SIGINT, 143 SIGTERM, 141 closed stdout
 (EPIPE); a second signal exits at once with the same code after printing the exact ALTER still to run.`;
 
-export const CONNECTION_USAGE = `Connection:
-  --connection NAME|STRING      a profile name from the durabilityLens.connections setting, or an ADO.NET
-                                connection string ("Server=host,1433;Database=lab;User Id=me;Encrypt=true")
-  --settings PATH               settings file holding durabilityLens.connections (default: VS Code's
-                                user settings.json; a folder's .vscode/settings.json is never read)
-  --connect-timeout SECONDS     give up connecting after this long (default 15)
-  Or, instead of --connection:
-  --server HOST                 server name or address
-  --port N                      TCP port (default 1433)
-  --database NAME               database to run in
-  --user NAME                   SQL login
-  --password-env VAR            read the password from environment variable VAR
-                                (default: DURABILITY_LENS_PASSWORD); passwords are never taken as arguments
-  --encrypt true|false|strict   TLS mode (default true; strict = TDS 8.0)
-  --trust-server-certificate    accept a certificate this machine does not trust
-  --journal PATH                restore journal folder, one file per entry
-                                (default ~/.durability-lens/restore-journal)`;
-
 /** The CLI IO plus what connected commands need; absent members fall back to the process. */
 export interface ConnectedCliIO extends CliIO {
   env?: Readonly<Record<string, string | undefined>>;
@@ -69,66 +51,6 @@ export interface ConnectedCliIO extends CliIO {
   userSettings?: string;
   /** Answers the journal-recovery question (tests); default: the terminal, or no answer without one. */
   ask?: AskYesNo;
-}
-
-export interface ConnectionArgs {
-  server: string | null;
-  port: number | null;
-  database: string | null;
-  user: string | null;
-  passwordEnv: string;
-  encrypt: boolean | 'strict';
-  trustServerCertificate: boolean;
-  journal: string | null;
-  connection: string | null;
-  settings: string | null;
-  connectTimeoutMs: number | null;
-}
-
-export function newConnectionArgs(): ConnectionArgs {
-  return { server: null, port: null, database: null, user: null, passwordEnv: 'DURABILITY_LENS_PASSWORD', encrypt: true, trustServerCertificate: false, journal: null, connection: null, settings: null, connectTimeoutMs: null };
-}
-
-/** Consumes one connection option at args[i]; returns how many items it used (0 = not a connection option) or an error. */
-export function takeConnectionArg(args: readonly string[], i: number, into: ConnectionArgs): number | string {
-  const arg = args[i]!;
-  if (arg === '--trust-server-certificate') {
-    into.trustServerCertificate = true;
-    return 1;
-  }
-  if (arg === '--password' || arg.startsWith('--password=')) return 'passwords are not accepted on the command line; put it in an environment variable (--password-env VAR)';
-  const valued = ['--server', '--port', '--database', '--user', '--password-env', '--encrypt', '--journal', '--connection', '--settings', '--connect-timeout'];
-  if (!valued.includes(arg)) return 0;
-  const value = args[i + 1];
-  if (value === undefined) return `${arg} needs a value`;
-  switch (arg) {
-    case '--server': into.server = value; break;
-    case '--port': {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 65535) return `--port must be 1..65535, not '${value}'`;
-      into.port = n;
-      break;
-    }
-    case '--database': into.database = value; break;
-    case '--user': into.user = value; break;
-    case '--password-env': into.passwordEnv = value; break;
-    case '--encrypt': {
-      const v = value.toLowerCase();
-      if (v !== 'true' && v !== 'false' && v !== 'strict') return `--encrypt must be true, false or strict, not '${value}'`;
-      into.encrypt = v === 'strict' ? 'strict' : v === 'true';
-      break;
-    }
-    case '--journal': into.journal = value; break;
-    case '--connection': into.connection = value; break;
-    case '--settings': into.settings = value; break;
-    case '--connect-timeout': {
-      const n = Number(value);
-      if (!Number.isFinite(n) || n <= 0) return `--connect-timeout must be a positive number of seconds, not '${value}'`;
-      into.connectTimeoutMs = Math.round(n * 1000);
-      break;
-    }
-  }
-  return 2;
 }
 
 export function connectionProfileOf(c: ConnectionArgs): ConnectionProfile | string {
@@ -199,8 +121,11 @@ export function passwordFrom(io: ConnectedCliIO, c: ConnectionArgs): string | nu
   return value === undefined || value === '' ? null : value;
 }
 
-/** Reads FILE and splits it into batches (BOM dropped, as the analyze command does). */
-export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDelayedCommits: boolean } | string {
+/**
+ * Reads FILE and splits it into batches (BOM dropped, as the analyze command does), as written: naming the file chooses
+ * exactly that text, as a selection of all of it does in the editor (docs/selection.md); the run honours its setup markers.
+ */
+export function readBatches(io: CliIO, file: string): { batches: ChosenBatch[]; hasDelayedCommits: boolean } | string {
   let text: string;
   try {
     text = io.readFile(file);
@@ -208,8 +133,9 @@ export function readBatches(io: CliIO, file: string): { batches: Batch[]; hasDel
     return `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const analysis = analyze(text);
-  return { batches: analysis.batches, hasDelayedCommits: analysis.commits.some((c) => c.delayedDurability === 'ON') };
+  const chosen = chooseWorkload(text, { kind: 'selection', start: 0, end: text.length });
+  if (!chosen || isRoutineBody(chosen) || chosen.kind !== 'selection') return `${file} holds only comments or blank lines: there is nothing to run. Nothing was run.`;
+  return { batches: chosen.batches, hasDelayedCommits: chosen.hasDelayedCommits };
 }
 
 export { recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';
@@ -267,63 +193,6 @@ export function progressPrinter(io: CliIO, now: () => number = Date.now): (e: Pr
   };
 }
 
-/** A usage error is the problem, the usage line and where the options are, not the whole help (issue 20). */
-export function usageError(io: CliIO, command: string, message: string, text: string): number {
-  io.stderr(shortUsage(command, message, text));
-  return EXIT.usage;
-}
-
-
-/** --timeout SECONDS / --sample-interval MS / --no-sampling / --benign-include|exclude, shared by profile and compare. */
-export interface RunArgs {
-  workloadTimeoutMs: number | null;
-  sampleIntervalMs: number | null;
-  sampling: boolean;
-  benignInclude: string[];
-  benignExclude: string[];
-  /** --no-statements: no per-statement event session. */
-  statements: boolean;
-}
-
-export function newRunArgs(): RunArgs {
-  return { workloadTimeoutMs: null, sampleIntervalMs: null, sampling: true, benignInclude: [], benignExclude: [], statements: true };
-}
-
-export const RUN_USAGE = `Run:
-  --timeout SECONDS             cancel the workload after this long (the run is reported as cancelled)
-  --sample-interval MS          sample per-file IO and log flushes every MS ms while it runs (default 1000)
-  --no-sampling                 no samples during the run
-  --no-xe                       do not create the log-flush (nor the per-statement) event session
-  --no-statements               do not trace the workload's statements (no per-statement attribution)
-  --benign-include W1,W2        show these wait types although the shipped benign list hides them
-                                (e.g. PREEMPTIVE_OS_FLUSHFILEBUFFERS)
-  --benign-exclude W1,W2        hide these wait types from the server waits as benign`;
-
-export function takeRunArg(args: readonly string[], i: number, into: RunArgs): number | string {
-  const arg = args[i]!;
-  if (arg === '--no-sampling') {
-    into.sampling = false;
-    return 1;
-  }
-  if (arg === '--no-statements') {
-    into.statements = false;
-    return 1;
-  }
-  if (arg === '--benign-include' || arg === '--benign-exclude') {
-    const names = (args[i + 1] ?? '').split(',').map((w) => w.trim()).filter((w) => w.length > 0);
-    if (names.length === 0) return `${arg} needs a comma-separated list of wait types`;
-    (arg === '--benign-include' ? into.benignInclude : into.benignExclude).push(...names);
-    return 2;
-  }
-  if (arg !== '--timeout' && arg !== '--sample-interval') return 0;
-  const value = args[i + 1];
-  const n = Number(value);
-  if (value === undefined || !Number.isFinite(n) || n <= 0) return `${arg} needs a positive number, not '${value ?? ''}'`;
-  if (arg === '--timeout') into.workloadTimeoutMs = Math.round(n * 1000);
-  else into.sampleIntervalMs = Math.round(n);
-  return 2;
-}
-
 /** The run options the flags set, built once; what a flag did not set is undefined and the runner's default applies. */
 export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; intervalMs: number | undefined }; workloadTimeoutMs: number | undefined; waits: BenignWaitOptions | undefined } {
   const benign = r.benignInclude.length > 0 || r.benignExclude.length > 0;
@@ -332,11 +201,4 @@ export function runOptionsOf(r: RunArgs): { sampling: { enabled: boolean; interv
     workloadTimeoutMs: r.workloadTimeoutMs ?? undefined,
     waits: benign ? { include: [...r.benignInclude], exclude: [...r.benignExclude] } : undefined,
   };
-}
-
-/** A connection or run option at args[i]: items used (0 = neither), or a usage error. */
-export function takeOption(args: readonly string[], i: number, conn: ConnectionArgs, run: RunArgs): number | string {
-  const used = takeConnectionArg(args, i, conn);
-  if (used !== 0) return used;
-  return takeRunArg(args, i, run);
 }

@@ -6,39 +6,12 @@
 import { jsonText } from '../../report/jsonText';
 import { analyzeTraceFiles, type OfflineTrace } from '../../xe/offlineTrace';
 import { TraceFileError } from '../../xe/traceFile';
-import { EXIT_OK, EXIT_USAGE, shortUsage, type CliCommand, type CliIO } from '../io';
+import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
+import { declareCommand, flag, section, type ParsedCommandLine, type UsageFailure } from '../options';
+import { encodingOption } from './sections';
 import { terminalField } from '../terminalText';
-import { encodingName, NotTextError } from '../textDecoding';
+import { NotTextError } from '../textDecoding';
 
-const usage = `Usage: durability-lens trace read FILE... [--json] [--encoding NAME]
-
-Reads Extended Events data saved from a server and prints, for all the files together: the events per event name,
-log-flush aggregates (flushes, bytes, latencies) when the files hold log-flush events, and one row per statement
-(sql_statement_completed / sp_statement_completed) with its executions and the WRITELOG waits that preceded its
-completion in its session. Nothing connects to a server.
-
-What a FILE may hold (the kind is taken from the root element; anything else is refused with the file and line):
-  <RingBufferTarget …>          a ring_buffer target's target_data (sys.dm_xe_session_targets)
-  <HistogramTarget …>           a histogram target's target_data (its slots are listed as they are)
-  <CounterTarget …>             an event_counter target's target_data (exact counts per event)
-  <event …> … <event …>         event_file rows: the event_data column of sys.fn_xe_file_target_read_file, one or
-                                many per file, one after another (a .xel file itself is binary: export it first)
-Files may be UTF-8 or UTF-16, with or without a byte order mark (SSMS saves UTF-16).
-
-Statements: a statement is its sqlserver.query_hash, except query_hash 0 — SQL Server's value on statements without
-a plan (EXECUTE, EXEC inside a procedure, COMMIT, SET…) — which is matched by its text, offsets and line instead.
-WRITELOG ms come from wait_info (milliseconds); wait_completed's unit is not documented, so its ms are not measured.
-Files without any wait event leave WRITELOG per statement not measured (never 0). An event read twice — the same
-event_sequence, timestamp, event and session_id, in one file or in two overlapping exports — counts once.
-
-Options:
-  --json                        print the analysis as JSON: files, events {name: count}, counterTarget, histograms,
-                                logFlush, statements [{queryHash, statement, executions, writelogWaits, writelogMs,
-                                lines?}], notes (queryHash is a string, null when the events carry none)
-  --encoding NAME               code page of files that are neither UTF-16 nor valid UTF-8 (default windows-1252)
-
-Exit codes: 0 done, 2 usage error, or a file that cannot be read or is not Extended Events data.
-`;
 
 /** "not measured" for a figure the files had no source for (null), never a 0. */
 const figure = (v: number | null, unit = '') => (v === null ? 'not measured' : `${v}${unit}`);
@@ -76,28 +49,21 @@ function describe(t: OfflineTrace): string {
   return out.join('\n') + '\n';
 }
 
-export async function runTrace(args: readonly string[], io: CliIO): Promise<number> {
-  const fail = (message: string) => {
-    io.stderr(shortUsage('trace', terminalField(message), usage));
-    return EXIT_USAGE;
-  };
-  const [sub, ...rest] = args;
-  if (sub !== 'read') return fail(sub === undefined ? 'name a subcommand: read' : `unknown subcommand '${sub}' (subcommands: read)`);
-  let json = false;
-  let encoding: string | null = null;
-  const paths: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (arg === '--json') json = true;
-    else if (arg === '--encoding') {
-      const value = rest[++i];
-      if (value === undefined) return fail('--encoding needs a value');
-      encoding = encodingName(value);
-      if (encoding === null) return fail(`--encoding: unknown code page '${value}'`);
-    } else if (arg.startsWith('--')) return fail(`unknown option '${arg}'`);
-    else paths.push(arg);
-  }
-  if (paths.length === 0) return fail('name at least one FILE');
+const OPTIONS = section('Options', {
+  json: flag('--json', {
+    help: `print the analysis as JSON: files, events {name: count}, counterTarget, histograms,
+logFlush, statements [{queryHash, statement, executions, writelogWaits, writelogMs,
+lines?}], notes (queryHash is a string, null when the events carry none)`,
+  }),
+  encoding: encodingOption('code page of files that are neither UTF-16 nor valid UTF-8 (default windows-1252)'),
+});
+
+const SECTIONS = [OPTIONS] as const;
+
+async function readTraces({ options: { json, encoding }, operands }: ParsedCommandLine<typeof SECTIONS>, io: CliIO, usageError: UsageFailure): Promise<number> {
+  const [sub, ...paths] = operands;
+  if (sub !== 'read') return usageError(terminalField(sub === undefined ? 'name a subcommand: read' : `unknown subcommand '${sub}' (subcommands: read)`));
+  if (paths.length === 0) return usageError('name at least one FILE');
   const files: Array<{ name: string; text: string }> = [];
   for (const name of paths) {
     try {
@@ -120,9 +86,36 @@ export async function runTrace(args: readonly string[], io: CliIO): Promise<numb
   return EXIT_OK;
 }
 
-export const traceCommand: CliCommand = {
+export const traceCommand = declareCommand({
   name: 'trace',
   summary: 'read Extended Events data saved from a server (trace read FILE...): events, log flushes, statements',
-  usage,
-  run: runTrace,
-};
+  synopsis: `Usage: durability-lens trace read FILE... [--json] [--encoding NAME]`,
+  about: `Reads Extended Events data saved from a server and prints, for all the files together: the events per event name,
+log-flush aggregates (flushes, bytes, latencies) when the files hold log-flush events, and one row per statement
+(sql_statement_completed / sp_statement_completed) with its executions and the WRITELOG waits that preceded its
+completion in its session. Nothing connects to a server.
+
+What a FILE may hold (the kind is taken from the root element; anything else is refused with the file and line):
+  <RingBufferTarget …>          a ring_buffer target's target_data (sys.dm_xe_session_targets)
+  <HistogramTarget …>           a histogram target's target_data (its slots are listed as they are)
+  <CounterTarget …>             an event_counter target's target_data (exact counts per event)
+  <event …> … <event …>         event_file rows: the event_data column of sys.fn_xe_file_target_read_file, one or
+                                many per file, one after another (a .xel file itself is binary: export it first)
+Files may be UTF-8 or UTF-16, with or without a byte order mark (SSMS saves UTF-16).
+
+Statements: a statement is its sqlserver.query_hash, except query_hash 0 — SQL Server's value on statements without
+a plan (EXECUTE, EXEC inside a procedure, COMMIT, SET…) — which is matched by its text, offsets and line instead.
+WRITELOG ms come from wait_info (milliseconds); wait_completed's unit is not documented, so its ms are not measured.
+Files without any wait event leave WRITELOG per statement not measured (never 0). An event read twice — the same
+event_sequence, timestamp, event and session_id, in one file or in two overlapping exports — counts once.`,
+  sections: SECTIONS,
+  // `read` and the files: the subcommand is the first operand.
+  operands: { label: 'FILE', max: Infinity },
+  epilog: `Exit codes: 0 done, 2 usage error, or a file that cannot be read or is not Extended Events data.`,
+  run: readTraces,
+});
+
+/** `durability-lens trace …` with its argv (tests call it directly). */
+export function runTrace(args: readonly string[], io: CliIO): Promise<number> {
+  return traceCommand.run(args, io);
+}

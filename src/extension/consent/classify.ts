@@ -3,7 +3,7 @@
 // transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
 // EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
 // a change: when unsure, the user is asked. vscode-free, unit-tested.
-import { analyze, lex, TokenKind } from '../../tsql';
+import { analyze, lex, LineIndex, TokenKind } from '../../tsql';
 import type { StatementKind } from '../../tsql';
 
 /** A statement that changes (or may change) data or schema, at its 0-based document line. */
@@ -66,17 +66,6 @@ function firstWords(text: string, from: number, count: number): string[] {
   return words;
 }
 
-/** Offset of a (line, character) position in `text`, counting \r\n, \n and \r as line breaks like the analyzer. */
-function offsetsOfLines(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    if (c === 10 || c === 13) starts.push(i + 1);
-  }
-  return starts;
-}
-
 /** What a statement of this kind is called in the consent view, from its first words. */
 function describe(kind: StatementKind, words: string[], dmlKind: string | undefined): string {
   if (kind === 'dml') return dmlKind ?? words[0] ?? 'DML';
@@ -97,8 +86,8 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
  */
 export function classifyBatch(text: string, firstLine: number, options: ClassifyOptions = {}): BatchClass {
   const analysis = analyze(text);
-  const lineStarts = offsetsOfLines(text);
-  const offsetOf = (p: { line: number; character: number }) => (lineStarts[p.line] ?? text.length) + p.character;
+  const lines = new LineIndex(text); // the analyzer's line breaks (\r\n, \n, \r)
+  const offsetOf = (p: { line: number; character: number }) => (lines.lineStarts[p.line] ?? text.length) + p.character;
   const changes: ChangingStatement[] = [];
   const dmlAt = new Map(analysis.dml.map((d) => [`${d.range.start.line}:${d.range.start.character}`, d.kind]));
   const routines = options.bodyOnly ? (analysis.routines ?? []) : [];
@@ -136,7 +125,7 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
     const word = text.slice(start, tokens.ends[i]!).toUpperCase();
     const sequence = word === 'NEXT' && /^\s+VALUE\s+FOR\b/i.test(text.slice(tokens.ends[i]!, tokens.ends[i]! + 40));
     if (!CHANGING_WORDS.has(word) && !sequence) continue;
-    const line = firstLine + lineOfOffset(lineStarts, start);
+    const line = firstLine + lines.lineOf(start);
     if (seen.has(line)) continue;
     seen.add(line);
     changes.push({ line, what: sequence ? 'NEXT VALUE FOR (advances a sequence)' : word });
@@ -163,17 +152,6 @@ function coverage(spans: readonly { start: number; end: number }[]): (offset: nu
     }
     return found >= 0 && maxEnd[found]! > offset;
   };
-}
-
-function lineOfOffset(lineStarts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** "DELETE (line 3), CREATE TABLE (line 5)" with 1-based lines, at most `max` named. */

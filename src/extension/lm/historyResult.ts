@@ -1,6 +1,6 @@
 // A run-history entry (panel data as the panel showed it) as the input of the agent's result summary. vscode-free.
 import type { ResultInput } from '../../agent/resultSummary';
-import type { HistoryEntry } from '../runHistory';
+import type { HistoryEntry } from '../history';
 
 export function resultInputOfEntry(e: HistoryEntry): ResultInput {
   const h = e.panel.header;

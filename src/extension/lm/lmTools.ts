@@ -13,9 +13,9 @@ import { analysisText, summarizeAnalysis } from '../../agent/analysisSummary';
 import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText } from '../../agent/workloadSelection';
-import type { ConnectionManager } from '../connectionManager';
-import type { ProfilingController } from '../profilingController';
-import type { HistoryEntry, RunHistory } from '../runHistory';
+import type { ConnectionManager } from '../connections';
+import type { ProfilingController } from '../profiling';
+import type { HistoryEntry, RunHistory } from '../history';
 import { resultInputOfEntry } from './historyResult';
 
 export interface LmToolDeps {

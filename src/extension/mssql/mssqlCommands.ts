@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import type { StoredProfile } from '../../db/storedProfiles';
 import { ConnectionCommands, MssqlConnectionCommands } from '../commandIds';
-import type { ConnectionManager } from '../connectionManager';
-import type { ConnectionStore } from '../connectionStore';
+import type { ConnectionManager, ConnectionStore } from '../connections';
 import { callMssql, detectMssql, MIN_SHARING_VERSION, MSSQL_EXTENSION_ID, MssqlCommands, MssqlSharingError, type MssqlPresence } from './mssqlApi';
 import { fromMssqlConnectionString, fromMssqlProfile, ntlmProfileOf, type ServerPart, type SharedConnection } from './sharedConnection';
 

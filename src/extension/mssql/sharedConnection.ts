@@ -47,14 +47,17 @@ function serverPartOf(dataSource: string, database: string, encrypt: unknown, tr
   }
   if (!source.server) return 'it names no server.';
   const p = typeof port === 'number' && port > 0 ? port : source.port;
-  return {
+  const part: ServerPart = {
     server: source.server,
-    ...(source.instanceName ? { instanceName: source.instanceName } : p !== undefined ? { port: p } : {}),
     database: database || 'master',
     // Strict stays strict; everything else is encrypted (as the imports do: without TLS the password crosses in clear).
     encrypt: String(encrypt).toLowerCase() === 'strict' ? 'strict' : true,
     trustServerCertificate: trust,
   };
+  // A named instance is found through the SQL Browser; a port only when there is no instance name.
+  if (source.instanceName) part.instanceName = source.instanceName;
+  else if (p !== undefined) part.port = p;
+  return part;
 }
 
 /**

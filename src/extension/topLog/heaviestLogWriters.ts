@@ -11,7 +11,7 @@ import { buildTopLogDocument, type TopLogDocument, type TopLogRow } from '../../
 import { emptyText, rowFigures, spanText } from '../../report/topLogText';
 import { formatBytes, formatCount, formatDuration } from '../../report/units';
 import { ConnectionCommands } from '../commandIds';
-import type { ConnectionManager } from '../connectionManager';
+import type { ConnectionManager } from '../connections';
 import { TOP_LOG_COMMAND_TITLES, TOP_LOG_LOADED_CONTEXT, TOP_LOG_VIEW, TopLogCommands } from './ids';
 import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';

@@ -1,8 +1,8 @@
 // Heaviest Log Writers in the extension (issue 30): the Explorer view and its commands, the production lens over
 // routines, the read-only server definitions, and the lab-versus-production comparison after a profile.
 import * as vscode from 'vscode';
-import type { ConnectionManager } from '../connectionManager';
-import type { RunHistory } from '../runHistory';
+import type { ConnectionManager } from '../connections';
+import type { RunHistory } from '../history';
 import { HeaviestLogWriters, type TopLogElement } from './heaviestLogWriters';
 import { SERVER_DEFINITION_SCHEME, TOP_LOG_VIEW, TopLogCommands } from './ids';
 import { ProductionLenses } from './productionLens';

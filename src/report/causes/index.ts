@@ -54,6 +54,21 @@ export function rankCauses(causes: readonly Cause[]): Cause[] {
   });
 }
 
+/**
+ * What the time outside the commit path went to, by the largest measured part (issue 28: S5 read its data files for
+ * half the run and was called "CPU"): the session's top other wait, its CPU, or the data files' read stall.
+ */
+function elsewhereLead(inp: CauseInputs, topOther: [string, { ms: number }] | undefined): string {
+  const parts: Array<[string, number]> = [];
+  if (topOther) parts.push([topOther[0], topOther[1].ms]);
+  if (inp.cpuMs !== null && inp.cpuMs > 0) parts.push(['CPU', inp.cpuMs]);
+  if (inp.dataReads && inp.dataReads.stallMs > 0) parts.push(['data-file reads', inp.dataReads.stallMs]);
+  parts.sort((a, b) => b[1] - a[1]);
+  const lead = parts[0];
+  if (lead) return ` (${lead[0]}, ${formatDuration(lead[1])})`;
+  return inp.cpuMs === null ? ' (running or the client, not waiting on the log; CPU not measured)' : ' (the client and the network: the server recorded no other wait, no CPU and no data-file read stall)';
+}
+
 /** One level of a concurrency sweep in the column's mode (report/concurrency.ts ConcurrencyPoint). */
 export interface SweepLevel {
   sessions: number;
@@ -81,8 +96,8 @@ export function assessCauses(runs: readonly RunResult[], sweep: readonly SweepLe
     : { ms: 0, evidence: ['the measured database is not tempdb and no SCHEMA_ONLY table explains commits without a flush'], notMeasured: null };
   const notLogPart: Part = noFlush ? { ms: 0, evidence: [`the time outside commit waits is counted under "${CAUSE_CATALOG.tempdb.label}"`], notMeasured: null } : elsewhere;
   if (sweep.length > 1) {
-    const levels = [...sweep].sort((x, y) => x.sessions - y.sessions).map((l) => `${l.sessions} session${l.sessions === 1 ? '' : 's'}: ${l.flushesPerCommit === null ? 'not measured' : perCommit(l.flushesPerCommit)}${l.writelogMsPerCommit !== null ? ` (${formatNumber(l.writelogMsPerCommit, 2)} ms WRITELOG per commit)` : ''}`);
-    writes.groupCommit.evidence.push(`across the sweep, flushes per commit — ${levels.join('; ')} — report/concurrency`);
+    const levels = [...sweep].sort((x, y) => x.sessions - y.sessions).map((l) => `${l.sessions} session${l.sessions === 1 ? '' : 's'}: ${l.flushesPerCommit === null ? 'not measured' : `${perCommit(l.flushesPerCommit)} flushes per commit`}${l.writelogMsPerCommit !== null ? ` (${formatNumber(l.writelogMsPerCommit, 2)} ms WRITELOG per commit)` : ''}`);
+    writes.groupCommit.evidence.push(`across the sweep — ${levels.join('; ')} — the concurrency table`);
   }
   const hs = hyperscalePart(inp);
   const ag = agSyncCommitPart(inp);
@@ -99,7 +114,7 @@ export function assessCauses(runs: readonly RunResult[], sweep: readonly SweepLe
     'log-rate-governor': gov.capBytesPerSec !== null ? `Log-rate governance caps this database at ${formatByteRate(gov.capBytesPerSec)}` : 'Log-rate governance throttles this database\'s log generation',
     'hyperscale-log-service': `Hyperscale's log service holds log generation back${hs.component ? ` (${hs.component}${hs.rateBytesPerSec !== null ? ` at ${formatByteRate(hs.rateBytesPerSec)}` : ''})` : ''}`,
     tempdb: noFlush?.kind === 'schema-only' ? 'SCHEMA_ONLY tables are not logged: these commits wait for no log flush' : "tempdb's log is flushed lazily: these commits wait for no log flush",
-    'not-log': `The time went elsewhere${topOther ? ` (${topOther[0]}, ${formatDuration(topOther[1].ms)})` : inp.cpuMs !== null ? ` (CPU, ${formatDuration(inp.cpuMs)})` : ' (running or the client, not waiting on the log)'}`,
+    'not-log': `The time went elsewhere${elsewhereLead(inp, topOther)}`,
   };
   const causes = rankCauses([
     cause('log-disk', writes.logDisk, budget, summaries['log-disk']),

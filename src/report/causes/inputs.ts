@@ -36,6 +36,12 @@ export interface CauseInputs {
   sessions: number;
   /** The log file(s): writes, their stall and bytes (sys.dm_io_virtual_file_stats deltas). */
   logFile: Sourced<{ writes: number; stallMs: number; bytes: number }>;
+  /**
+   * The data files' reads summed over the runs (sys.dm_io_virtual_file_stats: io_stall_read_ms is "the total time, in
+   * milliseconds, that the users waited for reads issued on the file" — every session's, and reads on several files at
+   * once add up); null when the file statistics were not read.
+   */
+  dataReads: { stallMs: number; bytes: number } | null;
   /** Log Flushes/sec and Write Transactions/sec deltas. */
   flushes: Sourced<number>;
   commits: Sourced<number>;
@@ -158,6 +164,15 @@ export function causeInputsOf(runs: readonly RunResult[]): CauseInputs {
     elapsedMs,
     sessions: first?.concurrency?.sessions ?? 1,
     logFile,
+    dataReads: runs.length > 0 && runs.every((r) => valueOf(r.diff.files) !== null)
+      ? runs.reduce(
+          (acc, r) => {
+            const data = valueOf(r.diff.files)!.totals.find((t) => t.kind === 'data');
+            return { stallMs: acc.stallMs + (data?.readStallMs ?? 0), bytes: acc.bytes + (data?.bytesRead ?? 0) };
+          },
+          { stallMs: 0, bytes: 0 },
+        )
+      : null,
     flushes: summed(runs, (r) => counterOf(r, 'Log Flushes/sec'), counterWhy),
     commits: summed(runs, (r) => counterOf(r, 'Write Transactions/sec'), counterWhy),
     averageFlushBytes: flushSamples.length > 0 ? flushSamples.reduce((s, v) => s + v, 0) / flushSamples.length : null,

@@ -1,7 +1,7 @@
 // Time that is not a commit waiting for the log: either the workload committed where no flush is waited for (tempdb,
 // whose log is flushed lazily; SCHEMA_ONLY memory-optimized tables, which are not logged) — then that is why its
 // commits cost nothing — or it simply went elsewhere (other waits, or running), which no commit setting changes.
-import { formatCount, formatDuration, formatShare } from '../units';
+import { formatBytes, formatCount, formatDuration, formatShare } from '../units';
 import type { CauseInputs } from './inputs';
 import type { Part } from './logWrites';
 
@@ -44,6 +44,9 @@ export function elsewherePart(inp: CauseInputs, commitWaitMs: number, commitType
   const evidence = [
     ...others.slice(0, 3).map(([t, f]) => `${t}: ${formatDuration(f.ms)} (${formatShare(inp.sessionTimeMs > 0 ? f.ms / inp.sessionTimeMs : 0)} of the session's time)`),
     ...(others.length > 3 ? [`${others.length - 3} other wait type(s): ${formatDuration(others.slice(3).reduce((s, [, f]) => s + f.ms, 0))}`] : []),
+    ...(inp.dataReads && inp.dataReads.stallMs > 0
+      ? [`data-file reads: ${formatDuration(inp.dataReads.stallMs)} of read stall for ${formatBytes(inp.dataReads.bytes)} read (io_stall_read_ms, sys.dm_io_virtual_file_stats: every session's reads; reads on several files at once add up)`]
+      : []),
     inp.timeBasis === 'waits-and-cpu'
       ? `CPU: ${formatDuration(inp.cpuMs!)} (sys.dm_exec_sessions.cpu_time); the client and the network took the rest of the ${formatDuration(inp.elapsedMs)} elapsed (${formatDuration(Math.max(0, inp.elapsedMs - waitsMs - inp.cpuMs!))}), outside the server's time`
       : inp.cpuMs !== null

@@ -29,6 +29,8 @@ export interface CauseOutcome {
   /** baseline elapsed ÷ mode elapsed (2 = twice as fast). */
   factor: number;
   conclusive: boolean;
+  /** One run per mode: the saving is shown, marked indicative, never called noise or conclusive. */
+  indicative?: boolean;
 }
 
 export interface CauseLead {
@@ -44,9 +46,10 @@ function withoutPrefix(reason: string): string {
 }
 
 function outcomeText(o: CauseOutcome): string {
+  const measured = o.factor >= 1 ? `${o.mode} saves ${Math.round((1 - 1 / o.factor) * 100)} %` : `${o.mode} is ${Math.round((1 / o.factor - 1) * 100)} % slower`;
+  if (o.indicative) return `${measured} (indicative: one run per mode)`;
   if (!o.conclusive) return `${o.mode} saves no time beyond the noise`;
-  if (o.factor >= 1) return `${o.mode} saves ${Math.round((1 - 1 / o.factor) * 100)} %`;
-  return `${o.mode} is ${Math.round((1 / o.factor - 1) * 100)} % slower`;
+  return measured;
 }
 
 /** The verdict's first line; null for data without causes (results from before issue 29). */
@@ -81,7 +84,7 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   if (a.notes.length > 0) out.push('');
   for (const c of a.causes) {
     if (c.notMeasured) continue;
-    out.push(`- **${md(c.label)}** (\`${c.cause}\`) — ${md(shareText(c))}; delayed durability helps: ${helpsText(c.helpsDelayedDurability)}.`);
+    out.push(`- **${md(c.label)}** — ${md(shareText(c))}; delayed durability helps: ${helpsText(c.helpsDelayedDurability)}.`);
     if (c.share !== null && c.share > 0) {
       out.push(`  - ${md(c.summary)}.`);
       for (const e of c.evidence) out.push(`  - ${md(e)}`);
@@ -93,7 +96,7 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   }
   // Causes not measured for the same reason share one line: the reason and the GRANT once.
   for (const g of notMeasuredGroups(a)) {
-    out.push(`- ${g.causes.map((c) => `**${md(c.label)}** (\`${c.cause}\`)`).join(', ')} — not measured: ${md(withoutPrefix(g.reason))}${g.grant ? ` To enable: \`${md(g.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
+    out.push(`- ${g.causes.map((c) => `**${md(c.label)}**`).join(', ')} — not measured: ${md(withoutPrefix(g.reason))}${g.grant ? ` To enable: \`${md(g.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
   }
   for (const [col, other] of Object.entries(others)) {
     const top = other.causes.filter((c) => c.share !== null && c.share > 0).slice(0, 3);

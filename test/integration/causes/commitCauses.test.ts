@@ -1,6 +1,7 @@
 // Issue 29, "Done when": for each cause, a stand-in switch makes it dominant, and the JSON's first causes[] entry, the
 // verdict's first line (Markdown and CLI text) and helpsDelayedDurability name it as Learn has it. Each test starts its
 // own stand-in (test/standin/model/commitCauses.ts switches); the figures are the model's.
+import { markdownText } from '../../../src/report/markdownText';
 import { strict as assert } from 'node:assert';
 import type { RunResult } from '../../../src/profile/types';
 import type { Cause, CauseId, DelayedDurabilityHelp } from '../../../src/report/causes/types';
@@ -104,7 +105,10 @@ describe('integration: causes of commit time — each cause made dominant on the
     const lead = assertLeads(json, 'not-log', false);
     assert.ok(lead.evidence.some((e) => /^WAITFOR: /.test(e)), lead.evidence.join(' | '));
     assert.match(first, /^\*\*The time went elsewhere \(WAITFOR, [\d.]+ s\): .*not the lever/);
-    // The Diagnosis section lists every cause with its id.
-    for (const id of ['log-disk', 'tiny-flushes', 'group-commit', 'log-writer-limit', 'ag-sync-commit', 'log-rate-governor', 'hyperscale-log-service', 'tempdb', 'not-log']) assert.ok(markdown.includes(`(\`${id}\`)`), id);
+    // The Diagnosis section lists every cause by its label, never by its id (issue 28: no enum keys in user text).
+    for (const c of json.causes) {
+      assert.ok(markdown.includes(`**${markdownText(c.label)}**`), c.cause);
+      assert.ok(!markdown.includes(`\`${c.cause}\``), c.cause);
+    }
   });
 });

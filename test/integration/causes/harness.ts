@@ -37,7 +37,7 @@ export interface CauseCase {
   standin?: StandinOptions;
   switches?: CommitCauseSwitches;
   /** The database the switch's availability group and the run use (default lab). */
-  database?: string;
+  database?: string | undefined;
   /** Any further setup of the stand-in's server model. */
   setup?: (server: Server) => void;
   /** Log in as this login (declared in standin.logins) instead of sa. */

@@ -5,20 +5,16 @@ import { strict as assert } from 'node:assert';
 import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, readDurability, runComparison } from '../../../src/profile';
 import { connect } from '../../../src/db/connect';
 import { analyze } from '../../../src/tsql';
-import { startStandin, type StandinHarness } from '../profile/standin';
+import { useStandins } from '../../support/standin';
 import { standinOnlySuite } from '../support';
 
 describe('integration: change tracking and 22892 (stand-in only)', function () {
   this.timeout(60000);
   standinOnlySuite('plays SQL Server 2022 CU1 and CU20 with a change-tracking database');
-  const harnesses: StandinHarness[] = [];
-  after(async () => {
-    await Promise.all(harnesses.map((h) => h.close()));
-  });
+  const standins = useStandins();
 
   async function compareOn(cumulativeUpdate: number) {
-    const h = await startStandin({ version: 2022, cumulativeUpdate, databases: [{ name: 'ct_db', changeTracking: true }] } as Parameters<typeof startStandin>[0]);
-    harnesses.push(h);
+    const h = await standins.start({ version: 2022, cumulativeUpdate, databases: [{ name: 'ct_db', changeTracking: true }] });
     const journal = new KeyValueRestoreJournal(new MemoryStore());
     let asked = false;
     const result = await runComparison({

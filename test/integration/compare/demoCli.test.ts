@@ -36,8 +36,8 @@ describe('npm run demo:cli', function () {
     const tableAt = r.stdout.indexOf('| Metric |');
     assert.ok(verdictAt > 0 && tableAt > verdictAt, `the verdict must come before the metric table:\n${r.stdout.slice(0, 1500)}`);
     const verdict = r.stdout.slice(verdictAt, tableAt);
-    assert.match(verdict, /FORCED ran [\d.]+× faster than DISABLED \(range [\d.]+×–[\d.]+×, conclusive\)/);
-    assert.match(verdict, /Log flushes per commit: DISABLED 1\.00 \(500 for 500\), FORCED 0\.0\d+ \(\d for 500\)/);
+    assert.match(verdict, /FORCED ran [\d.]+× faster than DISABLED \([\d.]+–[\d.]+×, 3 runs each; conclusive\)/);
+    assert.match(verdict, /Log flushes per commit: DISABLED 1\.00 per commit \(500 flushes for 500 commits\), FORCED 0\.0\d+ per commit \(\d flush(es)? for 500 commits\)/);
     assert.match(verdict, /WRITELOG/);
     assert.match(verdict, /about [\d,]+ of this workload's commits/);
     assert.match(verdict, /Original setting DISABLED restored ✓ \(verified\)/);
@@ -63,7 +63,7 @@ describe('compare --markdown opens with the verdict block', function () {
       assert.equal(sections[0], '## Verdict', sections.join(' | '));
       const verdict = out.join('').split('## Verdict\n\n')[1]!.split('\n\n').slice(0, 3).join('\n');
       // First the dominant cause of commit time and whether delayed durability is the lever (issue 29), then the speed-up.
-      assert.match(verdict, /^\*\*[^\n]+: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower) — delayed durability [^\n]+\*\*\n\*\*FORCED (ran [\d.,]+× (faster|slower) than DISABLED \(range .*, conclusive\)|vs DISABLED: no conclusive difference .*)\*\*\n/);
+      assert.match(verdict, /^\*\*[^\n]+: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower) — delayed durability [^\n]+\*\*\n\*\*FORCED (ran [\d.,]+× (faster|slower) than DISABLED \([\d.,]+(–[\d.,]+)?×, 2 runs each; conclusive\)|vs DISABLED: no conclusive difference .*)\*\*\n/);
       for (const label of ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)', 'Data-loss exposure (FORCED)', 'Database']) assert.match(verdict, new RegExp(`^- ${label.replace(/[()]/g, '\\$&')}: `, 'm'), label);
       assert.match(verdict, new RegExp(`^- Database: Original setting ${original} restored ✓ \\(verified\\)$`, 'm'));
       // Progress went to stderr in words, never the raw step ids.

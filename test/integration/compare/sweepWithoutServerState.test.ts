@@ -10,8 +10,7 @@ import { runCli } from '../../../src/cli/dispatch';
 import { EXIT } from '../../../src/cli/commands/shared';
 import { processIO } from '../../../src/cli/io';
 import type { ComparisonDocument } from '../../../src/report/document';
-import { waitFor } from '../support';
-import { startStandin, type StandinHarness } from '../profile/standin';
+import { useStandin } from '../../support/standin';
 
 /** May switch DELAYED_DURABILITY and create the script's table; holds no server permission at all. */
 const NO_SERVER_STATE = { name: 'lens_sweeper', password: 'Sweeper-1', databases: ['lab'], databasePermissions: { lab: ['ALTER', 'CREATE TABLE'] } };
@@ -33,19 +32,16 @@ END
 
 describe('integration: compare --sessions as a login without server state (D1, CLI, stand-in)', function () {
   this.timeout(120000);
-  let h: StandinHarness;
+  const h = useStandin({ logins: [NO_SERVER_STATE] }, { expectConnectionsClosed: true });
   let dir: string;
   let out: string[];
   let err: string[];
 
   before(async () => {
-    h = await startStandin({ logins: [NO_SERVER_STATE] });
     dir = await mkdtemp(join(tmpdir(), 'lens-d1-'));
     await writeFile(join(dir, 'swept.sql'), SCRIPT);
   });
   after(async () => {
-    await waitFor(() => h.server.connections === 0, 'every connection closed');
-    await h.close();
     await rm(dir, { recursive: true, force: true });
   });
 

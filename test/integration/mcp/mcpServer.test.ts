@@ -111,7 +111,7 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     const compared = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } }, undefined, { timeout: 150_000 });
     const text = textOf(compared);
     assert.notEqual((compared as ToolText).isError, true, text);
-    assert.match(text, /^This call RAN the whole file \(lines 1–\d+\) of s1\.sql against database /);
+    assert.match(text, /^This call RAN the whole file: measured batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql against database /);
     assert.match(text, /switched DELAYED_DURABILITY of \S+ between DISABLED and FORCED/);
     assert.match(text, new RegExp(`restored it to ${original} \\(verified\\)`));
     if (t.standin) assert.match(text, /Figures: Stand-in figures/);

@@ -1,40 +1,17 @@
-// The in-process stand-in with its model handle (faults, state), for the extension's unit tests (test/unit/extension)
-// and — through harnessOf(useTestServer()) — for integration suites that need the model itself. Integration suites
-// choose their server with useTestServer() (../support.ts), never startStandin(): that is what honours
-// DURABILITY_LENS_TEST_SERVER. Figures asserted against the stand-in are the model's.
+// Helpers of the profile suites over the in-process stand-in: harnessOf() (a useTestServer() suite's stand-in as a
+// harness), the S1 sample scaled down, serverState(). Stand-ins themselves come from test/support/standin.ts
+// (useStandin/useStandins; startStandin is re-exported here for the extension's unit tests). Integration suites that
+// may run on a given server choose it with useTestServer() (../support.ts), which honours DURABILITY_LENS_TEST_SERVER.
+// Figures asserted against the stand-in are the model's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '../../../src/db/connect';
-import type { ConnectionProfile } from '../../../src/db/types';
 import { readDurability, type DurabilityMode } from '../../../src/profile';
 import { findOrphanSessions } from '../../../src/xe/logFlushTrace';
-import { createStandin, type Standin, type StandinOptions } from '../../standin/model/index';
-import { startStandinServer, type StandinServer } from '../../standin/server';
+import type { StandinHarness } from '../../support/standin';
 import type { TestServer } from '../support';
 
-export interface StandinHarness {
-  engine: Standin;
-  server: StandinServer;
-  profile: ConnectionProfile;
-  secret: string;
-  close(): Promise<void>;
-}
-
-export async function startStandin(options: StandinOptions = {}): Promise<StandinHarness> {
-  // speedFactor 0: waits are accounted but not slept, so the suites stay fast.
-  const engine = createStandin({ speedFactor: 0, ...options });
-  const server = await startStandinServer({ engine });
-  const profile: ConnectionProfile = {
-    server: '127.0.0.1',
-    port: server.port,
-    database: 'lab',
-    authentication: { type: 'sql', user: 'sa' },
-    encrypt: false,
-    trustServerCertificate: false,
-    connectTimeoutMs: 5000,
-  };
-  return { engine, server, profile, secret: 'StandIn-1', close: () => server.close() };
-}
+export { startStandin, type StandinHarness } from '../../support/standin';
 
 /** A suite's in-process stand-in (useTestServer) as a harness; only valid where the suite runs on the stand-in. */
 export function harnessOf(t: TestServer): StandinHarness {

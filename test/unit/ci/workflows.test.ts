@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { REAL_SERVER_ENV, realServerConnectionString, startTarget } from '../../integration/support';
+import { REAL_SERVER_ENV, realServerConnectionString, useTestServer } from '../../integration/support';
 
 const root = resolve(__dirname, '../../..');
 const WORKFLOW = join(root, '.github/workflows/real-server.yml');
@@ -85,17 +85,23 @@ describe('ci: the integration suite reads DURABILITY_LENS_TEST_SERVER', () => {
     else process.env[REAL_SERVER_ENV] = saved;
   });
 
-  it('targets the real server named by the variable (nothing is started, nothing connected)', async () => {
-    process.env[REAL_SERVER_ENV] = 'Server=tcp:sql.example,14330;Database=lab;User Id=lens_monitor;Password=pw;Encrypt=true;TrustServerCertificate=true';
-    assert.equal(realServerConnectionString(), process.env[REAL_SERVER_ENV]);
-    const target = await startTarget();
-    assert.equal(target.kind, 'real');
-    assert.equal(target.profile.server, 'sql.example');
-    assert.equal(target.profile.port, 14330);
-    assert.equal(target.profile.database, 'lab');
-    assert.equal(target.secret, 'pw');
-    assert.equal(target.standin, null);
-    await target.close();
+  describe('with the variable set', () => {
+    // Set before useTestServer()'s own before hook runs (hooks run in the order they are registered).
+    before(() => {
+      process.env[REAL_SERVER_ENV] = 'Server=tcp:sql.example,14330;Database=lab;User Id=lens_monitor;Password=pw;Encrypt=true;TrustServerCertificate=true';
+    });
+    const target = useTestServer();
+
+    it('targets the real server named by the variable (nothing is started, nothing connected)', () => {
+      assert.equal(realServerConnectionString(), process.env[REAL_SERVER_ENV]);
+      assert.equal(target.kind, 'given');
+      assert.equal(target.profile.server, 'sql.example');
+      assert.equal(target.profile.port, 14330);
+      assert.equal(target.profile.database, 'lab');
+      assert.equal(target.secret, 'pw');
+      assert.equal(target.standin, null);
+      assert.equal(target.standinServer, null);
+    });
   });
 
   it('an empty variable means the stand-in', () => {

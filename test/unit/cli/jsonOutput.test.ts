@@ -1,5 +1,5 @@
 // Every JSON document the CLI prints goes through jsonText (src/report/jsonText.ts), which writes DEL, C1 controls and
-// bidi marks as \uXXXX escapes: JSON.stringify leaves them raw and the terminal filter then turns DEL into "\x7f",
+// bidi marks as \uXXXX escapes: JSON.stringify leaves them raw and the terminal filter turned DEL into "\x7f" until it wrote "\u007f" too,
 // which no JSON parser accepts (issue 25 N8; the outside attack found `trace read --json` and `top-log --json` doing it).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -13,7 +13,9 @@ describe('cli: terminal text', () => {
     assert.equal(terminalSafe('fake\rALL GOOD'), 'fake\\x0dALL GOOD');
     assert.equal(terminalSafe('\x9b31m\x85'), '\\u009b31m\\u0085');
     assert.equal(terminalSafe('abc\u202Efdp.exe\u2066x\u2069'), 'abc\\u202efdp.exe\\u2066x\\u2069');
-    assert.equal(terminalSafe('\x7f'), '\\x7f');
+    assert.equal(terminalSafe('\x7f'), '\\u007f');
+    // DEL inside JSON: the escape is JSON's own, so the output still parses to the original (a 300-run fuzz found it).
+    assert.deepEqual(JSON.parse(terminalSafe(JSON.stringify([['\x7f', '\\\x7f']])) ), [['\x7f', '\\\x7f']]);
     assert.equal(terminalSafe('tab\there\nÜnïcødé 数据库 🚀'), 'tab\there\nÜnïcødé 数据库 🚀');
   });
 

@@ -13,17 +13,11 @@ import { INTEGRATED_SECURITY_UNSUPPORTED, profileFromConnectionString } from '..
 import { toTediousConfig } from '../../../src/db/profile';
 import { importMssqlConnection } from '../../../src/db/storedProfiles';
 import type { ConnectionProfile } from '../../../src/db/types';
-import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { useStandin } from '../../support/standin';
 
 describe('Windows authentication: what works, against tedious and the stand-in', function () {
   this.timeout(30_000);
-  let h: StandinHarness;
-  before(async () => {
-    h = await startStandin();
-  });
-  after(async () => {
-    await h?.close();
-  });
+  const h = useStandin();
 
   it('tedious has no integrated, SSPI or Kerberos authentication type: its constructor rejects them; ntlm and default are accepted', () => {
     for (const type of ['integrated', 'sspi', 'kerberos', 'windows', 'negotiate']) {

@@ -1,10 +1,10 @@
 // Bounds on what input can make us keep: run history (entries, size per entry, total, and on load), samples, echoed
 // messages and single huge values. Adversarial inputs, each asserted against its stated cap.
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
-import { MAX_ENTRY_CHARS, MAX_HISTORY_CHARS, MAX_HISTORY_ENTRIES, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/runHistory';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
+import { MAX_ENTRY_CHARS, MAX_HISTORY_CHARS, MAX_HISTORY_ENTRIES, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/history/runHistory';
 import { MAX_TEXT_VALUE_CHARS, text, truncateText } from '../../../src/probes/values';
-import { MAX_SAMPLES, ThinningSeries } from '../../../src/profile/sampler';
+import { SAMPLING, ThinningSeries } from '../../../src/profile/sampler';
 import { limitMessages } from '../../../src/shared/messageFlood';
 import { makeRun } from '../report/runFixture';
 
@@ -68,10 +68,10 @@ describe('bounds on adversarial input', () => {
     assert.ok(history.list().length < 15);
   });
 
-  it('samples: a million readings keep fewer than MAX_SAMPLES, evenly spaced over the whole run', () => {
-    const series = new ThinningSeries<number>(MAX_SAMPLES);
+  it('samples: a million readings keep fewer than SAMPLING.maxSamples, evenly spaced over the whole run', () => {
+    const series = new ThinningSeries<number>(SAMPLING.maxSamples);
     for (let i = 0; i < 1_000_000; i++) series.add(i);
-    assert.ok(series.items.length < MAX_SAMPLES && series.items.length > MAX_SAMPLES / 4, String(series.items.length));
+    assert.ok(series.items.length < SAMPLING.maxSamples && series.items.length > SAMPLING.maxSamples / 4, String(series.items.length));
     const steps = new Set(series.items.slice(1).map((v, i) => v - series.items[i]!));
     assert.deepEqual([...steps], [series.step], 'one even step');
     assert.ok(series.items.at(-1)! >= 1_000_000 - series.step, 'the series reaches the end of the run');

@@ -20,8 +20,8 @@ describe('extension: Restore Now over a clear-text profile', () => {
   });
 
   it('asks before sending the password in clear text; declined, nothing is sent and the entry stays', async () => {
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
     const { secretKey } = await import('../../../src/db/storedProfiles');
     // A name that is not loopback and that nothing answers: a connection attempt would fail with a different message.
     fake.settings['durabilityLens.connections'] = [{ name: 'remote-lab', server: 'lab-db.invalid', port: 1433, database: 'lab', user: 'sa', encrypt: false }];

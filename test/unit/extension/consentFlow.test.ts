@@ -4,8 +4,8 @@
 // in a procedure body never runs its CREATE/ALTER; a selection inside the body runs as an ad-hoc batch and says so.
 import * as assert from 'node:assert/strict';
 import { connect } from '../../../src/db/connect';
-import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
-import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
+import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profiling/profilingController';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
 import { Commands, type ProfileTarget } from '../../../src/shared/commands';
@@ -97,9 +97,9 @@ describe('consent before anything changes data or schema (fake vscode, stand-in)
     const setup = await connect(h.profile, h.secret, { role: 'workload' });
     await setup.execute('CREATE TABLE dbo.keep_rows (id int); INSERT INTO dbo.keep_rows (id) VALUES (1), (2), (3); CREATE TABLE dbo.loop_rows (id int);');
     await setup.close();
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { ProfilingController } = await import('../../../src/extension/profilingController');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+    const { ProfilingController } = await import('../../../src/extension/profiling/profilingController');
     const { ConsentGate } = await import('../../../src/extension/consent/consentGate');
     const { ConsentStore, MemoryMemento } = await import('../../../src/extension/consent/consentStore');
     const journal = new KeyValueRestoreJournal(new MemoryStore());
@@ -190,7 +190,7 @@ describe('consent before anything changes data or schema (fake vscode, stand-in)
       assert.equal(manager.current, null, 'not connected: no connection was even asked for');
       assert.equal(fake.shown.length, 2, JSON.stringify(fake.shown.map((s) => s.message)));
       for (const s of fake.shown) {
-        assert.match(s.message, /^Durability Lens: this workspace is in Restricted Mode, so (Profile batch 2|Compare durability modes for the script's measured batch 2) \(lines 5–31\d\), after setup batch 1 \(lines 1–3\) does not send its T-SQL to a server/);
+        assert.match(s.message, /^Durability Lens: this workspace is in Restricted Mode, so (Profile batch 2|Compare durability modes for the whole document: measured batch 2) \(lines 5–31\d\), after setup batch 1 \(lines 1–3\) does not send its T-SQL to a server/);
         assert.match(s.message, /Nothing was run and no database setting was changed\.$/);
       }
       assert.deepEqual(fake.shown[0]!.items, ['Manage Workspace Trust']);

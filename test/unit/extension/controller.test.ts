@@ -4,8 +4,8 @@
 // Figures are the stand-in model's.
 import { X509Certificate } from 'node:crypto';
 import * as assert from 'node:assert/strict';
-import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
-import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
+import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profiling/profilingController';
 import type { PanelData, RunningView } from '../../../src/shared/webviewProtocol';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
@@ -45,9 +45,9 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     fake.reset();
     uninstall = installFakeVscode(fake);
     h = await startStandin();
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { ProfilingController } = await import('../../../src/extension/profilingController');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+    const { ProfilingController } = await import('../../../src/extension/profiling/profilingController');
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, fakeOutput(lines) as never, journal, async (c) => void contexts.push(c));
@@ -69,11 +69,11 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.ok(!JSON.stringify(fake.settings).includes(h.secret), 'no password in settings');
   });
 
-  it('profiles the batch under the cursor, then compares another one on a development profile without a confirmation', async () => {
+  it('with nothing selected profiles the whole script wherever the cursor is, then compares it on a development profile without a confirmation', async () => {
     const script = s1Script(30);
     const doc = fakeDocument(script);
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
-    // Profile the setup batch first (cursor on CREATE TABLE): the table the loop inserts into then exists.
+    // Nothing selected, the cursor on CREATE TABLE: the whole script runs (docs/selection.md), setup first.
     const createLine = script.split('\n').findIndex((l) => /CREATE TABLE/.test(l));
     await controller.profileText(doc as never, new Range(new Position(createLine, 0), new Position(createLine, 0)) as never, 'profile');
     assert.equal(panels.at(-1)?.kind, 'profile', JSON.stringify({ shown: fake.shown.map((m) => m.message), lines: lines.slice(-6) }));
@@ -216,8 +216,8 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
   });
 
   it('a refused login says nothing changed and offers to re-enter the password', async () => {
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
     const secrets = fake.secretStorage();
     const store = new ConnectionStore(secrets as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
@@ -251,7 +251,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     const data = panels.at(-1)!;
     assert.equal(data.kind, 'profile');
     assert.equal(data.header.status, 'completed', JSON.stringify(data.header));
-    assert.ok(lines.some((l) => l.startsWith('info Profile the transaction committed at line 5 (lines 3–5, batch 2)')), lines.slice(-5).join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('info Profile the transaction committed at line 5: batch 2 (lines 3–5)')), lines.slice(-5).join('\n'));
     fake.documents = [];
   });
 
@@ -274,8 +274,8 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
   });
 
   it('editing the active profile in settings applies; removing it disconnects', async () => {
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
     const saved = fake.settings['durabilityLens.connections'] as Record<string, unknown>[];
     const store = new ConnectionStore(fake.secretStorage() as never);
     const other = new ConnectionManager(store, fakeOutput(lines) as never, journal, async () => undefined);
@@ -320,10 +320,10 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
   });
 
   it('offers to trust exactly this certificate (pinned by SHA-256) for this profile only, and connects verifying it', async () => {
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
     const { secretKey } = await import('../../../src/db/storedProfiles');
-    const { TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION } = await import('../../../src/extension/certificateTrust');
+    const { TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION } = await import('../../../src/extension/connections/certificateTrust');
     const other = { name: 'other', server: 'elsewhere', user: 'u', encrypt: true };
     fake.settings['durabilityLens.connections'] = [{ name: 'tls', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: true }, other];
     const store = new ConnectionStore(fake.secretStorage() as never);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/csp';
+import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/panel/csp';
 
 const SOURCE = 'https://abc.vscode-cdn.net';
 

@@ -2,7 +2,7 @@
 // structured facts on the clipboard (never a file's `grant` text, never a grantee a file names: N5), the Markdown
 // export and the Statements tab show no file SQL as "To enable:", and the Markdown export shows names as text.
 import * as assert from 'node:assert/strict';
-import { exportText, panelDataFromDocument } from '../../../src/extension/panelData';
+import { exportText, panelDataFromDocument } from '../../../src/extension/panel/panelData';
 import { rebuildGrants } from '../../../src/probes/grantRebuild';
 import { comparisonDocument, loadComparison } from '../../../src/report/document';
 import { buildComparisonModel } from '../../../src/report/comparison';

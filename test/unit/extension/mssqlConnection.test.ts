@@ -4,7 +4,7 @@
 // editor without a connection, the picker on an mssql without getConnectionString, and integrated security offered
 // as NTLM with a password.
 import * as assert from 'node:assert/strict';
-import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
 import type { MssqlConnectionFlow as FlowType } from '../../../src/extension/mssql/mssqlCommands';
 import type { StoredProfile } from '../../../src/db/storedProfiles';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
@@ -21,7 +21,7 @@ describe('the mssql connection through its Connection Sharing API (fake mssql ex
   let h: StandinHarness;
   let lines: string[];
   let Flow: typeof FlowType;
-  let ConnectionStore: typeof import('../../../src/extension/connectionStore').ConnectionStore;
+  let ConnectionStore: typeof import('../../../src/extension/connections/connectionStore').ConnectionStore;
   let manager: ConnectionManagerType;
   const connected: StoredProfile[] = [];
   const recordingConnections = { connect: async (p?: StoredProfile) => (connected.push(p!), true) };
@@ -36,7 +36,7 @@ describe('the mssql connection through its Connection Sharing API (fake mssql ex
     uninstall = installFakeVscode(fake);
     h = await startStandin();
     ({ MssqlConnectionFlow: Flow } = await import('../../../src/extension/mssql/mssqlCommands'));
-    ({ ConnectionStore } = await import('../../../src/extension/connectionStore'));
+    ({ ConnectionStore } = await import('../../../src/extension/connections/connectionStore'));
   });
   after(async () => {
     manager?.dispose();
@@ -57,7 +57,7 @@ describe('the mssql connection through its Connection Sharing API (fake mssql ex
   });
 
   it('consent given: mssql asks once, the connection is saved with its password in secret storage and connects to the server', async () => {
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
     manager = new ConnectionManager(new ConnectionStore(fake.secretStorage() as never), fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     fake.settings['mssql.connections'] = [{ id: 'c1', profileName: 'lab on stand-in', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', authenticationType: 'SqlLogin' }];
     const mssql = new FakeMssql(fake, { activeConnectionId: 'c1', connectionStrings: { c1: connectionString(`;Password=${h.secret}`) } }).install();

@@ -10,7 +10,7 @@ import { installFakeVscode, sharedFake } from './support/fakeVscode';
 describe('Open Comparison File… with hostile files', () => {
   const fake = sharedFake;
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/historyCommands');
+  let mod: typeof import('../../../src/extension/history/historyCommands');
   let limits: typeof import('../../../src/agent/untrustedComparison');
   const shown: PanelData[] = [];
   const panels = { show: async (d: PanelData) => void shown.push(d) } as never;
@@ -18,7 +18,7 @@ describe('Open Comparison File… with hostile files', () => {
   before(async () => {
     fake.reset();
     uninstall = installFakeVscode(fake);
-    mod = await import('../../../src/extension/historyCommands');
+    mod = await import('../../../src/extension/history/historyCommands');
     limits = await import('../../../src/agent/untrustedComparison');
   });
   after(() => {

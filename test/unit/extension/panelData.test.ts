@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { chartsFrom, exportText, panelDataFromRun } from '../../../src/extension/panelData';
+import { chartsFrom, exportText, panelDataFromRun } from '../../../src/extension/panel/panelData';
 import type { RunResult } from '../../../src/profile/types';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { makeRun } from '../report/runFixture';

@@ -1,7 +1,7 @@
 // The panel's per-run parts: sampled series as amounts per interval, PRINT series reduced by maximum, per-file IO
 // series per mode, server waits per mode, and the environment block.
 import * as assert from 'node:assert/strict';
-import { environmentFrom, fileIoChartFrom, fileThroughputChartFrom, MAX_PRINT_POINTS, printChartFrom, samplesChartFrom, serverWaitRowsFrom } from '../../../src/extension/panelDetail';
+import { environmentFrom, fileIoChartFrom, fileThroughputChartFrom, MAX_PRINT_POINTS, printChartFrom, samplesChartFrom, serverWaitRowsFrom } from '../../../src/extension/panel/panelDetail';
 import { ok } from '../../../src/probes/measurement';
 import type { RunResult } from '../../../src/profile/types';
 import { makeRun } from '../report/runFixture';

@@ -6,10 +6,10 @@ import { installFakeVscode, sharedFake } from './support/fakeVscode';
 
 describe('procedure lens: choices after reading the deployed definition', () => {
   let uninstall: () => void;
-  let mod: typeof import('../../../src/extension/procedureRun');
+  let mod: typeof import('../../../src/extension/procedures/procedureRun');
   before(async () => {
     uninstall = installFakeVscode(sharedFake);
-    mod = await import('../../../src/extension/procedureRun');
+    mod = await import('../../../src/extension/procedures/procedureRun');
   });
   after(() => uninstall?.());
 

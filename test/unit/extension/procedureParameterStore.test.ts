@@ -1,6 +1,6 @@
 // Remembered procedure parameters: last values and named sets per procedure, bounded, values only.
 import * as assert from 'node:assert/strict';
-import { MAX_ANSWER_CHARS, MAX_PROCEDURES, ProcedureParameterStore } from '../../../src/extension/procedureParameterStore';
+import { MAX_ANSWER_CHARS, MAX_PROCEDURES, ProcedureParameterStore } from '../../../src/extension/procedures/procedureParameterStore';
 
 function memento() {
   const data = new Map<string, unknown>();

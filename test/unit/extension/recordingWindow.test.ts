@@ -4,9 +4,9 @@
 // Figures are the stand-in model's.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
-import type { RecordingWindow as RecordingWindowType } from '../../../src/extension/recordingWindow';
-import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
+import type { RecordingWindow as RecordingWindowType } from '../../../src/extension/recording/recordingWindow';
+import type { RunHistory as RunHistoryType } from '../../../src/extension/history/runHistory';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { RunResult } from '../../../src/profile/types';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
@@ -56,17 +56,17 @@ describe('Start Recording / Stop Recording and Show with a fake vscode (stand-in
     h = await startStandin();
     process.env.LENS_TEST_PROGRAM_PASSWORD = h.secret; // the recorded program's own password variable (insert_rows.py)
     await createRecordedRows(h);
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { RunHistory } = await import('../../../src/extension/runHistory');
-    const mod = await import('../../../src/extension/recordingWindow');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+    const { RunHistory } = await import('../../../src/extension/history/runHistory');
+    const mod = await import('../../../src/extension/recording/recordingWindow');
     elapsedText = mod.elapsedText;
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     fake.settings['durabilityLens.sampling.intervalMs'] = 100;
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, output, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     history = new RunHistory(new MemoryMemento(), () => 5);
-    recording = new mod.RecordingWindow(output, manager, panels, history);
+    recording = new mod.RecordingWindow({ output, connections: manager, panels, history });
   });
 
   after(async () => {

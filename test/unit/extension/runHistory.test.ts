@@ -1,9 +1,9 @@
 // Run history (bounded, newest first, survives JSON like workspaceState) and what Export Run writes.
 import * as assert from 'node:assert/strict';
-import { comparisonContextOf, exportText, panelDataFromComparison, panelDataFromDocument, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import { comparisonContextOf, exportText, panelDataFromComparison, panelDataFromDocument, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panel/panelData';
 import type { ComparisonResult } from '../../../src/profile/compare';
 import { loadComparison } from '../../../src/report/document';
-import { describeEntry, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/runHistory';
+import { describeEntry, HISTORY_KEY, RunHistory, type KeyValueStore } from '../../../src/extension/history/runHistory';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { makeRun } from '../report/runFixture';
 

@@ -3,8 +3,8 @@
 // Figures here are the stand-in model's, never SQL Server evidence.
 import * as assert from 'node:assert/strict';
 import { toConnectionProfile, validateStoredProfile } from '../../../src/db/storedProfiles';
-import { panelDataFromComparison } from '../../../src/extension/panelData';
-import { resolveEditorTarget } from '../../../src/extension/targets';
+import { panelDataFromComparison } from '../../../src/extension/panel/panelData';
+import { resolveEditorTarget } from '../../../src/extension/profiling/targets';
 import { comparisonConfirmation } from '../../../src/extension/uiText';
 import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, runComparison } from '../../../src/profile';
 import { renderPanel, toHtml } from '../../../src/webview/view';

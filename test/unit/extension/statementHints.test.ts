@@ -4,8 +4,8 @@
 // hints. Figures are the stand-in model's.
 import * as assert from 'node:assert/strict';
 import { connect } from '../../../src/db/connect';
-import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profilingController';
-import type { StatementHints as StatementHintsType } from '../../../src/extension/statementHints';
+import type { ProfilingController as ProfilingControllerType } from '../../../src/extension/profiling/profilingController';
+import type { StatementHints as StatementHintsType } from '../../../src/extension/profiling/statementHints';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
@@ -56,10 +56,10 @@ describe('extension: statement hints after a profiled run (stand-in)', function 
     const setup = await connect(h.profile, h.secret, { role: 'monitor' });
     await setup.execute('CREATE TABLE dbo.hint_t (id int NOT NULL);');
     await setup.close();
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { ProfilingController } = await import('../../../src/extension/profilingController');
-    const { StatementHints } = await import('../../../src/extension/statementHints');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+    const { ProfilingController } = await import('../../../src/extension/profiling/profilingController');
+    const { StatementHints } = await import('../../../src/extension/profiling/statementHints');
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     fake.secrets.clear();
     const lines: string[] = [];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/targets';
+import { isRoutineBody, resolveEditorTarget as resolveAny, resolveLensTarget as resolveLensAny, targetText, type WorkloadTarget } from '../../../src/extension/profiling/targets';
 
 /** The workload a target resolves to (these scripts hold no routine: a RoutineBody answer fails the test). */
 function workload<T>(t: T): Exclude<T, { kind: 'routine-body' }> {
@@ -48,24 +48,18 @@ describe('extension/targets', () => {
     assert.equal(nonEmpty[1]!.firstLine, 9);
   });
 
-  it('without a selection takes the batch under the cursor', () => {
-    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 6) + 3)!;
-    assert.equal(t.kind, 'batch');
-    assert.equal(t.batches.length, 1);
-    assert.equal(t.batches[0]!.repeat, 3);
-    assert.equal(t.batches[0]!.firstLine, 2);
-    assert.equal(t.description, 'batch 2 (lines 3–8) (GO 3)');
-    const last = resolveEditorTarget(SCRIPT, null, SCRIPT.length)!;
-    assert.equal(last.batches[0]!.firstLine, 9);
-    assert.equal(last.hasDelayedCommits, true);
+  it('with nothing selected runs the whole document wherever the cursor is (docs/selection.md)', () => {
+    for (const cursor of [0, offsetOfLine(SCRIPT, 6) + 3, offsetOfLine(SCRIPT, 8) + 2, SCRIPT.length]) {
+      const t = resolveEditorTarget(SCRIPT, null, cursor)!;
+      assert.equal(t.kind, 'document');
+      assert.deepEqual(t.batches.map((b) => [b.firstLine, b.repeat]), [[0, 1], [2, 3], [9, 1]]);
+      assert.equal(t.description, 'the whole document (lines 1–12)');
+      assert.equal(t.setupDescription, null);
+      assert.equal(t.hasDelayedCommits, true);
+    }
   });
 
-  it('on a GO line takes the batch that GO ends', () => {
-    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 8) + 2)!;
-    assert.equal(t.batches[0]!.firstLine, 2);
-  });
-
-  it('a single-batch document is profiled whole; a whitespace selection falls back to the cursor', () => {
+  it('a single-batch document is profiled whole; a whitespace selection counts as nothing selected', () => {
     const one = 'INSERT dbo.t VALUES (1);\nINSERT dbo.t VALUES (2);\n';
     const t = resolveEditorTarget(one, { start: one.length - 1, end: one.length }, 0)!;
     assert.equal(t.kind, 'document');
@@ -100,8 +94,8 @@ describe('extension/targets with setup markers (README demo steps 2 and 3)', () 
     // Batch ranges start at the line after the previous GO (comments and blank lines belong to the batch).
     const secondGo = lines.findIndex((l, i) => i > 5 && /^GO\s*$/.test(l));
     assert.equal(t.setupDescription, `setup batches 1–2 (lines 1–${secondGo})`);
-    assert.equal(t.description, `the script's measured batch 3 (lines ${secondGo + 2}–${lines.findIndex((l) => /^END\b/.test(l)) + 1})`);
-    assert.match(targetText(t), /^the script's measured batch 3 .*, after setup batches 1–2/);
+    assert.equal(t.description, `the whole document: measured batch 3 (lines ${secondGo + 2}–${lines.findIndex((l) => /^END\b/.test(l)) + 1})`);
+    assert.match(targetText(t), /^the whole document: measured batch 3 .*, after setup batches 1–2/);
   });
 
   it('the Profile batch lens on the loop runs the setup batches before the loop', () => {
@@ -113,19 +107,13 @@ describe('extension/targets with setup markers (README demo steps 2 and 3)', () 
     assert.match(t.setupDescription!, /^setup batches 1–2/);
   });
 
-  it('a script without markers keeps the batch under the cursor and names no setup', () => {
-    const t = resolveEditorTarget(SCRIPT, null, offsetOfLine(SCRIPT, 6))!;
-    assert.equal(t.setupDescription, null);
-    assert.equal(t.batches.length, 1);
-  });
-
   it('line markers: the setup section runs first, a lens batch after it keeps its own text', () => {
     const text = ['-- durability-lens: setup', 'CREATE TABLE dbo.t (id int);', '-- durability-lens: measure', 'GO', 'INSERT dbo.t VALUES (1);', 'GO', 'INSERT dbo.t VALUES (2);'].join('\n');
     const lens = resolveLensTarget(text, { batchIndex: 2, version: 1, batchRange: { start: { line: 6 } } }, 1)!;
     assert.deepEqual(lens.batches.map((b) => b.index), [0, 2]);
     const none = resolveEditorTarget(text, null, 0)!;
     assert.deepEqual(none.batches.map((b) => b.index), [0, 1, 2]);
-    assert.equal(none.description, "the script's measured batches 2–3 (lines 5–7)");
+    assert.equal(none.description, 'the whole document: measured batches 2–3 (lines 5–7)');
   });
 
   describe('routine bodies: never their CREATE/ALTER', () => {
@@ -173,10 +161,25 @@ describe('extension/targets with setup markers (README demo steps 2 and 3)', () 
       assert.equal(outside.adHocIn, null);
     });
 
-    it('the cursor outside the routine still gets its own batch', () => {
-      const t = resolveEditorTarget(PROC, null, offsetOfLine(PROC, 13) + 2)!;
-      assert.equal(t.kind, 'batch');
-      assert.match(t.batches.at(-1)!.text, /EXEC dbo\.p;/);
+    it('nothing selected in a document that defines a routine: nothing runs, wherever the cursor is', () => {
+      const onExec = resolveAny(PROC, null, offsetOfLine(PROC, 13) + 2);
+      assert.ok(onExec && isRoutineBody(onExec), JSON.stringify(onExec));
+      assert.equal(onExec.scope, 'document');
+      assert.equal(onExec.atCursor, false);
+      assert.equal(onExec.routine.name, 'dbo.p');
+      const inBody = resolveAny(PROC, null, offsetOfLine(PROC, 8) + 4);
+      assert.ok(inBody && isRoutineBody(inBody) && inBody.atCursor === true);
+      // A selection runs exactly as selected: the EXEC alone.
+      const exec = resolveEditorTarget(PROC, { start: offsetOfLine(PROC, 13), end: PROC.length }, 0)!;
+      assert.deepEqual(exec.batches.map((b) => b.text), ['EXEC dbo.p;']);
     });
+  });
+
+  it('one batch split by line markers runs once: its setup part, then its measured part (no batch twice)', () => {
+    const text = ['SET NOCOUNT ON;', '-- durability-lens: setup', 'CREATE TABLE dbo.t (id int);', '-- durability-lens: measure', 'INSERT dbo.t VALUES (1);'].join('\n');
+    const t = resolveEditorTarget(text, null, 0)!;
+    assert.deepEqual(t.batches.map((b) => b.index), [0]);
+    assert.equal(t.description, 'the whole document: measured batch 1 (lines 1–5)');
+    assert.equal(t.setupDescription, 'setup batch 1 (lines 1–5)');
   });
 });

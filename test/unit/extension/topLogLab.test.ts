@@ -1,8 +1,8 @@
 // Lab vs production (issue 30, item 3): a profile added to the run history reaches Heaviest Log Writers (onDidAdd), and
 // its statements are found among the routine's production statements by query_hash or by text.
 import { strict as assert } from 'node:assert';
-import { panelDataFromRun } from '../../../src/extension/panelData';
-import { RunHistory, type KeyValueStore } from '../../../src/extension/runHistory';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
+import { RunHistory, type KeyValueStore } from '../../../src/extension/history/runHistory';
 import { ok } from '../../../src/probes/measurement';
 import { buildTopLogDocument, routineProductions } from '../../../src/report/topLog';
 import { labStatementsOf, queryHashHex } from '../../../src/report/topLogText';

@@ -3,9 +3,9 @@
 // real extension classes with the scripted fake `vscode`, against the TDS stand-in (figures are the model's).
 import * as assert from 'node:assert/strict';
 import { connect } from '../../../src/db/connect';
-import type { AdhocTrace as AdhocTraceType } from '../../../src/extension/adhocTrace';
-import type { ActiveConnection, ConnectionManager as ConnectionManagerType } from '../../../src/extension/connectionManager';
-import type { RunHistory as RunHistoryType } from '../../../src/extension/runHistory';
+import type { AdhocTrace as AdhocTraceType } from '../../../src/extension/recording/adhocTrace';
+import type { ActiveConnection, ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
+import type { RunHistory as RunHistoryType } from '../../../src/extension/history/runHistory';
 import { quoteName } from '../../../src/db/quote';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { RunResult } from '../../../src/profile/types';
@@ -33,8 +33,8 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
   let manager: ConnectionManagerType;
   let trace: AdhocTraceType;
   let history: RunHistoryType;
-  let offerOrphanCleanup: typeof import('../../../src/extension/orphanSessions').offerOrphanCleanup;
-  let historyCommands: typeof import('../../../src/extension/historyCommands');
+  let offerOrphanCleanup: typeof import('../../../src/extension/sessions/orphanSessions').offerOrphanCleanup;
+  let historyCommands: typeof import('../../../src/extension/history/historyCommands');
   const shownPanels: { data: PanelData; runs: readonly RunResult[] }[] = [];
   const connected: ActiveConnection[] = [];
   const lines: string[] = [];
@@ -45,18 +45,18 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     fake.reset();
     uninstall = installFakeVscode(fake);
     h = await startStandin();
-    const { ConnectionStore } = await import('../../../src/extension/connectionStore');
-    const { ConnectionManager } = await import('../../../src/extension/connectionManager');
-    const { AdhocTrace } = await import('../../../src/extension/adhocTrace');
-    const { RunHistory } = await import('../../../src/extension/runHistory');
-    ({ offerOrphanCleanup } = await import('../../../src/extension/orphanSessions'));
-    historyCommands = await import('../../../src/extension/historyCommands');
+    const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+    const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+    const { AdhocTrace } = await import('../../../src/extension/recording/adhocTrace');
+    const { RunHistory } = await import('../../../src/extension/history/runHistory');
+    ({ offerOrphanCleanup } = await import('../../../src/extension/sessions/orphanSessions'));
+    historyCommands = await import('../../../src/extension/history/historyCommands');
     fake.settings['durabilityLens.connections'] = [{ name: 'standin', server: '127.0.0.1', port: h.server.port, database: 'lab', user: 'sa', encrypt: false, development: true }];
     const store = new ConnectionStore(fake.secretStorage() as never);
     manager = new ConnectionManager(store, output, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     manager.onDidConnect((a) => void connected.push(a));
     history = new RunHistory(new MemoryMemento(), () => 5);
-    trace = new AdhocTrace(output, manager, panels, history);
+    trace = new AdhocTrace({ output, connections: manager, panels, history });
   });
 
   after(async () => {
@@ -93,7 +93,7 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
   });
 
   it('offers only sessions whose owner window is gone: never a live session of another window; unknown ones only on demand', async () => {
-    const { SessionLedger, LEDGER_KEY } = await import('../../../src/extension/sessionLedger');
+    const { SessionLedger, LEDGER_KEY } = await import('../../../src/extension/sessions/sessionLedger');
     const shared = new MemoryMemento(); // globalState, as every window of this machine sees it
     const deadPid = 2 ** 30;
     const thisWindow = new SessionLedger(shared, Date.now, (pid) => pid !== deadPid);

@@ -3,7 +3,7 @@ import { evaluatePreflight } from '../../../src/probes/permissions';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { runOrder, type ComparisonPlan } from '../../../src/profile/plan';
 import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt } from '../../../src/extension/uiText';
-import { progressText, STEP_TEXT } from '../../../src/extension/profiling';
+import { progressText, STEP_TEXT } from '../../../src/extension/profiling/profiling';
 
 function plan(over: Partial<ComparisonPlan> = {}): ComparisonPlan {
   const modes = over.modes ?? (['DISABLED', 'FORCED'] as const).slice();

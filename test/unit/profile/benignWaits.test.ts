@@ -4,18 +4,11 @@ import { strict as assert } from 'node:assert';
 import { profileConnectionSource, profileRun, type ProfileRunOptions, type RunResult } from '../../../src/profile';
 import { analyze } from '../../../src/tsql';
 import { addWait } from '../../standin/model/state';
-import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { useStandin } from '../../support/standin';
 
 describe('profile: benign-wait overrides (stand-in)', function () {
   this.timeout(60_000);
-  let h: StandinHarness;
-
-  before(async () => {
-    h = await startStandin();
-  });
-  after(async () => {
-    await h?.close();
-  });
+  const h = useStandin();
 
   /** One short run; while it runs the server also waits 7 ms on two shipped-benign types and on LCK_M_X. */
   async function run(waits?: ProfileRunOptions['waits']): Promise<RunResult> {

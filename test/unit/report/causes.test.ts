@@ -71,7 +71,7 @@ describe('report/causes: who is to blame for commit time', () => {
       { sessions: 8, flushesPerCommit: 0.25, writelogMsPerCommit: 0.3 },
       { sessions: 1, flushesPerCommit: 1, writelogMsPerCommit: 0.2 },
     ]);
-    assert.ok(byId(a, 'group-commit').evidence.includes('across the sweep, flushes per commit — 1 session: 1.00 (0.2 ms WRITELOG per commit); 8 sessions: 0.25 (0.3 ms WRITELOG per commit) — report/concurrency'), byId(a, 'group-commit').evidence.join(' | '));
+    assert.ok(byId(a, 'group-commit').evidence.includes('across the sweep — 1 session: 1.00 flushes per commit (0.2 ms WRITELOG per commit); 8 sessions: 0.25 flushes per commit (0.3 ms WRITELOG per commit) — the concurrency table'), byId(a, 'group-commit').evidence.join(' | '));
   });
 
   it('queueing deeper than one write, and LOGBUFFER, are the log writer not keeping up', () => {
@@ -206,7 +206,7 @@ describe('report/causes: who is to blame for commit time', () => {
     assert.equal(json.causes[0]!.helpsDelayedDurability, true);
     const verdict = buildVerdict(model);
     assert.equal(verdict.lead!.cause, 'tiny-flushes');
-    assert.match(verdict.lead!.text, /^Every commit waits for its own small log flush .*: FORCED saves 80 % — delayed durability is the lever/);
+    assert.match(verdict.lead!.text, /^Every commit waits for its own small log flush .*: FORCED saves 80 % \(indicative: one run per mode\) — delayed durability is the lever/);
     const md = verdictMarkdown(verdict);
     assert.equal(md[2], `**${verdict.lead!.text}**`, 'the first line under ## Verdict');
     assert.equal(md[4], `**${verdict.headline}**`);
@@ -224,7 +224,9 @@ describe('report/causes: who is to blame for commit time', () => {
     const a = assessCauses([run({ commits: 10, flushesCounter: 10, waits: { LOG_RATE_GOVERNOR: { count: 10, ms: 50 } }, path: { logRateGovernance: hostile } })]);
     const md = (s: string) => s.replace(/[*|<>_`]/g, (ch) => `\\${ch}`);
     const lines = causesMarkdownLines(a, 'RUN', md).join('\n');
-    for (const c of a.causes) assert.equal(lines.split(`(\`${c.cause}\`)`).length - 1, 1, c.cause);
+    // Each cause once, by its label — never by its id (issue 28: no enum keys in user text).
+    for (const c of a.causes) assert.equal(lines.split(`**${md(c.label)}**`).length - 1, 1, c.cause);
+    for (const c of a.causes) assert.ok(!lines.includes(`\`${c.cause}\``), c.cause);
     assert.ok(lines.includes('service objective \\*evil\\* \\<b\\>\\|x\\|'), 'escaped');
     assert.ok(!lines.includes('<b>'));
   });

@@ -56,10 +56,10 @@ describe('report/consistency: the Consistency block', () => {
     assert.deepEqual(disagreementsOf(model.consistency!, 'flushes.xe').map((d) => d.check), ['log-flushes:xe-vs-counter']);
     const fact = buildVerdict(model).facts.find((f) => f.id === 'flushes')!;
     assert.equal(fact.tone, 'bad');
-    assert.match(fact.text, /^DISABLED 0\.50 \(50 for 100\) — the flush sources disagree \(log-flushes:xe-vs-counter, log-flushes:counter-vs-file-writes; see Consistency\)$/);
+    assert.match(fact.text, /^DISABLED 0\.50 per commit \(50 flushes for 100 commits\) — the flush sources disagree \(Log flushes: Extended Events count vs the Log Flushes\/sec counter; Log flushes: the Log Flushes\/sec counter vs log-file writes \(sys\.dm_io_virtual_file_stats\); see Consistency\)$/, 'named by their labels, never their ids');
     const md = toMarkdown(model);
-    assert.match(md, /\| Log flushes \(XE\) ⚠ sources disagree \(log-flushes:xe-vs-counter; see Consistency\) \| 100 \|/);
-    assert.match(md, /\| Log flushes \(counter\) ⚠ sources disagree \(log-flushes:xe-vs-counter, log-flushes:counter-vs-file-writes; see Consistency\) \| 50 \|/);
+    assert.match(md, /\| Log flushes \(XE\) ⚠ sources disagree \(one check; see Consistency\) \| 100 \|/);
+    assert.match(md, /\| Log flushes \(counter\) ⚠ sources disagree \(2 checks; see Consistency\) \| 50 \|/);
     // Disagreements first in the block.
     const block = md.slice(md.indexOf('## Consistency'));
     assert.ok(block.indexOf('**DISAGREES**') < block.indexOf('**passed**'));

@@ -23,7 +23,7 @@ describe('report: comparison document', () => {
     assert.deepEqual(doc.modes[0]!.median, { elapsedMs: 1100, logWrites: 1001, logBytesWritten: 4_098_000, writelogWaitTimeMs: 850 });
     assert.deepEqual(doc.modes[1]!.median, { elapsedMs: 225, logWrites: 19, logBytesWritten: 1_150_000, writelogWaitTimeMs: 1 });
     assert.equal(doc.ratios['log.writes']!.FORCED!.ratio, 19 / 1001);
-    assert.deepEqual(doc.speedup, { baseline: 'DISABLED', mode: 'FORCED', elapsed: 1100 / 225, min: 1000 / 250, max: 1200 / 200 });
+    assert.deepEqual(doc.speedup, { baseline: 'DISABLED', mode: 'FORCED', elapsed: 1100 / 225, min: 1000 / 250, max: 1200 / 200, runs: { baseline: 2, mode: 2 }, conclusive: true, conclusiveWhy: "the runs' min–max ranges do not overlap (2 runs each)" });
     assert.equal(speedupOf(comparisonDocument({ runs: runs.filter((r) => r.mode === 'FORCED'), status: 'completed' }).model), null);
   });
 

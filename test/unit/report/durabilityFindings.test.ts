@@ -36,7 +36,7 @@ describe('diagnosis: durability comparison findings', () => {
       { mode: 'FORCED', commits: 1000, flushesCounter: 4 },
     ]);
     const f = find(m.diagnosis, 'flushes-per-commit')!;
-    assert.equal(f.title, 'Log flushes per commit: DISABLED 1.00, FORCED 0.004');
+    assert.equal(f.title, 'Log flushes: DISABLED 1.00 per commit, FORCED 0.004 per commit');
     assert.deepEqual(f.evidence.map((e) => [e.metric, e.column, e.value]), [
       ['flushes.counter', 'DISABLED', 1000],
       ['commits', 'DISABLED', 1000],

@@ -21,8 +21,8 @@ describe('report exporters', () => {
     const model = buildComparisonModel([makeRun({ mode: 'DISABLED', elapsedMs: 1000 }), makeRun({ mode: 'FORCED', elapsedMs: 250 })]);
     const lines = toCsv(model).trimEnd().split('\r\n');
     assert.equal(lines.length, 1 + model.rows.length * 2);
-    assert.equal(lines[0], 'source,metric_id,metric,unit,column,runs,median,min,max,baseline,ratio,ratio_min,ratio_max,change,verdict,inconclusive,not_measured');
-    assert.equal(lines[2], 'sql-server,elapsed,Workload elapsed,ms,FORCED,1,250,250,250,DISABLED,0.25,0.25,0.25,decrease,better,false,');
+    assert.equal(lines[0], 'source,metric_id,metric,unit,column,runs,median,min,max,baseline,ratio,ratio_min,ratio_max,change,verdict,inconclusive,conclusive,conclusive_why,not_measured');
+    assert.equal(lines[2], 'sql-server,elapsed,Workload elapsed,ms,FORCED,1,250,250,250,DISABLED,0.25,0.25,0.25,decrease,better,false,false,"indicative (one run per mode): a single run has no spread to judge noise by; repeat for a range: the ""Compare: Repetitions"" setting, or --repeat N on the command line (at least 2 runs per mode)",');
   });
 
   it('a figure whose source was not measured reads "not measured" with why and GRANT in Markdown, CSV and JSON, never 0 (issue 11)', () => {
@@ -39,7 +39,7 @@ describe('report exporters', () => {
     assert.doesNotMatch(md, /\| Log writes \| 0 \|/);
     assert.match(md, /## Not measured\n\n- Not measured: per-file IO: .* To enable: `USE \[master\]; GRANT VIEW ANY DEFINITION TO \[lens\];`/);
     const csvLine = toCsv(model).split('\r\n').find((l) => l.includes(',log.writes,'))!;
-    assert.match(csvLine, /,RUN,0,,,,RUN,,,,,,,Not measured: per-file IO: .* To enable: USE \[master\]; GRANT VIEW ANY DEFINITION TO \[lens\];$/);
+    assert.match(csvLine, /,RUN,0,,,,RUN,,,,,,,,,Not measured: per-file IO: .* To enable: USE \[master\]; GRANT VIEW ANY DEFINITION TO \[lens\];$/);
     const json = JSON.parse(toJson(model));
     assert.equal(json.model.rows.find((r: { id: string }) => r.id === 'log.writes').notMeasured.grant, grant);
     // A measured source keeps its figures: the elapsed row is measured.

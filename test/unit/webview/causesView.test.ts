@@ -1,7 +1,7 @@
 // The panel's side of issue 29: the verdict opens with the dominant cause and whether delayed durability is the lever,
 // and the Diagnosis tab lists every cause with its evidence (text nodes only).
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { notApplicable, ok } from '../../../src/probes/measurement';
 import { renderPanel, TAB_TITLES, toHtml, type VElement, type VNode } from '../../../src/webview/view';
 import { makeRun } from '../report/runFixture';

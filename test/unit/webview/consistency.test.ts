@@ -1,7 +1,7 @@
 // The panel's Consistency block (issue 33): under the verdict, open and first when a check disagrees, each check's
 // status and figures as text; the disagreeing metric rows carry a marker; older data without checks shows no block.
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { reconcileRun } from '../../../src/profile/consistency';
 import type { RunResult } from '../../../src/profile/types';
 import { consistencySection, consistencyTally } from '../../../src/webview/consistencyView';

@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/csp';
-import { panelDataFromRun } from '../../../src/extension/panelData';
+import { buildCsp, makeNonce, panelHtml } from '../../../src/extension/panel/csp';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
 import type { RunResult } from '../../../src/profile/types';
 import { buildComparisonModel } from '../../../src/report';
@@ -241,7 +241,7 @@ describe('webview bundle under the strict CSP (Chromium)', function () {
       assert.deepEqual(layout.tabs, [], 'tabs cut or off-screen');
       assert.deepEqual(layout.names, [], 'metric names cut');
       assert.ok(layout.metricsOverflow === 0, `the metric table is ${layout.metricsOverflow} px wider than the panel`);
-      assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \(range/);
+      assert.match(layout.headline, /^FORCED ran [\d.]+× faster than DISABLED \([\d.]+–[\d.]+×, 3 runs each; conclusive\)$/);
       assert.deepEqual(layout.facts.slice(0, 3), ['Compared', 'Log flushes per commit', 'Where the time went (DISABLED)']);
     });
   }

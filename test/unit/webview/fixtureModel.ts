@@ -1,6 +1,6 @@
 // A rich fixture for the webview screenshot test: a DISABLED vs FORCED comparison (3 repetitions, XE histogram and
 // timeline, per-file IO, diagnosis) and a single profile run with samples — all on a database with a hostile name.
-import { panelDataFromComparison, panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromComparison, panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { ok } from '../../../src/probes/measurement';
 import type { ComparisonResult } from '../../../src/profile/compare';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';

@@ -1,7 +1,7 @@
 // The panel never shows a not-measured figure as 0: the metric cell reads "not measured" and the Missing
 // measurements tab gives why and the GRANT (issue 11).
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { renderPanel, toHtml } from '../../../src/webview/view';
 import { ok } from '../../../src/probes/measurement';
 import { makeRun } from '../report/runFixture';

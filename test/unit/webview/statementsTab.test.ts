@@ -2,7 +2,7 @@
 // document is known, statement text as text (never markup), not measured with its GRANT, and the openLine message
 // contract (a line number only; the host picks the document).
 import * as assert from 'node:assert/strict';
-import { panelDataFromRun } from '../../../src/extension/panelData';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { notMeasuredAttribution, type StatementAttribution, type StatementFigure } from '../../../src/profile/statementAttribution';
 import { isFromWebview } from '../../../src/shared/webviewProtocol';
 import { renderPanel, TAB_TITLES, toHtml, type VElement, type VNode } from '../../../src/webview/view';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { panelDataFromComparison, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panelData';
+import { panelDataFromComparison, panelDataFromRun, panelDataFromTrace } from '../../../src/extension/panel/panelData';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { runOrder } from '../../../src/profile/plan';
@@ -111,10 +111,10 @@ describe('webview/view and extension/panelData', () => {
     const verdict = panel[2]!;
     const headline = find(verdict, (e) => e.attrs.class?.startsWith('dl-headline') ?? false)[0]!;
     // DISABLED 2000/2100 ms vs FORCED 400/420 ms: 2050/410 = 5.0×, range 2000/420–2100/400.
-    assert.equal(texts(headline).join(''), 'FORCED ran 5.0× faster than DISABLED (range 4.8×–5.3×, conclusive)');
+    assert.equal(texts(headline).join(''), 'FORCED ran 5.0× faster than DISABLED (4.8–5.3×, 2 runs each; conclusive)');
     assert.equal(headline.attrs.class, 'dl-headline dl-tone-good');
     const fact = (id: string) => texts(find(verdict, (e) => e.attrs['data-fact'] === id)[0]!).join('');
-    assert.equal(fact('flushes'), 'DISABLED 1.00 (1,000 for 1,000), FORCED 0.017 (17 for 1,000)');
+    assert.equal(fact('flushes'), 'DISABLED 1.00 per commit (1,000 flushes for 1,000 commits), FORCED 0.017 per commit (17 flushes for 1,000 commits)');
     assert.match(fact('time'), /^WRITELOG, 1\.55 s — 100 % of the session's waits, 76 % of the elapsed time$/);
     assert.match(fact('exposure'), /^up to about 15 of this workload's commits — one unflushed 60 KB log block at 4\.00 KiB of log per commit \(measured under FORCED\): on a crash, shutdown or restart, the data of committed transactions whose log is not yet on disk is lost/);
     assert.equal(fact('restore'), 'Original setting DISABLED restored ✓ (verified)');
@@ -205,8 +205,8 @@ describe('webview/view diagnosis', () => {
     const text = texts(finding[0]!);
     assert.ok(text.includes(`One commit per row ${HOSTILE}`));
     assert.ok(text.includes('Batch the rows.'));
-    assert.ok(text.includes('WRITELOG average wait (DISABLED): 0.123'), 'evidence shows the metric label');
-    assert.ok(toHtml(finding[0]!).includes('<li title="writelog.avgMs">'), 'the metric id stays in the tooltip');
+    assert.ok(text.includes('WRITELOG average wait (DISABLED): 0.123 ms/wait'), 'evidence shows the metric label');
+    assert.ok(toHtml(finding[0]!).includes('<li title="sys.dm_exec_session_wait_stats">'), 'the tooltip says where the figure comes from, never the metric id');
   });
 });
 

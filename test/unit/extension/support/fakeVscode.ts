@@ -49,6 +49,8 @@ export class FakeVscode {
   /** Inlay hint and hover providers registered through languages.* (statement hints). */
   inlayProviders: unknown[] = [];
   hoverProviders: unknown[] = [];
+  /** Language status items created through languages.createLanguageStatusItem, as the code left them. */
+  languageStatusItems: Record<string, unknown>[] = [];
   /** Listeners of workspace.onDidChangeTextDocument / onDidCloseTextDocument: call them to simulate an edit or close. */
   changeListeners: ((e: { document: { uri: { toString(): string } }; contentChanges: unknown[] }) => void)[] = [];
   closeListeners: ((d: { uri: { toString(): string } }) => void)[] = [];
@@ -169,6 +171,7 @@ export class FakeVscode {
       EventEmitter,
       DiagnosticSeverity: { Error: 0, Warning: 1 },
       StatusBarAlignment: { Left: 1, Right: 2 },
+      LanguageStatusSeverity: { Information: 0, Warning: 1, Error: 2 },
       ProgressLocation: { Notification: 15 },
       ConfigurationTarget: { Global: 1 },
       TextEditorRevealType: { InCenter: 2 },
@@ -202,6 +205,11 @@ export class FakeVscode {
         return tools ? { registerTool: (name: string, tool: unknown) => (tools.set(name, tool), { dispose: () => void tools.delete(name) }) } : undefined;
       },
       languages: {
+        createLanguageStatusItem: (id: string, selector: unknown) => {
+          const item: Record<string, unknown> = { id, selector, dispose: () => void (item.disposed = true) };
+          self.languageStatusItems.push(item);
+          return item;
+        },
         registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
         registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
         createDiagnosticCollection: () => ({

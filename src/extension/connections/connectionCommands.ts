@@ -1,0 +1,198 @@
+// The connection commands: Add Connection (quick inputs or an ADO.NET connection string), Import mssql
+// Connections, Connect, Disconnect, Switch Database, Remove Connection, and the status bar menu.
+import * as vscode from 'vscode';
+import { parseDataSource } from '../../db/connectionString';
+import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } from '../commandIds';
+import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from '../../db/storedProfiles';
+import type { ConnectionManager } from './connectionManager';
+import type { ConnectionStore } from './connectionStore';
+
+const AUTH_LABELS: Record<AuthenticationType, string> = {
+  sql: 'SQL Server login',
+  ntlm: 'Windows (NTLM) with domain',
+  'entra-password': 'Microsoft Entra password',
+  'entra-default': 'Microsoft Entra default credential chain',
+  'entra-access-token': 'Microsoft Entra access token',
+  'entra-service-principal': 'Microsoft Entra service principal (client secret)',
+  'entra-msi-vm': 'Microsoft Entra managed identity (VM)',
+  'entra-msi-app-service': 'Microsoft Entra managed identity (App Service)',
+};
+
+function ask(title: string, prompt: string, options: Partial<vscode.InputBoxOptions> = {}): Thenable<string | undefined> {
+  return vscode.window.showInputBox({ title: `Durability Lens: Add Connection — ${title}`, prompt, ignoreFocusOut: true, ...options });
+}
+
+async function askUnique(store: ConnectionStore, suggestion: string): Promise<string | undefined> {
+  return ask('name', 'A name for this connection', {
+    value: suggestion,
+    validateInput: (v) => (!v.trim() ? 'A name is required.' : store.find(v.trim()) ? `"${v.trim()}" exists already; choose another name.` : null),
+  });
+}
+
+async function addFromDetails(store: ConnectionStore): Promise<{ profile: StoredProfile; secret: string | undefined } | undefined> {
+  const serverText = await ask('server', 'Server: host, host,port or host\\instance', {
+    validateInput: (v) => {
+      try {
+        if (!v.trim()) return 'A server is required.';
+        parseDataSource(v);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+  if (!serverText) return undefined;
+  const source = parseDataSource(serverText);
+  const database = await ask('database', 'Database the workload runs in', { value: 'master' });
+  if (database === undefined) return undefined;
+  const auth = await vscode.window.showQuickPick(
+    AUTHENTICATION_TYPES.map((t) => ({ label: AUTH_LABELS[t], type: t })),
+    { title: 'Durability Lens: Add Connection — authentication', ignoreFocusOut: true },
+  );
+  if (!auth) return undefined;
+  const raw: Record<string, unknown> = { ...source, database: database.trim() || 'master', authenticationType: auth.type };
+  if (auth.type === 'sql' || auth.type === 'ntlm' || auth.type === 'entra-password') {
+    const user = await ask('user', 'User name');
+    if (!user) return undefined;
+    raw.user = user;
+  }
+  if (auth.type === 'ntlm') {
+    const domain = await ask('domain', 'Windows domain');
+    if (!domain) return undefined;
+    raw.domain = domain;
+  }
+  if (auth.type.startsWith('entra-') && auth.type !== 'entra-access-token') {
+    const required = auth.type === 'entra-password' || auth.type === 'entra-service-principal';
+    const clientId = await ask('client id', `Application (client) id${required ? '' : ' (optional)'}`);
+    if (clientId === undefined || (required && !clientId)) return undefined;
+    if (clientId) raw.clientId = clientId;
+    if (auth.type === 'entra-service-principal' || auth.type === 'entra-password') {
+      const tenantId = await ask('tenant id', `Tenant id${auth.type === 'entra-password' ? ' (optional)' : ''}`);
+      if (tenantId === undefined) return undefined;
+      if (tenantId) raw.tenantId = tenantId;
+    }
+  }
+  const encrypt = await vscode.window.showQuickPick(
+    [
+      { label: 'Encrypt (verify certificate)', value: true as boolean | 'strict', trust: false },
+      { label: 'Strict (TDS 8.0, TLS first)', value: 'strict' as const, trust: false },
+      { label: 'Encrypt, trust the server certificate', value: true, trust: true },
+      { label: 'No encryption', value: false, trust: false },
+    ],
+    { title: 'Durability Lens: Add Connection — encryption', ignoreFocusOut: true },
+  );
+  if (!encrypt) return undefined;
+  raw.encrypt = encrypt.value;
+  raw.trustServerCertificate = encrypt.trust;
+  const development = await vscode.window.showQuickPick(
+    [
+      { label: 'Shared or production database', detail: 'Ask for confirmation before every durability comparison', dev: false },
+      { label: 'Development database', detail: 'Compare without the confirmation dialog', dev: true },
+    ],
+    { title: 'Durability Lens: Add Connection — kind of database', ignoreFocusOut: true },
+  );
+  if (!development) return undefined;
+  raw.development = development.dev;
+  const name = await askUnique(store, `${source.server}${raw.database !== 'master' ? ` / ${String(raw.database)}` : ''}`);
+  if (!name) return undefined;
+  raw.name = name.trim();
+  const checked = validateStoredProfile(raw);
+  if (!checked.ok) {
+    await vscode.window.showErrorMessage(`Durability Lens: the connection was not saved: ${checked.errors.join(' ')}`);
+    return undefined;
+  }
+  let secret: string | undefined;
+  if (needsSecret(checked.profile.authenticationType)) {
+    secret = await ask(secretLabel(checked.profile.authenticationType), `Kept in VS Code's secret storage, never in settings.`, { password: true });
+    if (secret === undefined) return undefined;
+  }
+  return { profile: checked.profile, secret };
+}
+
+async function addFromConnectionString(store: ConnectionStore): Promise<{ profile: StoredProfile; secret: string | undefined } | undefined> {
+  const text = await ask('connection string', 'ADO.NET connection string (Server=…;Database=…;User Id=…;Password=…). The password goes to secret storage.', { password: true });
+  if (!text) return undefined;
+  let parsed: ReturnType<typeof profileFromAdoNet>;
+  try {
+    parsed = profileFromAdoNet('pending', text);
+  } catch (err) {
+    await vscode.window.showErrorMessage(`Durability Lens: that connection string could not be read: ${(err as Error).message}`);
+    return undefined;
+  }
+  for (const note of parsed.notes) void vscode.window.showInformationMessage(`Durability Lens: ${note}`);
+  const name = await askUnique(store, `${parsed.profile.server} / ${parsed.profile.database}`);
+  if (!name) return undefined;
+  return { profile: { ...parsed.profile, name: name.trim() }, secret: parsed.secret };
+}
+
+export function registerConnectionCommands(store: ConnectionStore, manager: ConnectionManager, output: vscode.LogOutputChannel): vscode.Disposable[] {
+  const add = async () => {
+    const how = await vscode.window.showQuickPick(['Enter server, database and login', 'Paste an ADO.NET connection string'], { title: `Durability Lens: ${CONNECTION_COMMAND_TITLES[ConnectionCommands.addConnection]}` });
+    if (!how) return;
+    const added = how.startsWith('Paste') ? await addFromConnectionString(store) : await addFromDetails(store);
+    if (!added) return;
+    await store.save(added.profile, added.secret);
+    output.info(`Saved connection "${added.profile.name}" (${added.secret !== undefined ? 'secret in secret storage' : 'no secret'}).`);
+    await manager.connect(added.profile);
+  };
+
+  const importMssql = async () => {
+    // User (global) settings only: a workspace's .vscode/settings.json could add a look-alike profile for its own server.
+    const raw = vscode.workspace.getConfiguration('mssql').inspect<unknown[]>('connections')?.globalValue ?? [];
+    if (!Array.isArray(raw) || raw.length === 0) {
+      await vscode.window.showInformationMessage('Durability Lens: there are no mssql.connections to import.');
+      return;
+    }
+    let imported = 0;
+    for (const [i, entry] of raw.entries()) {
+      const result = importMssqlConnection(entry, i);
+      if (!result.ok) {
+        output.warn(`Skipped mssql connection "${result.name}": ${result.reason}`);
+        continue;
+      }
+      for (const note of result.notes) output.info(`mssql connection "${result.profile.name}": ${note}`);
+      let profile = result.profile;
+      if (store.find(profile.name)) profile = { ...profile, name: `${profile.name} (mssql)` };
+      if (store.find(profile.name)) {
+        output.info(`Skipped mssql connection "${result.profile.name}": already imported.`);
+        continue;
+      }
+      let secret = result.secret;
+      if (result.askForSecret) {
+        secret = await vscode.window.showInputBox({
+          title: `Durability Lens: Import mssql Connections (${i + 1} of ${raw.length})`,
+          prompt: `${secretLabel(profile.authenticationType)} for "${profile.name}" (${profile.user ?? ''} on ${profile.server}); leave empty to be asked on connect`,
+          password: true,
+          ignoreFocusOut: true,
+        });
+        if (secret === undefined) break; // Escape stops the whole import
+        if (secret === '') secret = undefined;
+      }
+      await store.save(profile, secret);
+      imported++;
+    }
+    output.info(`Imported ${imported} of ${raw.length} mssql connection(s).`);
+    await vscode.window.showInformationMessage(`Durability Lens: imported ${imported} of ${raw.length} mssql connection(s); skipped ones are explained in the output.`);
+  };
+
+  const remove = async () => {
+    const picked = await manager.pickProfile('Remove which connection?');
+    if (!picked || picked === 'add') return;
+    const yes = await vscode.window.showWarningMessage(`Remove the connection "${picked.name}" and its stored secret?`, { modal: true }, 'Remove');
+    if (yes !== 'Remove') return;
+    if (manager.current?.profile.name === picked.name) await manager.disconnect();
+    await store.remove(picked.name);
+    output.info(`Removed connection "${picked.name}".`);
+  };
+
+  return [
+    vscode.commands.registerCommand(ConnectionCommands.addConnection, add),
+    vscode.commands.registerCommand(ConnectionCommands.importMssqlConnections, importMssql),
+    vscode.commands.registerCommand(ConnectionCommands.connect, () => manager.connect()),
+    vscode.commands.registerCommand(ConnectionCommands.disconnect, () => manager.disconnect()),
+    vscode.commands.registerCommand(ConnectionCommands.switchDatabase, () => manager.switchDatabase()),
+    vscode.commands.registerCommand(ConnectionCommands.removeConnection, remove),
+    vscode.commands.registerCommand(ConnectionCommands.restorePendingSettings, () => manager.offerPendingRestores()),
+    vscode.commands.registerCommand(STATUS_BAR_COMMAND, () => manager.connectionMenu()),
+  ];
+}

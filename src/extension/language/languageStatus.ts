@@ -1,0 +1,53 @@
+// The language-status item shown for SQL editors: whether the language server runs, which database
+// (and DELAYED_DURABILITY setting) the analysis assumes, and a way to the output channel when something fails.
+import * as vscode from 'vscode';
+import { Commands } from '../../shared/commands';
+import type { DatabaseContextParams } from '../../shared/protocol';
+
+export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
+
+/** What the item says in each state; a null detail is the database the analysis assumes. */
+const STATE_TEXT: Record<ServerState, { text: string; detail: string | null }> = {
+  starting: { text: 'Durability Lens', detail: 'starting the language server' },
+  running: { text: 'Durability Lens', detail: null },
+  stopped: { text: 'Durability Lens: stopped', detail: 'the language server is not running' },
+  failed: { text: 'Durability Lens: failed', detail: 'the language server could not start; see the output' },
+};
+
+export class DurabilityLanguageStatus implements vscode.Disposable {
+  private readonly item: vscode.LanguageStatusItem;
+  private state: ServerState = 'starting';
+  private database: DatabaseContextParams | null = null;
+
+  constructor() {
+    this.item = vscode.languages.createLanguageStatusItem('durabilityLens.status', { language: 'sql' });
+    this.item.name = 'Durability Lens';
+    this.item.command = { title: 'Open Output', command: Commands.showOutput };
+    this.render();
+  }
+
+  setState(state: ServerState): void {
+    this.state = state;
+    this.render();
+  }
+
+  setDatabase(database: DatabaseContextParams | null): void {
+    this.database = database;
+    this.render();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+
+  private render(): void {
+    const where = this.database
+      ? `${this.database.database}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
+      : 'no database connected';
+    const shown = STATE_TEXT[this.state];
+    this.item.busy = this.state === 'starting';
+    this.item.severity = this.state === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+    this.item.text = shown.text;
+    this.item.detail = shown.detail ?? where;
+  }
+}

@@ -1,0 +1,128 @@
+// "Start Recording" / "Stop Recording and Show": a recording window on the connected database while the user runs a
+// test suite (or anything) in another tool — the core's recordWindow (snapshots, log-flush trace, samples) until Stop;
+// a status bar item shows the elapsed time and the live log flushes; deactivation ends it without showing anything.
+import * as vscode from 'vscode';
+import { recordWindow, type ProgressEvent, type RunResult } from '../../profile';
+import { RecordingCommands } from '../commandIds';
+import { panelDataFromRun } from '../panel';
+import { showAndKeep } from '../history';
+import { coreRunOptions, runSettingsForRun } from '../runOptions';
+import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
+
+interface Running {
+  stop: AbortController;
+  done: Promise<RunResult | null>;
+  startedAt: number;
+  server: string;
+  database: string;
+  flushes: number | null;
+}
+
+/** "m:ss" (or "h:mm:ss") for the status bar. */
+export function elapsedText(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(s >= 3600 ? 2 : 1, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+export class RecordingWindow extends StatusBarCapture {
+  private running: Running | null = null;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+
+  constructor(deps: CaptureDeps, private readonly now: () => number = Date.now) {
+    super({ id: 'durabilityLens.recording', name: 'Durability Lens recording', priority: 48, command: RecordingCommands.stopRecording }, deps);
+  }
+
+  get isRecording(): boolean {
+    return this.running !== null;
+  }
+
+  /** What the status bar shows (tests read it; the ticker re-renders it every second). */
+  get statusText(): string {
+    return this.statusItem.text;
+  }
+
+  async start(): Promise<boolean> {
+    if (this.running) {
+      void vscode.window.showWarningMessage(`Durability Lens: already recording ${this.running.database}; use "Stop Recording and Show" first.`);
+      return false;
+    }
+    if (!this.connections.current && !(await this.connections.connect())) return false;
+    const active = this.connections.current!;
+    const source = this.connections.connectionSource()!;
+    const settings = await runSettingsForRun((line) => this.output.info(line));
+    const { xe, waits } = coreRunOptions(settings);
+    const sampling = { enabled: true, intervalMs: settings.samplingIntervalMs };
+    const sessionName = this.ledger ? await this.ledger.claim() : undefined;
+    const stop = new AbortController();
+    let opened: () => void = () => undefined;
+    const windowOpen = new Promise<void>((resolve) => (opened = resolve));
+    const running: Running = { stop, done: Promise.resolve(null), startedAt: this.now(), server: active.serverLabel, database: active.database, flushes: null };
+    const onProgress = (e: ProgressEvent) => {
+      if (e.step === 'workload') {
+        running.startedAt = this.now();
+        opened();
+      }
+      if (e.live?.logFlushes !== undefined && e.live.logFlushes !== null) running.flushes = e.live.logFlushes;
+      this.render();
+    };
+    running.done = recordWindow({
+      connections: source,
+      command: null,
+      stop: stop.signal,
+      xe: { ...xe, sessionName },
+      sampling,
+      waits,
+      onProgress,
+    }).catch((err: unknown) => {
+      const message = (err as Error)?.message ?? String(err);
+      this.output.error(`The recording failed: ${message}`);
+      void vscode.window.showErrorMessage(`Durability Lens: the recording failed: ${message} The event session was dropped; nothing was changed on the server.`);
+      if (this.running === running) this.end();
+      opened();
+      return null;
+    });
+    this.running = running;
+    this.render();
+    this.ticker = setInterval(() => this.render(), 1000);
+    await windowOpen;
+    if (this.running !== running) return false;
+    this.output.info(`Recording ${active.database} on ${active.serverLabel}: run your tests in any tool, then "Stop Recording and Show".`);
+    void vscode.window.showInformationMessage(`Durability Lens: recording ${active.database}. Run your tests in any tool, then "Stop Recording and Show" (or click the status bar).`);
+    return true;
+  }
+
+  /** Ends the window; shows the recording unless `show` is false (deactivation). */
+  async stop(show = true): Promise<RunResult | null> {
+    const r = this.running;
+    if (!r) {
+      if (show) void vscode.window.showInformationMessage('Durability Lens: nothing is being recorded. Start with "Start Recording".');
+      return null;
+    }
+    r.stop.abort();
+    const run = await r.done;
+    this.end();
+    if (!run || !show) return run;
+    const data = panelDataFromRun(run, r.server);
+    data.header.workload = `Recording of ${r.database} (${elapsedText(run.durationMs ?? run.elapsedMs)}; server waits are server-wide)`;
+    await showAndKeep(this.deps, 'the recording', data, [run]);
+    return run;
+  }
+
+  private end(): void {
+    this.running = null;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    this.render();
+  }
+
+  private render(): void {
+    const r = this.running;
+    const flushes = r && r.flushes !== null ? ` · ${r.flushes} flush${r.flushes === 1 ? '' : 'es'}` : '';
+    this.showStatus(r && {
+      text: `$(record) Recording ${r.database} ${elapsedText(this.now() - r.startedAt)}${flushes}`,
+      tooltip: `Durability Lens is recording ${r.database} on ${r.server}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`,
+    });
+  }
+}
