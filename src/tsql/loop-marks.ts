@@ -51,7 +51,9 @@ export function markRunsOnce(out: ScriptStructure, frame: LoopFrame, batchIndex:
   // Loops are listed as they end, so the ones nested in this loop are at the tail of the list: no pass over the
   // script's every loop (quadratic in a script of many such loops).
   const nested: ScriptStructure['loops'] = [];
-  for (let i = out.loops.length - 1; i >= 0 && out.loops[i]!.batchIndex === batchIndex; i--) if (out.loops[i]!.start >= frame.start) nested.push(out.loops[i]!);
+  for (let i = out.loops.length - 1; i >= 0 && out.loops[i]!.batchIndex === batchIndex; i--) {
+    if (out.loops[i]!.start >= frame.start) nested.push(out.loops[i]!);
+  }
   const inNested = (offset: number): boolean => nested.some((l) => l.start <= offset && offset < l.end);
   const dml = out.dml;
   for (let i = frame.firstDml; i < dml.length; i++) {
