@@ -12,7 +12,61 @@ export const SETUP_END_MARKER = 'durability-lens: setup-end';
 
 const SETUP_LINE = /^\s*--\s*durability-lens:\s*setup\s*$/i;
 const MEASURE_LINE = /^\s*--\s*durability-lens:\s*measure\s*$/i;
-const SETUP_END_ANYWHERE = /--\s*durability-lens:\s*setup-end\b/i;
+const SETUP_END_COMMENT = /^--\s*durability-lens:\s*setup-end\b/i;
+/** The analyzer's line breaks (\r\n, \n, \r), kept by split() so a rebuilt text has the same lines. */
+const LINE_BREAK = /(\r\n|\r|\n)/;
+
+/**
+ * Where markers may be: for each line (split at \r\n, \n or \r), whether it starts in code — not inside a block
+ * comment (T-SQL nests them), a string or a quoted identifier — and the text of every line comment that starts in
+ * code. A marker in a commented-out block or inside a string is text, not a marker (an attack found a commented-out
+ * setup section with a DROP TABLE running as setup).
+ */
+function markerPlaces(text: string): { lineStartsInCode: boolean[]; lineComments: string[] } {
+  const lineStartsInCode = [true];
+  const lineComments: string[] = [];
+  let depth = 0; // block comment nesting
+  let quote: '' | "'" | '"' | ']' = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\r' || c === '\n') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      lineStartsInCode.push(depth === 0 && quote === '');
+      continue;
+    }
+    if (quote !== '') {
+      if (c === quote) {
+        if (text[i + 1] === quote) i++; // '' ]] "" stand for the character itself
+        else quote = '';
+      }
+    } else if (depth > 0) {
+      if (c === '*' && text[i + 1] === '/') { depth--; i++; } else if (c === '/' && text[i + 1] === '*') { depth++; i++; }
+    } else if (c === '/' && text[i + 1] === '*') { depth = 1; i++; }
+    else if (c === '-' && text[i + 1] === '-') {
+      let end = i;
+      while (end < text.length && text[end] !== '\r' && text[end] !== '\n') end++;
+      lineComments.push(text.slice(i, end));
+      i = end - 1;
+    } else if (c === "'") quote = "'";
+    else if (c === '"') quote = '"';
+    else if (c === '[') quote = ']';
+  }
+  return { lineStartsInCode, lineComments };
+}
+
+/** A marker line: the marker alone on its line, the line starting in code. */
+function markerLines(text: string): { lines: string[]; breaks: string[]; setup: boolean[]; measure: boolean[] } {
+  const parts = text.split(LINE_BREAK);
+  const lines = parts.filter((_, i) => i % 2 === 0);
+  const breaks = parts.filter((_, i) => i % 2 === 1);
+  const { lineStartsInCode } = markerPlaces(text);
+  return {
+    lines,
+    breaks,
+    setup: lines.map((l, i) => lineStartsInCode[i] === true && SETUP_LINE.test(l)),
+    measure: lines.map((l, i) => lineStartsInCode[i] === true && MEASURE_LINE.test(l)),
+  };
+}
 
 export interface SplitScript<B extends WorkloadBatch> {
   setup: B[];
@@ -29,12 +83,15 @@ export class SetupMarkerError extends Error {
 
 /** True when the text holds nothing but whitespace and comments (such a fragment is not worth a round trip). */
 export function isBlankSql(text: string): boolean {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/--[^\n]*/g, '').trim() === '';
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/--[^\r\n]*/g, '').trim() === '';
 }
 
 /** Whether any batch uses the line-level markers. */
 export function hasLineMarkers(batches: readonly WorkloadBatch[]): boolean {
-  return batches.some((b) => b.text.split(/\r?\n/).some((l) => SETUP_LINE.test(l) || MEASURE_LINE.test(l)));
+  return batches.some((b) => {
+    const m = markerLines(b.text);
+    return m.setup.some(Boolean) || m.measure.some(Boolean);
+  });
 }
 
 /**
@@ -48,17 +105,16 @@ export function splitByLineMarkers<B extends WorkloadBatch>(batches: readonly B[
   let inSetup = false;
   let openedAt = -1;
   for (const batch of batches) {
-    const lines = batch.text.split('\n');
+    const m = markerLines(batch.text);
     const setupLines: string[] = [];
     const measuredLines: string[] = [];
-    lines.forEach((line, i) => {
-      const bare = line.replace(/\r$/, '');
+    m.lines.forEach((line, i) => {
       const documentLine = batch.firstLine + i;
-      if (SETUP_LINE.test(bare)) {
+      if (m.setup[i]) {
         if (inSetup) throw new SetupMarkerError(`Line ${documentLine + 1}: '-- ${SETUP_MARKER}' inside a setup section that started at line ${openedAt + 1}; end that one with '-- ${MEASURE_MARKER}' first.`);
         inSetup = true;
         openedAt = documentLine;
-      } else if (MEASURE_LINE.test(bare)) {
+      } else if (m.measure[i]) {
         if (!inSetup) throw new SetupMarkerError(`Line ${documentLine + 1}: '-- ${MEASURE_MARKER}' without a '-- ${SETUP_MARKER}' before it.`);
         inSetup = false;
       }
@@ -66,8 +122,10 @@ export function splitByLineMarkers<B extends WorkloadBatch>(batches: readonly B[
       setupLines.push(inSetup ? line : '');
       measuredLines.push(inSetup ? '' : line);
     });
-    const setupText = setupLines.join('\n');
-    const measuredText = measuredLines.join('\n');
+    // The same line breaks as the document (\r\n, \n or \r), so server line numbers still map onto it.
+    const join = (parts: string[]) => parts.map((l, i) => l + (m.breaks[i] ?? '')).join('');
+    const setupText = join(setupLines);
+    const measuredText = join(measuredLines);
     if (!isBlankSql(setupText)) setup.push({ ...batch, text: setupText });
     if (!isBlankSql(measuredText)) measured.push({ ...batch, text: measuredText });
   }
@@ -88,7 +146,7 @@ export function splitSetup<B extends WorkloadBatch>(batches: readonly B[], setup
   if (setupBatches === undefined && hasLineMarkers(batches)) return splitByLineMarkers(batches);
   let count = setupBatches;
   if (count === undefined) {
-    const markerAt = batches.findIndex((b) => SETUP_END_ANYWHERE.test(b.text));
+    const markerAt = batches.findIndex((b) => markerPlaces(b.text).lineComments.some((c) => SETUP_END_COMMENT.test(c)));
     count = markerAt >= 0 ? markerAt + 1 : 0;
   }
   if (count < 0 || count > batches.length) throw new RangeError(`Setup batch count ${count} is outside 0..${batches.length}.`);

@@ -130,7 +130,11 @@ export function summarizeTraceOverhead(runs: readonly TraceOverheadRun[], runsEa
   }
   const extraMs = withTrace.medianMs - withoutTrace.medianMs;
   const ratio = withTrace.medianMs / withoutTrace.medianMs;
-  const perStatement = typeof executions === 'number' ? round(extraMs / executions, 4) : null;
+  // A cost per statement only for a slowdown: runs with the trace as fast or faster than without it show no cost to
+  // spread (noise, a cold run on the other side), and a negative "cost" would read as a gain from tracing.
+  const noSlowdown = extraMs <= 0 ? 'the runs with the trace were not slower than those without it (noise or a cold run)' : null;
+  const perStatement = typeof executions === 'number' && noSlowdown === null ? round(extraMs / executions, 4) : null;
+  const perStatementWhy = typeof executions === 'string' ? executions : noSlowdown;
   return {
     status: 'measured',
     reason: null,
@@ -145,8 +149,8 @@ export function summarizeTraceOverhead(runs: readonly TraceOverheadRun[], runsEa
     extraMs: round(extraMs, 3),
     rangesOverlap: withTrace.minMs <= withoutTrace.maxMs && withoutTrace.minMs <= withTrace.maxMs,
     perStatementMs: perStatement,
-    statementExecutions: typeof executions === 'number' ? executions : null,
-    perStatementReason: typeof executions === 'string' ? `No cost per statement: ${executions}.` : null,
+    statementExecutions: typeof executions === 'number' && perStatement !== null ? executions : null,
+    perStatementReason: perStatementWhy === null ? null : `No cost per statement: ${perStatementWhy}.`,
     switchOff: STATEMENT_TRACE_SWITCH_OFF,
   };
 }

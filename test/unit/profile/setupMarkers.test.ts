@@ -54,5 +54,34 @@ describe('profile: setup markers', () => {
   it('isBlankSql ignores comments and whitespace only', () => {
     assert.equal(isBlankSql('\n -- x\n/* y\n */\n'), true);
     assert.equal(isBlankSql('-- x\nSELECT 1'), false);
+    assert.equal(isBlankSql('-- x\rSELECT 1'), false, 'a bare CR ends a line comment too');
+  });
+
+  it('a marker inside a block comment or a string is text, not a marker: nothing commented out runs as setup', () => {
+    const commented = ['/* old setup, disabled on purpose:', '-- durability-lens: setup', 'DROP TABLE dbo.victim;', '-- durability-lens: measure', '*/', 'SELECT 1;'].join('\n');
+    const a = splitSetup(batchesOf(commented));
+    assert.equal(a.setup.length, 0);
+    assert.deepEqual(a.measured.map((b) => b.text), [commented]);
+    // Nested block comments (T-SQL allows them): still inside after the inner one closes.
+    const nested = ['/* outer /* inner */', '-- durability-lens: setup', 'DROP TABLE dbo.victim;', '-- durability-lens: measure', '*/', 'SELECT 1;'].join('\n');
+    assert.equal(splitSetup(batchesOf(nested)).setup.length, 0);
+    const inString = ["SELECT '", '-- durability-lens: setup', "' AS x;"].join('\n');
+    assert.deepEqual(splitSetup(batchesOf(inString)).measured.map((b) => b.text), [inString]);
+    // The batch-level alias inside a string is not a marker either.
+    const printed = ["PRINT '-- durability-lens: setup-end';", 'GO', 'INSERT t VALUES (1);'].join('\n');
+    assert.equal(splitSetup(batchesOf(printed)).setup.length, 0);
+    // …while a real one after a comment and a string on earlier lines still is.
+    const real = ["/* note */ SELECT 'x';", '-- durability-lens: setup-end', 'GO', 'INSERT t VALUES (1);'].join('\n');
+    assert.equal(splitSetup(batchesOf(real)).setup.length, 1);
+  });
+
+  it('CR-only and CRLF files split exactly as their LF version, keeping their own line breaks', () => {
+    const lf = ['-- durability-lens: setup', 'CREATE TABLE t (i int);', '-- durability-lens: measure', 'INSERT t VALUES (1);'];
+    const expected = splitSetup(batchesOf(lf.join('\n')));
+    for (const eol of ['\r', '\r\n']) {
+      const got = splitSetup(batchesOf(lf.join(eol)));
+      assert.deepEqual(got.setup.map((b) => b.text.split(eol)), expected.setup.map((b) => b.text.split('\n')), JSON.stringify(eol));
+      assert.deepEqual(got.measured.map((b) => b.text.split(eol)), expected.measured.map((b) => b.text.split('\n')), JSON.stringify(eol));
+    }
   });
 });

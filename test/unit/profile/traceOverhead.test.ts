@@ -50,6 +50,15 @@ describe('traceOverhead: the per-statement trace\'s cost', () => {
     assert.equal(t.source, 'stand-in');
   });
 
+  it('a faster traced side gives no cost per statement (a negative one would read as a gain from tracing)', () => {
+    const t = summarizeTraceOverhead(runs([[90, 100], [92, 101]]), 2, 101, 'sql-server');
+    assert.equal(t.status, 'measured');
+    assert.ok(t.extraMs! < 0);
+    assert.equal(t.perStatementMs, null);
+    assert.equal(t.statementExecutions, null);
+    assert.match(t.perStatementReason!, /^No cost per statement: the runs with the trace were not slower/);
+  });
+
   it('is not measured (every figure null) when the runs without the trace took 0 ms or a side is empty', () => {
     const zero = summarizeTraceOverhead(runs([[3, 0], [2, 0]]), 2, 10, 'sql-server');
     assert.equal(zero.status, 'not-measured');
