@@ -100,6 +100,7 @@ export const PROCESS_CASES = {
   sigtermDuringRun: c('compare killed with SIGTERM during the FORCED run', `the workload is cancelled, exit 143 after restoring; stderr says so; ${STARTED_AS_IT_WAS}`),
   sigtermDuringRestore: c('compare killed with SIGTERM during the restore', `the restore finishes, exit 143; stderr says so; ${STARTED_AS_IT_WAS}`),
   brokenStdout: c('compare whose stdout reader goes away (EPIPE)', `no crash: the run and its restore finish, exit 141; stderr says the setting is back (verified) and that stdout was closed before the report; ${STARTED_AS_IT_WAS}`),
+  brokenStderr: c('compare whose stderr reader goes away (EPIPE, `2>&1 | head`)', `no crash: the workload is cancelled and the restore finishes, exit 141; ${STARTED_AS_IT_WAS}`),
   secondSignal: c(
     'a second SIGTERM during the restore exits at once',
     'exit 143 at once; stderr says the database may still be FORCED and gives the exact ALTER and the event-session query; the journal keeps the entry and recovery restores it once the process is gone',

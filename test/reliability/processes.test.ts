@@ -117,6 +117,16 @@ describe('reliability: CLI processes (stand-in)', function () {
     await assertLeftAsItStarted();
   });
 
+  it(PROCESS_CASES.brokenStderr.title, async () => {
+    h.holdWhen = forcedWorkload;
+    const run = compareProcess();
+    await h.held();
+    run.child.stderr!.destroy(); // the reader of `compare … 2>&1 | head` went away; the next progress line breaks
+    h.release();
+    assert.equal(await run.exited, 141);
+    await assertLeftAsItStarted();
+  });
+
   it(PROCESS_CASES.secondSignal.title, async () => {
     h.holdWhen = (r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text);
     const run = compareProcess();

@@ -41,6 +41,9 @@ function onProcessStdoutError(handler: (err: NodeJS.ErrnoException) => void): vo
   if (stdoutListenerInstalled) return;
   stdoutListenerInstalled = true;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => stdoutErrorHandler?.(err));
+  // A closed stderr (`compare … 2>&1 | head`) too: without a listener its EPIPE would end the process mid-run, leaving
+  // the journal entry and the owner marker behind. It cancels and restores as a closed stdout does (exit 141).
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => stdoutErrorHandler?.(err));
 }
 
 export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {}): RunLifecycle {
