@@ -3,19 +3,11 @@
 // reads only user-level mssql.connections.
 import * as assert from 'node:assert/strict';
 import { isNetworkPath, readRunSettings } from '../../../src/shared/runSettings';
-import { installFakeVscode, sharedFake as fake } from './support/fakeVscode';
+import { useFakeVscodeWithSettings, sharedFake as fake } from './support/fakeVscode';
 import { localizedManifest } from '../../support/manifest';
 
 describe('settings a workspace cannot set', () => {
-  let uninstall: () => void;
-  before(() => {
-    uninstall = installFakeVscode(fake);
-  });
-  after(() => {
-    uninstall?.();
-    fake.settings = {};
-    fake.workspaceSettings = {};
-  });
+  useFakeVscodeWithSettings(fake);
   beforeEach(() => {
     fake.reset();
     fake.settings = {};

@@ -5,7 +5,7 @@ import { consentKeys, consentText, needsConsent, partsOfWorkload, type ConsentRe
 import { withTraceOverheadPlan } from '../../../src/extension/consent/traceOverheadPlan';
 import { readRunSettings } from '../../../src/shared/runSettings';
 import { analyze } from '../../../src/tsql';
-import { installFakeVscode, sharedFake as fake } from './support/fakeVscode';
+import { useFakeVscodeWithSettings, sharedFake as fake } from './support/fakeVscode';
 
 const SCRIPT = '-- durability-lens: setup\nDELETE FROM dbo.t;\n-- durability-lens: measure\nINSERT INTO dbo.t (id) VALUES (1);\n';
 const request = (parts: ConsentRequest['parts'], notes: string[] = []): ConsentRequest => ({
@@ -40,15 +40,7 @@ describe('consent: the trace-overhead plan', () => {
 });
 
 describe('setting durabilityLens.xe.traceOverheadRuns', () => {
-  let uninstall: () => void;
-  before(() => {
-    uninstall = installFakeVscode(fake);
-  });
-  after(() => {
-    uninstall?.();
-    fake.settings = {};
-    fake.workspaceSettings = {};
-  });
+  useFakeVscodeWithSettings(fake);
 
   it('is 0 (off) unless 2–10; off when the per-statement trace is', async () => {
     const { traceOverheadRunsOf } = await import('../../../src/extension/runOptions');

@@ -404,3 +404,16 @@ export function fakeOutput(lines: string[]) {
   const push = (level: string) => (text: string) => void lines.push(`${level} ${text}`);
   return { info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug'), trace: push('trace'), show() {}, appendLine: push('line') };
 }
+
+/** In a describe(): the fake `vscode` installed for the suite, its user and workspace settings cleared after it. */
+export function useFakeVscodeWithSettings(fake: FakeVscode): void {
+  let uninstall: (() => void) | undefined;
+  before(() => {
+    uninstall = installFakeVscode(fake);
+  });
+  after(() => {
+    uninstall?.();
+    fake.settings = {};
+    fake.workspaceSettings = {};
+  });
+}
