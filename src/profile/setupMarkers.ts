@@ -2,6 +2,7 @@
 // user writes as line comments: `-- durability-lens: setup` … `-- durability-lens: measure` (line level, issue 4),
 // or the older batch-level `-- durability-lens: setup-end` (every batch up to and including it is setup).
 import type { WorkloadBatch } from '../db/types';
+import { lex, TokenKind } from '../tsql';
 
 /** Starts a setup section: the lines after it, up to the measure marker, are setup. */
 export const SETUP_MARKER = 'durability-lens: setup';
@@ -17,54 +18,37 @@ const SETUP_END_COMMENT = /^--\s*durability-lens:\s*setup-end\b/i;
 const LINE_BREAK = /(\r\n|\r|\n)/;
 
 /**
- * Where markers may be: for each line (split at \r\n, \n or \r), whether it starts in code — not inside a block
- * comment (T-SQL nests them), a string or a quoted identifier — and the text of every line comment that starts in
- * code. A marker in a commented-out block or inside a string is text, not a marker (an attack found a commented-out
- * setup section with a DROP TABLE running as setup).
+ * The line comments of `text` that stand in code, by start offset, from the T-SQL lexer: a `--` inside a block
+ * comment (T-SQL nests them), a string or a quoted identifier is no comment there. A marker in a commented-out block
+ * or inside a string is text, not a marker (an attack found a commented-out setup section with a DROP TABLE running
+ * as setup).
  */
-function markerPlaces(text: string): { lineStartsInCode: boolean[]; lineComments: string[] } {
-  const lineStartsInCode = [true];
-  const lineComments: string[] = [];
-  let depth = 0; // block comment nesting
-  let quote: '' | "'" | '"' | ']' = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '\r' || c === '\n') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      lineStartsInCode.push(depth === 0 && quote === '');
-      continue;
-    }
-    if (quote !== '') {
-      if (c === quote) {
-        if (text[i + 1] === quote) i++; // '' ]] "" stand for the character itself
-        else quote = '';
-      }
-    } else if (depth > 0) {
-      if (c === '*' && text[i + 1] === '/') { depth--; i++; } else if (c === '/' && text[i + 1] === '*') { depth++; i++; }
-    } else if (c === '/' && text[i + 1] === '*') { depth = 1; i++; }
-    else if (c === '-' && text[i + 1] === '-') {
-      let end = i;
-      while (end < text.length && text[end] !== '\r' && text[end] !== '\n') end++;
-      lineComments.push(text.slice(i, end));
-      i = end - 1;
-    } else if (c === "'") quote = "'";
-    else if (c === '"') quote = '"';
-    else if (c === '[') quote = ']';
+function lineComments(text: string): Map<number, string> {
+  const { comments } = lex(text);
+  const byStart = new Map<number, string>();
+  for (let i = 0; i < comments.count; i++) {
+    if (comments.kinds[i] === TokenKind.LineComment) byStart.set(comments.starts[i]!, text.slice(comments.starts[i]!, comments.ends[i]!));
   }
-  return { lineStartsInCode, lineComments };
+  return byStart;
 }
 
-/** A marker line: the marker alone on its line, the line starting in code. */
+/** A marker line: the marker alone on its line, as a line comment that stands in code. */
 function markerLines(text: string): { lines: string[]; breaks: string[]; setup: boolean[]; measure: boolean[] } {
   const parts = text.split(LINE_BREAK);
   const lines = parts.filter((_, i) => i % 2 === 0);
   const breaks = parts.filter((_, i) => i % 2 === 1);
-  const { lineStartsInCode } = markerPlaces(text);
+  const comments = lineComments(text);
+  const isComment: boolean[] = [];
+  let offset = 0;
+  lines.forEach((line, i) => {
+    isComment.push(comments.has(offset + (line.length - line.trimStart().length)));
+    offset += line.length + (breaks[i]?.length ?? 0);
+  });
   return {
     lines,
     breaks,
-    setup: lines.map((l, i) => lineStartsInCode[i] === true && SETUP_LINE.test(l)),
-    measure: lines.map((l, i) => lineStartsInCode[i] === true && MEASURE_LINE.test(l)),
+    setup: lines.map((l, i) => isComment[i]! && SETUP_LINE.test(l)),
+    measure: lines.map((l, i) => isComment[i]! && MEASURE_LINE.test(l)),
   };
 }
 
@@ -146,7 +130,7 @@ export function splitSetup<B extends WorkloadBatch>(batches: readonly B[], setup
   if (setupBatches === undefined && hasLineMarkers(batches)) return splitByLineMarkers(batches);
   let count = setupBatches;
   if (count === undefined) {
-    const markerAt = batches.findIndex((b) => markerPlaces(b.text).lineComments.some((c) => SETUP_END_COMMENT.test(c)));
+    const markerAt = batches.findIndex((b) => [...lineComments(b.text).values()].some((c) => SETUP_END_COMMENT.test(c)));
     count = markerAt >= 0 ? markerAt + 1 : 0;
   }
   if (count < 0 || count > batches.length) throw new RangeError(`Setup batch count ${count} is outside 0..${batches.length}.`);
