@@ -147,9 +147,15 @@ export function inRange(n: number, r: NumberRule): boolean {
   return r.max === undefined || n <= r.max;
 }
 
+/**
+ * A number as people write it on a command line: decimal digits with an optional sign and fraction. JavaScript's
+ * Number() would also take `0x10`, `1e3`, `0b1`, `' 3 '` and `''`, which a script passes only by mistake.
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 /** The number in `raw` when it is within the rule, else the one message every numeric option gives. */
 export function parseNumber(name: string, raw: string, r: NumberRule): number | Invalid {
-  const n = Number(raw);
+  const n = DECIMAL.test(raw) ? Number(raw) : Number.NaN;
   return inRange(n, r) ? n : invalid(`${name} must be ${describeRange(r)}, not '${raw}'`);
 }
 

@@ -114,7 +114,15 @@ describe('cli option parser', () => {
       ['2.5', "--count must be a whole number from 1 to 20, not '2.5'"],
       ['three', "--count must be a whole number from 1 to 20, not 'three'"],
       ['Infinity', "--count must be a whole number from 1 to 20, not 'Infinity'"],
+      // Number() reads these as 3 or 16; on a command line they are typing mistakes, not numbers.
+      ['0x3', "--count must be a whole number from 1 to 20, not '0x3'"],
+      ['3e0', "--count must be a whole number from 1 to 20, not '3e0'"],
+      ['0b11', "--count must be a whole number from 1 to 20, not '0b11'"],
+      [' 3', "--count must be a whole number from 1 to 20, not ' 3'"],
     ]) assert.equal(problem(withFile, '--count', value!), message);
+    assert.equal(parsed(withFile, '--wait', '.5').options.wait, 500);
+    assert.equal(parsed(withFile, '--wait', '+1.25').options.wait, 1250);
+    assert.equal(parsed(withFile, '--count', '007').options.count, 7);
     // A value that starts with '-' is still the option's value (a negative number is said to be out of range).
     assert.equal(problem(withFile, '--wait', '-1'), "--wait must be a number of seconds ≥ 0, not '-1'");
     assert.equal(parsed(withFile, '--count', '20').options.count, 20);
