@@ -82,6 +82,10 @@ async function goTo(page: Page, line: number, column: number): Promise<void> {
  * would (the menu's pointer block takes mouse clicks meant for the rows).
  */
 async function applyQuickFix(page: Page, title: string): Promise<void> {
+  // The editor asks for code actions itself when the cursor lands on the finding and shows its light bulb once the
+  // server has answered with some. Ctrl+. pressed while that request is still out answered "No code actions
+  // available" on a loaded machine (1 run in 3): wait for the light bulb, the editor's sign that the fixes arrived.
+  await page.locator('.editor-group-container.active .lightBulbWidget').first().waitFor({ state: 'visible', timeout: 30_000 });
   await page.keyboard.press('Control+.');
   const rows = page.locator('.action-widget .monaco-list-row.action');
   await rows.filter({ hasText: title }).first().waitFor({ timeout: 20_000 });
