@@ -87,6 +87,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     const problem = emitReport(io, model, { json: o.format === 'json', out: o.out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(problem);
     if (o.traceOverhead !== null && run.traceOverhead) io.stderr(`${terminalField(traceOverheadHeadline(run.traceOverhead))}\n`); // one line: a server's message inside stays on it
+    if (run.workloadDurabilityChange) io.stderr(`Warning: ${terminalField(run.workloadDurabilityChange.message)}\n`);
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');
