@@ -35,9 +35,10 @@ the setup part before each run). It runs the script's DML 2×N times: use it
 where that is fine. The report and JSON ("traceOverhead") show elapsed with vs
 without; without this flag "traceOverhead" says not measured`,
   }, (raw) => {
-    const n = Number(raw);
+    // Decimal digits as written (Number() would take 0x3 or 3e0); the range and its wording are the profile's.
+    const n = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
     const problem = traceOverheadRunsProblem(n);
-    return problem ? invalid(problem) : n;
+    return problem ? invalid(problem.replace("'NaN'", `'${raw}'`)) : n;
   }),
 });
 
