@@ -64,7 +64,7 @@ function figureOf(model: ComparisonModel, id: string, column: string): Figure {
 }
 
 function databaseStateOf(r: ResultInput): string {
-  if (r.kind !== 'comparison') return 'DELAYED_DURABILITY was not changed: a profile runs the workload only.';
+  if (r.kind !== 'comparison') return r.model.workloadDurabilityChange?.message ?? 'DELAYED_DURABILITY was not changed: a profile runs the workload only.';
   if (!r.restore) return 'DELAYED_DURABILITY was not changed (the comparison stopped before switching it).';
   if (r.restore.ok) return `DELAYED_DURABILITY restored${r.restore.verifiedSetting ? ` to ${r.restore.verifiedSetting} and verified` : ''}: ${r.restore.message}`;
   return `DELAYED_DURABILITY was NOT restored: ${r.restore.message}`;

@@ -83,7 +83,7 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
     displayName: 'Profile T-SQL',
     toolReferenceName: 'durabilityProfile',
     changesDatabase: true,
-    modelDescription: `Profiles T-SQL from a file once on the connected SQL Server database and returns where commit time went (elapsed, commits, log flushes, log bytes, WRITELOG and other waits, per-file IO), with the verdict and diagnosis as durability_lens_get_results gives them. ${RUN_NOTE} DELAYED_DURABILITY is not changed.`,
+    modelDescription: `Profiles T-SQL from a file once on the connected SQL Server database and returns where commit time went (elapsed, commits, log flushes, log bytes, WRITELOG and other waits, per-file IO), with the verdict and diagnosis as durability_lens_get_results gives them. ${RUN_NOTE} Durability Lens does not change DELAYED_DURABILITY; if the script does (ALTER DATABASE), the result says so and how to put it back.`,
     userDescription: 'Run T-SQL from a file once with commit measurements (asks before changing data).',
     inputSchema: { type: 'object', properties: { path: PATH_PROPERTY, ...LINE_PROPERTIES }, required: ['path'], additionalProperties: false },
   },

@@ -155,3 +155,20 @@ async function readDatabaseInfo(monitor: SqlClient, databaseId: number, ctx: Gra
 export async function captureDatabaseInfo(monitor: SqlClient, databaseId: number, ctx: GrantContext): Promise<Measurement<DatabaseInfo>> {
   return measure('databaseInfo', ctx, () => readDatabaseInfo(monitor, databaseId, ctx));
 }
+
+/**
+ * DELAYED_DURABILITY alone, for the after-snapshot: a script may change it (ALTER DATABASE), and a profile says so
+ * (profile/workloadDurability.ts). Learn (sys-databases): the database the caller is connected to is always visible;
+ * another one may be hidden from a login without VIEW ANY DATABASE, and then the answer is null (unknown, not "same").
+ */
+export const DURABILITY_NOW_SQL = `SELECT delayed_durability_desc FROM sys.databases WHERE database_id = @database_id;`;
+
+/** The setting now, or null when it could not be read (hidden row, refused, failed). */
+export async function readDurabilityNow(monitor: SqlClient, databaseId: number): Promise<'DISABLED' | 'ALLOWED' | 'FORCED' | null> {
+  try {
+    const desc = text((await monitor.query(DURABILITY_NOW_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]))[0]?.delayed_durability_desc)?.toUpperCase();
+    return desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : null;
+  } catch {
+    return null;
+  }
+}

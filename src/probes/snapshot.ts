@@ -4,7 +4,7 @@
 // JSON choice: cumulative counters are exact decimal strings (they may exceed 2^53); deltas are numbers.
 import type { QueryParameter, SqlClient } from '../db/types';
 import { prefetch, type PlannedQuery, type PrefetchedClient } from '../db/batch';
-import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, PAAS_REPLICAS_SQL, type DatabaseInfo } from './databaseInfo';
+import { AG_REPLICAS_SQL, CHANGE_TRACKING_SQL, captureDatabaseInfo, DATABASE_SQL, DURABILITY_NOW_SQL, PAAS_REPLICAS_SQL, readDurabilityNow, type DatabaseInfo } from './databaseInfo';
 import { captureFileStats, captureVolumes, diffFileStats, fileStatsQuery, volumesQuery, type FileStatsDiff, type FileStatsRow, type VolumeRow } from './fileStats';
 import { captureLogSpace, captureLogStats, captureVlfCount, diffLog, LOG_SPACE_SQL, LOG_STATS_SQL, VLF_SQL, type LogDiff, type LogSpace, type LogStats, type VlfCount } from './logInfo';
 import { notApplicable, ok, valueOf, type Measurement } from './measurement';
@@ -61,6 +61,11 @@ export interface Snapshot {
   inMemoryTables?: Measurement<InMemoryTables>;
   /** The workload session's cumulative CPU (sys.dm_exec_sessions.cpu_time); absent without a workload session. */
   sessionCpu?: Measurement<SessionCpu>;
+  /**
+   * After-snapshots only (countersOnly): DELAYED_DURABILITY as read with the counters, null when unreadable. The
+   * before-snapshot has it in `database`.
+   */
+  delayedDurabilityNow?: 'DISABLED' | 'ALLOWED' | 'FORCED' | null;
 }
 
 export interface CaptureOptions {
@@ -113,6 +118,8 @@ export function snapshotQueries(target: SnapshotTarget, identity: ServerIdentity
   q.push({ sql: LOG_STATS_SQL, parameters: byDatabaseId(target.databaseId) });
   if (inTargetDb) q.push({ sql: LOG_SPACE_SQL });
   q.push({ sql: VLF_SQL, parameters: byDatabaseId(target.databaseId) });
+  // The setting after a run (a script may change it); the before-snapshot reads it with the database's other settings.
+  if (options.countersOnly) q.push({ sql: DURABILITY_NOW_SQL, parameters: byDatabaseId(target.databaseId) });
   if (!options.countersOnly) {
     // The commit path's settings (issue 29): Azure SQL Database's cap and tier; the Hyperscale DMF follows only there.
     if (azure) q.push({ sql: LOG_RATE_GOVERNANCE_SQL }, { sql: DATABASE_EDITION_SQL });
@@ -181,6 +188,7 @@ export async function captureSnapshot(connection: SqlClient, target: SnapshotTar
   const logRateGovernance = options.countersOnly ? skipped<LogRateGovernance | null>('logRateGovernance') : await captureLogRateGovernance(monitor, ctx);
   const hyperscaleLogRate = options.countersOnly ? skipped<HyperscaleLogRate>('hyperscaleLogRate') : await captureHyperscaleLogRate(monitor, ctx);
   const inMemoryTables = options.countersOnly ? skipped<InMemoryTables>('inMemoryTables') : await captureInMemoryTables(monitor, inTargetDb, ctx);
+  const delayedDurabilityNow = options.countersOnly ? await readDurabilityNow(monitor, target.databaseId) : undefined;
 
   return {
     schemaVersion: 1,
@@ -201,6 +209,7 @@ export async function captureSnapshot(connection: SqlClient, target: SnapshotTar
     hyperscaleLogRate,
     inMemoryTables,
     sessionCpu,
+    delayedDurabilityNow,
   };
 }
 

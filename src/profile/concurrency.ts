@@ -14,15 +14,22 @@ export const MAX_SESSIONS_DEFAULT = 64;
 
 /** "1,4,16" → [1, 4, 16]; each a whole number 1..max, no repeats; order kept. A string is the problem, for the user. */
 export function parseSessionLevels(value: string | readonly number[], max = MAX_SESSIONS_DEFAULT): number[] | string {
-  const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter(Boolean) : value.map(String);
-  if (parts.length === 0) return 'sessions needs at least one level, e.g. 1,4,16';
+  const typed = typeof value === 'string';
+  const parts = typed ? value.split(',').map((p) => p.trim()) : value.map(String);
+  if (parts.every((p) => p === '')) return 'sessions needs at least one level, e.g. 1,4,16';
+  // Typed text is taken as written: an empty item (1,,2) or a level given twice (1,1) is a typing mistake, not a sweep.
+  if (typed && parts.includes('')) return `sessions: '${value}' has an empty item; write the levels as 1,4,16`;
   const levels: number[] = [];
   for (const p of parts) {
     // Plain decimal digits only: Number() would also take 0x10, 1e1 or +4.
     const n = /^\d{1,6}$/.test(p) ? Number(p) : NaN;
     if (!Number.isInteger(n) || n < 1) return `sessions: '${p}' is not a whole number ≥ 1`;
     if (n > max) return `sessions: ${n} is above the limit of ${max} connections per level`;
-    if (!levels.includes(n)) levels.push(n);
+    if (levels.includes(n)) {
+      if (typed) return `sessions: ${n} is given twice`;
+      continue;
+    }
+    levels.push(n);
   }
   return levels;
 }

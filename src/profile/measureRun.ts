@@ -9,7 +9,7 @@ import { runResultOf } from './runResult';
 import { RunTraces } from './runTraces';
 import { WorkloadStep } from './runWorkload';
 import type { SamplerResult } from './sampler';
-import type { MissingMeasurement, RunResult } from './types';
+import type { DurabilityMode, MissingMeasurement, RunResult } from './types';
 
 export { figureSourceOf, LIVE_PROGRESS_MS, ProfileCancelledError, readTargetDatabase, TARGET_DATABASE_SQL, throwIfAborted, type MeasureOptions, type RunContext, type TargetDatabase } from './runContext';
 export { counterDelta, databaseChangeOf } from './runResult';
@@ -43,6 +43,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
   const run = new WorkloadStep(ctx, batches, notes);
   let sampled: SamplerResult | null;
   let diff: SnapshotDiff;
+  let delayedDurabilityAfter: DurabilityMode | null = null;
   try {
     await traces.start(preflight, planning);
     await run.startSampler(before);
@@ -50,6 +51,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     sampled = await run.stopSampler();
     progress(ctx, 'snapshot-after');
     const { after, endOfRun } = await takeAfterSnapshot(ctx, snapshotTarget, before, traces, notes);
+    delayedDurabilityAfter = after.delayedDurabilityNow ?? null;
     // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
     // the session); server waits beyond the top 100 are summed in `others`.
     diff = diffSnapshots(before, after, { sessionWaits: { topN: 1000 }, waits: { topN: 100, include: ctx.waits?.include, exclude: ctx.waits?.exclude } });
@@ -76,6 +78,7 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     statementAttribution: traces.statementAttribution,
     extraMissing,
     notes,
+    delayedDurabilityAfter,
   });
   // One run knows nothing of others: a profile's alternation (traceOverheadRun.ts) fills it in; comparison, sweep and
   // recording runs never run the per-statement trace, so theirs stays null (their statementAttribution says why).

@@ -10,6 +10,7 @@ import { progress } from './runContext';
 import { runSetup } from './setupRun';
 import { hasLineMarkers, splitSetup, usableBatches } from './setupMarkers';
 import { measureWithTraceOverhead, traceOverheadRunsProblem } from './traceOverheadRun';
+import { checkDurabilityAfterRun } from './workloadDurability';
 import type { ConnectionSource, ProfileCallbacks, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
 
 export * from './measureRun';
@@ -103,6 +104,13 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       const problem = connectionLimitProblem(await readConnectionLimit(monitor), sessions);
       if (problem) throw new Error(problem);
     }
+    const reconnectMonitor = source
+      ? async () => {
+          const fresh = await source.open('monitor');
+          reopened.push(fresh);
+          return fresh;
+        }
+      : undefined;
     const setupSession = workload;
     const repeatSetup = async (): Promise<void> => {
       progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
@@ -129,21 +137,20 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
         workloadTimeoutMs: options.workloadTimeoutMs,
         waits: options.waits,
         concurrent: concurrent.length > 0 ? { sessions: concurrent, parameter: sessionParam } : undefined,
-        reconnectMonitor: source
-          ? async () => {
-              const fresh = await source.open('monitor');
-              reopened.push(fresh);
-              return fresh;
-            }
-          : undefined,
+        reconnectMonitor,
       },
       // On one session a script written for a sweep runs as session 1 (its @session is filled, not left undeclared).
       concurrent.length > 0 ? batches : withSessionParam(batches, sessionParam, 1),
       { setupBatchCount: setup.length },
       { runsEach: options.traceOverheadRuns, repeatSetup: setup.length > 0 ? repeatSetup : undefined },
     );
+    // The script may have changed DELAYED_DURABILITY (setup or workload): said, with the statement that puts it back.
+    // One run: the after-snapshot read it. After the trace-overhead alternation the last run decides: read it again.
+    const known = result.traceOverhead?.runs && result.traceOverhead.runs.length > 1 ? null : result.delayedDurabilityAfter;
+    const durabilityChange = await checkDurabilityAfterRun(monitor, target.databaseName, target.delayedDurability, known, reconnectMonitor);
+    const checked = durabilityChange ? { ...result, workloadDurabilityChange: durabilityChange, notes: [durabilityChange.message, ...result.notes] } : result;
     progress(options, 'done');
-    return options.target ? { ...result, target: options.target } : result;
+    return options.target ? { ...checked, target: options.target } : checked;
   } finally {
     await closeSessions(concurrent);
     for (const s of reopened) await closeQuietly(s);

@@ -9,8 +9,14 @@ import type { DurabilityMode, FigureSource, ProfileCallbacks, ProfileStep, Sampl
 /** Live workload progress is reported at most this often (batch starts are always reported). */
 export const LIVE_PROGRESS_MS = 250;
 
-/** The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql). */
-export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name;`;
+/**
+ * The monitor connection is opened in the target database; DB_ID()/DB_NAME() name it (Learn: db-id-transact-sql).
+ * Its DELAYED_DURABILITY comes along (a profile compares it with the setting after the run: a script may change it).
+ * "The database to which the caller is connected can always be viewed in sys.databases" (Learn: sys-databases), so
+ * no permission beyond the connection is needed.
+ */
+export const TARGET_DATABASE_SQL = `SELECT DB_ID() AS database_id, DB_NAME() AS database_name,
+  (SELECT d.delayed_durability_desc FROM sys.databases AS d WHERE d.database_id = DB_ID()) AS delayed_durability_desc;`;
 
 /**
  * Thrown when the AbortSignal fired before the before-snapshot (nothing was measured yet); everything the run
@@ -35,6 +41,8 @@ export function figureSourceOf(versionText: string): FigureSource {
 export interface TargetDatabase {
   databaseId: number;
   databaseName: string;
+  /** DELAYED_DURABILITY when the run began (before any setup); null when sys.databases did not say. */
+  delayedDurability?: DurabilityMode | null;
 }
 
 export async function readTargetDatabase(monitor: SqlClient): Promise<TargetDatabase> {
@@ -42,7 +50,9 @@ export async function readTargetDatabase(monitor: SqlClient): Promise<TargetData
   const databaseId = num(row.database_id);
   const databaseName = text(row.database_name);
   if (databaseId === null || databaseName === null) throw new Error('The monitor connection could not read DB_ID()/DB_NAME().');
-  return { databaseId, databaseName };
+  const desc = text(row.delayed_durability_desc)?.toUpperCase();
+  const delayedDurability = desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : null;
+  return { databaseId, databaseName, delayedDurability };
 }
 
 /** Everything one measured run needs besides the batches; the comparison runner reuses it across runs. */

@@ -7,7 +7,7 @@ import { figureSourceOf, type MeasureOptions } from './runContext';
 import { RUN_RESULT_SCHEMA_VERSION, runSchemaFields, runServerOf } from './runSchema';
 import type { SamplerResult } from './sampler';
 import type { StatementAttribution, StatementFigure } from './statementAttribution';
-import type { CommitPath, MissingMeasurement, RunResult, WorkloadDatabaseChange } from './types';
+import type { CommitPath, DurabilityMode, MissingMeasurement, RunResult, WorkloadDatabaseChange } from './types';
 import type { WorkloadStep } from './runWorkload';
 import { definedFields } from '../shared/definedFields';
 
@@ -68,6 +68,8 @@ export interface RunParts {
   /** Measurements the steps could not make (traces turned off, refused, unreadable). */
   extraMissing: MissingMeasurement[];
   notes: string[];
+  /** DELAYED_DURABILITY read with the after-snapshot; null when unreadable. */
+  delayedDurabilityAfter: DurabilityMode | null;
 }
 
 export function runResultOf(parts: RunParts): RunResult {
@@ -103,6 +105,7 @@ export function runResultOf(parts: RunParts): RunResult {
     server: runServerOf(before.server),
     database: databaseInfo,
     delayedDurability: databaseInfo?.delayedDurability ?? null,
+    delayedDurabilityAfter: parts.delayedDurabilityAfter,
     workloadSpid: parts.workloadSpid,
     batches: workload.batchOutcomes,
     diff,

@@ -190,6 +190,11 @@ export interface RunResult {
   database: DatabaseInfo | null;
   /** DELAYED_DURABILITY while the workload ran, as read from sys.databases. */
   delayedDurability: DurabilityMode | null;
+  /**
+   * DELAYED_DURABILITY read right after the workload, with the after-snapshot (a script may change it); null when it
+   * could not be read. Absent in results made before it existed.
+   */
+  delayedDurabilityAfter?: DurabilityMode | null;
   workloadSpid: number;
   batches: BatchOutcome[];
   diff: SnapshotDiff;
@@ -221,6 +226,11 @@ export interface RunResult {
    * log counters and trace describe `measured`, while the workload wrote elsewhere. Absent/null when it stayed.
    */
   workloadDatabaseChange?: WorkloadDatabaseChange | null;
+  /**
+   * A profile only: DELAYED_DURABILITY differed after the run from when it began (the script's ALTER DATABASE, or another
+   * session) or could not be read again; the message says which and the statement that restores it. Absent: unchanged.
+   */
+  workloadDurabilityChange?: WorkloadDurabilityChange;
   /** Concurrency sweep runs only (issue 18): the workload ran on `sessions` connections released together. */
   concurrency?: RunConcurrency;
   /**
@@ -316,6 +326,19 @@ export interface SessionOutcome {
   iterationsCompleted: number;
   errors: RunError[];
   cancelled: boolean;
+}
+
+/** profile/workloadDurability.ts */
+export interface WorkloadDurabilityChange {
+  database: string;
+  /** The setting when the run began, before its setup. */
+  before: DurabilityMode;
+  /** The setting after the run; null when it could not be read again (then `message` says why). */
+  after: DurabilityMode | null;
+  /** The warning as the panel, the Markdown report, the CLI and agent tools show it. */
+  message: string;
+  /** The statement that restores `before` (shown, never run by the profile). */
+  restoreStatement: string;
 }
 
 export interface WorkloadDatabaseChange {

@@ -42,13 +42,22 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
   if (warmups > 0) notes.push(`${warmups} warm-up run(s) not counted.`);
   const invalid = measured.filter((r) => !r.diff.valid);
   if (invalid.length > 0) notes.push(`${invalid.length} run(s) left out: their snapshots cannot be compared (${invalid[0]!.diff.notes[0] ?? 'invalid diff'}).`);
-  const runs = measured.filter((r) => r.diff.valid);
+  const valid = measured.filter((r) => r.diff.valid);
 
   const columns = [...new Set(measured.map(columnOf))].sort((a, b) => {
     const ia = COLUMN_ORDER.indexOf(a);
     const ib = COLUMN_ORDER.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
   });
+  // A cancelled run covers only part of the workload: beside complete runs (or another mode's) it would pull the
+  // medians and ranges down and make a speed-up out of the cut. It counts only where it is all there is (a cancelled
+  // profile, or a comparison cancelled in its first run): the figures then cover what ran, and say so.
+  const partial = valid.filter((r) => r.status === 'cancelled');
+  const onlyPartial = columns.length === 1 && partial.length === valid.length;
+  const runs = onlyPartial ? valid : valid.filter((r) => r.status !== 'cancelled');
+  if (!onlyPartial && partial.length > 0) {
+    notes.push(`${partial.length} cancelled run(s) left out of the figures (${partial.map((r) => `${columnOf(r)}${r.repetition !== null ? ` run ${r.repetition + 1}` : ''}`).join(', ')}): a cancelled run covers only part of the workload.`);
+  }
   const baseline = options.baseline && columns.includes(options.baseline) ? options.baseline : (columns[0] ?? 'RUN');
   const byColumn = new Map(columns.map((c) => [c, runs.filter((r) => columnOf(r) === c)]));
   const runsPerColumn = Object.fromEntries(columns.map((c) => [c, byColumn.get(c)!.length]));
@@ -82,6 +91,9 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
 
   // A workload that moved its session to another database (USE) was measured in the wrong place: say so once.
   for (const m of new Set(allRuns.map((r) => r.workloadDatabaseChange?.message).filter((x): x is string => !!x))) notes.push(m);
+  // A profile whose script changed DELAYED_DURABILITY left the database changed: said first (profile/workloadDurability.ts).
+  const durabilityChange = allRuns.find((r) => r.workloadDurabilityChange)?.workloadDurabilityChange;
+  if (durabilityChange) notes.unshift(durabilityChange.message);
 
   const lossy = runs.filter((r) => (r.logFlushTrace?.lostEvents ?? 0) > 0);
   if (lossy.length > 0) {
@@ -112,6 +124,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
     consistency,
     causes: Object.fromEntries(columns.filter((c) => byColumn.get(c)!.length > 0).map((c) => [c, assessCauses(byColumn.get(c)!, concurrency?.points.filter((p) => p.mode === c) ?? [])])),
     traceOverhead: traceOverheadOf(allRuns),
+    workloadDurabilityChange: durabilityChange,
     untracedComparison: isUntracedComparison(allRuns),
   });
   model.diagnosis = diagnose(model, allRuns);

@@ -2,7 +2,7 @@
 // metric, one column per mode, with the diagnosis's findings. Types only: comparison.ts builds it, diagnosis.ts and
 // verdict.ts read it, and none of them has to import the builder to name it.
 import type { TraceOverhead } from '../profile/traceOverhead';
-import type { FigureSource, MissingMeasurement } from '../profile/types';
+import type { FigureSource, MissingMeasurement, WorkloadDurabilityChange } from '../profile/types';
 import type { CauseAssessment } from './causes';
 import type { ConcurrencyModel } from './concurrency';
 import type { ConsistencySummary, RowDisagreement } from './consistency';
@@ -66,6 +66,8 @@ export interface ComparisonModel {
   causes?: Record<string, CauseAssessment>;
   /** A profile's per-statement trace cost, or why it was not measured (report/traceOverheadText.ts); null/absent otherwise. */
   traceOverhead?: TraceOverhead | null;
+  /** A profile whose script (or another session) changed DELAYED_DURABILITY during the run; absent otherwise. */
+  workloadDurabilityChange?: WorkloadDurabilityChange;
   /** A comparison whose runs ran without the per-statement trace: said next to its figures. Absent in older data. */
   untracedComparison?: boolean;
 }

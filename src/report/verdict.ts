@@ -262,7 +262,15 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
       const elapsed = med(model, 'elapsed', c);
       headline = elapsed !== null ? `The workload ran in ${formatDuration(elapsed)}` : 'The workload ran (no elapsed time recorded)';
     } else {
-      headline = others.length > 0 ? `No elapsed time for both ${model.baseline} and ${others.join(', ')}: no speed-up to report` : 'No measured run to report';
+      // Which side has no figure: a mode whose runs were all cancelled (left out, comparison.ts) or never measured.
+      const without = [model.baseline, ...others].filter((c) => med(model, 'elapsed', c) === null);
+      const cancelledOnly = without.filter((c) => model.runsPerColumn[c] === 0 && model.cancelled);
+      headline =
+        others.length === 0
+          ? 'No measured run to report'
+          : cancelledOnly.length > 0
+            ? `No complete ${cancelledOnly.join(' or ')} run (cancelled runs cover only part of the workload): no speed-up to report`
+            : `No elapsed time for ${without.length > 0 ? without.join(' and ') : `both ${model.baseline} and ${others.join(', ')}`}: no speed-up to report`;
     }
     for (const c of others) {
       if (c === lead) continue;

@@ -3,7 +3,7 @@
 // the database, prints the comparison table or the comparison document, and can gate a CI pipeline on the speed-up.
 import { describePlan, DURABILITY_MODES, MAX_SESSIONS_DEFAULT, parseSessionLevels, pendingRestores, profileConnectionSource, runComparison, SetupMarkerError, type DurabilityMode, type RunResult } from '../../profile';
 import { comparisonDocument, formatRatio } from '../../report';
-import { converted, declareCommand, flag, invalid, negatedFlag, numberOption, section, text, type ParsedCommandLine, type UsageFailure } from '../options';
+import { converted, declareCommand, flag, invalid, negatedFlag, numberOption, section, text, TIMER_LIMIT_SECONDS, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
 import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
@@ -12,10 +12,13 @@ import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineA
 import { PROGRAM, programOf, programRunLines } from './programOption';
 
 function parseModes(value: string): DurabilityMode[] | ReturnType<typeof invalid> {
-  const modes = value.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
-  if (modes.length === 0) return invalid('--modes needs at least one mode');
+  const modes = value.split(',').map((m) => m.trim().toUpperCase());
+  if (modes.every((m) => m === '')) return invalid('--modes needs at least one mode');
+  if (modes.includes('')) return invalid(`--modes: '${value}' has an empty item; write the modes as DISABLED,FORCED`);
   for (const m of modes) if (!DURABILITY_MODES.includes(m as DurabilityMode)) return invalid(`--modes: '${m}' is not DISABLED, ALLOWED or FORCED`);
-  return [...new Set(modes)] as DurabilityMode[];
+  const twice = modes.find((m, i) => modes.indexOf(m) !== i);
+  if (twice) return invalid(`--modes: ${twice} is given twice`);
+  return modes as DurabilityMode[];
 }
 
 const COMPARISON = section('Comparison', {
@@ -35,7 +38,7 @@ const COMPARISON = section('Comparison', {
   ownerGraceMs: numberOption('--owner-grace', {
     placeholder: 'SECONDS',
     help: "how long recovery waits for a comparison on another machine that holds no\nconnection to come back before it restores that run's database (default 90)",
-    rule: { min: 0, unit: 'seconds' },
+    rule: { min: 0, max: TIMER_LIMIT_SECONDS, unit: 'seconds' },
     initial: null,
     scale: (n) => Math.round(n * 1000),
   }),

@@ -35,9 +35,10 @@ the setup part before each run). It runs the script's DML 2×N times: use it
 where that is fine. The report and JSON ("traceOverhead") show elapsed with vs
 without; without this flag "traceOverhead" says not measured`,
   }, (raw) => {
-    const n = Number(raw);
+    // Decimal digits as written (Number() would take 0x3 or 3e0); the range and its wording are the profile's.
+    const n = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
     const problem = traceOverheadRunsProblem(n);
-    return problem ? invalid(problem) : n;
+    return problem ? invalid(problem.replace("'NaN'", `'${raw}'`)) : n;
   }),
 });
 
@@ -87,6 +88,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     const problem = emitReport(io, model, { json: o.format === 'json', out: o.out, title: `Profile of ${file}`, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(problem);
     if (o.traceOverhead !== null && run.traceOverhead) io.stderr(`${terminalField(traceOverheadHeadline(run.traceOverhead))}\n`); // one line: a server's message inside stays on it
+    if (run.workloadDurabilityChange) io.stderr(`Warning: ${terminalField(run.workloadDurabilityChange.message)}\n`);
     for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');

@@ -4,7 +4,7 @@
 import { profileConnectionSource, recordWindow, type RunResult } from '../../profile';
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
 import { runCausesJson } from '../../report/causes';
-import { declareCommand, numberOption, section, usageLines, type ParsedCommandLine, type UsageFailure } from '../options';
+import { declareCommand, numberOption, section, TIMER_LIMIT_SECONDS, usageLines, type ParsedCommandLine, type UsageFailure } from '../options';
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
 import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
 import { programOf, programSection } from './programOption';
@@ -12,7 +12,7 @@ import { failureExit, emitReport, EXIT, resolveCliConnection, runOptionsOf, type
 import { CONNECTION, formatFlags, outOption, runSection } from './sections';
 
 const RUN = runSection({
-  durationMs: numberOption('--duration', { placeholder: 'SECONDS', help: 'without a program: stop recording after this long', rule: { above: 0, unit: 'seconds' }, initial: null, scale: (n) => Math.round(n * 1000) }),
+  durationMs: numberOption('--duration', { placeholder: 'SECONDS', help: 'without a program: stop recording after this long', rule: { above: 0, max: TIMER_LIMIT_SECONDS, unit: 'seconds' }, initial: null, scale: (n) => Math.round(n * 1000) }),
 });
 
 const OUTPUT = section('Output', {

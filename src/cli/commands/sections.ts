@@ -1,7 +1,7 @@
 // The option sections several commands share, declared once: how to connect (every command that connects), how a
 // run is measured (profile, compare, record), and the output flags. Each command lists the sections it takes.
 import { encodingName } from '../textDecoding';
-import { accumulated, choice, converted, flag, invalid, negatedFlag, numberOption, oneOfFlags, refused, section, text, textWithDefault, type Options, type ValuesOf } from '../options';
+import { accumulated, choice, converted, flag, invalid, negatedFlag, numberOption, oneOfFlags, refused, section, text, textWithDefault, TIMER_LIMIT_MS, TIMER_LIMIT_SECONDS, type Options, type ValuesOf } from '../options';
 
 const seconds = (n: number) => Math.round(n * 1000);
 
@@ -14,7 +14,7 @@ export const CONNECTION = section('Connection', {
     placeholder: 'PATH',
     help: "settings file holding durabilityLens.connections (default: VS Code's\nuser settings.json; a folder's .vscode/settings.json is never read)",
   }),
-  connectTimeoutMs: numberOption('--connect-timeout', { placeholder: 'SECONDS', help: 'give up connecting after this long (default 15)', rule: { above: 0, unit: 'seconds' }, initial: null, scale: seconds }),
+  connectTimeoutMs: numberOption('--connect-timeout', { placeholder: 'SECONDS', help: 'give up connecting after this long (default 15)', rule: { above: 0, max: TIMER_LIMIT_SECONDS, unit: 'seconds' }, initial: null, scale: seconds }),
   server: text('--server', { placeholder: 'HOST', help: 'server name or address', heading: 'Or, instead of --connection:' }),
   port: numberOption('--port', { placeholder: 'N', help: 'TCP port (default 1433)', rule: { integer: true, min: 1, max: 65535 }, initial: null }),
   database: text('--database', { placeholder: 'NAME', help: 'database to run in' }),
@@ -47,8 +47,8 @@ function waitTypes(name: string) {
 }
 
 const RUN_OPTIONS = {
-  workloadTimeoutMs: numberOption('--timeout', { placeholder: 'SECONDS', help: 'cancel the workload after this long (the run is reported as cancelled)', rule: { above: 0, unit: 'seconds' }, initial: null, scale: seconds }),
-  sampleIntervalMs: numberOption('--sample-interval', { placeholder: 'MS', help: 'sample per-file IO and log flushes every MS ms while it runs (default 1000)', rule: { above: 0, unit: 'milliseconds' }, initial: null, scale: Math.round }),
+  workloadTimeoutMs: numberOption('--timeout', { placeholder: 'SECONDS', help: 'cancel the workload after this long (the run is reported as cancelled)', rule: { above: 0, max: TIMER_LIMIT_SECONDS, unit: 'seconds' }, initial: null, scale: seconds }),
+  sampleIntervalMs: numberOption('--sample-interval', { placeholder: 'MS', help: 'sample per-file IO and log flushes every MS ms while it runs (default 1000)', rule: { above: 0, max: TIMER_LIMIT_MS, unit: 'milliseconds' }, initial: null, scale: Math.round }),
   sampling: negatedFlag('--no-sampling', { help: 'no samples during the run' }),
   xe: negatedFlag('--no-xe', { help: 'do not create the log-flush (nor the per-statement) event session' }),
   statements: negatedFlag('--no-statements', { help: "do not trace the workload's statements (no per-statement attribution)" }),

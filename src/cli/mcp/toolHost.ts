@@ -216,7 +216,7 @@ export class McpToolHost {
     const model = buildComparisonModel([result]);
     const entry: ResultInput = { kind: 'profile', title: `Profile of ${what}`, createdAt: new Date().toISOString(), workload: what, status: result.status, error: result.errors[0] ? `SQL error ${result.errors[0].number}: ${result.errors[0].message}` : null, restore: null, model };
     this.latest.profile = entry;
-    const ran = `This call RAN ${what} against ${this.database(run)} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database. DELAYED_DURABILITY was not changed.${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
+    const ran = `This call RAN ${what} against ${this.database(run)} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database. ${result.workloadDurabilityChange?.message ?? 'DELAYED_DURABILITY was not changed.'}${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
     return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status === 'workload-error' };
   }
 

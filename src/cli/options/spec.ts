@@ -114,6 +114,14 @@ export function accumulated<T>(name: string, o: Valued, initial: () => T, conver
   return single(name, o.placeholder, o, initial, convert, true);
 }
 
+/**
+ * The longest time a Node timer waits: 2^31 − 1 ms (about 24.8 days). A longer one fires at once with a
+ * TimeoutOverflowWarning, so a `--timeout` beyond it would cancel a run after a millisecond: options that become timers
+ * take at most this.
+ */
+export const TIMER_LIMIT_MS = 2 ** 31 - 1;
+export const TIMER_LIMIT_SECONDS = Math.floor(TIMER_LIMIT_MS / 1000);
+
 export interface NumberRule {
   /** Whole numbers only. */
   readonly integer?: boolean;

@@ -35,9 +35,11 @@ function gate() {
 }
 
 describe('profile: concurrency sweep core', () => {
-  it('parses levels: order kept, repeats dropped, bounded by the per-level maximum', () => {
-    assert.deepEqual(parseSessionLevels('1, 4,16,4'), [1, 4, 16]);
-    assert.deepEqual(parseSessionLevels([8, 2]), [8, 2]);
+  it('parses levels: order kept, typed repeats and empty items refused (repeats in a settings list dropped), bounded by the per-level maximum', () => {
+    assert.deepEqual(parseSessionLevels('1, 4,16'), [1, 4, 16]);
+    assert.equal(parseSessionLevels('1, 4,16,4'), 'sessions: 4 is given twice');
+    assert.equal(parseSessionLevels('1,,4'), "sessions: '1,,4' has an empty item; write the levels as 1,4,16");
+    assert.deepEqual(parseSessionLevels([8, 2, 8]), [8, 2]);
     assert.equal(parseSessionLevels('1,0'), "sessions: '0' is not a whole number ≥ 1");
     assert.equal(parseSessionLevels('2.5'), "sessions: '2.5' is not a whole number ≥ 1");
     for (const odd of ['0x10', '1e1', '+4', ' 4 4']) assert.equal(parseSessionLevels(odd), `sessions: '${odd.trim()}' is not a whole number ≥ 1`);

@@ -29,6 +29,22 @@ describe('comparison model', () => {
     assert.equal(model.diagnosis[0]!.id, 'restart-invalid');
   });
 
+  it('leaves a cancelled run out of the figures beside complete ones, and says which (outside attack: a cut run made a 6× max)', () => {
+    const cut = { ...makeRun({ mode: 'FORCED', elapsedMs: 10, commits: 50, flushesCounter: 1 }), repetition: 2, status: 'cancelled' as const, cancel: { reason: 'user' as const, atMs: 10 } };
+    const model = buildComparisonModel([...disabled, ...forced, cut]);
+    assert.deepEqual(rowById(model, 'elapsed')!.cells.FORCED, { median: 120, min: 100, max: 140, n: 3 });
+    assert.deepEqual(model.runsPerColumn, { DISABLED: 3, FORCED: 3 });
+    assert.ok(model.notes.includes('1 cancelled run(s) left out of the figures (FORCED run 3): a cancelled run covers only part of the workload.'), model.notes.join('\n'));
+    assert.equal(model.cancelled?.runs, 1, 'the cancel itself is still reported');
+  });
+
+  it('a cancelled run that is all there is (a cancelled profile) still shows what ran', () => {
+    const cut = { ...makeRun({ mode: null, elapsedMs: 10, commits: 50, flushesCounter: 1 }), status: 'cancelled' as const, cancel: { reason: 'timeout' as const, atMs: 10 } };
+    const model = buildComparisonModel([cut]);
+    assert.equal(rowById(model, 'elapsed')!.cells.RUN!.median, 10);
+    assert.ok(!model.notes.some((n) => n.includes('left out of the figures')));
+  });
+
   it('labels the model when any figure came from the stand-in', () => {
     assert.equal(buildComparisonModel(disabled).sourceLabel, null);
     const model = buildComparisonModel([...disabled.slice(0, 2), makeRun({ mode: 'DISABLED', source: 'stand-in' })]);

@@ -128,8 +128,18 @@ describe('diagnosis rules look at their evidence (issue 20)', () => {
 
   it('a comparison with a cancelled run keeps its mode name in the headline after "Cancelled … —"', () => {
     const disabled = makeRun({ mode: 'DISABLED', elapsedMs: 1300, commits: 500, flushesCounter: 500 });
-    const forced = { ...makeRun({ mode: 'FORCED', elapsedMs: 60, commits: 500, flushesCounter: 2 }), status: 'cancelled' as const, cancel: { reason: 'user' as const, atMs: 60 } };
-    const verdict = buildVerdict(buildComparisonModel([disabled, forced]));
-    assert.match(verdict.headline, /^Cancelled by the user after 60(\.0+)? ms — FORCED ran [\d.]+× faster than DISABLED/);
+    const forcedRuns = [70, 80].map((elapsedMs) => makeRun({ mode: 'FORCED', elapsedMs, commits: 500, flushesCounter: 2 }));
+    const cut = { ...makeRun({ mode: 'FORCED', elapsedMs: 60, commits: 500, flushesCounter: 2 }), status: 'cancelled' as const, cancel: { reason: 'user' as const, atMs: 60 } };
+    const verdict = buildVerdict(buildComparisonModel([disabled, ...forcedRuns, cut]));
+    // 1300 / 75 (the complete FORCED runs' median): the cut run is left out.
+    assert.match(verdict.headline, /^Cancelled by the user after 60(\.0+)? ms — FORCED ran 17\.3× faster than DISABLED/);
+  });
+
+  it('a mode whose only run was cancelled gets no speed-up from it: the headline says no complete run', () => {
+    const disabled = makeRun({ mode: 'DISABLED', elapsedMs: 1300, commits: 500, flushesCounter: 500 });
+    const cut = { ...makeRun({ mode: 'FORCED', elapsedMs: 60, commits: 500, flushesCounter: 2 }), status: 'cancelled' as const, cancel: { reason: 'user' as const, atMs: 60 } };
+    const verdict = buildVerdict(buildComparisonModel([disabled, cut]));
+    assert.equal(verdict.headline, 'Cancelled by the user after 60 ms — No complete FORCED run (cancelled runs cover only part of the workload): no speed-up to report');
+    assert.equal(verdict.speedup, null);
   });
 });
