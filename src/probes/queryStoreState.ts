@@ -154,6 +154,12 @@ export function queryStoreOutcome(h: QueryStoreHistory): QueryStoreOutcome {
       };
     }
     case 'OFF': {
+      // "You cannot enable the query store for the master or tempdb database" (Monitor performance by using the Query
+      // Store, https://learn.microsoft.com/sql/relational-databases/performance/monitoring-performance-by-using-the-query-store):
+      // an ALTER there only fails. DB_NAME() gives the system names in lower case whatever the collation.
+      if (ctx.databaseName === 'master' || ctx.databaseName === 'tempdb') {
+        return { kind: 'off', readable: false, fix: null, message: `Query Store is OFF for ${db} and cannot be turned on there (Learn: "You cannot enable the query store for the master or tempdb database"). Connect to the user database whose workload you want to rank. ${NOTHING_CHANGED}`, notices };
+      }
       const fix = enableQueryStoreFix(ctx);
       const azure = platform === 'azure-sql-database' ? ' (Azure SQL Database keeps it on in single databases and elastic pools: ask the administrator why it is off)' : '';
       return { kind: 'off', readable: false, fix, message: `Query Store is OFF for ${db}${azure}: there is no production history to rank. ${NOTHING_CHANGED}`, notices };

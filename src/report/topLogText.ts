@@ -73,7 +73,7 @@ export function describeTopLog(doc: TopLogDocument): string {
   if (doc.totals) lines.push(`Whole database over the window: ${formatCount(doc.totals.executions)} executions of ${formatCount(doc.totals.queries)} queries, ${doc.totals.logBytes === null ? `log ${NOT_MEASURED}` : `${formatBytes(doc.totals.logBytes)} of log`}.`);
   lines.push('');
   for (const r of doc.rows) {
-    lines.push(`${String(r.rank).padStart(3)}. ${r.objectLabel} — ${oneLine(r.text, 90)}`);
+    lines.push(`${String(r.rank).padStart(3)}. ${oneLineField(r.objectLabel)} — ${oneLine(r.text, 90)}`);
     lines.push(`     ${rowFigures(r)} · ${formatDuration(r.durationMsPerExecution ?? 0)}/exec · query_id ${r.queryId}${r.queryHash ? ` · query_hash ${r.queryHash}` : ''}`);
     if (r.unfinishedExecutions > 0) lines.push(`     ${formatCount(r.unfinishedExecutions)} execution(s) aborted or ended by an error`);
   }

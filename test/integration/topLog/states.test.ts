@@ -68,6 +68,24 @@ describe('integration: top-log when Query Store is off (SQL Server 2019 default)
   });
 });
 
+describe('integration: top-log in master (Query Store cannot be enabled there)', function () {
+  this.timeout(60_000);
+  const t = useTestServer({ standinOnly: 'reads the stand-in\'s master, whose Query Store is off' });
+
+  it('refuses without offering an ALTER that cannot work, and points to a user database', async () => {
+    const master = t.cliConnection().map((a, i, all) => (all[i - 1] === '--database' ? 'master' : a));
+    const o = await topLogCli(master, t.cliEnv(), '--json');
+    assert.equal(o.code, EXIT.refused);
+    const doc = documentOf(o);
+    assert.equal(doc.database, 'master');
+    assert.equal(doc.queryStore.outcome, 'off');
+    assert.equal(doc.queryStore.fix, null);
+    assert.match(doc.queryStore.message, /^Query Store is OFF for master and cannot be turned on there .*Connect to the user database whose workload you want to rank\./);
+    const text = await topLogCli(master, t.cliEnv());
+    assert.doesNotMatch(text.out, /ALTER DATABASE \[master\]/);
+  });
+});
+
 describe('integration: top-log when Query Store is read-only, in error, or not capturing waits', function () {
   this.timeout(60_000);
   const t = useTestServer({ standinOnly: 'sets Query Store states on the stand-in' });

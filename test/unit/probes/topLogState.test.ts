@@ -27,6 +27,17 @@ describe('Query Store outcomes', () => {
     assert.match(enableQueryStoreFix(grantContext()).cost, /1,000 MB by default here/);
   });
 
+  it('OFF in master or tempdb: no ALTER offered — Query Store cannot be enabled there — but the way to a user database', () => {
+    for (const databaseName of ['master', 'tempdb']) {
+      const o = queryStoreOutcome(history({ options: ok(options({ desiredState: 'OFF', actualState: 'OFF' })) }, { databaseName }));
+      assert.equal(o.kind, 'off');
+      assert.equal(o.fix, null, databaseName);
+      assert.match(o.message, new RegExp(`^Query Store is OFF for ${databaseName} and cannot be turned on there \\(Learn: "You cannot enable the query store for the master or tempdb database"\\)\\. Connect to the user database whose workload you want to rank\\. Nothing was changed`));
+    }
+    // msdb and model can hold a Query Store: the ALTER stays.
+    assert.ok(queryStoreOutcome(history({ options: ok(options({ desiredState: 'OFF', actualState: 'OFF' })) }, { databaseName: 'msdb' })).fix);
+  });
+
   it('READ_ONLY: names the reason bits and offers READ_WRITE (with more room at the size limit)', () => {
     assert.deepEqual(readonlyReasons(65536 | 8), ['the database is a secondary replica', 'Query Store reached MAX_STORAGE_SIZE_MB']);
     const full = queryStoreOutcome(history({ options: ok(options({ actualState: 'READ_ONLY', readonlyReason: 65536, maxStorageSizeMb: 1500 })) }));

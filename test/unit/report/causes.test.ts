@@ -2,9 +2,11 @@
 // waits, tempdb and SCHEMA_ONLY, the basis the shares are parts of, "not measured" with the GRANT, the verdict's first
 // line, the Markdown list, the comparison document and the panel section.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { notApplicable, ok } from '../../../src/probes/measurement';
 import type { CommitPath, RunResult } from '../../../src/profile/types';
-import { assessCauses, isCommitWait, rankCauses, runCausesJson, type Cause, type CauseAssessment, type CauseId } from '../../../src/report/causes';
+import { assessCauses, CAUSE_IDS, isCommitWait, rankCauses, runCausesJson, type Cause, type CauseAssessment, type CauseId } from '../../../src/report/causes';
 import { HEALTHY_LOG_WRITE_MS } from '../../../src/report/causes/logWrites';
 import { causeLead, causesMarkdownLines, notMeasuredGroups } from '../../../src/report/causes/text';
 import { buildComparisonModel } from '../../../src/report/comparison';
@@ -174,6 +176,19 @@ describe('report/causes: who is to blame for commit time', () => {
     assert.equal(a.basis.scope, 'server-wide');
     assert.match(a.notes.join(' '), /the waits are the server's, every session on it adds to them/);
     assert.ok(byId(a, 'tiny-flushes').evidence[0]!.startsWith('WRITELOG (server-wide): 800 ms over 10 waits'));
+  });
+
+  it('docs/run-result-schema.md documents every key of a cause and of causesBasis, and every cause id', () => {
+    const schema = fs.readFileSync(path.resolve(__dirname, '../../../docs/run-result-schema.md'), 'utf8');
+    const start = schema.indexOf('## Causes');
+    const section = schema.slice(start, schema.indexOf('\n## ', start + 1));
+    assert.ok(start >= 0 && section.length > 500, 'the Causes section');
+    const a = assessCauses([run({ commits: 100, flushesCounter: 100, waits: { WRITELOG: { count: 100, ms: 200 } }, log: { writes: 100, bytes: 409600, stallMs: 200 } })]);
+    const json = runCausesJson({ baseline: 'DISABLED', causes: { DISABLED: a } });
+    const tableKeys = [...section.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((k) => k[1]!));
+    for (const key of Object.keys(json.causes[0]!)) assert.ok(tableKeys.includes(key), `cause key ${key}`);
+    for (const key of Object.keys(json.causesBasis!)) assert.ok(section.includes(key), `causesBasis key ${key}`);
+    for (const id of CAUSE_IDS) assert.ok(section.includes(`\`${id}\``), `cause id ${id}`);
   });
 
   it('ranks measured causes by share (ties in the fixed order), the not measured last', () => {

@@ -68,6 +68,17 @@ describe('Heaviest Log Writers document', () => {
     assert.match(text, /To fix it \(not run by Durability Lens — review, then run it yourself\):\n  ALTER DATABASE \[Sales\] SET QUERY_STORE = ON \(OPERATION_MODE = READ_WRITE\);\n  Cost: Needs ALTER/);
   });
 
+  it('keeps a hostile procedure name on its own line: its line breaks are written visibly, not as rows of ours', () => {
+    // A server's name may hold a line feed (a bracketed identifier can): it must not print a line that reads as a row.
+    const forged = 'load\n  2. dbo.innocent — SELECT 1\n     1 exec · 0 B log';
+    const doc = buildTopLogDocument(history({ rows: ok([queryRow({ objectName: forged, text: 'INSERT INTO t\u2028  9. fake' })]) }), { standIn: false, readAt: READ_AT });
+    const text = describeTopLog(doc);
+    assert.ok(!/^\s*2\. dbo\.innocent/m.test(text), text);
+    assert.ok(!/^\s*9\. fake/m.test(text), text);
+    assert.ok(text.includes('1. dbo.load\\x0a  2. dbo.innocent — SELECT 1\\x0a     1 exec · 0 B log — INSERT INTO t 9. fake'), text);
+    assert.equal(doc.rows[0]!.objectLabel, `dbo.${forged}`, 'the JSON keeps the name as the server gave it');
+  });
+
   it('documents every key the document has in docs/run-result-schema.md', () => {
     const schema = fs.readFileSync(path.resolve(__dirname, '../../../docs/run-result-schema.md'), 'utf8');
     const section = schema.slice(schema.indexOf('<!-- keys:top-log -->'), schema.indexOf('<!-- /keys:top-log -->'));
