@@ -45,13 +45,15 @@ function cause(id: CauseId, part: Part, budgetMs: number | null, summary: string
   };
 }
 
-/** Measured by share (largest first, ties in CAUSE_IDS order), then not measured in CAUSE_IDS order. */
+/**
+ * Measured causes with a share by share (largest first, ties in CAUSE_IDS order); then the not measured, which may
+ * still be the cause; then the measured zeros, which are not (outside attack: a least-privileged login's report led
+ * with "tempdb … 0 %" above eight unmeasured causes).
+ */
 export function rankCauses(causes: readonly Cause[]): Cause[] {
   const order = (c: Cause) => CAUSE_IDS.indexOf(c.cause);
-  return [...causes].sort((a, b) => {
-    if (a.share === null || b.share === null) return a.share === null && b.share === null ? order(a) - order(b) : a.share === null ? 1 : -1;
-    return b.share - a.share || order(a) - order(b);
-  });
+  const tier = (c: Cause) => (c.share === null ? 1 : c.share > 0 ? 0 : 2);
+  return [...causes].sort((a, b) => tier(a) - tier(b) || (b.share ?? 0) - (a.share ?? 0) || order(a) - order(b));
 }
 
 /**
