@@ -4,6 +4,7 @@
 // (the run history's panel data in VS Code, the comparison document in the CLI). vscode-free.
 import { STAND_IN_LABEL, type ComparisonModel } from '../report/comparison';
 import { formatValue } from '../report/format';
+import { traceOverheadLines } from '../report/traceOverheadText';
 import { buildVerdict } from '../report/verdict';
 import { agentField, agentJson } from './agentText';
 
@@ -47,6 +48,24 @@ export interface ResultSummary {
   notMeasured: { measurement: string; reason: string; grant: string | null }[];
   /** Key figures per column (mode, or RUN for a profile): median, range and runs; or why not measured. */
   figuresByColumn: Record<string, Record<string, Figure>>;
+  /**
+   * A profile's per-statement trace cost (profile tool's traceOverheadRuns, CLI --trace-overhead): elapsed with vs
+   * without the trace, or why it was not measured (figures null, never 0). Null for comparisons and older results.
+   */
+  traceOverhead: {
+    status: 'measured' | 'not-measured';
+    /** Asked for: runs each way; null when it was not asked for. */
+    runsEach: number | null;
+    /** Runs made in all, the profile's own first run included (fewer than 2×runsEach when the alternation stopped). */
+    runsMade: number;
+    /** The report's own words: the answer, the cost per statement or why not, how to switch the trace off (or on). */
+    lines: string[];
+    withTraceMs: { median: number; min: number; max: number; runs: number } | null;
+    withoutTraceMs: { median: number; min: number; max: number; runs: number } | null;
+    percent: number | null;
+    rangesOverlap: boolean | null;
+    perStatementMs: number | null;
+  } | null;
   /** What the run left behind on the server. */
   databaseState: string;
 }
@@ -61,6 +80,17 @@ function figureOf(model: ComparisonModel, id: string, column: string): Figure {
   if (row.notMeasured) return { notMeasured: row.notMeasured.reason, grant: row.notMeasured.grant };
   // Absent without a recorded reason (a source that was off, an average over no events): still not a zero.
   return { notMeasured: `no ${column} run has this figure`, grant: null };
+}
+
+const AGENT_SWITCH_ON = 'or, from an agent, durability_lens_profile with "traceOverheadRuns": 2';
+
+function traceOverheadOf(m: ComparisonModel): ResultSummary['traceOverhead'] {
+  const t = m.traceOverhead;
+  if (!t) return null;
+  const side = (s: typeof t.withTrace) => (s ? { median: s.medianMs, min: s.minMs, max: s.maxMs, runs: s.runs } : null);
+  // Not asked for: the report names the setting and the CLI flag; an agent's own way is its tool's input.
+  const lines = traceOverheadLines(t).map((l) => (t.runsEach === null && l.startsWith('To measure it: ') ? `${l.slice(0, -1)}, ${AGENT_SWITCH_ON}.` : l));
+  return { status: t.status, runsEach: t.runsEach, runsMade: Math.max(1, t.runs.length), lines, withTraceMs: side(t.withTrace), withoutTraceMs: side(t.withoutTrace), percent: t.percent, rangesOverlap: t.rangesOverlap, perStatementMs: t.perStatementMs };
 }
 
 function databaseStateOf(r: ResultInput): string {
@@ -107,6 +137,7 @@ export function summarizeResult(r: ResultInput): ResultSummary {
     consistency: (m.consistency ?? []).map((c) => ({ check: c.check, label: c.label, status: c.status, detail: c.detail })),
     notMeasured: (m.missing ?? []).map((x) => ({ measurement: x.measurement, reason: x.reason, grant: x.grant })),
     figuresByColumn,
+    traceOverhead: traceOverheadOf(m),
     databaseState: databaseStateOf(r),
   };
 }
@@ -118,6 +149,8 @@ export function resultText(s: ResultSummary): string {
     `${agentField(s.title)} — ${s.status}${s.error ? ` (${agentField(s.error)})` : ''}.`,
     s.verdict ? agentField(s.verdict.headline) : '',
     `Figures: ${agentField(s.figures)}.`,
+    // Asked for (traceOverheadRuns): its answer belongs with the verdict; not asked, it stays in the JSON.
+    s.traceOverhead && s.traceOverhead.runsEach !== null ? agentField(s.traceOverhead.lines[0] ?? '') : '',
     agentField(s.databaseState),
     s.notMeasured.length > 0 ? `Not measured (not zero): ${s.notMeasured.map((n) => agentField(n.measurement)).join(', ')} — see notMeasured for why and the GRANT.` : '',
   ].filter((x) => x !== '');

@@ -4,6 +4,8 @@
 // equal to them. vscode-free.
 
 /** A JSON Schema object as both hosts take it (VS Code's languageModelTools.inputSchema, MCP's tools/list inputSchema). */
+import { TRACE_OVERHEAD_MAX_RUNS, TRACE_OVERHEAD_MIN_RUNS } from '../profile/traceOverhead';
+
 export interface ToolInputSchema {
   type: 'object';
   properties: Record<string, Record<string, unknown>>;
@@ -41,6 +43,18 @@ const PATH_PROPERTY = {
 const LINE_PROPERTIES = {
   startLine: { type: 'integer', minimum: 1, description: '1-based first line of the T-SQL to run. With endLine: exactly those lines run (a selection; GO lines in it split batches). Without endLine: the GO batch containing this line runs, after the script\'s setup batches when it marks them (-- durability-lens: setup … measure). Omit both to run the whole file (its setup markers honoured); a file that defines a procedure, function or trigger is then refused (its CREATE/ALTER would run) — pass the lines of an EXEC that calls it.' },
   endLine: { type: 'integer', minimum: 1, description: '1-based last line (inclusive) of the T-SQL to run; needs startLine.' },
+};
+
+/**
+ * The profile tool's trace-overhead option: the CLI's `profile --trace-overhead N`, the setting
+ * durabilityLens.xe.traceOverheadRuns (profile/traceOverheadRun.ts). Only Profile takes it: a comparison runs without
+ * the per-statement trace (profile/compareRuns.ts), so there is nothing of it to measure there.
+ */
+const TRACE_OVERHEAD_PROPERTY = {
+  type: 'integer',
+  minimum: TRACE_OVERHEAD_MIN_RUNS,
+  maximum: TRACE_OVERHEAD_MAX_RUNS,
+  description: `Optional, ${TRACE_OVERHEAD_MIN_RUNS}–${TRACE_OVERHEAD_MAX_RUNS}: also measure what the per-statement trace (the Extended Events session that gives the per-statement figures) costs this workload. After the profile's own run, the same T-SQL runs again on the same connection, alternating without and with the trace, until it has run N times with the trace and N times without — 2×N runs in all, the setup batches before each — so every INSERT/UPDATE/DELETE or DDL in it runs 2×N times (that count is part of what the user confirms). The result's traceOverhead gives the median elapsed time with vs without the trace, the slowdown in %, whether the ranges overlap (then the difference may be noise) and the cost per traced statement; the rest of the result comes from the first run. Omit it to run the T-SQL once (in VS Code the user's setting durabilityLens.xe.traceOverheadRuns then decides). Same as \`durability-lens profile --trace-overhead N\`.`,
 };
 
 const RUN_NOTE =
@@ -83,9 +97,9 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
     displayName: 'Profile T-SQL',
     toolReferenceName: 'durabilityProfile',
     changesDatabase: true,
-    modelDescription: `Profiles T-SQL from a file once on the connected SQL Server database and returns where commit time went (elapsed, commits, log flushes, log bytes, WRITELOG and other waits, per-file IO), with the verdict and diagnosis as durability_lens_get_results gives them. ${RUN_NOTE} Durability Lens does not change DELAYED_DURABILITY; if the script does (ALTER DATABASE), the result says so and how to put it back.`,
+    modelDescription: `Profiles T-SQL from a file on the connected SQL Server database — once, unless traceOverheadRuns asks to also measure what the per-statement trace costs (then 2×traceOverheadRuns times) — and returns where commit time went (elapsed, commits, log flushes, log bytes, WRITELOG and other waits, per-file IO), with the verdict and diagnosis as durability_lens_get_results gives them. ${RUN_NOTE} Durability Lens does not change DELAYED_DURABILITY; if the script does (ALTER DATABASE), the result says so and how to put it back.`,
     userDescription: 'Run T-SQL from a file once with commit measurements (asks before changing data).',
-    inputSchema: { type: 'object', properties: { path: PATH_PROPERTY, ...LINE_PROPERTIES }, required: ['path'], additionalProperties: false },
+    inputSchema: { type: 'object', properties: { path: PATH_PROPERTY, ...LINE_PROPERTIES, traceOverheadRuns: TRACE_OVERHEAD_PROPERTY }, required: ['path'], additionalProperties: false },
   },
   {
     name: AgentTools.compareDurability,
@@ -116,10 +130,15 @@ export interface RunToolInput {
   path: string;
   startLine?: number;
   endLine?: number;
+  /** Profile only: runs each way of the trace-overhead measurement (2–10); undefined: not asked. */
+  traceOverheadRuns?: number;
 }
 
-/** Checks a run tool's input (the hosts validate against the schema too; this says what is wrong in words). */
-export function checkRunInput(input: unknown): RunToolInput | string {
+/**
+ * Checks a run tool's input (the hosts validate against the schema too; this says what is wrong in words). `tool` is
+ * the tool it was given to: only profile takes traceOverheadRuns.
+ */
+export function checkRunInput(input: unknown, tool: 'profile' | 'compare'): RunToolInput | string {
   const i = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   if (typeof i.path !== 'string' || i.path.trim() === '') return '"path" (the T-SQL file) is required.';
   const line = (v: unknown, name: string): number | undefined | string => {
@@ -132,5 +151,14 @@ export function checkRunInput(input: unknown): RunToolInput | string {
   if (typeof endLine === 'string') return endLine;
   if (endLine !== undefined && startLine === undefined) return '"endLine" needs "startLine".';
   if (startLine !== undefined && endLine !== undefined && endLine < startLine) return '"endLine" is before "startLine".';
-  return { path: i.path, startLine, endLine };
+  let traceOverheadRuns: number | undefined;
+  if (i.traceOverheadRuns !== undefined && i.traceOverheadRuns !== null) {
+    if (tool === 'compare') return `"traceOverheadRuns" is an option of ${AgentTools.profile} only: a comparison runs without the per-statement trace, so it has no trace cost to measure.`;
+    const n = i.traceOverheadRuns;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < TRACE_OVERHEAD_MIN_RUNS || n > TRACE_OVERHEAD_MAX_RUNS) {
+      return `"traceOverheadRuns" must be a whole number from ${TRACE_OVERHEAD_MIN_RUNS} to ${TRACE_OVERHEAD_MAX_RUNS} (runs each way, with and without the per-statement trace); omit it to run once.`;
+    }
+    traceOverheadRuns = n;
+  }
+  return { path: i.path, startLine, endLine, traceOverheadRuns };
 }

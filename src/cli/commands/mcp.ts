@@ -2,6 +2,7 @@
 // (src/agent) over the CLI core. Read-only by default (analyze a .sql file, read results); the profile and compare tools
 // exist only with --allow-run and a connection named on the command line — the user's consent, given where they start
 // the server, since an MCP client has no Durability Lens dialog to show the T-SQL in.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DURABILITY_MODES, type DurabilityMode } from '../../profile';
 import { EXIT_OK } from '../io';
@@ -30,10 +31,22 @@ const OPTIONS = section('Options', {
 
 const SECTIONS = [OPTIONS, CONNECTION] as const;
 
+function isFolder(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function runMcp({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: ConnectedCliIO, usageError: UsageFailure): Promise<number> {
   const { allowRun, root, modes, repetitions } = o;
   const named = o.connection !== null || o.server !== null;
   if (allowRun && !named) return usageError('--allow-run needs a connection named on the command line (--connection NAME|STRING)');
+  // A root that is not a folder (a client configuration copied with its example path) would only answer "no such
+  // file" to every call: said once, at start, where the client shows the server's log.
+  const rootDir = path.resolve(io.cwd ?? process.cwd(), root ?? '.');
+  if (!isFolder(rootDir)) return usageError(`--root ${rootDir}: no such folder (the tools read files under it only)`);
   let run: RunConsent | null = null;
   if (allowRun) {
     const resolved = resolveCliConnection(io, o);
@@ -49,7 +62,7 @@ async function runMcp({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: Co
   // left), as compare and profile do. MCP clients stop their servers with SIGTERM.
   const lifecycle = run ? runLifecycle(io, { journal: run.journal }) : null;
   try {
-    const host = new McpToolHost({ root: path.resolve(io.cwd ?? process.cwd(), root ?? '.'), io, run, stop: lifecycle?.signal });
+    const host = new McpToolHost({ root: rootDir, io, run, stop: lifecycle?.signal });
     // Loaded here: the SDK is needed only by this command.
     const { serveStdio } = await import(/* webpackMode: "eager" */ '../mcp/server');
     await serveStdio(host, MCP_SERVER_VERSION, lifecycle?.signal);
@@ -72,7 +85,8 @@ Tools, always:
   durability_lens_get_results         verdict, causes, consistency and not-measured figures of the latest run of
                                       this server, or of a comparison JSON file (reads only)
 Tools, only with --allow-run:
-  durability_lens_profile             RUNS T-SQL from a .sql file on the connection, measured
+  durability_lens_profile             RUNS T-SQL from a .sql file on the connection, measured (with
+                                      traceOverheadRuns N: 2×N times, to measure the per-statement trace's cost)
   durability_lens_compare_durability  RUNS it repeatedly under DELAYED_DURABILITY DISABLED and FORCED, switching the
                                       database's setting with ALTER DATABASE and restoring it
 

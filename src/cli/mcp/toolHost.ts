@@ -11,7 +11,7 @@ import { resultText, summarizeResult, type ResultInput } from '../../agent/resul
 import { AgentTools, checkRunInput, type AgentToolName, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText, type SelectedWorkload } from '../../agent/workloadSelection';
 import { connectionFailureText } from '../commands/shared';
-import { describePlan, pendingRestores, profileConnectionSource, profileRun, runComparison, SetupMarkerError, type ProgressEvent, type RestoreJournal } from '../../profile';
+import { describePlan, pendingRestores, profileConnectionSource, profileRun, runComparison, SetupMarkerError, traceOverheadPlanText, type ProgressEvent, type RestoreJournal } from '../../profile';
 import { buildComparisonModel, comparisonDocument } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ConnectionProfile } from '../../db/types';
@@ -93,7 +93,7 @@ export class McpToolHost {
       case AgentTools.profile:
       case AgentTools.compareDurability: {
         if (!this.options.run) return fail(REFUSED_WITHOUT_ALLOW_RUN);
-        const checked = checkRunInput(input);
+        const checked = checkRunInput(input, name === AgentTools.profile ? 'profile' : 'compare');
         if (typeof checked === 'string') return fail(checked);
         if (this.options.stop?.aborted) return fail('Refused: this MCP server is stopping. Nothing was run.');
         const stop = this.options.stop;
@@ -178,7 +178,7 @@ export class McpToolHost {
     if (this.running) return fail('A profile or comparison started by this server is still running; wait for it (one run at a time). Nothing was run.');
     this.running = true;
     try {
-      return mode === 'profile' ? await this.profile(input.path, workload, run, signal, onProgress) : await this.compare(input.path, workload, run, signal, onProgress);
+      return mode === 'profile' ? await this.profile(input.path, workload, input.traceOverheadRuns, run, signal, onProgress) : await this.compare(input.path, workload, run, signal, onProgress);
     } catch (err) {
       if (err instanceof SetupMarkerError) return fail(`${err.message} Nothing was run.`);
       if ((err as Error).name === 'AbortError') return fail('Cancelled before anything was measured; the event session was dropped and DELAYED_DURABILITY was not changed.');
@@ -201,22 +201,27 @@ export class McpToolHost {
     };
   }
 
-  private async profile(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+  private async profile(file: string, workload: SelectedWorkload, overheadRuns: number | undefined, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
     const what = `${workloadText(workload)} of ${agentField(file)}`;
-    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)} (--allow-run).\n`);
+    // Asked for (traceOverheadRuns, as profile --trace-overhead): the plan says the workload runs 2×N times.
+    const times = overheadRuns === undefined ? '' : `; it ${traceOverheadPlanText(overheadRuns)}`;
+    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)}${times} (--allow-run).\n`);
     const result = await profileRun({
       connections: profileConnectionSource(run.profile, run.secret),
       batches: workload.batches,
       target: { kind: workload.kind, label: file },
       xe: { enabled: true, statements: true },
       sampling: { enabled: true },
+      traceOverheadRuns: overheadRuns,
       onProgress: this.progress(onProgress),
       signal,
     });
     const model = buildComparisonModel([result]);
     const entry: ResultInput = { kind: 'profile', title: `Profile of ${what}`, createdAt: new Date().toISOString(), workload: what, status: result.status, error: result.errors[0] ? `SQL error ${result.errors[0].number}: ${result.errors[0].message}` : null, restore: null, model };
     this.latest.profile = entry;
-    const ran = `This call RAN ${what} against ${this.database(run)} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database. ${result.workloadDurabilityChange?.message ?? 'DELAYED_DURABILITY was not changed.'}${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
+    const made = Math.max(1, result.traceOverhead?.runs.length ?? 1);
+    const count = overheadRuns === undefined ? '' : ` ${made} time(s) (traceOverheadRuns ${overheadRuns}: ${overheadRuns} with the per-statement trace and ${overheadRuns} without, alternating${made < overheadRuns * 2 ? `; it stopped after run ${made}` : ''})`;
+    const ran = `This call RAN ${what} against ${this.database(run)}${count} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database${overheadRuns === undefined ? '' : ' each time'}.${result.workloadDurabilityChange ? ` ${result.workloadDurabilityChange.message}` : ' DELAYED_DURABILITY was not changed.'}${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
     return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status === 'workload-error' };
   }
 

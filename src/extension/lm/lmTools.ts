@@ -16,6 +16,7 @@ import { selectWorkload, workloadText } from '../../agent/workloadSelection';
 import type { ConnectionManager } from '../connections';
 import type { ProfilingController } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
+import { currentRunSettings, traceOverheadRunsOf } from '../runOptions';
 import { resultInputOfEntry } from './historyResult';
 
 export interface LmToolDeps {
@@ -151,14 +152,16 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunToolInput>): vscode.PreparedToolInvocation {
     const i = options.input ?? ({} as RunToolInput);
     // Nothing to confirm for what invoke refuses anyway (bad input, a file outside the workspace): it says why.
-    const checked = checkRunInput(i);
-    const where = typeof checked === 'string' ? checked : locate(checked.path);
+    const checked = checkRunInput(i, this.mode);
+    const where = typeof checked === 'string' ? checked : (traceOffProblem(checked) ?? locate(checked.path));
     if (typeof where === 'string') return { invocationMessage: `Durability Lens refuses this request: ${agentField(where)}` };
+    // The agent's count, or the user's setting: a Profile measuring the trace's cost runs the workload 2×N times.
+    const overhead = this.mode === 'profile' ? ((checked as RunToolInput).traceOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
     const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
     const active = this.deps.connections.current;
     // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: appendText escapes them.
     const message = new vscode.MarkdownString('Durability Lens will ');
-    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : ' once on ');
+    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : overhead !== undefined ? ` ${overhead * 2} times (${overhead} with the per-statement trace, ${overhead} without, to measure what the trace costs) on ` : ' once on ');
     if (active) message.appendMarkdown('database **').appendText(active.database).appendMarkdown('** on **').appendText(active.serverLabel).appendMarkdown('**');
     else message.appendMarkdown('a SQL Server connection (you will be asked to connect)');
     message.appendMarkdown(this.mode === 'compare' ? ', switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards' : ' with commit measurements');
@@ -170,8 +173,10 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<RunToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const input = checkRunInput(options.input);
+    const input = checkRunInput(options.input, this.mode);
     if (typeof input === 'string') throw new Error(input);
+    const traceOff = traceOffProblem(input);
+    if (traceOff) return text(traceOff);
     if (this.deps.controller.isRunning) return text('A Durability Lens run is already in progress in this window; wait for it to finish (or cancel it in its notification). Nothing was run.');
     const document = await sqlDocument(input.path);
     if (typeof document === 'string') throw new Error(document);
@@ -183,7 +188,7 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     const cancel = token.onCancellationRequested(() => void this.deps.controller.stop(10_000));
     try {
       // The lens's own flow: Restricted Mode, connect, the consent view, the comparison confirmation, the panel.
-      await this.deps.controller.runWorkload(document, { ...selected, consent: undefined }, this.mode);
+      await this.deps.controller.runWorkload(document, { ...selected, consent: undefined }, this.mode, { traceOverheadRuns: input.traceOverheadRuns });
     } finally {
       cancel.dispose();
     }
@@ -193,11 +198,25 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
       return text(`Nothing was measured for ${what}: the user declined the confirmation, was not connected, the run was refused (for example a missing permission or an availability-group database), cancelled, or failed before producing figures. Nothing that needed confirmation was run without it. The Durability Lens output channel says which.`);
     }
     const summary = summarizeResult(resultInputOfEntry(newest));
+    const overhead = summary.traceOverhead?.runsEach != null ? summary.traceOverhead : null;
+    const times = overhead ? ` ${overhead.runsMade} times (traceOverheadRuns ${overhead.runsEach}: alternating with and without the per-statement trace)` : '';
     const changed = this.mode === 'compare'
       ? `It ran ${what} on ${agentField(summary.database ?? 'the database')} after the user confirmed it, switching DELAYED_DURABILITY while it ran. ${agentField(summary.databaseState)}`
-      : `It ran ${what} on ${agentField(summary.database ?? 'the database')} after the user confirmed anything that changes data or schema. ${agentField(summary.databaseState)}`;
+      : `It ran ${what} on ${agentField(summary.database ?? 'the database')}${times} after the user confirmed anything that changes data or schema. ${agentField(summary.databaseState)}`;
     return text(`${changed}\n\n${resultText(summary)}`);
   }
+}
+
+/**
+ * traceOverheadRuns measures the per-statement trace, which the user's settings may switch off (as the CLI refuses
+ * --trace-overhead with --no-statements): then nothing runs, rather than a run whose asked-for figure is missing.
+ */
+function traceOffProblem(input: RunToolInput): string | null {
+  if (input.traceOverheadRuns === undefined) return null;
+  const s = currentRunSettings();
+  if (s.xeEnabled && s.xeStatements) return null;
+  const off = !s.xeEnabled ? 'durabilityLens.xe.enabled is false' : 'durabilityLens.xe.statements is false';
+  return `"traceOverheadRuns" measures what the per-statement trace costs, and the user's setting ${off}, so there is no trace to measure. Nothing was run. Ask again without traceOverheadRuns, or the user turns the setting back on.`;
 }
 
 /** Registers the four tools; none when this VS Code has no language-model tool API. */

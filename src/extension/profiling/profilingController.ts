@@ -131,9 +131,12 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     clearTimeout(timer);
   }
 
-  /** Profile or compare a workload built elsewhere (the procedure lens's RPC call, procedureRun.ts). */
-  async runWorkload(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
-    await this.run(document, target, mode);
+  /**
+   * Profile or compare a workload built elsewhere (the procedure lens's RPC call, procedureRun.ts; the agent tools,
+   * lm/lmTools.ts). `asked.traceOverheadRuns`: the agent tool's trace-overhead request, instead of the setting's.
+   */
+  async runWorkload(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, asked?: { traceOverheadRuns?: number | undefined }): Promise<void> {
+    await this.run(document, target, mode, asked?.traceOverheadRuns);
   }
 
   /** Asks to connect when there is no connection; true when there is one afterwards. */
@@ -148,7 +151,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return false;
   }
 
-  private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode): Promise<void> {
+  private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, askedOverheadRuns?: number): Promise<void> {
     const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${targetText(target)}`;
     // Restricted Mode: nothing from the workspace's files is sent, so nothing is asked either (not even to connect).
     if (!(await this.consent.trusted(what))) return;
@@ -161,21 +164,21 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     let finished!: () => void;
     this.running = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
     try {
-      await this.runClaimed(document, target, mode, what, abort);
+      await this.runClaimed(document, target, mode, what, abort, askedOverheadRuns);
     } finally {
       this.running = null;
       finished();
     }
   }
 
-  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController): Promise<void> {
+  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController, askedOverheadRuns: number | undefined): Promise<void> {
     if (!(await this.ensureConnected(what))) return;
     if (abort.signal.aborted) return;
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
     // Read before the confirmation, which shows it: a Profile that measures the trace's cost runs the workload 2×N times.
-    const overheadRuns = mode === 'profile' ? traceOverheadRunsOf(currentRunSettings()) : undefined;
-    const overheadPlan = withTraceOverheadPlan(target.consent ?? partsOfWorkload(target.batches, mode), overheadRuns);
+    const overheadRuns = mode === 'profile' ? (askedOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
+    const overheadPlan = withTraceOverheadPlan(target.consent ?? partsOfWorkload(target.batches, mode), overheadRuns, askedOverheadRuns !== undefined ? 'agent' : 'setting');
     // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
     const request: ConsentRequest = {
       action: what.charAt(0).toUpperCase() + what.slice(1),
@@ -228,7 +231,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
         const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
         try {
           if (mode === 'profile') {
-            if (overheadRuns !== undefined) this.output.info(`This profile ${traceOverheadPlanText(overheadRuns)} (durabilityLens.xe.traceOverheadRuns).`);
+            if (overheadRuns !== undefined) this.output.info(`This profile ${traceOverheadPlanText(overheadRuns)} (${askedOverheadRuns !== undefined ? 'asked by an agent tool: traceOverheadRuns' : 'durabilityLens.xe.traceOverheadRuns'}).`);
             const run = await profileRun({ connections: source, batches: target.batches, traceOverheadRuns: overheadRuns, ...core, ...callbacks });
             this.showErrors(document, run.errors);
             const data = panelDataFromRun(run, active.serverLabel);

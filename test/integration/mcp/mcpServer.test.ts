@@ -144,6 +144,36 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     assert.match(textOf(refused), /would run its CREATE\/ALTER — redeploying it/);
   });
 
+  it('with --allow-run: profile takes traceOverheadRuns (as profile --trace-overhead): lists it, runs 2×N times alternating, says so and the trace cost reads back; compare refuses it', async () => {
+    const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json')]);
+    const profileTool = (await client.listTools()).tools.find((x) => x.name === AgentTools.profile)!;
+    const option = (profileTool.inputSchema.properties as Record<string, { type: string; minimum: number; maximum: number; description: string }>).traceOverheadRuns!;
+    assert.deepEqual([option.type, option.minimum, option.maximum], ['integer', 2, 10]);
+    assert.match(option.description, /2×N runs in all/);
+    const lines = s1Script(40, table).split('\n');
+    const loopLine = lines.findIndex((l) => /^WHILE/.test(l)) + 1;
+    const profiled = await client.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql', startLine: loopLine, traceOverheadRuns: 2 } }, undefined, { timeout: 150_000 });
+    const text = textOf(profiled);
+    assert.notEqual((profiled as ToolText).isError, true, text);
+    assert.match(text, /^This call RAN batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql against database \S+ on \S+ 4 time\(s\) \(traceOverheadRuns 2: 2 with the per-statement trace and 2 without, alternating\) \(allowed by --allow-run\)/);
+    assert.match(text, /changed the database each time\. DELAYED_DURABILITY was not changed\./);
+    assert.match(stderr, /profiling batch 3 .* it runs the workload 4 times: 2 with the per-statement trace, 2 without \(alternating, to measure what the trace costs\) \(--allow-run\)/);
+    const summary = JSON.parse(text.slice(text.indexOf('\n\n{') + 2)) as { traceOverhead: { status: string; runsEach: number; runsMade: number; withTraceMs: { runs: number } | null; withoutTraceMs: { runs: number } | null; lines: string[] } };
+    assert.equal(summary.traceOverhead.runsEach, 2);
+    assert.equal(summary.traceOverhead.runsMade, 4);
+    assert.equal(summary.traceOverhead.withTraceMs?.runs, 2, JSON.stringify(summary.traceOverhead));
+    assert.equal(summary.traceOverhead.withoutTraceMs?.runs, 2);
+    // Its answer is in the head the agent quotes, as the report words it (stand-in figures said as such).
+    assert.ok(text.split('\n\n')[1]!.includes(summary.traceOverhead.lines[0]!), text);
+    if (t.standin) assert.match(summary.traceOverhead.lines[0]!, /stand-in figures, not SQL Server's/);
+    const refused = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql', traceOverheadRuns: 2 } });
+    assert.equal((refused as ToolText).isError, true);
+    assert.match(textOf(refused), /"traceOverheadRuns" is an option of durability_lens_profile only/);
+    const tooMany = await client.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql', traceOverheadRuns: 11 } });
+    assert.equal((tooMany as ToolText).isError, true);
+    assert.match(textOf(tooMany), /from 2 to 10/);
+  });
+
   it('with --allow-run: a second call while a comparison runs is refused at once; a comparison while another session holds the database is refused, nothing changed', async () => {
     const original = (await t.state()).setting;
     const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json'), '--repeat', '1']);

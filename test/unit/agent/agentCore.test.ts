@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { summarizeAnalysis } from '../../../src/agent/analysisSummary';
 import { resultText, summarizeResult } from '../../../src/agent/resultSummary';
-import { AGENT_TOOLS, checkRunInput } from '../../../src/agent/toolDefinitions';
+import { AGENT_TOOLS, AgentTools, checkRunInput } from '../../../src/agent/toolDefinitions';
+import { summarizeTraceOverhead, traceOverheadNotMeasured, TRACE_OVERHEAD_MAX_RUNS, TRACE_OVERHEAD_MIN_RUNS, TRACE_OVERHEAD_SWITCH_ON } from '../../../src/profile/traceOverhead';
 import { selectWorkload } from '../../../src/agent/workloadSelection';
 import { buildComparisonModel } from '../../../src/report/comparison';
 import { makeRun } from '../report/runFixture';
@@ -63,12 +64,31 @@ describe('agent core: workload selection, input checks, analysis and result summ
   });
 
   it('checks run input in words', () => {
-    assert.deepEqual(checkRunInput({ path: 'a.sql', startLine: 2, endLine: 4 }), { path: 'a.sql', startLine: 2, endLine: 4 });
-    assert.match(checkRunInput({}) as string, /"path"/);
-    assert.match(checkRunInput({ path: 'a.sql', startLine: 0 }) as string, /whole number ≥ 1/);
-    assert.match(checkRunInput({ path: 'a.sql', startLine: 1.5 }) as string, /whole number/);
-    assert.match(checkRunInput({ path: 'a.sql', endLine: 3 }) as string, /needs "startLine"/);
-    assert.match(checkRunInput({ path: 'a.sql', startLine: 5, endLine: 3 }) as string, /before "startLine"/);
+    assert.deepEqual(checkRunInput({ path: 'a.sql', startLine: 2, endLine: 4 }, 'compare'), { path: 'a.sql', startLine: 2, endLine: 4, traceOverheadRuns: undefined });
+    assert.match(checkRunInput({}, 'profile') as string, /"path"/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 0 }, 'profile') as string, /whole number ≥ 1/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 1.5 }, 'profile') as string, /whole number/);
+    assert.match(checkRunInput({ path: 'a.sql', endLine: 3 }, 'profile') as string, /needs "startLine"/);
+    assert.match(checkRunInput({ path: 'a.sql', startLine: 5, endLine: 3 }, 'profile') as string, /before "startLine"/);
+  });
+
+  it('traceOverheadRuns: profile only, 2–10 runs each way, as profile --trace-overhead', () => {
+    assert.deepEqual(checkRunInput({ path: 'a.sql', traceOverheadRuns: 3 }, 'profile'), { path: 'a.sql', startLine: undefined, endLine: undefined, traceOverheadRuns: 3 });
+    for (const bad of [1, 11, 2.5, '3', 0, -2]) {
+      assert.match(checkRunInput({ path: 'a.sql', traceOverheadRuns: bad }, 'profile') as string, /"traceOverheadRuns" must be a whole number from 2 to 10/, String(bad));
+    }
+    assert.match(checkRunInput({ path: 'a.sql', traceOverheadRuns: 2 }, 'compare') as string, /option of durability_lens_profile only: a comparison runs without the per-statement trace/);
+    const profile = AGENT_TOOLS.find((t) => t.name === AgentTools.profile)!;
+    const compare = AGENT_TOOLS.find((t) => t.name === AgentTools.compareDurability)!;
+    const option = profile.inputSchema.properties.traceOverheadRuns!;
+    assert.deepEqual([option.type, option.minimum, option.maximum], ['integer', TRACE_OVERHEAD_MIN_RUNS, TRACE_OVERHEAD_MAX_RUNS]);
+    // What the agent reads: the count it causes (2×N runs, every change in it 2×N times), that it is confirmed, what comes back, the default.
+    assert.match(String(option.description), /2×N runs in all, the setup batches before each/);
+    assert.match(String(option.description), /every INSERT\/UPDATE\/DELETE or DDL in it runs 2×N times \(that count is part of what the user confirms\)/);
+    assert.match(String(option.description), /traceOverhead gives the median elapsed time with vs without the trace/);
+    assert.match(String(option.description), /Omit it to run the T-SQL once \(in VS Code the user's setting durabilityLens\.xe\.traceOverheadRuns then decides\)/);
+    assert.match(String(option.description), /durability-lens profile --trace-overhead N/);
+    assert.equal(compare.inputSchema.properties.traceOverheadRuns, undefined);
   });
 
   it('every tool declares an object schema without extra properties; the run tools require a path and say they change the database', () => {
@@ -113,5 +133,33 @@ describe('agent core: workload selection, input checks, analysis and result summ
     const profile = summarizeResult({ kind: 'profile', title: 'p', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([makeRun({ mode: null })]) });
     assert.match(profile.databaseState, /not changed/);
     assert.equal(profile.figures, 'SQL Server (measured)');
+  });
+
+  it('a profile\'s trace overhead: measured, its answer in the head and figures in the JSON; not asked, null figures and the agent\'s way to ask', () => {
+    const measured = makeRun({ mode: null });
+    measured.traceOverhead = summarizeTraceOverhead(
+      [{ order: 1, trace: 'with', elapsedMs: 180, status: 'completed' }, { order: 2, trace: 'without', elapsedMs: 100, status: 'completed' }, { order: 3, trace: 'with', elapsedMs: 190, status: 'completed' }, { order: 4, trace: 'without', elapsedMs: 110, status: 'completed' }],
+      2, 'the first run with the trace has no statement figures', 'stand-in',
+    );
+    const s = summarizeResult({ kind: 'profile', title: 'Profile of s.sql', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([measured]) });
+    assert.equal(s.traceOverhead!.status, 'measured');
+    assert.equal(s.traceOverhead!.runsEach, 2);
+    assert.deepEqual(s.traceOverhead!.withTraceMs, { median: 185, min: 180, max: 190, runs: 2 });
+    assert.deepEqual(s.traceOverhead!.withoutTraceMs, { median: 105, min: 100, max: 110, runs: 2 });
+    assert.equal(s.traceOverhead!.percent, 76.2);
+    assert.equal(s.traceOverhead!.rangesOverlap, false);
+    assert.equal(s.traceOverhead!.perStatementMs, null);
+    const head = resultText(s).split('\n\n')[0]!;
+    assert.match(head, /The per-statement trace slowed this run by 76\.2 % \(stand-in figures, not SQL Server's\)/);
+
+    const notAsked = makeRun({ mode: null });
+    notAsked.traceOverhead = traceOverheadNotMeasured('Not measured: it is measured only when asked.', TRACE_OVERHEAD_SWITCH_ON, 'sql-server');
+    const n = summarizeResult({ kind: 'profile', title: 'p', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([notAsked]) });
+    assert.equal(n.traceOverhead!.status, 'not-measured');
+    assert.deepEqual([n.traceOverhead!.withTraceMs, n.traceOverhead!.percent, n.traceOverhead!.perStatementMs], [null, null, null]);
+    assert.match(n.traceOverhead!.lines.at(-1)!, /^To measure it: the setting durabilityLens\.xe\.traceOverheadRuns: 2 \(CLI: profile --trace-overhead 2\), or, from an agent, durability_lens_profile with "traceOverheadRuns": 2\.$/);
+    assert.doesNotMatch(resultText(n).split('\n\n')[0]!, /trace/, 'not asked: the head stays on the verdict');
+    // A comparison has none.
+    assert.equal(summarizeResult({ kind: 'comparison', title: 'c', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([makeRun({ mode: 'DISABLED' }), makeRun({ mode: 'FORCED' })]) }).traceOverhead, null);
   });
 });

@@ -1,6 +1,7 @@
 // The one option parser (src/cli/options): an option declared once is parsed the same way by every command that
 // takes it, and unknown, repeated and value-less options are refused with the same words (exit 2) everywhere.
 import { strict as assert } from 'node:assert';
+import { resolve as resolvePath } from 'node:path';
 import { commands } from '../../../src/cli/commands/index';
 import { runCli } from '../../../src/cli/dispatch';
 import type { CliCommand, CliIO } from '../../../src/cli/io';
@@ -241,6 +242,8 @@ describe('cli options: the same words in every command', () => {
       [['compare', '--modes', 'FORCED,forced'], '--modes: FORCED is given twice'],
       [['compare', '--modes', 'DISABLED,,FORCED'], "--modes: 'DISABLED,,FORCED' has an empty item; write the modes as DISABLED,FORCED"],
       [['mcp', '--repeat', '21'], "--repeat must be a whole number from 1 to 20, not '21'"],
+      // The read-only client example of docs/agents.md copied as it stands: its example folder is not on this machine.
+      [['mcp', '--root', '/home/me/sql-not-here'], `--root ${resolvePath('/home/me/sql-not-here')}: no such folder (the tools read files under it only)`],
       [['top-log', '--hours', '2161'], "--hours must be a number of hours above 0 and at most 2160, not '2161'"],
       [['top-log', '--top', '0'], "--top must be a whole number from 1 to 200, not '0'"],
     ] as const) {

@@ -210,6 +210,56 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     assert.match(await invoke(AgentTools.getResults, { kind: 'comparison' }), /"kind": "comparison"/);
   });
 
+  it('profile with traceOverheadRuns: VS Code\'s confirmation and the consent view say 2×N runs; declined, nothing runs; confirmed, it alternates and the trace cost reads back', async () => {
+    const input = { path: 'file:///w/lm.sql', startLine: 7, endLine: 12, traceOverheadRuns: 2 };
+    const prepared = tool(AgentTools.profile).prepareInvocation!({ input }, undefined);
+    assert.match(prepared.confirmationMessages!.message.value, /lines 7–12 4 times \(2 with the per-statement trace, 2 without, to measure what the trace costs\) on database \*\*lab\*\*/);
+    const before = history.list().length;
+    fake.messageAnswers = [undefined]; // the consent view is closed
+    assert.match(await invoke(AgentTools.profile, input), /^Nothing was measured for the selection \(lines 7–12\)/);
+    const consent = fake.shown.find((x) => x.modal && CONSENT.test(x.message));
+    assert.ok(consent, JSON.stringify(fake.shown.map((x) => x.message)));
+    assert.match(consent.detail!, /This profile runs the workload 4 times: 2 with the per-statement trace, 2 without \(alternating, to measure what the trace costs\): the agent's tool call asked for it \(traceOverheadRuns: 2\)\./);
+    assert.match(consent.detail!, /── Trace-overhead measurement \(asked by the agent: traceOverheadRuns: 2\) \(not in the document\) — repeats everything above 4 times ──/);
+    assert.equal(history.list().length, before);
+
+    fake.shown = [];
+    fake.messageAnswers = ['Run'];
+    const ran = await invoke(AgentTools.profile, input);
+    assert.ok(fake.shown.some((x) => x.modal && CONSENT.test(x.message)), 'a confirmation of the single run does not cover 4 runs');
+    assert.match(ran, /^It ran the selection \(lines 7–12\) of file:\/\/\/w\/lm\.sql on lab 4 times \(traceOverheadRuns 2: alternating with and without the per-statement trace\) after the user confirmed/);
+    assert.match(ran.split('\n\n')[1]!, /per-statement trace (slowed this run by [\d.]+ %|did not measurably slow this run|cost)/);
+    const summary = JSON.parse(ran.slice(ran.indexOf('\n\n{') + 2)) as { traceOverhead: { runsEach: number; runsMade: number; withTraceMs: { runs: number } | null; withoutTraceMs: { runs: number } | null } };
+    assert.equal(summary.traceOverhead.runsEach, 2);
+    assert.equal(summary.traceOverhead.runsMade, 4);
+    assert.equal(summary.traceOverhead.withTraceMs?.runs, 2, JSON.stringify(summary.traceOverhead));
+    assert.equal(summary.traceOverhead.withoutTraceMs?.runs, 2);
+    // It went into the run history, where get_results reads it.
+    assert.equal(history.list().length, before + 1);
+  });
+
+  it('traceOverheadRuns: the user\'s setting when the agent omits it; refused with the trace off in settings or on compare, nothing asked', async () => {
+    fake.settings['durabilityLens.xe.traceOverheadRuns'] = 3;
+    try {
+      const prepared = tool(AgentTools.profile).prepareInvocation!({ input: { path: 'file:///w/lm.sql' } }, undefined);
+      assert.match(prepared.confirmationMessages!.message.value, /6 times \(3 with the per-statement trace, 3 without/);
+    } finally {
+      delete fake.settings['durabilityLens.xe.traceOverheadRuns'];
+    }
+    assert.match(tool(AgentTools.profile).prepareInvocation!({ input: { path: 'file:///w/lm.sql' } }, undefined).confirmationMessages!.message.value, /the whole file\\\) once on database/);
+    fake.settings['durabilityLens.xe.statements'] = false;
+    try {
+      const input = { path: 'file:///w/lm.sql', traceOverheadRuns: 2 };
+      const prepared = tool(AgentTools.profile).prepareInvocation!({ input }, undefined);
+      assert.equal(prepared.confirmationMessages, undefined);
+      assert.equal(await invoke(AgentTools.profile, input), '"traceOverheadRuns" measures what the per-statement trace costs, and the user\'s setting durabilityLens.xe.statements is false, so there is no trace to measure. Nothing was run. Ask again without traceOverheadRuns, or the user turns the setting back on.');
+    } finally {
+      delete fake.settings['durabilityLens.xe.statements'];
+    }
+    await assert.rejects(invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', traceOverheadRuns: 2 }), /"traceOverheadRuns" is an option of durability_lens_profile only/);
+    assert.equal(fake.shown.filter((x) => x.modal).length, 0);
+  });
+
   it('refuses a routine\'s CREATE batch by line, running nothing', async () => {
     fake.documents.push(fakeDocument('CREATE PROCEDURE dbo.p\nAS\nINSERT INTO dbo.lm_rows (id) VALUES (1);\nGO\n', 'file:///w/p.sql'));
     const text = await invoke(AgentTools.profile, { path: 'file:///w/p.sql', startLine: 3 });
