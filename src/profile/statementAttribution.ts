@@ -116,6 +116,8 @@ export function locateStatement(
   batches: readonly WorkloadBatch[],
   ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null },
   startAt = 0,
+  /** Only a batch that holds the statement's text (or line) at its offset: no single-batch fallback (dynamic SQL). */
+  exact = false,
 ): StatementLocation | null {
   const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
   const matches = (i: number): boolean => {
@@ -135,7 +137,7 @@ export function locateStatement(
       break;
     }
   }
-  if (batchIndex < 0 && batches.length === 1 && ev.line !== null) batchIndex = 0;
+  if (batchIndex < 0 && !exact && batches.length === 1 && ev.line !== null) batchIndex = 0;
   if (batchIndex < 0) return null;
   const batch = batches[batchIndex]!;
   const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
@@ -182,6 +184,8 @@ export class StatementAccumulator {
   private pendingWaits = 0;
   private pendingMs = 0;
   private pendingNested = 0;
+  /** query_hash of the nested statements waiting for their caller's completion. */
+  private pendingNestedHashes: string[] = [];
   unattributedWaits = 0;
   unattributedMs = 0;
   attributedWaits = 0;
@@ -211,7 +215,8 @@ export class StatementAccumulator {
       const module = objectName ? this.opts.modules?.find((m) => m.name.toLowerCase() === objectName.toLowerCase()) : undefined;
       // A batch sent through sp_executesql (a concurrency sweep's session-param marker) reports its statements as
       // sp_statement_completed of dynamic SQL whose text is our batch: its text at its offset locates it in the file.
-      const ours = !module && !objectName && ev.statement ? locateStatement(this.opts.batches, ev, this.cursor) : null;
+      // Only its text at that offset does: other dynamic SQL (EXEC('…') in the batch) is not a line of ours.
+      const ours = !module && !objectName && ev.statement ? locateStatement(this.opts.batches, ev, this.cursor, true) : null;
       if (ours) {
         this.cursor = ours.batchIndex;
         where = ours;
@@ -220,6 +225,8 @@ export class StatementAccumulator {
         // (whose completion follows).
         this.pendingNested++;
         this.nestedStatements++;
+        const nestedHash = hashText(e.actions?.query_hash?.value);
+        if (nestedHash !== null) this.pendingNestedHashes.push(nestedHash);
         return;
       } else where = { ...moduleLocation(module, ev), module: objectName };
     } else {
@@ -242,6 +249,11 @@ export class StatementAccumulator {
       f.executions++;
       const hash = hashText(e.actions?.query_hash?.value);
       if (hash !== null) this.hashOf.set(key, hash);
+      if (this.pendingNestedHashes.length > 0) {
+        const folded = this.foldedOf.get(key) ?? new Map<string, number>();
+        for (const h of this.pendingNestedHashes) folded.set(h, (folded.get(h) ?? 0) + 1);
+        this.foldedOf.set(key, folded);
+      }
       f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
       f.rows += num(d.row_count?.value) ?? 0;
       f.writelogWaits += this.pendingWaits;
@@ -253,6 +265,7 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     this.pendingNested = 0;
+    this.pendingNestedHashes = [];
   }
 
   /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
@@ -260,6 +273,8 @@ export class StatementAccumulator {
 
   /** The sampled statement's query_hash, by figure key. */
   private readonly hashOf = new Map<string, string>();
+  /** By figure key: the query_hash (and sampled executions) of the nested statements folded into it. */
+  private readonly foldedOf = new Map<string, Map<string, number>>();
   /** The figures with the exact counts applied (set by the histograms event, which comes after the sample). */
   private exact: StatementFigure[] | null = null;
 
@@ -274,7 +289,8 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     if (h.executionsByHash === null && h.waitsByHash === null) return;
-    const sampled: SampledStatement[] = [...this.byKey].map(([key, figure]) => ({ figure, hash: this.hashOf.get(key) ?? null }));
+    this.pendingNestedHashes = [];
+    const sampled: SampledStatement[] = [...this.byKey].map(([key, figure]) => ({ figure, hash: this.hashOf.get(key) ?? null, folded: this.foldedOf.get(key) }));
     const merged = mergeExactCounts(sampled, h);
     h.notes.push(...merged.notes);
     if (merged.unattributedWaits !== null) {

@@ -111,6 +111,33 @@ describe('profile: per-statement attribution', () => {
     assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 1, 1]);
   });
 
+  it('one batch: dynamic SQL whose text is not the batch\'s at its offset folds into its caller, never a line with the batch\'s text there', () => {
+    const batch = 'SET NOCOUNT ON;\nDECLARE @i int = 0;\nEXEC (N\'INSERT INTO t VALUES (1)\');\nINSERT INTO t VALUES (2);';
+    const call = [{ text: batch, repeat: 1, firstLine: 10 }];
+    const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    // The dynamic batch's own statement: line 1, offset 0 of its text, object_name empty (not a procedure).
+    const dynamic = stmtEvent('INSERT INTO t VALUES (1)', 'INSERT INTO t VALUES (1)', { nested: true, rows: 1 });
+    dynamic.data.object_name = { value: '' };
+    acc.add(stmtEvent(batch, 'SET NOCOUNT ON'));
+    acc.add(stmtEvent(batch, 'DECLARE @i int = 0'));
+    acc.add(wait(1000));
+    acc.add(dynamic);
+    acc.add(stmtEvent(batch, "EXEC (N'INSERT INTO t VALUES (1)')"));
+    acc.add(wait(1000));
+    acc.add(stmtEvent(batch, 'INSERT INTO t VALUES (2)', { rows: 1 }));
+    const figures = acc.finish();
+    assert.deepEqual(figures.map((f) => [f.line, f.text, f.writelogWaits, f.nestedStatements]).sort(), [
+      [11, 'SET NOCOUNT ON', 0, 0],
+      [12, 'DECLARE @i int = 0', 0, 0],
+      [13, "EXEC (N'INSERT INTO t VALUES (1)')", 1, 1],
+      [14, 'INSERT INTO t VALUES (2)', 1, 0],
+    ]);
+    // A batch sent through sp_executesql (its text is ours) still lands on its own lines.
+    const swept = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    swept.add(stmtEvent(batch, 'INSERT INTO t VALUES (2)', { nested: true }));
+    assert.deepEqual(swept.finish().map((f) => [f.line, f.text]), [[14, 'INSERT INTO t VALUES (2)']]);
+  });
+
   it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {
     assert.equal(toMs(1500, 'microseconds'), 1.5);
     assert.equal(toMs(3, 'milliseconds'), 3);

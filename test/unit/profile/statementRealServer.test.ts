@@ -102,6 +102,47 @@ describe('profile: per-statement attribution on real-server semantics', () => {
     assert.ok(h.histograms.notes.some((n) => /the difference is not attributed to a line/.test(n)));
   });
 
+  it('a procedure\'s statements folded into the EXEC that called them: their hashes\' server counts go to that row, never a second "not located" row', () => {
+    // As real servers send it: the procedure's statements are sp_statement_completed with its object_name (not a
+    // module of the file here) and their own query_hash; the EXEC carries 0 (xelogstash-sp-statement-completed.xml).
+    const batch = 'INSERT INTO t VALUES (1);\nEXEC dbo.p;\nUPDATE t SET v = 2;';
+    const at = (text: string) => batch.indexOf(text);
+    const stmt = (name: string, text: string, hash: bigint, where: { line: number; offset: number } | null, objectName = ''): XeEvent => ({
+      name, package: 'sqlserver', timestamp: null,
+      data: { line_number: { value: where?.line ?? 3 }, offset: { value: (where?.offset ?? 40) * 2 }, offset_end: { value: ((where?.offset ?? 40) + text.length - 1) * 2 }, statement: { value: text }, object_name: { value: objectName }, duration: { value: 10 }, row_count: { value: 1 } },
+      actions: { query_hash: { value: hash } },
+    });
+    const N = 4;
+    const acc = new StatementAccumulator({ batches: [{ text: batch, repeat: 1, firstLine: 0 }], statementUnit: 'microseconds', waitUnit: 'milliseconds' });
+    for (let i = 0; i < N; i++) {
+      acc.add(writelog());
+      acc.add(stmt('sql_statement_completed', 'INSERT INTO t VALUES (1)', 11n, { line: 1, offset: at('INSERT') }));
+      acc.add(stmt('sp_statement_completed', 'SET NOCOUNT ON', 0n, null, 'p'));
+      acc.add(writelog());
+      acc.add(stmt('sp_statement_completed', 'INSERT INTO u VALUES (1)', 22n, null, 'p'));
+      // A trigger of the UPDATE: its statement folds into the UPDATE, which has a plan (a real hash).
+      acc.add(stmt('sql_statement_completed', 'EXEC dbo.p', 0n, { line: 2, offset: at('EXEC') }));
+      acc.add(writelog());
+      acc.add(stmt('sp_statement_completed', 'INSERT INTO audit VALUES (1)', 33n, null, 'trg'));
+      acc.add(stmt('sql_statement_completed', 'UPDATE t SET v = 2', 44n, { line: 3, offset: at('UPDATE') }));
+    }
+    const h = histograms({
+      executionsByHash: new Map([['11', N], ['0', 2 * N], ['22', N], ['33', N], ['44', N]]),
+      waitsByHash: new Map([['11', N], ['22', N], ['33', N]]),
+      waitEvents: 3 * N,
+      statementEvents: 6 * N,
+    });
+    acc.add(h);
+    const rows = acc.finish();
+    assert.deepEqual(rows.map((r) => [r.line, r.text, r.executions, r.writelogWaits, r.nestedStatements, r.approximate ?? null]).sort(), [
+      [1, 'INSERT INTO t VALUES (1)', N, N, 0, null],
+      [2, 'EXEC dbo.p', N, N, 2 * N, null],
+      [3, 'UPDATE t SET v = 2', N, N, N, null],
+    ]);
+    assert.ok(!rows.some((r) => r.located === false), 'no "not located" row for a hash the sample saw inside a procedure');
+    assert.deepEqual([acc.attributedWaits, acc.unattributedWaits], [3 * N, 0], 'every wait once');
+  });
+
   it('a histogram that may have folded statements is detected without trusting it: a sampled hash with no slot, or more statements than slots/2', () => {
     const batch = 'INSERT t VALUES (1);\nINSERT u VALUES (2);\nINSERT v VALUES (3);';
     const statementAt = (text: string, hash: string): XeEvent => {
