@@ -87,7 +87,7 @@ describe('profile: per-statement attribution', () => {
     assert.equal(acc.attributedWaits, n);
   });
 
-  it('statements of a procedure whose source is in the file land on its lines; other nested statements fold into the caller', () => {
+  it('statements of a procedure whose source is in the file land on its lines; another procedure\'s are its own rows on the calling line', () => {
     const definition = 'CREATE PROCEDURE dbo.usp_load AS\nBEGIN\n  INSERT INTO t VALUES (1);\nEND';
     const call = [{ text: 'EXEC dbo.usp_load;', repeat: 1, firstLine: 30 }];
     const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds', modules: [{ name: 'usp_load', firstLine: 9, text: definition }] });
@@ -108,7 +108,10 @@ describe('profile: per-statement attribution', () => {
     const proc = figures.find((f) => f.module)!;
     assert.deepEqual([proc.line, proc.text, proc.executions, proc.writelogWaits, proc.batchIndex, proc.module], [12, 'INSERT INTO t VALUES (1)', 2, 2, -1, 'USP_LOAD']);
     const exec = figures.find((f) => !f.module)!;
-    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 1, 1]);
+    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 0, 0]);
+    // A procedure not in the file, named by its event: a row of its own under that name, on the calling line.
+    const other = figures.find((f) => f.module === 'other_proc')!;
+    assert.deepEqual([other.line, other.text, other.executions, other.writelogWaits, other.batchIndex], [31, 'INSERT INTO t VALUES (1)', 1, 1, -1]);
   });
 
   it('one batch: dynamic SQL whose text is not the batch\'s at its offset folds into its caller, never a line with the batch\'s text there', () => {
