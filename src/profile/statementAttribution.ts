@@ -63,7 +63,7 @@ export function unlistedStatementsNote(u: UnlistedStatements): string {
 
 export const ATTRIBUTION_LIMITS = [
   'Waits shorter than the wait event\'s duration unit count as 0 ms (their number is still counted).',
-  'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) and procedures are folded into the line that called them.',
+  'Statements inside nested dynamic SQL (sp_executesql, EXEC(\'…\')) are folded into the line that called them; statements of a procedure or trigger whose source is not in the file are rows of their own, under its name, on the line that called it.',
   'Executions and WRITELOG waits per statement are counted on the server by query hash (exact); the ring buffer keeps the newest events only, so durations, WRITELOG ms and rows are the exact counts × the sampled averages (≈). Statements without a plan (query_hash 0: EXECUTE, COMMIT, SET…) share one hash on the server, so they are counted from the sample, each on its own line. Without the query_hash action, a long run is attributed from its last events only (coverage below).',
   'Tracing every statement adds a little work to each statement of the measured session; elapsed times include it.',
 ];
@@ -116,6 +116,8 @@ export function locateStatement(
   batches: readonly WorkloadBatch[],
   ev: { line: number | null; offset: number | null; offsetEnd: number | null; statement: string | null },
   startAt = 0,
+  /** Only a batch that holds the statement's text (or line) at its offset: no single-batch fallback (dynamic SQL). */
+  exact = false,
 ): StatementLocation | null {
   const start = ev.offset !== null && ev.offset >= 0 ? Math.floor(ev.offset / 2) : null;
   const matches = (i: number): boolean => {
@@ -135,7 +137,7 @@ export function locateStatement(
       break;
     }
   }
-  if (batchIndex < 0 && batches.length === 1 && ev.line !== null) batchIndex = 0;
+  if (batchIndex < 0 && !exact && batches.length === 1 && ev.line !== null) batchIndex = 0;
   if (batchIndex < 0) return null;
   const batch = batches[batchIndex]!;
   const line = ev.line ?? (start !== null ? lineAt(batch.text, start) : 1);
@@ -182,6 +184,10 @@ export class StatementAccumulator {
   private pendingWaits = 0;
   private pendingMs = 0;
   private pendingNested = 0;
+  /** query_hash of the nested statements waiting for their caller's completion. */
+  private pendingNestedHashes: string[] = [];
+  /** Statements of procedures not in the file, with their own waits, waiting for the line of the statement that called them. */
+  private pendingCalled: Array<{ e: XeEvent; objectName: string; waits: number; ms: number }> = [];
   unattributedWaits = 0;
   unattributedMs = 0;
   attributedWaits = 0;
@@ -211,15 +217,24 @@ export class StatementAccumulator {
       const module = objectName ? this.opts.modules?.find((m) => m.name.toLowerCase() === objectName.toLowerCase()) : undefined;
       // A batch sent through sp_executesql (a concurrency sweep's session-param marker) reports its statements as
       // sp_statement_completed of dynamic SQL whose text is our batch: its text at its offset locates it in the file.
-      const ours = !module && !objectName && ev.statement ? locateStatement(this.opts.batches, ev, this.cursor) : null;
+      // Only its text at that offset does: other dynamic SQL (EXEC('…') in the batch) is not a line of ours.
+      const ours = !module && !objectName && ev.statement ? locateStatement(this.opts.batches, ev, this.cursor, true) : null;
       if (ours) {
         this.cursor = ours.batchIndex;
         where = ours;
+      } else if (!module && objectName) {
+        // A procedure (or trigger) not in the file, named by the event as real servers do: a row of its own under its
+        // name, on the line of the statement that called it (known when that one completes), with its own waits.
+        this.pendingCalled.push({ e, objectName, waits: this.pendingWaits, ms: this.pendingMs });
+        this.pendingWaits = 0;
+        this.pendingMs = 0;
+        return;
       } else if (!module) {
-        // Nested dynamic SQL or a procedure not in the file: its waits stay pending for the statement that called it
-        // (whose completion follows).
+        // Nested dynamic SQL: its waits stay pending for the statement that called it (whose completion follows).
         this.pendingNested++;
         this.nestedStatements++;
+        const nestedHash = hashText(e.actions?.query_hash?.value);
+        if (nestedHash !== null) this.pendingNestedHashes.push(nestedHash);
         return;
       } else where = { ...moduleLocation(module, ev), module: objectName };
     } else {
@@ -229,7 +244,12 @@ export class StatementAccumulator {
     if (where === null) {
       this.unattributedWaits += this.pendingWaits;
       this.unattributedMs += this.pendingMs;
+      for (const c of this.pendingCalled) {
+        this.unattributedWaits += c.waits;
+        this.unattributedMs += c.ms;
+      }
     } else {
+      for (const c of this.pendingCalled) this.addCalled(c, where);
       // A statement is its place in the text (batch or module, offsets, line): query_hash is not its identity (0 for
       // every plan-less statement), only what the server's histograms count by.
       const key = `${where.module ? `m:${where.module.toLowerCase()}` : where.batchIndex}:${ev.offset ?? ''}:${ev.offsetEnd ?? ''}:${where.line}`;
@@ -242,6 +262,11 @@ export class StatementAccumulator {
       f.executions++;
       const hash = hashText(e.actions?.query_hash?.value);
       if (hash !== null) this.hashOf.set(key, hash);
+      if (this.pendingNestedHashes.length > 0) {
+        const folded = this.foldedOf.get(key) ?? new Map<string, number>();
+        for (const h of this.pendingNestedHashes) folded.set(h, (folded.get(h) ?? 0) + 1);
+        this.foldedOf.set(key, folded);
+      }
       f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
       f.rows += num(d.row_count?.value) ?? 0;
       f.writelogWaits += this.pendingWaits;
@@ -253,6 +278,30 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     this.pendingNested = 0;
+    this.pendingNestedHashes = [];
+    this.pendingCalled = [];
+  }
+
+  /** A statement of a procedure not in the file, on the line of the statement that called it. */
+  private addCalled(c: { e: XeEvent; objectName: string; waits: number; ms: number }, caller: StatementLocation): void {
+    const d = c.e.data;
+    const statement = typeof d.statement?.value === 'string' ? d.statement.value.replace(/\s+/g, ' ').trim() : '';
+    const key = `c:${c.objectName.toLowerCase()}:${num(d.offset?.value) ?? ''}:${num(d.offset_end?.value) ?? ''}:${num(d.line_number?.value) ?? ''}:${caller.line}`;
+    let f = this.byKey.get(key);
+    if (!f) {
+      const text = statement || `(statement of ${c.objectName})`;
+      f = { line: caller.line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: -1, nestedStatements: 0, module: c.objectName };
+      this.byKey.set(key, f);
+    }
+    f.executions++;
+    const hash = hashText(c.e.actions?.query_hash?.value);
+    if (hash !== null) this.hashOf.set(key, hash);
+    f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
+    f.rows += num(d.row_count?.value) ?? 0;
+    f.writelogWaits += c.waits;
+    f.writelogMs += c.ms;
+    this.attributedWaits += c.waits;
+    this.attributedMs += c.ms;
   }
 
   /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
@@ -260,6 +309,8 @@ export class StatementAccumulator {
 
   /** The sampled statement's query_hash, by figure key. */
   private readonly hashOf = new Map<string, string>();
+  /** By figure key: the query_hash (and sampled executions) of the nested statements folded into it. */
+  private readonly foldedOf = new Map<string, Map<string, number>>();
   /** The figures with the exact counts applied (set by the histograms event, which comes after the sample). */
   private exact: StatementFigure[] | null = null;
 
@@ -274,7 +325,13 @@ export class StatementAccumulator {
     this.pendingWaits = 0;
     this.pendingMs = 0;
     if (h.executionsByHash === null && h.waitsByHash === null) return;
-    const sampled: SampledStatement[] = [...this.byKey].map(([key, figure]) => ({ figure, hash: this.hashOf.get(key) ?? null }));
+    this.pendingNestedHashes = [];
+    for (const c of this.pendingCalled) {
+      this.unattributedWaits += c.waits;
+      this.unattributedMs += c.ms;
+    }
+    this.pendingCalled = [];
+    const sampled: SampledStatement[] = [...this.byKey].map(([key, figure]) => ({ figure, hash: this.hashOf.get(key) ?? null, folded: this.foldedOf.get(key) }));
     const merged = mergeExactCounts(sampled, h);
     h.notes.push(...merged.notes);
     if (merged.unattributedWaits !== null) {
@@ -290,6 +347,11 @@ export class StatementAccumulator {
     // Waits after the last completion (a cancelled statement) have no statement.
     this.unattributedWaits += this.pendingWaits;
     this.unattributedMs += this.pendingMs;
+    for (const c of this.pendingCalled) {
+      this.unattributedWaits += c.waits;
+      this.unattributedMs += c.ms;
+    }
+    this.pendingCalled = [];
     this.pendingWaits = 0;
     this.pendingMs = 0;
     const sorted = [...(this.exact ?? [...this.byKey.values()].map((f) => ({ ...f, counts: 'sample' as const })))]

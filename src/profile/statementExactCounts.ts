@@ -14,6 +14,12 @@ export interface SampledStatement {
   figure: SampledFigure;
   /** Its sqlserver.query_hash as decimal text; null when the event carried none. */
   hash: string | null;
+  /**
+   * The query_hash of the nested statements (a procedure's, a trigger's, dynamic SQL's) whose events were folded into
+   * this statement — the one that called them — with how many the sample saw. The server counts them under their own
+   * hash: those counts belong to this row, never to a "not located" row of their own (that would count their waits twice).
+   */
+  folded?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface ExactMerge {
@@ -55,10 +61,14 @@ export function histogramDoubts(sampledHashes: ReadonlySet<string>, sampledWaitH
  * split per statement, so none is scaled or guessed; when the sample holds fewer than that total the rows say
  * "approximate — why" and the rest is stated (its waits stay unattributed).
  */
-function planlessRows(rows: readonly SampledFigure[], h: StatementHistograms, notes: string[]): { figures: StatementFigure[]; waits: number; ms: number } {
+function planlessRows(rows: readonly SampledFigure[], h: StatementHistograms, notes: string[], called: { executions: number; waits: number }): { figures: StatementFigure[]; waits: number; ms: number } {
+  // Plan-less statements the sample folded into their caller (an EXEC inside a procedure) are among the server's
+  // query_hash 0 executions; the waits the server counted under the hashes of statements folded into a plan-less row
+  // are in that row's sampled waits.
   const e0 = h.executionsByHash?.get(PLANLESS_HASH);
-  const w0 = h.waitsByHash?.get(PLANLESS_HASH);
-  const sampleE = sum(rows.map((f) => f.executions));
+  const w0Own = h.waitsByHash?.get(PLANLESS_HASH);
+  const w0 = w0Own === undefined ? undefined : w0Own + called.waits;
+  const sampleE = sum(rows.map((f) => f.executions)) + called.executions;
   const sampleW = sum(rows.map((f) => f.writelogWaits));
   const partial = (e0 !== undefined && e0 > sampleE) || (w0 !== undefined && w0 > sampleW);
   const why = partial
@@ -95,12 +105,29 @@ export function mergeExactCounts(sampled: readonly SampledStatement[], h: Statem
     else if (hash === PLANLESS_HASH) planless.push(figure);
     else groups.set(hash, [...(groups.get(hash) ?? []), figure]);
   }
-  const waitHashes = new Set([...groups].filter(([, fs]) => fs.some((f) => f.writelogWaits > 0)).map(([k]) => k));
+  // Hashes seen only as statements folded into a caller: their server counts go to the caller's row.
+  const foldedInto = new Map<string, SampledFigure>();
+  let planlessCalled = 0;
+  for (const { figure, folded } of sampled) {
+    for (const [fh, n] of folded ?? []) {
+      if (fh === PLANLESS_HASH) planlessCalled += n;
+      else if (!groups.has(fh)) foldedInto.set(fh, figure);
+    }
+  }
+  const foldedWaits = (callers: readonly SampledFigure[]): number => {
+    if (!h.waitsByHash) return 0;
+    let n = 0;
+    for (const [fh, caller] of foldedInto) if (callers.includes(caller)) n += h.waitsByHash.get(fh) ?? 0;
+    return n;
+  };
+  // A row whose sampled waits may be its nested statements' (counted under their hashes) proves nothing missing.
+  const waitHashes = new Set([...groups].filter(([, fs]) => fs.some((f) => f.writelogWaits > 0 && f.nestedStatements === 0)).map(([k]) => k));
   const doubts = histogramDoubts(new Set(groups.keys()), waitHashes, h);
   const approximate = doubts.length > 0 ? `approximate — ${doubts.join('; ')}: the histogram may have folded statements into shared slots` : null;
   const hashes = new Set([...groups.keys(), ...(h.executionsByHash?.keys() ?? []), ...(h.waitsByHash?.keys() ?? [])]);
   hashes.delete(PLANLESS_HASH);
-  const pl = planlessRows(planless, h, notes);
+  for (const fh of foldedInto.keys()) hashes.delete(fh);
+  const pl = planlessRows(planless, h, notes, { executions: planlessCalled, waits: foldedWaits(planless) });
   const out: StatementFigure[] = [...unhashed, ...pl.figures];
   let noAverage = 0;
   let attributedWaits = pl.waits;
@@ -109,7 +136,7 @@ export function mergeExactCounts(sampled: readonly SampledStatement[], h: Statem
     const fs = (groups.get(hash) ?? []).sort((a, b) => a.line - b.line);
     const sample = fs.reduce((t, f) => ({ executions: t.executions + f.executions, durationMs: t.durationMs + f.durationMs, waits: t.waits + f.writelogWaits, waitMs: t.waitMs + f.writelogMs, rows: t.rows + f.rows, nested: t.nested + f.nestedStatements }), { executions: 0, durationMs: 0, waits: 0, waitMs: 0, rows: 0, nested: 0 });
     const executions = h.executionsByHash?.get(hash) ?? sample.executions;
-    const waits = h.waitsByHash ? (h.waitsByHash.get(hash) ?? 0) : sample.waits;
+    const waits = h.waitsByHash ? (h.waitsByHash.get(hash) ?? 0) + foldedWaits(fs) : sample.waits;
     const perExec = sample.executions > 0 ? executions / sample.executions : 0;
     const waitAvg = sample.waits > 0 ? sample.waitMs / sample.waits : overallWaitMs;
     if (waits > 0 && waitAvg === null) noAverage += waits;

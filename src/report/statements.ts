@@ -3,6 +3,7 @@
 // Pure (no server, no vscode), so the webview bundle and the extension can both use it.
 import type { RunResult } from '../profile/types';
 import type { StatementAttribution, StatementFigure } from '../profile/statementAttribution';
+import { oneLineField } from '../shared/visibleText';
 import { markdownCode } from './markdownText';
 import { formatBytes, formatCount, formatDuration, formatShare } from './units';
 
@@ -55,7 +56,9 @@ export function writelogMsCell(f: StatementFigure, a: StatementAttribution): str
 /** The line cell: "not located" for a hash the sample never saw, the shared lines for one text on several lines. */
 export function statementLineText(f: StatementFigure): string {
   if (f.located === false) return 'not located';
-  return f.sharedLines && f.sharedLines.length > 1 ? f.sharedLines.join(', ') : String(f.line);
+  const line = f.sharedLines && f.sharedLines.length > 1 ? f.sharedLines.join(', ') : String(f.line);
+  // A procedure's statement: on its own line of the file, or on the line that called it when its source is elsewhere.
+  return f.module ? `${line} (in ${oneLineField(f.module)})` : line;
 }
 
 /**

@@ -61,7 +61,7 @@ export class Interpreter {
   }
 
   /** Parses and runs one batch. Syntax errors stop the batch before anything runs, as in SQL Server. */
-  async *runBatch(session: Session, sql: string, exec: ExecContext, inProc: boolean, vars?: Map<string, Variable>): AsyncGenerator<Output, void> {
+  async *runBatch(session: Session, sql: string, exec: ExecContext, inProc: boolean, vars?: Map<string, Variable>, module?: { objectId: number; name: string }): AsyncGenerator<Output, void> {
     // CREATE/ALTER PROCEDURE is a batch of its own: its body is stored, not run (procedures.ts).
     if (isProcedureDefinition(sql)) {
       try {
@@ -85,7 +85,7 @@ export class Interpreter {
         yield* errorOutputs(e, inProc);
         return;
       }
-      const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level, batchText: sql };
+      const ctx: RunCtx = { b: this.newBatchContext(session, vars), exec, inProc, interp: this, steps: 0, level, batchText: sql, module };
       try {
         for (const s of stmts) {
           const flow = yield* this.execStmt(s, ctx);

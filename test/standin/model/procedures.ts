@@ -29,7 +29,7 @@ export interface StoredProcedure {
   /** The batch text as sent (leading comments included), what OBJECT_DEFINITION returns. NOT CONFIRMED for ALTER. */
   definition: string;
   parameters: ProcedureParameter[];
-  /** Body text padded with newlines so its line numbers are the definition's. */
+  /** The definition with its header (up to AS) blanked in place: line numbers and offsets are the definition's. */
   body: string;
   encrypted: boolean;
   /** Login that created it: the owner, who may always see the definition. */
@@ -161,7 +161,10 @@ export async function* defineProcedure(ctx: RunCtx, sql: string): AsyncGenerator
   const asToken: Token = c.tok;
   c.expectKw('AS');
   const bodyStart = asToken.end;
-  const body = '\n'.repeat(countLines(sql.slice(0, bodyStart))) + sql.slice(bodyStart);
+  // The header blanked in place (line ends kept): the body's line numbers and character offsets are the definition's,
+  // as sp_statement_completed reports them in real output (line_number 152 at offset 9014 of a procedure's text,
+  // test/fixtures/real-server/xelogstash-sp-statement-completed.xml).
+  const body = sql.slice(0, bodyStart).replace(/[^\r\n]/g, ' ') + sql.slice(bodyStart);
   parseBatch(body); // syntax errors surface at CREATE time, as in SQL Server (names resolve at run time)
 
   const { server, session } = ctx.b;
@@ -205,12 +208,6 @@ export async function* dropProcedure(ctx: RunCtx, s: { line: number; proc: strin
   yield { kind: 'done', inProc: ctx.inProc };
 }
 
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-}
-
 /** Binds call arguments (named or positional) to a procedure's parameters; a parameter left out takes its default. */
 export function bindArguments(p: StoredProcedure, args: ReadonlyArray<{ name: string | null; value: SqlValue }>, line: number): Map<string, Variable> {
   const vars = new Map<string, Variable>();
@@ -247,7 +244,7 @@ export async function* runProcedure(ctx: Pick<RunCtx, 'interp' | 'exec'> & { ses
   // Query Store files the body's statements under the procedure's object_id (queryStore.ts).
   enterModule(ctx.session, p.objectId);
   try {
-    for await (const out of ctx.interp.runBatch(ctx.session, p.body, ctx.exec, true, vars)) {
+    for await (const out of ctx.interp.runBatch(ctx.session, p.body, ctx.exec, true, vars, { objectId: p.objectId, name: p.name })) {
       if (out.kind === 'info' || out.kind === 'error') yield { kind: out.kind, message: { ...out.message, procName: p.name } };
       else yield out;
     }

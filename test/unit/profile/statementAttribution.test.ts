@@ -87,7 +87,7 @@ describe('profile: per-statement attribution', () => {
     assert.equal(acc.attributedWaits, n);
   });
 
-  it('statements of a procedure whose source is in the file land on its lines; other nested statements fold into the caller', () => {
+  it('statements of a procedure whose source is in the file land on its lines; another procedure\'s are its own rows on the calling line', () => {
     const definition = 'CREATE PROCEDURE dbo.usp_load AS\nBEGIN\n  INSERT INTO t VALUES (1);\nEND';
     const call = [{ text: 'EXEC dbo.usp_load;', repeat: 1, firstLine: 30 }];
     const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds', modules: [{ name: 'usp_load', firstLine: 9, text: definition }] });
@@ -108,7 +108,37 @@ describe('profile: per-statement attribution', () => {
     const proc = figures.find((f) => f.module)!;
     assert.deepEqual([proc.line, proc.text, proc.executions, proc.writelogWaits, proc.batchIndex, proc.module], [12, 'INSERT INTO t VALUES (1)', 2, 2, -1, 'USP_LOAD']);
     const exec = figures.find((f) => !f.module)!;
-    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 1, 1]);
+    assert.deepEqual([exec.line, exec.executions, exec.writelogWaits, exec.nestedStatements], [31, 3, 0, 0]);
+    // A procedure not in the file, named by its event: a row of its own under that name, on the calling line.
+    const other = figures.find((f) => f.module === 'other_proc')!;
+    assert.deepEqual([other.line, other.text, other.executions, other.writelogWaits, other.batchIndex], [31, 'INSERT INTO t VALUES (1)', 1, 1, -1]);
+  });
+
+  it('one batch: dynamic SQL whose text is not the batch\'s at its offset folds into its caller, never a line with the batch\'s text there', () => {
+    const batch = 'SET NOCOUNT ON;\nDECLARE @i int = 0;\nEXEC (N\'INSERT INTO t VALUES (1)\');\nINSERT INTO t VALUES (2);';
+    const call = [{ text: batch, repeat: 1, firstLine: 10 }];
+    const acc = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    // The dynamic batch's own statement: line 1, offset 0 of its text, object_name empty (not a procedure).
+    const dynamic = stmtEvent('INSERT INTO t VALUES (1)', 'INSERT INTO t VALUES (1)', { nested: true, rows: 1 });
+    dynamic.data.object_name = { value: '' };
+    acc.add(stmtEvent(batch, 'SET NOCOUNT ON'));
+    acc.add(stmtEvent(batch, 'DECLARE @i int = 0'));
+    acc.add(wait(1000));
+    acc.add(dynamic);
+    acc.add(stmtEvent(batch, "EXEC (N'INSERT INTO t VALUES (1)')"));
+    acc.add(wait(1000));
+    acc.add(stmtEvent(batch, 'INSERT INTO t VALUES (2)', { rows: 1 }));
+    const figures = acc.finish();
+    assert.deepEqual(figures.map((f) => [f.line, f.text, f.writelogWaits, f.nestedStatements]).sort(), [
+      [11, 'SET NOCOUNT ON', 0, 0],
+      [12, 'DECLARE @i int = 0', 0, 0],
+      [13, "EXEC (N'INSERT INTO t VALUES (1)')", 1, 1],
+      [14, 'INSERT INTO t VALUES (2)', 1, 0],
+    ]);
+    // A batch sent through sp_executesql (its text is ours) still lands on its own lines.
+    const swept = new StatementAccumulator({ batches: call, statementUnit: 'microseconds', waitUnit: 'microseconds' });
+    swept.add(stmtEvent(batch, 'INSERT INTO t VALUES (2)', { nested: true }));
+    assert.deepEqual(swept.finish().map((f) => [f.line, f.text]), [[14, 'INSERT INTO t VALUES (2)']]);
   });
 
   it('converts durations by the unit the server states; the share of a line is over the session total, null when unknown', () => {

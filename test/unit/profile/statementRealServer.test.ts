@@ -8,6 +8,7 @@ import { locateStatement, StatementAccumulator, statementEndIndex } from '../../
 import { readEventFileRows } from '../../../src/xe/eventFile';
 import { readRingBufferXml, type XeEvent } from '../../../src/xe/reader';
 import { STATEMENT_HISTOGRAMS_EVENT, type StatementHistograms, type StatementHistogramsEvent } from '../../../src/xe/statementHistograms';
+import { statementLineText } from '../../../src/report/statements';
 import { realManifest, realRows, realText } from '../xe/realServerFixtures';
 
 const manifest = realManifest();
@@ -100,6 +101,58 @@ describe('profile: per-statement attribution on real-server semantics', () => {
     for (const r of rows) assert.match(r.approximate ?? '', /^approximate — counted from the sample: the server counted 10 executions and 3 WRITELOG waits of plan-less statements under query_hash 0 together, which cannot be split per statement, and the sample holds 2 and 1 of them$/);
     assert.deepEqual([acc.attributedWaits, acc.unattributedWaits], [1, 2]);
     assert.ok(h.histograms.notes.some((n) => /the difference is not attributed to a line/.test(n)));
+  });
+
+  it('statements of a procedure or trigger not in the file: rows of their own under its name on the calling line; dynamic SQL\'s hashes count on its caller, never a second row', () => {
+    // As real servers send it: a procedure's statements are sp_statement_completed with its object_name and their own
+    // query_hash, the EXEC carries 0 (xelogstash-sp-statement-completed.xml); dynamic SQL has no object_name.
+    const batch = 'INSERT INTO t VALUES (1);\nEXEC dbo.p;\nUPDATE t SET v = 2;\nEXEC (N\'DELETE u\');';
+    const at = (text: string) => batch.indexOf(text);
+    const stmt = (name: string, text: string, hash: bigint, where: { line: number; offset: number } | null, objectName = ''): XeEvent => ({
+      name, package: 'sqlserver', timestamp: null,
+      data: { line_number: { value: where?.line ?? 3 }, offset: { value: (where?.offset ?? 40) * 2 }, offset_end: { value: ((where?.offset ?? 40) + text.length - 1) * 2 }, statement: { value: text }, object_name: { value: objectName }, duration: { value: 10 }, row_count: { value: 1 } },
+      actions: { query_hash: { value: hash } },
+    });
+    const N = 4;
+    const acc = new StatementAccumulator({ batches: [{ text: batch, repeat: 1, firstLine: 0 }], statementUnit: 'microseconds', waitUnit: 'milliseconds' });
+    for (let i = 0; i < N; i++) {
+      acc.add(writelog());
+      acc.add(stmt('sql_statement_completed', 'INSERT INTO t VALUES (1)', 11n, { line: 1, offset: at('INSERT') }));
+      acc.add(stmt('sp_statement_completed', 'SET NOCOUNT ON', 0n, null, 'p'));
+      acc.add(writelog());
+      acc.add(stmt('sp_statement_completed', 'INSERT INTO u VALUES (1)', 22n, null, 'p'));
+      acc.add(stmt('sql_statement_completed', 'EXEC dbo.p', 0n, { line: 2, offset: at('EXEC dbo.p') }));
+      // A trigger of the UPDATE: its statement is a row of the trigger on the UPDATE's line.
+      acc.add(writelog());
+      acc.add(stmt('sp_statement_completed', 'INSERT INTO audit VALUES (1)', 33n, null, 'trg'));
+      acc.add(stmt('sql_statement_completed', 'UPDATE t SET v = 2', 44n, { line: 3, offset: at('UPDATE') }));
+      // Dynamic SQL: folded into the EXEC that ran it, and so are the server's counts under its hash.
+      acc.add(writelog());
+      acc.add(stmt('sp_statement_completed', 'DELETE u', 55n, { line: 1, offset: 0 }));
+      acc.add(stmt('sql_statement_completed', "EXEC (N'DELETE u')", 0n, { line: 4, offset: at("EXEC (N'") }));
+    }
+    const h = histograms({
+      executionsByHash: new Map([['11', N], ['0', 3 * N], ['22', N], ['33', N], ['44', N], ['55', N]]),
+      waitsByHash: new Map([['11', N], ['22', N], ['33', N], ['55', N]]),
+      waitEvents: 4 * N,
+      statementEvents: 8 * N,
+    });
+    acc.add(h);
+    const rows = acc.finish();
+    assert.deepEqual(rows.map((r) => [r.line, r.module ?? null, r.text, r.executions, r.writelogWaits, r.nestedStatements, r.approximate ?? null]).sort(), [
+      [1, null, 'INSERT INTO t VALUES (1)', N, N, 0, null],
+      [2, null, 'EXEC dbo.p', N, 0, 0, null],
+      [2, 'p', 'INSERT INTO u VALUES (1)', N, N, 0, null],
+      [2, 'p', 'SET NOCOUNT ON', N, 0, 0, null],
+      [3, null, 'UPDATE t SET v = 2', N, 0, 0, null],
+      [3, 'trg', 'INSERT INTO audit VALUES (1)', N, N, 0, null],
+      [4, null, "EXEC (N'DELETE u')", N, N, N, null],
+    ]);
+    assert.ok(!rows.some((r) => r.located === false), 'no "not located" row for a hash the sample saw');
+    assert.deepEqual([acc.attributedWaits, acc.unattributedWaits], [4 * N, 0], 'every wait once');
+    // The Markdown and the panel name the procedure beside the line; a name from the server stays on its line.
+    assert.equal(statementLineText(rows.find((r) => r.text === 'INSERT INTO u VALUES (1)')!), '2 (in p)');
+    assert.equal(statementLineText({ ...rows[0]!, module: 'p\n| x |' }), `${rows[0]!.line} (in p\\x0a| x |)`);
   });
 
   it('a histogram that may have folded statements is detected without trusting it: a sampled hash with no slot, or more statements than slots/2', () => {

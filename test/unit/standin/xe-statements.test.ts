@@ -82,6 +82,39 @@ ALTER EVENT SESSION hq ON SERVER STATE = START;`);
     await exec(s, monitor, 'ALTER EVENT SESSION hq ON SERVER STATE = STOP; DROP EVENT SESSION hq ON SERVER;');
   });
 
+  it('a procedure\'s statements: sp_statement_completed with its object_id and object_name, line and offsets into its definition', async () => {
+    // As real output shows (test/fixtures/real-server/xelogstash-sp-statement-completed.xml: object_name, object_type
+    // 8272 PROC, line_number 152 at offset 9014 of the procedure's text). Without them a client cannot tell a
+    // procedure's statement from one of the batch that called it.
+    const s = createStandin({ speedFactor: 0 });
+    const monitor = await connect(s);
+    const workload = await connect(s);
+    const spid = (await rows(s, workload, 'SELECT @@SPID AS spid'))[0]!.spid as number;
+    await exec(s, workload, 'CREATE TABLE dbo.pt (v int NOT NULL);');
+    const definition = '-- keeps the rows\nCREATE PROCEDURE dbo.lens_put @v int\nAS\nBEGIN\n  SET NOCOUNT ON;\n  INSERT INTO dbo.pt (v) VALUES (@v);\nEND';
+    assert.deepEqual((await exec(s, workload, definition)).errors, []);
+    const setup = await exec(s, monitor, `CREATE EVENT SESSION sp ON SERVER
+ADD EVENT sqlserver.sql_statement_completed (WHERE ([sqlserver].[session_id] = (${spid}))),
+ADD EVENT sqlserver.sp_statement_completed (WHERE ([sqlserver].[session_id] = (${spid})))
+ADD TARGET package0.ring_buffer (SET max_events_limit = 1000);
+ALTER EVENT SESSION sp ON SERVER STATE = START;`);
+    assert.deepEqual(setup.errors, []);
+    await exec(s, workload, 'SET NOCOUNT ON;\nEXEC dbo.lens_put @v = 7;');
+    const events = readRingBufferXml((await rows(s, monitor, ringOf('sp')))[0]!.target_data as string).events;
+    assert.deepEqual(events.map((e) => `${e.name}:${String(e.data.line_number?.value)}`), ['sql_statement_completed:1', 'sp_statement_completed:5', 'sp_statement_completed:6', 'sql_statement_completed:2']);
+    const objectId = (await rows(s, monitor, "SELECT OBJECT_ID(N'dbo.lens_put') AS id"))[0]!.id;
+    for (const e of events.filter((x) => x.name === 'sp_statement_completed')) {
+      assert.deepEqual([e.data.object_name!.value, e.data.object_id!.value, e.data.object_type!.value], ['lens_put', objectId, 8272]);
+      const offset = Number(e.data.offset!.value);
+      const offsetEnd = Number(e.data.offset_end!.value);
+      const end = offsetEnd === -1 ? definition.length : offsetEnd / 2 + 1;
+      assert.equal(definition.slice(offset / 2, end), e.data.statement!.value, 'the offsets index the definition');
+      assert.equal(definition.slice(0, offset / 2).split('\n').length, e.data.line_number!.value, 'the line is the definition\'s');
+    }
+    assert.equal(events.find((e) => e.data.line_number?.value === 6)!.data.statement!.value, 'INSERT INTO dbo.pt (v) VALUES (@v)');
+    await exec(s, monitor, 'ALTER EVENT SESSION sp ON SERVER STATE = STOP; DROP EVENT SESSION sp ON SERVER;');
+  });
+
   it('gives WRITELOG a different wait_types key on 2019 than on 2022, so a hard-coded key would miss', async () => {
     const keys: number[] = [];
     for (const version of [2019, 2022] as const) {
