@@ -158,7 +158,8 @@ class OfflineStatements {
 export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: string }>): OfflineTrace {
   const flushes = new LogFlushAggregator();
   const statements = new OfflineStatements();
-  const events: Record<string, number> = {};
+  // A Map: event names come from the file ("constructor", "__proto__" are names too, not an object's own keys).
+  const events = new Map<string, number>();
   const notes: string[] = [];
   const reads: OfflineTraceFile[] = [];
   // One set over every file: rows saved in two overlapping exports (10:00–11:00 and 10:30–11:30) count once.
@@ -170,7 +171,7 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
     let inFile = 0;
     const read = readTraceFile(f.name, f.text, (e) => {
       inFile++;
-      events[e.name] = (events[e.name] ?? 0) + 1;
+      events.set(e.name, (events.get(e.name) ?? 0) + 1);
       flushes.add(e);
       statements.add(e);
     }, seen);
@@ -204,8 +205,8 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
   if (statements.unknownUnitWaits > 0) notes.push(`${statements.unknownUnitWaits} WRITELOG waits come from wait_completed, whose duration unit no documentation states: their WRITELOG ms are not measured (counts are).`);
   return {
     files: reads,
-    events: Object.fromEntries(Object.entries(events).sort((a, b) => a[0].localeCompare(b[0]))),
-    eventCount: Object.values(events).reduce((a, b) => a + b, 0),
+    events: Object.fromEntries([...events].sort((a, b) => a[0].localeCompare(b[0]))),
+    eventCount: [...events.values()].reduce((a, b) => a + b, 0),
     counterTarget: counter ? Object.fromEntries([...counter].sort((a, b) => a[0].localeCompare(b[0]))) : null,
     histograms,
     logFlush,

@@ -44,6 +44,8 @@ export function parseCounterTarget(xml: string | null): CounterData {
   const counts = new Map<string, number>();
   let truncated = false;
   let sawRoot = false;
+  /** A count that is no whole number: the target is not what the server writes, so none of it is trusted. */
+  let badCount: string | null = null;
   if (xml === null || xml.length === 0) return { counts, truncated, parseError: 'event_counter returned no data' };
   const error = scanXml(xml, {
     wantText: false,
@@ -53,14 +55,17 @@ export function parseCounterTarget(xml: string | null): CounterData {
         truncated = attr(attrs, count, 'truncated') === '1';
       } else if (name === 'Event') {
         const event = attr(attrs, count, 'name');
-        const n = integer(attr(attrs, count, 'count'));
-        if (event !== undefined && n !== null) counts.set(event, (counts.get(event) ?? 0) + n);
+        const raw = attr(attrs, count, 'count');
+        const n = integer(raw);
+        if (n === null) badCount ??= `<Event name="${event ?? ''}"> has count "${raw ?? ''}", not a whole number ≥ 0`;
+        else if (event !== undefined) counts.set(event, (counts.get(event) ?? 0) + n);
       }
     },
     close: () => undefined,
     text: () => undefined,
   });
-  const parseError = error !== null ? `event_counter target_data is malformed (${error})` : sawRoot ? null : 'event_counter target_data has no <CounterTarget> root';
+  const parseError =
+    error !== null ? `event_counter target_data is malformed (${error})` : !sawRoot ? 'event_counter target_data has no <CounterTarget> root' : badCount !== null ? `event_counter target_data is malformed (${badCount})` : null;
   return { counts, truncated, parseError };
 }
 
@@ -75,6 +80,8 @@ function readHistogramSlots(xml: string, onSlot: (valueText: string, count: numb
   let slotCount: number | null = null;
   let inValue = false;
   let value = '';
+  /** A slot count that is no whole number: the target is not what the server writes, so none of it is trusted. */
+  let badCount: string | null = null;
   const handler = {
     wantText: false,
     open: (name: string, attrs: readonly string[], count: number) => {
@@ -83,7 +90,9 @@ function readHistogramSlots(xml: string, onSlot: (valueText: string, count: numb
         slots = integer(attr(attrs, count, 'buckets'));
         truncatedAttribute = attr(attrs, count, 'truncated') ?? null;
       } else if (name === 'Slot') {
-        slotCount = integer(attr(attrs, count, 'count'));
+        const raw = attr(attrs, count, 'count');
+        slotCount = integer(raw);
+        if (slotCount === null) badCount ??= `<Slot> has count "${raw ?? ''}", not a whole number ≥ 0`;
         value = '';
       } else if (name === 'value' && slotCount !== null) {
         inValue = true;
@@ -104,7 +113,8 @@ function readHistogramSlots(xml: string, onSlot: (valueText: string, count: numb
     },
   };
   const error = scanXml(xml, handler);
-  const parseError = error !== null ? `histogram target_data is malformed (${error})` : sawRoot ? null : 'histogram target_data has no <HistogramTarget> root';
+  const parseError =
+    error !== null ? `histogram target_data is malformed (${error})` : !sawRoot ? 'histogram target_data has no <HistogramTarget> root' : badCount !== null ? `histogram target_data is malformed (${badCount})` : null;
   return { slots, truncatedAttribute, parseError };
 }
 

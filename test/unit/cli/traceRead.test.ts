@@ -121,6 +121,10 @@ describe('cli trace read', () => {
       ['file-target.xml', '<EventFileTarget truncated="0"><File name="x.xel" /></EventFileTarget>', /file-target\.xml: holds an event_file target's target_data/],
       ['mixed.xml', `${writelog(1, 1)}\n<row>1</row>`, /mixed\.xml: holds a <row> among its <event> rows/],
       ['trace.xel', Buffer.from([0x4c, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0xff, 0x00, 0x00, 0x13]), /trace\.xel: cannot read it: not a text file .*export its rows/],
+      // Counts a server never writes: refused, not skipped (outside attack: they came out as empty slots and counters).
+      ['slot.xml', '<HistogramTarget truncated="0" buckets="16"><Slot count="abc"><value>1</value></Slot></HistogramTarget>', /slot\.xml: histogram target_data is malformed \(<Slot> has count "abc", not a whole number ≥ 0\)/],
+      ['negative.xml', '<HistogramTarget truncated="0" buckets="16"><Slot count="-1"><value>1</value></Slot></HistogramTarget>', /negative\.xml: histogram target_data is malformed \(<Slot> has count "-1"/],
+      ['counter.xml', '<CounterTarget truncated="0"><Packages><Package name="sqlserver"><Event name="x" count="x" /></Package></Packages></CounterTarget>', /counter\.xml: event_counter target_data is malformed \(<Event name="x"> has count "x", not a whole number ≥ 0\)/],
     ];
     for (const [name, content, expected] of cases) {
       const good = path.join(REAL_SERVER_DIR, 'perfmon-wait-info.xml');
@@ -132,6 +136,18 @@ describe('cli trace read', () => {
     const missing = await traceRead(path.join(dir, 'nope.xml'));
     assert.equal(missing.code, 2);
     assert.match(missing.err, /nope\.xml: cannot read it: ENOENT/);
+  });
+
+  it('counts events per name also when a name is a JavaScript object property (constructor, __proto__, toString)', async () => {
+    const names = ['constructor', 'constructor', '__proto__', 'toString', 'x'];
+    const rows = names.map((n, i) => `<event name="${n}" package="sqlserver" timestamp="2025-03-01T10:00:0${i}.000Z"><action name="session_id" package="sqlserver"><value>${i}</value></action></event>`);
+    const r = await traceRead(file('proto.xml', rows.join('\n')), '--json');
+    assert.equal(r.code, 0, r.err);
+    const t = r.json();
+    assert.equal(t.eventCount, 5);
+    assert.deepEqual(Object.entries(t.events), [['__proto__', 1], ['constructor', 2], ['toString', 1], ['x', 1]]);
+    const text = await traceRead(path.join(dir, 'proto.xml'));
+    assert.match(text.out, /Events read: 5\b/);
   });
 
   it('usage: a subcommand and a file are required; the text report says what was not measured', async () => {
