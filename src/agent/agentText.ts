@@ -5,9 +5,19 @@
 // keeps its meaning (the \uXXXX form of each escape is JSON's own). vscode-free, shared by both hosts.
 import { oneLineField, visibleEscape, withVisibleControls } from '../shared/visibleText';
 
-/** One field inside a line of ours: controls, bidi characters and line breaks as visible escape text. */
+/** The longest field an agent is shown in full (a path, a name); a longer one is cut, saying how long it was. */
+export const AGENT_FIELD_MAX = 1024;
+
+/**
+ * One field inside a line of ours: controls, bidi characters and line breaks as visible escape text, and at most
+ * AGENT_FIELD_MAX characters of it (outside attack: a 3 MB path argument came back as a 3 MB error message).
+ */
 export function agentField(text: string): string {
-  return oneLineField(text);
+  if (text.length <= AGENT_FIELD_MAX) return oneLineField(text);
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[AGENT_FIELD_MAX - 1]!) ? AGENT_FIELD_MAX - 1 : AGENT_FIELD_MAX;
+  const shown = `${text.slice(0, end)}… (${text.length.toLocaleString('en-US')} characters, cut)`;
+  return oneLineField(shown);
 }
 
 /**

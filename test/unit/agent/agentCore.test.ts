@@ -3,6 +3,7 @@
 // reason and GRANT, never as zero; stand-in figures say so; the database state is told.
 import * as assert from 'node:assert/strict';
 import { summarizeAnalysis } from '../../../src/agent/analysisSummary';
+import { agentField, AGENT_FIELD_MAX } from '../../../src/agent/agentText';
 import { resultText, summarizeResult } from '../../../src/agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput } from '../../../src/agent/toolDefinitions';
 import { summarizeTraceOverhead, traceOverheadNotMeasured, TRACE_OVERHEAD_MAX_RUNS, TRACE_OVERHEAD_MIN_RUNS, TRACE_OVERHEAD_SWITCH_ON } from '../../../src/profile/traceOverhead';
@@ -161,5 +162,15 @@ describe('agent core: workload selection, input checks, analysis and result summ
     assert.doesNotMatch(resultText(n).split('\n\n')[0]!, /trace/, 'not asked: the head stays on the verdict');
     // A comparison has none.
     assert.equal(summarizeResult({ kind: 'comparison', title: 'c', createdAt: 'x', workload: null, status: 'completed', error: null, restore: null, model: buildComparisonModel([makeRun({ mode: 'DISABLED' }), makeRun({ mode: 'FORCED' })]) }).traceOverhead, null);
+  });
+
+  it('a field longer than 1,024 characters is cut and says how long it was, never splitting a surrogate pair (a 3 MB path came back whole)', () => {
+    const huge = 'a/'.repeat(1_500_000);
+    const shown = agentField(huge);
+    assert.ok(shown.length < AGENT_FIELD_MAX + 60, String(shown.length));
+    assert.match(shown, /… \(3,000,000 characters, cut\)$/);
+    const emoji = `${'x'.repeat(AGENT_FIELD_MAX - 1)}😀tail`;
+    assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(agentField(emoji)), 'no lone high surrogate');
+    assert.equal(agentField('x'.repeat(AGENT_FIELD_MAX)), 'x'.repeat(AGENT_FIELD_MAX), 'up to the limit, shown whole');
   });
 });
