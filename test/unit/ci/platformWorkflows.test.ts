@@ -75,6 +75,11 @@ describe('ci: the build-and-test matrix and the release workflow (issue 27)', ()
     for (const step of [/tag \$GITHUB_REF_NAME does not match package\.json version/, /^npm ci --no-audit --no-fund$/m, /^npm run package$/m, /^npm pack$/m]) assert.match(script, step);
     assert.ok(build.steps.some((s) => s.run === 'npm test'), 'tests before anything is released');
     assert.match(script, /npm pkg set repository\.type=git "repository\.url=\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git"/);
+    // The tests read the committed package.json (the tarball test: no repository address of its own), so the address
+    // is set after them and before the packages that carry it.
+    const at = (pattern: RegExp) => build.steps.findIndex((s) => pattern.test(s.run ?? ''));
+    assert.ok(at(/^npm test$/) < at(/npm pkg set repository/), 'npm test runs on the committed package.json');
+    assert.ok(at(/npm pkg set repository/) < at(/npm run package/) && at(/npm pkg set repository/) < at(/^npm pack$/m));
     const release = wf.jobs['github-release']!;
     assert.equal(release.permissions?.contents, 'write');
     assert.match(runs(release), /gh release create "\$GITHUB_REF_NAME"\s+"durability-lens-\$VERSION\.vsix" "durability-lens-\$VERSION\.tgz"/);

@@ -60,5 +60,9 @@ describe('docs/ci.md', () => {
     assert.match(doc, new RegExp(`^\\| ${EXIT.workloadError} \\| the program failed`, 'm'));
     assert.match(doc, new RegExp(`^\\| ${EXIT.cancelled} \\| cancelled`, 'm'));
     assert.equal(Object.values(EXIT).includes(EXIT_GATE_REGRESSION as never), false, 'the gate code is not another exit code');
+    // Every code record or compare can end with has a row (a CI log shows only the number).
+    const table = doc.slice(doc.indexOf('## Exit codes'), doc.indexOf('\n## ', doc.indexOf('## Exit codes') + 1));
+    const rows = new Set([...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1])));
+    for (const code of [...Object.values(EXIT), EXIT_GATE_REGRESSION, 129, 141, 143]) assert.ok(rows.has(code), `exit ${code} has a row in docs/ci.md's table`);
   });
 });

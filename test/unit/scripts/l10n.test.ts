@@ -18,7 +18,7 @@ const l10nScript = require(path.join(root, 'scripts', 'l10n.js')) as {
 };
 
 /** Keys whose string values VS Code shows to people (the manifest's contribution points). */
-const SHOWN = new Set(['title', 'description', 'markdownDescription', 'category', 'displayName', 'deprecationMessage', 'markdownDeprecationMessage', 'altText', 'label']);
+const SHOWN = new Set(['title', 'description', 'markdownDescription', 'category', 'displayName', 'deprecationMessage', 'markdownDeprecationMessage', 'altText', 'label', 'userDescription']);
 const SHOWN_LISTS = new Set(['enumDescriptions', 'markdownEnumDescriptions']);
 
 /** "path: value" of every shown string that is written out instead of being a %key%. */
@@ -26,7 +26,9 @@ function literalStrings(manifest: Record<string, unknown>): string[] {
   const found: string[] = [];
   const visit = (value: unknown, where: string, key: string) => {
     if (typeof value === 'string') {
-      if ((SHOWN.has(key) || SHOWN_LISTS.has(key)) && !NLS_PLACEHOLDER.test(value)) found.push(`${where}: ${value.slice(0, 60)}`);
+      // A view's `name` is its title in the side bar (a language model tool's `name` is an id, never shown).
+      const shown = SHOWN.has(key) || SHOWN_LISTS.has(key) || (key === 'name' && /^contributes\.views\./.test(where));
+      if (shown && !NLS_PLACEHOLDER.test(value)) found.push(`${where}: ${value.slice(0, 60)}`);
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => visit(v, `${where}[${i}]`, SHOWN_LISTS.has(key) ? key : ''));
     } else if (value && typeof value === 'object') {
@@ -57,8 +59,10 @@ describe('l10n: contributed strings in package.nls.json, runtime messages in the
     broken.contributes.commands[0].title = 'Profile Transaction';
     broken.contributes.configuration.properties['durabilityLens.codeLens.enabled'].markdownDescription = 'Show lenses.';
     broken.contributes.walkthroughs[0].steps[1].description = 'Connect.';
+    broken.contributes.views.explorer[0].name = 'Heaviest Log Writers';
     assert.deepEqual(literalStrings(broken).map((l) => l.split(':')[0]), [
       'contributes.commands[0].title',
+      'contributes.views.explorer[0].name',
       'contributes.configuration.properties.durabilityLens.codeLens.enabled.markdownDescription',
       'contributes.walkthroughs[0].steps[1].description',
     ]);

@@ -42,6 +42,18 @@ describe('release: the VSIX (issue 27)', function () {
     }
   });
 
+  it('holds every file a walkthrough step shows (its media), byte for byte', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const media = manifest.contributes.walkthroughs.flatMap((w: { steps: { media: Record<string, unknown> }[] }) => w.steps.flatMap((s) => Object.values(s.media)))
+      .filter((m: unknown): m is string => typeof m === 'string' && /^media\//.test(m));
+    assert.ok(media.includes('media/walkthrough/sample.md'), media.join(', '));
+    for (const file of media) {
+      const packed = zipEntry(archive, `extension/${file}`);
+      assert.ok(packed, `extension/${file}`);
+      assert.ok(packed.equals(fs.readFileSync(path.join(root, file))), `${file} as in the repository`);
+    }
+  });
+
   it('leaves out the CLI package and the Action (the npm tarball and the repository have them)', () => {
     for (const name of ['extension/action.yml', 'extension/bin/durability-lens', 'extension/dist/cli.js']) assert.ok(!names.includes(name), name);
     assert.ok(!names.some((n) => n.startsWith('extension/scripts/') || n.startsWith('extension/.github/')));
