@@ -101,6 +101,14 @@ export const PROCESS_CASES = {
   sigtermDuringRestore: c('compare killed with SIGTERM during the restore', `the restore finishes, exit 143; stderr says so; ${STARTED_AS_IT_WAS}`),
   brokenStdout: c('compare whose stdout reader goes away (EPIPE)', `no crash: the run and its restore finish, exit 141; stderr says the setting is back (verified) and that stdout was closed before the report; ${STARTED_AS_IT_WAS}`),
   brokenStderr: c('compare whose stderr reader goes away (EPIPE, `2>&1 | head`)', `no crash: the workload is cancelled and the restore finishes, exit 141; ${STARTED_AS_IT_WAS}`),
+  launcherSigterm: c(
+    'SIGTERM to the launcher alone (`bin/durability-lens` re-run on Node 22 from an older Node)',
+    `the launcher hands the signal to the run and waits for it: the restore finishes, the launcher exits 143; ${STARTED_AS_IT_WAS}`,
+  ),
+  launcherGroupSigterm: c(
+    'SIGTERM to the launcher and its Node 22 child at once (a process-group kill, `timeout`, Ctrl+C)',
+    `one stop, not a "second signal": the restore finishes, exit 143; ${STARTED_AS_IT_WAS}`,
+  ),
   secondSignal: c(
     'a second SIGTERM during the restore exits at once',
     'exit 143 at once; stderr says the database may still be FORCED and gives the exact ALTER and the event-session query; the journal keeps the entry and recovery restores it once the process is gone',

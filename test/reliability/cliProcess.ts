@@ -35,6 +35,22 @@ export function startCompare(h: ReliabilityStandin, o: CompareProcessOptions): C
   return watch(spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, DURABILITY_LENS_PASSWORD: h.secret }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
+/**
+ * The same comparison through bin/durability-lens started by `node` (an older Node than 22): the launcher re-runs itself
+ * on the pinned Node 22 and runs dist/cli.js (built by `npm test` before mocha). `detached`: its own process group.
+ */
+export function startCompareThroughLauncher(h: ReliabilityStandin, o: CompareProcessOptions, node: string): CliChild {
+  const args = [
+    resolve(REPO, 'bin', 'durability-lens'), 'compare',
+    '--server', '127.0.0.1', '--port', String(h.server.port), '--database', o.database, '--user', 'sa', '--encrypt', 'false',
+    '--journal', o.journal, '--modes', 'DISABLED,FORCED', '--repeat', '1', '--no-warmup', '--setup-batches', '1',
+    '--sample-interval', '50', '--yes', '--json', ...(o.extra ?? []), ...(o.workload === null ? [] : [o.workload]),
+  ];
+  const env: NodeJS.ProcessEnv = { ...process.env, DURABILITY_LENS_PASSWORD: h.secret };
+  delete env.DURABILITY_LENS_REEXEC;
+  return watch(spawn(node, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+}
+
 /** Collects a child's output and exit. */
 export function watch(child: ChildProcess): CliChild {
   let err = '';

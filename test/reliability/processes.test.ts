@@ -11,7 +11,9 @@ import { FileRestoreJournal, recoverFromJournal } from '../../src/profile';
 import { PROCESS_CASES } from './cases';
 import { leftBehind, WORKLOAD } from './comparison';
 import { startReliabilityStandin, waitUntil, type ReliabilityStandin } from './harness';
-import { startCompare, type CliChild } from './cliProcess';
+import { startCompare, startCompareThroughLauncher, REPO, type CliChild } from './cliProcess';
+import { existsSync } from 'node:fs';
+import { machineNode } from '../unit/scripts/support/pack';
 
 const DB = 'rel_cli';
 
@@ -103,6 +105,36 @@ describe('reliability: CLI processes (stand-in)', function () {
   it(PROCESS_CASES.sigtermAfterAlter.title, () => sigtermWhileHeld(afterFirstAlter()));
   it(PROCESS_CASES.sigtermDuringRun.title, () => sigtermWhileHeld(forcedWorkload));
   it(PROCESS_CASES.sigtermDuringRestore.title, () => sigtermWhileHeld((r) => /SET DELAYED_DURABILITY = DISABLED/.test(r.text)));
+
+  describe('through bin/durability-lens on an older Node', () => {
+    let node = '';
+    before(function () {
+      const found = machineNode();
+      // The launcher re-runs itself only from a Node older than 22, and runs the bundle `npm test` builds first.
+      if (!found || Number(found.version.split('.')[0]) >= 22 || !existsSync(join(REPO, 'dist', 'cli.js')) || process.platform === 'win32') this.skip();
+      node = found.node;
+    });
+
+    async function sigtermThroughLauncher(target: (pid: number) => void): Promise<void> {
+      h.holdWhen = forcedWorkload;
+      const run = startCompareThroughLauncher(h, { database: DB, journal: journalPath, workload: workloadPath }, node);
+      children.push(run.child);
+      await h.held();
+      assert.equal(h.setting(DB), 'FORCED', 'the signal lands while the database is FORCED');
+      target(run.child.pid!);
+      await run.waitFor(/Received SIGTERM: stopping the workload, restoring DELAYED_DURABILITY and dropping the event session/);
+      h.release();
+      // The launcher waits for the run and ends with its code (before: it died at once, the run went on orphaned).
+      assert.equal(await run.exited, 143, run.stderr());
+      assert.match(run.stderr(), /Stopped by SIGTERM: rel_cli is DISABLED as it started \(verified\); no event session of this run is left\./);
+      assert.doesNotMatch(run.stderr(), /Second SIGTERM/);
+      await assertLeftAsItStarted();
+    }
+
+    it(PROCESS_CASES.launcherSigterm.title, () => sigtermThroughLauncher((pid) => process.kill(pid, 'SIGTERM')));
+    // Both processes get it (the launcher leads its own group): still one stop, not the forced second one.
+    it(PROCESS_CASES.launcherGroupSigterm.title, () => sigtermThroughLauncher((pid) => process.kill(-pid, 'SIGTERM')));
+  });
 
   it(PROCESS_CASES.brokenStdout.title, async () => {
     h.holdWhen = forcedWorkload;

@@ -5,6 +5,7 @@
 import { constants } from 'node:os';
 import { ownedByThisProcess, type RestoreJournal } from '../../profile';
 import type { ConnectedCliIO } from './shared';
+import { listenForStopSignals } from '../processSignals';
 
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'EPIPE';
 
@@ -84,11 +85,8 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
     );
     controller.abort();
   };
-  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((name) => {
-    const handler = () => stop(name);
-    process.on(name, handler);
-    return [name, handler] as const;
-  });
+  // The process's own signals, or — under bin/durability-lens on an older Node — the launcher's, each once.
+  const stopListening = listenForStopSignals(stop);
   // A closed pipe (`durability-lens compare … | head`) must not kill the process: during the run it cancels (and
   // restores) like a signal; after it — the report is the last thing written — it is said and sets the exit code.
   // The handler stays current after dispose (until the next run replaces it): a write's EPIPE is emitted after the
@@ -113,7 +111,7 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
     },
     dispose: () => {
       disposed = true;
-      for (const [name, handler] of handlers) process.removeListener(name, handler);
+      stopListening();
     },
   };
 }

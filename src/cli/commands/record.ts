@@ -1,6 +1,7 @@
 // `durability-lens record --connection … -- <program> [args]`: measures what another program (a test suite) does to
 // the server — snapshots, log-flush trace and samples around its run — and prints the same report as a profile, with
 // its exit code and duration; without a program it records until Ctrl+C or --duration. Gates CI with a baseline.
+import { listenForStopSignals } from '../processSignals';
 import { profileConnectionSource, recordWindow, type RunResult } from '../../profile';
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
 import { runCausesJson } from '../../report/causes';
@@ -106,20 +107,13 @@ async function runRecord({ options: o, program: after }: ParsedCommandLine<typeo
 function windowLifecycle(io: ConnectedCliIO): RunLifecycle {
   if (io.signal) return { signal: io.signal, stoppedBy: null, dispose: () => undefined };
   const controller = new AbortController();
-  const end = () => {
+  // Once: the first signal ends the window; a second one is the signal's own (the listener is gone by then).
+  const stopListening = listenForStopSignals(() => {
+    stopListening();
     io.stderr('Ending the recording window: taking the after-snapshot…\n');
     controller.abort();
-  };
-  process.once('SIGINT', end);
-  process.once('SIGTERM', end);
-  return {
-    signal: controller.signal,
-    stoppedBy: null,
-    dispose: () => {
-      process.removeListener('SIGINT', end);
-      process.removeListener('SIGTERM', end);
-    },
-  };
+  });
+  return { signal: controller.signal, stoppedBy: null, dispose: stopListening };
 }
 
 export const recordCommand = declareCommand({
