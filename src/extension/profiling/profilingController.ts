@@ -10,7 +10,7 @@ import { profileRun, runComparison, ProfileCancelledError, traceOverheadPlanText
 import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
 import { procedureTargetOf } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
-import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withTraceOverheadPlan } from '../consent';
+import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withSweepPart, withTraceOverheadPlan } from '../consent';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
@@ -173,9 +173,13 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (abort.signal.aborted) return nothing(CANCELLED);
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
-    // Read before the confirmation, which shows it: a Profile that measures the trace's cost runs the workload 2×N times.
-    const overheadRuns = mode === 'profile' ? traceOverheadRunsOf(currentRunSettings()) : undefined;
-    const overheadPlan = withTraceOverheadPlan(target.consent ?? partsOfWorkload(target.batches, mode), overheadRuns);
+    // Read before the confirmation, which shows them: a Profile that measures the trace's cost runs the workload 2×N
+    // times; a comparison's concurrency sweep runs it on up to N sessions at once, each with its own @session value.
+    const shownSettings = currentRunSettings();
+    const overheadRuns = mode === 'profile' ? traceOverheadRunsOf(shownSettings) : undefined;
+    const sweep = mode === 'compare' ? comparisonDefaults(shownSettings).sessions : undefined;
+    const parts = target.consent ? withSweepPart(target.consent, sweep) : partsOfWorkload(target.batches, mode, sweep);
+    const overheadPlan = withTraceOverheadPlan(parts, overheadRuns);
     // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
     const request: ConsentRequest = {
       action: what.charAt(0).toUpperCase() + what.slice(1),
@@ -244,8 +248,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(settings.compareSessions)}`),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(sweep ?? [])}`),
               ...comparisonDefaults(settings),
+              // The levels the consent view showed, even if the setting changed since.
+              sessions: sweep,
               ...core,
               ...callbacks,
             });
