@@ -14,8 +14,7 @@ import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText } from '../../agent/workloadSelection';
 import type { ConnectionManager } from '../connections';
-import type { ProfilingController } from '../profiling';
-import type { RunOutcome } from '../profiling/profiling';
+import type { ProfilingController, RunOutcome } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
 import { resultInputOfEntry } from './historyResult';
 
