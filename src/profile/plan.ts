@@ -223,9 +223,10 @@ export function describePlan(plan: ComparisonPlan): string {
     ...(plan.sessions && plan.sessions.length > 0
       ? [`Sessions: ${plan.sessions.join(', ')} — the order above runs once per level (${plan.order.length * plan.sessions.length} runs in all), each run on that many workload connections released together (up to ${Math.max(...plan.sessions)} sessions at once, besides the monitor connection); the ALTERs below repeat for each level`]
       : []),
-    'Statements that will run (from the monitor connection):',
-    ...plan.statements.map((s) => `  ${oneLineField(s)}`),
-    `Afterwards the database is set back to ${plan.currentSetting} and verified.`,
+    // A refused plan sends nothing, and its "current" setting may be another comparison's FORCED: no restore to promise.
+    ...(plan.canProceed
+      ? ['Statements that will run (from the monitor connection):', ...plan.statements.map((s) => `  ${oneLineField(s)}`), `Afterwards the database is set back to ${plan.currentSetting} and verified.`]
+      : ['Statements: none is sent — the comparison is refused (see "Refused" below).']),
     `Caveat:   ${plan.dataLossCaveat}`,
   ];
   for (const w of plan.warnings) lines.push(`Warning:  ${oneLineField(w.message)}`);

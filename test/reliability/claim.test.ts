@@ -114,6 +114,9 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     assert.match(err, new RegExp(`A comparison owns \\[${DB}\\] since \\d{4}-\\d\\d-\\d\\dT[^:]+:\\d\\d:\\d\\d\\.\\d{3}Z: process ${first.child.pid} on .+ \\(CLI\\), run [0-9a-f-]{36}; the original setting is DISABLED; it last set FORCED`));
     assert.match(err, /its workload connection still holds the run/);
     assert.match(err, /Refused: nothing was changed/);
+    // Its plan promises no restore to the owner's FORCED, nor a marker with FORCED as the original.
+    assert.match(err, /Statements: none is sent — the comparison is refused/);
+    assert.doesNotMatch(err, /set back to FORCED|original setting FORCED/);
     assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE|sp_addextendedproperty|sp_dropextendedproperty|sp_updateextendedproperty/i.test(r.text)), [], 'the second process changed nothing');
     assert.equal(h.setting(DB), 'FORCED', "the first comparison's FORCED is left alone");
     assert.deepEqual(await new FileRestoreJournal(machineB).list(), []);

@@ -2,30 +2,14 @@
 // procedure call with the definition it runs), each with its exact text and document lines, what in it changes data
 // or schema, and the keys the store remembers. vscode-free, unit-tested; consentGate.ts puts it on screen.
 import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
+import { withSessionParam } from '../../profile/sessionParam';
+import { sessionParamText, sessionVariableOf, sweepPart } from './sessionPlan';
 import type { WorkloadBatch } from '../../db/types';
 import { changesText, classifyBatch, type ChangingStatement } from './classify';
 import { consentKey } from './consentStore';
+import type { ConsentPart } from './consentPart';
 
-export type ConsentKeyKind = 'run' | 'deploy' | 'call';
-
-export interface ConsentPart {
-  /** "Setup — runs first, unmeasured", "Deploy", "Procedure call". */
-  heading: string;
-  /** The exact text sent (or, for a call, the definition it runs). */
-  text: string;
-  /** 0-based document line of the text's first line; null for text that is not in the document. */
-  firstLine: number | null;
-  repeat: number;
-  /** What changes data or schema; null = not known (counts as a change, `unknown` says why). */
-  changes: ChangingStatement[] | null;
-  unknown?: string;
-  /** The key kind it is remembered under; null: shown for context only, not part of the confirmation. */
-  key: ConsentKeyKind | null;
-  /** Said after the heading instead of the changes (a procedure call: "runs the definition below"). */
-  summary?: string;
-  /** Its line numbers count within its own text (a deployed definition), not the document's. */
-  ownLines?: boolean;
-}
+export type { ConsentKeyKind, ConsentPart } from './consentPart';
 
 export interface ConsentRequest {
   /** "Profile batch 3 (lines 18–25)", what the user asked for. */
@@ -50,7 +34,7 @@ export const MODAL_MAX_CHARS = 12_000;
  * The parts of a profile or comparison, as the profile layer will send them: the script's setup (markers, the same
  * split profileRun/runComparison make) then the measured batches; empty batches are never sent, so not shown.
  */
-export function partsOfWorkload(batches: readonly (WorkloadBatch & { empty?: boolean })[], mode: 'profile' | 'compare'): ConsentPart[] {
+export function partsOfWorkload(batches: readonly (WorkloadBatch & { empty?: boolean })[], mode: 'profile' | 'compare', sessions?: readonly number[] | undefined): ConsentPart[] {
   const usable = batches.filter((b) => !b.empty);
   let split: { setup: WorkloadBatch[]; measured: WorkloadBatch[] };
   let markerProblem: string | null = null;
@@ -69,7 +53,12 @@ export function partsOfWorkload(batches: readonly (WorkloadBatch & { empty?: boo
     const kind = classifyBatch(b.text, b.firstLine);
     return { heading, text: b.text, firstLine: b.firstLine, repeat: b.repeat, changes: kind.changes, key: 'run' };
   };
-  return [...split.setup.map((b) => part(b, setupHeading)), ...split.measured.map((b) => part(b, measuredHeading))];
+  // The measured batches that use the session variable are sent with it as a parameter (profile/sessionParam.ts).
+  const variable = markerProblem ? null : sessionVariableOf(usable);
+  const withParameter = new Set(variable ? withSessionParam(split.measured, variable, 1).filter((b) => b.parameters?.length).map((b) => b.firstLine) : []);
+  const measured = split.measured.map((b) => part(b, withParameter.has(b.firstLine) ? `${measuredHeading}, ${sessionParamText(variable!, sessions)}` : measuredHeading));
+  const sweep = mode === 'compare' ? sweepPart(measured, variable, sessions) : null;
+  return [...split.setup.map((b) => part(b, setupHeading)), ...measured, ...(sweep ? [sweep] : [])];
 }
 
 /** True when something in the request changes data or schema (or might: unknown counts as a change). */

@@ -6,3 +6,4 @@ export { partsOfWorkload, type ConsentPart, type ConsentRequest } from './consen
 export { footprintNotes } from './footprint';
 export { procedureConsentParts, type CalledDefinition } from './procedureParts';
 export { withTraceOverheadPlan } from './traceOverheadPlan';
+export { withSweepPart } from './sessionPlan';

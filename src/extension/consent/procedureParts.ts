@@ -2,7 +2,7 @@
 // the user typed, and the definition that call runs — the editor's (document lines), the deployed one as the server
 // returned it, or a note that it can't be read (then it counts as a change: unsure means ask). vscode-free.
 import { classifyBatch } from './classify';
-import type { ConsentPart } from './consentView';
+import type { ConsentPart } from './consentPart';
 
 /** Which definition a call runs. */
 export type CalledDefinition =

@@ -2,7 +2,7 @@
 // then runs 2×N times, so its DML runs 2×N times — shown in the plan the user confirms, and remembered under its own
 // key, so a confirmation of a single run never covers it.
 import { traceOverheadPlanText } from '../../profile/traceOverheadRun';
-import type { ConsentPart } from './consentView';
+import type { ConsentPart } from './consentPart';
 
 /**
  * The parts with the alternation's plan added, and the note said before the text; unchanged when not asked for.

@@ -14,7 +14,7 @@ import { resultText, summarizeResult } from '../../agent/resultSummary';
 import { AGENT_TOOLS, AgentTools, checkRunInput, type AnalyzeFileInput, type GetResultsInput, type RunToolInput } from '../../agent/toolDefinitions';
 import { selectWorkload, workloadText } from '../../agent/workloadSelection';
 import type { ConnectionManager } from '../connections';
-import type { ProfilingController } from '../profiling';
+import type { ProfilingController, RunOutcome } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
 import { currentRunSettings, traceOverheadRunsOf } from '../runOptions';
 import { resultInputOfEntry } from './historyResult';
@@ -186,16 +186,19 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     const before = this.deps.history.list()[0]?.id;
     const trusted = vscode.workspace.isTrusted;
     const cancel = token.onCancellationRequested(() => void this.deps.controller.stop(10_000));
+    let outcome: RunOutcome;
     try {
       // The lens's own flow: Restricted Mode, connect, the consent view, the comparison confirmation, the panel.
-      await this.deps.controller.runWorkload(document, { ...selected, consent: undefined }, this.mode, { traceOverheadRuns: input.traceOverheadRuns });
+      outcome = await this.deps.controller.runWorkload(document, { ...selected, consent: undefined }, this.mode, { traceOverheadRuns: input.traceOverheadRuns });
     } finally {
       cancel.dispose();
     }
     const newest = this.deps.history.list()[0];
     if (!newest || newest.id === before) {
       if (!trusted) return text(`Nothing ran: this workspace is in Restricted Mode, where Durability Lens sends no file's T-SQL to a server. The user can trust the workspace (Manage Workspace Trust) and ask again.`);
-      return text(`Nothing was measured for ${what}: the user declined the confirmation, was not connected, the run was refused (for example a missing permission or an availability-group database), cancelled, or failed before producing figures. Nothing that needed confirmation was run without it. The Durability Lens output channel says which.`);
+      // Why, as the user was told: a refusal names who owns the database since when and its original setting.
+      const why = outcome.kind === 'nothing' ? agentField(outcome.reason) : 'the result could not be kept in the run history.';
+      return text(`Nothing was measured for ${what}: ${why} Nothing that needed confirmation was run without it.`);
     }
     const summary = summarizeResult(resultInputOfEntry(newest));
     const overhead = summary.traceOverhead?.runsEach != null ? summary.traceOverhead : null;

@@ -5,6 +5,12 @@ import type { ProfileTarget } from '../../shared/commands';
 
 export type ProfileMode = 'profile' | 'compare';
 
+/**
+ * What a run came to, for callers that report it (the agent tools): a result was shown and kept, or why nothing was
+ * measured — the same text the user was shown (a refusal names the database's owner, since when, its original setting).
+ */
+export type RunOutcome = { kind: 'result' } | { kind: 'nothing'; reason: string };
+
 export interface ProfilingActions {
   /** A lens (or another caller with a ProfileTarget) asked to profile or compare a batch / transaction. */
   profileTarget(target: ProfileTarget, mode: ProfileMode): Promise<void>;

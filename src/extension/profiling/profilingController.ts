@@ -10,11 +10,11 @@ import { profileRun, runComparison, ProfileCancelledError, traceOverheadPlanText
 import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
 import { procedureTargetOf } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
-import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withTraceOverheadPlan } from '../consent';
+import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withSweepPart, withTraceOverheadPlan } from '../consent';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
-import { progressLine, progressText, type ProfileMode, type ProfilingActions } from './profiling';
+import { progressLine, progressText, type ProfileMode, type ProfilingActions, type RunOutcome } from './profiling';
 import { type RunHistory, showAndKeep } from '../history';
 import { comparisonDefaults, coreRunOptions, currentRunSettings, runSettingsForRun, traceOverheadRunsOf, traceTargetText } from '../runOptions';
 import type { PanelData } from '../../shared/webviewProtocol';
@@ -131,12 +131,9 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     clearTimeout(timer);
   }
 
-  /**
-   * Profile or compare a workload built elsewhere (the procedure lens's RPC call, procedureRun.ts; the agent tools,
-   * lm/lmTools.ts). `asked.traceOverheadRuns`: the agent tool's trace-overhead request, instead of the setting's.
-   */
-  async runWorkload(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, asked?: { traceOverheadRuns?: number | undefined }): Promise<void> {
-    await this.run(document, target, mode, asked?.traceOverheadRuns);
+  /** A workload built elsewhere (procedureRun.ts, lm/lmTools.ts); `asked`: an agent's trace-overhead runs, not the setting's. */
+  runWorkload(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, asked?: { traceOverheadRuns?: number | undefined }): Promise<RunOutcome> {
+    return this.run(document, target, mode, asked?.traceOverheadRuns);
   }
 
   /** Asks to connect when there is no connection; true when there is one afterwards. */
@@ -151,34 +148,38 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return false;
   }
 
-  private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, askedOverheadRuns?: number): Promise<void> {
+  private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, askedOverheadRuns?: number): Promise<RunOutcome> {
     const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${targetText(target)}`;
     // Restricted Mode: nothing from the workspace's files is sent, so nothing is asked either (not even to connect).
-    if (!(await this.consent.trusted(what))) return;
+    if (!(await this.consent.trusted(what))) return nothing('this workspace is in Restricted Mode, where no file\'s T-SQL is sent to a server.');
     if (this.running) {
       await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
-      return;
+      return nothing('a run is already in progress in this window.');
     }
     // Claimed before the first await: a second command in this window sees it at once (one run per window).
     const abort = new AbortController();
     let finished!: () => void;
     this.running = { abort, done: new Promise<void>((resolve) => (finished = resolve)) };
     try {
-      await this.runClaimed(document, target, mode, what, abort, askedOverheadRuns);
+      return await this.runClaimed(document, target, mode, what, abort, askedOverheadRuns);
     } finally {
       this.running = null;
       finished();
     }
   }
 
-  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController, askedOverheadRuns: number | undefined): Promise<void> {
-    if (!(await this.ensureConnected(what))) return;
-    if (abort.signal.aborted) return;
+  private async runClaimed(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, what: string, abort: AbortController, askedOverheadRuns: number | undefined): Promise<RunOutcome> {
+    if (!(await this.ensureConnected(what))) return nothing('there is no SQL Server connection (the user did not connect).');
+    if (abort.signal.aborted) return nothing(CANCELLED);
     const source = this.connections.connectionSource()!;
     const active = this.connections.current!;
-    // Read before the confirmation, which shows it: a Profile that measures the trace's cost runs the workload 2×N times.
-    const overheadRuns = mode === 'profile' ? (askedOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
-    const overheadPlan = withTraceOverheadPlan(target.consent ?? partsOfWorkload(target.batches, mode), overheadRuns, askedOverheadRuns !== undefined ? 'agent' : 'setting');
+    // Read before the confirmation, which shows them: a Profile that measures the trace's cost runs the workload 2×N
+    // times; a comparison's concurrency sweep runs it on up to N sessions at once, each with its own @session value.
+    const shownSettings = currentRunSettings();
+    const overheadRuns = mode === 'profile' ? (askedOverheadRuns ?? traceOverheadRunsOf(shownSettings)) : undefined;
+    const sweep = mode === 'compare' ? comparisonDefaults(shownSettings).sessions : undefined;
+    const parts = target.consent ? withSweepPart(target.consent, sweep) : partsOfWorkload(target.batches, mode, sweep);
+    const overheadPlan = withTraceOverheadPlan(parts, overheadRuns, askedOverheadRuns !== undefined ? 'agent' : 'setting');
     // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
     const request: ConsentRequest = {
       action: what.charAt(0).toUpperCase() + what.slice(1),
@@ -193,8 +194,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
         ...overheadPlan.notes,
       ],
     };
-    if (!(await this.consent.confirm(request))) return;
-    if (abort.signal.aborted) return;
+    if (!(await this.consent.confirm(request))) return nothing('the user did not confirm the T-SQL in the consent view (or the workspace is in Restricted Mode).');
+    if (abort.signal.aborted) return nothing(CANCELLED);
     this.diagnostics.delete(document.uri);
     const startedAt = Date.now();
     const runningTitle = `Running: ${what}`;
@@ -226,7 +227,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
-      async (progress, token) => {
+      async (progress, token): Promise<RunOutcome> => {
         token.onCancellationRequested(() => abort.abort());
         const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
         try {
@@ -240,26 +241,29 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
             this.hints?.show(document, run);
             await this.present(data, [run]);
             if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
+            return { kind: 'result' };
           } else {
             const result = await runComparison({
               connections: source,
               batches: target.batches,
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
-              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(settings.compareSessions)}`),
+              confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(sweep ?? [])}`),
               ...comparisonDefaults(settings),
+              // The levels the consent view showed, even if the setting changed since.
+              sessions: sweep,
               ...core,
               ...callbacks,
             });
-            await this.afterComparison(document, result, workloadLabel(document, target));
+            return await this.afterComparison(document, result, workloadLabel(document, target));
           }
         } catch (err) {
-          await this.reportFailure(err, active.profile.name);
+          return nothing(await this.reportFailure(err, active.profile.name));
         }
       },
     );
     try {
-      await done;
+      return await done;
     } finally {
       // No result was shown (declined, refused, failed): the panel returns to the last result.
       await this.panels.runEnded?.();
@@ -278,18 +282,20 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
   }
 
-  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, workload: string): Promise<void> {
+  private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, workload: string): Promise<RunOutcome> {
     if (result.status === 'refused') {
       const text = refusalText(result.plan) ?? result.error?.message ?? 'The comparison was refused; nothing was changed.';
       this.output.warn(text);
       const copy = 'Copy GRANT';
-      const choice = await vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : []));
-      if (choice === copy && result.plan.grant) await vscode.env.clipboard.writeText(result.plan.grant);
-      return;
+      // Not awaited: the caller (an agent tool) learns the refusal now, the notification stays for the user.
+      void vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : [])).then(async (choice) => {
+        if (choice === copy && result.plan.grant) await vscode.env.clipboard.writeText(result.plan.grant);
+      });
+      return nothing(text);
     }
     if (result.status === 'declined') {
       this.output.info('Comparison declined: nothing was changed.');
-      return;
+      return nothing('the user declined switching DELAYED_DURABILITY; nothing was changed.');
     }
     this.showErrors(document, result.runs.flatMap((r) => r.errors));
     const measured = result.runs.filter((r) => !r.warmup).length;
@@ -331,6 +337,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
     if (result.error && result.status !== 'cancelled') void vscode.window.showErrorMessage(`Durability Lens: ${result.error.message}`);
     await this.connections.refresh();
+    if (measured > 0) return { kind: 'result' };
+    return nothing(result.error?.message ?? (result.status === 'cancelled' ? CANCELLED : `the comparison ended (${result.status}) before a run was measured.`));
   }
 
   /** Puts workload errors on their document lines and offers to go to the first one. */
@@ -359,22 +367,30 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     });
   }
 
-  private async reportFailure(err: unknown, profileName: string): Promise<void> {
+  /** Tells the user why the run produced nothing, and returns that reason. */
+  private async reportFailure(err: unknown, profileName: string): Promise<string> {
     if (err instanceof ProfileCancelledError) {
       // A profile layer that throws on cancel leaves no figures to show; say so rather than stay silent.
       this.output.info('Cancelled: the event session and connections were cleaned up.');
       void vscode.window.showInformationMessage('Durability Lens: the run was cancelled before it produced figures; the event session and connections were cleaned up.');
-      return;
+      return CANCELLED;
     }
     if (err instanceof ConnectionFailure) {
       this.output.error(`${connectionFailureText(err.info, profileName)} [driver: ${err.info.driverMessage}]`);
       await vscode.window.showErrorMessage(connectionFailureText(err.info, profileName));
-      return;
+      return connectionFailureText(err.info, profileName);
     }
     const message = (err as Error)?.message ?? String(err);
     this.output.error(`The run failed: ${message}`);
     await vscode.window.showErrorMessage(`Durability Lens: the run failed: ${message}`, 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
+    return `the run failed: ${message}`;
   }
+}
+
+const CANCELLED = 'the run was cancelled before it produced figures.';
+
+function nothing(reason: string): RunOutcome {
+  return { kind: 'nothing', reason };
 }
 
 /** The confirmation's line for a concurrency sweep (durabilityLens.compare.sessions): how many connections it opens. */

@@ -20,7 +20,7 @@ describe('one-line fields in plans and reports', () => {
       server: `sql1${HOSTILE}`, source: 'sql-server', database: HOSTILE, currentSetting: 'DISABLED', modes: ['DISABLED', 'FORCED'],
       repetitions: 1, warmup: false, order: [{ mode: 'DISABLED', warmup: false }, { mode: 'FORCED', warmup: false }],
       statements: [`ALTER DATABASE [${HOSTILE}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`], dataLossCaveat: 'caveat',
-      warnings: [{ message: `database ${HOSTILE} warns` }], refusals: [],
+      warnings: [{ message: `database ${HOSTILE} warns` }], refusals: [], canProceed: true,
     } as unknown as ComparisonPlan;
     const lines = describePlan(plan).split('\n');
     assert.equal(lines.length, 9, lines.join('\n'));

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ok, notApplicable } from '../../../src/probes/measurement';
 import type { DatabaseInfo } from '../../../src/probes/databaseInfo';
 import type { PreflightResult } from '../../../src/probes/permissions';
-import { evaluatePlanIssues, raises22892, runOrder, splitSetup } from '../../../src/profile/plan';
+import { describePlan, evaluatePlanIssues, raises22892, runOrder, splitSetup, type ComparisonPlan } from '../../../src/profile/plan';
 
 function db(overrides: Partial<DatabaseInfo> = {}): DatabaseInfo {
   return {
@@ -29,6 +29,18 @@ describe('comparison plan', () => {
     assert.equal(splitSetup([batches[0]!, batches[2]!]).setup.length, 0, 'no marker: nothing is setup');
     assert.equal(splitSetup(batches, 1).measured.length, 2);
     assert.throws(() => splitSetup(batches, 4), RangeError);
+  });
+
+  it('a refused plan lists no statements and promises no restore (its "current" setting may be another comparison\'s FORCED)', () => {
+    const base = {
+      server: 'srv', source: 'stand-in', database: 'lab', databaseId: 5, currentSetting: 'FORCED', modes: ['DISABLED', 'FORCED'], repetitions: 1, warmup: false,
+      order: runOrder(['DISABLED', 'FORCED'], 1, false), statements: ['ALTER DATABASE [lab] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;'],
+      restoreStatement: 'ALTER DATABASE [lab] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;', dataLossCaveat: 'caveat', refusals: [], warnings: [], canProceed: true, grant: null,
+    } as unknown as ComparisonPlan;
+    assert.match(describePlan(base), /Statements that will run \(from the monitor connection\):\n {2}ALTER DATABASE \[lab\][^\n]*\nAfterwards the database is set back to FORCED and verified\./);
+    const refused = describePlan({ ...base, canProceed: false, refusals: [{ code: 'in-use', message: 'A comparison owns [lab] since 2026-11-28T04:30:49.701Z: …; the original setting is DISABLED; it last set FORCED' }] });
+    assert.doesNotMatch(refused, /ALTER DATABASE|set back to|Statements that will run/);
+    assert.match(refused, /\nStatements: none is sent — the comparison is refused \(see "Refused" below\)\.\n[\s\S]*\nRefused: {2}A comparison owns \[lab\] since .*the original setting is DISABLED; it last set FORCED$/);
   });
 
   it('refuses system databases', () => {
