@@ -259,21 +259,13 @@ export class StatementAccumulator {
         if (f.module === undefined) delete f.module;
         this.byKey.set(key, f);
       }
-      f.executions++;
-      const hash = hashText(e.actions?.query_hash?.value);
-      if (hash !== null) this.hashOf.set(key, hash);
+      this.addCompletion(f, key, e, this.pendingWaits, this.pendingMs);
       if (this.pendingNestedHashes.length > 0) {
         const folded = this.foldedOf.get(key) ?? new Map<string, number>();
         for (const h of this.pendingNestedHashes) folded.set(h, (folded.get(h) ?? 0) + 1);
         this.foldedOf.set(key, folded);
       }
-      f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
-      f.rows += num(d.row_count?.value) ?? 0;
-      f.writelogWaits += this.pendingWaits;
-      f.writelogMs += this.pendingMs;
       f.nestedStatements += this.pendingNested;
-      this.attributedWaits += this.pendingWaits;
-      this.attributedMs += this.pendingMs;
     }
     this.pendingWaits = 0;
     this.pendingMs = 0;
@@ -293,15 +285,21 @@ export class StatementAccumulator {
       f = { line: caller.line, text: text.length > TEXT_LIMIT ? text.slice(0, TEXT_LIMIT - 1) + '…' : text, executions: 0, durationMs: 0, writelogWaits: 0, writelogMs: 0, rows: 0, batchIndex: -1, nestedStatements: 0, module: c.objectName };
       this.byKey.set(key, f);
     }
+    this.addCompletion(f, key, c.e, c.waits, c.ms);
+  }
+
+  /** One completion of the statement `f` (keyed `key`): its execution, hash, duration, rows and the WRITELOG before it. */
+  private addCompletion(f: SampledFigure, key: string, e: XeEvent, waits: number, ms: number): void {
+    const d = e.data;
     f.executions++;
-    const hash = hashText(c.e.actions?.query_hash?.value);
+    const hash = hashText(e.actions?.query_hash?.value);
     if (hash !== null) this.hashOf.set(key, hash);
     f.durationMs += toMs(num(d.duration?.value) ?? 0, this.opts.statementUnit);
     f.rows += num(d.row_count?.value) ?? 0;
-    f.writelogWaits += c.waits;
-    f.writelogMs += c.ms;
-    this.attributedWaits += c.waits;
-    this.attributedMs += c.ms;
+    f.writelogWaits += waits;
+    f.writelogMs += ms;
+    this.attributedWaits += waits;
+    this.attributedMs += ms;
   }
 
   /** Statements beyond STATEMENTS_LISTED (a generated script of thousands of distinct INSERTs): their totals. */
