@@ -9,7 +9,6 @@ import { quoteName } from '../db/quote';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT, readDurability } from './durabilitySetting';
 import type { DurabilityMode, WorkloadDurabilityChange } from './types';
 
-
 /** The change between the two readings, or null when there is nothing to say (same setting, or no first reading). */
 export function workloadDurabilityChangeOf(database: string, before: DurabilityMode | null | undefined, after: DurabilityMode | { unreadable: string }): WorkloadDurabilityChange | null {
   if (!before) return null;
