@@ -93,11 +93,15 @@ export interface DatabaseInfo {
 
 const DURABILITY_BY_CODE: Record<number, DelayedDurability> = { 0: 'DISABLED', 1: 'ALLOWED', 2: 'FORCED' };
 
+/** sys.databases.delayed_durability_desc as the setting it names; null for anything else (NULL, a hidden row). */
+export function durabilityOfDesc(value: unknown): DelayedDurability | null {
+  const desc = text(value)?.toUpperCase();
+  return desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : null;
+}
+
 /** `engineEdition` (SERVERPROPERTY): group_database_id means a user AG on SQL Server only (5 SQL Database, 8 MI). */
 export function mapDatabaseRow(row: Record<string, unknown>, engineEdition: number | null = null): Omit<DatabaseInfo, 'changeTracking' | 'agReplicas'> {
-  const desc = text(row.delayed_durability_desc)?.toUpperCase();
-  const delayedDurability =
-    desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : (DURABILITY_BY_CODE[num(row.delayed_durability) ?? 0] ?? 'DISABLED');
+  const delayedDurability = durabilityOfDesc(row.delayed_durability_desc) ?? DURABILITY_BY_CODE[num(row.delayed_durability) ?? 0] ?? 'DISABLED';
   return {
     databaseId: num(row.database_id) ?? 0,
     name: text(row.name) ?? '',
@@ -164,10 +168,9 @@ export async function captureDatabaseInfo(monitor: SqlClient, databaseId: number
 export const DURABILITY_NOW_SQL = `SELECT delayed_durability_desc FROM sys.databases WHERE database_id = @database_id;`;
 
 /** The setting now, or null when it could not be read (hidden row, refused, failed). */
-export async function readDurabilityNow(monitor: SqlClient, databaseId: number): Promise<'DISABLED' | 'ALLOWED' | 'FORCED' | null> {
+export async function readDurabilityNow(monitor: SqlClient, databaseId: number): Promise<DelayedDurability | null> {
   try {
-    const desc = text((await monitor.query(DURABILITY_NOW_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]))[0]?.delayed_durability_desc)?.toUpperCase();
-    return desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : null;
+    return durabilityOfDesc((await monitor.query(DURABILITY_NOW_SQL, [{ name: 'database_id', type: 'int', value: databaseId }]))[0]?.delayed_durability_desc);
   } catch {
     return null;
   }

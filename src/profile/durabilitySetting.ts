@@ -4,7 +4,7 @@
 import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
 import { sqlErrorsOf } from '../db/errors';
-import { text } from '../probes/values';
+import { durabilityOfDesc } from '../probes/databaseInfo';
 import { DURABILITY_MODES, type DurabilityMode } from './types';
 
 /** delayed_durability_desc: DISABLED / ALLOWED / FORCED (Learn: sys-databases-transact-sql; reference §5). */
@@ -27,8 +27,8 @@ export const DATA_LOSS_CAVEAT =
 
 export async function readDurability(client: SqlClient, database: string): Promise<DurabilityMode> {
   const rows = await client.query(READ_DURABILITY_SQL, [{ name: 'database_name', type: 'nvarchar', value: database }]);
-  const desc = text(rows[0]?.delayed_durability_desc)?.toUpperCase();
-  if (desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED') return desc;
+  const mode = durabilityOfDesc(rows[0]?.delayed_durability_desc);
+  if (mode !== null) return mode;
   throw new Error(`sys.databases has no DELAYED_DURABILITY for database ${quoteName(database)} (is it visible to this login?).`);
 }
 

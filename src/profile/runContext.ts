@@ -2,6 +2,7 @@
 // and reused across a comparison's runs), its options, how a cancel before measuring surfaces, and progress steps.
 import type { SqlClient, SqlSession } from '../db/types';
 import type { BenignWaitOptions, PreflightResult } from '../probes';
+import { durabilityOfDesc } from '../probes/databaseInfo';
 import { num, text } from '../probes/values';
 import type { ConcurrentSessions } from './concurrency';
 import type { DurabilityMode, FigureSource, ProfileCallbacks, ProfileStep, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
@@ -50,9 +51,7 @@ export async function readTargetDatabase(monitor: SqlClient): Promise<TargetData
   const databaseId = num(row.database_id);
   const databaseName = text(row.database_name);
   if (databaseId === null || databaseName === null) throw new Error('The monitor connection could not read DB_ID()/DB_NAME().');
-  const desc = text(row.delayed_durability_desc)?.toUpperCase();
-  const delayedDurability = desc === 'DISABLED' || desc === 'ALLOWED' || desc === 'FORCED' ? desc : null;
-  return { databaseId, databaseName, delayedDurability };
+  return { databaseId, databaseName, delayedDurability: durabilityOfDesc(row.delayed_durability_desc) };
 }
 
 /** Everything one measured run needs besides the batches; the comparison runner reuses it across runs. */

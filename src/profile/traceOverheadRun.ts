@@ -32,11 +32,11 @@ export function traceOverheadPlanText(runsEach: number): string {
   return `runs the workload ${runsEach * 2} times: ${runsEach} with the per-statement trace, ${runsEach} without (alternating, to measure what the trace costs)`;
 }
 
-/** A usage problem with the number of runs, or null. */
-export function traceOverheadRunsProblem(runsEach: number): string | null {
+/** A usage problem with the number of runs, or null; `given`: the text it was read from, as the message quotes it. */
+export function traceOverheadRunsProblem(runsEach: number, given = String(runsEach)): string | null {
   return Number.isInteger(runsEach) && runsEach >= TRACE_OVERHEAD_MIN_RUNS && runsEach <= TRACE_OVERHEAD_MAX_RUNS
     ? null
-    : `the trace-overhead measurement takes ${TRACE_OVERHEAD_MIN_RUNS}–${TRACE_OVERHEAD_MAX_RUNS} runs each way, not '${runsEach}'`;
+    : `the trace-overhead measurement takes ${TRACE_OVERHEAD_MIN_RUNS}–${TRACE_OVERHEAD_MAX_RUNS} runs each way, not '${given}'`;
 }
 
 /** The profile's run, plus (when asked) the alternation and its summary as the result's `traceOverhead`. */

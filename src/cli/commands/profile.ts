@@ -37,8 +37,8 @@ without; without this flag "traceOverhead" says not measured`,
   }, (raw) => {
     // Decimal digits as written (Number() would take 0x3 or 3e0); the range and its wording are the profile's.
     const n = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-    const problem = traceOverheadRunsProblem(n);
-    return problem ? invalid(problem.replace("'NaN'", `'${raw}'`)) : n;
+    const problem = traceOverheadRunsProblem(n, raw);
+    return problem ? invalid(problem) : n;
   }),
 });
 
