@@ -16,6 +16,7 @@ import { TOP_LOG_COMMAND_TITLES, TOP_LOG_LOADED_CONTEXT, TOP_LOG_VIEW, TopLogCom
 import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';
 import { findWorkspaceDefinitions } from './workspaceRoutines';
+import { oneLineField } from '../../shared/visibleText';
 
 const TITLE = `Durability Lens: ${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}`;
 
@@ -77,10 +78,10 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       return item;
     }
     const r = e.row;
-    const item = new vscode.TreeItem(`${r.rank}. ${r.objectLabel}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(`${r.rank}. ${oneLineField(r.objectLabel)}`, vscode.TreeItemCollapsibleState.None);
     item.description = `${oneLine(r.text, 60)} — ${rowFigures(r)}`;
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${r.objectLabel} — query_id ${r.queryId}${r.queryHash ? `, query_hash ${r.queryHash}` : ''}\n`);
+    tip.appendText(`${oneLineField(r.objectLabel)} — query_id ${r.queryId}${r.queryHash ? `, query_hash ${r.queryHash}` : ''}\n`);
     // As text, never as a code block: a statement holding ``` would otherwise end the fence and be read as Markdown.
     tip.appendText(`${r.text.length > 2000 ? `${r.text.slice(0, 2000)}…` : r.text}\n`);
     tip.appendText(tooltipFigures(r));
@@ -88,7 +89,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     item.iconPath = new vscode.ThemeIcon(r.object ? 'symbol-method' : 'symbol-snippet');
     item.contextValue = r.object ? 'logWriter.module' : 'logWriter.adHoc';
     item.command = { command: TopLogCommands.open, title: TOP_LOG_COMMAND_TITLES[TopLogCommands.open], arguments: [e] };
-    item.accessibilityInformation = { label: `${r.rank}. ${r.objectLabel}: ${oneLine(r.text, 120)}. ${rowFigures(r)}` };
+    item.accessibilityInformation = { label: `${r.rank}. ${oneLineField(r.objectLabel)}: ${oneLine(r.text, 120)}. ${rowFigures(r)}` };
     return item;
   }
 
@@ -133,7 +134,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
         return buildTopLogDocument(history, { standIn });
       });
       this.loaded = { doc, serverLabel: source.serverLabel };
-      this.output.info(`${TITLE}: ${doc.database} on ${source.serverLabel}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
+      this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
         void vscode.window.showWarningMessage(`${TITLE}: ${doc.queryStore.message}`);
@@ -166,7 +167,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       await this.openAdHoc(row);
       return;
     }
-    const label = row.objectLabel;
+    const label = oneLineField(row.objectLabel);
     const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Looking for ${label} in the workspace…` }, (_p, token) =>
       findWorkspaceDefinitions(row.object!.schema, row.object!.name!, row.text, token));
     const def = found[0];
@@ -195,7 +196,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const source = this.connections.connectionSource();
     const active = this.connections.current;
     if (!source || !active || source.serverLabel !== serverLabel || active.database !== doc.database) {
-      void vscode.window.showWarningMessage(`Durability Lens: ${row.objectLabel} was read from ${doc.database} on ${serverLabel}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`);
+      void vscode.window.showWarningMessage(`Durability Lens: ${oneLineField(row.objectLabel)} was read from ${oneLineField(doc.database)} on ${oneLineField(serverLabel)}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`);
       return;
     }
     let monitor: SqlSession | null = null;
@@ -205,13 +206,13 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       const m = await readServerDefinition(monitor, grantContextOf(identity, doc.database), row.object.objectId);
       if (m.status !== 'ok') throw new Error(m.reason);
       if (m.value.definition === null) {
-        void vscode.window.showWarningMessage(`Durability Lens: the server returns no definition for ${row.objectLabel}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`);
+        void vscode.window.showWarningMessage(`Durability Lens: the server returns no definition for ${oneLineField(row.objectLabel)}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`);
         return;
       }
       const text = `${serverTextHeader(row.objectLabel, serverLabel, doc.database, 'the definition the server keeps (OBJECT_DEFINITION)')}${m.value.definition}`;
       await this.showHeld(this.definitions.hold(doc.database, row.objectLabel, text), text, row.text);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Durability Lens: the definition of ${row.objectLabel} could not be read: ${(err as Error).message ?? String(err)} Nothing was changed.`);
+      void vscode.window.showErrorMessage(`Durability Lens: the definition of ${oneLineField(row.objectLabel)} could not be read: ${(err as Error).message ?? String(err)} Nothing was changed.`);
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
     }

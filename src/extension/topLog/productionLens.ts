@@ -11,6 +11,7 @@ import { analyze } from '../../tsql/index';
 import type { LoadedTopLog } from './heaviestLogWriters';
 import { TOP_LOG_COMMAND_TITLES, TopLogCommands } from './ids';
 import { sameRoutine } from './locate';
+import { oneLineField } from '../../shared/visibleText';
 
 export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private productions: RoutineProduction[] = [];
@@ -48,10 +49,10 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       if (labStatementsOf(p, run).length === 0) continue;
       const comparison = labVersusProduction(p, run);
       this.lab.set(p.objectId, comparison);
-      this.output.info(`Durability Lens: ${p.label} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
+      this.output.info(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
       if (!shown) {
         shown = true;
-        void vscode.window.showInformationMessage(`Durability Lens: ${p.label} — ${comparison.summary}`, 'Details').then((choice) => {
+        void vscode.window.showInformationMessage(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}`, 'Details').then((choice) => {
           if (choice === 'Details') void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
         });
       }
@@ -86,7 +87,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       void vscode.window.showInformationMessage(`Durability Lens: no production figures are loaded for this routine. Run "${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}" first.`);
       return;
     }
-    const lines = [`${p.label} — ${productionLensText(p)}`];
+    const lines = [`${oneLineField(p.label)} — ${productionLensText(p)}`];
     lines.push(`  ${p.statements} statement(s) in Query Store's top rows; ${p.writingExecutions} execution(s) of statements that wrote log: ${p.logBytesPerWritingExecution === null ? 'log not measured' : `${formatBytes(p.logBytesPerWritingExecution)} log`} and ${p.logWaitMsPerWritingExecution === null ? 'log wait not measured' : `${formatDuration(p.logWaitMsPerWritingExecution)} log-IO wait`} per writing execution.`);
     if (p.logBytesNotMeasured) lines.push(`  ${p.logBytesNotMeasured}`);
     if (p.waitsNotMeasured) lines.push(`  ${p.waitsNotMeasured}`);
@@ -95,7 +96,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       lines.push(`  ${lab.summary}`);
       for (const r of lab.rows) lines.push(`    ${r.metric}: lab ${side(r.lab, r.unit)}, production ${side(r.production, r.unit)}${r.note ? ` (${r.note})` : ''}`);
       for (const n of lab.notes) lines.push(`    ${n}`);
-    } else lines.push(`  No profile of ${p.label} ran since these figures were read: use Profile EXEC… on its CREATE line to compare the lab with production.`);
+    } else lines.push(`  No profile of ${oneLineField(p.label)} ran since these figures were read: use Profile EXEC… on its CREATE line to compare the lab with production.`);
     this.output.info(lines.join('\n'));
     this.output.show(true);
   }
