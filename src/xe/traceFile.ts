@@ -75,6 +75,10 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   let depth = 0;
   let stray: string | null = null;
   let strayText: { text: string; at: number } | null = null;
+  /** Depth of the open outer <event> (0: none), how many outer ones opened, and which first held another <event>. */
+  let eventAt = 0;
+  let events = 0;
+  let nestedIn: number | null = null;
   const rows = kind === 'events';
   const wrapped = rows ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text;
   const error = scanXml(wrapped, {
@@ -85,8 +89,18 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
     open: (name) => {
       if (rows && depth === 1 && name !== 'event' && stray === null) stray = name;
       depth++;
+      if (name === 'event') {
+        // A server writes an <event>'s <data> and <action> inside it, never another event (Learn: "Targets for
+        // Extended Events", the ring_buffer and event_file XML): a nested one is refused, not read or dropped.
+        if (eventAt > 0) nestedIn ??= events;
+        else {
+          eventAt = depth;
+          events++;
+        }
+      }
     },
     close: () => {
+      if (depth === eventAt) eventAt = 0;
       depth--;
     },
     text: (chars, at) => {
@@ -95,6 +109,7 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   });
   if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
   if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
+  if (nestedIn !== null) throw new TraceFileError(file, `event ${nestedIn} holds another <event> inside it: a server never writes one, so the file is not read.`);
   const found = strayText as { text: string; at: number } | null;
   if (found !== null) {
     const excerpt = found.text.split(/\r?\n/)[0]!.slice(0, 40);
@@ -133,6 +148,8 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
   }
   const reader = new XeXmlReader((e) => {
     out.events++;
+    const invalid = negativeField(e);
+    if (invalid !== null) throw new TraceFileError(file, `event ${out.events} (${e.name}) has ${invalid}: a server never writes one, so the file is not read.`);
     onEvent(e);
   }, seen);
   const ok = reader.readDocument(kind === 'events' ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text, file);
@@ -140,4 +157,13 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
   out.duplicates = reader.duplicates;
   out.ringBuffer = reader.ringBuffer;
   return out;
+}
+
+/** Sizes and durations a flush cannot have: "write_size -5" of the first negative one, or null. */
+function negativeField(e: XeEvent): string | null {
+  for (const name of ['write_size', 'duration']) {
+    const v = e.data[name]?.value;
+    if ((typeof v === 'number' && v < 0) || (typeof v === 'bigint' && v < 0n)) return `a negative ${name} (${String(v)})`;
+  }
+  return null;
 }
