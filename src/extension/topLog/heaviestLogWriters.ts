@@ -17,6 +17,7 @@ import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';
 import { findWorkspaceDefinitions } from './workspaceRoutines';
 import { oneLineField } from '../../shared/visibleText';
+import { l10n } from '../l10n';
 
 const TITLE = `Durability Lens: ${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}`;
 
@@ -117,7 +118,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     let source = this.connections.connectionSource();
     if (!source) {
       const connect = 'Connect…';
-      if ((await vscode.window.showWarningMessage(`${TITLE}: connect to the production (or a copy of its) database first. Nothing was read.`, connect)) !== connect) return;
+      if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to the production (or a copy of its) database first. Nothing was read.`, TITLE), connect)) !== connect) return;
       await vscode.commands.executeCommand(ConnectionCommands.connect);
       source = this.connections.connectionSource();
       if (!source) return;
@@ -143,7 +144,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       const text = (err as Error).message ?? String(err);
       this.output.error(`${TITLE} failed: ${text}`);
       this.setMessage(`Query Store could not be read: ${text} Nothing was changed.`);
-      void vscode.window.showErrorMessage(`${TITLE} failed: ${text} Nothing was changed on the server.`);
+      void vscode.window.showErrorMessage(l10n.t(`{0} failed: {1} Nothing was changed on the server.`, TITLE, text));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
       this.changed.fire(undefined);
@@ -154,7 +155,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
   async pickRanking(): Promise<void> {
     const picked = await vscode.window.showQuickPick(
       RANKINGS.map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
-      { title: 'Rank the heaviest log writers by', placeHolder: 'How to rank Query Store\'s statements' },
+      { title: l10n.t('Rank the heaviest log writers by'), placeHolder: l10n.t('How to rank Query Store\'s statements') },
     );
     if (picked) await this.load(picked.id);
   }
@@ -168,11 +169,11 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       return;
     }
     const label = oneLineField(row.objectLabel);
-    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Looking for ${label} in the workspace…` }, (_p, token) =>
+    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t(`Looking for {0} in the workspace…`, label) }, (_p, token) =>
       findWorkspaceDefinitions(row.object!.schema, row.object!.name!, row.text, token));
     const def = found[0];
     if (!def) {
-      void vscode.window.showInformationMessage(`Durability Lens: no .sql file in this workspace defines ${label} (CREATE or ALTER): showing the definition the server keeps, read-only.`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: no .sql file in this workspace defines {0} (CREATE or ALTER): showing the definition the server keeps, read-only.`, label));
       await this.openFromServer(row);
       return;
     }
@@ -180,7 +181,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const line = def.statementLine ?? def.headerLine;
     const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
     editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    if (def.statementLine === null) void vscode.window.showInformationMessage(`Durability Lens: ${label}'s statement "${oneLine(row.text, 60)}" was not found in ${vscode.workspace.asRelativePath(def.uri)} (edited since, or written differently): the cursor is on the routine.`);
+    if (def.statementLine === null) void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0}'s statement "{1}" was not found in {2} (edited since, or written differently): the cursor is on the routine.`, label, oneLine(row.text, 60), vscode.workspace.asRelativePath(def.uri)));
     if (found.length > 1) this.output.info(`${label} is defined in ${found.length} places; opened ${vscode.workspace.asRelativePath(def.uri)}:${def.headerLine + 1}. Others: ${found.slice(1).map((f) => `${vscode.workspace.asRelativePath(f.uri)}:${f.headerLine + 1}`).join(', ')}`);
   }
 
@@ -196,7 +197,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const source = this.connections.connectionSource();
     const active = this.connections.current;
     if (!source || !active || source.serverLabel !== serverLabel || active.database !== doc.database) {
-      void vscode.window.showWarningMessage(`Durability Lens: ${oneLineField(row.objectLabel)} was read from ${oneLineField(doc.database)} on ${oneLineField(serverLabel)}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`);
+      void vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0} was read from {1} on {2}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`, oneLineField(row.objectLabel), oneLineField(doc.database), oneLineField(serverLabel)));
       return;
     }
     let monitor: SqlSession | null = null;
@@ -206,13 +207,13 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       const m = await readServerDefinition(monitor, grantContextOf(identity, doc.database), row.object.objectId);
       if (m.status !== 'ok') throw new Error(m.reason);
       if (m.value.definition === null) {
-        void vscode.window.showWarningMessage(`Durability Lens: the server returns no definition for ${oneLineField(row.objectLabel)}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`);
+        void vscode.window.showWarningMessage(l10n.t(`Durability Lens: the server returns no definition for {0}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`, oneLineField(row.objectLabel)));
         return;
       }
       const text = `${serverTextHeader(row.objectLabel, serverLabel, doc.database, 'the definition the server keeps (OBJECT_DEFINITION)')}${m.value.definition}`;
       await this.showHeld(this.definitions.hold(doc.database, row.objectLabel, text), text, row.text);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Durability Lens: the definition of ${oneLineField(row.objectLabel)} could not be read: ${(err as Error).message ?? String(err)} Nothing was changed.`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: the definition of {0} could not be read: {1} Nothing was changed.`, oneLineField(row.objectLabel), (err as Error).message ?? String(err)));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
     }

@@ -12,6 +12,7 @@ import type { LoadedTopLog } from './heaviestLogWriters';
 import { TOP_LOG_COMMAND_TITLES, TopLogCommands } from './ids';
 import { sameRoutine } from './locate';
 import { oneLineField } from '../../shared/visibleText';
+import { l10n } from '../l10n';
 
 export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private productions: RoutineProduction[] = [];
@@ -52,7 +53,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       this.output.info(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
       if (!shown) {
         shown = true;
-        void vscode.window.showInformationMessage(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}`, 'Details').then((choice) => {
+        void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} — {1}`, oneLineField(p.label), comparison.summary), 'Details').then((choice) => {
           if (choice === 'Details') void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
         });
       }
@@ -72,7 +73,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       for (const p of candidates) {
         if (!sameRoutine(parts, p.schema, p.name)) continue;
         const range = new vscode.Range(r.range.start.line, 0, r.range.start.line, 0);
-        lenses.push(new vscode.CodeLens(range, { title: productionLensText(p), command: TopLogCommands.labVersusProduction, arguments: [p.objectId], tooltip: 'Production figures from Query Store (Heaviest Log Writers); click for the details and the lab comparison' }));
+        lenses.push(new vscode.CodeLens(range, { title: productionLensText(p), command: TopLogCommands.labVersusProduction, arguments: [p.objectId], tooltip: l10n.t('Production figures from Query Store (Heaviest Log Writers); click for the details and the lab comparison') }));
         const lab = this.lab.get(p.objectId);
         if (lab) lenses.push(new vscode.CodeLens(range, { title: lab.summary, command: TopLogCommands.labVersusProduction, arguments: [p.objectId] }));
       }
@@ -84,7 +85,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
   showDetails(objectId: unknown): void {
     const p = typeof objectId === 'number' ? this.production(objectId) : undefined;
     if (!p) {
-      void vscode.window.showInformationMessage(`Durability Lens: no production figures are loaded for this routine. Run "${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}" first.`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: no production figures are loaded for this routine. Run "{0}" first.`, TOP_LOG_COMMAND_TITLES[TopLogCommands.show]));
       return;
     }
     const lines = [`${oneLineField(p.label)} — ${productionLensText(p)}`];
