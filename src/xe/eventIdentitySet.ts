@@ -8,14 +8,16 @@
 //
 // Memory grows with the gaps between runs of consecutive sequence numbers, not with the events as objects: a run keeps
 // its events' timestamps and name/session tags in typed arrays (12 bytes an event, outside the JS heap), and numbers
-// that repeat with another identity (a second session) go to a second layer of runs.
+// that repeat with another identity (a second session) go to a second layer of runs. A tag is the number the set gave
+// that exact name and session_id (one per distinct pair, a handful in practice), never a hash: a file is anyone's to
+// write, and two pairs chosen to share a 32-bit hash would otherwise hide a real event as a "duplicate".
 
 /** What identifies one event besides its sequence number. */
 export interface EventStamp {
   /** The timestamp in ms since the epoch; NaN when the event had none. */
   time: number;
-  /** A 32-bit hash of the event name and its session_id action (a stored tag is compared, never trusted alone). */
-  tag: number;
+  /** The event name and its session_id action, whole (eventStamp): compared exactly, never through a hash. */
+  identity: string;
 }
 
 interface Run {
@@ -126,11 +128,23 @@ export class EventIdentitySet {
   private readonly layers: RunLayer[] = [];
   /** Sequence values that are not safe integers (bigint text, floats): rare, so a plain Set of their full identity. */
   private readonly other = new Set<string>();
+  /** Each distinct identity's tag: its order of first appearance, so equal tags mean equal identities. */
+  private readonly tags = new Map<string, number>();
 
-  /** Adds the event; false when an event with the same sequence, time and tag was already added (a duplicate). */
+  private tagOf(identity: string): number {
+    let tag = this.tags.get(identity);
+    if (tag === undefined) {
+      tag = this.tags.size;
+      this.tags.set(identity, tag);
+    }
+    return tag;
+  }
+
+  /** Adds the event; false when an event with the same sequence, time and identity was already added (a duplicate). */
   add(sequence: number | string, stamp: EventStamp): boolean {
+    const tag = this.tagOf(stamp.identity);
     if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence)) {
-      const key = `${typeof sequence}:${String(sequence)}|${String(stamp.time)}|${stamp.tag}`;
+      const key = `${typeof sequence}:${String(sequence)}|${String(stamp.time)}|${tag}`;
       if (this.other.has(key)) return false;
       this.other.add(key);
       return true;
@@ -144,13 +158,13 @@ export class EventIdentitySet {
         continue;
       }
       const j = k - run.start;
-      if (sameTime(run.times[j]!, stamp.time) && run.tags[j] === (stamp.tag | 0)) return false;
+      if (sameTime(run.times[j]!, stamp.time) && run.tags[j] === tag) return false;
     }
     if (free === null) {
       free = new RunLayer();
       this.layers.push(free);
     }
-    free.insert(k, stamp.time, stamp.tag | 0);
+    free.insert(k, stamp.time, tag);
     return true;
   }
 
@@ -160,17 +174,11 @@ export class EventIdentitySet {
   }
 }
 
-/** FNV-1a over `text`, continuing from `h`. */
-function fnv(text: string, h: number): number {
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h;
-}
-
-/** The stamp of an event: its timestamp and a tag of its name and sqlserver.session_id action (absent: no session). */
+/**
+ * The stamp of an event: its timestamp and its identity, the name and the sqlserver.session_id action (absent: no
+ * session, which is not the same as an empty one). The name's length comes first, so no name/session split is ambiguous.
+ */
 export function eventStamp(name: string, timestamp: Date | null, sessionId: unknown): EventStamp {
-  const tag = fnv(sessionId === undefined || sessionId === null ? '' : String(sessionId), fnv('\u0000', fnv(name, 2166136261)));
-  return { time: timestamp === null ? NaN : timestamp.getTime(), tag: tag | 0 };
+  const session = sessionId === undefined || sessionId === null ? '-' : `=${String(sessionId)}`;
+  return { time: timestamp === null ? NaN : timestamp.getTime(), identity: `${name.length}:${name}${session}` };
 }

@@ -6,7 +6,7 @@
 import { EventIdentitySet } from './eventIdentitySet';
 import { XeXmlReader, type RingBufferHeader, type XeEvent } from './reader';
 import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
-import { scanXml } from './xmlScanner';
+import { attr, scanXml } from './xmlScanner';
 
 export type TraceFileKind = 'ring_buffer' | 'histogram' | 'event_counter' | 'events';
 
@@ -66,15 +66,39 @@ const ROWS_CLOSE = '</durability_lens_rows>';
 
 const ROOT_HELP = 'expected <RingBufferTarget>, <HistogramTarget>, <CounterTarget> (a target\'s target_data) or <event> rows (event_data of sys.fn_xe_file_target_read_file)';
 
+/** The refusal of an <event> found inside another (the outer event's place in the file and name, the field holding it). */
+function nestedEventMessage(nested: { index: number; name: string; field: string | null }): string {
+  const name = nested.name.slice(0, 100);
+  const where = `event ${nested.index} of the file (${name}) holds another <event> inside it`;
+  if (nested.field === null) {
+    return `${where}, not inside a field's <value>: no server writes that shape (the file was edited, or is not Extended Events output), so which event to count cannot be told.`;
+  }
+  // sp_server_diagnostics' events component returns /events/session/RingBufferTarget/event as its data
+  // (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-server-diagnostics-transact-sql),
+  // and system_health records it in sp_server_diagnostics_component_result's xml `data` field.
+  return (
+    `${where}, in the <value> of its field "${nested.field.slice(0, 100)}" (an xml field, as system_health's sp_server_diagnostics_component_result ` +
+    'carries the events of sp_server_diagnostics\' events component): those are not events of this session and trace read does not read ' +
+    `events out of another event's value (it would miscount both). Leave that event out of the export (WHERE object_name <> N'${name.replace(/'/g, "''")}' ` +
+    'on sys.fn_xe_file_target_read_file) and read the file again.'
+  );
+}
+
 /**
  * Checks the whole file is well-formed and, for event rows, that every top-level element is an <event> and nothing but
  * whitespace stands between them: a results pane's footer ("(1 row affected)", "Completion time: …") copied with the
- * rows is refused with its line, never skipped.
+ * rows is refused with its line, never skipped. An <event> inside another <event> is refused too (nestedEventMessage).
  */
 function validate(file: string, text: string, kind: TraceFileKind): void {
   let depth = 0;
   let stray: string | null = null;
   let strayText: { text: string; at: number } | null = null;
+  // The outermost open <event> (its depth, ordinal and name) and the field it has open, for nested events.
+  let event: { depth: number; index: number; name: string } | null = null;
+  let events = 0;
+  let field: string | null = null;
+  let valueDepth: number | null = null;
+  let nested: { index: number; name: string; field: string | null } | null = null;
   const rows = kind === 'events';
   const wrapped = rows ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text;
   const error = scanXml(wrapped, {
@@ -82,12 +106,21 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
     get wantText() {
       return rows && depth === 1;
     },
-    open: (name) => {
+    open: (name, attrs, count) => {
       if (rows && depth === 1 && name !== 'event' && stray === null) stray = name;
+      if (name === 'event') {
+        if (event === null) event = { depth, index: ++events, name: attr(attrs, count, 'name') ?? '' };
+        else nested ??= { index: event.index, name: event.name, field: valueDepth === null ? null : field };
+      } else if (event !== null && depth === event.depth + 1 && (name === 'data' || name === 'action')) {
+        field = attr(attrs, count, 'name') ?? '';
+      } else if (event !== null && field !== null && name === 'value' && valueDepth === null) valueDepth = depth;
       depth++;
     },
     close: () => {
       depth--;
+      if (depth === valueDepth) valueDepth = null;
+      else if (event !== null && depth === event.depth + 1) field = null;
+      else if (depth === event?.depth) event = null;
     },
     text: (chars, at) => {
       if (rows && depth === 1 && strayText === null && chars.trim().length > 0) strayText = { text: chars.trim(), at: at ?? 0 };
@@ -95,6 +128,7 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   });
   if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
   if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
+  if (nested !== null) throw new TraceFileError(file, nestedEventMessage(nested));
   const found = strayText as { text: string; at: number } | null;
   if (found !== null) {
     const excerpt = found.text.split(/\r?\n/)[0]!.slice(0, 40);
