@@ -10,6 +10,7 @@ import type { TopLogRanking } from '../../probes/queryStoreSql';
 import { buildTopLogDocument, type TopLogDocument, type TopLogRow } from '../../report/topLog';
 import { emptyText, rowFigures, spanText } from '../../report/topLogText';
 import { formatBytes, formatCount, formatDuration } from '../../report/units';
+import { oneLineField } from '../../shared/visibleText';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { TOP_LOG_COMMAND_TITLES, TOP_LOG_LOADED_CONTEXT, TOP_LOG_VIEW, TopLogCommands } from './ids';
@@ -133,14 +134,14 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
         return buildTopLogDocument(history, { standIn });
       });
       this.loaded = { doc, serverLabel: source.serverLabel };
-      this.output.info(`${TITLE}: ${doc.database} on ${source.serverLabel}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
+      this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
         void vscode.window.showWarningMessage(`${TITLE}: ${doc.queryStore.message}`);
       }
     } catch (err) {
       const text = (err as Error).message ?? String(err);
-      this.output.error(`${TITLE} failed: ${text}`);
+      this.output.error(`${TITLE} failed: ${oneLineField(text)}`);
       this.setMessage(`Query Store could not be read: ${text} Nothing was changed.`);
       void vscode.window.showErrorMessage(`${TITLE} failed: ${text} Nothing was changed on the server.`);
     } finally {
@@ -180,7 +181,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
     editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     if (def.statementLine === null) void vscode.window.showInformationMessage(`Durability Lens: ${label}'s statement "${oneLine(row.text, 60)}" was not found in ${vscode.workspace.asRelativePath(def.uri)} (edited since, or written differently): the cursor is on the routine.`);
-    if (found.length > 1) this.output.info(`${label} is defined in ${found.length} places; opened ${vscode.workspace.asRelativePath(def.uri)}:${def.headerLine + 1}. Others: ${found.slice(1).map((f) => `${vscode.workspace.asRelativePath(f.uri)}:${f.headerLine + 1}`).join(', ')}`);
+    if (found.length > 1) this.output.info(oneLineField(`${label} is defined in ${found.length} places; opened ${vscode.workspace.asRelativePath(def.uri)}:${def.headerLine + 1}. Others: ${found.slice(1).map((f) => `${vscode.workspace.asRelativePath(f.uri)}:${f.headerLine + 1}`).join(', ')}`));
   }
 
   /** OBJECT_DEFINITION on the server and database the rows came from, into a read-only editor. */

@@ -7,6 +7,7 @@ import type { RunResult } from '../../profile/types';
 import { routineProductions, type RoutineProduction } from '../../report/topLog';
 import { labStatementsOf, labVersusProduction, productionLensText, type LabVersusProduction } from '../../report/topLogText';
 import { formatBytes, formatDuration } from '../../report/units';
+import { oneLineField } from '../../shared/visibleText';
 import { analyze } from '../../tsql/index';
 import type { LoadedTopLog } from './heaviestLogWriters';
 import { TOP_LOG_COMMAND_TITLES, TopLogCommands } from './ids';
@@ -48,10 +49,12 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       if (labStatementsOf(p, run).length === 0) continue;
       const comparison = labVersusProduction(p, run);
       this.lab.set(p.objectId, comparison);
-      this.output.info(`Durability Lens: ${p.label} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
+      // The routine's name is the server's (a bracketed name may hold line breaks and controls) and the notes quote it:
+      // the line is one field, its breaks and controls visible, as the CLI writes it (terminalField).
+      this.output.info(oneLineField(`Durability Lens: ${p.label} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`));
       if (!shown) {
         shown = true;
-        void vscode.window.showInformationMessage(`Durability Lens: ${p.label} — ${comparison.summary}`, 'Details').then((choice) => {
+        void vscode.window.showInformationMessage(oneLineField(`Durability Lens: ${p.label} — ${comparison.summary}`), 'Details').then((choice) => {
           if (choice === 'Details') void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
         });
       }
@@ -96,7 +99,8 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       for (const r of lab.rows) lines.push(`    ${r.metric}: lab ${side(r.lab, r.unit)}, production ${side(r.production, r.unit)}${r.note ? ` (${r.note})` : ''}`);
       for (const n of lab.notes) lines.push(`    ${n}`);
     } else lines.push(`  No profile of ${p.label} ran since these figures were read: use Profile EXEC… on its CREATE line to compare the lab with production.`);
-    this.output.info(lines.join('\n'));
+    // Our lines, each one field: a name inside one (the server's) cannot start a line of its own.
+    this.output.info(lines.map(oneLineField).join('\n'));
     this.output.show(true);
   }
 }
