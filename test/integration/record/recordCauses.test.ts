@@ -62,7 +62,8 @@ describe('integration: record --json carries the causes as docs/run-result-schem
       args = args.map((a, i) => (i === user + 1 ? login.user : a));
       for (const k of Object.keys(env)) if (env[k] === t.secret) env[k] = login.password;
     }
-    const code = await runCli(['record', ...args, '--json', '--', 'python3', INSERT_ROWS, String(port), '100'], { ...processIO(), env, stdout: (x: string) => void out.push(x), stderr: (x: string) => void err.push(x) });
+    const io = { ...processIO(), env, stdout: (x: string) => void out.push(x), stderr: (x: string) => void err.push(x) };
+    const code = await runCli(['record', ...args, '--json', '--', 'python3', INSERT_ROWS, String(port), '100'], io);
     assert.equal(code, EXIT.ok, err.join(''));
     return JSON.parse(out.join(''));
   }

@@ -224,6 +224,8 @@ export interface Session extends SessionHandle {
   encrypted: boolean;
   loginTime: Date;
   waits: Map<string, WaitStat>;
+  /** Modelled CPU the session used (µs): STATEMENT_CPU_US per executed statement (MODEL.md, "Session CPU"). */
+  cpuUs: number;
   nocount: boolean;
   /** SET XACT_ABORT: a run-time error rolls back the transaction and ends the batch (interpreter.ts). */
   xactAbort: boolean;
@@ -234,7 +236,8 @@ export interface Session extends SessionHandle {
   currentWait: InFlightWait | null;
   /** Real ms of simulated waiting not yet slept (see Durability.wait). */
   waitDebtMs: number;
-  request: { start: Date; command: string; statement: string } | null;
+  /** The running request; cpuUsAtStart is the session's cpuUs when it began (sys.dm_exec_requests.cpu_time). */
+  request: { start: Date; command: string; statement: string; cpuUsAtStart: number } | null;
   /** Text of the innermost statement executing while a statement event is wanted (sqlserver.query_hash action, xe.ts). */
   xeStatement?: string | null;
   lastRequestStart: Date;

@@ -56,6 +56,11 @@ const CONTAINERS = new Set<Stmt['k']>(['block', 'if', 'while']);
 const ROW_KINDS = new Set<string>(['insert', 'update', 'delete', 'select']);
 
 /** The statement's own text in its batch (what sqlserver.query_hash hashes here); undefined for containers. */
+/** Whether `s` is a statement of its own (events, Query Store, CPU), not a container of others. */
+export function isStatement(s: Stmt): boolean {
+  return !CONTAINERS.has(s.k);
+}
+
 export function statementTextOf(s: Stmt, batchText: string): string | undefined {
   if (CONTAINERS.has(s.k)) return undefined;
   return batchText.slice(s.offset ?? 0, s.end ?? batchText.length);
