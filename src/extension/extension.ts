@@ -19,6 +19,7 @@ import { currentRunSettings } from './runOptions';
 import { registerHeaviestLogWriters } from './topLog';
 import { registerLmTools } from './lm';
 import { registerMssqlCommands } from './mssql';
+import { l10n } from './l10n';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
 let profiling: ProfilingController | undefined;
@@ -102,7 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     if (!source) return Promise.resolve();
     if (controller.isRunning) {
       // A run's own session would look like a leftover while it runs: look again at the next connect.
-      if (reportNone) void vscode.window.showInformationMessage('Durability Lens: a run is in progress; look for leftover event sessions after it ends.');
+      if (reportNone) void vscode.window.showInformationMessage(l10n.t('Durability Lens: a run is in progress; look for leftover event sessions after it ends.'));
       return Promise.resolve();
     }
     const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
@@ -132,7 +133,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     vscode.commands.registerCommand(ConsentCommands.forgetRunConfirmations, async () => {
       const files = consent.store.files().length;
       await consent.store.revokeAll();
-      void vscode.window.showInformationMessage(`Durability Lens: forgot the run confirmations of ${files} file${files === 1 ? '' : 's'} in this workspace; the next run that changes data or schema shows its text again.`);
+      void vscode.window.showInformationMessage(files === 1 ? l10n.t('Durability Lens: forgot the run confirmations of 1 file in this workspace; the next run that changes data or schema shows its text again.') : l10n.t('Durability Lens: forgot the run confirmations of {0} files in this workspace; the next run that changes data or schema shows its text again.', files));
     }),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
       if (!connections.current && !(await connections.connect())) return;

@@ -8,16 +8,17 @@
 //
 // Memory grows with the gaps between runs of consecutive sequence numbers, not with the events as objects: a run keeps
 // its events' timestamps and name/session tags in typed arrays (12 bytes an event, outside the JS heap), and numbers
-// that repeat with another identity (a second session) go to a second layer of runs. A tag is the number the set gave
-// that exact name and session_id (one per distinct pair, a handful in practice), never a hash: a file is anyone's to
-// write, and two pairs chosen to share a 32-bit hash would otherwise hide a real event as a "duplicate".
+// that repeat with another identity (a second session) go to a second layer of runs.
 
 /** What identifies one event besides its sequence number. */
 export interface EventStamp {
   /** The timestamp in ms since the epoch; NaN when the event had none. */
   time: number;
-  /** The event name and its session_id action, whole (eventStamp): compared exactly, never through a hash. */
-  identity: string;
+  /**
+   * The event name and its session_id action as a number: EventIdentitySet.stamp numbers each distinct pair in the
+   * order first seen, so two pairs never share a tag (a hash could be made to collide by a crafted file).
+   */
+  tag: number;
 }
 
 interface Run {
@@ -128,23 +129,24 @@ export class EventIdentitySet {
   private readonly layers: RunLayer[] = [];
   /** Sequence values that are not safe integers (bigint text, floats): rare, so a plain Set of their full identity. */
   private readonly other = new Set<string>();
-  /** Each distinct identity's tag: its order of first appearance, so equal tags mean equal identities. */
+  /** Each distinct name + session_id seen, numbered from 0: the tags (they grow with distinct sessions, not events). */
   private readonly tags = new Map<string, number>();
 
-  private tagOf(identity: string): number {
+  /** The stamp of an event: its timestamp and the number of its name and sqlserver.session_id action. */
+  stamp(name: string, timestamp: Date | null, sessionId: unknown): EventStamp {
+    const identity = identityOf(name, sessionId);
     let tag = this.tags.get(identity);
     if (tag === undefined) {
       tag = this.tags.size;
       this.tags.set(identity, tag);
     }
-    return tag;
+    return { time: timestamp === null ? NaN : timestamp.getTime(), tag };
   }
 
-  /** Adds the event; false when an event with the same sequence, time and identity was already added (a duplicate). */
+  /** Adds the event; false when an event with the same sequence, time and tag was already added (a duplicate). */
   add(sequence: number | string, stamp: EventStamp): boolean {
-    const tag = this.tagOf(stamp.identity);
     if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence)) {
-      const key = `${typeof sequence}:${String(sequence)}|${String(stamp.time)}|${tag}`;
+      const key = `${typeof sequence}:${String(sequence)}|${String(stamp.time)}|${stamp.tag}`;
       if (this.other.has(key)) return false;
       this.other.add(key);
       return true;
@@ -158,13 +160,13 @@ export class EventIdentitySet {
         continue;
       }
       const j = k - run.start;
-      if (sameTime(run.times[j]!, stamp.time) && run.tags[j] === tag) return false;
+      if (sameTime(run.times[j]!, stamp.time) && run.tags[j] === (stamp.tag | 0)) return false;
     }
     if (free === null) {
       free = new RunLayer();
       this.layers.push(free);
     }
-    free.insert(k, stamp.time, tag);
+    free.insert(k, stamp.time, stamp.tag | 0);
     return true;
   }
 
@@ -174,11 +176,7 @@ export class EventIdentitySet {
   }
 }
 
-/**
- * The stamp of an event: its timestamp and its identity, the name and the sqlserver.session_id action (absent: no
- * session, which is not the same as an empty one). The name's length comes first, so no name/session split is ambiguous.
- */
-export function eventStamp(name: string, timestamp: Date | null, sessionId: unknown): EventStamp {
-  const session = sessionId === undefined || sessionId === null ? '-' : `=${String(sessionId)}`;
-  return { time: timestamp === null ? NaN : timestamp.getTime(), identity: `${name.length}:${name}${session}` };
+/** The identity text of an event's name and session_id action (absent: no session); NUL cannot occur in a name. */
+function identityOf(name: string, sessionId: unknown): string {
+  return `${name}\u0000${sessionId === undefined || sessionId === null ? '' : String(sessionId)}`;
 }

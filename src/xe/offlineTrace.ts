@@ -4,10 +4,10 @@
 // statement is its real query_hash, or — for query_hash 0, SQL Server's value on plan-less statements
 // (test/fixtures/real-server) — its text, offsets and line: never one row for every plan-less statement.
 
-import { impossibleFlushValue, LogFlushAggregator, type LogFlushTrace } from './aggregate';
+import { LogFlushAggregator, type LogFlushTrace } from './aggregate';
 import { EventIdentitySet } from './eventIdentitySet';
 import { lostEventsOf, type XeEvent, type XeField } from './reader';
-import { readTraceFile, TraceFileError, type TraceFileRead } from './traceFile';
+import { readTraceFile, type TraceFileRead } from './traceFile';
 
 export interface OfflineStatement {
   /** sqlserver.query_hash as decimal text ("0": no plan); null when the events carried no query_hash action. */
@@ -154,16 +154,6 @@ class OfflineStatements {
   }
 }
 
-/** Why a file holding an impossible log-flush value is refused: which event, which field, what value. */
-function impossibleValueMessage(e: XeEvent, bad: NonNullable<ReturnType<typeof impossibleFlushValue>>, index: number): string {
-  const when = e.timestamp === null ? 'without a timestamp' : `at ${e.timestamp.toISOString()}`;
-  const what = bad.field === 'write_size' ? 'a log write cannot be negative' : "a flush's duration cannot be negative";
-  return (
-    `event ${index} read from the file (${e.name.slice(0, 100)} ${when}) has ${bad.field} ${bad.value}: ${what}, and no server sends it, so the file ` +
-    'was edited or damaged; summing it would misstate the log bytes or latencies. Export the events again from the server.'
-  );
-}
-
 /** Reads every file (in the order given) and analyses their events together. Throws TraceFileError on the first bad file. */
 export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: string }>): OfflineTrace {
   const flushes = new LogFlushAggregator();
@@ -179,17 +169,12 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
   let sampleTarget: 'ring_buffer' | 'event_file' = 'ring_buffer';
   for (const f of files) {
     let inFile = 0;
-    let impossible: string | null = null;
     const read = readTraceFile(f.name, f.text, (e) => {
       inFile++;
-      const bad = impossible === null ? impossibleFlushValue(e) : null;
-      if (bad !== null) impossible = impossibleValueMessage(e, bad, inFile);
       events.set(e.name, (events.get(e.name) ?? 0) + 1);
       flushes.add(e);
       statements.add(e);
     }, seen);
-    // Refused after the read (a throw inside the reader's callback would become a parse note): nothing is printed.
-    if (impossible !== null) throw new TraceFileError(f.name, impossible);
     if (read.kind === 'events') sampleTarget = 'event_file';
     const lost = read.ringBuffer ? lostEventsOf(read.ringBuffer, inFile + read.duplicates).total : 0;
     reads.push({ file: f.name, kind: read.kind, events: read.events, duplicates: read.duplicates, ringBuffer: read.ringBuffer ? { ...read.ringBuffer, lostEvents: lost } : null });

@@ -66,39 +66,22 @@ const ROWS_CLOSE = '</durability_lens_rows>';
 
 const ROOT_HELP = 'expected <RingBufferTarget>, <HistogramTarget>, <CounterTarget> (a target\'s target_data) or <event> rows (event_data of sys.fn_xe_file_target_read_file)';
 
-/** The refusal of an <event> found inside another (the outer event's place in the file and name, the field holding it). */
-function nestedEventMessage(nested: { index: number; name: string; field: string | null }): string {
-  const name = nested.name.slice(0, 100);
-  const where = `event ${nested.index} of the file (${name}) holds another <event> inside it`;
-  if (nested.field === null) {
-    return `${where}, not inside a field's <value>: no server writes that shape (the file was edited, or is not Extended Events output), so which event to count cannot be told.`;
-  }
-  // sp_server_diagnostics' events component returns /events/session/RingBufferTarget/event as its data
-  // (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-server-diagnostics-transact-sql),
-  // and system_health records it in sp_server_diagnostics_component_result's xml `data` field.
-  return (
-    `${where}, in the <value> of its field "${nested.field.slice(0, 100)}" (an xml field, as system_health's sp_server_diagnostics_component_result ` +
-    'carries the events of sp_server_diagnostics\' events component): those are not events of this session and trace read does not read ' +
-    `events out of another event's value (it would miscount both). Leave that event out of the export (WHERE object_name <> N'${name.replace(/'/g, "''")}' ` +
-    'on sys.fn_xe_file_target_read_file) and read the file again.'
-  );
-}
-
 /**
  * Checks the whole file is well-formed and, for event rows, that every top-level element is an <event> and nothing but
  * whitespace stands between them: a results pane's footer ("(1 row affected)", "Completion time: …") copied with the
- * rows is refused with its line, never skipped. An <event> inside another <event> is refused too (nestedEventMessage).
+ * rows is refused with its line, never skipped.
  */
 function validate(file: string, text: string, kind: TraceFileKind): void {
   let depth = 0;
   let stray: string | null = null;
   let strayText: { text: string; at: number } | null = null;
-  // The outermost open <event> (its depth, ordinal and name) and the field it has open, for nested events.
-  let event: { depth: number; index: number; name: string } | null = null;
+  /** Depth of the open outer <event> (0: none), how many outer ones opened, and which first held another <event>. */
+  let eventAt = 0;
   let events = 0;
-  let field: string | null = null;
-  let valueDepth: number | null = null;
-  let nested: { index: number; name: string; field: string | null } | null = null;
+  let nestedIn: { index: number; name: string; inValue: boolean } | null = null;
+  /** The open outer event's name, and the depth of a <value> open inside it (0: none). */
+  let eventName = '';
+  let valueAt = 0;
   const rows = kind === 'events';
   const wrapped = rows ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text;
   const error = scanXml(wrapped, {
@@ -108,19 +91,25 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
     },
     open: (name, attrs, count) => {
       if (rows && depth === 1 && name !== 'event' && stray === null) stray = name;
-      if (name === 'event') {
-        if (event === null) event = { depth, index: ++events, name: attr(attrs, count, 'name') ?? '' };
-        else nested ??= { index: event.index, name: event.name, field: valueDepth === null ? null : field };
-      } else if (event !== null && depth === event.depth + 1 && (name === 'data' || name === 'action')) {
-        field = attr(attrs, count, 'name') ?? '';
-      } else if (event !== null && field !== null && name === 'value' && valueDepth === null) valueDepth = depth;
       depth++;
+      if (name === 'event') {
+        // A server writes an <event>'s <data> and <action> inside it, never another event (Learn: "Targets for
+        // Extended Events", the ring_buffer and event_file XML): a nested one is refused, not read or dropped.
+        // An xml field's value may hold events, though: system_health's sp_server_diagnostics_component_result
+        // carries /events/session/RingBufferTarget/event, the events component of sp_server_diagnostics
+        // (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-server-diagnostics-transact-sql).
+        if (eventAt > 0) nestedIn ??= { index: events, name: eventName, inValue: valueAt > 0 };
+        else {
+          eventAt = depth;
+          events++;
+          eventName = attr(attrs, count, 'name') ?? '';
+        }
+      } else if (name === 'value' && eventAt > 0 && valueAt === 0) valueAt = depth;
     },
     close: () => {
+      if (depth === valueAt) valueAt = 0;
+      if (depth === eventAt) eventAt = 0;
       depth--;
-      if (depth === valueDepth) valueDepth = null;
-      else if (event !== null && depth === event.depth + 1) field = null;
-      else if (depth === event?.depth) event = null;
     },
     text: (chars, at) => {
       if (rows && depth === 1 && strayText === null && chars.trim().length > 0) strayText = { text: chars.trim(), at: at ?? 0 };
@@ -128,7 +117,16 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   });
   if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
   if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
-  if (nested !== null) throw new TraceFileError(file, nestedEventMessage(nested));
+  const nested = nestedIn as { index: number; name: string; inValue: boolean } | null;
+  if (nested !== null) {
+    const which = `event ${nested.index} (${nested.name.slice(0, 100)}) holds another <event> inside it`;
+    throw new TraceFileError(
+      file,
+      nested.inValue
+        ? `${which}, in a field's <value> — an xml field, as system_health's sp_server_diagnostics_component_result carries the events of sp_server_diagnostics' events component. Those are not this session's events and trace read does not read them out of a value (counting them, or dropping the outer event, would miscount): leave that event out of the export (WHERE object_name <> N'${nested.name.slice(0, 100).replace(/'/g, "''")}' on sys.fn_xe_file_target_read_file) and read the file again.`
+        : `${which}: a server never writes one there, so the file is not read.`,
+    );
+  }
   const found = strayText as { text: string; at: number } | null;
   if (found !== null) {
     const excerpt = found.text.split(/\r?\n/)[0]!.slice(0, 40);
@@ -165,13 +163,29 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
     out.counter = c.counts;
     return out;
   }
+  // The first impossible value refuses the file after the read: thrown inside the reader's callback it became a parse
+  // note ("x.xml: x.xml is malformed (x.xml: event 2 …); kept the 2 events read before it").
+  let invalid: string | null = null;
   const reader = new XeXmlReader((e) => {
     out.events++;
-    onEvent(e);
+    if (invalid !== null) return;
+    const negative = negativeField(e);
+    if (negative !== null) invalid = `event ${out.events} (${e.name.slice(0, 100)}) has ${negative}: a server never writes one, so the file is not read.`;
+    else onEvent(e);
   }, seen);
   const ok = reader.readDocument(kind === 'events' ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text, file);
+  if (invalid !== null) throw new TraceFileError(file, invalid);
   if (!ok) throw new TraceFileError(file, reader.parseError ?? 'malformed XML.');
   out.duplicates = reader.duplicates;
   out.ringBuffer = reader.ringBuffer;
   return out;
+}
+
+/** Sizes and durations a flush cannot have: "write_size -5" of the first negative one, or null. */
+function negativeField(e: XeEvent): string | null {
+  for (const name of ['write_size', 'duration']) {
+    const v = e.data[name]?.value;
+    if ((typeof v === 'number' && v < 0) || (typeof v === 'bigint' && v < 0n)) return `a negative ${name} (${String(v)})`;
+  }
+  return null;
 }

@@ -70,7 +70,7 @@ describe('integration: causes of commit time — each cause made dominant on the
     const lead = assertLeads(json, 'ag-sync-commit', 'partly');
     assert.ok(lead.evidence.some((e) => /^HADR_SYNC_COMMIT: .* over 100 waits \(6 ms per commit\)/.test(e)), lead.evidence.join(' | '));
     assert.ok(lead.evidence.some((e) => /synchronous-commit mode/.test(e)));
-    assert.match(first, /^\*\*Each commit waits 6 ms for the availability-group secondary to harden the log \(synchronous commit\): .*giving up the secondary's copy/);
+    assert.match(first, /^\*\*Synchronous availability-group commit makes each commit wait 6 ms .*giving up the secondary's copy/);
   });
 
   it('log-rate-governor: Azure SQL Database capped at 1 MB/s — not the lever, nor is batching', async () => {

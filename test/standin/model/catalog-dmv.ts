@@ -94,11 +94,6 @@ export function registerDmvTables(): void {
       blocking_task_address: null, blocking_session_id: null, blocking_exec_context_id: null, resource_description: s.currentWait!.resource,
     })),
   });
-  // cpu_time: "CPU time in milliseconds that is used by the request" (sys.dm_exec_requests) and "CPU time, in
-  // milliseconds, used by this session" (sys.dm_exec_sessions), both int:
-  // https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-exec-requests-transact-sql
-  // https://learn.microsoft.com/sql/relational-databases/system-dynamic-management-views/sys-dm-exec-sessions-transact-sql
-  // The model's CPU is STATEMENT_CPU_US per statement (MODEL.md, "Session CPU"; NOT CONFIRMED as a figure).
   register({
     name: 'sys.dm_exec_requests',
     columns: 'session_id smallint, request_id int, start_time datetime, status nvarchar(30), command nvarchar(32), database_id smallint, user_id int, ' +
@@ -108,7 +103,7 @@ export function registerDmvTables(): void {
       session_id: s.spid, request_id: 0, start_time: s.request!.start, status: s.currentWait ? 'suspended' : s.spid === b.session.spid ? 'running' : 'runnable',
       command: s.request!.command, database_id: s.db.id, user_id: 1, blocking_session_id: 0, wait_type: s.currentWait?.type ?? null,
       wait_time: s.currentWait ? Math.floor(simulatedElapsed(b, s.currentWait.startedAt)) : 0, last_wait_type: s.currentWait?.type ?? 'MISCELLANEOUS',
-      wait_resource: s.currentWait?.resource ?? '', open_transaction_count: s.trancount, transaction_id: BigInt(s.tran?.id ?? 0), cpu_time: Math.floor((s.cpuUs - s.request!.cpuUsAtStart) / 1000),
+      wait_resource: s.currentWait?.resource ?? '', open_transaction_count: s.trancount, transaction_id: BigInt(s.tran?.id ?? 0), cpu_time: 0,
       total_elapsed_time: Date.now() - s.request!.start.getTime(), reads: 0n, writes: 0n, logical_reads: 0n, row_count: 0n,
     })),
   });

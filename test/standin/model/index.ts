@@ -126,8 +126,8 @@ class StandinEngine implements Standin {
     const now = new Date();
     const session: Session = {
       spid: s.nextSpid++, login, db, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid, encrypted: req.encrypted,
-      loginTime: now, waits: new Map(), cpuUs: 0, nocount: false, xactAbort: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,
-      currentWait: null, waitDebtMs: 0, request: null, lastRequestStart: now, lastRequestEnd: now, alive: true, requestCount: 0, temp: new Map(),
+      loginTime: now, waits: new Map(), nocount: false, xactAbort: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,
+      currentWait: null, waitDebtMs: 0, cpuUs: 0, request: null, lastRequestStart: now, lastRequestEnd: now, alive: true, requestCount: 0, temp: new Map(),
     };
     s.sessions.set(session.spid, session);
     this.kills.set(session.spid, new AbortController());
@@ -165,7 +165,7 @@ class StandinEngine implements Standin {
     if (context.resetConnection) this.resetSession(session);
     session.lastRequestStart = new Date();
     const text = request.kind === 'batch' ? request.sql : request.kind === 'rpc' ? request.statement ?? request.procedure : `${request.operation} transaction`;
-    session.request = { start: session.lastRequestStart, command: commandOf(text), statement: text, cpuUsAtStart: session.cpuUs };
+    session.request = { start: session.lastRequestStart, command: commandOf(text), statement: text };
     const exec: ExecContext = { signal, resetConnection: context.resetConnection };
     let lastDone = false;
     try {

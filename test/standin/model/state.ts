@@ -224,8 +224,6 @@ export interface Session extends SessionHandle {
   encrypted: boolean;
   loginTime: Date;
   waits: Map<string, WaitStat>;
-  /** Modelled CPU the session used (µs): STATEMENT_CPU_US per executed statement (MODEL.md, "Session CPU"). */
-  cpuUs: number;
   nocount: boolean;
   /** SET XACT_ABORT: a run-time error rolls back the transaction and ends the batch (interpreter.ts). */
   xactAbort: boolean;
@@ -236,8 +234,9 @@ export interface Session extends SessionHandle {
   currentWait: InFlightWait | null;
   /** Real ms of simulated waiting not yet slept (see Durability.wait). */
   waitDebtMs: number;
-  /** The running request; cpuUsAtStart is the session's cpuUs when it began (sys.dm_exec_requests.cpu_time). */
-  request: { start: Date; command: string; statement: string; cpuUsAtStart: number } | null;
+  /** Simulated CPU of the session's completed statements, µs (sys.dm_exec_sessions.cpu_time in ms; xe-statements.ts). */
+  cpuUs: number;
+  request: { start: Date; command: string; statement: string } | null;
   /** Text of the innermost statement executing while a statement event is wanted (sqlserver.query_hash action, xe.ts). */
   xeStatement?: string | null;
   lastRequestStart: Date;

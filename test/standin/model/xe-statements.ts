@@ -56,14 +56,14 @@ const CONTAINERS = new Set<Stmt['k']>(['block', 'if', 'while']);
 const ROW_KINDS = new Set<string>(['insert', 'update', 'delete', 'select']);
 
 /** The statement's own text in its batch (what sqlserver.query_hash hashes here); undefined for containers. */
-/** Whether `s` is a statement of its own (events, Query Store, CPU), not a container of others. */
-export function isStatement(s: Stmt): boolean {
-  return !CONTAINERS.has(s.k);
-}
-
 export function statementTextOf(s: Stmt, batchText: string): string | undefined {
   if (CONTAINERS.has(s.k)) return undefined;
   return batchText.slice(s.offset ?? 0, s.end ?? batchText.length);
+}
+
+/** A statement finished: its STATEMENT_CPU_US join the session's CPU, as its completed event reports it (cpu_time). */
+export function chargeStatementCpu(session: Session, s: Stmt): void {
+  if (!CONTAINERS.has(s.k)) session.cpuUs += STATEMENT_CPU_US;
 }
 
 export function wantsStatementEvents(d: Durability, inProc: boolean): boolean {

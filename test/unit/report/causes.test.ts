@@ -92,6 +92,8 @@ describe('report/causes: who is to blame for commit time', () => {
     near(byId(a, 'log-rate-governor').ms, 210, 'governor and its feedback control');
     near(byId(a, 'hyperscale-log-service').ms, 100, 'hyperscale');
     assert.equal(a.dominant, 'ag-sync-commit');
+    // The verdict line is "<summary>: <outcome> — <lever>": a colon inside a summary made it read as two.
+    for (const c of a.causes) assert.doesNotMatch(c.summary, /:/, c.cause);
     assert.deepEqual([byId(a, 'ag-sync-commit').helpsDelayedDurability, byId(a, 'log-rate-governor').helpsDelayedDurability, byId(a, 'hyperscale-log-service').helpsDelayedDurability], ['partly', false, false]);
     near(a.basis.commitWaitMs, 630, 'commit waits');
     for (const w of Object.keys(waits)) assert.ok(isCommitWait(w), w);
@@ -135,6 +137,7 @@ describe('report/causes: who is to blame for commit time', () => {
     const mem = assessCauses([run({ commits: 50, flushesCounter: 1, waits: { WRITELOG: { count: 1, ms: 1 } }, cpuMs: 99, path: { inMemoryTables: ok({ schemaOnlyTables: 2 }) } })]);
     assert.equal(mem.dominant, 'tempdb');
     assert.match(byId(mem, 'tempdb').summary, /^SCHEMA_ONLY tables are not logged/);
+    for (const a of [tempdb, mem]) assert.doesNotMatch(byId(a, 'tempdb').summary, /:/);
     // The same tables with a commit waiting per flush: the tables are not what the commits wrote to.
     const durable = assessCauses([run({ commits: 50, flushesCounter: 50, waits: { WRITELOG: { count: 50, ms: 100 } }, cpuMs: 1, log: { writes: 50, bytes: 204800, stallMs: 100 }, path: { inMemoryTables: ok({ schemaOnlyTables: 2 }) } })]);
     assert.equal(durable.dominant, 'tiny-flushes');

@@ -23,15 +23,16 @@ function refusal(files: Array<{ name: string; text: string }>): TraceFileError {
 
 describe('trace read: log-flush values that cannot be', () => {
   it('a negative write_size refuses the file with its name, the event and the value; nothing is summed', () => {
-    // Observed before the fix: bytes 4096 + 4096 − 409600 = −401408 printed as the files' log bytes.
+    // Observed on main before this: "tampered.xml: tampered.xml is malformed (tampered.xml: event 2 …); kept the 2 events
+    // read before it" — the refusal thrown inside the reader's callback, turned into a parse note.
     const err = refusal([{ name: 'good.xml', text: flush(1, '4096') }, { name: 'tampered.xml', text: flush(2, '4096') + flush(3, '-409600') }]);
     assert.equal(err.file, 'tampered.xml');
-    assert.match(err.message, /^tampered\.xml: event 2 read from the file \(log_flush_complete at 2024-01-01T00:00:00\.003Z\) has write_size -409600: a log write cannot be negative/);
+    assert.match(err.message, /^tampered\.xml: event 2 \(log_flush_complete\) has a negative write_size \(-409600\): a server never writes one, so the file is not read\.$/);
   });
 
   it('a negative duration refuses the file too (it would make a negative latency)', () => {
     const err = refusal([{ name: 'rows.xml', text: flush(1, '4096', '-50') }]);
-    assert.match(err.message, /^rows\.xml: event 1 read from the file \(log_flush_complete at 2024-01-01T00:00:00\.001Z\) has duration -50: a flush's duration cannot be negative/);
+    assert.match(err.message, /^rows\.xml: event 1 \(log_flush_complete\) has a negative duration \(-50\): a server never writes one, so the file is not read\.$/);
   });
 
   it('zero and ordinary values are read as before', () => {
@@ -49,14 +50,14 @@ describe('trace read: an <event> inside another <event>', () => {
     // Observed before the fix: exit 0 and one log_flush_complete of the two — the outer event silently replaced.
     const text = flush(1, '4096').replace('</event>\n', flush(2, '512') + '</event>\n');
     const err = refusal([{ name: 'nested.xml', text }]);
-    assert.match(err.message, /^nested\.xml: event 1 of the file \(log_flush_complete\) holds another <event> inside it/);
+    assert.match(err.message, /^nested\.xml: event 1 \(log_flush_complete\) holds another <event> inside it: a server never writes one there/);
   });
 
   it('an <event> inside a field\'s <value> (system_health\'s sp_server_diagnostics_component_result) is refused with what to do', () => {
     // The events component of sp_server_diagnostics returns /events/session/RingBufferTarget/event in its data
     // (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-server-diagnostics-transact-sql);
     // system_health records that XML in the event's `data` field. Observed before the fix: the inner log_flush_complete
-    // counted as one of the files' flushes and the outer event lost.
+    // counted as one of the files' flushes and the outer event lost; then "a server never writes one", which it does.
     const inner = flush(9, '4096').trim();
     const text =
       '<event name="sp_server_diagnostics_component_result" package="sqlserver" timestamp="2024-01-01T00:00:00.001Z">' +
@@ -64,14 +65,14 @@ describe('trace read: an <event> inside another <event>', () => {
       `<data name="data"><value><events><session startTime="2024-01-01T00:00:00.000"><RingBufferTarget truncated="0">${inner}</RingBufferTarget></session></events></value></data>` +
       '</event>\n';
     const err = refusal([{ name: 'system_health.xml', text }]);
-    assert.match(err.message, /^system_health\.xml: event 1 of the file \(sp_server_diagnostics_component_result\) holds another <event> inside it/);
+    assert.match(err.message, /^system_health\.xml: event 1 \(sp_server_diagnostics_component_result\) holds another <event> inside it, in a field's <value>/);
     assert.match(err.message, /sp_server_diagnostics_component_result/);
-    assert.match(err.message, /Leave that event out of the export \(WHERE object_name <> N.sp_server_diagnostics_component_result. on sys\.fn_xe_file_target_read_file\)/);
+    assert.match(err.message, /leave that event out of the export \(WHERE object_name <> N.sp_server_diagnostics_component_result. on sys\.fn_xe_file_target_read_file\)/);
   });
 
   it('a ring buffer with an event inside an event is refused too', () => {
     const text = `<RingBufferTarget truncated="0" eventCount="1">${flush(1, '4096').replace('</event>\n', `${flush(2, '512')}</event>`)}</RingBufferTarget>`;
-    assert.match(refusal([{ name: 'ring.xml', text }]).message, /^ring\.xml: event 1 of the file \(log_flush_complete\) holds another <event>/);
+    assert.match(refusal([{ name: 'ring.xml', text }]).message, /^ring\.xml: event 1 \(log_flush_complete\) holds another <event>/);
   });
 });
 
