@@ -113,6 +113,19 @@ function numeric(field: XeField | undefined): number | null {
   return null;
 }
 
+/**
+ * A log-flush value no server can send: a write_size or a log_flush_complete duration below zero or not finite (a size
+ * and a time are never negative; the fields are unsigned integers). Such an event comes from an edited file: its value
+ * is never summed (`trace read` refuses the file; the aggregator leaves the value out and says so).
+ */
+export function impossibleFlushValue(event: XeEvent): { field: 'write_size' | 'duration'; value: number } | null {
+  const size = numeric(event.data.write_size);
+  if (size !== null && !(size >= 0 && Number.isFinite(size))) return { field: 'write_size', value: size };
+  const duration = event.name === 'log_flush_complete' ? numeric(event.data.duration) : null;
+  if (duration !== null && !(duration >= 0 && Number.isFinite(duration))) return { field: 'duration', value: duration };
+  return null;
+}
+
 /** Nearest-rank percentile of an ascending array: the value at rank ceil(p/100 · n). */
 export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) throw new RangeError('no values');
@@ -169,6 +182,8 @@ export class LogFlushAggregator {
   private readonly byName = new Map<string, { count: number; sizes: Map<number, number>; bins: TimelineBins }>();
   private readonly durations = new Map<number, number>();
   private total = 0;
+  /** Events whose write_size or duration was impossible (impossibleFlushValue): counted, their values left out. */
+  private impossible = 0;
 
   /** `origin` (ms since epoch, usually the session start) fixes the timeline's bucket grid. */
   constructor(
@@ -185,6 +200,10 @@ export class LogFlushAggregator {
     }
     slot.count++;
     if (event.timestamp !== null) slot.bins.add(event.timestamp.getTime());
+    if (impossibleFlushValue(event) !== null) {
+      this.impossible++;
+      return;
+    }
     const size = numeric(event.data.write_size);
     if (size !== null) add(slot.sizes, size);
     if (event.name === 'log_flush_complete') {
@@ -195,6 +214,9 @@ export class LogFlushAggregator {
 
   finish(ctx: AggregateContext): LogFlushTrace {
     const notes: string[] = [...(ctx.readNotes ?? [])];
+    if (this.impossible > 0) {
+      notes.push(`${this.impossible} events carry a negative or non-finite write_size or duration, which no server sends: their sizes and durations are left out of the bytes, the size chart and the latencies (the events are still counted).`);
+    }
     const sampleLost = ctx.lost ?? NO_LOSS;
     const counter = ctx.exact?.counter && ctx.exact.counter.parseError === null ? ctx.exact.counter : null;
     if (ctx.exact?.counter?.parseError) notes.push(`${ctx.exact.counter.parseError}: flushes are counted from the sample instead.`);
