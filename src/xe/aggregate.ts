@@ -5,7 +5,8 @@
 
 import type { CounterData, HistogramData } from './targetData';
 import { bucketedCount } from './targetData';
-import type { LostEvents, XeEvent, XeField } from './reader';
+import { impossibleFlushValue, numeric } from './flushValues';
+import type { LostEvents, XeEvent } from './reader';
 import { buildTimeline, TimelineBins, type TimelineCoverage } from './timeline';
 
 export type { TimelineCoverage } from './timeline';
@@ -104,27 +105,6 @@ export const SIZE_LABELS = ['<512 B', '512 B–1 KB', '1–2 KB', '2–4 KB', '4
 const FLUSH_EVENT_PREFERENCE = ['databases_log_flush', 'log_flush_complete', 'log_flush_start'];
 const SIZE_EVENT_PREFERENCE = ['log_flush_complete', 'log_flush_start'];
 const NO_LOSS: LostEvents = { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 };
-
-function numeric(field: XeField | undefined): number | null {
-  if (!field) return null;
-  const v = field.value;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  return null;
-}
-
-/**
- * A log-flush value no server can send: a write_size or a log_flush_complete duration below zero or not finite (a size
- * and a time are never negative; the fields are unsigned integers). Such an event comes from an edited file: its value
- * is never summed (`trace read` refuses the file; the aggregator leaves the value out and says so).
- */
-export function impossibleFlushValue(event: XeEvent): { field: 'write_size' | 'duration'; value: number } | null {
-  const size = numeric(event.data.write_size);
-  if (size !== null && !(size >= 0 && Number.isFinite(size))) return { field: 'write_size', value: size };
-  const duration = event.name === 'log_flush_complete' ? numeric(event.data.duration) : null;
-  if (duration !== null && !(duration >= 0 && Number.isFinite(duration))) return { field: 'duration', value: duration };
-  return null;
-}
 
 /** Nearest-rank percentile of an ascending array: the value at rank ceil(p/100 · n). */
 export function nearestRank(sorted: ArrayLike<number>, p: number): number {

@@ -4,6 +4,7 @@
 // is refused with the file and the line, nothing is guessed. Forms: test/fixtures/real-server.
 
 import { EventIdentitySet } from './eventIdentitySet';
+import { impossibleFlushValue } from './flushValues';
 import { XeXmlReader, type RingBufferHeader, type XeEvent } from './reader';
 import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
 import { attr, scanXml } from './xmlScanner';
@@ -169,8 +170,8 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
   const reader = new XeXmlReader((e) => {
     out.events++;
     if (invalid !== null) return;
-    const negative = negativeField(e);
-    if (negative !== null) invalid = `event ${out.events} (${e.name.slice(0, 100)}) has ${negative}: a server never writes one, so the file is not read.`;
+    const bad = impossibleFlushValue(e);
+    if (bad !== null) invalid = `event ${out.events} (${e.name.slice(0, 100)}) has ${bad.value < 0 ? 'a negative' : 'an impossible'} ${bad.field} (${bad.value}): a server never writes one, so the file is not read.`;
     else onEvent(e);
   }, seen);
   const ok = reader.readDocument(kind === 'events' ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text, file);
@@ -179,13 +180,4 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
   out.duplicates = reader.duplicates;
   out.ringBuffer = reader.ringBuffer;
   return out;
-}
-
-/** Sizes and durations a flush cannot have: "write_size -5" of the first negative one, or null. */
-function negativeField(e: XeEvent): string | null {
-  for (const name of ['write_size', 'duration']) {
-    const v = e.data[name]?.value;
-    if ((typeof v === 'number' && v < 0) || (typeof v === 'bigint' && v < 0n)) return `a negative ${name} (${String(v)})`;
-  }
-  return null;
 }
