@@ -49,4 +49,14 @@ describe('Heaviest Log Writers: the output channel keeps a server\'s names on th
     assert.ok(!lines.some(hasActiveCharacters), 'no control or bidi character is written raw');
     assert.ok(lines.some((line) => line.includes('load_rows\\x0ainfo Durability Lens: dbo.audit — all flushes measured\\x0d\\x1b[2J\\u2028forged\\u202e')), lines.join('\n'));
   });
+
+  it('Details for a routine nobody loaded says so, and writes nothing', async () => {
+    const { ProductionLenses } = await import('../../../src/extension/topLog/productionLens');
+    const lines: string[] = [];
+    const lenses = new ProductionLenses(fakeOutput(lines) as never);
+    lenses.showDetails(42);
+    lenses.dispose();
+    assert.deepEqual(lines, []);
+    assert.match(sharedFake.shown.at(-1)!.message, /no production figures are loaded for this routine/);
+  });
 });

@@ -2,27 +2,13 @@
 // colon, so a cause summary holding its own ("tempdb's log is flushed lazily: these commits …: 80 % …") reads as two
 // sentences run together. The same holds for the headline of a failed workload.
 import { strict as assert } from 'node:assert';
-import { notApplicable, ok } from '../../../src/probes/measurement';
-import type { CommitPath, RunResult } from '../../../src/profile/types';
+import { ok } from '../../../src/probes/measurement';
 import { assessCauses, type CauseAssessment } from '../../../src/report/causes';
 import { causeLead } from '../../../src/report/causes/text';
 import { buildComparisonModel } from '../../../src/report/comparison';
 import { buildVerdict } from '../../../src/report/verdict';
-import { makeRun, type RunFigures } from './runFixture';
+import { causesRun as run, makeRun } from './runFixture';
 
-function run(f: RunFigures & { cpuMs?: number; path?: Partial<CommitPath>; database?: Partial<NonNullable<RunResult['database']>> }): RunResult {
-  const r = makeRun(f);
-  r.diff.sessionCpu = ok({ cpuMs: f.cpuMs ?? 0 });
-  const absent = (m: 'logRateGovernance' | 'hyperscaleLogRate' | 'inMemoryTables') => notApplicable<never>(m, 'test');
-  r.commitPath = { logRateGovernance: absent('logRateGovernance'), hyperscaleLogRate: absent('hyperscaleLogRate'), inMemoryTables: absent('inMemoryTables'), ...f.path };
-  if (f.database) {
-    r.database = {
-      databaseId: 5, name: 'lab', state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: 'DISABLED', cdcEnabled: false, published: false, logReuseWait: null,
-      inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: notApplicable('availabilityGroup', 'test'), ...f.database,
-    };
-  }
-  return r;
-}
 
 /** One run per cause the verdict can lead with (its dominant cause). */
 const scenarios: Array<[string, CauseAssessment]> = [
