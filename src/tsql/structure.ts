@@ -78,8 +78,8 @@ class BatchScanner extends StatementReader {
         // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
         if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.leavesLoop(firstCommit, firstDml);
         // `GOTO next` to a label inside the loop continues it: checked once the loop ends (unmarkGotoWithin).
-        const frame = this.loops.frames[this.loops.frames.length - 1];
-        if (head === Kw.GOTO && frame && this.kind(from + 1) === TokenKind.Word) frame.gotoMarks.push({ label: this.text(from + 1).toLowerCase(), from: firstDml, to: this.out.dml.length });
+        const frame = head === Kw.GOTO ? this.loops.frames[this.loops.frames.length - 1] : undefined;
+        if (frame && this.kind(from + 1) === TokenKind.Word) frame.gotoMarks.push({ label: this.text(from + 1).toLowerCase(), from: firstDml, to: this.out.dml.length });
       } else if ((head === Kw.SET || head === Kw.SELECT) && this.loopDepth > 0) {
         // COMMIT; SET @retry = 0 in `WHILE @retry > 0`: the loop ends once its transaction committed.
         const frames = this.loops.frames;

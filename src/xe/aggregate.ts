@@ -5,7 +5,7 @@
 
 import type { CounterData, HistogramData } from './targetData';
 import { bucketedCount } from './targetData';
-import { impossibleFlushValue, numeric } from './flushValues';
+import { flushDuration, numeric, possibleFlushValue } from './flushValues';
 import type { LostEvents, XeEvent } from './reader';
 import { buildTimeline, TimelineBins, type TimelineCoverage } from './timeline';
 
@@ -162,7 +162,7 @@ export class LogFlushAggregator {
   private readonly byName = new Map<string, { count: number; sizes: Map<number, number>; bins: TimelineBins }>();
   private readonly durations = new Map<number, number>();
   private total = 0;
-  /** Events whose write_size or duration was impossible (impossibleFlushValue): counted, their values left out. */
+  /** Events whose write_size or duration was impossible (possibleFlushValue): counted, their values left out. */
   private impossible = 0;
 
   /** `origin` (ms since epoch, usually the session start) fixes the timeline's bucket grid. */
@@ -180,16 +180,15 @@ export class LogFlushAggregator {
     }
     slot.count++;
     if (event.timestamp !== null) slot.bins.add(event.timestamp.getTime());
-    if (impossibleFlushValue(event) !== null) {
+    // Each field read once (this runs per event); an impossible value leaves both out (possibleFlushValue).
+    const size = numeric(event.data.write_size);
+    const d = flushDuration(event);
+    if (!possibleFlushValue(size) || !possibleFlushValue(d)) {
       this.impossible++;
       return;
     }
-    const size = numeric(event.data.write_size);
     if (size !== null) add(slot.sizes, size);
-    if (event.name === 'log_flush_complete') {
-      const d = numeric(event.data.duration);
-      if (d !== null) add(this.durations, d);
-    }
+    if (d !== null) add(this.durations, d);
   }
 
   finish(ctx: AggregateContext): LogFlushTrace {

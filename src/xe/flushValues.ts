@@ -18,8 +18,18 @@ export function numeric(field: XeField | undefined): number | null {
  */
 export function impossibleFlushValue(event: XeEvent): { field: 'write_size' | 'duration'; value: number } | null {
   const size = numeric(event.data.write_size);
-  if (size !== null && !(size >= 0 && Number.isFinite(size))) return { field: 'write_size', value: size };
-  const duration = event.name === 'log_flush_complete' ? numeric(event.data.duration) : null;
-  if (duration !== null && !(duration >= 0 && Number.isFinite(duration))) return { field: 'duration', value: duration };
+  if (!possibleFlushValue(size)) return { field: 'write_size', value: size! };
+  const duration = flushDuration(event);
+  if (!possibleFlushValue(duration)) return { field: 'duration', value: duration! };
   return null;
+}
+
+/** A write_size or duration a server can send, or absent (null): finite and not below zero. */
+export function possibleFlushValue(value: number | null): boolean {
+  return value === null || (value >= 0 && Number.isFinite(value));
+}
+
+/** log_flush_complete's duration (the only flush event whose duration is a flush's latency); null for other events. */
+export function flushDuration(event: XeEvent): number | null {
+  return event.name === 'log_flush_complete' ? numeric(event.data.duration) : null;
 }
