@@ -22,11 +22,20 @@ const INTERN_MAX_LENGTH = 64;
 
 /**
  * s.startsWith(literal, p) for the short literals of markup, as a loop the compiler inlines: a builtin call cost more
- * than such a comparison. Templates, 60+ characters, are compared by startsWith itself (twice as fast at that length).
+ * than such a comparison. Templates, 60+ characters, are compared by startsWithTemplate below.
  */
 function at(s: string, p: number, literal: string): boolean {
   for (let i = 0; i < literal.length; i++) if (s.charCodeAt(p + i) !== literal.charCodeAt(i)) return false;
   return true;
+}
+
+/**
+ * s.startsWith(template, p) for templates (60+ characters): a slice compared with `===`. V8 compares two flat one-byte
+ * strings of equal length as a block (memcmp), where startsWith walks them a character at a time; on the bench's field
+ * templates (~90 characters) this was 2–3 times faster, although the slice is a small allocation of its own.
+ */
+function startsWithTemplate(s: string, p: number, template: string): boolean {
+  return s.slice(p, p + template.length) === template;
 }
 
 /**
@@ -120,7 +129,7 @@ export class XeEventScanner {
       if (xml.charCodeAt(p) !== 60 /* < */) p = xml.indexOf('<', p);
       if (p < 0) return -1;
       const known = template !== null && i < MAX_FIELD_TEMPLATES ? template.fields[i] : undefined;
-      if (known !== undefined && xml.startsWith(known.text, p)) {
+      if (known !== undefined && startsWithTemplate(xml, p, known.text)) {
         p = this.field(p, known.isData, event, known, template, i);
       } else {
         const c = xml.charCodeAt(p + 1);
@@ -140,8 +149,8 @@ export class XeEventScanner {
   /** The template whose text starts at lt: first the one that followed the previous event's, then the others. */
   private knownStartTag(lt: number): EventTemplate | null {
     const guess = this.previous?.next ?? null;
-    if (guess !== null && this.xml.startsWith(guess.text, lt)) return guess;
-    for (const t of this.templates) if (t !== guess && this.xml.startsWith(t.text, lt)) return t;
+    if (guess !== null && startsWithTemplate(this.xml, lt, guess.text)) return guess;
+    for (const t of this.templates) if (t !== guess && startsWithTemplate(this.xml, lt, t.text)) return t;
     return null;
   }
 
