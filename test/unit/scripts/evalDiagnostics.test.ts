@@ -44,6 +44,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
 
   it('reproduces a spent held-out set (--split heldout1) and leaves out what a repository excludes', () => {
     assert.deepEqual(evaluate(parseArgs(args('heldout1'))).repositories, ['acme/loader']);
+    for (const spent of ['heldout2', 'heldout3']) assert.equal(parseArgs(args(spent)).split, spent, `--split ${spent} reproduces that round`);
     const withHints = evaluate(parseArgs(args('heldout', '--hints', '--show', 'all')));
     assert.ok(withHints.reports.every((r) => r.sample.every((s) => !s.cluster.findings.some((f) => f.path.startsWith('old/')))));
   });
