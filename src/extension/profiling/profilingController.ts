@@ -351,8 +351,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const first = errors[0];
     if (!first) return;
     const text = first.documentLine !== null
-      ? l10n.t('Durability Lens: the workload failed at line {0}: SQL error {1}: {2}', first.documentLine + 1, first.number, first.message)
-      : l10n.t('Durability Lens: the workload failed: SQL error {0}: {1}', first.number, first.message);
+      ? l10n.t('Durability Lens: the workload failed at line {0} with SQL error {1}: {2}', first.documentLine + 1, first.number, first.message)
+      : l10n.t('Durability Lens: the workload failed with SQL error {0}: {1}', first.number, first.message);
     const go = 'Go to Line';
     void vscode.window.showErrorMessage(text, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
       if (choice !== go || first.documentLine === null) return;

@@ -129,9 +129,9 @@ describe('trace read: hostile and unusual files', () => {
     const nested = flush(`${inner}${flush(inner, 2)}`, 1);
     const rows = run({ 'nested.xml': flush(inner, 3) + nested }, ['nested.xml']);
     assert.equal(await rows.code, 2, rows.out.join(''));
-    assert.match(rows.err.join(''), /nested\.xml.*event 2 holds another <event> inside it/);
+    assert.match(rows.err.join(''), /nested\.xml.*event 2 \(log_flush_complete\) holds another <event> inside it/);
     const ring = run({ 'ring.xml': `<RingBufferTarget truncated="0" eventCount="2">${nested}</RingBufferTarget>` }, ['ring.xml']);
     assert.equal(await ring.code, 2, ring.out.join(''));
-    assert.match(ring.err.join(''), /ring\.xml.*event 1 holds another <event> inside it/);
+    assert.match(ring.err.join(''), /ring\.xml.*event 1 \(log_flush_complete\) holds another <event> inside it/);
   });
 });

@@ -4,8 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { notApplicable, ok } from '../../../src/probes/measurement';
-import type { CommitPath, RunResult } from '../../../src/profile/types';
+import { ok } from '../../../src/probes/measurement';
 import { assessCauses, CAUSE_IDS, isCommitWait, rankCauses, runCausesJson, type Cause, type CauseAssessment, type CauseId } from '../../../src/report/causes';
 import { HEALTHY_LOG_WRITE_MS } from '../../../src/report/causes/logWrites';
 import { causeLead, causesMarkdownLines, notMeasuredGroups } from '../../../src/report/causes/text';
@@ -15,22 +14,8 @@ import { toMarkdown } from '../../../src/report/export';
 import { buildVerdict, verdictMarkdown } from '../../../src/report/verdict';
 import { causesSection } from '../../../src/webview/causesView';
 import { toHtml } from '../../../src/webview/view';
-import { makeRun, type RunFigures } from './runFixture';
+import { causesRun as run } from './runFixture';
 
-/** A run with the session's CPU read (the server-time basis) unless `cpuMs` is null. */
-function run(f: RunFigures & { cpuMs?: number | null; path?: Partial<CommitPath>; database?: Partial<NonNullable<RunResult['database']>> }): RunResult {
-  const r = makeRun(f);
-  if (f.cpuMs !== null) r.diff.sessionCpu = ok({ cpuMs: f.cpuMs ?? 0 });
-  const absent = (m: 'logRateGovernance' | 'hyperscaleLogRate' | 'inMemoryTables') => notApplicable<never>(m, 'test');
-  r.commitPath = { logRateGovernance: absent('logRateGovernance'), hyperscaleLogRate: absent('hyperscaleLogRate'), inMemoryTables: absent('inMemoryTables'), ...f.path };
-  if (f.database) {
-    r.database = {
-      databaseId: 5, name: 'lab', state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: 'DISABLED', cdcEnabled: false, published: false, logReuseWait: null,
-      inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: notApplicable('availabilityGroup', 'test'), ...f.database,
-    };
-  }
-  return r;
-}
 
 const byId = (a: CauseAssessment, id: CauseId): Cause => a.causes.find((c) => c.cause === id)!;
 const near = (actual: number | null, expected: number, what: string) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
