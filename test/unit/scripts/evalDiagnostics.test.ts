@@ -44,6 +44,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
 
   it('reproduces a spent held-out set (--split heldout1) and leaves out what a repository excludes', () => {
     assert.deepEqual(evaluate(parseArgs(args('heldout1'))).repositories, ['acme/loader']);
+    for (const spent of ['heldout2', 'heldout3']) assert.equal(parseArgs(args(spent)).split, spent, `--split ${spent} reproduces that round`);
     const withHints = evaluate(parseArgs(args('heldout', '--hints', '--show', 'all')));
     assert.ok(withHints.reports.every((r) => r.sample.every((s) => !s.cluster.findings.some((f) => f.path.startsWith('old/')))));
   });
@@ -75,7 +76,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.match(run.stdout, /^precision commit-in-loop n\/a \(TP 0, FP 0, n 1\)$/m);
     const bad = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), '--split', 'everything'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1, heldout2 or delayed/);
+    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1, heldout2, heldout3 or delayed/);
   });
 
   it('keys a finding by the text around it: the same label survives added lines, comments and spacing', () => {
@@ -108,7 +109,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.ok(globToRegExp('sql/d?.sql').test('sql/dd.sql'));
   });
 
-  it("draws round 1's split from its seed; rounds 2 and 3 hold fresh repositories out, each spent after its run", () => {
+  it("draws round 1's split from its seed; rounds 2 to 4 hold fresh repositories out, each spent after its run", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/manifest.json'), 'utf8')) as Manifest;
     const round1 = manifest.repositories.filter((r) => r.round === 1);
     const drawn = splitRepositories(round1.map((r) => r.repository), manifest.seed);
@@ -122,7 +123,15 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     for (const r of round2) assert.deepEqual([r.split, r.heldOutIn], ['tuning', 2], `${r.repository}: round 2's held-out set is spent, tuning data now`);
     const round3 = manifest.repositories.filter((r) => r.round === 3);
     assert.ok(round3.length >= 5);
-    for (const r of round3) assert.deepEqual([r.split, r.heldOutIn], ['heldout', 3], r.repository);
+    for (const r of round3) assert.deepEqual([r.split, r.heldOutIn], ['tuning', 3], `${r.repository}: round 3's held-out set is spent, tuning data now`);
+    const round4 = manifest.repositories.filter((r) => r.round === 4);
+    assert.ok(round4.length >= 8);
+    for (const r of round4) {
+      assert.deepEqual([r.split, r.heldOutIn], ['heldout', 4], r.repository);
+      assert.match(r.commit, /^[0-9a-f]{40}$/, `${r.repository}: evaluated at a recorded commit`);
+      assert.match((r as { commitDate?: string }).commitDate ?? '', /^\d{4}-\d{2}-\d{2}$/, `${r.repository}: commit date recorded`);
+    }
+    assert.deepEqual(manifest.repositories.filter((r) => r.split === 'heldout').map((r) => r.round), round4.map(() => 4), 'only round 4 is held out now');
     const names = manifest.repositories.map((r) => r.repository.toLowerCase());
     assert.equal(new Set(names).size, names.length, 'no repository in both rounds');
     assert.ok((manifest.delayedDurability ?? []).reduce((n, e) => n + e.paths.length, 0) >= 10);
