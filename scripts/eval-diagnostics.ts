@@ -14,9 +14,9 @@ const DELAYED_CODES: DiagnosticCode[] = ['delayed-commit-needs-allowed', 'forced
 
 const USAGE = `Usage: npm run eval:diagnostics -- <checkout root> [options]
   <checkout root>        folder holding one checkout per repository: <root>/<owner>+<name>/
-  --split S              tuning (default), heldout (the current held-out set), heldout1 (round 1's
-                         held-out half, spent: now tuning data; reproduces that measurement), or
-                         delayed (scripts that use delayed durability)
+  --split S              tuning (default), heldout (the current held-out set), heldout1 / heldout2
+                         (round 1's held-out half, round 2's held-out set: spent, now tuning data;
+                         each reproduces its measurement), or delayed (scripts that use delayed durability)
   --manifest FILE        default test/eval/manifest.json
   --labels FILE          default test/eval/labels.json
   --sample N             clusters drawn per code (default 40; delayed: all)
@@ -26,7 +26,7 @@ const USAGE = `Usage: npm run eval:diagnostics -- <checkout root> [options]
 
 interface Options {
   root: string;
-  split: 'tuning' | 'heldout' | 'heldout1' | 'delayed';
+  split: 'tuning' | 'heldout' | 'heldout1' | 'heldout2' | 'delayed';
   manifest: string;
   labels: string;
   sample: number | null;
@@ -49,8 +49,8 @@ export function parseArgs(argv: readonly string[]): Options {
     };
     if (a === '--split') {
       const v = value();
-      if (v !== 'tuning' && v !== 'heldout' && v !== 'heldout1' && v !== 'delayed') {
-        throw new Error(`--split must be tuning, heldout, heldout1 or delayed, not ${v}`);
+      if (v !== 'tuning' && v !== 'heldout' && v !== 'heldout1' && v !== 'heldout2' && v !== 'delayed') {
+        throw new Error(`--split must be tuning, heldout, heldout1, heldout2 or delayed, not ${v}`);
       }
       o.split = v;
     } else if (a === '--manifest') o.manifest = path.resolve(value());
@@ -87,8 +87,8 @@ export function evaluate(o: Options): Evaluation {
   const labels: LabelFile = fs.existsSync(o.labels) ? JSON.parse(fs.readFileSync(o.labels, 'utf8')) as LabelFile : { labels: {} };
   const entries: ManifestRepository[] = o.split === 'delayed'
     ? manifest.delayedDurability ?? []
-    : o.split === 'heldout1'
-      ? manifest.repositories.filter((r) => r.heldOutIn === 1)
+    : o.split === 'heldout1' || o.split === 'heldout2'
+      ? manifest.repositories.filter((r) => r.heldOutIn === Number(o.split.slice(-1)))
       : manifest.repositories.filter((r) => r.split === o.split);
   const collected = collectFindings(o.root, entries, manifest.exclude);
   const delayed = o.split === 'delayed';

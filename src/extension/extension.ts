@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { DatabaseContextParams } from '../shared/protocol';
 import type { DurabilityLensApi } from './api';
 import { PANEL_VIEW_TYPE } from '../shared/webviewProtocol';
-import { useTranslator } from './l10n';
+import { l10n, useTranslator } from './l10n';
 import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
 import { activationTargets, registerCommandStandIns, registerPanelSerializer, registerToolStandIns } from './deferred';
 import type { Features } from './features';
@@ -71,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
   features = nextTurn().then(loadFeatures);
   features.catch((error: unknown) => {
     output.error(`Durability Lens did not load its commands: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    void vscode.window.showErrorMessage(`Durability Lens did not load its commands: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(l10n.t('Durability Lens did not load its commands: {0}', error instanceof Error ? error.message : String(error)));
   });
   return api;
 }

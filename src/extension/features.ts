@@ -20,6 +20,7 @@ import { registerHeaviestLogWriters } from './topLog';
 import { lmToolImplementations } from './lm';
 import { registerMssqlCommands } from './mssql';
 import type { DurabilityLensApi } from './api';
+import { l10n } from './l10n';
 
 /** What the start-up code (extension.ts) needs of the loaded features. */
 export interface Features {
@@ -66,7 +67,7 @@ export function activateFeatures(context: vscode.ExtensionContext, { output, set
     if (!source) return Promise.resolve();
     if (controller.isRunning) {
       // A run's own session would look like a leftover while it runs: look again at the next connect.
-      if (reportNone) void vscode.window.showInformationMessage('Durability Lens: a run is in progress; look for leftover event sessions after it ends.');
+      if (reportNone) void vscode.window.showInformationMessage(l10n.t('Durability Lens: a run is in progress; look for leftover event sessions after it ends.'));
       return Promise.resolve();
     }
     const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
@@ -95,7 +96,7 @@ export function activateFeatures(context: vscode.ExtensionContext, { output, set
     vscode.commands.registerCommand(ConsentCommands.forgetRunConfirmations, async () => {
       const files = consent.store.files().length;
       await consent.store.revokeAll();
-      void vscode.window.showInformationMessage(`Durability Lens: forgot the run confirmations of ${files} file${files === 1 ? '' : 's'} in this workspace; the next run that changes data or schema shows its text again.`);
+      void vscode.window.showInformationMessage(files === 1 ? l10n.t('Durability Lens: forgot the run confirmations of 1 file in this workspace; the next run that changes data or schema shows its text again.') : l10n.t('Durability Lens: forgot the run confirmations of {0} files in this workspace; the next run that changes data or schema shows its text again.', files));
     }),
     vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
       if (!connections.current && !(await connections.connect())) return;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { BenignWaitOptions } from '../probes';
 import { readRunSettings, type ReadRunSettingsOptions, type RunSettingKey, type RunSettings } from '../shared/runSettings';
 import { SETTINGS_SECTION } from '../shared/settings';
+import { l10n } from './l10n';
 
 /**
  * Settings that make SQL Server write somewhere (the event-file target and its path), and the one that runs the
@@ -35,7 +36,7 @@ export async function runSettingsForRun(log: (line: string) => void): Promise<Ru
   if (confirmedNetworkPaths.has(path)) return allowed;
   const use = 'Use This Network Path';
   const choice = await vscode.window.showWarningMessage(
-    `Durability Lens: write the log-flush trace to the network path ${path}?`,
+    l10n.t(`Durability Lens: write the log-flush trace to the network path {0}?`, path),
     { modal: true, detail: `SQL Server's service account will connect to that server and authenticate to it to write the event file. Only confirm for a share you control. Path: ${path}` },
     use,
   );

@@ -6,6 +6,7 @@ import type { ConnectionFailureInfo } from '../db/types';
 import type { PreflightResult } from '../probes/permissions';
 import type { ComparisonPlan } from '../profile/plan';
 import type { RestoreEntry } from '../profile/restoreJournal';
+import type { RoutineBody } from '../profile/workloadChoice';
 
 export interface ModalText {
   message: string;
@@ -91,4 +92,29 @@ export function connectionFailureText(info: ConnectionFailureInfo, profileName: 
 
 export function formatTimestamp(at: number): string {
   return new Date(at).toISOString().slice(11, 23);
+}
+
+/**
+ * Why a routine's batch is not run (docs/selection.md: it would run its CREATE/ALTER, redeploying it, and measure that
+ * DDL), in whole sentences: `head` says what would have run, `select` what to select instead, `viaExec` the offer of
+ * Profile EXEC… for a procedure.
+ */
+export function routineBodyText(body: RoutineBody): { head: string; select: string; viaExec: string } {
+  const r = body.routine;
+  const what = `${r.kind.toLowerCase()} ${r.name}`;
+  const line = r.line + 1;
+  if (body.scope === 'document') {
+    return {
+      head: body.atCursor
+        ? l10n.t('Durability Lens: nothing is selected, so the whole document would run — and the cursor is in the body of {0} (line {1}): its CREATE/ALTER would run, redeploying it, and that DDL would be measured. Nothing was run.', what, line)
+        : l10n.t('Durability Lens: nothing is selected, so the whole document would run — and it defines {0} (line {1}): its CREATE/ALTER would run, redeploying it, and that DDL would be measured. Nothing was run.', what, line),
+      select: l10n.t('Select the statements to run (an EXEC that calls it, or statements of its body as an ad-hoc batch); a selection runs exactly as selected.'),
+      viaExec: l10n.t('Profile it through EXEC {0} instead (it is called with the parameters you enter), or select the statements to run (an EXEC that calls it, or statements of its body as an ad-hoc batch); a selection runs exactly as selected.', r.name),
+    };
+  }
+  return {
+    head: l10n.t('Durability Lens: this is the body of {0} (line {1}). Running its batch would run its CREATE/ALTER — redeploying it — and measure that DDL, not the work inside it. Nothing was run.', what, line),
+    select: l10n.t('Select statements inside the body to profile them on their own, as an ad-hoc batch.'),
+    viaExec: l10n.t('Profile it through EXEC {0} instead (it is called with the parameters you enter), or select statements inside the body to profile them on their own, as an ad-hoc batch.', r.name),
+  };
 }

@@ -94,7 +94,7 @@ export function diagnose(model: ComparisonModel, runs: readonly RunResult[]): Fi
     findings.push({
       id: 'workload-failed',
       severity: 'error',
-      title: `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''}: SQL error ${failure.number}`,
+      title: `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''} with SQL error ${failure.number}`,
       detail: `${failure.message} The figures below cover only what ran before the error.`,
       suggestion: 'Fix the error (it is marked at its line in the editor) and run again; a script that needs setup can mark it with -- durability-lens: setup-end.',
       evidence: [],

@@ -240,7 +240,7 @@ export function buildVerdict(model: ComparisonModel, ctx: VerdictContext = {}): 
   let speedup: VerdictSpeedup | null = null;
   const failure = model.failure;
   if (failure) {
-    headline = `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''}: SQL error ${failure.number}: ${failure.message}`;
+    headline = `The workload failed${failure.line !== null ? ` at line ${failure.line + 1}` : ''} with SQL error ${failure.number}: ${failure.message}`;
     headlineTone = 'bad';
     facts.push({ id: 'failure', label: 'Figures', text: 'they cover the workload up to the error; fix it and run again before reading them as its cost', tone: 'bad' });
   } else {

@@ -14,7 +14,8 @@ import type { AnalysisDiagnostic, AnalysisOptions, DiagnosticCode, DiagnosticSev
  * autocommit-dml-in-loop 87.9 % (29 TP, 4 FP, n 40): still a hint; commit-in-loop 100 % (8 TP, every sure finding
  * there, one repository's import loops): information again; unbalanced-transaction 9.1 % (1 TP, 10 FP, all): a hint.
  * Below the bar a code stays a hint until a fresh held-out set says otherwise; the message still tells a sure finding
- * from a doubtful one. forced-durability-data-loss (a warning) measured 100 % in round 1.
+ * from a doubtful one. forced-durability-data-loss (a warning) measured 100 % in round 1. Round 3 (2026-11-28):
+ * autocommit-dml-in-loop 100 % (28 TP, 0 FP, n 40) but 106 of 112 clusters from one repository: still a hint.
  */
 export const SURE: Readonly<Record<'autocommit-dml-in-loop' | 'commit-in-loop' | 'unbalanced-transaction', DiagnosticSeverity>> = {
   'autocommit-dml-in-loop': 'hint',
@@ -52,6 +53,8 @@ export function diagnose(
     // A statement that touches a set of rows per iteration (`INSERT ... SELECT ... FROM`, a key range, `TOP (n)`), or a
     // loop whose iteration runs one, is batching: one commit per chunk is what keeps the log small, not the problem.
     if (d.shape === 'set' || d.loop?.batch === true) continue;
+    // `UPDATE …; GOTO done` or `INSERT …; SET @found = 1` for `WHILE @found = 0`: it runs once, then the loop ends.
+    if (d.thenLeaves) continue;
     const repeat = repeats[d.batchIndex] ?? 1;
     const doubt = d.remote ? 'remote' : d.shape === 'unkeyed' ? 'keys'
       : d.shape === 'unknown' ? (d.kind === 'INSERT' ? 'opaque' : 'rows') : loopDoubt(d.loop);

@@ -41,6 +41,10 @@ export interface LoopFrame {
   exitVars: readonly string[];
   /** LoopTracker counters when the loop started. */
   counters: Counters;
+  /** `label:`s written inside this loop (lower case): a GOTO to one of them stays in the loop. */
+  labels: string[];
+  /** DML marked as leaving the loop by a `GOTO label` (indices [from, to) of `dml`), checked once the loop ends. */
+  gotoMarks: Array<{ label: string; from: number; to: number }>;
 }
 
 /** LoopTracker's running counts at one moment. */

@@ -18,12 +18,33 @@ export function markLoopFacts(out: ScriptStructure, facts: LoopFacts, firstDml: 
   }
 }
 
-/** COMMIT ... BREAK (RETURN, GOTO, THROW, `SET @retry = 0`): the loop's COMMITs since `firstCommit` commit once and leave. */
-export function markCommitsLeaving(out: ScriptStructure, firstCommit: number): void {
+/**
+ * COMMIT ... BREAK (RETURN, GOTO, THROW, `SET @retry = 0`): the loop's COMMITs since `firstCommit` commit once and leave,
+ * and its DML since `firstDml` runs once and leaves (`UPDATE …; GOTO done`, `INSERT …; SET @found = 1`). What an inner
+ * loop already marked (its `loop` facts are set) repeats in that loop and is left as it is.
+ */
+export function markLeaving(out: ScriptStructure, firstCommit: number, firstDml: number): void {
   const commits = out.commits;
   for (let i = firstCommit; i < commits.length; i++) {
     const c = commits[i]!;
     if (c.loopCommit !== null && c.loop === null) c.loopCommit = 'once-then-exit';
+  }
+  const dml = out.dml;
+  for (let i = firstDml; i < dml.length; i++) {
+    const d = dml[i]!;
+    if (d.inLoop && d.loop === null && !d.inRepeatedBatchOnly) d.thenLeaves = true;
+  }
+}
+
+/**
+ * A loop ended: the DML a `GOTO label` marked as leaving it did not leave when the label is inside the loop (`GOTO
+ * CONTINUELOOP` to the loop's last statements) — it runs on every iteration that takes that path. COMMITs keep
+ * their mark (commit-in-loop's measured behaviour, unchanged).
+ */
+export function unmarkGotoWithin(out: ScriptStructure, frame: LoopFrame): void {
+  for (const g of frame.gotoMarks) {
+    if (!frame.labels.includes(g.label)) continue;
+    for (let i = g.from; i < g.to; i++) out.dml[i]!.thenLeaves = false;
   }
 }
 

@@ -253,7 +253,7 @@ export class StatementReader extends TokenCursor {
       this.out.dml.push({
         start: span.start, end: span.end, kind: dml, keyword: { start: this.start(verbAt), end: this.end(verbAt) }, batchIndex: this.batchIndex,
         inLoop: this.inLoop, inRepeatedBatchOnly: this.loopDepth === 0 && this.repeated, inExplicitTransaction,
-        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, remote, shape, loop: null, inRoutine: this.routineKind,
+        inAtomicBlock, autocommit: !inExplicitTransaction && !inAtomicBlock, target, remote, shape, loop: null, thenLeaves: false, inRoutine: this.routineKind,
       });
       return;
     }

@@ -125,6 +125,11 @@ export interface DmlNode extends Span {
   shape: DmlShape;
   /** What each iteration of the innermost loop around it does (null: not in a loop, or not known). */
   loop: LoopFacts | null;
+  /**
+   * Followed in its statement list by leaving the loop (BREAK, RETURN, GOTO, THROW, or `SET @found = 1` for the
+   * variable the WHILE tests): it runs once, then the loop ends — not once per iteration.
+   */
+  thenLeaves: boolean;
   inRoutine: RoutineKind | null;
 }
 

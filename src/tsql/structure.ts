@@ -8,7 +8,7 @@ import { Kw } from './keywords';
 import { TokenKind, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
 import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
-import { markCommitsLeaving, markLoopFacts, markRunsOnce, markSuccessPath } from './loop-marks';
+import { markLeaving, markLoopFacts, markRunsOnce, markSuccessPath, unmarkGotoWithin } from './loop-marks';
 import { ConditionReader, type Condition } from './condition';
 import { StatementReader } from './statement-reader';
 import { emptyStructure, type BeginTransactionNode, type ScriptStructure, type Span } from './structure-types';
@@ -65,20 +65,28 @@ class BatchScanner extends StatementReader {
   private list(stopAtEnd: boolean): Flow {
     let ends = false;
     const firstCommit = this.out.commits.length;
+    // The DML an exit from the loop ends: what this list recorded since its start, or since its last statement holding
+    // a CONTINUE or GOTO (`IF @x = 1 CONTINUE` before a BREAK lets what precedes it repeat).
+    let firstDml = this.out.dml.length;
     while (this.p < this.n) {
       if (stopAtEnd && this.endsBlock()) break;
       const head = this.kw();
       const from = this.p;
+      const jumps = this.jumps;
       if (this.statementAt()) {
         ends = true;
         // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
-        if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.commitsLeaveLoop(firstCommit);
+        if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.leavesLoop(firstCommit, firstDml);
+        // `GOTO next` to a label inside the loop continues it: checked once the loop ends (unmarkGotoWithin).
+        const frame = this.loops.frames[this.loops.frames.length - 1];
+        if (head === Kw.GOTO && frame && this.kind(from + 1) === TokenKind.Word) frame.gotoMarks.push({ label: this.text(from + 1).toLowerCase(), from: firstDml, to: this.out.dml.length });
       } else if ((head === Kw.SET || head === Kw.SELECT) && this.loopDepth > 0) {
         // COMMIT; SET @retry = 0 in `WHILE @retry > 0`: the loop ends once its transaction committed.
         const frames = this.loops.frames;
         const assigned = constantAssignment(this.t, head, from, this.p);
-        if (assigned !== null && frames.length > 0 && frames[frames.length - 1]!.exitVars.includes(assigned)) this.commitsLeaveLoop(firstCommit);
+        if (assigned !== null && frames.length > 0 && frames[frames.length - 1]!.exitVars.includes(assigned)) this.leavesLoop(firstCommit, firstDml);
       }
+      if (this.jumps !== jumps && head !== Kw.GOTO) firstDml = this.out.dml.length;
     }
     return ends;
   }
@@ -91,8 +99,8 @@ class BatchScanner extends StatementReader {
     return this.kw(i) === Kw.END && this.kw(i + 1) !== Kw.CONVERSATION;
   }
 
-  private commitsLeaveLoop(firstCommit: number): void {
-    if (this.loopDepth > 0) markCommitsLeaving(this.out, firstCommit);
+  private leavesLoop(firstCommit: number, firstDml: number): void {
+    if (this.loopDepth > 0) markLeaving(this.out, firstCommit, firstDml);
   }
 
   private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
@@ -135,6 +143,7 @@ class BatchScanner extends StatementReader {
       case Kw.None:
         if (this.kind() === TokenKind.Word && this.isOperator(from + 1, ':')) { // label:
           this.tx.label(this.text(from).toLowerCase());
+          for (const f of this.loops.frames) f.labels.push(this.text(from).toLowerCase());
           this.p += 2;
           return false;
         }
@@ -229,7 +238,7 @@ class BatchScanner extends StatementReader {
     const frame: LoopFrame = {
       conditional: 0, everyN: null, conditionVars: [], firstCommit: this.out.commits.length, firstDml: this.out.dml.length,
       start: this.start(from), few: cond.fetchStatus ? loops.catalogCursorOpen : smallLiteralBound(this.t, cond.from, cond.to),
-      exitVars: variablesIn(this.t, cond.from, cond.to), counters: loops.counters(),
+      exitVars: variablesIn(this.t, cond.from, cond.to), counters: loops.counters(), labels: [], gotoMarks: [],
     };
     loops.frames.push(frame);
     const jumps = this.jumps;
@@ -239,6 +248,7 @@ class BatchScanner extends StatementReader {
     this.depth--;
     this.loopDepth--;
     loops.frames.pop();
+    unmarkGotoWithin(this.out, frame);
     if (ends) this.tx.restore(before);
     // `WHILE 1 = 1 BEGIN ... BREAK END`: a body that always leaves (BREAK, RETURN, THROW) and never jumps back runs once.
     if (ends && this.jumps === jumps) { if (loops.frames.length === 0) markRunsOnce(this.out, frame, this.batchIndex, this.repeated); }

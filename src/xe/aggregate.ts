@@ -5,7 +5,8 @@
 
 import type { CounterData, HistogramData } from './targetData';
 import { bucketedCount } from './targetData';
-import type { LostEvents, XeEvent, XeField } from './reader';
+import { impossibleFlushValue, numeric } from './flushValues';
+import type { LostEvents, XeEvent } from './reader';
 import { buildTimeline, TimelineBins, type TimelineCoverage } from './timeline';
 
 export type { TimelineCoverage } from './timeline';
@@ -105,14 +106,6 @@ const FLUSH_EVENT_PREFERENCE = ['databases_log_flush', 'log_flush_complete', 'lo
 const SIZE_EVENT_PREFERENCE = ['log_flush_complete', 'log_flush_start'];
 const NO_LOSS: LostEvents = { dropped: 0, evicted: 0, truncatedAway: 0, total: 0 };
 
-function numeric(field: XeField | undefined): number | null {
-  if (!field) return null;
-  const v = field.value;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  return null;
-}
-
 /** Nearest-rank percentile of an ascending array: the value at rank ceil(p/100 · n). */
 export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) throw new RangeError('no values');
@@ -169,6 +162,8 @@ export class LogFlushAggregator {
   private readonly byName = new Map<string, { count: number; sizes: Map<number, number>; bins: TimelineBins }>();
   private readonly durations = new Map<number, number>();
   private total = 0;
+  /** Events whose write_size or duration was impossible (impossibleFlushValue): counted, their values left out. */
+  private impossible = 0;
 
   /** `origin` (ms since epoch, usually the session start) fixes the timeline's bucket grid. */
   constructor(
@@ -185,6 +180,10 @@ export class LogFlushAggregator {
     }
     slot.count++;
     if (event.timestamp !== null) slot.bins.add(event.timestamp.getTime());
+    if (impossibleFlushValue(event) !== null) {
+      this.impossible++;
+      return;
+    }
     const size = numeric(event.data.write_size);
     if (size !== null) add(slot.sizes, size);
     if (event.name === 'log_flush_complete') {
@@ -195,6 +194,9 @@ export class LogFlushAggregator {
 
   finish(ctx: AggregateContext): LogFlushTrace {
     const notes: string[] = [...(ctx.readNotes ?? [])];
+    if (this.impossible > 0) {
+      notes.push(`${this.impossible} events carry a negative or non-finite write_size or duration, which no server sends: their sizes and durations are left out of the bytes, the size chart and the latencies (the events are still counted).`);
+    }
     const sampleLost = ctx.lost ?? NO_LOSS;
     const counter = ctx.exact?.counter && ctx.exact.counter.parseError === null ? ctx.exact.counter : null;
     if (ctx.exact?.counter?.parseError) notes.push(`${ctx.exact.counter.parseError}: flushes are counted from the sample instead.`);

@@ -14,7 +14,10 @@
 export interface EventStamp {
   /** The timestamp in ms since the epoch; NaN when the event had none. */
   time: number;
-  /** A 32-bit hash of the event name and its session_id action (a stored tag is compared, never trusted alone). */
+  /**
+   * The event name and its session_id action as a number: EventIdentitySet.stamp numbers each distinct pair in the
+   * order first seen, so two pairs never share a tag (a hash could be made to collide by a crafted file).
+   */
   tag: number;
 }
 
@@ -126,6 +129,19 @@ export class EventIdentitySet {
   private readonly layers: RunLayer[] = [];
   /** Sequence values that are not safe integers (bigint text, floats): rare, so a plain Set of their full identity. */
   private readonly other = new Set<string>();
+  /** Each distinct name + session_id seen, numbered from 0: the tags (they grow with distinct sessions, not events). */
+  private readonly tags = new Map<string, number>();
+
+  /** The stamp of an event: its timestamp and the number of its name and sqlserver.session_id action. */
+  stamp(name: string, timestamp: Date | null, sessionId: unknown): EventStamp {
+    const identity = identityOf(name, sessionId);
+    let tag = this.tags.get(identity);
+    if (tag === undefined) {
+      tag = this.tags.size;
+      this.tags.set(identity, tag);
+    }
+    return { time: timestamp === null ? NaN : timestamp.getTime(), tag };
+  }
 
   /** Adds the event; false when an event with the same sequence, time and tag was already added (a duplicate). */
   add(sequence: number | string, stamp: EventStamp): boolean {
@@ -160,17 +176,7 @@ export class EventIdentitySet {
   }
 }
 
-/** FNV-1a over `text`, continuing from `h`. */
-function fnv(text: string, h: number): number {
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h;
-}
-
-/** The stamp of an event: its timestamp and a tag of its name and sqlserver.session_id action (absent: no session). */
-export function eventStamp(name: string, timestamp: Date | null, sessionId: unknown): EventStamp {
-  const tag = fnv(sessionId === undefined || sessionId === null ? '' : String(sessionId), fnv('\u0000', fnv(name, 2166136261)));
-  return { time: timestamp === null ? NaN : timestamp.getTime(), tag: tag | 0 };
+/** The identity text of an event's name and session_id action (absent: no session); NUL cannot occur in a name. */
+function identityOf(name: string, sessionId: unknown): string {
+  return `${name}\u0000${sessionId === undefined || sessionId === null ? '' : String(sessionId)}`;
 }

@@ -3,7 +3,7 @@
 // Well-shaped <event> elements take the fast path (eventScanner.ts); the tokenizer's callbacks below read the rest.
 
 import { XeEventScanner } from './eventScanner';
-import { EventIdentitySet, eventStamp } from './eventIdentitySet';
+import { EventIdentitySet } from './eventIdentitySet';
 import { convertXeValue, parseTimestamp } from './xeValues';
 import type { LostEvents, RingBufferHeader, XeEvent, XeField, XeReadResult } from './events';
 import { attr, scanXml, type XmlHandler, type XmlTokenizer } from './xmlScanner';
@@ -195,7 +195,7 @@ export class XeXmlReader {
 
   private accept(event: XeEvent): void {
     const key = sequenceKey(event.actions.event_sequence);
-    if (key !== null && !this.seen.add(key, eventStamp(event.name, event.timestamp, event.actions.session_id?.value))) {
+    if (key !== null && !this.seen.add(key, this.seen.stamp(event.name, event.timestamp, event.actions.session_id?.value))) {
       this.duplicates++;
       return;
     }

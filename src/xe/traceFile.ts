@@ -4,9 +4,10 @@
 // is refused with the file and the line, nothing is guessed. Forms: test/fixtures/real-server.
 
 import { EventIdentitySet } from './eventIdentitySet';
+import { impossibleFlushValue } from './flushValues';
 import { XeXmlReader, type RingBufferHeader, type XeEvent } from './reader';
 import { parseCounterTarget, parseHistogramTextTarget } from './targetData';
-import { scanXml } from './xmlScanner';
+import { attr, scanXml } from './xmlScanner';
 
 export type TraceFileKind = 'ring_buffer' | 'histogram' | 'event_counter' | 'events';
 
@@ -75,6 +76,13 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   let depth = 0;
   let stray: string | null = null;
   let strayText: { text: string; at: number } | null = null;
+  /** Depth of the open outer <event> (0: none), how many outer ones opened, and which first held another <event>. */
+  let eventAt = 0;
+  let events = 0;
+  let nestedIn: { index: number; name: string; inValue: boolean } | null = null;
+  /** The open outer event's name, and the depth of a <value> open inside it (0: none). */
+  let eventName = '';
+  let valueAt = 0;
   const rows = kind === 'events';
   const wrapped = rows ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text;
   const error = scanXml(wrapped, {
@@ -82,11 +90,26 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
     get wantText() {
       return rows && depth === 1;
     },
-    open: (name) => {
+    open: (name, attrs, count) => {
       if (rows && depth === 1 && name !== 'event' && stray === null) stray = name;
       depth++;
+      if (name === 'event') {
+        // A server writes an <event>'s <data> and <action> inside it, never another event (Learn: "Targets for
+        // Extended Events", the ring_buffer and event_file XML): a nested one is refused, not read or dropped.
+        // An xml field's value may hold events, though: system_health's sp_server_diagnostics_component_result
+        // carries /events/session/RingBufferTarget/event, the events component of sp_server_diagnostics
+        // (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sp-server-diagnostics-transact-sql).
+        if (eventAt > 0) nestedIn ??= { index: events, name: eventName, inValue: valueAt > 0 };
+        else {
+          eventAt = depth;
+          events++;
+          eventName = attr(attrs, count, 'name') ?? '';
+        }
+      } else if (name === 'value' && eventAt > 0 && valueAt === 0) valueAt = depth;
     },
     close: () => {
+      if (depth === valueAt) valueAt = 0;
+      if (depth === eventAt) eventAt = 0;
       depth--;
     },
     text: (chars, at) => {
@@ -95,6 +118,16 @@ function validate(file: string, text: string, kind: TraceFileKind): void {
   });
   if (error !== null) throw new TraceFileError(file, `malformed XML: ${error}.`);
   if (stray !== null) throw new TraceFileError(file, `holds a <${stray}> among its <event> rows: not event_file rows (${ROOT_HELP}).`);
+  const nested = nestedIn as { index: number; name: string; inValue: boolean } | null;
+  if (nested !== null) {
+    const which = `event ${nested.index} (${nested.name.slice(0, 100)}) holds another <event> inside it`;
+    throw new TraceFileError(
+      file,
+      nested.inValue
+        ? `${which}, in a field's <value> — an xml field, as system_health's sp_server_diagnostics_component_result carries the events of sp_server_diagnostics' events component. Those are not this session's events and trace read does not read them out of a value (counting them, or dropping the outer event, would miscount): leave that event out of the export (WHERE object_name <> N'${nested.name.slice(0, 100).replace(/'/g, "''")}' on sys.fn_xe_file_target_read_file) and read the file again.`
+        : `${which}: a server never writes one there, so the file is not read.`,
+    );
+  }
   const found = strayText as { text: string; at: number } | null;
   if (found !== null) {
     const excerpt = found.text.split(/\r?\n/)[0]!.slice(0, 40);
@@ -131,11 +164,18 @@ export function readTraceFile(file: string, text: string, onEvent: (event: XeEve
     out.counter = c.counts;
     return out;
   }
+  // The first impossible value refuses the file after the read: thrown inside the reader's callback it became a parse
+  // note ("x.xml: x.xml is malformed (x.xml: event 2 …); kept the 2 events read before it").
+  let invalid: string | null = null;
   const reader = new XeXmlReader((e) => {
     out.events++;
-    onEvent(e);
+    if (invalid !== null) return;
+    const bad = impossibleFlushValue(e);
+    if (bad !== null) invalid = `event ${out.events} (${e.name.slice(0, 100)}) has ${bad.value < 0 ? 'a negative' : 'an impossible'} ${bad.field} (${bad.value}): a server never writes one, so the file is not read.`;
+    else onEvent(e);
   }, seen);
   const ok = reader.readDocument(kind === 'events' ? `${ROWS_OPEN}${text}${ROWS_CLOSE}` : text, file);
+  if (invalid !== null) throw new TraceFileError(file, invalid);
   if (!ok) throw new TraceFileError(file, reader.parseError ?? 'malformed XML.');
   out.duplicates = reader.duplicates;
   out.ringBuffer = reader.ringBuffer;

@@ -107,7 +107,9 @@ Statements: a statement is its sqlserver.query_hash, except query_hash 0 — SQL
 a plan (EXECUTE, EXEC inside a procedure, COMMIT, SET…) — which is matched by its text, offsets and line instead.
 WRITELOG ms come from wait_info (milliseconds); wait_completed's unit is not documented, so its ms are not measured.
 Files without any wait event leave WRITELOG per statement not measured (never 0). An event read twice — the same
-event_sequence, timestamp, event and session_id, in one file or in two overlapping exports — counts once.`,
+event_sequence, timestamp, event and session_id, in one file or in two overlapping exports — counts once.
+Refused with the file and the event: a log-flush write_size or duration below zero, and an <event> inside another
+<event> (system_health's sp_server_diagnostics_component_result holds some in its data: leave that event out).`,
   sections: SECTIONS,
   // `read` and the files: the subcommand is the first operand.
   operands: { label: 'FILE', max: Infinity },

@@ -7,6 +7,7 @@ import type { CertificateFacts } from '../../db/certificate';
 import { loadDriver } from '../../db/loadDriver';
 import { describeStoredServer, needsSecret, type StoredProfile } from '../../db/storedProfiles';
 import type { ConnectionFailureInfo, ConnectionProfile } from '../../db/types';
+import { l10n } from '../l10n';
 
 export const TRUST_CERTIFICATE_ACTION = 'Trust This Certificate…';
 export const CONFIRM_TRUST_ACTION = 'Trust This Certificate';
@@ -41,7 +42,7 @@ export async function confirmClearTextLogin(profile: StoredProfile): Promise<boo
   const key = `${profile.name.toLowerCase()}\u0000${profile.server.toLowerCase()}\u0000${profile.user ?? ''}`;
   if (clearTextAccepted.has(key)) return true;
   const choice = await vscode.window.showWarningMessage(
-    `"${profile.name}" has encryption turned off: the password for ${profile.user ?? 'this login'} will be sent to ${describeStoredServer(profile)} in clear text.`,
+    l10n.t(`"{0}" has encryption turned off: the password for {1} will be sent to {2} in clear text.`, profile.name, profile.user ?? 'this login', describeStoredServer(profile)),
     { modal: true, detail: 'Anyone who can see the network traffic can read it. Set "encrypt": true in the profile unless this is a lab server on a network you trust.' },
     SEND_IN_CLEAR_ACTION,
   );
@@ -75,17 +76,17 @@ export async function askToTrustCertificate(profile: StoredProfile, connectionPr
   try {
     facts = await (await loadDriver()).fetchServerCertificate(connectionProfile);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Durability Lens: could not read the certificate of ${describeStoredServer(profile)}: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(l10n.t(`Durability Lens: could not read the certificate of {0}: {1}`, describeStoredServer(profile), (err as Error).message));
     return null;
   }
   log(`Certificate of ${describeStoredServer(profile)}: ${certificateDetail(facts).split('\n').slice(0, 4).join('; ')}`);
   const wrong = facts.hostnameProblem ?? facts.dateProblem;
   if (wrong) {
-    void vscode.window.showErrorMessage(`Durability Lens will not trust this certificate: ${wrong}. Connect with the name it is issued for, or have it renewed.`);
+    void vscode.window.showErrorMessage(l10n.t(`Durability Lens will not trust this certificate: {0}. Connect with the name it is issued for, or have it renewed.`, wrong));
     return null;
   }
   const choice = await vscode.window.showWarningMessage(
-    `Trust this certificate of ${describeStoredServer(profile)} for "${profile.name}" only?`,
+    l10n.t(`Trust this certificate of {0} for "{1}" only?`, describeStoredServer(profile), profile.name),
     { modal: true, detail: certificateDetail(facts) },
     CONFIRM_TRUST_ACTION,
   );

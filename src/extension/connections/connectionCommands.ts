@@ -6,6 +6,7 @@ import { CONNECTION_COMMAND_TITLES, ConnectionCommands, STATUS_BAR_COMMAND } fro
 import { AUTHENTICATION_TYPES, importMssqlConnection, needsSecret, profileFromAdoNet, secretLabel, validateStoredProfile, type AuthenticationType, type StoredProfile } from '../../db/storedProfiles';
 import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
+import { l10n } from '../l10n';
 
 const AUTH_LABELS: Record<AuthenticationType, string> = {
   sql: 'SQL Server login',
@@ -19,7 +20,7 @@ const AUTH_LABELS: Record<AuthenticationType, string> = {
 };
 
 function ask(title: string, prompt: string, options: Partial<vscode.InputBoxOptions> = {}): Thenable<string | undefined> {
-  return vscode.window.showInputBox({ title: `Durability Lens: Add Connection — ${title}`, prompt, ignoreFocusOut: true, ...options });
+  return vscode.window.showInputBox({ title: l10n.t(`Durability Lens: Add Connection — {0}`, title), prompt, ignoreFocusOut: true, ...options });
 }
 
 async function askUnique(store: ConnectionStore, suggestion: string): Promise<string | undefined> {
@@ -47,7 +48,7 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
   if (database === undefined) return undefined;
   const auth = await vscode.window.showQuickPick(
     AUTHENTICATION_TYPES.map((t) => ({ label: AUTH_LABELS[t], type: t })),
-    { title: 'Durability Lens: Add Connection — authentication', ignoreFocusOut: true },
+    { title: l10n.t('Durability Lens: Add Connection — authentication'), ignoreFocusOut: true },
   );
   if (!auth) return undefined;
   const raw: Record<string, unknown> = { ...source, database: database.trim() || 'master', authenticationType: auth.type };
@@ -79,7 +80,7 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
       { label: 'Encrypt, trust the server certificate', value: true, trust: true },
       { label: 'No encryption', value: false, trust: false },
     ],
-    { title: 'Durability Lens: Add Connection — encryption', ignoreFocusOut: true },
+    { title: l10n.t('Durability Lens: Add Connection — encryption'), ignoreFocusOut: true },
   );
   if (!encrypt) return undefined;
   raw.encrypt = encrypt.value;
@@ -89,7 +90,7 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
       { label: 'Shared or production database', detail: 'Ask for confirmation before every durability comparison', dev: false },
       { label: 'Development database', detail: 'Compare without the confirmation dialog', dev: true },
     ],
-    { title: 'Durability Lens: Add Connection — kind of database', ignoreFocusOut: true },
+    { title: l10n.t('Durability Lens: Add Connection — kind of database'), ignoreFocusOut: true },
   );
   if (!development) return undefined;
   raw.development = development.dev;
@@ -98,7 +99,7 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
   raw.name = name.trim();
   const checked = validateStoredProfile(raw);
   if (!checked.ok) {
-    await vscode.window.showErrorMessage(`Durability Lens: the connection was not saved: ${checked.errors.join(' ')}`);
+    await vscode.window.showErrorMessage(l10n.t(`Durability Lens: the connection was not saved: {0}`, checked.errors.join(' ')));
     return undefined;
   }
   let secret: string | undefined;
@@ -116,10 +117,10 @@ async function addFromConnectionString(store: ConnectionStore): Promise<{ profil
   try {
     parsed = profileFromAdoNet('pending', text);
   } catch (err) {
-    await vscode.window.showErrorMessage(`Durability Lens: that connection string could not be read: ${(err as Error).message}`);
+    await vscode.window.showErrorMessage(l10n.t(`Durability Lens: that connection string could not be read: {0}`, (err as Error).message));
     return undefined;
   }
-  for (const note of parsed.notes) void vscode.window.showInformationMessage(`Durability Lens: ${note}`);
+  for (const note of parsed.notes) void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0}`, note));
   const name = await askUnique(store, `${parsed.profile.server} / ${parsed.profile.database}`);
   if (!name) return undefined;
   return { profile: { ...parsed.profile, name: name.trim() }, secret: parsed.secret };
@@ -127,7 +128,7 @@ async function addFromConnectionString(store: ConnectionStore): Promise<{ profil
 
 export function registerConnectionCommands(store: ConnectionStore, manager: ConnectionManager, output: vscode.LogOutputChannel): vscode.Disposable[] {
   const add = async () => {
-    const how = await vscode.window.showQuickPick(['Enter server, database and login', 'Paste an ADO.NET connection string'], { title: `Durability Lens: ${CONNECTION_COMMAND_TITLES[ConnectionCommands.addConnection]}` });
+    const how = await vscode.window.showQuickPick(['Enter server, database and login', 'Paste an ADO.NET connection string'], { title: l10n.t(`Durability Lens: {0}`, CONNECTION_COMMAND_TITLES[ConnectionCommands.addConnection]) });
     if (!how) return;
     const added = how.startsWith('Paste') ? await addFromConnectionString(store) : await addFromDetails(store);
     if (!added) return;
@@ -140,7 +141,7 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
     // User (global) settings only: a workspace's .vscode/settings.json could add a look-alike profile for its own server.
     const raw = vscode.workspace.getConfiguration('mssql').inspect<unknown[]>('connections')?.globalValue ?? [];
     if (!Array.isArray(raw) || raw.length === 0) {
-      await vscode.window.showInformationMessage('Durability Lens: there are no mssql.connections to import.');
+      await vscode.window.showInformationMessage(l10n.t('Durability Lens: there are no mssql.connections to import.'));
       return;
     }
     let imported = 0;
@@ -160,8 +161,8 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
       let secret = result.secret;
       if (result.askForSecret) {
         secret = await vscode.window.showInputBox({
-          title: `Durability Lens: Import mssql Connections (${i + 1} of ${raw.length})`,
-          prompt: `${secretLabel(profile.authenticationType)} for "${profile.name}" (${profile.user ?? ''} on ${profile.server}); leave empty to be asked on connect`,
+          title: l10n.t(`Durability Lens: Import mssql Connections ({0} of {1})`, i + 1, raw.length),
+          prompt: l10n.t(`{0} for "{1}" ({2} on {3}); leave empty to be asked on connect`, secretLabel(profile.authenticationType), profile.name, profile.user ?? '', profile.server),
           password: true,
           ignoreFocusOut: true,
         });
@@ -172,13 +173,13 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
       imported++;
     }
     output.info(`Imported ${imported} of ${raw.length} mssql connection(s).`);
-    await vscode.window.showInformationMessage(`Durability Lens: imported ${imported} of ${raw.length} mssql connection(s); skipped ones are explained in the output.`);
+    await vscode.window.showInformationMessage(l10n.t(`Durability Lens: imported {0} of {1} mssql connection(s); skipped ones are explained in the output.`, imported, raw.length));
   };
 
   const remove = async () => {
     const picked = await manager.pickProfile('Remove which connection?');
     if (!picked || picked === 'add') return;
-    const yes = await vscode.window.showWarningMessage(`Remove the connection "${picked.name}" and its stored secret?`, { modal: true }, 'Remove');
+    const yes = await vscode.window.showWarningMessage(l10n.t(`Remove the connection "{0}" and its stored secret?`, picked.name), { modal: true }, 'Remove');
     if (yes !== 'Remove') return;
     if (manager.current?.profile.name === picked.name) await manager.disconnect();
     await store.remove(picked.name);

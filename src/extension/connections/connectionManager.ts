@@ -14,6 +14,7 @@ import type { ConnectionStore } from './connectionStore';
 import { currentRunSettings } from '../runOptions';
 import { connectionFailureText, preflightSummary, restorePrompt } from '../uiText';
 import { askToTrustCertificate, confirmClearTextLogin, encryptionStatus, mayOfferCertificateTrust, TRUST_CERTIFICATE_ACTION } from './certificateTrust';
+import { l10n } from '../l10n';
 
 /**
  * Databases this login can open (Learn: sys-databases-transact-sql; HAS_DBACCESS: has-dbaccess-transact-sql).
@@ -67,7 +68,7 @@ export class ConnectionManager implements vscode.Disposable {
         this.render();
         return;
       }
-      void this.disconnect().then(() => vscode.window.showInformationMessage(`Durability Lens: the connection "${name}" is no longer in ${FULL_CONNECTIONS_SETTING}; disconnected.`));
+      void this.disconnect().then(() => vscode.window.showInformationMessage(l10n.t(`Durability Lens: the connection "{0}" is no longer in {1}; disconnected.`, name, FULL_CONNECTIONS_SETTING)));
     });
   }
 
@@ -95,13 +96,13 @@ export class ConnectionManager implements vscode.Disposable {
   private render(): void {
     const a = this.active;
     if (!a) {
-      this.statusItem.text = '$(debug-disconnect) Durability Lens: not connected';
-      this.statusItem.tooltip = 'Connect to a SQL Server to profile and compare durability modes';
+      this.statusItem.text = l10n.t('$(debug-disconnect) Durability Lens: not connected');
+      this.statusItem.tooltip = l10n.t('Connect to a SQL Server to profile and compare durability modes');
       this.statusItem.command = ConnectionCommands.connect;
       return;
     }
     this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? 'DELAYED_DURABILITY unknown'}`;
-    this.statusItem.tooltip = `Durability Lens: connection "${a.profile.name}". DELAYED_DURABILITY of ${a.database} is ${a.delayedDurability ?? 'unknown'}. Click to switch database or connection.`;
+    this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? 'unknown');
     this.statusItem.command = STATUS_BAR_COMMAND;
   }
 
@@ -143,7 +144,7 @@ export class ConnectionManager implements vscode.Disposable {
     let session: SqlSession | null = null;
     try {
       session = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Durability Lens: connecting to ${describeStoredServer(profile)}…`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: l10n.t(`Durability Lens: connecting to {0}…`, describeStoredServer(profile)), cancellable: true },
         async (_progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -192,7 +193,7 @@ export class ConnectionManager implements vscode.Disposable {
   private async handleConnectFailure(err: unknown, profile: StoredProfile, database: string): Promise<void> {
     if (!(err instanceof ConnectionFailure)) {
       this.output.error(`Connecting "${profile.name}" failed: ${(err as Error)?.message ?? String(err)}`);
-      await vscode.window.showErrorMessage(`Durability Lens could not connect with "${profile.name}": ${(err as Error)?.message ?? String(err)} Nothing was changed on the server.`);
+      await vscode.window.showErrorMessage(l10n.t(`Durability Lens could not connect with "{0}": {1} Nothing was changed on the server.`, profile.name, (err as Error)?.message ?? String(err)));
       return;
     }
     const info = err.info;
@@ -222,10 +223,10 @@ export class ConnectionManager implements vscode.Disposable {
     const summary = preflightSummary(preflight);
     this.output.info(summary.log);
     if (!summary.message) return;
-    const choice = await vscode.window.showWarningMessage(`Durability Lens: ${summary.message}`, 'Copy GRANTs', 'Show Output');
+    const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, summary.message), 'Copy GRANTs', 'Show Output');
     if (choice === 'Copy GRANTs') {
       await vscode.env.clipboard.writeText(summary.grantScript);
-      void vscode.window.showInformationMessage('Durability Lens: the GRANT statements are on the clipboard.');
+      void vscode.window.showInformationMessage(l10n.t('Durability Lens: the GRANT statements are on the clipboard.'));
     } else if (choice === 'Show Output') this.output.show(true);
   }
 
@@ -267,15 +268,15 @@ export class ConnectionManager implements vscode.Disposable {
       await session?.close().catch(() => undefined);
     }
     const picked = names.length > 0
-      ? await vscode.window.showQuickPick(names.map((n) => ({ label: n, description: n === a.database ? 'current' : undefined })), { placeHolder: `Database on ${describeStoredServer(a.profile)}` })
-      : await vscode.window.showInputBox({ prompt: 'Database name (the list of databases could not be read)', value: a.database }).then((v) => (v ? { label: v } : undefined));
+      ? await vscode.window.showQuickPick(names.map((n) => ({ label: n, description: n === a.database ? 'current' : undefined })), { placeHolder: l10n.t(`Database on {0}`, describeStoredServer(a.profile)) })
+      : await vscode.window.showInputBox({ prompt: l10n.t('Database name (the list of databases could not be read)'), value: a.database }).then((v) => (v ? { label: v } : undefined));
     if (!picked || picked.label === a.database) return;
     await this.connectWith(a.profile, picked.label);
   }
 
   async connectionMenu(): Promise<void> {
     const items = this.active ? ['Switch Database', 'Switch Connection', 'Disconnect'] : ['Connect'];
-    const choice = await vscode.window.showQuickPick(items, { placeHolder: 'Durability Lens connection' });
+    const choice = await vscode.window.showQuickPick(items, { placeHolder: l10n.t('Durability Lens connection') });
     if (choice === 'Switch Database') await this.switchDatabase();
     else if (choice === 'Switch Connection' || choice === 'Connect') await this.connect();
     else if (choice === 'Disconnect') await this.disconnect();
@@ -324,10 +325,10 @@ export class ConnectionManager implements vscode.Disposable {
       if (o.status === 'failed') {
         this.output.error(o.message);
         const copy = 'Copy Statement';
-        void vscode.window.showErrorMessage(`Durability Lens: ${o.message}`, copy).then((c) => (c === copy ? vscode.env.clipboard.writeText(o.restoreStatement) : undefined));
+        void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, o.message), copy).then((c) => (c === copy ? vscode.env.clipboard.writeText(o.restoreStatement) : undefined));
       } else {
         this.output.info(o.message);
-        void vscode.window.showInformationMessage(`Durability Lens: ${o.message}`);
+        void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0}`, o.message));
       }
     }
     if (this.active) await this.refresh();

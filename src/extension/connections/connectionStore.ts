@@ -12,6 +12,7 @@ import {
   upsertProfile,
   type StoredProfile,
 } from '../../db/storedProfiles';
+import { l10n } from '../l10n';
 
 export class ConnectionStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
@@ -70,8 +71,8 @@ export class ConnectionStore {
     if (!ask) return undefined;
     const label = secretLabel(profile.authenticationType);
     const entered = await vscode.window.showInputBox({
-      title: `Durability Lens: ${label} for "${profile.name}"`,
-      prompt: `${profile.user ? `${profile.user} on ` : ''}${profile.server}. Kept in VS Code's secret storage, never in settings.`,
+      title: l10n.t(`Durability Lens: {0} for "{1}"`, label, profile.name),
+      prompt: profile.user ? l10n.t("{0} on {1}. Kept in VS Code's secret storage, never in settings.", profile.user, profile.server) : l10n.t("{0}. Kept in VS Code's secret storage, never in settings.", profile.server),
       password: true,
       ignoreFocusOut: true,
     });

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ConsentStore, MemoryMemento } from './consentStore';
 import { consentKeys, consentMessage, consentText, modalText, needsConsent, type ConsentRequest } from './consentView';
+import { l10n } from '../l10n';
 
 export const CONSENT_SCHEME = 'durability-lens-consent';
 export const REVIEW_IN_EDITOR = 'Review in Editor';
@@ -12,7 +13,7 @@ export const MANAGE_TRUST = 'Manage Workspace Trust';
 
 /** What the Restricted Mode message says (the e2e test finds it by its start). */
 export function restrictedModeText(what: string): string {
-  return `Durability Lens: this workspace is in Restricted Mode, so ${what} does not send its T-SQL to a server — no lens or command runs a file's T-SQL until you trust the workspace. Nothing was run and no database setting was changed.`;
+  return l10n.t("Durability Lens: this workspace is in Restricted Mode, so {0} does not send its T-SQL to a server — no lens or command runs a file's T-SQL until you trust the workspace. Nothing was run and no database setting was changed.", what);
 }
 
 export class ConsentGate implements vscode.Disposable {
@@ -71,7 +72,7 @@ export class ConsentGate implements vscode.Disposable {
     }
     if (choice === REVIEW_IN_EDITOR) {
       await this.showPreview(tabName, whole);
-      void vscode.window.showInformationMessage(`Durability Lens: nothing was run. Read what ${request.action} sends in the tab "${tabName}", then run it again to confirm.`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: nothing was run. Read what {0} sends in the tab "{1}", then run it again to confirm.`, request.action, tabName));
       this.output?.info(`${request.action}: opened for review; nothing was run.`);
       return false;
     }

@@ -7,6 +7,7 @@ import { ComparisonFormatError, loadComparison } from '../../report/document';
 import type { ExportFormat } from '../../shared/webviewProtocol';
 import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory';
 import { neutraliseDocument, tooLargeText } from '../../agent/untrustedComparison';
+import { l10n } from '../l10n';
 
 export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
 export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';
@@ -15,7 +16,7 @@ export const EXPORT_FORMAT_PLACEHOLDER = 'Export format';
 async function pickEntry(history: RunHistory, placeHolder: string): Promise<HistoryEntry | undefined> {
   const entries = history.list();
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage('Durability Lens: no runs yet in this workspace. Profile a selection or compare durability first.');
+    void vscode.window.showInformationMessage(l10n.t('Durability Lens: no runs yet in this workspace. Profile a selection or compare durability first.'));
     return undefined;
   }
   type Item = vscode.QuickPickItem & { entry: HistoryEntry };
@@ -59,18 +60,18 @@ export async function openComparisonFile(panels: ComparisonPanels, history?: Run
     const stat = await vscode.workspace.fs.stat(uri);
     const before = tooLargeText(name, stat.size);
     if (before) {
-      void vscode.window.showErrorMessage(`Durability Lens: ${before}`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, before));
       return false;
     }
     const bytes = await vscode.workspace.fs.readFile(uri);
     const after = tooLargeText(name, bytes.byteLength);
     if (after) {
-      void vscode.window.showErrorMessage(`Durability Lens: ${after}`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, after));
       return false;
     }
     text = new TextDecoder().decode(bytes);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Durability Lens: could not read ${name}: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(l10n.t(`Durability Lens: could not read {0}: {1}`, name, (err as Error).message));
     return false;
   }
   try {
@@ -83,7 +84,7 @@ export async function openComparisonFile(panels: ComparisonPanels, history?: Run
     return true;
   } catch (err) {
     const why = err instanceof ComparisonFormatError ? err.message : `unexpected content: ${(err as Error).message}`;
-    void vscode.window.showErrorMessage(`Durability Lens: ${name} is not a comparison this version can show. ${why}`);
+    void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} is not a comparison this version can show. {1}`, name, why));
     return false;
   }
 }

@@ -3,16 +3,23 @@
 import * as vscode from 'vscode';
 import { Commands } from '../../shared/commands';
 import type { DatabaseContextParams } from '../../shared/protocol';
+import { l10n } from '../l10n';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
 /** What the item says in each state; a null detail is the database the analysis assumes. */
-const STATE_TEXT: Record<ServerState, { text: string; detail: string | null }> = {
-  starting: { text: 'Durability Lens', detail: 'starting the language server' },
-  running: { text: 'Durability Lens', detail: null },
-  stopped: { text: 'Durability Lens: stopped', detail: 'the language server is not running' },
-  failed: { text: 'Durability Lens: failed', detail: 'the language server could not start; see the output' },
-};
+function stateText(state: ServerState): { text: string; detail: string | null } {
+  switch (state) {
+    case 'starting':
+      return { text: 'Durability Lens', detail: l10n.t('starting the language server') };
+    case 'running':
+      return { text: 'Durability Lens', detail: null };
+    case 'stopped':
+      return { text: l10n.t('Durability Lens: stopped'), detail: l10n.t('the language server is not running') };
+    case 'failed':
+      return { text: l10n.t('Durability Lens: failed'), detail: l10n.t('the language server could not start; see the output') };
+  }
+}
 
 export class DurabilityLanguageStatus implements vscode.Disposable {
   private readonly item: vscode.LanguageStatusItem;
@@ -22,7 +29,7 @@ export class DurabilityLanguageStatus implements vscode.Disposable {
   constructor() {
     this.item = vscode.languages.createLanguageStatusItem('durabilityLens.status', { language: 'sql' });
     this.item.name = 'Durability Lens';
-    this.item.command = { title: 'Open Output', command: Commands.showOutput };
+    this.item.command = { title: l10n.t('Open Output'), command: Commands.showOutput };
     this.render();
   }
 
@@ -44,7 +51,7 @@ export class DurabilityLanguageStatus implements vscode.Disposable {
     const where = this.database
       ? `${this.database.database}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
       : 'no database connected';
-    const shown = STATE_TEXT[this.state];
+    const shown = stateText(this.state);
     this.item.busy = this.state === 'starting';
     this.item.severity = this.state === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
     this.item.text = shown.text;

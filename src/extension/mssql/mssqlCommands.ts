@@ -9,6 +9,7 @@ import { ConnectionCommands, MssqlConnectionCommands } from '../commandIds';
 import type { ConnectionManager, ConnectionStore } from '../connections';
 import { callMssql, detectMssql, MIN_SHARING_VERSION, MSSQL_EXTENSION_ID, MssqlCommands, MssqlSharingError, type MssqlPresence } from './mssqlApi';
 import { fromMssqlConnectionString, fromMssqlProfile, ntlmProfileOf, type ServerPart, type SharedConnection } from './sharedConnection';
+import { l10n } from '../l10n';
 
 export interface MssqlCommandDeps {
   store: ConnectionStore;
@@ -49,8 +50,8 @@ export class MssqlConnectionFlow {
     const presence = await detectMssql();
     if (presence.status === 'ready') return presence;
     const text = presence.status === 'missing'
-      ? `Durability Lens: the mssql extension (${MSSQL_EXTENSION_ID}) is not installed, so there is no mssql connection to use. Nothing was changed. Add the connection to Durability Lens instead.`
-      : `Durability Lens: this mssql extension (${presence.version}) offers no connection sharing (it needs ${MIN_SHARING_VERSION} or later, and a later mssql may have retired it). Nothing was changed. Import its saved connections or add the connection instead.`;
+      ? l10n.t(`Durability Lens: the mssql extension ({0}) is not installed, so there is no mssql connection to use. Nothing was changed. Add the connection to Durability Lens instead.`, MSSQL_EXTENSION_ID)
+      : l10n.t(`Durability Lens: this mssql extension ({0}) offers no connection sharing (it needs {1} or later, and a later mssql may have retired it). Nothing was changed. Import its saved connections or add the connection instead.`, presence.version, MIN_SHARING_VERSION);
     this.log(text);
     await this.fallback(await vscode.window.showWarningMessage(text, ...(presence.status === 'missing' ? [ADD] : [IMPORT, ADD])));
     return null;
@@ -67,8 +68,8 @@ export class MssqlConnectionFlow {
   private async refused(err: unknown): Promise<void> {
     if (!(err instanceof MssqlSharingError)) throw err;
     const text = err.permission
-      ? `Durability Lens: the mssql extension did not share its connections (${err.message}). Nothing was changed. You can allow it in mssql, or add the connection to Durability Lens yourself.`
-      : `Durability Lens: the mssql extension could not hand over the connection: ${err.message} Nothing was changed.`;
+      ? l10n.t(`Durability Lens: the mssql extension did not share its connections ({0}). Nothing was changed. You can allow it in mssql, or add the connection to Durability Lens yourself.`, err.message)
+      : l10n.t(`Durability Lens: the mssql extension could not hand over the connection: {0} Nothing was changed.`, err.message);
     this.log(text);
     await this.fallback(await vscode.window.showWarningMessage(text, ...(err.permission ? [PERMISSION, ADD] : [PICK, ADD])));
   }
@@ -86,7 +87,7 @@ export class MssqlConnectionFlow {
       return false;
     }
     if (!id) {
-      const text = 'Durability Lens: the active editor has no mssql connection (connect it with mssql first), so there is nothing to use. Nothing was changed.';
+      const text = l10n.t('Durability Lens: the active editor has no mssql connection (connect it with mssql first), so there is nothing to use. Nothing was changed.');
       this.log(text);
       await this.fallback(await vscode.window.showInformationMessage(text, PICK, ADD));
       return false;
@@ -100,12 +101,12 @@ export class MssqlConnectionFlow {
     if (!presence) return false;
     const profiles = mssqlProfiles();
     if (profiles.length === 0) {
-      const text = 'Durability Lens: mssql has no saved connections in your user settings. Nothing was changed.';
+      const text = l10n.t('Durability Lens: mssql has no saved connections in your user settings. Nothing was changed.');
       this.log(text);
       await this.fallback(await vscode.window.showInformationMessage(text, ADD));
       return false;
     }
-    const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: p.label, detail: p.detail, id: p.id })), { placeHolder: 'Use which mssql connection in Durability Lens?', ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: p.label, detail: p.detail, id: p.id })), { placeHolder: l10n.t('Use which mssql connection in Durability Lens?'), ignoreFocusOut: true });
     if (!picked) return false;
     return this.useConnection(picked.id, presence);
   }
@@ -123,7 +124,7 @@ export class MssqlConnectionFlow {
         return false;
       }
       if (!text) {
-        const message = `Durability Lens: mssql returned no connection string for "${name}". Nothing was changed.`;
+        const message = l10n.t(`Durability Lens: mssql returned no connection string for "{0}". Nothing was changed.`, name);
         this.log(message);
         await this.fallback(await vscode.window.showWarningMessage(message, IMPORT, ADD));
         return false;
@@ -133,7 +134,7 @@ export class MssqlConnectionFlow {
       // mssql 1.34–1.36: no getConnectionString; its saved profile says the same (without a saved password).
       shared = fromMssqlProfile({ ...saved.entry, profileName: name }, saved.index);
     } else {
-      const message = `Durability Lens: this mssql (${presence.version}) cannot hand over a connection string (1.37.0 or later can), and the connection is not among its saved ones in your user settings. Nothing was changed.`;
+      const message = l10n.t(`Durability Lens: this mssql ({0}) cannot hand over a connection string (1.37.0 or later can), and the connection is not among its saved ones in your user settings. Nothing was changed.`, presence.version);
       this.log(message);
       await this.fallback(await vscode.window.showWarningMessage(message, ADD));
       return false;
@@ -144,7 +145,7 @@ export class MssqlConnectionFlow {
   private async apply(name: string, shared: SharedConnection): Promise<boolean> {
     if (!shared.ok && shared.reason === 'integrated') return this.offerNtlm(name, shared.server, shared.message);
     if (!shared.ok) {
-      const text = `Durability Lens: the mssql connection "${name}" cannot be used as it is: ${shared.message} Nothing was changed.`;
+      const text = l10n.t(`Durability Lens: the mssql connection "{0}" cannot be used as it is: {1} Nothing was changed.`, name, shared.message);
       this.log(text);
       await this.fallback(await vscode.window.showWarningMessage(text, ADD));
       return false;
@@ -154,8 +155,8 @@ export class MssqlConnectionFlow {
     if (shared.askSecret) {
       // mssql keeps a saved password in its own credential store; the connection string it shares may not carry it.
       secret = await vscode.window.showInputBox({
-        title: `Durability Lens: password for "${name}"`,
-        prompt: `mssql did not hand over the password of ${shared.profile.user ?? 'this login'} on ${shared.profile.server}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`,
+        title: l10n.t(`Durability Lens: password for "{0}"`, name),
+        prompt: l10n.t(`mssql did not hand over the password of {0} on {1}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`, shared.profile.user ?? 'this login', shared.profile.server),
         password: true,
         ignoreFocusOut: true,
       });
@@ -169,7 +170,7 @@ export class MssqlConnectionFlow {
 
   /** Integrated security: the same server as NTLM with an explicit account and password, if the user wants that. */
   private async offerNtlm(name: string, server: ServerPart, why: string): Promise<boolean> {
-    const text = `Durability Lens: the mssql connection "${name}" ${why} Nothing was changed.`;
+    const text = l10n.t(`Durability Lens: the mssql connection "{0}" {1} Nothing was changed.`, name, why);
     this.log(text);
     const choice = await vscode.window.showWarningMessage(text, NTLM, ADD);
     if (choice !== NTLM) {
@@ -178,8 +179,8 @@ export class MssqlConnectionFlow {
     }
     const suggestion = process.env.USERDOMAIN && process.env.USERNAME ? `${process.env.USERDOMAIN}\\${process.env.USERNAME}` : '';
     const account = await vscode.window.showInputBox({
-      title: `Durability Lens: Windows account for "${name}" (NTLM)`,
-      prompt: 'DOMAIN\\user (or user@domain) that SQL Server knows as a Windows login',
+      title: l10n.t(`Durability Lens: Windows account for "{0}" (NTLM)`, name),
+      prompt: l10n.t('DOMAIN\\user (or user@domain) that SQL Server knows as a Windows login'),
       value: suggestion,
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -191,8 +192,8 @@ export class MssqlConnectionFlow {
     const profile = ntlmProfileOf(`${name.replace(/ \(mssql\)$/, '')} (mssql, NTLM)`, server, account);
     if (typeof profile === 'string') return false;
     const password = await vscode.window.showInputBox({
-      title: `Durability Lens: password of ${profile.domain}\\${profile.user}`,
-      prompt: 'Kept in VS Code\'s secret storage, never in settings. Sent to SQL Server only inside the NTLM exchange, over TLS.',
+      title: l10n.t(`Durability Lens: password of {0}\\{1}`, profile.domain ?? '', profile.user ?? ''),
+      prompt: l10n.t('Kept in VS Code\'s secret storage, never in settings. Sent to SQL Server only inside the NTLM exchange, over TLS.'),
       password: true,
       ignoreFocusOut: true,
     });

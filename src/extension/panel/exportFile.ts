@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../profile/types';
 import type { ExportFormat, PanelData } from '../../shared/webviewProtocol';
 import { exportText, type ComparisonContext } from './panelData';
+import { l10n } from '../l10n';
 
 export const EXPORT_FORMATS: Record<ExportFormat, { ext: string; label: string }> = {
   json: { ext: 'json', label: 'JSON' },
@@ -26,6 +27,6 @@ export async function saveExport(data: PanelData, format: ExportFormat, runs: re
   const uri = await vscode.window.showSaveDialog({ filters: { [label]: [ext] }, defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined });
   if (!uri) return undefined;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(exportText(data, format, runs && runs.length > 0 ? runs : undefined, comparison)));
-  void vscode.window.showInformationMessage(`Durability Lens: exported ${label} to ${vscode.workspace.asRelativePath(uri)}.`);
+  void vscode.window.showInformationMessage(l10n.t(`Durability Lens: exported {0} to {1}.`, label, vscode.workspace.asRelativePath(uri)));
   return uri;
 }

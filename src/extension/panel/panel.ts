@@ -7,6 +7,7 @@ import { saveExport } from './exportFile';
 import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../../profile/types';
 import { fillGrantees, LOGIN_PLACEHOLDER } from '../../agent/untrustedComparison';
+import { l10n } from '../l10n';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';
@@ -126,7 +127,7 @@ export class ComparisonPanels implements vscode.Disposable {
       case 'copyMarkdown':
         if (!data) return;
         await vscode.env.clipboard.writeText(exportText(data, 'markdown'));
-        void vscode.window.showInformationMessage('Durability Lens: the comparison is on the clipboard as Markdown.');
+        void vscode.window.showInformationMessage(l10n.t('Durability Lens: the comparison is on the clipboard as Markdown.'));
         return;
       case 'copyGrants': {
         if (!data?.grantScript) return;
@@ -135,10 +136,10 @@ export class ComparisonPanels implements vscode.Disposable {
         await vscode.env.clipboard.writeText(script.text);
         void vscode.window.showInformationMessage(
           !script.needed
-            ? 'Durability Lens: the GRANT statements are on the clipboard.'
+            ? l10n.t('Durability Lens: the GRANT statements are on the clipboard.')
             : script.filled
-              ? 'Durability Lens: the GRANT statements are on the clipboard, for the login of your current connection (a comparison file never chooses who is granted).'
-              : `Durability Lens: the GRANT statements are on the clipboard with ${LOGIN_PLACEHOLDER} where the login goes: connect and copy again to fill in your own login (a comparison file never chooses who is granted).`,
+              ? l10n.t('Durability Lens: the GRANT statements are on the clipboard, for the login of your current connection (a comparison file never chooses who is granted).')
+              : l10n.t('Durability Lens: the GRANT statements are on the clipboard with {0} where the login goes: connect and copy again to fill in your own login (a comparison file never chooses who is granted).', LOGIN_PLACEHOLDER),
         );
         return;
       }

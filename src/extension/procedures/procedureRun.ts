@@ -13,6 +13,7 @@ import { isProcedureTarget, procedureTargetOf, type ProcedureParameterArg, type 
 import { analyze } from '../../tsql';
 import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
 import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
+import { l10n } from '../l10n';
 
 export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
 
@@ -65,7 +66,7 @@ export class ProcedureRunner {
 
   async run(arg: unknown, mode: ProfileMode): Promise<void> {
     if (!isProcedureTarget(arg)) {
-      await vscode.window.showWarningMessage('Durability Lens: use the "Profile EXEC…" lens above a CREATE PROCEDURE to profile a procedure. Nothing was run.');
+      await vscode.window.showWarningMessage(l10n.t('Durability Lens: use the "Profile EXEC…" lens above a CREATE PROCEDURE to profile a procedure. Nothing was run.'));
       return;
     }
     // Restricted Mode: no prompt, no connection, no deploy, no call.
@@ -74,13 +75,13 @@ export class ProcedureRunner {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
     const found = this.current(document, arg);
     if (!found) {
-      await vscode.window.showWarningMessage(`Durability Lens: ${arg.name} is no longer defined in this document (it changed since the lens was drawn). Nothing was run.`);
+      await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0} is no longer defined in this document (it changed since the lens was drawn). Nothing was run.`, arg.name));
       return;
     }
     const { target, hasDelayedCommits } = found;
     if (target.notPromptable) {
       this.output.warn(`${target.name}: ${target.notPromptable}`);
-      await vscode.window.showWarningMessage(`Durability Lens: can't call ${target.name} from the lens — ${target.notPromptable}. Nothing was run.`);
+      await vscode.window.showWarningMessage(l10n.t(`Durability Lens: can't call {0} from the lens — {1}. Nothing was run.`, target.name, target.notPromptable));
       return;
     }
     const answers = await this.askParameters(target, mode);
@@ -137,13 +138,13 @@ export class ProcedureRunner {
         break;
       }
       choice = await vscode.window.showQuickPick(items, {
-        title: `${mode === 'compare' ? 'Compare durability for' : 'Profile'} EXEC ${target.name}`,
-        placeHolder: 'Parameter values: the last ones, a saved set, or new ones',
+        title: mode === 'compare' ? l10n.t('Compare durability for EXEC {0}', target.name) : l10n.t('Profile EXEC {0}', target.name),
+        placeHolder: l10n.t('Parameter values: the last ones, a saved set, or new ones'),
         ignoreFocusOut: true,
       });
       if (!choice) return null;
       if (!choice.remove) break;
-      const doomed = await vscode.window.showQuickPick(Object.keys(sets), { title: `Delete a saved parameter set of ${target.name}`, ignoreFocusOut: true });
+      const doomed = await vscode.window.showQuickPick(Object.keys(sets), { title: l10n.t(`Delete a saved parameter set of {0}`, target.name), ignoreFocusOut: true });
       if (doomed !== undefined) await this.store.deleteSet(target.name, target.number, doomed);
     }
     if (choice.use && choice.start) {
@@ -154,7 +155,7 @@ export class ProcedureRunner {
         return answers;
       }
       // The procedure changed since (a type or a parameter): ask again, starting from these values.
-      void vscode.window.showWarningMessage(`Durability Lens: the saved values no longer fit ${target.name} (${problems.map(([p, e]) => `${p.name}: ${e}`).join('; ')}); enter them again.`);
+      void vscode.window.showWarningMessage(l10n.t(`Durability Lens: the saved values no longer fit {0} ({1}); enter them again.`, target.name, problems.map(([p, e]) => `${p.name}: ${e}`).join('; ')));
     }
     const answers = await this.enterValues(target, choice.start);
     if (!answers) return null;
@@ -162,8 +163,8 @@ export class ProcedureRunner {
     await this.store.remember(target.name, target.number, typed);
     if (choice.save) {
       const name = await vscode.window.showInputBox({
-        title: `Save the parameter values of ${target.name}`,
-        prompt: 'Name of the set (kept in this workspace; values are sent as typed parameters, never as SQL text)',
+        title: l10n.t(`Save the parameter values of {0}`, target.name),
+        prompt: l10n.t('Name of the set (kept in this workspace; values are sent as typed parameters, never as SQL text)'),
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() === '' ? 'Give the set a name' : v.length > 100 ? 'At most 100 characters' : null),
       });
@@ -178,8 +179,8 @@ export class ProcedureRunner {
     for (const [i, p] of target.parameters.entries()) {
       const keywords = p.default ? 'NULL or DEFAULT' : 'or NULL';
       const value = await vscode.window.showInputBox({
-        title: `EXEC ${target.name} — parameter ${i + 1} of ${n}`,
-        prompt: `${describeParameter(p)}. Type a value, ${keywords} (quote a value in '…' to send the word itself).`,
+        title: l10n.t(`EXEC {0} — parameter {1} of {2}`, target.name, i + 1, n),
+        prompt: l10n.t(`{0}. Type a value, {1} (quote a value in '…' to send the word itself).`, describeParameter(p), keywords),
         value: start?.[p.name] ?? (p.default ? 'DEFAULT' : ''),
         placeHolder: p.type.text,
         ignoreFocusOut: true,
@@ -206,7 +207,7 @@ export class ProcedureRunner {
     try {
       session = await source.open('monitor');
     } catch (err) {
-      await vscode.window.showErrorMessage(`Durability Lens: could not connect to compare ${target.name} with the deployed definition: ${(err as Error).message}. Nothing was run.`);
+      await vscode.window.showErrorMessage(l10n.t(`Durability Lens: could not connect to compare {0} with the deployed definition: {1}. Nothing was run.`, target.name, (err as Error).message));
       return null;
     }
     try {
@@ -219,7 +220,7 @@ export class ProcedureRunner {
       }
       this.output.warn(problem);
       const choices: string[] = definitionChoices(deployed.status);
-      const choice = await vscode.window.showWarningMessage(`Durability Lens: ${problem}`, {
+      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, problem), {
         modal: true,
         detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,
       }, ...choices);
@@ -251,7 +252,7 @@ export class ProcedureRunner {
       const after = await readDeployedDefinition(session, quoted);
       if (after.status !== 'found' || !compareDefinitions(after.definition, editorText).same) {
         const why = definitionStatusText(target.name, quoted, after, after.status === 'found' ? compareDefinitions(after.definition, editorText) : null) ?? 'it could not be read back';
-        await vscode.window.showErrorMessage(`Durability Lens: ${target.name} was deployed, but reading it back does not match the editor: ${why} Nothing was run.`);
+        await vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} was deployed, but reading it back does not match the editor: {1} Nothing was run.`, target.name, why));
         return null;
       }
       this.output.info(`${target.name} deployed; the definition read back matches the editor.`);
@@ -259,7 +260,7 @@ export class ProcedureRunner {
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       this.output.error(`${target.name}: checking or deploying the definition failed: ${message}`);
-      await vscode.window.showErrorMessage(`Durability Lens: checking or deploying ${target.name} failed: ${message}. Nothing was run.`);
+      await vscode.window.showErrorMessage(l10n.t(`Durability Lens: checking or deploying {0} failed: {1}. Nothing was run.`, target.name, message));
       return null;
     } finally {
       await session.close().catch(() => undefined);

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Commands, isProfileTarget } from '../../shared/commands';
 import type { ProfileMode, ProfilingActions } from './profiling';
+import { l10n } from '../l10n';
 
 export function registerCommands(output: vscode.LogOutputChannel, profiling: ProfilingActions): vscode.Disposable[] {
   const fromLensOrEditor = (mode: ProfileMode) => async (target?: unknown) => {
@@ -21,7 +22,7 @@ export function registerCommands(output: vscode.LogOutputChannel, profiling: Pro
 async function profileActiveEditor(profiling: ProfilingActions, mode: ProfileMode): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'sql') {
-    await vscode.window.showWarningMessage('Durability Lens: open a SQL file and select the T-SQL to profile (or use a code lens above a COMMIT).');
+    await vscode.window.showWarningMessage(l10n.t('Durability Lens: open a SQL file and select the T-SQL to profile (or use a code lens above a COMMIT).'));
     return;
   }
   await profiling.profileText(editor.document, editor.selection, mode);

@@ -20,11 +20,12 @@ import { comparisonDefaults, coreRunOptions, currentRunSettings, runSettingsForR
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { RunResult } from '../../profile/types';
 import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
-import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText } from '../uiText';
+import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText, routineBodyText } from '../uiText';
 import { limitMessages } from '../../shared/messageFlood';
 import type { SessionLedger } from '../sessions';
 import type { StatementHintsSink } from './statementHints';
 import { columnOf } from '../../report/comparison';
+import { l10n } from '../l10n';
 
 /** The document's file name ("s1.sql"), or its URI's last segment for untitled and virtual documents. */
 export function documentName(document: vscode.TextDocument): string {
@@ -75,7 +76,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
     const resolved = resolveLensTarget(document.getText(), target, document.version);
     if (!resolved) {
-      await vscode.window.showWarningMessage(`Durability Lens: ${describeTarget(target)} no longer holds a statement to run (the document changed). Nothing was run.`);
+      await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0} no longer holds a statement to run (the document changed). Nothing was run.`, describeTarget(target)));
       return;
     }
     if (isRoutineBody(resolved)) return this.offerProcedure(document, resolved, mode);
@@ -88,7 +89,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const range = selection.isEmpty ? null : { start: document.offsetAt(selection.start), end: document.offsetAt(selection.end) };
     const resolved = resolveEditorTarget(document.getText(), range, document.offsetAt(selection.start));
     if (!resolved) {
-      await vscode.window.showWarningMessage('Durability Lens: there is no statement to run here (only comments or blank lines). Nothing was run.');
+      await vscode.window.showWarningMessage(l10n.t('Durability Lens: there is no statement to run here (only comments or blank lines). Nothing was run.'));
       return;
     }
     if (isRoutineBody(resolved)) return this.offerProcedure(document, resolved, mode);
@@ -101,14 +102,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
    */
   private async offerProcedure(document: vscode.TextDocument, body: RoutineBody, mode: ProfileMode): Promise<void> {
     const r = body.routine;
-    const what = `${r.kind.toLowerCase()} ${r.name}`;
-    // docs/selection.md: nothing selected runs the whole document, so a document that defines a routine runs nothing.
-    const head = body.scope === 'document'
-      ? `Durability Lens: nothing is selected, so the whole document would run — and ${body.atCursor ? 'the cursor is in the body of' : 'it defines'} ${what} (line ${r.line + 1}): its CREATE/ALTER would run, redeploying it, and that DDL would be measured. Nothing was run.`
-      : `Durability Lens: this is the body of ${what} (line ${r.line + 1}). Running its batch would run its CREATE/ALTER — redeploying it — and measure that DDL, not the work inside it. Nothing was run.`;
-    const select = body.scope === 'document'
-      ? 'Select the statements to run (an EXEC that calls it, or statements of its body as an ad-hoc batch); a selection runs exactly as selected.'
-      : 'Select statements inside the body to profile them on their own, as an ad-hoc batch.';
+    const { head, select, viaExec } = routineBodyText(body);
     this.output.info(`${head} ${r.kind === 'PROCEDURE' ? `Offered: EXEC ${r.name}.` : ''}`);
     if (r.kind !== 'PROCEDURE') {
       await vscode.window.showWarningMessage(`${head} ${select}`);
@@ -116,7 +110,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
     const routine = (analyze(document.getText()).routines ?? []).find((x) => x.kind === 'PROCEDURE' && x.range.start.line === r.line && x.name === r.name);
     const button = `${mode === 'compare' ? 'Compare' : 'Profile'} EXEC ${r.name}…`;
-    const choice = await vscode.window.showWarningMessage(`${head} Profile it through EXEC ${r.name} instead (it is called with the parameters you enter), or ${select.charAt(0).toLowerCase()}${select.slice(1)}`, button);
+    const choice = await vscode.window.showWarningMessage(`${head} ${viaExec}`, button);
     if (choice !== button || !routine) return;
     await vscode.commands.executeCommand(mode === 'compare' ? Commands.compareProcedure : Commands.profileProcedure, procedureTargetOf(routine, document.uri.toString(), document.version));
   }
@@ -139,7 +133,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   /** Asks to connect when there is no connection; true when there is one afterwards. */
   async ensureConnected(what: string): Promise<boolean> {
     if (this.connections.current) return true;
-    const choice = await vscode.window.showInformationMessage(`Durability Lens: ${what} needs a SQL Server connection. Nothing was run and no database setting was changed.`, 'Connect', 'Add Connection');
+    const choice = await vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} needs a SQL Server connection. Nothing was run and no database setting was changed.`, what), 'Connect', 'Add Connection');
     if (choice === 'Connect') return this.connections.connect();
     if (choice === 'Add Connection') {
       await vscode.commands.executeCommand(ConnectionCommands.addConnection);
@@ -153,7 +147,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     // Restricted Mode: nothing from the workspace's files is sent, so nothing is asked either (not even to connect).
     if (!(await this.consent.trusted(what))) return nothing('this workspace is in Restricted Mode, where no file\'s T-SQL is sent to a server.');
     if (this.running) {
-      await vscode.window.showWarningMessage('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.');
+      await vscode.window.showWarningMessage(l10n.t('Durability Lens: a run is in progress; cancel it (in its notification) before starting another.'));
       return nothing('a run is already in progress in this window.');
     }
     // Claimed before the first await: a second command in this window sees it at once (one run per window).
@@ -226,7 +220,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const core = this.ledger ? { ...base, xe: { ...base.xe, sessionName: await this.ledger.claim() } } : base;
     this.output.info(`${what} on "${active.profile.name}" (${active.serverLabel}, database ${active.database}).`);
     const done = vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Durability Lens: ${what}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t(`Durability Lens: {0}`, what), cancellable: true },
       async (progress, token): Promise<RunOutcome> => {
         token.onCancellationRequested(() => abort.abort());
         const callbacks = { signal: abort.signal, onProgress: (e: ProgressEvent) => onProgress(e, progress), onMessage };
@@ -240,7 +234,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
             data.documentUri = document.uri.toString();
             this.hints?.show(document, run);
             await this.present(data, [run]);
-            if (run.status === 'cancelled') void vscode.window.showInformationMessage('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).');
+            if (run.status === 'cancelled') void vscode.window.showInformationMessage(l10n.t('Durability Lens: the run was cancelled; the figures up to the cancel are shown (the after-snapshot was taken).'));
             return { kind: 'result' };
           } else {
             const result = await runComparison({
@@ -288,7 +282,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       this.output.warn(text);
       const copy = 'Copy GRANT';
       // Not awaited: the caller (an agent tool) learns the refusal now, the notification stays for the user.
-      void vscode.window.showErrorMessage(`Durability Lens: ${text}`, ...(result.plan.grant ? [copy] : [])).then(async (choice) => {
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, text), ...(result.plan.grant ? [copy] : [])).then(async (choice) => {
         if (choice === copy && result.plan.grant) await vscode.env.clipboard.writeText(result.plan.grant);
       });
       return nothing(text);
@@ -314,28 +308,28 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       await this.panels.runEnded?.();
     }
     if (result.status === 'cancelled') {
-      const restored = result.restore && result.restore.status !== 'failed' ? ' and the original setting was restored' : '';
+      const restored = !!result.restore && result.restore.status !== 'failed';
       void vscode.window.showInformationMessage(
         measured > 0
-          ? `Durability Lens: the comparison was cancelled; the ${measured} measured run(s) so far are shown${restored}.`
-          : `Durability Lens: the comparison was cancelled in its warm-up: no run was measured${restored}.`,
+          ? restored ? l10n.t('Durability Lens: the comparison was cancelled; the {0} measured run(s) so far are shown and the original setting was restored.', measured) : l10n.t('Durability Lens: the comparison was cancelled; the {0} measured run(s) so far are shown.', measured)
+          : restored ? l10n.t('Durability Lens: the comparison was cancelled in its warm-up: no run was measured and the original setting was restored.') : l10n.t('Durability Lens: the comparison was cancelled in its warm-up: no run was measured.'),
       );
     }
     const restore = result.restore;
     if (restore?.status === 'failed') {
       this.output.error(restore.message);
       const copy = 'Copy Statement';
-      const choice = await vscode.window.showErrorMessage(`Durability Lens: ${restore.message}`, copy);
+      const choice = await vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, restore.message), copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore?.status === 'external-change') {
       this.output.warn(restore.message);
       const copy = 'Copy Statement';
-      const choice = await vscode.window.showWarningMessage(`Durability Lens: ${restore.message}`, copy);
+      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, restore.message), copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore) {
       this.output.info(restore.message);
     }
-    if (result.error && result.status !== 'cancelled') void vscode.window.showErrorMessage(`Durability Lens: ${result.error.message}`);
+    if (result.error && result.status !== 'cancelled') void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, result.error.message));
     await this.connections.refresh();
     if (measured > 0) return { kind: 'result' };
     return nothing(result.error?.message ?? (result.status === 'cancelled' ? CANCELLED : `the comparison ended (${result.status}) before a run was measured.`));
@@ -356,9 +350,11 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     );
     const first = errors[0];
     if (!first) return;
-    const where = first.documentLine !== null ? ` at line ${first.documentLine + 1}` : '';
+    const text = first.documentLine !== null
+      ? l10n.t('Durability Lens: the workload failed at line {0} with SQL error {1}: {2}', first.documentLine + 1, first.number, first.message)
+      : l10n.t('Durability Lens: the workload failed with SQL error {0}: {1}', first.number, first.message);
     const go = 'Go to Line';
-    void vscode.window.showErrorMessage(`Durability Lens: the workload failed${where}: SQL error ${first.number}: ${first.message}`, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
+    void vscode.window.showErrorMessage(text, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
       if (choice !== go || first.documentLine === null) return;
       const editor = await vscode.window.showTextDocument(document);
       const position = new vscode.Position(first.documentLine, 0);
@@ -372,7 +368,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (err instanceof ProfileCancelledError) {
       // A profile layer that throws on cancel leaves no figures to show; say so rather than stay silent.
       this.output.info('Cancelled: the event session and connections were cleaned up.');
-      void vscode.window.showInformationMessage('Durability Lens: the run was cancelled before it produced figures; the event session and connections were cleaned up.');
+      void vscode.window.showInformationMessage(l10n.t('Durability Lens: the run was cancelled before it produced figures; the event session and connections were cleaned up.'));
       return CANCELLED;
     }
     if (err instanceof ConnectionFailure) {
@@ -382,7 +378,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
     const message = (err as Error)?.message ?? String(err);
     this.output.error(`The run failed: ${message}`);
-    await vscode.window.showErrorMessage(`Durability Lens: the run failed: ${message}`, 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
+    await vscode.window.showErrorMessage(l10n.t(`Durability Lens: the run failed: {0}`, message), 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
     return `the run failed: ${message}`;
   }
 }

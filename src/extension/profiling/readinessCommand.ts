@@ -6,6 +6,7 @@ import type { SqlSession } from '../../db/types';
 import { checkReadiness, describeReadiness } from '../../profile/readiness';
 import { ConnectionCommands, READINESS_COMMAND_TITLES, ReadinessCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
+import { l10n } from '../l10n';
 
 const TITLE = `Durability Lens: ${READINESS_COMMAND_TITLES[ReadinessCommands.checkServerReadiness]}`;
 
@@ -14,14 +15,14 @@ export function registerReadinessCommand(connections: ConnectionManager, output:
     const source = connections.connectionSource();
     if (!source) {
       const connect = 'Connect…';
-      if ((await vscode.window.showWarningMessage(`${TITLE}: connect to a server first.`, connect)) === connect) {
+      if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to a server first.`, TITLE), connect)) === connect) {
         await vscode.commands.executeCommand(ConnectionCommands.connect);
       }
       return;
     }
     const opened: SqlSession[] = [];
     try {
-      const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${TITLE} (read-only)…` }, async () => {
+      const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t(`{0} (read-only)…`, TITLE) }, async () => {
         const monitor = await source.open('monitor');
         opened.push(monitor);
         // A second session, as a run's workload: proves whether its waits are visible to the monitor.
@@ -43,7 +44,7 @@ export function registerReadinessCommand(connections: ConnectionManager, output:
     } catch (err) {
       const text = (err as Error).message ?? String(err);
       output.error(`${TITLE} failed: ${text}`);
-      void vscode.window.showErrorMessage(`${TITLE} failed: ${text} Nothing was changed on the server.`);
+      void vscode.window.showErrorMessage(l10n.t(`{0} failed: {1} Nothing was changed on the server.`, TITLE, text));
     } finally {
       await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
     }

@@ -10,6 +10,7 @@ import { panelDataFromTrace } from '../panel';
 import { showAndKeep } from '../history';
 import { runSettingsForRun } from '../runOptions';
 import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
+import { l10n } from '../l10n';
 
 interface RunningTrace {
   session: LogFlushSession;
@@ -37,7 +38,7 @@ export class AdhocTrace extends StatusBarCapture {
 
   async start(): Promise<boolean> {
     if (this.running) {
-      void vscode.window.showWarningMessage(`Durability Lens: a log-flush trace of ${this.running.database} is already running; use "Stop Trace and Show" first.`);
+      void vscode.window.showWarningMessage(l10n.t(`Durability Lens: a log-flush trace of {0} is already running; use "Stop Trace and Show" first.`, this.running.database));
       return false;
     }
     if (this.busy) return false;
@@ -61,7 +62,7 @@ export class AdhocTrace extends StatusBarCapture {
       this.output.info(`Log-flush trace ${session.name} started on ${active.serverLabel}, database ${target.databaseName} (${session.plan.target.kind}).`);
       for (const note of session.plan.notes) this.output.info(`Trace: ${note}`);
       this.render();
-      void vscode.window.showInformationMessage(`Durability Lens: tracing log flushes of ${target.databaseName}. Work in any tool, then run "Stop Trace and Show".`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: tracing log flushes of {0}. Work in any tool, then run "Stop Trace and Show".`, target.databaseName));
       return true;
     } catch (err) {
       // Nothing may stay behind: drop what was created, then say why it did not start.
@@ -69,7 +70,7 @@ export class AdhocTrace extends StatusBarCapture {
       await monitor?.close().catch(() => undefined);
       const message = (err as Error)?.message ?? String(err);
       this.output.error(`The log-flush trace did not start: ${message}`);
-      void vscode.window.showErrorMessage(`Durability Lens: the log-flush trace did not start: ${message} No event session was left on the server.`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: the log-flush trace did not start: {0} No event session was left on the server.`, message));
       return false;
     } finally {
       this.busy = false;
@@ -80,7 +81,7 @@ export class AdhocTrace extends StatusBarCapture {
   async stop(show = true): Promise<boolean> {
     const r = this.running;
     if (!r) {
-      if (show) void vscode.window.showInformationMessage('Durability Lens: no log-flush trace is running. Start one with "Start Log-Flush Trace".');
+      if (show) void vscode.window.showInformationMessage(l10n.t('Durability Lens: no log-flush trace is running. Start one with "Start Log-Flush Trace".'));
       return false;
     }
     this.running = null;
@@ -99,13 +100,13 @@ export class AdhocTrace extends StatusBarCapture {
       } catch (err) {
         const message = `Could not drop the event session ${r.session.name}: ${(err as Error).message}. It is listed as leftover on the next connect.`;
         this.output.error(message);
-        if (show) void vscode.window.showErrorMessage(`Durability Lens: ${message}`);
+        if (show) void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, message));
       }
       await r.monitor.close().catch(() => undefined);
     }
     if (failure || !trace) {
       this.output.error(`Reading the log-flush trace failed: ${failure}`);
-      if (show) void vscode.window.showErrorMessage(`Durability Lens: reading the log-flush trace failed: ${failure}`);
+      if (show) void vscode.window.showErrorMessage(l10n.t(`Durability Lens: reading the log-flush trace failed: {0}`, failure ?? l10n.t('the event session returned no trace.')));
       return false;
     }
     if (!show) return true;
@@ -118,7 +119,7 @@ export class AdhocTrace extends StatusBarCapture {
     const r = this.running;
     this.showStatus(r && {
       text: `$(record) Log-flush trace: ${r.database}`,
-      tooltip: `Durability Lens is tracing log flushes of ${r.database} on ${r.server} (event session ${r.session.name}). Click to stop and show.`,
+      tooltip: l10n.t(`Durability Lens is tracing log flushes of {0} on {1} (event session {2}). Click to stop and show.`, r.database, r.server, r.session.name),
     });
   }
 }

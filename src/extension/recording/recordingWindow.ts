@@ -8,6 +8,7 @@ import { panelDataFromRun } from '../panel';
 import { showAndKeep } from '../history';
 import { coreRunOptions, runSettingsForRun } from '../runOptions';
 import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
+import { l10n } from '../l10n';
 
 interface Running {
   stop: AbortController;
@@ -45,7 +46,7 @@ export class RecordingWindow extends StatusBarCapture {
 
   async start(): Promise<boolean> {
     if (this.running) {
-      void vscode.window.showWarningMessage(`Durability Lens: already recording ${this.running.database}; use "Stop Recording and Show" first.`);
+      void vscode.window.showWarningMessage(l10n.t(`Durability Lens: already recording {0}; use "Stop Recording and Show" first.`, this.running.database));
       return false;
     }
     if (!this.connections.current && !(await this.connections.connect())) return false;
@@ -78,7 +79,7 @@ export class RecordingWindow extends StatusBarCapture {
     }).catch((err: unknown) => {
       const message = (err as Error)?.message ?? String(err);
       this.output.error(`The recording failed: ${message}`);
-      void vscode.window.showErrorMessage(`Durability Lens: the recording failed: ${message} The event session was dropped; nothing was changed on the server.`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: the recording failed: {0} The event session was dropped; nothing was changed on the server.`, message));
       if (this.running === running) this.end();
       opened();
       return null;
@@ -89,7 +90,7 @@ export class RecordingWindow extends StatusBarCapture {
     await windowOpen;
     if (this.running !== running) return false;
     this.output.info(`Recording ${active.database} on ${active.serverLabel}: run your tests in any tool, then "Stop Recording and Show".`);
-    void vscode.window.showInformationMessage(`Durability Lens: recording ${active.database}. Run your tests in any tool, then "Stop Recording and Show" (or click the status bar).`);
+    void vscode.window.showInformationMessage(l10n.t(`Durability Lens: recording {0}. Run your tests in any tool, then "Stop Recording and Show" (or click the status bar).`, active.database));
     return true;
   }
 
@@ -97,7 +98,7 @@ export class RecordingWindow extends StatusBarCapture {
   async stop(show = true): Promise<RunResult | null> {
     const r = this.running;
     if (!r) {
-      if (show) void vscode.window.showInformationMessage('Durability Lens: nothing is being recorded. Start with "Start Recording".');
+      if (show) void vscode.window.showInformationMessage(l10n.t('Durability Lens: nothing is being recorded. Start with "Start Recording".'));
       return null;
     }
     r.stop.abort();
@@ -122,7 +123,7 @@ export class RecordingWindow extends StatusBarCapture {
     const flushes = r && r.flushes !== null ? ` · ${r.flushes} flush${r.flushes === 1 ? '' : 'es'}` : '';
     this.showStatus(r && {
       text: `$(record) Recording ${r.database} ${elapsedText(this.now() - r.startedAt)}${flushes}`,
-      tooltip: `Durability Lens is recording ${r.database} on ${r.server}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`,
+      tooltip: l10n.t(`Durability Lens is recording {0} on {1}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`, r.database, r.server),
     });
   }
 }

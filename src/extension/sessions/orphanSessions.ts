@@ -7,6 +7,7 @@ import type { SqlSession } from '../../db/types';
 import type { ConnectionSource } from '../../profile';
 import { dropOrphanSessions, findOrphanSessions, type SessionScope } from '../../xe';
 import type { SessionLedger } from './sessionLedger';
+import { l10n } from '../l10n';
 
 export interface OrphanCheck {
   source: ConnectionSource;
@@ -44,7 +45,7 @@ export async function offerOrphanCleanup(check: OrphanCheck): Promise<{ found: s
     if (owned.unknown.length > 0 && !check.reportNone) check.output.info(`Event sessions not started by this VS Code (left alone; "Drop Leftover Event Sessions" offers them): ${owned.unknown.map((n) => JSON.stringify(n)).join(', ')}`);
     const found = [...owned.orphans, ...unknown];
     if (found.length === 0) {
-      if (check.reportNone) void vscode.window.showInformationMessage('Durability Lens: no leftover durability_lens_* event sessions on this server.');
+      if (check.reportNone) void vscode.window.showInformationMessage(l10n.t('Durability Lens: no leftover durability_lens_* event sessions on this server.'));
       return { found, dropped: [] };
     }
     check.output.warn(`Leftover event sessions: ${found.map((n) => JSON.stringify(n)).join(', ')}`);
@@ -58,8 +59,8 @@ export async function offerOrphanCleanup(check: OrphanCheck): Promise<{ found: s
       if (o.error) check.output.error(`Could not drop event session ${JSON.stringify(o.name)}: ${o.error}`);
       else check.output.info(`Dropped event session ${JSON.stringify(o.name)}.`);
     }
-    if (failed.length > 0) void vscode.window.showErrorMessage(`Durability Lens: ${failed.length} leftover event session(s) could not be dropped (see the output for the reason and the GRANT needed).`, 'Show Output').then((c) => (c ? check.output.show(true) : undefined));
-    else void vscode.window.showInformationMessage(`Durability Lens: dropped ${outcomes.length} leftover event session(s).`);
+    if (failed.length > 0) void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} leftover event session(s) could not be dropped (see the output for the reason and the GRANT needed).`, failed.length), 'Show Output').then((c) => (c ? check.output.show(true) : undefined));
+    else void vscode.window.showInformationMessage(l10n.t(`Durability Lens: dropped {0} leftover event session(s).`, outcomes.length));
     return { found, dropped: outcomes.filter((o) => o.error === null).map((o) => o.name) };
   } catch (err) {
     // Reading the list needs VIEW SERVER STATE-like rights; without them there is nothing to offer, only to log.

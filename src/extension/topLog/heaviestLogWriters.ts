@@ -16,6 +16,8 @@ import { TOP_LOG_COMMAND_TITLES, TOP_LOG_LOADED_CONTEXT, TOP_LOG_VIEW, TopLogCom
 import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';
 import { findWorkspaceDefinitions } from './workspaceRoutines';
+import { oneLineField } from '../../shared/visibleText';
+import { l10n } from '../l10n';
 
 const TITLE = `Durability Lens: ${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}`;
 
@@ -77,10 +79,10 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       return item;
     }
     const r = e.row;
-    const item = new vscode.TreeItem(`${r.rank}. ${r.objectLabel}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(`${r.rank}. ${oneLineField(r.objectLabel)}`, vscode.TreeItemCollapsibleState.None);
     item.description = `${oneLine(r.text, 60)} — ${rowFigures(r)}`;
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${r.objectLabel} — query_id ${r.queryId}${r.queryHash ? `, query_hash ${r.queryHash}` : ''}\n`);
+    tip.appendText(`${oneLineField(r.objectLabel)} — query_id ${r.queryId}${r.queryHash ? `, query_hash ${r.queryHash}` : ''}\n`);
     // As text, never as a code block: a statement holding ``` would otherwise end the fence and be read as Markdown.
     tip.appendText(`${r.text.length > 2000 ? `${r.text.slice(0, 2000)}…` : r.text}\n`);
     tip.appendText(tooltipFigures(r));
@@ -88,7 +90,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     item.iconPath = new vscode.ThemeIcon(r.object ? 'symbol-method' : 'symbol-snippet');
     item.contextValue = r.object ? 'logWriter.module' : 'logWriter.adHoc';
     item.command = { command: TopLogCommands.open, title: TOP_LOG_COMMAND_TITLES[TopLogCommands.open], arguments: [e] };
-    item.accessibilityInformation = { label: `${r.rank}. ${r.objectLabel}: ${oneLine(r.text, 120)}. ${rowFigures(r)}` };
+    item.accessibilityInformation = { label: `${r.rank}. ${oneLineField(r.objectLabel)}: ${oneLine(r.text, 120)}. ${rowFigures(r)}` };
     return item;
   }
 
@@ -116,7 +118,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     let source = this.connections.connectionSource();
     if (!source) {
       const connect = 'Connect…';
-      if ((await vscode.window.showWarningMessage(`${TITLE}: connect to the production (or a copy of its) database first. Nothing was read.`, connect)) !== connect) return;
+      if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to the production (or a copy of its) database first. Nothing was read.`, TITLE), connect)) !== connect) return;
       await vscode.commands.executeCommand(ConnectionCommands.connect);
       source = this.connections.connectionSource();
       if (!source) return;
@@ -133,7 +135,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
         return buildTopLogDocument(history, { standIn });
       });
       this.loaded = { doc, serverLabel: source.serverLabel };
-      this.output.info(`${TITLE}: ${doc.database} on ${source.serverLabel}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
+      this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
         void vscode.window.showWarningMessage(`${TITLE}: ${doc.queryStore.message}`);
@@ -142,7 +144,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       const text = (err as Error).message ?? String(err);
       this.output.error(`${TITLE} failed: ${text}`);
       this.setMessage(`Query Store could not be read: ${text} Nothing was changed.`);
-      void vscode.window.showErrorMessage(`${TITLE} failed: ${text} Nothing was changed on the server.`);
+      void vscode.window.showErrorMessage(l10n.t(`{0} failed: {1} Nothing was changed on the server.`, TITLE, text));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
       this.changed.fire(undefined);
@@ -153,7 +155,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
   async pickRanking(): Promise<void> {
     const picked = await vscode.window.showQuickPick(
       RANKINGS.map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
-      { title: 'Rank the heaviest log writers by', placeHolder: 'How to rank Query Store\'s statements' },
+      { title: l10n.t('Rank the heaviest log writers by'), placeHolder: l10n.t('How to rank Query Store\'s statements') },
     );
     if (picked) await this.load(picked.id);
   }
@@ -166,12 +168,12 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       await this.openAdHoc(row);
       return;
     }
-    const label = row.objectLabel;
-    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Looking for ${label} in the workspace…` }, (_p, token) =>
+    const label = oneLineField(row.objectLabel);
+    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t(`Looking for {0} in the workspace…`, label) }, (_p, token) =>
       findWorkspaceDefinitions(row.object!.schema, row.object!.name!, row.text, token));
     const def = found[0];
     if (!def) {
-      void vscode.window.showInformationMessage(`Durability Lens: no .sql file in this workspace defines ${label} (CREATE or ALTER): showing the definition the server keeps, read-only.`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: no .sql file in this workspace defines {0} (CREATE or ALTER): showing the definition the server keeps, read-only.`, label));
       await this.openFromServer(row);
       return;
     }
@@ -179,7 +181,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const line = def.statementLine ?? def.headerLine;
     const editor = await vscode.window.showTextDocument(document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
     editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    if (def.statementLine === null) void vscode.window.showInformationMessage(`Durability Lens: ${label}'s statement "${oneLine(row.text, 60)}" was not found in ${vscode.workspace.asRelativePath(def.uri)} (edited since, or written differently): the cursor is on the routine.`);
+    if (def.statementLine === null) void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0}'s statement "{1}" was not found in {2} (edited since, or written differently): the cursor is on the routine.`, label, oneLine(row.text, 60), vscode.workspace.asRelativePath(def.uri)));
     if (found.length > 1) this.output.info(`${label} is defined in ${found.length} places; opened ${vscode.workspace.asRelativePath(def.uri)}:${def.headerLine + 1}. Others: ${found.slice(1).map((f) => `${vscode.workspace.asRelativePath(f.uri)}:${f.headerLine + 1}`).join(', ')}`);
   }
 
@@ -195,7 +197,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const source = this.connections.connectionSource();
     const active = this.connections.current;
     if (!source || !active || source.serverLabel !== serverLabel || active.database !== doc.database) {
-      void vscode.window.showWarningMessage(`Durability Lens: ${row.objectLabel} was read from ${doc.database} on ${serverLabel}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`);
+      void vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0} was read from {1} on {2}; connect to that database again (or refresh Heaviest Log Writers) to open its definition. Nothing was read.`, oneLineField(row.objectLabel), oneLineField(doc.database), oneLineField(serverLabel)));
       return;
     }
     let monitor: SqlSession | null = null;
@@ -205,13 +207,13 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       const m = await readServerDefinition(monitor, grantContextOf(identity, doc.database), row.object.objectId);
       if (m.status !== 'ok') throw new Error(m.reason);
       if (m.value.definition === null) {
-        void vscode.window.showWarningMessage(`Durability Lens: the server returns no definition for ${row.objectLabel}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`);
+        void vscode.window.showWarningMessage(l10n.t(`Durability Lens: the server returns no definition for {0}: it is encrypted (WITH ENCRYPTION), or this login may not see it (it needs VIEW DEFINITION on it). Nothing was changed.`, oneLineField(row.objectLabel)));
         return;
       }
       const text = `${serverTextHeader(row.objectLabel, serverLabel, doc.database, 'the definition the server keeps (OBJECT_DEFINITION)')}${m.value.definition}`;
       await this.showHeld(this.definitions.hold(doc.database, row.objectLabel, text), text, row.text);
     } catch (err) {
-      void vscode.window.showErrorMessage(`Durability Lens: the definition of ${row.objectLabel} could not be read: ${(err as Error).message ?? String(err)} Nothing was changed.`);
+      void vscode.window.showErrorMessage(l10n.t(`Durability Lens: the definition of {0} could not be read: {1} Nothing was changed.`, oneLineField(row.objectLabel), (err as Error).message ?? String(err)));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
     }

@@ -11,6 +11,8 @@ import { analyze } from '../../tsql/index';
 import type { LoadedTopLog } from './heaviestLogWriters';
 import { TOP_LOG_COMMAND_TITLES, TopLogCommands } from './ids';
 import { sameRoutine } from './locate';
+import { oneLineField } from '../../shared/visibleText';
+import { l10n } from '../l10n';
 
 export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private productions: RoutineProduction[] = [];
@@ -48,10 +50,10 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       if (labStatementsOf(p, run).length === 0) continue;
       const comparison = labVersusProduction(p, run);
       this.lab.set(p.objectId, comparison);
-      this.output.info(`Durability Lens: ${p.label} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
+      this.output.info(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
       if (!shown) {
         shown = true;
-        void vscode.window.showInformationMessage(`Durability Lens: ${p.label} — ${comparison.summary}`, 'Details').then((choice) => {
+        void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} — {1}`, oneLineField(p.label), comparison.summary), 'Details').then((choice) => {
           if (choice === 'Details') void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
         });
       }
@@ -71,7 +73,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       for (const p of candidates) {
         if (!sameRoutine(parts, p.schema, p.name)) continue;
         const range = new vscode.Range(r.range.start.line, 0, r.range.start.line, 0);
-        lenses.push(new vscode.CodeLens(range, { title: productionLensText(p), command: TopLogCommands.labVersusProduction, arguments: [p.objectId], tooltip: 'Production figures from Query Store (Heaviest Log Writers); click for the details and the lab comparison' }));
+        lenses.push(new vscode.CodeLens(range, { title: productionLensText(p), command: TopLogCommands.labVersusProduction, arguments: [p.objectId], tooltip: l10n.t('Production figures from Query Store (Heaviest Log Writers); click for the details and the lab comparison') }));
         const lab = this.lab.get(p.objectId);
         if (lab) lenses.push(new vscode.CodeLens(range, { title: lab.summary, command: TopLogCommands.labVersusProduction, arguments: [p.objectId] }));
       }
@@ -83,10 +85,10 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
   showDetails(objectId: unknown): void {
     const p = typeof objectId === 'number' ? this.production(objectId) : undefined;
     if (!p) {
-      void vscode.window.showInformationMessage(`Durability Lens: no production figures are loaded for this routine. Run "${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}" first.`);
+      void vscode.window.showInformationMessage(l10n.t(`Durability Lens: no production figures are loaded for this routine. Run "{0}" first.`, TOP_LOG_COMMAND_TITLES[TopLogCommands.show]));
       return;
     }
-    const lines = [`${p.label} — ${productionLensText(p)}`];
+    const lines = [`${oneLineField(p.label)} — ${productionLensText(p)}`];
     lines.push(`  ${p.statements} statement(s) in Query Store's top rows; ${p.writingExecutions} execution(s) of statements that wrote log: ${p.logBytesPerWritingExecution === null ? 'log not measured' : `${formatBytes(p.logBytesPerWritingExecution)} log`} and ${p.logWaitMsPerWritingExecution === null ? 'log wait not measured' : `${formatDuration(p.logWaitMsPerWritingExecution)} log-IO wait`} per writing execution.`);
     if (p.logBytesNotMeasured) lines.push(`  ${p.logBytesNotMeasured}`);
     if (p.waitsNotMeasured) lines.push(`  ${p.waitsNotMeasured}`);
@@ -95,7 +97,7 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       lines.push(`  ${lab.summary}`);
       for (const r of lab.rows) lines.push(`    ${r.metric}: lab ${side(r.lab, r.unit)}, production ${side(r.production, r.unit)}${r.note ? ` (${r.note})` : ''}`);
       for (const n of lab.notes) lines.push(`    ${n}`);
-    } else lines.push(`  No profile of ${p.label} ran since these figures were read: use Profile EXEC… on its CREATE line to compare the lab with production.`);
+    } else lines.push(`  No profile of ${oneLineField(p.label)} ran since these figures were read: use Profile EXEC… on its CREATE line to compare the lab with production.`);
     this.output.info(lines.join('\n'));
     this.output.show(true);
   }

@@ -68,7 +68,7 @@ function elsewhereLead(inp: CauseInputs, topOther: [string, { ms: number }] | un
   parts.sort((a, b) => b[1] - a[1]);
   const lead = parts[0];
   if (lead) return ` (${lead[0]}, ${formatDuration(lead[1])})`;
-  return inp.cpuMs === null ? ' (running or the client, not waiting on the log; CPU not measured)' : ' (the client and the network: the server recorded no other wait, no CPU and no data-file read stall)';
+  return inp.cpuMs === null ? ' (running or the client, not waiting on the log; CPU not measured)' : ' (the client and the network, since the server recorded no other wait, no CPU and no data-file read stall)';
 }
 
 /** One level of a concurrency sweep in the column's mode (report/concurrency.ts ConcurrencyPoint). */
@@ -112,10 +112,10 @@ export function assessCauses(runs: readonly RunResult[], sweep: readonly SweepLe
     'tiny-flushes': `Every commit waits for its own small log flush (${f.flushesPerCommit === null ? '?' : perCommit(f.flushesPerCommit)} flushes per commit${f.bytesPerWrite !== null ? `, ${formatBytes(f.bytesPerWrite)} each` : ''})`,
     'group-commit': `Commits wait on log flushes they share with other sessions (${inp.sessions} session${inp.sessions === 1 ? '' : 's'}, ${f.flushesPerCommit === null ? '?' : perCommit(f.flushesPerCommit)} flushes per commit)`,
     'log-writer-limit': `The log writer cannot keep up (a commit waits ${num(f.writelogAvgMs)} ms for ${num(f.writeMs)} ms log writes)`,
-    'ag-sync-commit': `Synchronous availability-group commit: each commit waits ${agWait && agWait.count > 0 ? `${num(agWait.ms / agWait.count)} ms` : 'its turn'} for the secondary to harden the log`,
+    'ag-sync-commit': `Synchronous availability-group commit makes each commit wait ${agWait && agWait.count > 0 ? `${num(agWait.ms / agWait.count)} ms` : 'its turn'} for the secondary to harden the log`,
     'log-rate-governor': gov.capBytesPerSec !== null ? `Log-rate governance caps this database at ${formatByteRate(gov.capBytesPerSec)}` : 'Log-rate governance throttles this database\'s log generation',
     'hyperscale-log-service': `Hyperscale's log service holds log generation back${hs.component ? ` (${hs.component}${hs.rateBytesPerSec !== null ? ` at ${formatByteRate(hs.rateBytesPerSec)}` : ''})` : ''}`,
-    tempdb: noFlush?.kind === 'schema-only' ? 'SCHEMA_ONLY tables are not logged: these commits wait for no log flush' : "tempdb's log is flushed lazily: these commits wait for no log flush",
+    tempdb: noFlush?.kind === 'schema-only' ? 'SCHEMA_ONLY tables are not logged, so these commits wait for no log flush' : "tempdb's log is flushed lazily, so these commits wait for no log flush",
     'not-log': `The time went elsewhere${elsewhereLead(inp, topOther)}`,
   };
   const causes = rankCauses([

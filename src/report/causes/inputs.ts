@@ -84,6 +84,11 @@ function summed(runs: readonly RunResult[], read: (r: RunResult) => number | nul
   return { ok: true, value: total };
 }
 
+/** The DMV the waits were read from, as evidence names it: a recording's are the server's (sys.dm_os_wait_stats). */
+export function waitsSource(inp: Pick<CauseInputs, 'scope'>): string {
+  return inp.scope === 'server-wide' ? 'sys.dm_os_wait_stats' : 'sys.dm_exec_session_wait_stats';
+}
+
 /** The session's waits, or for a recording (whose sessions are not ours) the server's, with the scope said. */
 function waitsOf(runs: readonly RunResult[]): { waits: Sourced<Map<string, WaitFigure>>; scope: 'session' | 'server-wide' | null; totals: number[] } {
   const byType = new Map<string, WaitFigure>();

@@ -4,7 +4,7 @@
 // (log-writer-limit). Thresholds are ours (named below), set on Learn's I/O grading; the split is arithmetic over the
 // session's WRITELOG, the log file's writes and the flush and commit counters, each shown as evidence.
 import { formatBytes, formatCount, formatDuration, formatFixed, formatNumber } from '../units';
-import type { CauseInputs } from './inputs';
+import { waitsSource, type CauseInputs } from './inputs';
 import type { CauseNotMeasured } from './types';
 
 /**
@@ -55,7 +55,7 @@ export function logWriteParts(inp: CauseInputs): LogWriteParts {
   const avg = w.count > 0 ? w.ms / w.count : null;
   Object.assign(figures, { writelogAvgMs: avg, writeMs, flushesPerCommit, bytesPerWrite });
 
-  const writelogLine = `WRITELOG${scope}: ${ms(w.ms)} over ${formatCount(w.count)} waits${avg !== null ? ` (${formatNumber(avg, 2)} ms each)` : ''} — sys.dm_exec_session_wait_stats`;
+  const writelogLine = `WRITELOG${scope}: ${ms(w.ms)} over ${formatCount(w.count)} waits${avg !== null ? ` (${formatNumber(avg, 2)} ms each)` : ''} — ${waitsSource(inp)}`;
   const fileLine = file
     ? file.writes > 0
       ? `log file: ${formatCount(file.writes)} writes, ${formatNumber(writeMs!, 2)} ms each (io_stall_write_ms), ${formatBytes(bytesPerWrite!)} per write — sys.dm_io_virtual_file_stats`

@@ -3,7 +3,7 @@
 // forms) and Hyperscale's log service throttling the primary (RBIO_RG_*). Each reads its waits; the settings
 // (replicas, the cap, the Hyperscale component) are evidence, or "not measured" with the GRANT.
 import { formatByteRate, formatBytes, formatCount, formatDuration, formatNumber } from '../units';
-import type { CauseInputs, WaitFigure } from './inputs';
+import { waitsSource, type CauseInputs, type WaitFigure } from './inputs';
 import type { Part } from './logWrites';
 import type { CauseNotMeasured } from './types';
 
@@ -36,7 +36,7 @@ export function agSyncCommitPart(inp: CauseInputs): Part {
       : db.synchronousReplicas === null
         ? 'the database is in an availability group; its replicas were not read'
         : `availability group: ${db.synchronousReplicas} replica(s) in synchronous-commit mode — sys.dm_hadr_database_replica_states, sys.availability_replicas`;
-  const evidence = [w.count > 0 ? `HADR_SYNC_COMMIT: ${ms(w.ms)} over ${formatCount(w.count)} waits (${formatNumber(w.ms / w.count, 2)} ms per commit) — sys.dm_exec_session_wait_stats` : 'no HADR_SYNC_COMMIT wait', replicaLine];
+  const evidence = [w.count > 0 ? `HADR_SYNC_COMMIT: ${ms(w.ms)} over ${formatCount(w.count)} waits (${formatNumber(w.ms / w.count, 2)} ms per commit) — ${waitsSource(inp)}` : 'no HADR_SYNC_COMMIT wait', replicaLine];
   return { ms: w.ms, evidence, notMeasured: null };
 }
 
@@ -54,7 +54,7 @@ export function logRateGovernorPart(inp: CauseInputs): Part & { capBytesPerSec: 
   const waits = inp.waits.value;
   const found = matching(waits, (t) => GOVERNOR_WAITS.includes(t) || t.startsWith(GOVERNOR_WAIT_PREFIX));
   const total = found.reduce((s, [, f]) => s + f.ms, 0);
-  const evidence = found.length > 0 ? found.map(([t, f]) => `${t}: ${ms(f.ms)} over ${formatCount(f.count)} waits — sys.dm_exec_session_wait_stats`) : ['no log-rate governor wait (LOG_RATE_GOVERNOR, POOL_/INSTANCE_LOG_RATE_GOVERNOR, HADR_THROTTLE_LOG_RATE_*)'];
+  const evidence = found.length > 0 ? found.map(([t, f]) => `${t}: ${ms(f.ms)} over ${formatCount(f.count)} waits — ${waitsSource(inp)}`) : ['no log-rate governor wait (LOG_RATE_GOVERNOR, POOL_/INSTANCE_LOG_RATE_GOVERNOR, HADR_THROTTLE_LOG_RATE_*)'];
   let capBytesPerSec: number | null = null;
   const gov = inp.logRateGovernance;
   if (gov?.status === 'ok' && gov.value) {
@@ -73,7 +73,7 @@ export function hyperscalePart(inp: CauseInputs): Part & { component: string | n
   if (!inp.waits.ok) return { ...notMeasured(inp.waits.why), component: null, rateBytesPerSec: null };
   const found = matching(inp.waits.value, (t) => t.startsWith(HYPERSCALE_WAIT_PREFIX));
   const total = found.reduce((s, [, f]) => s + f.ms, 0);
-  const evidence = found.length > 0 ? found.map(([t, f]) => `${t}: ${ms(f.ms)} over ${formatCount(f.count)} waits — sys.dm_exec_session_wait_stats`) : ['no Hyperscale log-rate throttling wait (RBIO_RG_*)'];
+  const evidence = found.length > 0 ? found.map(([t, f]) => `${t}: ${ms(f.ms)} over ${formatCount(f.count)} waits — ${waitsSource(inp)}`) : ['no Hyperscale log-rate throttling wait (RBIO_RG_*)'];
   let component: string | null = null;
   let rateBytesPerSec: number | null = null;
   const hs = inp.hyperscaleLogRate;

@@ -20,17 +20,31 @@ export async function waitForExplorer(page: Page): Promise<void> {
 /** Opens a workspace file through Quick Open and waits until its tab is the active one. */
 export async function openFile(page: Page, relativePath: string): Promise<void> {
   const base = relativePath.split('/').pop()!;
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 15_000 });
-  await input.fill(relativePath);
-  // Enter opens the focused row; right after typing, that can still be the previous history entry, so wait
-  // until the focused row is our file.
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: base }).waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-  // .first(): the same file may be open in two editor groups (each has an active tab).
-  await page.locator('.tab.active', { hasText: base }).first().waitFor({ timeout: 20_000 });
+  const activeTab = page.locator('.tab.active', { hasText: base }).first();
+  // In a fresh window under load the first Ctrl+P can land before the workbench takes keys, or Quick Open can list
+  // the file only once the workspace's file index is built: each attempt waits on what the UI shows, and a picker
+  // that did not take the text or never lists the file is closed and opened again, until a deadline.
+  const deadline = Date.now() + 60_000;
+  for (let attempt = 1; ; attempt++) {
+    const left = () => Math.max(1_000, deadline - Date.now());
+    try {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: Math.min(15_000, left()) });
+      await input.fill(relativePath);
+      // Enter opens the focused row; right after typing, that can still be the previous history entry, so wait
+      // until the focused row is our file.
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: base }).waitFor({ timeout: Math.min(15_000, left()) });
+      await page.keyboard.press('Enter');
+      // .first(): the same file may be open in two editor groups (each has an active tab).
+      await activeTab.waitFor({ timeout: Math.min(20_000, left()) });
+      break;
+    } catch (err) {
+      if (Date.now() >= deadline) throw new Error(`openFile(${relativePath}): no active tab after ${attempt} attempt(s): ${(err as Error).message}`);
+      await page.keyboard.press('Escape').catch(() => undefined);
+    }
+  }
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
 }
 

@@ -70,7 +70,7 @@ describe('integration: causes of commit time — each cause made dominant on the
     const lead = assertLeads(json, 'ag-sync-commit', 'partly');
     assert.ok(lead.evidence.some((e) => /^HADR_SYNC_COMMIT: .* over 100 waits \(6 ms per commit\)/.test(e)), lead.evidence.join(' | '));
     assert.ok(lead.evidence.some((e) => /synchronous-commit mode/.test(e)));
-    assert.match(first, /^\*\*Synchronous availability-group commit: each commit waits 6 ms .*giving up the secondary's copy/);
+    assert.match(first, /^\*\*Synchronous availability-group commit makes each commit wait 6 ms .*giving up the secondary's copy/);
   });
 
   it('log-rate-governor: Azure SQL Database capped at 1 MB/s — not the lever, nor is batching', async () => {
@@ -97,7 +97,7 @@ describe('integration: causes of commit time — each cause made dominant on the
     assert.ok(lead.evidence.some((e) => /the measured database is tempdb/.test(e)), lead.evidence.join(' | '));
     const writelog = json.causes.find((c) => c.cause === 'tiny-flushes')!;
     assert.equal(writelog.share, 0, 'no WRITELOG in tempdb');
-    assert.match(first, /^\*\*tempdb's log is flushed lazily: these commits wait for no log flush: .*nothing to remove here/);
+    assert.match(first, /^\*\*tempdb's log is flushed lazily, so these commits wait for no log flush: .*nothing to remove here/);
   });
 
   it('not-log: a job that spends its time in pauses — the time went elsewhere, not the lever', async () => {

@@ -22,7 +22,7 @@ describe('integration: causes per mode in compare --json, and "not measured" cau
     assert.equal(doc.causes[0]?.cause, 'ag-sync-commit');
     assert.deepEqual(doc.causes, doc.causesByMode.DISABLED!.causes);
     assert.equal(doc.causesByMode.FORCED!.causes.find((c) => c.cause === 'ag-sync-commit')!.share, 0, 'FORCED: no HADR_SYNC_COMMIT');
-    assert.match(verdictFirstLine(run.markdown), /^\*\*Synchronous availability-group commit: each commit waits 6 ms for the secondary to harden the log: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower)( \(indicative: one run per mode\))? — delayed durability only ends the wait by giving up the secondary's copy/);
+    assert.match(verdictFirstLine(run.markdown), /^\*\*Synchronous availability-group commit makes each commit wait 6 ms for the secondary to harden the log: FORCED (saves \d+ %|saves no time beyond the noise|is \d+ % slower)( \(indicative: one run per mode\))? — delayed durability only ends the wait by giving up the secondary's copy/);
     assert.match(run.markdown, /\nIn FORCED: /);
     assert.equal(doc.restoredSetting, 'DISABLED');
   });

@@ -112,6 +112,24 @@ describe('integration: record -- <program> (python-tds program)', function () {
     assert.equal(run.workloadSpid, 0);
     assert.match(err.join(''), t.standin ? /Log flushes: 50\d · write transactions: 500 · WRITELOG waits \(server-wide\): 50\d/ : /Log flushes: [\d,]+ · write transactions: [\d,]+ · WRITELOG waits \(server-wide\): [\d,]+/);
     assert.deepEqual((await t.state()).eventSessions, [], 'the trace session was dropped');
+    // causes (docs/run-result-schema.md "Causes"): every cause once, measured ones ranked by share, from the server's
+    // waits (a recording's sessions are not ours), and the flush per commit found in the program's 500 commits.
+    type Cause = { cause: string; share: number | null; ms: number | null; evidence: string[]; notMeasured: unknown; helpsDelayedDurability: unknown };
+    const causes = run.causes as Cause[];
+    assert.deepEqual(causes.map((c) => c.cause).sort(), ['ag-sync-commit', 'group-commit', 'hyperscale-log-service', 'log-disk', 'log-rate-governor', 'log-writer-limit', 'not-log', 'tempdb', 'tiny-flushes']);
+    for (const c of causes) for (const k of ['label', 'summary', 'share', 'ms', 'evidence', 'helpsDelayedDurability', 'helpsWhy', 'fix', 'learn', 'notMeasured']) assert.ok(k in c, `causes[].${k} of ${c.cause}`);
+    const shares = causes.map((c) => c.share);
+    assert.ok(shares.every((v) => v === null || (v >= 0 && v <= 1)), shares.join(','));
+    assert.deepEqual(shares.filter((v) => v !== null), [...shares.filter((v) => v !== null)].sort((a, b) => b! - a!), 'ranked by share');
+    assert.ok(Math.abs(shares.reduce((a: number, v) => a + (v ?? 0), 0) - 1) < 0.01, `shares add up to the whole: ${shares.join(',')}`);
+    assert.equal(run.causesBasis.scope, 'server-wide');
+    assert.equal(run.causesBasis.dominant, causes[0]!.cause);
+    assert.equal(run.causesBasis.cpuMs, null, 'no session CPU of a program that is not ours');
+    const tiny = causes.find((c) => c.cause === 'tiny-flushes')!;
+    assert.ok(tiny.share! > 0 && tiny.notMeasured === null, `a flush per commit: ${JSON.stringify(tiny)}`);
+    assert.equal(tiny.helpsDelayedDurability, true);
+    assert.match(tiny.evidence.join('\n'), /^WRITELOG \(server-wide\): .* — sys\.dm_os_wait_stats$/m, 'the server\'s waits, named as such');
+    assert.match(tiny.evidence.join('\n'), t.standin ? /^1\.00 log flushes per commit \(50\d flushes, 500 write transactions\)/m : /log flushes per commit/);
   });
 
   it('the Markdown report labels the server-wide figures and says why the session rows are not measured', async function () {

@@ -115,7 +115,7 @@ export function registerDmvTables(): void {
       'lock_timeout int, deadlock_priority int, row_count bigint, database_id smallint, open_transaction_count int',
     rows: (b) => visibleSessions(b).map((s) => ({
       session_id: s.spid, login_time: s.loginTime, host_name: s.hostName, program_name: s.appName, host_process_id: s.clientPid,
-      client_interface_name: 'ODBC', login_name: s.login.name, status: s.request ? 'running' : 'sleeping', cpu_time: 0, memory_usage: 2,
+      client_interface_name: 'ODBC', login_name: s.login.name, status: s.request ? 'running' : 'sleeping', cpu_time: Math.floor(s.cpuUs / 1000), memory_usage: 2,
       total_elapsed_time: 0, last_request_start_time: s.lastRequestStart, last_request_end_time: s.lastRequestEnd, reads: 0n, writes: 0n,
       logical_reads: 0n, is_user_process: true, transaction_isolation_level: 2, lock_timeout: s.lockTimeout,
       deadlock_priority: s.deadlockPriority === 'LOW' ? -5 : s.deadlockPriority === 'HIGH' ? 5 : 0, row_count: 0n, database_id: s.db.id, open_transaction_count: s.trancount,

@@ -127,7 +127,7 @@ class StandinEngine implements Standin {
     const session: Session = {
       spid: s.nextSpid++, login, db, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid, encrypted: req.encrypted,
       loginTime: now, waits: new Map(), nocount: false, xactAbort: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,
-      currentWait: null, waitDebtMs: 0, request: null, lastRequestStart: now, lastRequestEnd: now, alive: true, requestCount: 0, temp: new Map(),
+      currentWait: null, waitDebtMs: 0, cpuUs: 0, request: null, lastRequestStart: now, lastRequestEnd: now, alive: true, requestCount: 0, temp: new Map(),
     };
     s.sessions.set(session.spid, session);
     this.kills.set(session.spid, new AbortController());

@@ -16,7 +16,7 @@ import { execDml, rollbackAll } from './stmt-dml';
 import { execSecurityStatement } from './stmt-security';
 import { execServerStatement } from './stmt-server';
 import { coerce, toText, truthy } from './values';
-import { fireStatementCompleted, sessionWaitUs, statementTextOf, wantsStatementEvents } from './xe-statements';
+import { chargeStatementCpu, fireStatementCompleted, sessionWaitUs, statementTextOf, wantsStatementEvents } from './xe-statements';
 import { beginCapture, endCapture } from './queryStore';
 
 export type Flow = 'break' | 'continue' | 'return' | undefined | void;
@@ -116,6 +116,7 @@ export class Interpreter {
     try {
       const flow = yield* this.execInner(s, ctx);
       if (s.k !== 'if' && s.k !== 'while' && s.k !== 'block' && s.k !== 'try') ctx.b.error = 0;
+      chargeStatementCpu(ctx.b.session, s);
       if (traced) fireStatementCompleted(this.durability, s, { session: ctx.b.session, batchText: ctx.batchText!, inProc: ctx.inProc, rowCount: ctx.b.rowcount, waitUsBefore, ...(ctx.module ? { module: ctx.module } : {}) });
       if (captured) endCapture(captured, ctx.b.session, 0, ctx.b.rowcount);
       return flow;

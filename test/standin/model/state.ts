@@ -234,6 +234,8 @@ export interface Session extends SessionHandle {
   currentWait: InFlightWait | null;
   /** Real ms of simulated waiting not yet slept (see Durability.wait). */
   waitDebtMs: number;
+  /** Simulated CPU of the session's completed statements, µs (sys.dm_exec_sessions.cpu_time in ms; xe-statements.ts). */
+  cpuUs: number;
   request: { start: Date; command: string; statement: string } | null;
   /** Text of the innermost statement executing while a statement event is wanted (sqlserver.query_hash action, xe.ts). */
   xeStatement?: string | null;

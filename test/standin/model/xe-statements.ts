@@ -61,6 +61,11 @@ export function statementTextOf(s: Stmt, batchText: string): string | undefined 
   return batchText.slice(s.offset ?? 0, s.end ?? batchText.length);
 }
 
+/** A statement finished: its STATEMENT_CPU_US join the session's CPU, as its completed event reports it (cpu_time). */
+export function chargeStatementCpu(session: Session, s: Stmt): void {
+  if (!CONTAINERS.has(s.k)) session.cpuUs += STATEMENT_CPU_US;
+}
+
 export function wantsStatementEvents(d: Durability, inProc: boolean): boolean {
   return d.wants(inProc ? 'sp_statement_completed' : 'sql_statement_completed');
 }

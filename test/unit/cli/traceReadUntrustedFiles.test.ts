@@ -108,4 +108,30 @@ describe('trace read: hostile and unusual files', () => {
     const parsed = JSON.parse(r.out.join('')) as unknown;
     assert.ok(JSON.stringify(parsed).includes(JSON.stringify(text).slice(1, -1)), `the statement text is not kept as it was: ${r.out.join('')}`);
   });
+
+  const flush = (inner: string, seq: number) =>
+    `<event name="log_flush_complete" package="sqlserver" timestamp="2024-01-01T00:00:00.00${seq}Z">${inner}` +
+    `<action name="event_sequence" package="package0"><value>${seq}</value></action></event>\n`;
+
+  it('a log flush with a negative write_size or duration is refused with the file and the event, never summed', async () => {
+    for (const [field, value] of [['write_size', '-4096'], ['duration', '-7']] as const) {
+      const good = '<data name="database_id"><value>5</value></data><data name="write_size"><value>4096</value></data><data name="duration"><value>3</value></data>';
+      const bad = good.replace(new RegExp(`(<data name="${field}"><value>)[^<]+`), `$1${value}`);
+      const r = run({ 'flushes.xml': flush(good, 1) + flush(bad, 2) }, ['flushes.xml', '--json']);
+      assert.equal(await r.code, 2, r.out.join(''));
+      assert.match(r.err.join(''), new RegExp(`flushes\\.xml.*event 2 \\(log_flush_complete\\) has a negative ${field} \\(${value}\\)`));
+      assert.equal(r.out.join(''), '', 'no figures are printed from the file');
+    }
+  });
+
+  it('an <event> nested inside another is refused (rows and a ring buffer), not dropped', async () => {
+    const inner = '<data name="database_id"><value>5</value></data><data name="write_size"><value>4096</value></data>';
+    const nested = flush(`${inner}${flush(inner, 2)}`, 1);
+    const rows = run({ 'nested.xml': flush(inner, 3) + nested }, ['nested.xml']);
+    assert.equal(await rows.code, 2, rows.out.join(''));
+    assert.match(rows.err.join(''), /nested\.xml.*event 2 \(log_flush_complete\) holds another <event> inside it/);
+    const ring = run({ 'ring.xml': `<RingBufferTarget truncated="0" eventCount="2">${nested}</RingBufferTarget>` }, ['ring.xml']);
+    assert.equal(await ring.code, 2, ring.out.join(''));
+    assert.match(ring.err.join(''), /ring\.xml.*event 1 \(log_flush_complete\) holds another <event> inside it/);
+  });
 });

@@ -131,7 +131,7 @@ describe('extension controllers with a fake vscode (stand-in)', function () {
     assert.equal(diags[0]!.line, 2);
     assert.match(diags[0]!.message, /^SQL error 208: /);
     const error = fake.shown.find((s) => s.kind === 'error')!;
-    assert.match(error.message, /the workload failed at line 3: SQL error 208/);
+    assert.match(error.message, /the workload failed at line 3 with SQL error 208: /);
     assert.deepEqual(error.items, ['Go to Line']);
   });
 

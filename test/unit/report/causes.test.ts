@@ -4,8 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { notApplicable, ok } from '../../../src/probes/measurement';
-import type { CommitPath, RunResult } from '../../../src/profile/types';
+import { ok } from '../../../src/probes/measurement';
 import { assessCauses, CAUSE_IDS, isCommitWait, rankCauses, runCausesJson, type Cause, type CauseAssessment, type CauseId } from '../../../src/report/causes';
 import { HEALTHY_LOG_WRITE_MS } from '../../../src/report/causes/logWrites';
 import { causeLead, causesMarkdownLines, notMeasuredGroups } from '../../../src/report/causes/text';
@@ -15,22 +14,8 @@ import { toMarkdown } from '../../../src/report/export';
 import { buildVerdict, verdictMarkdown } from '../../../src/report/verdict';
 import { causesSection } from '../../../src/webview/causesView';
 import { toHtml } from '../../../src/webview/view';
-import { makeRun, type RunFigures } from './runFixture';
+import { causesRun as run } from './runFixture';
 
-/** A run with the session's CPU read (the server-time basis) unless `cpuMs` is null. */
-function run(f: RunFigures & { cpuMs?: number | null; path?: Partial<CommitPath>; database?: Partial<NonNullable<RunResult['database']>> }): RunResult {
-  const r = makeRun(f);
-  if (f.cpuMs !== null) r.diff.sessionCpu = ok({ cpuMs: f.cpuMs ?? 0 });
-  const absent = (m: 'logRateGovernance' | 'hyperscaleLogRate' | 'inMemoryTables') => notApplicable<never>(m, 'test');
-  r.commitPath = { logRateGovernance: absent('logRateGovernance'), hyperscaleLogRate: absent('hyperscaleLogRate'), inMemoryTables: absent('inMemoryTables'), ...f.path };
-  if (f.database) {
-    r.database = {
-      databaseId: 5, name: 'lab', state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: 'DISABLED', cdcEnabled: false, published: false, logReuseWait: null,
-      inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: notApplicable('availabilityGroup', 'test'), ...f.database,
-    };
-  }
-  return r;
-}
 
 const byId = (a: CauseAssessment, id: CauseId): Cause => a.causes.find((c) => c.cause === id)!;
 const near = (actual: number | null, expected: number, what: string) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
@@ -92,6 +77,8 @@ describe('report/causes: who is to blame for commit time', () => {
     near(byId(a, 'log-rate-governor').ms, 210, 'governor and its feedback control');
     near(byId(a, 'hyperscale-log-service').ms, 100, 'hyperscale');
     assert.equal(a.dominant, 'ag-sync-commit');
+    // The verdict line is "<summary>: <outcome> — <lever>": a colon inside a summary made it read as two.
+    for (const c of a.causes) assert.doesNotMatch(c.summary, /:/, c.cause);
     assert.deepEqual([byId(a, 'ag-sync-commit').helpsDelayedDurability, byId(a, 'log-rate-governor').helpsDelayedDurability, byId(a, 'hyperscale-log-service').helpsDelayedDurability], ['partly', false, false]);
     near(a.basis.commitWaitMs, 630, 'commit waits');
     for (const w of Object.keys(waits)) assert.ok(isCommitWait(w), w);
@@ -135,6 +122,7 @@ describe('report/causes: who is to blame for commit time', () => {
     const mem = assessCauses([run({ commits: 50, flushesCounter: 1, waits: { WRITELOG: { count: 1, ms: 1 } }, cpuMs: 99, path: { inMemoryTables: ok({ schemaOnlyTables: 2 }) } })]);
     assert.equal(mem.dominant, 'tempdb');
     assert.match(byId(mem, 'tempdb').summary, /^SCHEMA_ONLY tables are not logged/);
+    for (const a of [tempdb, mem]) assert.doesNotMatch(byId(a, 'tempdb').summary, /:/);
     // The same tables with a commit waiting per flush: the tables are not what the commits wrote to.
     const durable = assessCauses([run({ commits: 50, flushesCounter: 50, waits: { WRITELOG: { count: 50, ms: 100 } }, cpuMs: 1, log: { writes: 50, bytes: 204800, stallMs: 100 }, path: { inMemoryTables: ok({ schemaOnlyTables: 2 }) } })]);
     assert.equal(durable.dominant, 'tiny-flushes');

@@ -110,10 +110,10 @@ describe('diagnosis rules look at their evidence (issue 20)', () => {
     run.errors = [{ number: 208, message: "Invalid object name 'dbo.SingleRowInsert'.", documentLine: 18, batchIndex: 2 }];
     const model = buildComparisonModel([run]);
     assert.equal(model.diagnosis[0]!.id, 'workload-failed');
-    assert.equal(model.diagnosis[0]!.title, 'The workload failed at line 19: SQL error 208');
+    assert.equal(model.diagnosis[0]!.title, 'The workload failed at line 19 with SQL error 208');
     assert.ok(!model.diagnosis.some((f) => f.id === 'no-gain-set-based'));
     const md = toMarkdown(model);
-    assert.match(md, /^## Verdict\n\n\*\*The workload failed at line 19: SQL error 208: Invalid object name 'dbo\.SingleRowInsert'\.\*\*$/m);
+    assert.match(md, /^## Verdict\n\n\*\*The workload failed at line 19 with SQL error 208: Invalid object name 'dbo\.SingleRowInsert'\.\*\*$/m);
     assert.ok(md.indexOf('## Verdict') < md.indexOf('| Metric |'));
     assert.doesNotMatch(md, /Little to gain/);
   });

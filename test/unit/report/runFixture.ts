@@ -1,7 +1,7 @@
 // Builds RunResults with chosen figures for report tests: only the fields the metrics read are meaningful.
 import { ok, notApplicable } from '../../../src/probes/measurement';
 import type { WaitDelta } from '../../../src/probes/waitStats';
-import type { DurabilityMode, RunResult } from '../../../src/profile/types';
+import type { CommitPath, DurabilityMode, RunResult } from '../../../src/profile/types';
 import type { LogFlushTrace } from '../../../src/xe/aggregate';
 import { runSchemaFields, runServerOf } from '../../../src/profile/runSchema';
 
@@ -108,4 +108,19 @@ export function makeRun(f: RunFigures = {}): RunResult {
     cancel: null,
     setupBatchCount: 0,
   };
+}
+
+/** A run with the session's CPU read (the server-time basis) unless `cpuMs` is null. */
+export function causesRun(f: RunFigures & { cpuMs?: number | null; path?: Partial<CommitPath>; database?: Partial<NonNullable<RunResult['database']>> }): RunResult {
+  const r = makeRun(f);
+  if (f.cpuMs !== null) r.diff.sessionCpu = ok({ cpuMs: f.cpuMs ?? 0 });
+  const absent = (m: 'logRateGovernance' | 'hyperscaleLogRate' | 'inMemoryTables') => notApplicable<never>(m, 'test');
+  r.commitPath = { logRateGovernance: absent('logRateGovernance'), hyperscaleLogRate: absent('hyperscaleLogRate'), inMemoryTables: absent('inMemoryTables'), ...f.path };
+  if (f.database) {
+    r.database = {
+      databaseId: 5, name: 'lab', state: 'ONLINE', recoveryModel: 'FULL', delayedDurability: 'DISABLED', cdcEnabled: false, published: false, logReuseWait: null,
+      inAvailabilityGroup: false, changeTracking: ok(false), agReplicas: notApplicable('availabilityGroup', 'test'), ...f.database,
+    };
+  }
+  return r;
 }

@@ -149,6 +149,10 @@ describe('report text reads right over the fixtures (issue 28)', () => {
     assert.equal(bareNumbers('DISABLED 1,000 for 1,000').length, 2);
     assert.deepEqual(bareNumbers('WRITELOG, 1.20 s — 60 % of the elapsed time; 13.7–23.6×, 3 runs each; SQL error 208 at line 19; trace flag 3979'), []);
     assert.deepEqual(bareNumbers("the script's measured batch 2 (lines 22–31), after setup batch 1 (lines 1–20)"), []);
+    // A list's last figure carries the unit (the sweep headline, CI 2026-11-28); a list without one is still bare.
+    assert.deepEqual(bareNumbers("1.1–4.5×, 2 runs each; not conclusive at 1, 4 sessions: the runs' ranges overlap"), []);
+    assert.deepEqual(bareNumbers('at 1, 2, 4 sessions'), []);
+    assert.equal(bareNumbers('levels 1, 4 and more').length, 2);
     assert.equal(internalIdentifiers('Evidence: writelog.avgMs DISABLED', KNOWN_IDS).length, 1);
     assert.equal(internalIdentifiers('logFlushes were undefined', []).length, 2);
     assert.deepEqual(internalIdentifiers('the durabilityLens.compare.repetitions setting', []), []);

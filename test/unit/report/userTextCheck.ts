@@ -31,6 +31,9 @@ export function bareNumbers(line: string): string[] {
     if (/^(?:19|20)\d\d$/.test(m[0]) && !UNIT_AFTER.test(after)) continue; // a year
     if (/^[:\/.-]\d/.test(after)) continue; // a date, a time or a version
     if (UNIT_AFTER.test(after)) continue;
+    // "not conclusive at 1, 4 sessions": a list's last figure carries the unit for all of them.
+    const list = m[0].endsWith(',') ? /^\s?(?:[\d.]+,\s?)*[\d.]+/.exec(after) : null;
+    if (list && UNIT_AFTER.test(after.slice(list[0].length))) continue;
     // "13.7–23.6×", "2–5 ms", "1 – 3 ms": the range's far end carries the unit.
     const range = /^\s?[–-]\s?[\d,]+(?:\.\d+)?/.exec(after);
     if (range && UNIT_AFTER.test(after.slice(range[0].length))) continue;

@@ -75,7 +75,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.match(run.stdout, /^precision commit-in-loop n\/a \(TP 0, FP 0, n 1\)$/m);
     const bad = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), '--split', 'everything'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1 or delayed/);
+    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1, heldout2 or delayed/);
   });
 
   it('keys a finding by the text around it: the same label survives added lines, comments and spacing', () => {
@@ -108,7 +108,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.ok(globToRegExp('sql/d?.sql').test('sql/dd.sql'));
   });
 
-  it("draws round 1's split from its seed, and holds round 2's fresh repositories out (neither set reused)", () => {
+  it("draws round 1's split from its seed; rounds 2 and 3 hold fresh repositories out, each spent after its run", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/manifest.json'), 'utf8')) as Manifest;
     const round1 = manifest.repositories.filter((r) => r.round === 1);
     const drawn = splitRepositories(round1.map((r) => r.repository), manifest.seed);
@@ -119,7 +119,10 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.ok(round1.length >= 12);
     const round2 = manifest.repositories.filter((r) => r.round === 2);
     assert.ok(round2.length >= 8);
-    for (const r of round2) assert.deepEqual([r.split, r.heldOutIn], ['heldout', 2], r.repository);
+    for (const r of round2) assert.deepEqual([r.split, r.heldOutIn], ['tuning', 2], `${r.repository}: round 2's held-out set is spent, tuning data now`);
+    const round3 = manifest.repositories.filter((r) => r.round === 3);
+    assert.ok(round3.length >= 5);
+    for (const r of round3) assert.deepEqual([r.split, r.heldOutIn], ['heldout', 3], r.repository);
     const names = manifest.repositories.map((r) => r.repository.toLowerCase());
     assert.equal(new Set(names).size, names.length, 'no repository in both rounds');
     assert.ok((manifest.delayedDurability ?? []).reduce((n, e) => n + e.paths.length, 0) >= 10);

@@ -52,6 +52,45 @@ function placeholderKeys(manifest: unknown): string[] {
   return keys;
 }
 
+/** The end of the string literal starting at `i` (a quote), and its text outside `${…}`. */
+function literalAt(text: string, i: number): { end: number; fixed: string } {
+  const quote = text[i]!;
+  let fixed = '';
+  let j = i + 1;
+  while (j < text.length && text[j] !== quote) {
+    if (text[j] === '\\') { fixed += text.slice(j, j + 2); j += 2; continue; }
+    if (quote === '`' && text.startsWith('${', j)) {
+      let depth = 1;
+      j += 2;
+      while (j < text.length && depth > 0) {
+        const c = text[j]!;
+        if (c === "'" || c === '"' || c === '`') { j = literalAt(text, j).end; continue; }
+        if (c === '{') depth++;
+        else if (c === '}') depth--;
+        j++;
+      }
+      continue;
+    }
+    fixed += text[j];
+    j++;
+  }
+  return { end: j + 1, fixed };
+}
+
+/** Messages, titles, prompts and placeholders written as English literals instead of through l10n.t: "file:line: text". */
+function untranslated(file: string, text: string): string[] {
+  const found: string[] = [];
+  const shown = /\.show(?:Information|Warning|Error)Message\(\s*|\b(?:title|prompt|placeHolder|tooltip):\s*|\.(?:text|tooltip) = /g;
+  for (const m of text.matchAll(shown)) {
+    const at = m.index + m[0].length;
+    if (!`'"\``.includes(text[at] ?? '')) continue;
+    const { fixed } = literalAt(text, at);
+    // Words, not only placeholders, punctuation or a codicon such as $(database).
+    if (/[A-Za-z]{2}/.test(fixed.replace(/\$\([a-z~-]+\)/g, ''))) found.push(`${file}:${text.slice(0, at).split('\n').length}: ${fixed.slice(0, 60)}`);
+  }
+  return found;
+}
+
 describe('l10n: contributed strings in package.nls.json, runtime messages in the l10n bundle (issue 27)', () => {
   it('every string package.json shows is a %key%, and a literal one fails this check', () => {
     assert.deepEqual(literalStrings(pkg), []);
@@ -107,5 +146,20 @@ describe('l10n: contributed strings in package.nls.json, runtime messages in the
       useTranslator(formatMessage);
     }
     assert.equal(l10n.t('Warning: {0}', 'w'), 'Warning: w');
+  });
+  it('every notification, input box, quick pick and progress title of src/extension goes through l10n.t', () => {
+    // The webview's panel titles (panel/panelData.ts) are data the panel and its exports carry, not VS Code UI.
+    const skipped = new Set(['panel/panelData.ts']);
+    const files = (function walk(dir: string): string[] {
+      return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    })(path.join(root, 'src', 'extension'));
+    const found = files.flatMap((f) => {
+      const rel = path.relative(path.join(root, 'src', 'extension'), f).split(path.sep).join('/');
+      return skipped.has(rel) ? [] : untranslated(rel, fs.readFileSync(f, 'utf8'));
+    });
+    assert.deepEqual(found, []);
+    // And the check finds each form.
+    const sample = "w.showErrorMessage(`Durability Lens: ${x} failed`); w.showInputBox({ prompt: 'Name it' }); item.text = '$(database) ok'; item.text = `$(sync~spin) ${a}`; w.showWarningMessage(l10n.t('fine'));";
+    assert.deepEqual(untranslated('f.ts', sample).map((l) => l.replace(/^f\.ts:1: /, '')), ['Durability Lens:  failed', 'Name it', '$(database) ok']);
   });
 });

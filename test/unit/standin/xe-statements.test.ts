@@ -17,6 +17,22 @@ async function writelogKey(s: ReturnType<typeof createStandin>, h: Awaited<Retur
 }
 
 describe('stand-in model: statement and wait events', () => {
+  it("charges each completed statement's cpu_time to the session: sys.dm_exec_sessions.cpu_time (ms) grows with the work", async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const monitor = await connect(s);
+    const workload = await connect(s);
+    const spid = (await rows(s, workload, 'SELECT @@SPID AS spid'))[0]!.spid as number;
+    const cpuOf = async () => (await rows(s, monitor, `SELECT cpu_time FROM sys.dm_exec_sessions WHERE session_id = ${spid}`))[0]!.cpu_time as number;
+    const before = await cpuOf();
+    await exec(s, workload, 'CREATE TABLE dbo.c (v int NOT NULL);');
+    // 1 DECLARE + 1,000 × (INSERT + SET) = 2,001 statements (the WHILE and its BEGIN…END are containers, no event of
+    // their own) at 5 µs each: 10.005 ms, floored to whole ms as the column's int holds it.
+    await exec(s, workload, 'DECLARE @i int = 0;\nWHILE @i < 1000\nBEGIN\n  INSERT INTO dbo.c (v) VALUES (@i);\n  SET @i += 1;\nEND');
+    const after = await cpuOf();
+    assert.equal(after - before, 10);
+    assert.ok(after > 0, 'never a constant 0');
+  });
+
   it('reports each statement with its line and byte offsets, and the WRITELOG wait before the INSERT that committed', async () => {
     const s = createStandin({ speedFactor: 0 });
     const monitor = await connect(s);

@@ -212,4 +212,70 @@ describe('tsql diagnostics precision: round 2 (what the script declares, nested 
       assert.deepEqual(where(text, 'unbalanced-transaction'), []);
     });
   });
+
+  describe('autocommit DML followed by leaving its loop (round 2 FPs, tuning data since round 3)', () => {
+    it('leaves out DML followed by GOTO past the loop, or by the assignment that ends it', () => {
+      const text = script(
+        'DECLARE CurSites CURSOR FOR SELECT site_id FROM dbo.Sites;',
+        'OPEN CurSites;',
+        'FETCH NEXT FROM CurSites INTO @site;',
+        'WHILE @@FETCH_STATUS = 0',
+        'BEGIN',
+        '  IF @site = @target',
+        '  BEGIN',
+        '    UPDATE dbo.Forecast SET value = @v WHERE site_id = @site;',
+        '    GOTO finished;',
+        '  END',
+        '  FETCH NEXT FROM CurSites INTO @site;',
+        'END',
+        'finished:',
+        'CLOSE CurSites;',
+        'GO',
+        'DECLARE @found bit = 0, @id int = 0;',
+        'WHILE @found = 0',
+        'BEGIN',
+        '  SET @id += 1;',
+        '  IF NOT EXISTS (SELECT 1 FROM dbo.Slots WHERE id = @id)',
+        '  BEGIN',
+        '    INSERT INTO dbo.Slots (id) VALUES (@id);',
+        '    SET @found = 1;',
+        '  END',
+        'END');
+      assert.deepEqual(where(text, 'autocommit-dml-in-loop'), []);
+    });
+
+    it('still reports the DML of every iteration: before the test that leaves, and in an inner loop the BREAK does not end', () => {
+      const text = script(
+        'WHILE @@FETCH_STATUS = 0',
+        'BEGIN',
+        '  INSERT INTO dbo.Audit (id) VALUES (@id);',
+        '  IF @id = @last BEGIN BREAK; END',
+        '  WHILE @n < 10000 BEGIN UPDATE dbo.Lines SET qty = 0 WHERE id = @n; SET @n += 1; END',
+        '  FETCH NEXT FROM c INTO @id;',
+        'END',
+        'GO',
+        'WHILE @@FETCH_STATUS = 0',
+        'BEGIN',
+        '  WHILE @n < 10000 BEGIN UPDATE dbo.Lines SET qty = 0 WHERE id = @n; SET @n += 1; END',
+        '  BREAK;',
+        'END',
+        'GO',
+        // GOTO to a label inside the loop continues it: the failure row is written on every failing iteration.
+        'WHILE EXISTS (SELECT 1 FROM #pending)',
+        'BEGIN',
+        '  SELECT TOP (1) @id = id FROM #pending;',
+        '  BEGIN TRY',
+        '    BEGIN TRAN; INSERT INTO dbo.Target (id) VALUES (@id); COMMIT;',
+        '  END TRY',
+        '  BEGIN CATCH',
+        '    ROLLBACK;',
+        '    INSERT INTO dbo.ImportResult (id, ok) VALUES (@id, 0);',
+        '    GOTO NEXTROW;',
+        '  END CATCH',
+        '  NEXTROW:',
+        '  DELETE FROM #pending WHERE id = @id;',
+        'END');
+      assert.deepEqual(where(text, 'autocommit-dml-in-loop'), [[3, 'information'], [5, 'information'], [11, 'information'], [23, 'information']]);
+    });
+  });
 });

@@ -69,6 +69,20 @@ describe('xe aggregates', () => {
     assert.equal(s.flushesPerCommit, 1.5);
   });
 
+  it('leaves a negative or non-finite write_size or duration out of bytes and latencies, with a note (never summed)', () => {
+    const events = [
+      ev('log_flush_complete', 0, { duration: 1000, write_size: 4096 }),
+      ev('log_flush_complete', 1, { duration: 1000, write_size: -409600 }),
+      ev('log_flush_complete', 2, { duration: -5_000_000, write_size: 512 }),
+      ev('log_flush_complete', 3, { duration: 2000, write_size: Infinity }),
+    ];
+    const s = aggregateLogFlushEvents(events, { ...ctx, durationUnit: 'microseconds' });
+    assert.equal(s.flushes, 4, 'the events are still counted');
+    assert.equal(s.bytes, 4096);
+    assert.deepEqual(s.latencyMs, { p50: 1, p95: 1, p99: 1, max: 1 });
+    assert.ok(s.notes.some((n) => n.startsWith('3 events carry a negative or non-finite write_size or duration')), JSON.stringify(s.notes));
+  });
+
   it('buckets write sizes from <512 B to ≥60 KB', () => {
     const sizes = [100, 512, 1000, 4096, 8191, 32768, 61439, 61440, 1_000_000];
     const s = aggregateLogFlushEvents(

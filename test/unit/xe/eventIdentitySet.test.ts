@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EventIdentitySet, eventStamp } from '../../../src/xe/eventIdentitySet';
+import { EventIdentitySet } from '../../../src/xe/eventIdentitySet';
 
 describe('xe event identity set (de-duplication by event_sequence, timestamp, name and session_id)', () => {
   it('answers exactly as a Set of (sequence, time, tag) would: integers, -0, bigint text, floats, restarts (property)', () => {
@@ -56,9 +56,20 @@ describe('xe event identity set (de-duplication by event_sequence, timestamp, na
 
   it('stamps: the same name and session_id give the same tag; another session or event another tag', () => {
     const t = new Date('2024-01-01T00:00:00.001Z');
-    assert.deepEqual(eventStamp('sql_statement_completed', t, 55), eventStamp('sql_statement_completed', t, 55));
-    assert.notEqual(eventStamp('sql_statement_completed', t, 55).tag, eventStamp('sql_statement_completed', t, 71).tag);
-    assert.notEqual(eventStamp('sql_statement_completed', t, 55).tag, eventStamp('sp_statement_completed', t, 55).tag);
-    assert.ok(Number.isNaN(eventStamp('x', null, undefined).time));
+    const s = new EventIdentitySet();
+    assert.deepEqual(s.stamp('sql_statement_completed', t, 55), s.stamp('sql_statement_completed', t, 55));
+    assert.notEqual(s.stamp('sql_statement_completed', t, 55).tag, s.stamp('sql_statement_completed', t, 71).tag);
+    assert.notEqual(s.stamp('sql_statement_completed', t, 55).tag, s.stamp('sp_statement_completed', t, 55).tag);
+    assert.equal(s.stamp('x', t, undefined).tag, s.stamp('x', t, null).tag, 'no session_id action: one identity');
+    assert.ok(Number.isNaN(s.stamp('x', null, undefined).time));
+  });
+
+  it('two events that differ only in a session whose name + id collided under the former 32-bit hash are both kept', () => {
+    // FNV-1a("log_flush_complete\0" + id) is equal for 86918 and 280644: the former tag dropped the second as a duplicate.
+    const t = new Date('2024-01-01T00:00:00.001Z');
+    const s = new EventIdentitySet();
+    assert.equal(s.add(5, s.stamp('log_flush_complete', t, 86918)), true);
+    assert.equal(s.add(5, s.stamp('log_flush_complete', t, 280644)), true, 'another session: another event');
+    assert.equal(s.add(5, s.stamp('log_flush_complete', t, 280644)), false, 'the same event again is a duplicate');
   });
 });
