@@ -28,7 +28,8 @@ module.exports = [
   // entry.ts times activation around extension.ts; the driver is a chunk of its own (dist/extension.driver.js).
   nodeBundle('extension', './src/extension/entry.ts'),
   nodeBundle('server', './src/server/server.ts'),
-  // One file for the CLI (the npm bin ships dist/cli.js alone): dynamic imports stay in it, evaluated on first use.
+  // The CLI: dist/cli.js (dispatch and `analyze`) and dist/cli.commands.js, the commands that connect, loaded when one
+  // runs (src/cli/commands/index.ts). Other dynamic imports (the driver, the MCP server) stay inside their chunk.
   nodeBundle('cli', './src/cli/main.ts', { module: { rules: [tsRule], parser: { javascript: { dynamicImportMode: 'eager' } } } }),
   {
     name: 'webview',

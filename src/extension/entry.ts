@@ -7,7 +7,7 @@ import implementation = require('./extension');
 const codeLoadingMs = performance.now() - loadStartMs;
 
 import type * as vscode from 'vscode';
-import type { ActivationTiming, DurabilityLensApi } from './extension';
+import type { ActivationTiming, DurabilityLensApi } from './api';
 
 export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi & { activationTiming: ActivationTiming }> {
   const activateStartMs = performance.now();

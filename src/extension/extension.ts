@@ -1,29 +1,18 @@
-// Extension entry point: the language client, output channel and language-status item, the connection UI
-// (profiles, SecretStorage, status bar), the profiling/comparison commands and the comparison panel.
+// Activation: the output channel, the language-status item and the language client, and stand-ins for what the
+// features chunk (features.ts: connections, profiling, the panel, history, traces, agent tools) registers. Activation
+// loads only this module and the few it imports; the language client and the features are chunks of their own,
+// loaded after activate() returns (or at once when a command, a restored panel or an agent tool needs the features).
 import * as vscode from 'vscode';
-import { KeyValueRestoreJournal, setJournalOwnerSession } from '../profile/restoreJournal';
 import type { DatabaseContextParams } from '../shared/protocol';
-import { registerCommands, ProfilingController, StatementHints, registerReadinessCommand } from './profiling';
-import { registerWalkthrough } from './walkthrough';
-import { useTranslator } from './l10n';
-import { registerConnectionCommands, ConnectionManager, ConnectionStore, type ActiveConnection } from './connections';
+import type { DurabilityLensApi } from './api';
+import { PANEL_VIEW_TYPE } from '../shared/webviewProtocol';
+import { l10n, useTranslator } from './l10n';
 import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
-import { ComparisonPanels } from './panel';
-import { ProcedureParameterStore, ProcedureRunner } from './procedures';
-import { AdhocTrace, RecordingWindow } from './recording';
-import { ConsentCommands, HistoryCommands, RecordingCommands } from './commandIds';
-import { ConsentGate, ConsentStore } from './consent';
-import { registerHistoryCommands, RunHistory } from './history';
-import { offerOrphanCleanup, HEARTBEAT_MS, SessionLedger } from './sessions';
-import { currentRunSettings } from './runOptions';
-import { registerHeaviestLogWriters } from './topLog';
-import { registerLmTools } from './lm';
-import { registerMssqlCommands } from './mssql';
-import { l10n } from './l10n';
+import { activationTargets, registerCommandStandIns, registerPanelSerializer, registerToolStandIns } from './deferred';
+import type { Features } from './features';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
-let profiling: ProfilingController | undefined;
-let adhocTrace: AdhocTrace | undefined;
+let features: Promise<Features> | undefined;
 
 /**
  * Deactivation's whole budget: VS Code gives deactivate() about 5 s before it stops the extension host, so the
@@ -31,20 +20,8 @@ let adhocTrace: AdhocTrace | undefined;
  */
 export const DEACTIVATE_BUDGET_MS = 4_500;
 
-/** How long activation took, as VS Code's Running Extensions view splits it (entry.ts measures it). */
-export interface ActivationTiming {
-  /** Evaluating the bundle's modules, before activate() was called. */
-  codeLoadingMs: number;
-  /** activate() until its promise resolved (the language server starts after that, in the background). */
-  activateMs: number;
-  totalMs: number;
-}
-
-/** What other parts of the extension use: the output channel and a way to tell the server the database context. */
-export interface DurabilityLensApi {
-  output: vscode.LogOutputChannel;
-  setDatabaseContext(context: DatabaseContextParams | null): Promise<void>;
-}
+/** The next turn of the event loop: a bundled import() of a chunk evaluates it at once, inside the caller's turn. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi> {
   // Runtime text (uiText.ts and the modules that use l10n.t) in the display language: package.json "l10n" bundles.
@@ -56,10 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
 
   // The server keeps the database context in memory; after a crash the client restarts it, so it is sent again.
   let database: DatabaseContextParams | null = null;
-  // Loaded and started after activate() returns (a chunk of its own): lenses and diagnostics arrive when it runs,
-  // and the language status item says "starting" until then.
-  // (A bundled import() of a chunk evaluates it at once, so it waits for the next turn of the event loop.)
-  const service: Promise<LanguageService | undefined> = new Promise<void>((resolve) => setImmediate(resolve))
+  // Lenses and diagnostics arrive when the server runs; the language status item says "starting" until then.
+  const service: Promise<LanguageService | undefined> = nextTurn()
     .then(loadLanguageClient)
     .then(({ startLanguageService }) => startLanguageService(context, output, (state) => status.setState(state), () => database))
     .catch((error: unknown) => {
@@ -73,83 +48,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<Durabi
     status.setDatabase(next);
     await (await service)?.setDatabaseContext(next);
   };
+  const api: DurabilityLensApi = { output, setDatabaseContext };
 
-  // The journal lives in globalState: a comparison interrupted in one window is offered for restore in the next.
-  // Its entries name this window, so recovery can tell them from a run still going in another.
-  setJournalOwnerSession(String(vscode.env.sessionId));
-  const journal = new KeyValueRestoreJournal(context.globalState);
-  const store = new ConnectionStore(context.secrets);
-  const connections = new ConnectionManager(store, output, journal, setDatabaseContext);
-  // "Copy GRANTs" of an opened comparison file grants to the connected login, never to one the file names.
-  const panels = new ComparisonPanels(context, () => connections.current?.preflight ?? null);
-  // Per workspace, bounded by durabilityLens.history.size (read at each add, so a change applies at the next run).
-  const history = new RunHistory(context.workspaceState, () => currentRunSettings().historySize);
-  // Which window owns which event session (globalState: shared by this machine's windows), with a heartbeat.
-  const ledger = new SessionLedger(context.globalState);
-  const heartbeat = setInterval(() => void ledger.heartbeat(), HEARTBEAT_MS);
-  context.subscriptions.push({ dispose: () => clearInterval(heartbeat) });
-  // Per-statement figures of the last run at the end of its hot lines (issue 16); cleared when the document changes.
-  const hints = new StatementHints();
-  context.subscriptions.push(hints);
-  // What the user confirmed to run (file, text, connection), per workspace; an edit of the file revokes it.
-  const consent = new ConsentGate(new ConsentStore(context.workspaceState), output);
-  profiling = new ProfilingController(output, connections, panels, journal, history, ledger, hints, consent);
-  const trace = new AdhocTrace({ output, connections, panels, history, ledger });
-  adhocTrace = trace;
-  const recording = new RecordingWindow({ output, connections, panels, history, ledger });
-  const controller = profiling;
-  const checkOrphans = (active: ActiveConnection, reportNone: boolean) => {
-    const source = connections.connectionSource();
-    if (!source) return Promise.resolve();
-    if (controller.isRunning) {
-      // A run's own session would look like a leftover while it runs: look again at the next connect.
-      if (reportNone) void vscode.window.showInformationMessage(l10n.t('Durability Lens: a run is in progress; look for leftover event sessions after it ends.'));
-      return Promise.resolve();
-    }
-    const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
-    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone, ledger }).then(() => undefined);
+  // Every command that can activate the extension exists from here on; the features replace these stand-ins.
+  const manifest = context.extension.packageJSON as { activationEvents?: string[] };
+  const standIns = registerCommandStandIns(activationTargets(manifest, 'onCommand:'), () => loadFeatures());
+  context.subscriptions.push(standIns);
+  let loading: Promise<Features> | undefined;
+  const loadFeatures = (): Promise<Features> => {
+    loading ??= import(/* webpackChunkName: "features" */ './features').then(({ activateFeatures }) => {
+      standIns.dispose();
+      return activateFeatures(context, api);
+    });
+    return loading;
   };
   context.subscriptions.push(
-    connections,
-    panels,
-    profiling,
-    trace,
-    ...registerCommands(output, profiling),
-    // Parameter values live in workspaceState (values only, checked against the types at each use; never SQL text).
-    ...new ProcedureRunner(output, connections, profiling, new ProcedureParameterStore(context.workspaceState)).register(),
-    ...registerWalkthrough(context.extensionUri),
-    ...registerConnectionCommands(store, connections, output),
-    // The mssql extension's connection (Connection Sharing API) and the agent tools (issue 31).
-    ...registerMssqlCommands({ store, connections, output, extensionId: context.extension.id }),
-    ...registerLmTools({ output, controller, connections, history }),
-    ...registerHistoryCommands(history, panels),
-    registerReadinessCommand(connections, output),
-    ...registerHeaviestLogWriters(connections, output, history),
-    vscode.commands.registerCommand(HistoryCommands.startLogFlushTrace, () => trace.start()),
-    vscode.commands.registerCommand(HistoryCommands.stopLogFlushTrace, () => trace.stop()),
-    recording,
-    vscode.commands.registerCommand(RecordingCommands.startRecording, () => recording.start()),
-    vscode.commands.registerCommand(RecordingCommands.stopRecording, () => recording.stop()),
-    vscode.commands.registerCommand(ConsentCommands.forgetRunConfirmations, async () => {
-      const files = consent.store.files().length;
-      await consent.store.revokeAll();
-      void vscode.window.showInformationMessage(files === 1 ? l10n.t('Durability Lens: forgot the run confirmations of 1 file in this workspace; the next run that changes data or schema shows its text again.') : l10n.t('Durability Lens: forgot the run confirmations of {0} files in this workspace; the next run that changes data or schema shows its text again.', files));
-    }),
-    vscode.commands.registerCommand(HistoryCommands.dropLeftoverSessions, async () => {
-      if (!connections.current && !(await connections.connect())) return;
-      await checkOrphans(connections.current!, true);
-    }),
-    // Not awaited: the prompt is modal and must not hold up the connect command.
-    connections.onDidConnect((active) => void checkOrphans(active, false)),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('durabilityLens.history.size')) void history.trim();
-    }),
+    registerPanelSerializer(PANEL_VIEW_TYPE, loadFeatures),
+    ...registerToolStandIns(activationTargets(manifest, 'onLanguageModelTool:'), loadFeatures, output),
   );
-
-  // Not awaited: the prompt is modal and activation must not wait for the user.
-  void connections.offerPendingRestores();
-
-  return { output, setDatabaseContext };
+  // The connection status item, the offer to restore what an interrupted comparison left, Heaviest Log Writers:
+  // the features start them in the next turn, unless a command asked for them sooner.
+  features = nextTurn().then(loadFeatures);
+  features.catch((error: unknown) => {
+    output.error(`Durability Lens did not load its commands: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(l10n.t('Durability Lens did not load its commands: {0}', error instanceof Error ? error.message : String(error)));
+  });
+  return api;
 }
 
 export async function deactivate(): Promise<void> {
@@ -159,14 +83,10 @@ export async function deactivate(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
   };
-  const controller = profiling;
-  profiling = undefined;
-  // First the running comparison: it cancels, closes its workload session and restores DELAYED_DURABILITY.
-  if (controller) await controller.stop(left());
-  const trace = adhocTrace;
-  adhocTrace = undefined;
-  // Then an ad-hoc trace must not outlive the window: stop and drop it in what is left of the budget.
-  if (trace) await within(trace.shutdown());
+  const loaded = features;
+  features = undefined;
+  // The running comparison restores DELAYED_DURABILITY first, then the ad-hoc trace is dropped (features.ts).
+  if (loaded) await loaded.then((f) => f.stop(left), () => undefined);
   const service = languageService;
   languageService = undefined;
   if (service) await within(service.then((running) => running?.stop()));

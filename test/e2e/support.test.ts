@@ -57,7 +57,7 @@ describe('e2e harness', () => {
   });
 
   describe('vsixContentProblems', () => {
-    const good = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension.driver.js', 'extension/dist/extension.languageClient.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/samples/s1.sql'];
+    const good = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension.features.js', 'extension/dist/extension.driver.js', 'extension/dist/extension.languageClient.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/samples/s1.sql'];
     it('accepts bundles, manifest and samples', () => {
       assert.deepEqual(vsixContentProblems(good), []);
     });

@@ -1,2 +1,2 @@
 // The language-model tools (Copilot agent mode): what the extension registers.
-export { registerLmTools } from './lmTools';
+export { lmToolImplementations, registerLmTools } from './lmTools';

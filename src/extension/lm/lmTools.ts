@@ -222,6 +222,16 @@ function traceOffProblem(input: RunToolInput): string | null {
   return `"traceOverheadRuns" measures what the per-statement trace costs, and the user's setting ${off}, so there is no trace to measure. Nothing was run. Ask again without traceOverheadRuns, or the user turns the setting back on.`;
 }
 
+/** The four tools' implementations by tool name (package.json's languageModelTools names). */
+export function lmToolImplementations(deps: LmToolDeps): Record<string, vscode.LanguageModelTool<never>> {
+  return {
+    [AgentTools.analyzeFile]: new AnalyzeFileTool() as vscode.LanguageModelTool<never>,
+    [AgentTools.getResults]: new GetResultsTool(deps) as vscode.LanguageModelTool<never>,
+    [AgentTools.profile]: new RunTool(deps, 'profile') as vscode.LanguageModelTool<never>,
+    [AgentTools.compareDurability]: new RunTool(deps, 'compare') as vscode.LanguageModelTool<never>,
+  };
+}
+
 /** Registers the four tools; none when this VS Code has no language-model tool API. */
 export function registerLmTools(deps: LmToolDeps): vscode.Disposable[] {
   const lm = (vscode as { lm?: { registerTool?: typeof vscode.lm.registerTool } }).lm;
@@ -229,11 +239,6 @@ export function registerLmTools(deps: LmToolDeps): vscode.Disposable[] {
     deps.output.info('This VS Code has no language-model tool API (vscode.lm.registerTool): the Durability Lens agent tools are not registered.');
     return [];
   }
-  const implementations: Record<string, vscode.LanguageModelTool<never>> = {
-    [AgentTools.analyzeFile]: new AnalyzeFileTool() as vscode.LanguageModelTool<never>,
-    [AgentTools.getResults]: new GetResultsTool(deps) as vscode.LanguageModelTool<never>,
-    [AgentTools.profile]: new RunTool(deps, 'profile') as vscode.LanguageModelTool<never>,
-    [AgentTools.compareDurability]: new RunTool(deps, 'compare') as vscode.LanguageModelTool<never>,
-  };
+  const implementations = lmToolImplementations(deps);
   return AGENT_TOOLS.map((t) => lm.registerTool!(t.name, implementations[t.name]!));
 }

@@ -26,20 +26,20 @@ export class ComparisonPanels implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     /** The connected login and database user (the preflight's): who "Copy GRANTs" of a comparison file grants to. */
     private readonly principal: () => { loginName: string; userName: string } | null = () => null,
-  ) {
-    this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel, state: unknown) => {
-          // workspaceState is written on every show(); the webview's own state is persisted only when the window
-          // shuts down, so after a plain reload it can hold an older result. It is the fallback, not the source.
-          const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
-          this.data = context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? fromState;
-          this.runs = [];
-          this.comparison = null;
-          this.attach(panel);
-        },
-      }),
-    );
+  ) {}
+
+  /**
+   * A panel VS Code restores after a reload re-renders the last shown data (the extension's webview serializer,
+   * registered at activation by extension.ts, calls this).
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    // workspaceState is written on every show(); the webview's own state is persisted only when the window
+    // shuts down, so after a plain reload it can hold an older result. It is the fallback, not the source.
+    const fromState = (state as { data?: PanelData } | undefined)?.data ?? null;
+    this.data = this.context.workspaceState.get<PanelData>(PANEL_STATE_KEY) ?? fromState;
+    this.runs = [];
+    this.comparison = null;
+    this.attach(panel);
   }
 
   private roots(): vscode.Uri[] {

@@ -32,7 +32,7 @@ export function zipEntryNames(archive: Buffer): string[] {
 /** Problems with a VSIX's file list; empty when it holds the bundles and nothing that should stay out. */
 export function vsixContentProblems(names: readonly string[]): string[] {
   const problems: string[] = [];
-  for (const bundle of ['extension/dist/extension.js', 'extension/dist/extension.driver.js', 'extension/dist/extension.languageClient.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/package.json']) {
+  for (const bundle of ['extension/dist/extension.js', 'extension/dist/extension.features.js', 'extension/dist/extension.driver.js', 'extension/dist/extension.languageClient.js', 'extension/dist/server.js', 'extension/dist/webview.js', 'extension/package.json']) {
     if (!names.includes(bundle)) problems.push(`missing ${bundle}`);
   }
   const forbidden: [RegExp, string][] = [

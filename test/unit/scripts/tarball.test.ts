@@ -22,10 +22,10 @@ describe('release: the npm tarball of the CLI (issue 27)', function () {
   it('package.json is publishable: not private, a bin, a files list, a prepack that builds the CLI bundle', () => {
     assert.equal(pkg.private, undefined);
     assert.deepEqual(pkg.bin, { 'durability-lens': './bin/durability-lens' });
-    assert.ok(Array.isArray(pkg.files) && pkg.files.includes('dist/cli.js') && pkg.files.includes('bin/durability-lens'));
+    assert.ok(Array.isArray(pkg.files) && pkg.files.includes('dist/cli.js') && pkg.files.includes('dist/cli.commands.js') && pkg.files.includes('bin/durability-lens'));
     assert.match(pkg.scripts.prepack, /webpack --mode production --config-name cli/);
     assert.equal(pkg.engines.node, '>=18', 'the launcher starts on Node 18; the connected commands say they need 22');
-    // Everything the CLI runs is inside dist/cli.js: installing the tarball installs nothing else.
+    // Everything the CLI runs is inside dist/cli.js and dist/cli.commands.js: installing the tarball installs nothing else.
     assert.deepEqual(Object.keys(pkg.dependencies ?? {}), []);
     assert.deepEqual(Object.keys(pkg.optionalDependencies ?? {}), []);
     assert.equal(pkg.repository, undefined, 'no made-up repository address (the release workflow sets the real one)');
@@ -34,7 +34,7 @@ describe('release: the npm tarball of the CLI (issue 27)', function () {
   it('holds the launcher, the CLI bundle, the samples and the docs — no sources, tests, source maps or extension bundles', () => {
     const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => f.endsWith('.sql')).map((f) => `samples/${f}`);
     const docs = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/durability-lens', 'dist/cli.js', 'dist/cli.js.LICENSE.txt', 'package.json', ...samples, ...docs].sort();
+    const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/durability-lens', 'dist/cli.commands.js', 'dist/cli.commands.js.LICENSE.txt', 'dist/cli.js', 'package.json', ...samples, ...docs].sort();
     assert.deepEqual(packed.files, expected);
     assert.ok(fs.statSync(packed.tarball).size < 2_000_000, `${fs.statSync(packed.tarball).size} bytes`);
   });

@@ -55,7 +55,7 @@ describe('release: the VSIX (issue 27)', function () {
   });
 
   it('leaves out the CLI package and the Action (the npm tarball and the repository have them)', () => {
-    for (const name of ['extension/action.yml', 'extension/bin/durability-lens', 'extension/dist/cli.js']) assert.ok(!names.includes(name), name);
+    for (const name of ['extension/action.yml', 'extension/bin/durability-lens', 'extension/dist/cli.js', 'extension/dist/cli.commands.js']) assert.ok(!names.includes(name), name);
     assert.ok(!names.some((n) => n.startsWith('extension/scripts/') || n.startsWith('extension/.github/')));
   });
 

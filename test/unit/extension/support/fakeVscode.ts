@@ -70,6 +70,8 @@ export class FakeVscode {
    * returns their result; getCommands lists them. Other ids are only recorded, as before.
    */
   externalCommands = new Map<string, (...args: unknown[]) => unknown>();
+  /** Commands the code under test registered (vscode.commands.registerCommand), by id; dispose() removes one. */
+  registeredCommands = new Map<string, (...args: unknown[]) => unknown>();
   /** Other installed extensions by id (vscode.extensions.getExtension). */
   extensions = new Map<string, { id: string; packageJSON: Record<string, unknown>; isActive: boolean; activate(): Promise<unknown>; exports?: unknown }>();
   /** Language-model tools registered through vscode.lm.registerTool, by name; null: this VS Code has no lm API. */
@@ -158,6 +160,7 @@ export class FakeVscode {
       return self.messageAnswers.shift();
     };
     return {
+      Disposable: { from: (...all: { dispose(): unknown }[]) => ({ dispose: () => all.forEach((d) => d.dispose()) }) },
       Position,
       Range,
       Selection,
@@ -197,7 +200,10 @@ export class FakeVscode {
           return handler ? handler(...args) : undefined;
         },
         getCommands: async () => [...self.externalCommands.keys()],
-        registerCommand: () => ({ dispose() {} }),
+        registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
+          self.registeredCommands.set(id, handler);
+          return { dispose: () => void (self.registeredCommands.get(id) === handler && self.registeredCommands.delete(id)) };
+        },
       },
       extensions: { getExtension: (id: string) => self.extensions.get(id) },
       get lm() {
@@ -357,6 +363,7 @@ export class FakeVscode {
     this.previews = [];
     this.commandsRun = [];
     this.externalCommands.clear();
+    this.registeredCommands.clear();
     this.extensions.clear();
     this.lmTools = new Map();
     this.activeEditor = undefined;

@@ -1,0 +1,19 @@
+// What the extension hands out from activate() (VS Code's extension API: the end-to-end suite reads it) and what
+// its parts share: the output channel and a way to tell the language server the database context.
+import type * as vscode from 'vscode';
+import type { DatabaseContextParams } from '../shared/protocol';
+
+/** How long activation took, as VS Code's Running Extensions view splits it (entry.ts measures it). */
+export interface ActivationTiming {
+  /** Evaluating the bundle's modules, before activate() was called. */
+  codeLoadingMs: number;
+  /** activate() until its promise resolved (the language server and the features load after that). */
+  activateMs: number;
+  totalMs: number;
+}
+
+/** What other parts of the extension use: the output channel and a way to tell the server the database context. */
+export interface DurabilityLensApi {
+  output: vscode.LogOutputChannel;
+  setDatabaseContext(context: DatabaseContextParams | null): Promise<void>;
+}
