@@ -48,9 +48,10 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
     await traces.start(preflight, planning);
     await run.startSampler(before);
     await run.run(before);
-    sampled = await run.stopSampler();
+    await run.pauseSampler();
     progress(ctx, 'snapshot-after');
     const { after, endOfRun } = await takeAfterSnapshot(ctx, snapshotTarget, before, traces, notes);
+    sampled = await run.stopSampler(after);
     delayedDurabilityAfter = after.delayedDurabilityNow ?? null;
     // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
     // the session); server waits beyond the top 100 are summed in `others`.
