@@ -22,12 +22,17 @@ export interface ConnectOptions {
  * Low-impact session for diagnostics (the pattern vscode-mssql uses on its diagnostic connections):
  * give up on locks after a few seconds, be the deadlock victim, and don't send row counts.
  * Sent as a plain batch so the SET options stay in force for the whole session.
+ * The same request names the database the monitor logged in to and its DELAYED_DURABILITY (the columns of the
+ * profile's target read, profile/runContext.ts), so a run that just opened the monitor needs no request for them:
+ * DB_ID()/DB_NAME() name the current database (Learn: db-id-transact-sql, db-name-transact-sql), and "the database to
+ * which the caller is connected can always be viewed in sys.databases" (Learn: sys-databases-transact-sql).
  */
 function monitorSetupSql(lockTimeoutMs: number): string {
   return `SET NOCOUNT ON;
 SET LOCK_TIMEOUT ${Math.max(0, Math.trunc(lockTimeoutMs))};
 SET DEADLOCK_PRIORITY LOW;
-SELECT @@SPID AS spid;`;
+SELECT @@SPID AS spid, DB_ID() AS database_id, DB_NAME() AS database_name,
+  (SELECT d.delayed_durability_desc FROM sys.databases AS d WHERE d.database_id = DB_ID()) AS delayed_durability_desc;`;
 }
 
 const WORKLOAD_SETUP_SQL = 'SELECT @@SPID AS spid;';
@@ -178,6 +183,7 @@ export async function connect(profile: ConnectionProfile, secret: string | undef
     const setup = options.role === 'monitor' ? monitorSetupSql(options.lockTimeoutMs ?? 5000) : WORKLOAD_SETUP_SQL;
     const rows = await session.query(setup);
     session.spid = Number(rows[0]?.spid ?? 0);
+    if (options.role === 'monitor') session.atLogin = rows[0] ?? null;
 
     if (profile.encrypt !== false) {
       const verdict = await verifyEncryption(session, profile.encrypt, sawTls);

@@ -61,6 +61,11 @@ export class TediousSession implements SqlSession {
   readonly databaseHistory: string[] = [];
   /** When encrypted: 'verified' (trusted issuer, host name, dates), 'pinned' (the profile's fingerprint) or 'not-verified'. */
   certificate: 'verified' | 'pinned' | 'not-verified' | null = null;
+  /**
+   * Monitor only: the setup request's row (spid, database_id, database_name, delayed_durability_desc) as read right
+   * after the login (connect.ts); null on a workload session. It describes the moment of the login, not now.
+   */
+  atLogin: Row | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 

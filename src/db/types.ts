@@ -115,6 +115,8 @@ export interface SqlSession extends SqlClient {
   readonly databaseHistory?: readonly string[];
   /** How the certificate was checked when encrypted (src/db/connect.ts CertificateCheck); absent on test doubles. */
   readonly certificate?: 'verified' | 'pinned' | 'not-verified' | null;
+  /** A monitor's setup row read at login (src/db/connect.ts): its database and DELAYED_DURABILITY then; absent on test doubles. */
+  readonly atLogin?: Row | null;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
-// One measured run on open sessions, step by step: preflight (MONITOR) → before snapshot → both event sessions start
-// (runTraces.ts) → sampler and the user's batches (WORKLOAD, runWorkload.ts) → after snapshot with the traces' STOPs
-// (also after a cancel) → traces read → sessions dropped in finally → diff → RunResult (runResult.ts).
+// One measured run on open sessions, step by step: preflight (MONITOR) → before snapshot with both event sessions'
+// start (runTraces.ts) → sampler and the user's batches (WORKLOAD, runWorkload.ts) → after snapshot with the traces'
+// STOPs (also after a cancel) → traces read → sessions dropped in finally → diff → RunResult (runResult.ts).
 import { prefetch } from '../db/batch';
 import type { SqlClient, WorkloadBatch } from '../db/types';
 import { captureSnapshot, diffSnapshots, identifyWithPreflight, snapshotQueries, type PreflightResult, type ServerIdentity, type Snapshot, type SnapshotDiff } from '../probes';
@@ -23,7 +23,7 @@ type SnapshotTarget = Parameters<typeof captureSnapshot>[1];
  * cancel before the before-snapshot throws ProfileCancelledError.
  */
 export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatch[], options: MeasureOptions = {}): Promise<RunResult> {
-  const { workload, monitor, target, signal } = ctx;
+  const { workload, target, signal } = ctx;
   const startedAt = new Date().toISOString();
   const notes: string[] = [];
   const extraMissing: MissingMeasurement[] = [];
@@ -35,22 +35,24 @@ export async function measureRun(ctx: RunContext, batches: readonly WorkloadBatc
 
   // In a concurrency run the session rows describe session 1; the sessions' summed WRITELOG is in `concurrency`.
   const snapshotTarget: SnapshotTarget = { databaseId: target.databaseId, databaseName: target.databaseName, workloadSpid: ctx.concurrent?.sessions[0]?.spid ?? workload.spid };
-  progress(ctx, 'snapshot-before');
-  // One round trip each (db/batch.ts); the identity tells which probes to compose.
-  const before = await captureSnapshot(monitor, snapshotTarget, { identity });
-  throwIfAborted(signal);
+  // Planned from the preflight's answers: nothing is created yet.
+  await traces.prepare(preflight, planning);
 
   const run = new WorkloadStep(ctx, batches, notes);
+  let before: Snapshot;
   let sampled: SamplerResult | null;
   let diff: SnapshotDiff;
   let delayedDurabilityAfter: DurabilityMode | null = null;
   try {
-    await traces.start(preflight, planning);
+    progress(ctx, 'snapshot-before');
+    before = await takeBeforeSnapshot(ctx, snapshotTarget, identity, traces);
+    throwIfAborted(signal);
     await run.startSampler(before);
     await run.run(before);
-    sampled = await run.stopSampler();
+    await run.pauseSampler();
     progress(ctx, 'snapshot-after');
     const { after, endOfRun } = await takeAfterSnapshot(ctx, snapshotTarget, before, traces, notes);
+    sampled = await run.stopSampler(after);
     delayedDurabilityAfter = after.delayedDurabilityNow ?? null;
     // One diff serves the trace's counter cross-check and the result. Session waits unabridged (every wait type of
     // the session); server waits beyond the top 100 are summed in `others`.
@@ -100,6 +102,24 @@ async function readPreflight(ctx: RunContext, planningReads: Parameters<typeof i
     notes.push(`The permission preflight failed (${(err as Error).message}); each measurement reports for itself.`);
     return { preflight: null, identity: undefined, planning: ctx.monitor };
   }
+}
+
+/**
+ * The before-snapshot, then both event sessions' CREATE + START: one request when the identity (from the preflight)
+ * plans the snapshot (db/batch.ts; the snapshot's reads come first in it, so they still precede the sessions). The
+ * sessions are started from its answers before anything else is read from them, so a failure after the request still
+ * leaves them marked as possibly existing: the caller's finally drops them. Without the identity (a comparison's runs
+ * read it once, before) the snapshot identifies the server first and the sessions start in a request of their own.
+ */
+async function takeBeforeSnapshot(ctx: RunContext, snapshotTarget: SnapshotTarget, identity: ServerIdentity | undefined, traces: RunTraces): Promise<Snapshot> {
+  if (!identity) {
+    const before = await captureSnapshot(ctx.monitor, snapshotTarget, {});
+    await traces.start();
+    return before;
+  }
+  const startOfRun = await prefetch(ctx.monitor, [...snapshotQueries(snapshotTarget, identity), ...traces.startQueries()]);
+  await traces.start(startOfRun);
+  return captureSnapshot(startOfRun, snapshotTarget, { identity });
 }
 
 /**

@@ -94,7 +94,8 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
     } else {
       ({ workload, monitor } = options.connections);
     }
-    const target = await readTargetDatabase(monitor);
+    // A monitor opened here read its database and DELAYED_DURABILITY with its login (before any setup runs).
+    const target = await readTargetDatabase(monitor, { fresh: owned });
     const source = owned ? (options.connections as ConnectionSource) : null;
     const sessions = options.sessions;
     if (sessions !== undefined) {

@@ -1,6 +1,6 @@
 // What one measured run stands on: the open sessions and the target database (RunContext, built once by the caller
 // and reused across a comparison's runs), its options, how a cancel before measuring surfaces, and progress steps.
-import type { SqlClient, SqlSession } from '../db/types';
+import type { Row, SqlClient, SqlSession } from '../db/types';
 import type { BenignWaitOptions, PreflightResult } from '../probes';
 import { durabilityOfDesc } from '../probes/databaseInfo';
 import { num, text } from '../probes/values';
@@ -46,8 +46,12 @@ export interface TargetDatabase {
   delayedDurability?: DurabilityMode | null;
 }
 
-export async function readTargetDatabase(monitor: SqlClient): Promise<TargetDatabase> {
-  const row = (await monitor.query(TARGET_DATABASE_SQL))[0] ?? {};
+/**
+ * Reads the target database on the monitor. `fresh`: the monitor was opened just now (for this run), so the row its
+ * login read (src/db/connect.ts, the same columns) still holds and no request is needed; an older session is asked.
+ */
+export async function readTargetDatabase(monitor: SqlClient & { readonly atLogin?: Row | null }, options: { fresh?: boolean } = {}): Promise<TargetDatabase> {
+  const row = (options.fresh && monitor.atLogin ? monitor.atLogin : (await monitor.query(TARGET_DATABASE_SQL))[0]) ?? {};
   const databaseId = num(row.database_id);
   const databaseName = text(row.database_name);
   if (databaseId === null || databaseName === null) throw new Error('The monitor connection could not read DB_ID()/DB_NAME().');

@@ -31,6 +31,8 @@ export class RunTraces {
   logFlushTrace: LogFlushTrace | null = null;
   statements: StatementFigure[] = [];
   statementAttribution: StatementAttribution | null = null;
+  /** The log-flush trace was wanted and allowed: start() reports the 'xe-start' step. */
+  private startsLogFlush = false;
 
   constructor(
     private readonly ctx: RunContext,
@@ -44,11 +46,10 @@ export class RunTraces {
   }
 
   /**
-   * Plans both sessions and starts them in one request, each START only after its own CREATE worked, each session in
-   * its own TRY block (db/batch.ts): the statement session's failure leaves the log-flush session running. `planning`
-   * may hold the planning reads' answers (composed into the preflight's request).
+   * Plans both sessions (nothing changes on the server). `planning` may hold the planning reads' answers (composed
+   * into the preflight's request).
    */
-  async start(preflight: PreflightResult | null | undefined, planning: SqlClient): Promise<void> {
+  async prepare(preflight: PreflightResult | null | undefined, planning: SqlClient): Promise<void> {
     const { ctx, missing } = this;
     const { monitor, workload } = ctx;
     const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
@@ -58,7 +59,7 @@ export class RunTraces {
     } else if (xeMissing) {
       missing.push({ measurement: 'extendedEvents', reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant });
     } else {
-      progress(ctx, 'xe-start');
+      this.startsLogFlush = true;
       if (preflight !== undefined && planning === monitor) planning = await prefetch(monitor, this.planningReads);
       try {
         this.logFlush = await LogFlushSession.prepare(monitor, { ...traceOptions, sessionName: ctx.xe?.sessionName }, planning);
@@ -79,14 +80,32 @@ export class RunTraces {
     // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup see
     // it as that run's companion, not a leftover.
     const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
+    this.statement = await prepareStatementTrace(monitor, workload.spid, this.logFlush?.plan.platform, statementsRefused, ctx.xe?.target, statementName(this.logFlush?.name ?? ctx.xe?.sessionName), planning);
+  }
+
+  /** Both prepared sessions' CREATE + START, each START only after its own CREATE worked, each session in its own TRY block (db/batch.ts). */
+  startQueries(): PlannedQuery[] {
+    const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
+    return [...(this.logFlush?.startQueries() ?? []), ...(prepared ? prepared.startQueries() : [])];
+  }
+
+  /**
+   * Starts what prepare() planned, in one request (or none: `answers` may hold the startQueries() answers, composed
+   * into the before-snapshot's request). The statement session's failure leaves the log-flush session running.
+   */
+  async start(answers: SqlClient = this.ctx.monitor): Promise<void> {
+    const { ctx, missing } = this;
+    const { monitor, workload } = ctx;
+    const traceOptions = { databaseId: ctx.target.databaseId, target: ctx.xe?.target };
+    const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
+    if (this.startsLogFlush) progress(ctx, 'xe-start');
     let trace = this.logFlush;
-    this.statement = await prepareStatementTrace(monitor, workload.spid, trace?.plan.platform, statementsRefused, ctx.xe?.target, statementName(trace?.name ?? ctx.xe?.sessionName), planning);
+    const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
+    const started = await prefetch(answers, this.startQueries());
     if (!trace) {
-      this.statement = await startPreparedStatementTrace(this.statement);
+      this.statement = await startPreparedStatementTrace(this.statement, started);
       return;
     }
-    const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
-    const started = await prefetch(monitor, [...trace.startQueries(), ...(prepared ? prepared.startQueries() : [])]);
     try {
       try {
         await trace.start(started);

@@ -92,11 +92,20 @@ export class WorkloadStep {
     });
   }
 
-  /** The sampler's series; null when it did not run. */
-  async stopSampler(): Promise<SamplerResult | null> {
+  /** Stops the sampler's timer and waits for its reading in flight: the monitor is free for the after-snapshot. */
+  async pauseSampler(): Promise<void> {
+    await this.sampler?.pause();
+  }
+
+  /**
+   * The sampler's series; null when it did not run. The after-snapshot's file stats and counters (the same reads as a
+   * sample's) serve as its last reading when it needs one, instead of a request of its own.
+   */
+  async stopSampler(after: Snapshot): Promise<SamplerResult | null> {
     const sampler = this.sampler;
     this.sampler = null;
-    return sampler ? sampler.stop() : null;
+    const last = after.fileStats.status === 'ok' && after.logCounters.status === 'ok' ? { at: after.capturedAtMs, files: after.fileStats.value, counters: after.logCounters.value } : undefined;
+    return sampler ? sampler.stop(last) : null;
   }
 
   /**

@@ -69,8 +69,14 @@ export interface SamplerResult {
 }
 
 export interface RunningSampler {
-  /** Stops the timer, waits for a sample in flight (so the monitor is free), returns the series. */
-  stop(): Promise<SamplerResult>;
+  /** Stops the timer and waits for a sample in flight, so the monitor is free for the caller; stop() ends the series. */
+  pause(): Promise<void>;
+  /**
+   * Stops the timer, waits for a sample in flight (so the monitor is free), returns the series. While fewer than
+   * SAMPLING.minSamples were taken it adds a last reading: `last` when the caller has one (a profile run's
+   * after-snapshot reads the same file stats and counters: no request of its own), else one read now.
+   */
+  stop(last?: Reading): Promise<SamplerResult>;
 }
 
 export interface Reading {
@@ -160,9 +166,9 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
   let failed = false;
   /** Gap before sample k: SAMPLING.rampStartMs doubling up to the interval (never below it when the interval is shorter). */
   const gap = (k: number) => Math.max(SAMPLING.minIntervalMs, Math.min(intervalMs, SAMPLING.rampStartMs * 2 ** k));
-  const take = async (): Promise<boolean> => {
+  const take = async (given?: Reading): Promise<boolean> => {
     try {
-      const reading = await read();
+      const reading = given ?? (await read());
       if (baseline === null) baseline = reading;
       else {
         const sample = sampleFrom(baseline, reading);
@@ -187,13 +193,18 @@ export function startSampler(monitor: SqlClient, options: SamplerOptions): Runni
   if (baseline === null) inFlight = tick();
   else timer = setTimeout(() => void (inFlight = tick()), gap(0));
 
+  const pause = async (): Promise<void> => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await inFlight;
+  };
+
   return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await inFlight;
+    pause,
+    async stop(last?: Reading) {
+      await pause();
       // A run shorter than the ramp still ends with a reading: its series has a last point.
-      if (!failed && baseline !== null && series.items.length < SAMPLING.minSamples) await take();
+      if (!failed && baseline !== null && series.items.length < SAMPLING.minSamples) await take(last);
       if (series.step > 1) notes.push(`More than ${SAMPLING.maxSamples} samples: the series was thinned to every ${series.step}th reading so the whole run stays visible (the before/after figures are not affected).`);
       return { intervalMs, samples: series.items, notes };
     },

@@ -1,8 +1,9 @@
 // Round trips of a profiled run on the stand-in, counted by the server per connection (server.connectionStats()):
 // each snapshot is ONE request on the monitor connection (db/batch.ts composes the probes), a probe refused inside
 // that request is not measured while the rest are, and sampling reads in one request per reading. Both event sessions
-// (log flush and per statement) share the trace requests: planning with the preflight, CREATE+START in one request,
-// target reads + STOPs with the after-snapshot, DROPs in one request — and a refused statement session fails alone.
+// (log flush and per statement) share the trace requests: planning with the preflight, CREATE+START with the
+// before-snapshot, target reads + STOPs with the after-snapshot, DROPs in one request — and a refused statement session
+// fails alone. The monitor's login reads the target database with its session setup (no request of its own).
 import { strict as assert } from 'node:assert';
 import { connect } from '../../../src/db/connect';
 import { profileConnectionSource, profileRun, type ProfileStep } from '../../../src/profile';
@@ -44,13 +45,30 @@ describe('integration: round trips of a profiled run (stand-in only)', function 
     assert.equal(perStep.get('snapshot-after'), 1);
     assert.ok(run.missing.length === 0, JSON.stringify(run.missing));
     assert.ok(total >= 2, `monitor requests in the run: ${total}`);
+    // tedious's own session options, then ours with @@SPID, DB_ID(), DB_NAME() and DELAYED_DURABILITY (db/connect.ts).
+    assert.equal(perStep.get('connect'), 2);
   });
 
-  /** The monitor requests of every step with sampling off (the workload step then asks nothing). */
-  const TRACED_STEPS = { preflight: 1, 'snapshot-before': 1, 'xe-start': 1, workload: 0, 'snapshot-after': 1, 'xe-read': 0, 'xe-drop': 1 };
+  it('a cancel right after the before-snapshot (which also started both event sessions) still drops them', async () => {
+    const abort = new AbortController();
+    await assert.rejects(
+      profileRun({
+        connections: profileConnectionSource(h.profile, h.secret),
+        batches: analyze(s1Script(20)).batches,
+        signal: abort.signal,
+        // 'xe-start' is reported once the request that created and started the sessions has answered.
+        onProgress: (e) => void (e.step === 'xe-start' && abort.abort()),
+      }),
+      (err: Error) => err.name === 'AbortError',
+    );
+    assert.deepEqual((await serverState(h)).eventSessions, [], 'both sessions were dropped');
+  });
+
+  /** The monitor requests of every step with sampling off (the workload step then asks nothing); the sessions start in the before-snapshot's request. */
+  const TRACED_STEPS = { preflight: 1, 'snapshot-before': 1, 'xe-start': 0, workload: 0, 'snapshot-after': 1, 'xe-read': 0, 'xe-drop': 1 };
   const stepsOf = (perStep: Map<ProfileStep, number>) => Object.fromEntries(Object.keys(TRACED_STEPS).map((k) => [k, perStep.get(k as ProfileStep) ?? 0]));
 
-  it('with both event sessions on: one request each to plan (with the preflight), start, read + stop (with the after-snapshot) and drop', async () => {
+  it('with both event sessions on: one request each to plan (with the preflight), start (with the before-snapshot), read + stop (with the after-snapshot) and drop', async () => {
     const { run, perStep } = await profiledRequests(h, 200, { enabled: false });
     assert.equal(run.status, 'completed', JSON.stringify(run.errors));
     assert.deepEqual(run.missing, []);

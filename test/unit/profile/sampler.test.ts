@@ -103,4 +103,20 @@ describe('profile: sampler', () => {
     const ended = await quick.stop();
     assert.ok(ended.samples.length >= 1, 'stopping before the first gap still yields a last reading');
   });
+
+  it('a last reading the caller already holds (the after-snapshot) ends a short series without a request of its own', async () => {
+    const monitor = new FakeMonitor();
+    const file = (writes: number) => ({ fileId: 2, kind: 'log' as const, typeDesc: 'LOG', logicalName: 'lab_log', physicalName: '/l', sampleMs: '1', reads: '0', bytesRead: '0', readStallMs: '0', writes: String(writes), bytesWritten: String(writes * 4096), writeStallMs: '0', ioStallMs: '0', sizeOnDiskBytes: '1' });
+    const counter = (flushes: number) => ({ objectName: 'SQLServer:Databases', counterName: 'Log Flushes/sec', instanceName: 'lab', value: String(flushes), type: 272696576 });
+    const baseline = { at: 1000, files: [file(10)], counters: [counter(10)] };
+    // 1 s interval: the first ramped reading (50 ms) cannot come before stop() when stop() follows at once.
+    const sampler = startSampler(monitor, { intervalMs: 1000, databaseId: 5, databaseName: 'lab', monitorInTargetDb: false, grantContext: CTX, baseline });
+    await sampler.pause();
+    const result = await sampler.stop({ at: 1250, files: [file(17)], counters: [counter(13)] });
+    assert.equal(monitor.queries, 0, 'no reading was requested');
+    assert.equal(result.samples.length, 1);
+    assert.equal(result.samples[0]!.tMs, 250);
+    assert.equal(result.samples[0]!.files[0]!.writes, 7);
+    assert.equal(result.samples[0]!.logFlushes, 3);
+  });
 });
