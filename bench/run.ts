@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchResult, BenchRun } from './types';
 
 interface KeyedFigure {
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const filters = args.filter((a) => a !== '--json');
-  const dir = path.dirname(new URL(import.meta.url).pathname);
+  const dir = path.dirname(fileURLToPath(import.meta.url));
   const files = fs.readdirSync(dir)
     .filter((f) => f.endsWith('.bench.ts'))
     .filter((f) => filters.length === 0 || filters.some((name) => f.includes(name)))

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ThroughputResult } from './tsql-throughput';
 import { generateLines, generateScript } from './tsql-workload';
 import { hostLoad, measure, ms, type BenchResult, type Timing } from './types';
@@ -41,9 +42,11 @@ function sqlFormatterTokenizer(): ExternalTokenizer | null {
 
 type TsqlCore = typeof import('../src/tsql/index');
 
-/** Bundles src/tsql/index.ts the way the extension's webpack + esbuild-loader build does, into `dir`. */
-async function bundleCore(dir: string): Promise<string> {
-  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/**
+ * Bundles `root`'s src/tsql/index.ts (this checkout's by default; bench/versus.ts passes another commit's tree) the way
+ * the extension's webpack + esbuild-loader build does, into `dir`.
+ */
+export async function bundleCore(dir: string, root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')): Promise<string> {
   const outfile = path.join(dir, 'tsql.cjs');
   await build({
     entryPoints: [path.join(root, 'src/tsql/index.ts')], bundle: true, platform: 'node', format: 'cjs',
@@ -53,8 +56,8 @@ async function bundleCore(dir: string): Promise<string> {
 }
 
 /** The 10 MiB figures, measured by bench/tsql-throughput.ts in a fresh process (as the XE bench does). */
-function throughputInChild(bundle: string): ThroughputResult {
-  const child = path.join(path.dirname(new URL(import.meta.url).pathname), 'tsql-throughput.ts');
+export function throughputInChild(bundle: string): ThroughputResult {
+  const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tsql-throughput.ts');
   const r = spawnSync(process.execPath, ['--import', 'tsx', child, bundle], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`tsql throughput child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as ThroughputResult;
