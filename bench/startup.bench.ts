@@ -57,10 +57,20 @@ function activationResults(): BenchResult[] {
   if (!fs.existsSync(file)) {
     return [{ name: 'activation in the extension host', value: 'not measured', note: 'no end-to-end run on record: `npm run e2e` (or `npm test`) writes test-results/e2e/metrics.json' }];
   }
-  const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as { measuredAt?: string; codeServer?: string; activationMs?: number; activationCodeLoadingMs?: number; activationCallMs?: number };
+  const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as { measuredAt?: string; codeServer?: string; activationMs?: number; activationCodeLoadingMs?: number; activationCallMs?: number; featuresLoadMs?: number };
   if (typeof recorded.activationMs !== 'number') {
     return [{ name: 'activation in the extension host', value: 'not measured', note: `${path.relative(root, file)} has no activationMs` }];
   }
+  // The features chunk loads in the turn after activate() returns: start-up work VS Code's activation time leaves out.
+  const features: BenchResult[] = typeof recorded.featuresLoadMs === 'number'
+    ? [{
+        name: 'commands loaded right after activation (dist/extension.features.js)',
+        value: ms(recorded.featuresLoadMs),
+        note: `import + wiring, in the same e2e run; activation + this: ${ms(recorded.activationMs + recorded.featuresLoadMs)} of the host's start-up`,
+        key: 'featuresLoadMs',
+        metric: recorded.featuresLoadMs,
+      }]
+    : [{ name: 'commands loaded right after activation', value: 'not measured', note: `${path.relative(root, file)} has no featuresLoadMs (an e2e run from before it was recorded)` }];
   return [{
     name: 'activation in the extension host (code loading + activate)',
     value: ms(recorded.activationMs),
@@ -68,7 +78,7 @@ function activationResults(): BenchResult[] {
     key: 'activationMs',
     metric: recorded.activationMs,
     target: { op: '<=', value: ACTIVATION_TARGET_MS },
-  }];
+  }, ...features];
 }
 
 function coldStartResults(): BenchResult[] {

@@ -17,3 +17,12 @@ export interface DurabilityLensApi {
   output: vscode.LogOutputChannel;
   setDatabaseContext(context: DatabaseContextParams | null): Promise<void>;
 }
+
+/** What activate() hands out: the shared parts, and how long the features took once they have loaded. */
+export interface ActivatedApi extends DurabilityLensApi {
+  /**
+   * Resolves with the ms the features chunk took to load and wire (import + activateFeatures, extension.ts) once it
+   * has: start-up work the host does right after activation, which the activation time leaves out. NaN if it failed.
+   */
+  featuresLoaded: Promise<number>;
+}

@@ -7,9 +7,9 @@ import implementation = require('./extension');
 const codeLoadingMs = performance.now() - loadStartMs;
 
 import type * as vscode from 'vscode';
-import type { ActivationTiming, DurabilityLensApi } from './api';
+import type { ActivatedApi, ActivationTiming } from './api';
 
-export async function activate(context: vscode.ExtensionContext): Promise<DurabilityLensApi & { activationTiming: ActivationTiming }> {
+export async function activate(context: vscode.ExtensionContext): Promise<ActivatedApi & { activationTiming: ActivationTiming }> {
   const activateStartMs = performance.now();
   const api = await implementation.activate(context);
   const activateMs = performance.now() - activateStartMs;

@@ -63,14 +63,17 @@ const tests: HostTest[] = [
   }],
   ['the extension hands out its activation time (code loading + activate), measured in this extension host', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const api = (await extension.activate()) as { activationTiming?: { codeLoadingMs: number; activateMs: number; totalMs: number } };
+    const api = (await extension.activate()) as { activationTiming?: { codeLoadingMs: number; activateMs: number; totalMs: number }; featuresLoaded?: Promise<number> };
     const timing = api.activationTiming;
     check(timing, 'the extension API has no activationTiming');
     const figures = [timing.codeLoadingMs, timing.activateMs, timing.totalMs];
     check(figures.every((n) => Number.isFinite(n) && n >= 0) && timing.totalMs > 0, `activationTiming is ${JSON.stringify(timing)}`);
     check(Math.abs(timing.codeLoadingMs + timing.activateMs - timing.totalMs) < 0.01, `parts do not add up: ${JSON.stringify(timing)}`);
+    // The features chunk loads right after activation: the host's start-up work that activation time leaves out.
+    const featuresLoadMs = await api.featuresLoaded;
+    check(typeof featuresLoadMs === 'number' && Number.isFinite(featuresLoadMs) && featuresLoadMs > 0, `featuresLoaded resolved to ${featuresLoadMs}`);
     // The runner writes these to test-results/e2e/metrics.json; bench/startup.bench.ts holds activationMs to its target.
-    console.log(`${RESULT_MARKER} ${JSON.stringify({ metrics: { activationMs: timing.totalMs, activationCodeLoadingMs: timing.codeLoadingMs, activationCallMs: timing.activateMs } })}`);
+    console.log(`${RESULT_MARKER} ${JSON.stringify({ metrics: { activationMs: timing.totalMs, activationCodeLoadingMs: timing.codeLoadingMs, activationCallMs: timing.activateMs, featuresLoadMs } })}`);
   }],
   ['every contributed command and every lens command is registered', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
