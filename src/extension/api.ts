@@ -21,8 +21,8 @@ export interface DurabilityLensApi {
 /** What activate() hands out: the shared parts, and how long the features took once they have loaded. */
 export interface ActivatedApi extends DurabilityLensApi {
   /**
-   * Resolves with the ms the features chunk took to load and wire (import + activateFeatures, extension.ts) once it
-   * has: start-up work the host does right after activation, which the activation time leaves out. NaN if it failed.
+   * Resolves, once the features are wired, with the ms from the turn after activation until then (extension.ts; the
+   * language client loads in the same turns): start-up work the activation time leaves out. NaN if they failed.
    */
   featuresLoaded: Promise<number>;
 }
