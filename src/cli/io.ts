@@ -63,9 +63,34 @@ export function directStdout(fd = 1, stream: () => NodeJS.WritableStream = () =>
   };
 }
 
+/** Exit code of a process whose stdout was closed under it: 128 + SIGPIPE, as shells report it (docs/cli.md). */
+const CLOSED_STDOUT_EXIT = 141;
+
+let closedStdoutHandled = false;
+
+/**
+ * process.stdout, for directStdout's fallback. A closed pipe (`analyze … | head -1`) sets exit code 141 and ends the
+ * output instead of an uncaught 'error' event (a Node stack trace, exit 1): unless something else listens — a run's
+ * lifecycle (commands/lifecycle.ts) cancels and restores on it, and says it its own way.
+ */
+function stdoutStream(): NodeJS.WritableStream {
+  const stream = process.stdout;
+  if (!closedStdoutHandled) {
+    closedStdoutHandled = true;
+    let closed = false;
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (closed || stream.listenerCount('error') > 1) return;
+      if (err.code !== 'EPIPE') throw err;
+      closed = true;
+      process.exitCode = CLOSED_STDOUT_EXIT;
+    });
+  }
+  return stream;
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: directStdout(),
+    stdout: directStdout(1, stdoutStream),
     stderr: (text) => process.stderr.write(text),
     // The note names a file path: through the same terminal filter as every other line the CLI prints.
     readFile: (path, options) => readTextFile(path, options, (text) => process.stderr.write(terminalSafe(text))),

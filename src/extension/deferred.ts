@@ -27,6 +27,41 @@ export function registerCommandStandIns(ids: readonly string[], load: () => Prom
   return vscode.Disposable.from(...standIns);
 }
 
+/** The features chunk's loader (featuresLoader). */
+export interface FeaturesLoader {
+  /** The features, loaded and activated once; concurrent calls share one load. */
+  load(): Promise<Features>;
+  /** The load under way or done, if one started and was not given up: what deactivate() stops (it never starts one). */
+  started(): Promise<Features> | undefined;
+}
+
+/**
+ * Loads the features chunk once: `importChunk` evaluates it and hands back its activation, which runs after the
+ * command stand-ins are disposed. A chunk that failed to load registered nothing, so its stand-ins stay and the next
+ * call tries again — as the driver's chunk does (db/loadDriver.ts: a file replaced during an update need not fail the
+ * whole session). An activation that failed is kept as it is: it may have registered part of the features, and a
+ * second one would collide with them (the window must be reloaded).
+ */
+export function featuresLoader(importChunk: () => Promise<() => Features>, standIns: () => vscode.Disposable): FeaturesLoader {
+  let loading: Promise<Features> | undefined;
+  return {
+    load() {
+      loading ??= importChunk().then(
+        (activate) => {
+          standIns().dispose();
+          return activate();
+        },
+        (err: unknown) => {
+          loading = undefined;
+          throw err;
+        },
+      );
+      return loading;
+    },
+    started: () => loading,
+  };
+}
+
 /** The comparison panel's serializer: a panel VS Code kept over a reload is restored by the loaded features. */
 export function registerPanelSerializer(viewType: string, load: () => Promise<Features>): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(viewType, {

@@ -8,11 +8,10 @@ import type { ActivatedApi, DurabilityLensApi } from './api';
 import { PANEL_VIEW_TYPE } from '../shared/webviewProtocol';
 import { l10n, useTranslator } from './l10n';
 import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
-import { activationTargets, registerCommandStandIns, registerPanelSerializer, registerToolStandIns } from './deferred';
-import type { Features } from './features';
+import { activationTargets, featuresLoader, registerCommandStandIns, registerPanelSerializer, registerToolStandIns, type FeaturesLoader } from './deferred';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
-let features: Promise<Features> | undefined;
+let features: FeaturesLoader | undefined;
 
 /**
  * Deactivation's whole budget: VS Code gives deactivate() about 5 s before it stops the extension host, so the
@@ -52,35 +51,43 @@ export async function activate(context: vscode.ExtensionContext): Promise<Activa
 
   // Every command that can activate the extension exists from here on; the features replace these stand-ins.
   const manifest = context.extension.packageJSON as { activationEvents?: string[] };
-  const standIns = registerCommandStandIns(activationTargets(manifest, 'onCommand:'), () => loadFeatures());
-  context.subscriptions.push(standIns);
-  let loading: Promise<Features> | undefined;
-  // The host spends this right after activation (VS Code's activation time leaves it out): measured, not hidden.
-  let featuresLoadMs = NaN;
-  const loadFeatures = (): Promise<Features> => {
-    if (loading) return loading;
-    const startMs = performance.now();
-    loading = import(/* webpackChunkName: "features" */ './features').then(({ activateFeatures }) => {
-      standIns.dispose();
-      const loaded = activateFeatures(context, api);
-      featuresLoadMs = performance.now() - startMs;
-      output.info(`Commands loaded in ${featuresLoadMs.toFixed(1)} ms after activation (dist/extension.features.js).`);
-      return loaded;
-    });
-    return loading;
-  };
+  const loader = featuresLoader(async () => {
+    const { activateFeatures } = await import(/* webpackChunkName: "features" */ './features');
+    return () => activateFeatures(context, api);
+  }, () => standIns);
+  const loadFeatures = () => loader.load();
+  const standIns = registerCommandStandIns(activationTargets(manifest, 'onCommand:'), loadFeatures);
+  features = loader;
   context.subscriptions.push(
+    standIns,
     registerPanelSerializer(PANEL_VIEW_TYPE, loadFeatures),
     ...registerToolStandIns(activationTargets(manifest, 'onLanguageModelTool:'), loadFeatures, output),
   );
   // The connection status item, the offer to restore what an interrupted comparison left, Heaviest Log Writers:
-  // the features start them in the next turn, unless a command asked for them sooner.
-  features = nextTurn().then(loadFeatures);
-  features.catch((error: unknown) => {
-    output.error(`Durability Lens did not load its commands: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-    void vscode.window.showErrorMessage(l10n.t('Durability Lens did not load its commands: {0}', error instanceof Error ? error.message : String(error)));
+  // the features start them in the next turn, unless a command asked for them sooner (or deactivate() came first).
+  // The host spends that time right after activation (VS Code's activation time leaves it out): measured, not hidden.
+  const ready = nextTurn().then(async () => {
+    const startMs = performance.now();
+    if (features !== loader) return NaN;
+    await loadFeatures();
+    const ms = performance.now() - startMs;
+    output.info(`Commands ready ${ms.toFixed(1)} ms after activation (dist/extension.features.js loaded and wired).`);
+    return ms;
   });
-  return { ...api, featuresLoaded: features.then(() => featuresLoadMs, () => NaN) };
+  ready.catch((error: unknown) => void reportLoadFailure(error, loader, output));
+  return { ...api, featuresLoaded: ready.catch(() => NaN) };
+}
+
+/** Said once, for the load in the turn after activation: what failed, that nothing ran, and how to try again. */
+async function reportLoadFailure(error: unknown, loader: FeaturesLoader, output: vscode.LogOutputChannel): Promise<void> {
+  output.error(`Durability Lens did not load its commands: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  const reason = error instanceof Error ? error.message : String(error);
+  // A chunk that did not load is loaded again by the next command; a failed activation needs a new extension host.
+  const message = loader.started() === undefined
+    ? l10n.t('Durability Lens did not load its commands: {0}. Nothing ran on a database. The next Durability Lens command tries again; if it fails too, reload the window.', reason)
+    : l10n.t('Durability Lens did not load its commands: {0}. Nothing ran on a database. Reload the window to try again; the Durability Lens output has the details.', reason);
+  const reload = l10n.t('Reload Window');
+  if ((await vscode.window.showErrorMessage(message, reload)) === reload) await vscode.commands.executeCommand('workbench.action.reloadWindow');
 }
 
 export async function deactivate(): Promise<void> {
@@ -90,7 +97,8 @@ export async function deactivate(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
   };
-  const loaded = features;
+  // Only features that loaded can have started anything: a load that never began is not begun now.
+  const loaded = features?.started();
   features = undefined;
   // The running comparison restores DELAYED_DURABILITY first, then the ad-hoc trace is dropped (features.ts).
   if (loaded) await loaded.then((f) => f.stop(left), () => undefined);

@@ -2,7 +2,7 @@
 // Planned from reads composed into the preflight's request, started together in one request, stopped in the
 // after-snapshot's request, read into the RunResult, and dropped together in the run's finally. A trace that cannot
 // run becomes "not measured" with why and the GRANT; it never fails the run.
-import { prefetch, type PlannedQuery } from '../db/batch';
+import { prefetch, PrefetchedClient, type PlannedQuery } from '../db/batch';
 import type { SqlClient, WorkloadBatch } from '../db/types';
 import type { PreflightResult, SnapshotDiff } from '../probes';
 import type { LogFlushTrace } from '../xe/aggregate';
@@ -10,12 +10,25 @@ import { LogFlushSession } from '../xe/logFlushTrace';
 import { planningQueries } from '../xe/plan';
 import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { isNameCollision } from '../xe/sessionRunner';
+import { serverErrorOf } from '../xe/errors';
 import { statementPlanningQueries } from '../xe/statementTrace';
 import { counterDelta } from './runResult';
 import { progress, type RunContext } from './runContext';
 import type { StatementAttribution, StatementFigure } from './statementAttribution';
 import { collectStatementTrace, disposeStatementTrace, prepareStatementTrace, startPreparedStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
 import type { MissingMeasurement } from './types';
+
+/** Why a composed request failed as a whole when no server error says so (its effect on the server is unknown), or null. */
+function unansweredFailure(client: SqlClient): Error | null {
+  if (!(client instanceof PrefetchedClient) || client.batchFailure === null) return null;
+  return serverErrorOf(client.batchFailure).number === null ? client.batchFailure : null;
+}
+
+/** A client that sends nothing: every statement fails with `err`. */
+function failingClient(err: Error): SqlClient {
+  const fail = () => Promise.reject(err);
+  return { query: fail, execute: fail };
+}
 
 function noLogFlushTrace(err: unknown): MissingMeasurement {
   return { measurement: 'extendedEvents', reason: `No log-flush trace: ${(err as Error).message}`, grant: (err as { grant?: string | null }).grant ?? null };
@@ -101,7 +114,14 @@ export class RunTraces {
     if (this.startsLogFlush) progress(ctx, 'xe-start');
     let trace = this.logFlush;
     const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
-    const started = await prefetch(answers, this.startQueries());
+    // A start request that failed without the server's answer (a request timeout, a lost connection) may have run any
+    // of its CREATEs and STARTs. Sent again, they would meet our own sessions' names and leave those sessions running as
+    // "someone else's": instead nothing more is sent, each trace fails with that error (not measured, why), and the
+    // run's finally drops every session that may exist.
+    const lostBefore = unansweredFailure(answers);
+    const requested = lostBefore ? failingClient(lostBefore) : await prefetch(answers, this.startQueries());
+    const lost = lostBefore ?? unansweredFailure(requested);
+    const started = lost ? failingClient(lost) : requested;
     if (!trace) {
       this.statement = await startPreparedStatementTrace(this.statement, started);
       return;

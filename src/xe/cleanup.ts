@@ -20,7 +20,7 @@ export async function dropSession(client: SqlClient, name: string, scope: Sessio
   }
   if (!s.defined) return false;
   try {
-    if (s.running) await client.execute(sessionStateSql(name, scope, 'STOP'));
+    if (s.running) await stopUnlessStopped(client, name, scope, status);
     await client.execute(dropSessionSql(name, scope));
   } catch (err) {
     if (!isMissingSessionError(err)) throw mapSessionError('drop', name, p, err);
@@ -35,6 +35,24 @@ export async function dropSession(client: SqlClient, name: string, scope: Sessio
     return false;
   }
   return true;
+}
+
+/**
+ * STOP before the DROP. A status read before it can be stale — answered with an earlier composed request, while a STOP
+ * sent since on its own already ended the session — so a failed STOP is only a failure when the session still runs.
+ */
+async function stopUnlessStopped(client: SqlClient, name: string, scope: SessionScope, status: () => Promise<{ running: boolean }>): Promise<void> {
+  try {
+    await client.execute(sessionStateSql(name, scope, 'STOP'));
+  } catch (err) {
+    let running = true;
+    try {
+      running = (await status()).running;
+    } catch {
+      // cannot look: the STOP's error speaks
+    }
+    if (running) throw err;
+  }
 }
 
 /** Sessions named durability_lens_* that no live run owns (left by a crash or a dropped connection). */

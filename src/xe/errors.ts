@@ -120,6 +120,9 @@ const CHANGED: Record<XeStep, string> = {
   drop: 'The session may still exist on the server.',
 };
 
+/** A CREATE whose answer never came: the callers drop a session that may exist (EventSessionRunner.markCreateAttempted). */
+const CREATE_UNANSWERED = 'The server may have created it before its answer was lost; Durability Lens drops it if it exists.';
+
 const VERB: Record<XeStep, string> = {
   prepare: 'check the Extended Events prerequisites for',
   create: 'create the Extended Events session',
@@ -143,5 +146,7 @@ export function mapSessionError(step: XeStep, sessionName: string, platform: XeP
   // into our own sentence, so its closing period goes.
   const server = number !== null ? ` (server error ${number}: ${message})` : `: ${message.replace(/[.\s]+$/, '')}`;
   const after = step === 'drop' ? ` Find it later with "clean up orphan sessions" (it is named ${sessionName}).` : '';
-  return new XeSessionError(step, sessionName, `${what}${server}. ${CHANGED[step]}${after}`, { serverErrorNumber: number, cause: err });
+  // No server error: the answer was lost (a dropped connection, a request timeout), not refused — the CREATE may have run.
+  const changed = step === 'create' && number === null ? CREATE_UNANSWERED : CHANGED[step];
+  return new XeSessionError(step, sessionName, `${what}${server}. ${changed}${after}`, { serverErrorNumber: number, cause: err });
 }

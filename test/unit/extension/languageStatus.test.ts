@@ -1,14 +1,16 @@
 // The language-status item of SQL editors: what it says while the language server starts, runs (with the database the
 // analysis assumes), stopped or failed, with the real class and a fake `vscode`.
 import assert from 'node:assert/strict';
-import { FakeVscode, installFakeVscode } from './support/fakeVscode';
+import { installFakeVscode, sharedFake } from './support/fakeVscode';
 
 describe('extension/language status item', () => {
-  const fake = new FakeVscode();
+  // The shared fake: another file may have loaded the language module first (support/fakeVscode.ts sharedFake).
+  const fake = sharedFake;
   let uninstall: () => void;
   let DurabilityLanguageStatus: typeof import('../../../src/extension/language').DurabilityLanguageStatus;
 
   before(async () => {
+    fake.reset();
     uninstall = installFakeVscode(fake);
     ({ DurabilityLanguageStatus } = await import('../../../src/extension/language'));
   });

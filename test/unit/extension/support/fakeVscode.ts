@@ -83,6 +83,12 @@ export class FakeVscode {
   opened: string[] = [];
   /** vscode.workspace.workspaceFolders. */
   workspaceFolders: { uri: { toString(): string; path: string; scheme?: string; authority?: string; fsPath?: string } }[] | undefined = undefined;
+  /** Lines written to output channels made by window.createOutputChannel, as `level text`. */
+  outputLines: string[] = [];
+  /** Webview panel serializers registered through window.registerWebviewPanelSerializer, by view type. */
+  panelSerializers = new Map<string, unknown>();
+  /** What window.createTreeView throws (the fake draws no tree views). */
+  treeViewError: Error = new Error('the fake vscode has no tree views');
 
   module(): Record<string, unknown> {
     const self = this;
@@ -193,6 +199,7 @@ export class FakeVscode {
           return { toString: () => [base.toString(), ...parts].join('/'), scheme: base.scheme ?? '', authority: base.authority ?? '', path, fsPath: path };
         } },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
+      l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
       commands: {
         executeCommand: async (id: string, ...args: unknown[]) => {
           self.commandsRun.push(id);
@@ -287,6 +294,14 @@ export class FakeVscode {
         get activeTextEditor() {
           return self.activeEditor;
         },
+        createOutputChannel: () => ({ ...fakeOutput(self.outputLines), dispose() {} }),
+        registerWebviewPanelSerializer: (viewType: string, serializer: unknown) => {
+          self.panelSerializers.set(viewType, serializer);
+          return { dispose: () => void self.panelSerializers.delete(viewType) };
+        },
+        createTreeView: () => {
+          throw self.treeViewError;
+        },
         createStatusBarItem: (id?: string) => {
           if (id === undefined || id === 'durabilityLens.connection') {
             const item = { name: '', tooltip: '', command: '', show() {}, hide() {}, dispose() {} } as Record<string, unknown>;
@@ -370,6 +385,9 @@ export class FakeVscode {
     this.workspaceFolders = undefined;
     this.openFromDisk = false;
     this.opened = [];
+    this.outputLines = [];
+    this.panelSerializers.clear();
+    this.treeViewError = new Error('the fake vscode has no tree views');
   }
 
   /** Changes a setting and tells the listeners, the way VS Code does after settings.json changes. */
