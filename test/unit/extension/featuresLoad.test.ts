@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { installFakeVscode, sharedFake } from './support/fakeVscode';
 import type { Features } from '../../../src/extension/features';
+import { setJournalOwnerSession } from '../../../src/profile/restoreJournal';
 
 const root = path.resolve(__dirname, '../../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -118,6 +119,8 @@ describe('the features chunk failing to load (fake vscode)', () => {
     afterEach(async () => {
       await extension.deactivate();
       for (const d of context.subscriptions.splice(0)) d.dispose();
+      // activateFeatures names this process's journal owner after the window; later test files expect the CLI's.
+      setJournalOwnerSession('cli');
     });
 
     it('a failed activation of the features: the user reads that nothing ran and to reload the window, and is offered it', async () => {
