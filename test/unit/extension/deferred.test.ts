@@ -3,7 +3,7 @@
 // command stand-ins give way to the real commands, and each call reaches the real handler with its arguments.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { installFakeVscode, sharedFake } from './support/fakeVscode';
+import { sharedFake, useSharedFake } from './support/fakeVscode';
 import type { Features } from '../../../src/extension/features';
 
 const root = path.resolve(__dirname, '../../..');
@@ -12,15 +12,9 @@ const manifest = require(path.join(root, 'package.json')) as { activationEvents:
 
 describe('activation stand-ins for the features chunk (fake vscode)', () => {
   const fake = sharedFake;
-  let uninstall: () => void;
+  const module = useSharedFake(() => import('../../../src/extension/deferred'));
   let deferred: typeof import('../../../src/extension/deferred');
-
-  before(async () => {
-    fake.reset();
-    uninstall = installFakeVscode(fake);
-    deferred = await import('../../../src/extension/deferred');
-  });
-  after(() => uninstall());
+  beforeEach(() => (deferred = module()));
 
   it('stands in for every contributed command and every agent tool (the activation events name them all)', () => {
     const commands = deferred.activationTargets(manifest, 'onCommand:');

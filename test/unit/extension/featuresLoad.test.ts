@@ -4,7 +4,7 @@
 // stops only features that loaded and never loads them itself.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { installFakeVscode, sharedFake } from './support/fakeVscode';
+import { sharedFake, useSharedFake } from './support/fakeVscode';
 import type { Features } from '../../../src/extension/features';
 import { setJournalOwnerSession } from '../../../src/profile/restoreJournal';
 
@@ -40,15 +40,9 @@ async function until(done: () => boolean, what: string): Promise<void> {
 
 describe('the features chunk failing to load (fake vscode)', () => {
   const fake = sharedFake;
-  let uninstall: () => void;
+  const module = useSharedFake(() => import('../../../src/extension/deferred'));
   let deferred: typeof import('../../../src/extension/deferred');
-
-  before(async () => {
-    fake.reset();
-    uninstall = installFakeVscode(fake);
-    deferred = await import('../../../src/extension/deferred');
-  });
-  after(() => uninstall());
+  beforeEach(() => (deferred = module()));
 
   it('a chunk that failed to load is loaded again by the next command, whose stand-in stayed until then', async () => {
     fake.reset();

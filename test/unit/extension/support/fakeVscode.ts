@@ -442,3 +442,19 @@ export function useFakeVscodeWithSettings(fake: FakeVscode): void {
     fake.workspaceSettings = {};
   });
 }
+
+/**
+ * For a describe block: resets and installs the shared fake before its tests, imports `load` once it is installed
+ * (a module that imports 'vscode' must see the fake), and uninstalls it after. Returns the imported module's getter.
+ */
+export function useSharedFake<T>(load: () => Promise<T>): () => T {
+  let loaded: T | undefined;
+  let uninstall: (() => void) | undefined;
+  before(async () => {
+    sharedFake.reset();
+    uninstall = installFakeVscode(sharedFake);
+    loaded = await load();
+  });
+  after(() => uninstall?.());
+  return () => loaded!;
+}
