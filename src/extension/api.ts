@@ -26,3 +26,12 @@ export interface ActivatedApi extends DurabilityLensApi {
    */
   featuresLoaded: Promise<number>;
 }
+
+/**
+ * Deactivation's budget, shared by extension.ts and the features: waits for `work` (its failure ignored) but no longer
+ * than `left()` ms, so one slow step cannot use up the time VS Code gives deactivate().
+ */
+export function within(work: Promise<unknown>, left: () => number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
+}

@@ -4,7 +4,7 @@
 // loaded after activate() returns (or at once when a command, a restored panel or an agent tool needs the features).
 import * as vscode from 'vscode';
 import type { DatabaseContextParams } from '../shared/protocol';
-import type { ActivatedApi, DurabilityLensApi } from './api';
+import { within, type ActivatedApi, type DurabilityLensApi } from './api';
 import { PANEL_VIEW_TYPE } from '../shared/webviewProtocol';
 import { l10n, useTranslator } from './l10n';
 import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
@@ -93,10 +93,6 @@ async function reportLoadFailure(error: unknown, loader: FeaturesLoader, output:
 export async function deactivate(): Promise<void> {
   const deadline = Date.now() + DEACTIVATE_BUDGET_MS;
   const left = () => Math.max(0, deadline - Date.now());
-  const within = (work: Promise<unknown>) => {
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
-  };
   // Only features that loaded can have started anything: a load that never began is not begun now.
   const loaded = features?.started();
   features = undefined;
@@ -104,5 +100,5 @@ export async function deactivate(): Promise<void> {
   if (loaded) await loaded.then((f) => f.stop(left), () => undefined);
   const service = languageService;
   languageService = undefined;
-  if (service) await within(service.then((running) => running?.stop()));
+  if (service) await within(service.then((running) => running?.stop()), left);
 }

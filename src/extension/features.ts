@@ -19,7 +19,7 @@ import { currentRunSettings } from './runOptions';
 import { registerHeaviestLogWriters } from './topLog';
 import { lmToolImplementations } from './lm';
 import { registerMssqlCommands } from './mssql';
-import type { DurabilityLensApi } from './api';
+import { within, type DurabilityLensApi } from './api';
 import { l10n } from './l10n';
 
 /** What the start-up code (extension.ts) needs of the loaded features. */
@@ -112,10 +112,6 @@ export function activateFeatures(context: vscode.ExtensionContext, { output, set
   // Not awaited: the prompt is modal and must not hold up anything else.
   void connections.offerPendingRestores();
 
-  const within = (work: Promise<unknown>, left: () => number) => {
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([work.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, left())))]).finally(() => clearTimeout(timer));
-  };
   return {
     restorePanel: (panel, state) => panels.restore(panel, state),
     lmTools: lmToolImplementations({ output, controller, connections, history }),
