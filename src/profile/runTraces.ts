@@ -10,7 +10,7 @@ import { LogFlushSession } from '../xe/logFlushTrace';
 import { planningQueries } from '../xe/plan';
 import { dropSessionSql, statementSessionName } from '../xe/sessionSql';
 import { isNameCollision } from '../xe/sessionRunner';
-import { serverErrorOf } from '../xe/errors';
+import { answerLost } from '../xe/errors';
 import { statementPlanningQueries } from '../xe/statementTrace';
 import { counterDelta } from './runResult';
 import { progress, type RunContext } from './runContext';
@@ -21,7 +21,7 @@ import type { MissingMeasurement } from './types';
 /** Why a composed request failed as a whole when no server error says so (its effect on the server is unknown), or null. */
 function unansweredFailure(client: SqlClient): Error | null {
   if (!(client instanceof PrefetchedClient) || client.batchFailure === null) return null;
-  return serverErrorOf(client.batchFailure).number === null ? client.batchFailure : null;
+  return answerLost(client.batchFailure) ? client.batchFailure : null;
 }
 
 /** A client that sends nothing: every statement fails with `err`. */

@@ -38,6 +38,14 @@ interface ErrorLike {
   cause?: unknown;
 }
 
+/**
+ * No server error anywhere in the chain: the request's answer was lost (a dropped connection, a request timeout), not
+ * refused, so whatever it asked for may have run on the server.
+ */
+export function answerLost(err: unknown): boolean {
+  return serverErrorOf(err).number === null;
+}
+
 /** The server error number and message of a thrown driver error, looking through `cause` wrappers. */
 export function serverErrorOf(err: unknown): { number: number | null; message: string } {
   let cur: unknown = err;

@@ -6,7 +6,7 @@
 import { prefetch, type PlannedQuery } from '../db/batch';
 import type { Row, SqlClient } from '../db/types';
 import { durationUnitFromDescription, type DurationUnit } from './aggregate';
-import { mapSessionError, serverErrorOf, XeSessionError, type XePlatform } from './errors';
+import { answerLost, mapSessionError, XeSessionError, type XePlatform } from './errors';
 import { intOrNull, nameParam } from './sessionSql';
 import { completeRows } from './eventFile';
 import { readRingBufferXml, XeXmlReader, type LostEvents, type XeEvent } from './reader';
@@ -195,7 +195,7 @@ export class StatementTraceSession {
       // No server error: the request's answer was lost (the connection dropped), and the server may have run the
       // companion's CREATE and START after this session's, so dispose drops it too. A server error (a refusal, a name
       // in use) answered for this session's CREATE or START: the companion's CREATE, which waits on them, never ran.
-      if (this.companion?.state === 'none' && serverErrorOf(err).number === null) this.companion.state = 'failed';
+      if (this.companion?.state === 'none' && answerLost(err)) this.companion.state = 'failed';
       throw err;
     }
     await this.companion?.start(steps);
