@@ -18,6 +18,14 @@ import type { StatementAttribution, StatementFigure } from './statementAttributi
 import { collectStatementTrace, disposeStatementTrace, prepareStatementTrace, startPreparedStatementTrace, startStatementTrace, type StatementTraceStart } from './statementRun';
 import type { MissingMeasurement } from './types';
 
+/**
+ * The statement session's name for a log-flush session's (or the name the caller claimed), so the ledger and orphan
+ * cleanup see it as that run's companion, not a leftover.
+ */
+function statementName(name: string | undefined): string | undefined {
+  return name ? statementSessionName(name) : undefined;
+}
+
 /** Why a composed request failed as a whole when no server error says so (its effect on the server is unknown), or null. */
 function unansweredFailure(client: SqlClient): Error | null {
   if (!(client instanceof PrefetchedClient) || client.batchFailure === null) return null;
@@ -58,6 +66,11 @@ export class RunTraces {
     this.planningReads = this.xeWanted ? [...planningQueries({}), ...(this.statementsWanted ? statementPlanningQueries(true) : [])] : [];
   }
 
+  /** The log-flush session's options every prepare shares: the target database and the caller's target choice. */
+  private traceOptions() {
+    return { databaseId: this.ctx.target.databaseId, target: this.ctx.xe?.target };
+  }
+
   /**
    * Plans both sessions (nothing changes on the server). `planning` may hold the planning reads' answers (composed
    * into the preflight's request).
@@ -66,7 +79,7 @@ export class RunTraces {
     const { ctx, missing } = this;
     const { monitor, workload } = ctx;
     const xeMissing = preflight?.missing.find((m) => m.measurement === 'extendedEvents');
-    const traceOptions = { databaseId: ctx.target.databaseId, target: ctx.xe?.target };
+    const traceOptions = this.traceOptions();
     if (!this.xeWanted) {
       missing.push({ measurement: 'extendedEvents', reason: 'The log-flush trace was turned off for this run.', grant: null });
     } else if (xeMissing) {
@@ -90,9 +103,6 @@ export class RunTraces {
       : xeMissing
         ? { reason: `No ${xeMissing.label}: the login may not create event sessions.`, grant: xeMissing.grant }
         : null;
-    // Named after the run's log-flush session (or the name the caller claimed), so the ledger and orphan cleanup see
-    // it as that run's companion, not a leftover.
-    const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
     this.statement = await prepareStatementTrace(monitor, workload.spid, this.logFlush?.plan.platform, statementsRefused, ctx.xe?.target, statementName(this.logFlush?.name ?? ctx.xe?.sessionName), planning);
   }
 
@@ -109,8 +119,6 @@ export class RunTraces {
   async start(answers: SqlClient = this.ctx.monitor): Promise<void> {
     const { ctx, missing } = this;
     const { monitor, workload } = ctx;
-    const traceOptions = { databaseId: ctx.target.databaseId, target: ctx.xe?.target };
-    const statementName = (name: string | undefined) => (name ? statementSessionName(name) : undefined);
     if (this.startsLogFlush) progress(ctx, 'xe-start');
     let trace = this.logFlush;
     const prepared = this.statement.trace?.state === 'prepared' ? this.statement.trace : null;
@@ -135,7 +143,7 @@ export class RunTraces {
         // and try once more under a fresh random name.
         this.notes.push(`An event session named ${trace.name} already existed (not ours, left as it is); the trace used a new name.`);
         trace = this.logFlush = null;
-        trace = this.logFlush = await LogFlushSession.prepare(monitor, traceOptions);
+        trace = this.logFlush = await LogFlushSession.prepare(monitor, this.traceOptions());
         await trace.start();
       }
     } catch (err) {
