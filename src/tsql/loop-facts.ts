@@ -24,6 +24,17 @@ export interface LoopFacts {
   transactionalRows: boolean;
 }
 
+/** How a COMMIT inside a loop behaves (null: not in a loop). */
+export type LoopCommit =
+  /** Runs on every iteration: one log flush per iteration. */
+  | 'per-iteration'
+  /** Under a counter condition inside the loop (`IF @n % 1000 = 0 COMMIT`, `IF @n >= @batch`): commit every N. */
+  | 'every-n'
+  /** Under another condition inside the loop: runs on some iterations, how many the code does not say. */
+  | 'conditional'
+  /** Followed by leaving the loop (BREAK, RETURN, `SET @retry = 0` for `WHILE @retry > 0`): commits once and leaves. */
+  | 'once-then-exit';
+
 /** A WHILE loop being scanned. */
 export interface LoopFrame {
   /** IFs with a non-transaction condition open inside this loop (a COMMIT under one runs only some iterations). */
@@ -43,8 +54,16 @@ export interface LoopFrame {
   counters: Counters;
   /** `label:`s written inside this loop (lower case): a GOTO to one of them stays in the loop. */
   labels: string[];
-  /** DML marked as leaving the loop by a `GOTO label` (indices [from, to) of `dml`), checked once the loop ends. */
-  gotoMarks: Array<{ label: string; from: number; to: number }>;
+  /** What a `GOTO label` in this loop marked as leaving it, checked once the loop ends (unmarkGotoWithin). */
+  gotoMarks: Array<{ label: string; marked: LeavingMarks }>;
+}
+
+/** What one exit from a loop (markLeaving) changed: undone when a GOTO's label turns out to be inside the loop. */
+export interface LeavingMarks {
+  /** Indices into `dml` whose `thenLeaves` it set. */
+  dml: number[];
+  /** Indices into `commits` it marked 'once-then-exit', with the `loopCommit` each had before. */
+  commits: Array<{ index: number; loopCommit: LoopCommit }>;
 }
 
 /** LoopTracker's running counts at one moment. */

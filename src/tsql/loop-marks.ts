@@ -2,7 +2,7 @@
 // the facts of their iteration, whether a COMMIT leaves the loop, runs on every iteration or every N. The scanner
 // (structure.ts) calls these once it knows; the rules (diagnose.ts) read the marks.
 
-import type { LoopFacts, LoopFrame } from './loop-facts';
+import type { LeavingMarks, LoopFacts, LoopFrame } from './loop-facts';
 import type { ScriptStructure } from './structure-types';
 
 /** Gives the DML and COMMITs recorded since the given indices, not yet marked by an inner loop, their loop's facts. */
@@ -21,30 +21,44 @@ export function markLoopFacts(out: ScriptStructure, facts: LoopFacts, firstDml: 
 /**
  * COMMIT ... BREAK (RETURN, GOTO, THROW, `SET @retry = 0`): the loop's COMMITs since `firstCommit` commit once and leave,
  * and its DML since `firstDml` runs once and leaves (`UPDATE …; GOTO done`, `INSERT …; SET @found = 1`). What an inner
- * loop already marked (its `loop` facts are set) repeats in that loop and is left as it is.
+ * loop already marked (its `loop` facts are set) repeats in that loop and is left as it is. Returns what it changed, so
+ * that a GOTO whose label turns out to be inside the loop can undo it (unmarkGotoWithin).
  */
-export function markLeaving(out: ScriptStructure, firstCommit: number, firstDml: number): void {
+export function markLeaving(out: ScriptStructure, firstCommit: number, firstDml: number): LeavingMarks {
+  const marked: LeavingMarks = { dml: [], commits: [] };
   const commits = out.commits;
   for (let i = firstCommit; i < commits.length; i++) {
     const c = commits[i]!;
-    if (c.loopCommit !== null && c.loop === null) c.loopCommit = 'once-then-exit';
+    if (c.loopCommit === null || c.loop !== null || c.loopCommit === 'once-then-exit') continue;
+    marked.commits.push({ index: i, loopCommit: c.loopCommit });
+    c.loopCommit = 'once-then-exit';
   }
   const dml = out.dml;
   for (let i = firstDml; i < dml.length; i++) {
     const d = dml[i]!;
-    if (d.inLoop && d.loop === null && !d.inRepeatedBatchOnly) d.thenLeaves = true;
+    if (d.inLoop && d.loop === null && !d.inRepeatedBatchOnly && !d.thenLeaves) { d.thenLeaves = true; marked.dml.push(i); }
   }
+  return marked;
 }
 
 /**
- * A loop ended: the DML a `GOTO label` marked as leaving it did not leave when the label is inside the loop (`GOTO
- * CONTINUELOOP` to the loop's last statements) — it runs on every iteration that takes that path. COMMITs keep
- * their mark (commit-in-loop's measured behaviour, unchanged).
+ * A loop ended: what a `GOTO label` marked as leaving it did not leave when the label is inside the loop (`GOTO
+ * NEXTROW` to the loop's last statements, or into a loop nested in it): its DML and COMMITs run on every iteration that
+ * takes that path, so they get back what they had. Only the loop the GOTO was written in (the innermost) holds its
+ * marks: a GOTO out of an inner loop to a label in an outer one leaves the inner loop, as BREAK would, and its marks
+ * stay. Undone last-first, so a mark over another's restores what was there before either.
  */
 export function unmarkGotoWithin(out: ScriptStructure, frame: LoopFrame): void {
-  for (const g of frame.gotoMarks) {
+  for (let m = frame.gotoMarks.length - 1; m >= 0; m--) {
+    const g = frame.gotoMarks[m]!;
     if (!frame.labels.includes(g.label)) continue;
-    for (let i = g.from; i < g.to; i++) out.dml[i]!.thenLeaves = false;
+    for (const i of g.marked.dml) out.dml[i]!.thenLeaves = false;
+    for (const { index, loopCommit } of g.marked.commits) {
+      const c = out.commits[index]!;
+      // The success path of `IF @@ERROR = 0 BEGIN COMMIT; GOTO next END ELSE ROLLBACK` no longer counts that IF
+      // (markSuccessPath): with no condition left, the COMMIT runs on every iteration.
+      c.loopCommit = loopCommit === 'conditional' && c.conditions === 0 && c.everyN === null ? 'per-iteration' : loopCommit;
+    }
   }
 }
 
@@ -57,9 +71,10 @@ export function markSuccessPath(out: ScriptStructure, firstCommit: number): void
   const commits = out.commits;
   for (let i = firstCommit; i < commits.length; i++) {
     const c = commits[i]!;
-    if (c.loop !== null || c.conditions === 0 || c.loopCommit === 'once-then-exit') continue;
+    if (c.loop !== null || c.conditions === 0) continue;
     c.conditions--;
-    if (c.conditions === 0 && c.everyN === null) c.loopCommit = 'per-iteration';
+    // A COMMIT that then leaves keeps its mark; a GOTO's mark undone later reads the count (unmarkGotoWithin).
+    if (c.conditions === 0 && c.everyN === null && c.loopCommit !== 'once-then-exit') c.loopCommit = 'per-iteration';
   }
 }
 

@@ -2,10 +2,10 @@
 
 import type { DmlShape } from './dml-shape';
 import { grown } from './growable';
-import type { LoopFacts } from './loop-facts';
+import type { LoopCommit, LoopFacts } from './loop-facts';
 import type { DmlKind, DurabilityOption, StatementKind } from './types';
 
-export type { DmlShape, LoopFacts };
+export type { DmlShape, LoopCommit, LoopFacts };
 
 /** Who opened the transaction a COMMIT/ROLLBACK ends (null: nobody we can see). */
 export type Opener = 'same-batch' | 'earlier-batch' | 'trigger' | 'implicit-transactions';
@@ -45,17 +45,6 @@ export interface BeginTransactionNode extends Span {
    */
   afterCountChange: boolean;
 }
-
-/** How a COMMIT inside a loop behaves (null: not in a loop). */
-export type LoopCommit =
-  /** Runs on every iteration: one log flush per iteration. */
-  | 'per-iteration'
-  /** Under a counter condition inside the loop (`IF @n % 1000 = 0 COMMIT`, `IF @n >= @batch`): commit every N. */
-  | 'every-n'
-  /** Under another condition inside the loop: runs on some iterations, how many the code does not say. */
-  | 'conditional'
-  /** Followed by leaving the loop (BREAK, RETURN, `SET @retry = 0` for `WHILE @retry > 0`): commits once and leaves. */
-  | 'once-then-exit';
 
 /**
  * What a DML statement writes: tempdb objects are not recovered and a memory-optimized SCHEMA_ONLY table (declared in

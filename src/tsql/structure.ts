@@ -7,7 +7,7 @@ import type { BatchSpan } from './batches';
 import { Kw } from './keywords';
 import { TokenKind, type TokenStream } from './lexer';
 import { routineHeader } from './routines';
-import { constantAssignment, smallLiteralBound, variablesIn, type LoopFacts, type LoopFrame } from './loop-facts';
+import { constantAssignment, smallLiteralBound, variablesIn, type LeavingMarks, type LoopFacts, type LoopFrame } from './loop-facts';
 import { markLeaving, markLoopFacts, markRunsOnce, markSuccessPath, unmarkGotoWithin } from './loop-marks';
 import { ConditionReader, type Condition } from './condition';
 import { StatementReader } from './statement-reader';
@@ -76,10 +76,10 @@ class BatchScanner extends StatementReader {
       if (this.statementAt()) {
         ends = true;
         // COMMIT ... BREAK: a retry loop that leaves once its transaction committed, not a commit per iteration.
-        if (head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW) this.leavesLoop(firstCommit, firstDml);
+        const marked = head === Kw.BREAK || head === Kw.RETURN || head === Kw.GOTO || head === Kw.THROW ? this.leavesLoop(firstCommit, firstDml) : null;
         // `GOTO next` to a label inside the loop continues it: checked once the loop ends (unmarkGotoWithin).
         const frame = head === Kw.GOTO ? this.loops.frames[this.loops.frames.length - 1] : undefined;
-        if (frame && this.kind(from + 1) === TokenKind.Word) frame.gotoMarks.push({ label: this.text(from + 1).toLowerCase(), from: firstDml, to: this.out.dml.length });
+        if (frame && marked && this.kind(from + 1) === TokenKind.Word) frame.gotoMarks.push({ label: this.text(from + 1).toLowerCase(), marked });
       } else if ((head === Kw.SET || head === Kw.SELECT) && this.loopDepth > 0) {
         // COMMIT; SET @retry = 0 in `WHILE @retry > 0`: the loop ends once its transaction committed.
         const frames = this.loops.frames;
@@ -99,8 +99,8 @@ class BatchScanner extends StatementReader {
     return this.kw(i) === Kw.END && this.kw(i + 1) !== Kw.CONVERSATION;
   }
 
-  private leavesLoop(firstCommit: number, firstDml: number): void {
-    if (this.loopDepth > 0) markLeaving(this.out, firstCommit, firstDml);
+  private leavesLoop(firstCommit: number, firstDml: number): LeavingMarks | null {
+    return this.loopDepth > 0 ? markLeaving(this.out, firstCommit, firstDml) : null;
   }
 
   private applyFacts(facts: LoopFacts, firstDml: number, firstCommit: number): void {
