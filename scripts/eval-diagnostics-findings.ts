@@ -10,7 +10,7 @@ import { analyze } from '../src/tsql/analyze';
 import { lex, TokenKind, type TokenStream } from '../src/tsql/lexer';
 import { LineIndex } from '../src/tsql/lines';
 import type { DiagnosticCode, DiagnosticSeverity } from '../src/tsql/types';
-import type { Split } from './eval-diagnostics-sample';
+import type { Sampler, Split } from './eval-diagnostics-sample';
 
 export interface ManifestRepository {
   /** `owner/name` on GitHub; checked out under `<root>/<owner>+<name>/`. */
@@ -32,6 +32,8 @@ export interface ManifestRepository {
 export interface Manifest {
   /** Seed of round 1's split and of every sample. */
   seed: number;
+  /** Each round's rule; `sampler` is the one its held-out set was measured with (absent: clusters). */
+  rounds?: { round: number; sampler?: Sampler }[];
   /** Globs left out in every repository (folders of other SQL dialects). */
   exclude?: string[];
   repositories: ManifestRepository[];
@@ -57,6 +59,11 @@ export interface Finding {
    * same head there; elsewhere, the tokens around it with version suffixes and numbers folded.
    */
   family: string;
+  /**
+   * The outermost loop around it (`line:column` of its WHILE in this file), or null outside a loop: the per-loop
+   * sampler draws loops, so the statements of one loop weigh one.
+   */
+  loop: string | null;
 }
 
 export interface Collected {
@@ -196,10 +203,19 @@ export function findingsOfText(text: string, repository: string, filePath: strin
     return { code: d.code, offset, routine: routine === undefined ? null : routine.name };
   });
   const families = findingFamilies(tokens, located);
+  const loops = analysis.loops.map((l) => ({ start: offsetOf(l.range.start), end: offsetOf(l.range.end), at: `${l.range.start.line + 1}:${l.range.start.character + 1}` }));
   return analysis.diagnostics.map((d, i) => ({
     repository, path: filePath, line: d.range.start.line + 1, column: d.range.start.character + 1, code: d.code,
     severity: d.severity, message: d.message, key: findingKey(d.code, tokens, located[i]!.offset), family: families[i]!,
+    loop: outermostLoop(loops, located[i]!.offset),
   }));
+}
+
+/** The outermost of the loops (offset spans) holding `offset`: the one starting first. */
+export function outermostLoop(loops: readonly { start: number; end: number; at: string }[], offset: number): string | null {
+  let outer: { start: number; at: string } | null = null;
+  for (const l of loops) if (l.start <= offset && offset < l.end && (outer === null || l.start < outer.start)) outer = l;
+  return outer === null ? null : outer.at;
 }
 
 /** Runs the analyzer over every file the manifest entries name under `root`. */

@@ -4,7 +4,7 @@
 
 import type { DiagnosticCode, DiagnosticSeverity } from '../src/tsql/types';
 import type { Finding } from './eval-diagnostics-findings';
-import { sampleByPriority } from './eval-diagnostics-sample';
+import { drawPerRepository, loopUnits, sampleByPriority, type Sampler } from './eval-diagnostics-sample';
 
 export type Verdict = 'tp' | 'fp' | 'debatable';
 
@@ -37,7 +37,13 @@ export interface CodeReport {
   /** Findings reported as hints only (no squiggle): not counted unless asked. */
   hintFindings: number;
   clusters: number;
-  sample: { cluster: Cluster; label: Label | null }[];
+  /** How the sample was drawn; with `loops`, `units` counts the loops (and lone statements) the clusters form. */
+  sampler: Sampler;
+  units: number;
+  /** Units (loops, or clusters) each repository has, by its name. */
+  unitsByRepository: Record<string, number>;
+  /** Each drawn cluster, its label and (per-loop sampler) how many clusters its loop holds (1 for clusters). */
+  sample: { cluster: Cluster; label: Label | null; unitClusters: number }[];
   tp: number;
   fp: number;
   debatable: number;
@@ -98,6 +104,30 @@ export interface ReportOptions {
   /** Count hint findings too (by default only information and warning, what the editor squiggles). */
   includeHints: boolean;
   codes?: readonly DiagnosticCode[] | undefined;
+  /** Default `clusters`: what rounds 1–4 were measured with. */
+  sampler?: Sampler | undefined;
+}
+
+/** The loops a cluster's findings sit in (their outermost loops), named across files. */
+function loopsOf(cluster: Cluster): string[] {
+  const out: string[] = [];
+  for (const f of cluster.findings) if (f.loop !== null) out.push(`${f.repository}\0${f.path}\0${f.loop}`);
+  return out;
+}
+
+/** The sample of one code's eligible clusters, by the sampler asked for. */
+function draw(eligible: readonly Cluster[], options: ReportOptions): { repositories: string[]; drawn: { cluster: Cluster; unitClusters: number }[] } {
+  if ((options.sampler ?? 'clusters') === 'clusters') {
+    return {
+      repositories: eligible.map((c) => c.representative.repository),
+      drawn: sampleByPriority(eligible, (c) => c.key, options.seed, options.sampleSize).map((cluster) => ({ cluster, unitClusters: 1 })),
+    };
+  }
+  const units = loopUnits(eligible, (c) => ({ key: c.key, repository: c.representative.repository, loops: loopsOf(c) }), options.seed);
+  return {
+    repositories: units.map((u) => u.repository),
+    drawn: drawPerRepository(units, options.sampleSize).map((u) => ({ cluster: u.items[0]!, unitClusters: u.items.length })),
+  };
 }
 
 export function precisionReport(findings: readonly Finding[], labels: LabelFile, options: ReportOptions): CodeReport[] {
@@ -107,14 +137,17 @@ export function precisionReport(findings: readonly Finding[], labels: LabelFile,
   return codes.map((code) => {
     const mine = findings.filter((f) => f.code === code);
     const eligible = clusters.filter((c) => c.code === code && counted(c.severity));
-    const sample = sampleByPriority(eligible, (c) => c.key, options.seed, options.sampleSize)
-      .sort((a, b) => byPlace(a.representative, b.representative))
-      .map((cluster) => ({ cluster, label: labelOf(cluster, labels) }));
+    const { repositories, drawn } = draw(eligible, options);
+    const unitsByRepository: Record<string, number> = {};
+    for (const repo of repositories) unitsByRepository[repo] = (unitsByRepository[repo] ?? 0) + 1;
+    const sample = drawn
+      .sort((a, b) => byPlace(a.cluster.representative, b.cluster.representative))
+      .map(({ cluster, unitClusters }) => ({ cluster, label: labelOf(cluster, labels), unitClusters }));
     const count = (v: Verdict): number => sample.filter((s) => s.label?.verdict === v).length;
     const tp = count('tp'), fp = count('fp');
     return {
       code, findings: mine.filter((f) => counted(f.severity)).length, hintFindings: mine.filter((f) => f.severity === 'hint').length,
-      clusters: eligible.length, sample, tp, fp, debatable: count('debatable'), unlabelled: sample.filter((s) => s.label === null).length,
+      clusters: eligible.length, sampler: options.sampler ?? 'clusters', units: repositories.length, unitsByRepository, sample, tp, fp, debatable: count('debatable'), unlabelled: sample.filter((s) => s.label === null).length,
       precision: tp + fp === 0 ? null : tp / (tp + fp),
     };
   });
@@ -124,9 +157,27 @@ export function percent(p: number | null): string {
   return p === null ? 'n/a' : `${Math.round(p * 1000) / 10} %`;
 }
 
-/** The table docs/analyze.md quotes: one row per code. */
+/** The table docs/analyze.md quotes: one row per code (with a `loops` column when the sample drew loops). */
 export function formatReport(reports: readonly CodeReport[]): string {
+  const loops = reports.some((r) => r.sampler === 'loops');
   const header = ['code', 'findings', 'hints', 'clusters', 'sampled n', 'TP', 'FP', 'debatable', 'unlabelled', 'precision TP/(TP+FP)'];
   const rows = reports.map((r) => [r.code, r.findings, r.hintFindings, r.clusters, r.sample.length, r.tp, r.fp, r.debatable, r.unlabelled, percent(r.precision)].map(String));
+  if (loops) {
+    header.splice(4, 0, 'loops');
+    reports.forEach((r, i) => rows[i]!.splice(4, 0, String(r.units)));
+  }
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+/** Per code, what each repository has and gives to the sample (units: loops or clusters, as the sampler drew). */
+export function formatRepositories(reports: readonly CodeReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    const drawn = new Map<string, number>();
+    for (const s of r.sample) drawn.set(s.cluster.representative.repository, (drawn.get(s.cluster.representative.repository) ?? 0) + 1);
+    const parts = Object.entries(r.unitsByRepository).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([repo, n]) => `${repo} ${drawn.get(repo) ?? 0} of ${n}`);
+    lines.push(`sampled ${r.code} by repository (${r.sampler}): ${parts.join(', ') || 'none'}`);
+  }
+  return lines.join('\n');
 }

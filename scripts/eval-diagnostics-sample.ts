@@ -58,3 +58,70 @@ export function sampleByPriority<T>(items: readonly T[], keyOf: (item: T) => str
     .slice(0, n)
     .map((x) => x.item);
 }
+
+/** How a code's sample is drawn: clusters (rounds 1–4) or loops with a per-repository cap (round 5 on). */
+export type Sampler = 'clusters' | 'loops';
+
+/** Loops (or lone statements) drawn as one: the clusters found in them, with the one to label. */
+export interface SampleUnit<T> {
+  /** The clusters in it, lowest priority first; the first is the one labelled. */
+  items: T[];
+  /** The repository of the first item: what the per-repository cap counts. */
+  repository: string;
+  /** The lowest priority of its items: a unit's place depends only on its own clusters' keys. */
+  priority: string;
+}
+
+/**
+ * Clusters grouped into the loops they are found in: clusters sharing an outermost loop are one unit, and so are the
+ * loops a cluster's copies sit in (the same loop in five schema versions is one loop). A cluster found outside any
+ * loop is a unit of its own. Units come out in priority order (samplingPriority of their items' keys).
+ */
+export function loopUnits<T>(items: readonly T[], describe: (item: T) => { key: string; repository: string; loops: readonly string[] }, seed: number): SampleUnit<T>[] {
+  const parent = items.map((_, i) => i);
+  const root = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+  const firstIn = new Map<string, number>();
+  const described = items.map((item, i) => {
+    const d = describe(item);
+    for (const loop of d.loops) {
+      const seen = firstIn.get(loop);
+      if (seen === undefined) firstIn.set(loop, i); else parent[root(i)] = root(seen);
+    }
+    return { item, repository: d.repository, priority: samplingPriority(seed, d.key) };
+  });
+  const groups = new Map<number, typeof described>();
+  described.forEach((d, i) => {
+    const r = root(i);
+    const list = groups.get(r);
+    if (list) list.push(d); else groups.set(r, [d]);
+  });
+  const byPriority = (a: { priority: string }, b: { priority: string }): number => (a.priority < b.priority ? -1 : a.priority > b.priority ? 1 : 0);
+  return [...groups.values()].map((members) => {
+    members.sort(byPriority);
+    return { items: members.map((m) => m.item), repository: members[0]!.repository, priority: members[0]!.priority };
+  }).sort(byPriority);
+}
+
+/**
+ * Up to `n` units in priority order, at most ceil(n / R) from any one repository (R: the repositories that have units).
+ * When every repository under the cap is exhausted before `n` are drawn, the cap rises by ceil(left / repositories
+ * with units left) and the draw goes on in priority order: a repository gives more than its share only when the
+ * others have nothing left to give.
+ */
+export function drawPerRepository<T>(units: readonly SampleUnit<T>[], n: number): SampleUnit<T>[] {
+  const taken = new Set<number>();
+  const perRepository = new Map<string, number>();
+  let cap = Math.ceil(n / Math.max(1, new Set(units.map((u) => u.repository)).size));
+  while (taken.size < Math.min(n, units.length)) {
+    for (let i = 0; i < units.length && taken.size < n; i++) {
+      const u = units[i]!;
+      const count = perRepository.get(u.repository) ?? 0;
+      if (taken.has(i) || count >= cap) continue;
+      taken.add(i);
+      perRepository.set(u.repository, count + 1);
+    }
+    const left = new Set(units.filter((_, i) => !taken.has(i)).map((u) => u.repository)).size;
+    if (left > 0) cap += Math.ceil((n - taken.size) / left);
+  }
+  return units.filter((_, i) => taken.has(i));
+}

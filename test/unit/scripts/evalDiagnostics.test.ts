@@ -44,7 +44,8 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
 
   it('reproduces a spent held-out set (--split heldout1) and leaves out what a repository excludes', () => {
     assert.deepEqual(evaluate(parseArgs(args('heldout1'))).repositories, ['acme/loader']);
-    for (const spent of ['heldout2', 'heldout3']) assert.equal(parseArgs(args(spent)).split, spent, `--split ${spent} reproduces that round`);
+    for (const spent of ['heldout2', 'heldout3', 'heldout4', 'heldout12']) assert.equal(parseArgs(args(spent)).split, spent, `--split ${spent} reproduces that round`);
+    assert.throws(() => parseArgs(args('heldout0')), /--split must be/);
     const withHints = evaluate(parseArgs(args('heldout', '--hints', '--show', 'all')));
     assert.ok(withHints.reports.every((r) => r.sample.every((s) => !s.cluster.findings.some((f) => f.path.startsWith('old/')))));
   });
@@ -71,12 +72,12 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     this.timeout(60_000);
     const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), ...args('tuning')], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^split tuning: 1 repositories, 4 files$/m);
+    assert.match(run.stdout, /^split tuning: 1 repositories, 4 files, sampler clusters$/m);
     assert.match(run.stdout, /^\| autocommit-dml-in-loop \| 6 \| 0 \| 3 \| 3 \| 1 \| 1 \| 0 \| 1 \| 50 % \|$/m);
     assert.match(run.stdout, /^precision commit-in-loop n\/a \(TP 0, FP 0, n 1\)$/m);
     const bad = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/eval-diagnostics.ts'), '--split', 'everything'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--split must be tuning, heldout, heldout1, heldout2, heldout3 or delayed/);
+    assert.match(bad.stderr, /--split must be tuning, heldout, heldoutN \(a spent round: heldout1, heldout2\.\.\.\) or delayed/);
   });
 
   it('keys a finding by the text around it: the same label survives added lines, comments and spacing', () => {
