@@ -110,7 +110,7 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
     assert.ok(globToRegExp('sql/d?.sql').test('sql/dd.sql'));
   });
 
-  it("draws round 1's split from its seed; rounds 2 to 4 hold fresh repositories out, each spent after its run", () => {
+  it("draws round 1's split from its seed; rounds 2 to 5 hold fresh repositories out, each spent after its run", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/eval/manifest.json'), 'utf8')) as Manifest;
     const round1 = manifest.repositories.filter((r) => r.round === 1);
     const drawn = splitRepositories(round1.map((r) => r.repository), manifest.seed);
@@ -119,20 +119,22 @@ describe('scripts/eval-diagnostics: precision on local checkouts', () => {
       assert.equal(r.split, 'tuning', `${r.repository}: round 1's held-out half is spent, tuning data now`);
     }
     assert.ok(round1.length >= 12);
-    const round2 = manifest.repositories.filter((r) => r.round === 2);
-    assert.ok(round2.length >= 8);
-    for (const r of round2) assert.deepEqual([r.split, r.heldOutIn], ['tuning', 2], `${r.repository}: round 2's held-out set is spent, tuning data now`);
-    const round3 = manifest.repositories.filter((r) => r.round === 3);
-    assert.ok(round3.length >= 5);
-    for (const r of round3) assert.deepEqual([r.split, r.heldOutIn], ['tuning', 3], `${r.repository}: round 3's held-out set is spent, tuning data now`);
-    const round4 = manifest.repositories.filter((r) => r.round === 4);
-    assert.ok(round4.length >= 8);
-    for (const r of round4) {
-      assert.deepEqual([r.split, r.heldOutIn], ['heldout', 4], r.repository);
+    for (const [round, atLeast] of [[2, 8], [3, 5], [4, 8]] as const) {
+      const set = manifest.repositories.filter((r) => r.round === round);
+      assert.ok(set.length >= atLeast, `round ${round}`);
+      for (const r of set) assert.deepEqual([r.split, r.heldOutIn], ['tuning', round], `${r.repository}: round ${round}'s held-out set is spent, tuning data now`);
+    }
+    const round5 = manifest.repositories.filter((r) => r.round === 5);
+    assert.ok(round5.length >= 6 && round5.length <= 10);
+    for (const r of round5) {
+      assert.deepEqual([r.split, r.heldOutIn], ['heldout', 5], r.repository);
       assert.match(r.commit, /^[0-9a-f]{40}$/, `${r.repository}: evaluated at a recorded commit`);
       assert.match((r as { commitDate?: string }).commitDate ?? '', /^\d{4}-\d{2}-\d{2}$/, `${r.repository}: commit date recorded`);
+      assert.ok((r.kind ?? '').length > 0, `${r.repository}: kind recorded`);
     }
-    assert.deepEqual(manifest.repositories.filter((r) => r.split === 'heldout').map((r) => r.round), round4.map(() => 4), 'only round 4 is held out now');
+    assert.deepEqual(manifest.repositories.filter((r) => r.split === 'heldout').map((r) => r.round), round5.map(() => 5), 'only round 5 is held out now');
+    // Rounds 1-4 were measured by clusters and reproduce so; round 5 on draws loops.
+    assert.deepEqual((manifest.rounds ?? []).map((r) => [r.round, r.sampler]), [[1, 'clusters'], [2, 'clusters'], [3, 'clusters'], [4, 'clusters'], [5, 'loops']]);
     const names = manifest.repositories.map((r) => r.repository.toLowerCase());
     assert.equal(new Set(names).size, names.length, 'no repository in both rounds');
     assert.ok((manifest.delayedDurability ?? []).reduce((n, e) => n + e.paths.length, 0) >= 10);
