@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './support/harness';
-import { lineOf, openFile, runCommand } from './support/workbench';
+import { lineOf, markerLines, openFile, runCommand } from './support/workbench';
 
 const FILE = 'quick-fix.sql';
 const CODE = 'autocommit-dml-in-loop';
@@ -21,30 +21,6 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean,
   }
 }
 
-/**
- * Lines of the active editor marked by a diagnostic: `hint` (dotted, what the loop findings are until their measured
- * precision allows a squiggle, src/tsql/diagnose.ts SURE) and `squiggle` (information, warning, error). The Problems
- * panel lists no hints, so the editor's own marks are what the user sees.
- */
-async function markerLines(page: Page): Promise<{ hint: number[]; squiggle: number[] }> {
-  // No named functions inside evaluate: the test runner's transpiler wraps them in a helper the page does not have.
-  return page.evaluate(() => {
-    const editor = document.querySelector('.editor-group-container.active .monaco-editor');
-    const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
-      .map((el) => ({ n: Number(el.textContent?.trim()), box: el.getBoundingClientRect() }))
-      .filter((l) => Number.isFinite(l.n) && l.n > 0);
-    const result = { hint: [] as number[], squiggle: [] as number[] };
-    for (const el of Array.from(editor?.querySelectorAll('.squiggly-hint, .squiggly-info, .squiggly-warning, .squiggly-error') ?? [])) {
-      const box = el.getBoundingClientRect();
-      const middle = (box.top + box.bottom) / 2;
-      const line = numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n;
-      if (line === undefined) continue;
-      (el.classList.contains('squiggly-hint') ? result.hint : result.squiggle).push(line);
-    }
-    result.hint.sort((x, y) => x - y);
-    return result;
-  });
-}
 
 /** 1-based line of the first editor line matching `pattern` (the fixture is short: every line is rendered). */
 function editorLineOf(text: string, pattern: RegExp): number {

@@ -1,10 +1,9 @@
 // End-to-end tests through code-server's real workbench UI: lenses drawn over the right lines, the loop
-// diagnostic's hint in the editor, and what clicking a lens tells the user. Run by run.ts, not by mocha.
+// diagnostic's squiggle in the editor, and what clicking a lens tells the user. Run by run.ts, not by mocha.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { E2eTest } from './support/harness';
-import type { Page } from 'playwright-core';
-import { codeLens, lensLine, lineOf, notificationText, openFile, visibleLensLines, waitForExplorer } from './support/workbench';
+import { codeLens, lensLine, lineOf, markerLines, notificationText, openFile, visibleLensLines, waitForExplorer } from './support/workbench';
 
 const LOOP_FILE = 'loop-inserts.sql';
 const COMMIT_FILE = 'commit-transaction.sql';
@@ -14,28 +13,6 @@ function fixtureText(workspace: string, name: string): string {
   return fs.readFileSync(path.join(workspace, name), 'utf8');
 }
 
-/**
- * 1-based lines of the focused editor that carry a hint marker (Monaco's `squiggly-hint` decoration) and those that
- * carry a squiggle (`squiggly-info|warning|error`), matched to the line numbers drawn at the same height.
- */
-async function markerLines(page: Page): Promise<{ hint: number[]; squiggle: number[] }> {
-  // No named functions inside evaluate: the test runner's transpiler wraps them in a helper the page does not have.
-  return page.evaluate(() => {
-    const editor = document.querySelector('.editor-group-container.active .monaco-editor');
-    const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
-      .map((el) => ({ n: Number(el.textContent?.trim()), box: el.getBoundingClientRect() }))
-      .filter((l) => Number.isFinite(l.n) && l.n > 0);
-    const result = { hint: [] as number[], squiggle: [] as number[] };
-    for (const el of Array.from(editor?.querySelectorAll('.squiggly-hint, .squiggly-info, .squiggly-warning, .squiggly-error') ?? [])) {
-      const box = el.getBoundingClientRect();
-      const middle = (box.top + box.bottom) / 2;
-      const line = numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n;
-      if (line === undefined) continue;
-      (el.classList.contains('squiggly-hint') ? result.hint : result.squiggle).push(line);
-    }
-    return result;
-  });
-}
 
 export const uiTests: E2eTest[] = [
   {
@@ -85,21 +62,21 @@ export const uiTests: E2eTest[] = [
     },
   },
   {
-    // A hint until its held-out precision reaches 90 % (src/tsql/diagnose.ts SURE, docs/analyze.md): the editor marks
-    // the INSERT with the hint's dotted underline, not a squiggle.
-    name: 'the INSERT line carries the autocommit-dml-in-loop hint (dotted, no squiggle)',
+    // Information since its held-out precision reached 90 % on round 5 (src/tsql/diagnose.ts SURE, docs/analyze.md):
+    // the editor draws the information squiggle under the INSERT, not the hint's dotted underline.
+    name: 'the INSERT line carries the autocommit-dml-in-loop squiggle (information, no hint left)',
     run: async ({ page, workspace, screenshot }) => {
       await openFile(page, LOOP_FILE);
       const expected = lineOf(fixtureText(workspace, LOOP_FILE), /^\s*INSERT\b/i);
       const deadline = Date.now() + 30_000;
       let marks = await markerLines(page);
-      while (!marks.hint.includes(expected) && Date.now() < deadline) {
+      while (!marks.squiggle.includes(expected) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100)); // poll interval; the deadline above bounds the wait
         marks = await markerLines(page);
       }
-      await screenshot('loop-hint');
-      if (!marks.hint.includes(expected)) throw new Error(`no hint on line ${expected} (hints on ${marks.hint.join(', ') || 'no line'})`);
-      if (marks.squiggle.length) throw new Error(`squiggles on lines ${marks.squiggle.join(', ')} of ${LOOP_FILE}`);
+      await screenshot('loop-squiggle');
+      if (marks.squiggle.join() !== String(expected)) throw new Error(`squiggles on ${marks.squiggle.join(', ') || 'no line'}, expected line ${expected} only`);
+      if (marks.hint.length) throw new Error(`hints on lines ${marks.hint.join(', ')} of ${LOOP_FILE}`);
     },
   },
   {

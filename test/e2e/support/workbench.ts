@@ -201,3 +201,29 @@ export async function reloadWindow(page: Page, timeoutMs = 60_000): Promise<void
   await loaded;
   await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
 }
+
+/**
+ * 1-based lines of the focused editor marked by a diagnostic: `hint` (Monaco's dotted `squiggly-hint`) and `squiggle`
+ * (`squiggly-info|warning|error`), matched to the line numbers drawn at the same height, each sorted. The Problems panel
+ * lists no hints, so the editor's own marks are what the user sees.
+ */
+export async function markerLines(page: Page): Promise<{ hint: number[]; squiggle: number[] }> {
+  // No named functions inside evaluate: the test runner's transpiler wraps them in a helper the page does not have.
+  return page.evaluate(() => {
+    const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+    const numbers = Array.from(editor?.querySelectorAll('.margin-view-overlays .line-numbers') ?? [])
+      .map((el) => ({ n: Number(el.textContent?.trim()), box: el.getBoundingClientRect() }))
+      .filter((l) => Number.isFinite(l.n) && l.n > 0);
+    const result = { hint: [] as number[], squiggle: [] as number[] };
+    for (const el of Array.from(editor?.querySelectorAll('.squiggly-hint, .squiggly-info, .squiggly-warning, .squiggly-error') ?? [])) {
+      const box = el.getBoundingClientRect();
+      const middle = (box.top + box.bottom) / 2;
+      const line = numbers.find((l) => l.box.top <= middle && middle <= l.box.bottom)?.n;
+      if (line === undefined) continue;
+      (el.classList.contains('squiggly-hint') ? result.hint : result.squiggle).push(line);
+    }
+    result.hint.sort((x, y) => x - y);
+    result.squiggle.sort((x, y) => x - y);
+    return result;
+  });
+}
