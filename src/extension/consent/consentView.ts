@@ -8,6 +8,7 @@ import type { WorkloadBatch } from '../../db/types';
 import { changesText, classifyBatch, type ChangingStatement } from './classify';
 import { consentKey } from './consentStore';
 import type { ConsentPart } from './consentPart';
+import { l10n } from '../l10n';
 
 export type { ConsentKeyKind, ConsentPart } from './consentPart';
 
@@ -83,7 +84,8 @@ export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStat
 
 /** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
 export function consentMessage(request: ConsentRequest): string {
-  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${request.connection.database}. Nothing has run yet.`;
+  // The English text starts with CONSENT_MESSAGE_PREFIX (tests find the modal by it).
+  return l10n.t('Durability Lens: confirm what runs — this changes data or schema on database {0}. Nothing has run yet.', request.connection.database);
 }
 
 function linesText(first: number, last: number): string {

@@ -19,11 +19,13 @@ export interface MssqlCommandDeps {
   extensionId: string;
 }
 
-const ADD = 'Add Connection';
-const IMPORT = 'Import mssql Connections';
-const PICK = 'Pick an mssql Connection…';
-const PERMISSION = 'Change mssql Permission';
-const NTLM = 'Use NTLM with a Password…';
+// Button labels, translated when shown (activation installs vscode.l10n.t after this module loads); the choice is
+// compared with the same call, so it matches in every display language.
+const ADD = () => l10n.t('Add Connection');
+const IMPORT = () => l10n.t('Import mssql Connections');
+const PICK = () => l10n.t('Pick an mssql Connection…');
+const PERMISSION = () => l10n.t('Change mssql Permission');
+const NTLM = () => l10n.t('Use NTLM with a Password…');
 
 /** mssql.connections entries (user settings only, as Import does) that carry the id the API names them by. */
 function mssqlProfiles(): { id: string; entry: Record<string, unknown>; index: number; label: string; detail: string }[] {
@@ -53,15 +55,15 @@ export class MssqlConnectionFlow {
       ? l10n.t(`Durability Lens: the mssql extension ({0}) is not installed, so there is no mssql connection to use. Nothing was changed. Add the connection to Durability Lens instead.`, MSSQL_EXTENSION_ID)
       : l10n.t(`Durability Lens: this mssql extension ({0}) offers no connection sharing (it needs {1} or later, and a later mssql may have retired it). Nothing was changed. Import its saved connections or add the connection instead.`, presence.version, MIN_SHARING_VERSION);
     this.log(text);
-    await this.fallback(await vscode.window.showWarningMessage(text, ...(presence.status === 'missing' ? [ADD] : [IMPORT, ADD])));
+    await this.fallback(await vscode.window.showWarningMessage(text, ...(presence.status === 'missing' ? [ADD()] : [IMPORT(), ADD()])));
     return null;
   }
 
   private async fallback(choice: string | undefined): Promise<void> {
-    if (choice === ADD) await vscode.commands.executeCommand(ConnectionCommands.addConnection);
-    else if (choice === IMPORT) await vscode.commands.executeCommand(ConnectionCommands.importMssqlConnections);
-    else if (choice === PICK) await this.pick();
-    else if (choice === PERMISSION) await vscode.commands.executeCommand(MssqlCommands.editPermissions, this.deps.extensionId);
+    if (choice === ADD()) await vscode.commands.executeCommand(ConnectionCommands.addConnection);
+    else if (choice === IMPORT()) await vscode.commands.executeCommand(ConnectionCommands.importMssqlConnections);
+    else if (choice === PICK()) await this.pick();
+    else if (choice === PERMISSION()) await vscode.commands.executeCommand(MssqlCommands.editPermissions, this.deps.extensionId);
   }
 
   /** mssql refused or failed: its own words, what it means, and the ways on. */
@@ -71,7 +73,7 @@ export class MssqlConnectionFlow {
       ? l10n.t(`Durability Lens: the mssql extension did not share its connections ({0}). Nothing was changed. You can allow it in mssql, or add the connection to Durability Lens yourself.`, err.message)
       : l10n.t(`Durability Lens: the mssql extension could not hand over the connection: {0} Nothing was changed.`, err.message);
     this.log(text);
-    await this.fallback(await vscode.window.showWarningMessage(text, ...(err.permission ? [PERMISSION, ADD] : [PICK, ADD])));
+    await this.fallback(await vscode.window.showWarningMessage(text, ...(err.permission ? [PERMISSION(), ADD()] : [PICK(), ADD()])));
   }
 
   /** The mssql connection of the active editor. Returns true when Durability Lens is connected afterwards. */
@@ -89,7 +91,7 @@ export class MssqlConnectionFlow {
     if (!id) {
       const text = l10n.t('Durability Lens: the active editor has no mssql connection (connect it with mssql first), so there is nothing to use. Nothing was changed.');
       this.log(text);
-      await this.fallback(await vscode.window.showInformationMessage(text, PICK, ADD));
+      await this.fallback(await vscode.window.showInformationMessage(text, PICK(), ADD()));
       return false;
     }
     return this.useConnection(id, presence);
@@ -103,7 +105,7 @@ export class MssqlConnectionFlow {
     if (profiles.length === 0) {
       const text = l10n.t('Durability Lens: mssql has no saved connections in your user settings. Nothing was changed.');
       this.log(text);
-      await this.fallback(await vscode.window.showInformationMessage(text, ADD));
+      await this.fallback(await vscode.window.showInformationMessage(text, ADD()));
       return false;
     }
     const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: p.label, detail: p.detail, id: p.id })), { placeHolder: l10n.t('Use which mssql connection in Durability Lens?'), ignoreFocusOut: true });
@@ -126,7 +128,7 @@ export class MssqlConnectionFlow {
       if (!text) {
         const message = l10n.t(`Durability Lens: mssql returned no connection string for "{0}". Nothing was changed.`, name);
         this.log(message);
-        await this.fallback(await vscode.window.showWarningMessage(message, IMPORT, ADD));
+        await this.fallback(await vscode.window.showWarningMessage(message, IMPORT(), ADD()));
         return false;
       }
       shared = fromMssqlConnectionString(name, text);
@@ -136,7 +138,7 @@ export class MssqlConnectionFlow {
     } else {
       const message = l10n.t(`Durability Lens: this mssql ({0}) cannot hand over a connection string (1.37.0 or later can), and the connection is not among its saved ones in your user settings. Nothing was changed.`, presence.version);
       this.log(message);
-      await this.fallback(await vscode.window.showWarningMessage(message, ADD));
+      await this.fallback(await vscode.window.showWarningMessage(message, ADD()));
       return false;
     }
     return this.apply(name, shared);
@@ -147,7 +149,7 @@ export class MssqlConnectionFlow {
     if (!shared.ok) {
       const text = l10n.t(`Durability Lens: the mssql connection "{0}" cannot be used as it is: {1} Nothing was changed.`, name, shared.message);
       this.log(text);
-      await this.fallback(await vscode.window.showWarningMessage(text, ADD));
+      await this.fallback(await vscode.window.showWarningMessage(text, ADD()));
       return false;
     }
     for (const note of shared.notes) this.log(`"${name}": ${note}`);
@@ -172,8 +174,8 @@ export class MssqlConnectionFlow {
   private async offerNtlm(name: string, server: ServerPart, why: string): Promise<boolean> {
     const text = l10n.t(`Durability Lens: the mssql connection "{0}" {1} Nothing was changed.`, name, why);
     this.log(text);
-    const choice = await vscode.window.showWarningMessage(text, NTLM, ADD);
-    if (choice !== NTLM) {
+    const choice = await vscode.window.showWarningMessage(text, NTLM(), ADD());
+    if (choice !== NTLM()) {
       await this.fallback(choice);
       return false;
     }

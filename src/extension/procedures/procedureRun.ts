@@ -15,7 +15,12 @@ import type { ParameterAnswers, ProcedureParameterStore } from './procedureParam
 import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
 import { l10n } from '../l10n';
 
-export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
+// Button labels, translated when shown (activation installs vscode.l10n.t after this module loads).
+export const DEFINITION_CHOICES = {
+  runDeployed: () => l10n.t('Run the Deployed Version'),
+  deploy: () => l10n.t('Deploy This Version First'),
+  confirmDeploy: () => l10n.t('Deploy and Run'),
+};
 
 /** Why a deployed definition that can't be read can't be shown (the consent view says it). */
 function unreadableReason(deployed: DeployedDefinition): string {
@@ -29,9 +34,9 @@ function unreadableReason(deployed: DeployedDefinition): string {
  * definition can't be compared (numbered/temporary — a deploy could not be read back and verified either).
  */
 export function definitionChoices(status: DeployedDefinition['status']): string[] {
-  if (status === 'missing') return [DEFINITION_CHOICES.deploy];
-  if (status === 'not-comparable') return [DEFINITION_CHOICES.runDeployed];
-  return [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy];
+  if (status === 'missing') return [DEFINITION_CHOICES.deploy()];
+  if (status === 'not-comparable') return [DEFINITION_CHOICES.runDeployed()];
+  return [DEFINITION_CHOICES.runDeployed(), DEFINITION_CHOICES.deploy()];
 }
 
 function lines(target: ProcedureTarget): string {
@@ -127,12 +132,12 @@ export class ProcedureRunner {
       const last = this.store.last(target.name, target.number);
       const sets = this.store.sets(target.name, target.number);
       const items: Item[] = [];
-      if (last) items.push({ label: '$(history) Last values', description: summary(last), start: last, save: false, use: true });
-      for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: 'saved parameter set', start: answers, save: false, use: true });
-      const enter: Item = { label: '$(edit) Enter values…', description: last ? 'starting from the last values' : '', start: last, save: false, use: false };
+      if (last) items.push({ label: l10n.t('$(history) Last values'), description: summary(last), start: last, save: false, use: true });
+      for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: l10n.t('saved parameter set'), start: answers, save: false, use: true });
+      const enter: Item = { label: l10n.t('$(edit) Enter values…'), description: last ? l10n.t('starting from the last values') : '', start: last, save: false, use: false };
       items.push(enter);
-      items.push({ label: '$(save) Enter values and save them as a set…', start: last, save: true, use: false });
-      if (Object.keys(sets).length > 0) items.push({ label: '$(trash) Delete a saved set…', start: null, save: false, use: false, remove: true });
+      items.push({ label: l10n.t('$(save) Enter values and save them as a set…'), start: last, save: true, use: false });
+      if (Object.keys(sets).length > 0) items.push({ label: l10n.t('$(trash) Delete a saved set…'), start: null, save: false, use: false, remove: true });
       if (!last && Object.keys(sets).length === 0) {
         choice = enter;
         break;
@@ -222,14 +227,14 @@ export class ProcedureRunner {
       const choices: string[] = definitionChoices(deployed.status);
       const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, problem), {
         modal: true,
-        detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,
+        detail: l10n.t('Database {0} on {1}. Nothing has been run or changed yet.', active.database, active.serverLabel),
       }, ...choices);
-      if (choice === DEFINITION_CHOICES.runDeployed) {
+      if (choice === DEFINITION_CHOICES.runDeployed()) {
         this.output.info(`${target.name}: running the deployed version, as chosen.`);
         const definition: CalledDefinition = deployed.status === 'found' ? { source: 'deployed', text: deployed.definition } : { source: 'unknown', reason: unreadableReason(deployed) };
         return procedureConsentParts({ name: target.name, callText, definition, deploy: null });
       }
-      if (choice !== DEFINITION_CHOICES.deploy) {
+      if (choice !== DEFINITION_CHOICES.deploy()) {
         this.output.info(`${target.name}: nothing was run or deployed.`);
         return null;
       }
@@ -240,7 +245,7 @@ export class ProcedureRunner {
         file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
         connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
         parts,
-        confirmLabel: DEFINITION_CHOICES.confirmDeploy,
+        confirmLabel: DEFINITION_CHOICES.confirmDeploy(),
         notes: [],
       });
       if (!confirmed) {

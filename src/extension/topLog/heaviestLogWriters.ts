@@ -29,10 +29,11 @@ export interface LoadedTopLog {
   serverLabel: string;
 }
 
-const RANKINGS: ReadonlyArray<{ id: TopLogRanking; label: string; detail: string }> = [
-  { id: 'log', label: 'Total log bytes', detail: 'Σ average log bytes × executions over the window' },
-  { id: 'wait', label: 'Log-IO wait time', detail: 'Query Store wait category "Tran Log IO" (WRITELOG and its kin), SQL Server 2017+' },
-  { id: 'alone', label: 'Executions that each commit on their own', detail: 'many executions, small log each, waiting on their own flush' },
+// Translated when shown (activation installs vscode.l10n.t after this module loads).
+const RANKINGS = (): ReadonlyArray<{ id: TopLogRanking; label: string; detail: string }> => [
+  { id: 'log', label: l10n.t('Total log bytes'), detail: l10n.t('Σ average log bytes × executions over the window') },
+  { id: 'wait', label: l10n.t('Log-IO wait time'), detail: l10n.t('Query Store wait category "Tran Log IO" (WRITELOG and its kin), SQL Server 2017+') },
+  { id: 'alone', label: l10n.t('Executions that each commit on their own'), detail: l10n.t('many executions, small log each, waiting on their own flush') },
 ];
 
 export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement>, vscode.Disposable {
@@ -117,7 +118,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     this.ranking = ranking;
     let source = this.connections.connectionSource();
     if (!source) {
-      const connect = 'Connect…';
+      const connect = l10n.t('Connect…');
       if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to the production (or a copy of its) database first. Nothing was read.`, TITLE), connect)) !== connect) return;
       await vscode.commands.executeCommand(ConnectionCommands.connect);
       source = this.connections.connectionSource();
@@ -138,7 +139,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
-        void vscode.window.showWarningMessage(`${TITLE}: ${doc.queryStore.message}`);
+        void vscode.window.showWarningMessage(l10n.t('{0}: {1}', TITLE, doc.queryStore.message));
       }
     } catch (err) {
       const text = (err as Error).message ?? String(err);
@@ -154,7 +155,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
 
   async pickRanking(): Promise<void> {
     const picked = await vscode.window.showQuickPick(
-      RANKINGS.map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
+      RANKINGS().map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
       { title: l10n.t('Rank the heaviest log writers by'), placeHolder: l10n.t('How to rank Query Store\'s statements') },
     );
     if (picked) await this.load(picked.id);
@@ -271,7 +272,7 @@ export function messageOf(doc: TopLogDocument): string {
   const head = `${doc.database}, ${spanText(doc.window.spanHours, doc.window.requestedHours)}${doc.source === 'stand-in' ? ' (STAND-IN figures)' : ''}`;
   if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') return `${head}: ${doc.queryStore.message}`;
   const used = doc.ranking.used ?? doc.ranking.requested;
-  const by = RANKINGS.find((r) => r.id === used)?.label.toLowerCase() ?? used;
+  const by = RANKINGS().find((r) => r.id === used)?.label.toLowerCase() ?? used;
   const rows = doc.rows.length === 0 ? ` ${emptyText(doc)}` : '';
   const readOnly = doc.queryStore.outcome === 'read-only' ? ` ${doc.queryStore.message}` : '';
   return `${head} — ranked by ${by}.${doc.ranking.note ? ` ${doc.ranking.note}` : ''}${readOnly}${rows}`;
