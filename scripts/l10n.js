@@ -39,6 +39,9 @@ function extract(text, file = '', call = CALL) {
   const problems = [];
   const name = call === CALL ? 'l10n.t' : 't';
   for (const m of text.matchAll(call)) {
+    // A call quoted in a comment line (// t('…'), * t() in a doc comment) is prose, not a message.
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    if (/^\s*(?:\/\/|\/\*|\*)/.test(text.slice(lineStart, m.index))) continue;
     const rest = text.slice(m.index + m[0].length);
     const literal = LITERAL.exec(rest);
     const value = literal ? literalValue(literal[1]) : null;

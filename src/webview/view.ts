@@ -13,8 +13,10 @@ import { consistencySection, disagreementBadge } from './consistencyView';
 import { causesSection } from './causesView';
 import { h, type VElement, type VNode } from './vnode';
 import { t } from './l10n';
+import { headingOf, severityText, TAB_TITLES, tabTitles } from './panelText';
 
 export { assertSafeAttribute, h, toHtml, type VElement, type VNode } from './vnode';
+export { headingOf, TAB_TITLES, tabTitles } from './panelText';
 
 /** "0.395 ms/wait (0.39 – 0.403)": the unit once, so median and range fit a table cell. */
 function cellText(s: Summary | null | undefined, row: MetricRow): string {
@@ -152,10 +154,6 @@ export function metricTable(d: PanelData): VElement {
 function diagnosisSection(d: PanelData): VElement {
   // Every cause of commit time with its evidence (issue 29), then the findings.
   return h('div', {}, causesSection(d.kind === 'trace' ? undefined : d.model.causes, d.model.baseline), findingsList(d));
-}
-
-function severityText(severity: string): string {
-  return severity === 'error' ? t('error') : severity === 'warning' ? t('warning') : severity === 'info' ? t('info') : severity;
 }
 
 function findingsList(d: PanelData): VElement {
@@ -302,14 +300,6 @@ function toolbar(): VElement {
   );
 }
 
-/** The tabs by their English titles: ids for main.ts and the tests (tabTitles() is what the strip shows). */
-export const TAB_TITLES = ['Metrics', 'Charts', 'Diagnosis', 'File IO', 'Waits', 'Statements', 'Log & trace', 'Missing measurements'] as const;
-
-/** TAB_TITLES in the display language, in the same order. */
-export function tabTitles(): string[] {
-  return [t('Metrics'), t('Charts'), t('Diagnosis'), t('File IO'), t('Waits'), t('Statements'), t('Log & trace'), t('Missing measurements')];
-}
-
 /**
  * Tabs as plain buttons and sections (role tab / tabpanel): the strip wraps onto a second line in a narrow panel
  * instead of cutting titles off, and main.ts switches them by toggling `hidden`.
@@ -362,7 +352,7 @@ export function renderPanel(d: PanelData, selectedTab = 0): VElement {
     'div',
     { class: 'dl-panel' },
     d.standInLabel ? h('div', { class: 'dl-banner', role: 'note' }, h('strong', {}, t('STAND-IN'), ' '), d.standInLabel) : null,
-    h('h1', {}, d.title),
+    h('h1', {}, headingOf(d.title)),
     verdictSection(d),
     consistencySection(d.model.consistency),
     ...statusNotes(d),
