@@ -122,7 +122,7 @@ describe('l10n: contributed strings in package.nls.json, runtime messages in the
     assert.deepEqual(problems, [], 'every l10n.t call has a literal message');
     assert.equal(fs.readFileSync(l10nScript.BUNDLE, 'utf8'), l10nScript.serialize(bundle), 'l10n/bundle.l10n.json is out of date: npm run l10n');
     assert.ok(Object.keys(bundle).length >= 20);
-    assert.ok(bundle['Switch DELAYED_DURABILITY of {0} on {1} between {2} to compare?']);
+    assert.ok(bundle['Switch DELAYED_DURABILITY of {0} on {1} between {2} and {3} to compare?']);
     for (const message of Object.keys(bundle)) {
       const indices = [...message.matchAll(/\{(\d+)\}/g)].map((m) => Number(m[1]));
       assert.deepEqual([...new Set(indices)].sort((a, b) => a - b), [...Array(new Set(indices).size).keys()], `placeholders of "${message}" run {0}..{n}`);
