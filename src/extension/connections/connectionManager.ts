@@ -101,8 +101,8 @@ export class ConnectionManager implements vscode.Disposable {
       this.statusItem.command = ConnectionCommands.connect;
       return;
     }
-    this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? 'DELAYED_DURABILITY unknown'}`;
-    this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? 'unknown');
+    this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? l10n.t('DELAYED_DURABILITY unknown')}`;
+    this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? l10n.t('unknown'));
     this.statusItem.command = STATUS_BAR_COMMAND;
   }
 

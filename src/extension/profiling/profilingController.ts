@@ -197,7 +197,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const runningTitle = l10n.t('Running: {0}', what);
     // The panel shows the run in progress, not the previous result (which comes back if this run yields none).
     // Optional calls: hosts that pass their own panels object (tests' fakes) may have no running view.
-    void this.panels.showRunning?.({ title: runningTitle, step: 'Connecting', elapsedMs: 0, logFlushes: null, logBytes: null });
+    void this.panels.showRunning?.({ title: runningTitle, step: l10n.t('Connecting'), elapsedMs: 0, logFlushes: null, logBytes: null });
     const onProgress = (event: ProgressEvent, progress: vscode.Progress<{ message?: string }>) => {
       const text = progressLine(event);
       progress.report({ message: text });

@@ -118,7 +118,7 @@ export class AdhocTrace extends StatusBarCapture {
   private render(): void {
     const r = this.running;
     this.showStatus(r && {
-      text: `$(record) Log-flush trace: ${r.database}`,
+      text: l10n.t('$(record) Log-flush trace: {0}', r.database),
       tooltip: l10n.t(`Durability Lens is tracing log flushes of {0} on {1} (event session {2}). Click to stop and show.`, r.database, r.server, r.session.name),
     });
   }
