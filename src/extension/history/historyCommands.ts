@@ -37,7 +37,7 @@ export async function exportRun(history: RunHistory): Promise<void> {
   type Item = vscode.QuickPickItem & { format: ExportFormat };
   const formats: Item[] = (Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => ({
     label: EXPORT_FORMATS[format].label,
-    description: format === 'json' ? 'as the CLI writes it: the RunResult, or the comparison document with its runs' : format === 'markdown' ? 'tables like the blog posts' : 'one row per metric and mode',
+    description: format === 'json' ? l10n.t('as the CLI writes it: the RunResult, or the comparison document with its runs') : format === 'markdown' ? l10n.t('tables like the blog posts') : l10n.t('one row per metric and mode'),
     format,
   }));
   const format = await vscode.window.showQuickPick(formats, { placeHolder: EXPORT_FORMAT_PLACEHOLDER() });
@@ -51,7 +51,7 @@ export async function exportRun(history: RunHistory): Promise<void> {
  * chooses who "Copy GRANTs" grants to (agent/untrustedComparison.ts). Returns whether it opened.
  */
 export async function openComparisonFile(panels: ComparisonPanels, history?: RunHistory): Promise<boolean> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Comparison', filters: { 'Durability Lens comparison': ['json'] } });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: l10n.t('Open Comparison'), filters: { [l10n.t('Durability Lens comparison')]: ['json'] } });
   const uri = picked?.[0];
   if (!uri) return false;
   const name = vscode.workspace.asRelativePath(uri);

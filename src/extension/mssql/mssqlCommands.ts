@@ -34,7 +34,7 @@ function mssqlProfiles(): { id: string; entry: Record<string, unknown>; index: n
   return raw.flatMap((entry, index) => {
     const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
     if (typeof e.id !== 'string' || e.id === '') return [];
-    const server = typeof e.server === 'string' ? e.server : '(connection string)';
+    const server = typeof e.server === 'string' ? e.server : l10n.t('(connection string)');
     const label = typeof e.profileName === 'string' && e.profileName ? e.profileName : `${server}${typeof e.database === 'string' && e.database ? ` / ${e.database}` : ''}`;
     return [{ id: e.id, entry: e, index, label, detail: `${server} · ${typeof e.authenticationType === 'string' ? e.authenticationType : 'SqlLogin'}` }];
   });
@@ -115,7 +115,7 @@ export class MssqlConnectionFlow {
 
   private async useConnection(id: string, presence: Extract<MssqlPresence, { status: 'ready' }>): Promise<boolean> {
     const saved = mssqlProfiles().find((p) => p.id === id);
-    const name = `${saved?.label ?? `mssql connection ${id.slice(0, 8)}`} (mssql)`;
+    const name = `${saved?.label ?? l10n.t('mssql connection {0}', id.slice(0, 8))} (mssql)`;
     let shared: SharedConnection;
     if (presence.connectionString) {
       let text: string | undefined;
@@ -145,7 +145,7 @@ export class MssqlConnectionFlow {
   }
 
   private async apply(name: string, shared: SharedConnection): Promise<boolean> {
-    if (!shared.ok && shared.reason === 'integrated') return this.offerNtlm(name, shared.server, shared.message);
+    if (!shared.ok && shared.reason === 'integrated') return this.offerNtlm(name, shared.server);
     if (!shared.ok) {
       const text = l10n.t(`Durability Lens: the mssql connection "{0}" cannot be used as it is: {1} Nothing was changed.`, name, shared.message);
       this.log(text);
@@ -158,7 +158,9 @@ export class MssqlConnectionFlow {
       // mssql keeps a saved password in its own credential store; the connection string it shares may not carry it.
       secret = await vscode.window.showInputBox({
         title: l10n.t(`Durability Lens: password for "{0}"`, name),
-        prompt: l10n.t(`mssql did not hand over the password of {0} on {1}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`, shared.profile.user ?? 'this login', shared.profile.server),
+        prompt: shared.profile.user
+          ? l10n.t(`mssql did not hand over the password of {0} on {1}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`, shared.profile.user, shared.profile.server)
+          : l10n.t("mssql did not hand over the password of this login on {0}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.", shared.profile.server),
         password: true,
         ignoreFocusOut: true,
       });
@@ -171,8 +173,9 @@ export class MssqlConnectionFlow {
   }
 
   /** Integrated security: the same server as NTLM with an explicit account and password, if the user wants that. */
-  private async offerNtlm(name: string, server: ServerPart, why: string): Promise<boolean> {
-    const text = l10n.t(`Durability Lens: the mssql connection "{0}" {1} Nothing was changed.`, name, why);
+  private async offerNtlm(name: string, server: ServerPart): Promise<boolean> {
+    // One sentence with the name in it (sharedConnection.ts's INTEGRATED_MESSAGE, the same words in English).
+    const text = l10n.t("Durability Lens: the mssql connection \"{0}\" uses Windows integrated authentication (the signed-in Windows user, no password). Durability Lens measures over its own two connections, and its driver (tedious 20) cannot log in as the signed-in user: it has no Kerberos or SSPI. It can log in with NTLM when you give your domain, user name and password (kept in VS Code's secret storage), or with a SQL login. Nothing was changed.", name);
     this.log(text);
     const choice = await vscode.window.showWarningMessage(text, NTLM(), ADD());
     if (choice !== NTLM()) {
