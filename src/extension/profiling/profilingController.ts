@@ -185,7 +185,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       confirmLabel: l10n.t('Run'),
       notes: [
         ...(target.adHocIn
-          ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
+          ? [l10n.t('The selection lies inside {0}: it runs on its own, as an ad-hoc batch — not as the {1} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.', target.adHocIn, target.adHocIn.split(' ')[0]!)]
           : footprintNotes(document.getText())),
         ...overheadPlan.notes,
       ],
