@@ -67,7 +67,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
 
   getTreeItem(e: TopLogElement): vscode.TreeItem {
     if (e.kind === 'fix') {
-      const item = new vscode.TreeItem(`Review the fix: ${e.statement.split('\n').filter((l) => !l.startsWith('--')).join(' ')}`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(l10n.t('Review the fix: {0}', e.statement.split('\n').filter((l) => !l.startsWith('--')).join(' ')), vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon('tools');
       item.tooltip = new vscode.MarkdownString().appendText(`${e.statement}\n${e.cost}`);
       item.command = { command: TopLogCommands.reviewFix, title: TOP_LOG_COMMAND_TITLES[TopLogCommands.reviewFix], arguments: [e] };
@@ -127,7 +127,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const active = this.connections.current!;
     await vscode.commands.executeCommand('setContext', TOP_LOG_LOADED_CONTEXT, true);
     await vscode.commands.executeCommand(`${TOP_LOG_VIEW}.focus`);
-    this.setMessage(`Reading Query Store of ${active.database} (read-only)…`);
+    this.setMessage(l10n.t('Reading Query Store of {0} (read-only)…', active.database));
     let monitor: SqlSession | null = null;
     try {
       const doc = await vscode.window.withProgress({ location: { viewId: TOP_LOG_VIEW } }, async () => {
@@ -144,7 +144,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     } catch (err) {
       const text = (err as Error).message ?? String(err);
       this.output.error(`${TITLE} failed: ${text}`);
-      this.setMessage(`Query Store could not be read: ${text} Nothing was changed.`);
+      this.setMessage(l10n.t('Query Store could not be read: {0} Nothing was changed.', text));
       void vscode.window.showErrorMessage(l10n.t(`{0} failed: {1} Nothing was changed on the server.`, TITLE, text));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
