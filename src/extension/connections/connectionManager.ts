@@ -55,7 +55,7 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly setDatabaseContext: (context: DatabaseContextParams | null) => Promise<void>,
   ) {
     this.statusItem = vscode.window.createStatusBarItem('durabilityLens.connection', vscode.StatusBarAlignment.Left, 50);
-    this.statusItem.name = 'Durability Lens connection';
+    this.statusItem.name = l10n.t('Durability Lens connection');
     this.render();
     this.statusItem.show();
     // Editing settings.json by hand: a removed profile disconnects; an edited one (e.g. `development`) applies.

@@ -28,7 +28,7 @@ export class AdhocTrace extends StatusBarCapture {
   private busy = false;
 
   constructor(deps: CaptureDeps) {
-    super({ id: 'durabilityLens.trace', name: 'Durability Lens log-flush trace', priority: 49, command: HistoryCommands.stopLogFlushTrace }, deps);
+    super({ id: 'durabilityLens.trace', name: l10n.t('Durability Lens log-flush trace'), priority: 49, command: HistoryCommands.stopLogFlushTrace }, deps);
   }
 
   /** The live session's name (so the orphan check does not offer to drop it). */

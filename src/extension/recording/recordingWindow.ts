@@ -32,7 +32,7 @@ export class RecordingWindow extends StatusBarCapture {
   private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(deps: CaptureDeps, private readonly now: () => number = Date.now) {
-    super({ id: 'durabilityLens.recording', name: 'Durability Lens recording', priority: 48, command: RecordingCommands.stopRecording }, deps);
+    super({ id: 'durabilityLens.recording', name: l10n.t('Durability Lens recording'), priority: 48, command: RecordingCommands.stopRecording }, deps);
   }
 
   get isRecording(): boolean {

@@ -108,7 +108,7 @@ function untranslated(file: string, text: string): string[] {
     const { fixed } = literalAt(text, at);
     if (hasWords(fixed)) found.push(`${file}:${text.slice(0, at).split('\n').length}: ${fixed.slice(0, 60)}`);
   };
-  const shown = /\.show(?:Information|Warning|Error)Message\(\s*|\b(?:title|prompt|placeHolder|tooltip|label|detail|description|confirmLabel):\s*|\.(?:text|tooltip) = /g;
+  const shown = /\.show(?:Information|Warning|Error)Message\(\s*|\b(?:title|prompt|placeHolder|tooltip|label|detail|description|confirmLabel|openLabel):\s*|\.(?:text|tooltip|description|message) = /g;
   for (const m of text.matchAll(shown)) {
     const at = m.index + m[0].length;
     if (`'"\``.includes(text[at] ?? '')) flag(at);
