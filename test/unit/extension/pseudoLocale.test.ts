@@ -191,3 +191,24 @@ describe('extension in a pseudo-locale: messages, buttons and quick picks come f
     }
   });
 });
+
+describe('exports in a pseudo-locale: the same English bytes as in English', () => {
+  it('Markdown, CSV and JSON of a comparison, a profile and a trace do not change with the display language', async () => {
+    const { exportText } = await import('../../../src/extension/panel/panelData');
+    const { comparisonFixture, profileFixture } = await import('../webview/fixtureModel');
+    const formats = ['markdown', 'csv', 'json'] as const;
+    const all = () => [comparisonFixture(), profileFixture()].flatMap((d) => formats.map((f) => exportText(d, f)));
+    const english = all();
+    useTranslator(tr);
+    try {
+      const translated = all();
+      assert.equal(translated.length, english.length);
+      translated.forEach((text, i) => assert.equal(text, english[i], `export ${i} changed with the display language`));
+      // The pseudo-locale is active: a message shown to the user would be bracketed.
+      const { l10n } = await import('../../../src/extension/l10n');
+      assert.equal(l10n.t('Copy GRANTs'), '[Copy GRANTs]');
+    } finally {
+      useTranslator(formatMessage);
+    }
+  });
+});
