@@ -34,10 +34,10 @@ export async function runSettingsForRun(log: (line: string) => void): Promise<Ru
   const allowed = currentRunSettings({ allowNetworkEventFile: true });
   const path = allowed.xeTarget.kind === 'event_file' ? allowed.xeTarget.path : '';
   if (confirmedNetworkPaths.has(path)) return allowed;
-  const use = 'Use This Network Path';
+  const use = l10n.t('Use This Network Path');
   const choice = await vscode.window.showWarningMessage(
     l10n.t(`Durability Lens: write the log-flush trace to the network path {0}?`, path),
-    { modal: true, detail: `SQL Server's service account will connect to that server and authenticate to it to write the event file. Only confirm for a share you control. Path: ${path}` },
+    { modal: true, detail: l10n.t("SQL Server's service account will connect to that server and authenticate to it to write the event file. Only confirm for a share you control. Path: {0}", path) },
     use,
   );
   if (choice === use) {

@@ -15,10 +15,16 @@ export interface ModalText {
 
 /** The confirmation before a comparison: server, database, current setting, modes, statements and the caveat. */
 export function comparisonConfirmation(plan: ComparisonPlan, profileName: string): ModalText {
-  const standIn = plan.source === 'stand-in' ? l10n.t(' (Durability Lens stand-in, not a real SQL Server)') : '';
-  const modes = plan.modes.join(l10n.t(' and '));
+  // Whole sentences only: a translated " and " or a translated parenthesis spliced into another sentence would not
+  // read right in every language.
+  const [first, second] = plan.modes;
+  const message = plan.modes.length === 2
+    ? l10n.t('Switch DELAYED_DURABILITY of {0} on {1} between {2} and {3} to compare?', plan.database, plan.server, first!, second!)
+    : l10n.t('Switch DELAYED_DURABILITY of {0} on {1} through {2} to compare?', plan.database, plan.server, plan.modes.join(', '));
   const detail = [
-    l10n.t('Server: {0}{1} (connection "{2}")', plan.server, standIn, profileName),
+    plan.source === 'stand-in'
+      ? l10n.t('Server: {0} (Durability Lens stand-in, not a real SQL Server) (connection "{1}")', plan.server, profileName)
+      : l10n.t('Server: {0} (connection "{1}")', plan.server, profileName),
     l10n.t('Database: {0}, DELAYED_DURABILITY is {1} now.', plan.database, plan.currentSetting),
     plan.warmup
       ? l10n.t('Runs: {0} × {1} + 1 warm-up, alternating order.', plan.modes.join(', '), plan.repetitions)
@@ -32,14 +38,16 @@ export function comparisonConfirmation(plan: ComparisonPlan, profileName: string
     l10n.t('Data-loss caveat: {0} This applies to every session using the database while it is switched, not only this workload.', plan.dataLossCaveat),
     ...plan.warnings.map((w) => l10n.t('Warning: {0}', w.message)),
   ].join('\n');
-  return { message: l10n.t('Switch DELAYED_DURABILITY of {0} on {1} between {2} to compare?', plan.database, plan.server, modes), detail };
+  return { message, detail };
 }
 
 /** Why a comparison did not start; null when it may. */
 export function refusalText(plan: ComparisonPlan): string | null {
   if (plan.canProceed) return null;
-  const grant = plan.grant ? l10n.t(' GRANT needed: {0}', plan.grant) : '';
-  return l10n.t('The comparison was not started and nothing was changed: {0}{1}', plan.refusals.map((r) => r.message).join(' '), grant);
+  const why = plan.refusals.map((r) => r.message).join(' ');
+  return plan.grant
+    ? l10n.t('The comparison was not started and nothing was changed: {0} GRANT needed: {1}', why, plan.grant)
+    : l10n.t('The comparison was not started and nothing was changed: {0}', why);
 }
 
 /** The prompt when the restore journal holds entries (a crash, a reload, or a restore that failed). */

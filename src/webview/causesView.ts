@@ -6,6 +6,7 @@ import type { CauseAssessment } from '../report/causes/types';
 import { helpsText, notMeasuredGroups } from '../report/causes/text';
 import { formatDuration, formatShare } from '../report/units';
 import type { VElement, VNode } from './vnode';
+import { t } from './l10n';
 
 function el(tag: string, attrs: Record<string, string>, ...children: (VNode | null)[]): VElement {
   return { tag, attrs, children: children.filter((c): c is VNode => c !== null) };
@@ -20,8 +21,8 @@ export function causesSection(causes: Record<string, CauseAssessment> | undefine
   const others = Object.entries(causes ?? {}).filter(([c]) => c !== baseline);
   return el(
     'section',
-    { class: 'dl-causes', 'aria-label': 'Causes of commit time' },
-    el('h2', {}, baseline === 'RUN' ? 'Causes of commit time' : `Causes of commit time (${baseline})`),
+    { class: 'dl-causes', 'aria-label': t('Causes of commit time') },
+    el('h2', {}, baseline === 'RUN' ? t('Causes of commit time') : t('Causes of commit time ({0})', baseline)),
     ...a.notes.map((n) => el('p', { class: 'dl-muted' }, n)),
     el(
       'ul',
@@ -33,11 +34,11 @@ export function causesSection(causes: Record<string, CauseAssessment> | undefine
           el('strong', {}, c.label),
           ' — ',
           el('span', {}, `${formatShare(c.share ?? 0)}${c.ms !== null && c.ms > 0 ? ` (${formatDuration(c.ms)})` : ''}`),
-          el('span', { class: HELPS_TONE[String(c.helpsDelayedDurability)] ?? '' }, ` · delayed durability helps: ${helpsText(c.helpsDelayedDurability)}`),
+          el('span', { class: HELPS_TONE[String(c.helpsDelayedDurability)] ?? '' }, ` · ${t('delayed durability helps: {0}', helpsText(c.helpsDelayedDurability))}`),
           c.share !== null && c.share > 0 ? el('p', {}, c.summary) : null,
           c.evidence.length > 0 ? el('ul', { class: 'dl-evidence' }, ...c.evidence.map((e) => el('li', {}, e))) : null,
           c.share !== null && c.share > 0 ? el('p', { class: 'dl-muted' }, c.helpsWhy) : null,
-          c.share !== null && c.share > 0 ? el('p', { class: 'dl-suggestion' }, `Fix: ${c.fix}`) : null,
+          c.share !== null && c.share > 0 ? el('p', { class: 'dl-suggestion' }, t('Fix: {0}', c.fix)) : null,
         ),
       ),
     ),
@@ -47,14 +48,14 @@ export function causesSection(causes: Record<string, CauseAssessment> | undefine
         'div',
         { class: 'dl-cause dl-not-measured', 'data-cause': g.causes.map((c) => c.cause).join(' '), 'data-share': 'not-measured' },
         el('strong', {}, g.causes.map((c) => c.label).join(', ')),
-        ' — not measured: ',
+        ` — ${t('not measured:')} `,
         g.reason,
         g.grant ? el('code', { class: 'dl-block' }, g.grant) : null,
       ),
     ),
     ...others.map(([col, o]) => {
       const top = o.causes.filter((c) => c.share !== null && c.share > 0).slice(0, 3);
-      return el('p', { class: 'dl-cause-mode', 'data-mode': col }, `In ${col}: `, top.length > 0 ? top.map((c) => `${c.label} ${formatShare(c.share!)}`).join(', ') : 'no waits or CPU recorded on the server — nothing to attribute');
+      return el('p', { class: 'dl-cause-mode', 'data-mode': col }, t('In {0}:', col), ' ', top.length > 0 ? top.map((c) => `${c.label} ${formatShare(c.share!)}`).join(', ') : t('no waits or CPU recorded on the server — nothing to attribute'));
     }),
   );
 }

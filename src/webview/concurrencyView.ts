@@ -3,6 +3,7 @@
 import type { ConcurrencyModel } from '../report/concurrency';
 import { CONCURRENCY_METRICS, concurrencyCellText } from '../report/concurrencyFormat';
 import type { VElement, VNode } from './vnode';
+import { t } from './l10n';
 
 function el(tag: string, attrs: Record<string, string>, ...children: (VNode | null)[]): VElement {
   return { tag, attrs, children: children.filter((c): c is VNode => c !== null) };
@@ -13,20 +14,20 @@ export const concurrencyChartId = (metricId: string): string => `concurrency-${m
 
 export function concurrencySection(model: ConcurrencyModel | undefined): VElement | null {
   if (!model) return null;
-  const headers = ['Sessions', 'Mode', 'Runs', ...CONCURRENCY_METRICS.map((m) => m.label), 'p95 commit latency'];
+  const headers = [t('Sessions'), t('Mode'), t('Runs'), ...CONCURRENCY_METRICS.map((m) => m.label), t('p95 commit latency')];
   const reasons = [...new Set(model.points.flatMap((p) => p.notMeasured.map((n) => n.reason)))];
   return el(
     'section',
-    { class: 'dl-concurrency', 'aria-label': 'Concurrency sweep' },
-    el('h2', {}, 'Concurrency'),
+    { class: 'dl-concurrency', 'aria-label': t('Concurrency sweep') },
+    el('h2', {}, t('Concurrency')),
     model.verdict ? el('p', { class: 'dl-headline', 'data-fact': 'concurrency-verdict' }, model.verdict) : null,
     el(
       'div',
-      { class: 'dl-table-wrap', role: 'region', 'aria-label': 'Concurrency sweep per session count and mode', tabindex: '0' },
+      { class: 'dl-table-wrap', role: 'region', 'aria-label': t('Concurrency sweep per session count and mode'), tabindex: '0' },
       el(
         'table',
-        { class: 'dl-table', 'aria-label': 'Concurrency sweep per session count and mode' },
-        el('thead', {}, el('tr', {}, ...headers.map((t, i) => el('th', { scope: 'col', class: i === 1 ? '' : 'dl-num' }, t)))),
+        { class: 'dl-table', 'aria-label': t('Concurrency sweep per session count and mode') },
+        el('thead', {}, el('tr', {}, ...headers.map((text, i) => el('th', { scope: 'col', class: i === 1 ? '' : 'dl-num' }, text)))),
         el(
           'tbody',
           {},
@@ -38,21 +39,21 @@ export function concurrencySection(model: ConcurrencyModel | undefined): VElemen
               el('td', {}, p.mode),
               el('td', { class: 'dl-num' }, String(p.runs)),
               ...CONCURRENCY_METRICS.map((m) => el('td', { class: 'dl-num' }, concurrencyCellText(p.spread[m.id], m.unit))),
-              el('td', { class: 'dl-muted' }, 'not measured'),
+              el('td', { class: 'dl-muted' }, t('not measured')),
             ),
           ),
         ),
       ),
     ),
-    el('p', { class: 'dl-note' }, 'Cells: median (min – max) over the repetitions; commits per second over the wall time from the release of all sessions to the last one finishing.'),
-    ...reasons.map((r) => el('p', { class: 'dl-note' }, `Not measured: ${r}`)),
+    el('p', { class: 'dl-note' }, t('Cells: median (min – max) over the repetitions; commits per second over the wall time from the release of all sessions to the last one finishing.')),
+    ...reasons.map((r) => el('p', { class: 'dl-note' }, t('Not measured: {0}', r))),
   );
 }
 
 /** One figure per metric; `chart` is view.ts's figure builder (caption + canvas). */
 export function concurrencyCharts(model: ConcurrencyModel | undefined, chart: (id: string, title: string) => VElement): VElement[] {
   if (!model) return [];
-  return CONCURRENCY_METRICS.map((m) => chart(concurrencyChartId(m.id), `${m.label} by number of sessions (one line per mode)`));
+  return CONCURRENCY_METRICS.map((m) => chart(concurrencyChartId(m.id), t('{0} by number of sessions (one line per mode)', m.label)));
 }
 
 /** The series main.ts plots: labels = session counts, one value list per mode (null where a point is missing). */

@@ -9,6 +9,7 @@ import { concurrencyChartId, concurrencySeries } from './concurrencyView';
 import { readableOn } from './contrast';
 import type { ExportFormat, FromWebview, PanelData, RunningView, ToWebview } from '../shared/webviewProtocol';
 import { assertSafeAttribute, renderPanel, renderRunning, TAB_TITLES, type VNode } from './view';
+import { messagesFrom, t, useMessages } from './l10n';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, ScatterController, Legend, Tooltip);
 
@@ -25,6 +26,9 @@ interface PanelState {
   /** A run in progress; the last result stays in `data` for when the run ends without one. */
   running?: RunningView | null;
 }
+
+// The display language's text of the panel: the host put its translations on the page (l10n.ts; English without).
+useMessages(messagesFrom(document.getElementById('root')?.dataset.l10n));
 
 const vscode = acquireVsCodeApi<PanelState>();
 let state: PanelState = vscode.getState() ?? { data: null, tab: 0 };
@@ -96,32 +100,32 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
     options: options(x, y),
   });
   const out: Record<string, ChartConfiguration> = {
-    elapsed: bars(d.charts.repetitions, d.charts.elapsedMs, 'repetition', 'ms'),
-    writelog: bars(d.charts.repetitions, d.charts.writelogMs, 'repetition', 'ms'),
+    elapsed: bars(d.charts.repetitions, d.charts.elapsedMs, t('repetition'), 'ms'),
+    writelog: bars(d.charts.repetitions, d.charts.writelogMs, t('repetition'), 'ms'),
     writesVsBytes: (() => {
       const { divisor, unit } = byteUnit(d.charts.writesVsBytes.flatMap((s) => s.points.map((p) => p.y)));
       return {
         type: 'scatter',
         data: { datasets: d.charts.writesVsBytes.map((s, i) => ({ label: s.label, data: s.points.map((p) => ({ x: p.x, y: p.y / divisor })), backgroundColor: colours[i % colours.length] })) },
-        options: options('log writes', `log ${unit} written`),
+        options: options(t('log writes'), t('log {0} written', unit)),
       } as ChartConfiguration;
     })(),
   };
   // Shares, not counts: one mode may flush a hundred times more often, and its bars would flatten the other's.
-  if (d.charts.flushSizes) out.flushSizes = bars(d.charts.flushSizes.labels, d.charts.flushSizes.series.map(shareOf), 'flush size', '% of the mode\'s flushes');
+  if (d.charts.flushSizes) out.flushSizes = bars(d.charts.flushSizes.labels, d.charts.flushSizes.series.map(shareOf), t('flush size'), t("% of the mode's flushes"));
   if (d.charts.flushTimeline) {
-    const t = d.charts.flushTimeline;
-    const length = Math.max(0, ...t.series.map((s) => s.values.length));
-    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * t.bucketMs)), t.series, 'ms since the timeline starts (session start, or the first sampled flush)', 'flushes per bucket');
+    const timeline = d.charts.flushTimeline;
+    const length = Math.max(0, ...timeline.series.map((s) => s.values.length));
+    out.flushTimeline = lines(Array.from({ length }, (_, i) => String(i * timeline.bucketMs)), timeline.series, t('ms since the timeline starts (session start, or the first sampled flush)'), t('flushes per bucket'));
   }
   if (d.charts.fileIo) {
     const { divisor, unit } = byteUnit(d.charts.fileIo.series.flatMap((s) => s.values));
-    out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit} written`);
+    out.fileIo = bars(d.charts.fileIo.labels, d.charts.fileIo.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), t('file'), t('{0} written', unit));
   }
   const throughput = d.charts.fileThroughput;
   if (throughput) {
     const { divisor, unit } = byteUnit(throughput.series.flatMap((s) => s.values));
-    out.fileThroughput = bars(throughput.labels, throughput.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'file', `${unit}/s`);
+    out.fileThroughput = bars(throughput.labels, throughput.series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), t('file'), `${unit}/s`);
   }
   const sweep = d.model.concurrency;
   if (sweep) {
@@ -129,14 +133,14 @@ function chartConfigs(d: PanelData): Record<string, ChartConfiguration> {
       const { labels, series } = concurrencySeries(sweep, m.id);
       if (m.unit === 'bytes') {
         const { divisor, unit } = byteUnit(series.flatMap((s) => s.values));
-        out[concurrencyChartId(m.id)] = lines(labels, series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), 'sessions', unit);
+        out[concurrencyChartId(m.id)] = lines(labels, series.map((s) => ({ label: s.label, values: s.values.map((v) => (v === null ? null : v / divisor)) })), t('sessions'), unit);
       } else {
-        out[concurrencyChartId(m.id)] = lines(labels, series, 'sessions', m.unit === 'per-second' ? 'commits per second' : m.unit === 'per-commit' ? 'flushes per commit' : 'ms per commit');
+        out[concurrencyChartId(m.id)] = lines(labels, series, t('sessions'), m.unit === 'per-second' ? t('commits per second') : m.unit === 'per-commit' ? t('flushes per commit') : t('ms per commit'));
       }
     }
   }
-  if (d.charts.samples) out.samples = lines(d.charts.samples.labels, d.charts.samples.series, 'seconds since sampling started', 'per sample interval');
-  if (d.charts.printSeries) out.printSeries = lines(d.charts.printSeries.labels, d.charts.printSeries.series, 'occurrence in the output', 'printed value');
+  if (d.charts.samples) out.samples = lines(d.charts.samples.labels, d.charts.samples.series, t('seconds since sampling started'), t('per sample interval'));
+  if (d.charts.printSeries) out.printSeries = lines(d.charts.printSeries.labels, d.charts.printSeries.series, t('occurrence in the output'), t('printed value'));
   return out;
 }
 
@@ -153,7 +157,7 @@ function render(): void {
     return;
   }
   if (!state.data) {
-    root.appendChild(toDom('Waiting for results…'));
+    root.appendChild(toDom(t('Waiting for results…')));
     return;
   }
   root.appendChild(toDom(renderPanel(state.data, state.tab)));

@@ -9,9 +9,11 @@ import { describeStoredServer, needsSecret, type StoredProfile } from '../../db/
 import type { ConnectionFailureInfo, ConnectionProfile } from '../../db/types';
 import { l10n } from '../l10n';
 
-export const TRUST_CERTIFICATE_ACTION = 'Trust This Certificate…';
-export const CONFIRM_TRUST_ACTION = 'Trust This Certificate';
-export const SEND_IN_CLEAR_ACTION = 'Connect Without Encryption';
+// A button label, translated when shown (activation installs vscode.l10n.t after this module loads): the choice is
+// compared with the same call.
+export const TRUST_CERTIFICATE_ACTION = () => l10n.t('Trust This Certificate…');
+export const CONFIRM_TRUST_ACTION = () => l10n.t('Trust This Certificate');
+export const SEND_IN_CLEAR_ACTION = () => l10n.t('Connect Without Encryption');
 
 /** The status/log wording for a connected session. */
 export function encryptionStatus(session: { encrypted: boolean | null; certificate?: 'verified' | 'pinned' | 'not-verified' | null }, profile: Pick<StoredProfile, 'certificateSha256'>): string {
@@ -42,11 +44,13 @@ export async function confirmClearTextLogin(profile: StoredProfile): Promise<boo
   const key = `${profile.name.toLowerCase()}\u0000${profile.server.toLowerCase()}\u0000${profile.user ?? ''}`;
   if (clearTextAccepted.has(key)) return true;
   const choice = await vscode.window.showWarningMessage(
-    l10n.t(`"{0}" has encryption turned off: the password for {1} will be sent to {2} in clear text.`, profile.name, profile.user ?? 'this login', describeStoredServer(profile)),
-    { modal: true, detail: 'Anyone who can see the network traffic can read it. Set "encrypt": true in the profile unless this is a lab server on a network you trust.' },
-    SEND_IN_CLEAR_ACTION,
+    profile.user
+      ? l10n.t(`"{0}" has encryption turned off: the password for {1} will be sent to {2} in clear text.`, profile.name, profile.user, describeStoredServer(profile))
+      : l10n.t('"{0}" has encryption turned off: the password for this login will be sent to {1} in clear text.', profile.name, describeStoredServer(profile)),
+    { modal: true, detail: l10n.t('Anyone who can see the network traffic can read it. Set "encrypt": true in the profile unless this is a lab server on a network you trust.') },
+    SEND_IN_CLEAR_ACTION(),
   );
-  if (choice !== SEND_IN_CLEAR_ACTION) return false;
+  if (choice !== SEND_IN_CLEAR_ACTION()) return false;
   clearTextAccepted.add(key);
   return true;
 }
@@ -58,12 +62,12 @@ export function mayOfferCertificateTrust(info: ConnectionFailureInfo, profile: P
 
 export function certificateDetail(facts: CertificateFacts): string {
   return [
-    `Subject: ${facts.subject || '(none)'}`,
-    `Issuer: ${facts.issuer || '(none)'}`,
-    `Valid: ${facts.validFrom} – ${facts.validTo}`,
+    l10n.t('Subject: {0}', facts.subject || l10n.t('(none)')),
+    l10n.t('Issuer: {0}', facts.issuer || l10n.t('(none)')),
+    l10n.t('Valid: {0} – {1}', facts.validFrom, facts.validTo),
     `SHA-256: ${facts.fingerprint256}`,
     '',
-    'Compare the fingerprint with the one the server\'s administrator gives you. Only this certificate is trusted, only for this profile, and only while it names this host and is valid.',
+    l10n.t("Compare the fingerprint with the one the server's administrator gives you. Only this certificate is trusted, only for this profile, and only while it names this host and is valid."),
   ].join('\n');
 }
 
@@ -88,8 +92,8 @@ export async function askToTrustCertificate(profile: StoredProfile, connectionPr
   const choice = await vscode.window.showWarningMessage(
     l10n.t(`Trust this certificate of {0} for "{1}" only?`, describeStoredServer(profile), profile.name),
     { modal: true, detail: certificateDetail(facts) },
-    CONFIRM_TRUST_ACTION,
+    CONFIRM_TRUST_ACTION(),
   );
-  if (choice !== CONFIRM_TRUST_ACTION) return null;
+  if (choice !== CONFIRM_TRUST_ACTION()) return null;
   return { ...profile, trustServerCertificate: false, certificateSha256: facts.fingerprint256 };
 }

@@ -8,33 +8,34 @@ import type { ConnectionManager } from './connectionManager';
 import type { ConnectionStore } from './connectionStore';
 import { l10n } from '../l10n';
 
-const AUTH_LABELS: Record<AuthenticationType, string> = {
-  sql: 'SQL Server login',
-  ntlm: 'Windows (NTLM) with domain',
-  'entra-password': 'Microsoft Entra password',
-  'entra-default': 'Microsoft Entra default credential chain',
-  'entra-access-token': 'Microsoft Entra access token',
-  'entra-service-principal': 'Microsoft Entra service principal (client secret)',
-  'entra-msi-vm': 'Microsoft Entra managed identity (VM)',
-  'entra-msi-app-service': 'Microsoft Entra managed identity (App Service)',
-};
+// Translated when shown (activation installs vscode.l10n.t after this module loads).
+const AUTH_LABELS = (): Record<AuthenticationType, string> => ({
+  sql: l10n.t('SQL Server login'),
+  ntlm: l10n.t('Windows (NTLM) with domain'),
+  'entra-password': l10n.t('Microsoft Entra password'),
+  'entra-default': l10n.t('Microsoft Entra default credential chain'),
+  'entra-access-token': l10n.t('Microsoft Entra access token'),
+  'entra-service-principal': l10n.t('Microsoft Entra service principal (client secret)'),
+  'entra-msi-vm': l10n.t('Microsoft Entra managed identity (VM)'),
+  'entra-msi-app-service': l10n.t('Microsoft Entra managed identity (App Service)'),
+});
 
 function ask(title: string, prompt: string, options: Partial<vscode.InputBoxOptions> = {}): Thenable<string | undefined> {
   return vscode.window.showInputBox({ title: l10n.t(`Durability Lens: Add Connection — {0}`, title), prompt, ignoreFocusOut: true, ...options });
 }
 
 async function askUnique(store: ConnectionStore, suggestion: string): Promise<string | undefined> {
-  return ask('name', 'A name for this connection', {
+  return ask(l10n.t('name'), l10n.t('A name for this connection'), {
     value: suggestion,
-    validateInput: (v) => (!v.trim() ? 'A name is required.' : store.find(v.trim()) ? `"${v.trim()}" exists already; choose another name.` : null),
+    validateInput: (v) => (!v.trim() ? l10n.t('A name is required.') : store.find(v.trim()) ? l10n.t('"{0}" exists already; choose another name.', v.trim()) : null),
   });
 }
 
 async function addFromDetails(store: ConnectionStore): Promise<{ profile: StoredProfile; secret: string | undefined } | undefined> {
-  const serverText = await ask('server', 'Server: host, host,port or host\\instance', {
+  const serverText = await ask(l10n.t('server'), l10n.t('Server: host, host,port or host\\instance'), {
     validateInput: (v) => {
       try {
-        if (!v.trim()) return 'A server is required.';
+        if (!v.trim()) return l10n.t('A server is required.');
         parseDataSource(v);
         return null;
       } catch (err) {
@@ -44,41 +45,41 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
   });
   if (!serverText) return undefined;
   const source = parseDataSource(serverText);
-  const database = await ask('database', 'Database the workload runs in', { value: 'master' });
+  const database = await ask(l10n.t('database'), l10n.t('Database the workload runs in'), { value: 'master' });
   if (database === undefined) return undefined;
   const auth = await vscode.window.showQuickPick(
-    AUTHENTICATION_TYPES.map((t) => ({ label: AUTH_LABELS[t], type: t })),
+    AUTHENTICATION_TYPES.map((t) => ({ label: AUTH_LABELS()[t], type: t })),
     { title: l10n.t('Durability Lens: Add Connection — authentication'), ignoreFocusOut: true },
   );
   if (!auth) return undefined;
   const raw: Record<string, unknown> = { ...source, database: database.trim() || 'master', authenticationType: auth.type };
   if (auth.type === 'sql' || auth.type === 'ntlm' || auth.type === 'entra-password') {
-    const user = await ask('user', 'User name');
+    const user = await ask(l10n.t('user'), l10n.t('User name'));
     if (!user) return undefined;
     raw.user = user;
   }
   if (auth.type === 'ntlm') {
-    const domain = await ask('domain', 'Windows domain');
+    const domain = await ask(l10n.t('domain'), l10n.t('Windows domain'));
     if (!domain) return undefined;
     raw.domain = domain;
   }
   if (auth.type.startsWith('entra-') && auth.type !== 'entra-access-token') {
     const required = auth.type === 'entra-password' || auth.type === 'entra-service-principal';
-    const clientId = await ask('client id', `Application (client) id${required ? '' : ' (optional)'}`);
+    const clientId = await ask(l10n.t('client id'), required ? l10n.t('Application (client) id') : l10n.t('Application (client) id (optional)'));
     if (clientId === undefined || (required && !clientId)) return undefined;
     if (clientId) raw.clientId = clientId;
     if (auth.type === 'entra-service-principal' || auth.type === 'entra-password') {
-      const tenantId = await ask('tenant id', `Tenant id${auth.type === 'entra-password' ? ' (optional)' : ''}`);
+      const tenantId = await ask(l10n.t('tenant id'), auth.type === 'entra-password' ? l10n.t('Tenant id (optional)') : l10n.t('Tenant id'));
       if (tenantId === undefined) return undefined;
       if (tenantId) raw.tenantId = tenantId;
     }
   }
   const encrypt = await vscode.window.showQuickPick(
     [
-      { label: 'Encrypt (verify certificate)', value: true as boolean | 'strict', trust: false },
-      { label: 'Strict (TDS 8.0, TLS first)', value: 'strict' as const, trust: false },
-      { label: 'Encrypt, trust the server certificate', value: true, trust: true },
-      { label: 'No encryption', value: false, trust: false },
+      { label: l10n.t('Encrypt (verify certificate)'), value: true as boolean | 'strict', trust: false },
+      { label: l10n.t('Strict (TDS 8.0, TLS first)'), value: 'strict' as const, trust: false },
+      { label: l10n.t('Encrypt, trust the server certificate'), value: true, trust: true },
+      { label: l10n.t('No encryption'), value: false, trust: false },
     ],
     { title: l10n.t('Durability Lens: Add Connection — encryption'), ignoreFocusOut: true },
   );
@@ -87,8 +88,8 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
   raw.trustServerCertificate = encrypt.trust;
   const development = await vscode.window.showQuickPick(
     [
-      { label: 'Shared or production database', detail: 'Ask for confirmation before every durability comparison', dev: false },
-      { label: 'Development database', detail: 'Compare without the confirmation dialog', dev: true },
+      { label: l10n.t('Shared or production database'), detail: l10n.t('Ask for confirmation before every durability comparison'), dev: false },
+      { label: l10n.t('Development database'), detail: l10n.t('Compare without the confirmation dialog'), dev: true },
     ],
     { title: l10n.t('Durability Lens: Add Connection — kind of database'), ignoreFocusOut: true },
   );
@@ -104,14 +105,14 @@ async function addFromDetails(store: ConnectionStore): Promise<{ profile: Stored
   }
   let secret: string | undefined;
   if (needsSecret(checked.profile.authenticationType)) {
-    secret = await ask(secretLabel(checked.profile.authenticationType), `Kept in VS Code's secret storage, never in settings.`, { password: true });
+    secret = await ask(secretLabel(checked.profile.authenticationType), l10n.t("Kept in VS Code's secret storage, never in settings."), { password: true });
     if (secret === undefined) return undefined;
   }
   return { profile: checked.profile, secret };
 }
 
 async function addFromConnectionString(store: ConnectionStore): Promise<{ profile: StoredProfile; secret: string | undefined } | undefined> {
-  const text = await ask('connection string', 'ADO.NET connection string (Server=…;Database=…;User Id=…;Password=…). The password goes to secret storage.', { password: true });
+  const text = await ask(l10n.t('connection string'), l10n.t('ADO.NET connection string (Server=…;Database=…;User Id=…;Password=…). The password goes to secret storage.'), { password: true });
   if (!text) return undefined;
   let parsed: ReturnType<typeof profileFromAdoNet>;
   try {
@@ -128,9 +129,10 @@ async function addFromConnectionString(store: ConnectionStore): Promise<{ profil
 
 export function registerConnectionCommands(store: ConnectionStore, manager: ConnectionManager, output: vscode.LogOutputChannel): vscode.Disposable[] {
   const add = async () => {
-    const how = await vscode.window.showQuickPick(['Enter server, database and login', 'Paste an ADO.NET connection string'], { title: l10n.t(`Durability Lens: {0}`, CONNECTION_COMMAND_TITLES[ConnectionCommands.addConnection]) });
+    const paste = l10n.t('Paste an ADO.NET connection string');
+    const how = await vscode.window.showQuickPick([l10n.t('Enter server, database and login'), paste], { title: l10n.t(`Durability Lens: {0}`, CONNECTION_COMMAND_TITLES[ConnectionCommands.addConnection]) });
     if (!how) return;
-    const added = how.startsWith('Paste') ? await addFromConnectionString(store) : await addFromDetails(store);
+    const added = how === paste ? await addFromConnectionString(store) : await addFromDetails(store);
     if (!added) return;
     await store.save(added.profile, added.secret);
     output.info(`Saved connection "${added.profile.name}" (${added.secret !== undefined ? 'secret in secret storage' : 'no secret'}).`);
@@ -177,10 +179,10 @@ export function registerConnectionCommands(store: ConnectionStore, manager: Conn
   };
 
   const remove = async () => {
-    const picked = await manager.pickProfile('Remove which connection?');
+    const picked = await manager.pickProfile(l10n.t('Remove which connection?'));
     if (!picked || picked === 'add') return;
-    const yes = await vscode.window.showWarningMessage(l10n.t(`Remove the connection "{0}" and its stored secret?`, picked.name), { modal: true }, 'Remove');
-    if (yes !== 'Remove') return;
+    const yes = await vscode.window.showWarningMessage(l10n.t(`Remove the connection "{0}" and its stored secret?`, picked.name), { modal: true }, l10n.t('Remove'));
+    if (yes !== l10n.t('Remove')) return;
     if (manager.current?.profile.name === picked.name) await manager.disconnect();
     await store.remove(picked.name);
     output.info(`Removed connection "${picked.name}".`);

@@ -55,7 +55,7 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly setDatabaseContext: (context: DatabaseContextParams | null) => Promise<void>,
   ) {
     this.statusItem = vscode.window.createStatusBarItem('durabilityLens.connection', vscode.StatusBarAlignment.Left, 50);
-    this.statusItem.name = 'Durability Lens connection';
+    this.statusItem.name = l10n.t('Durability Lens connection');
     this.render();
     this.statusItem.show();
     // Editing settings.json by hand: a removed profile disconnects; an edited one (e.g. `development`) applies.
@@ -101,8 +101,8 @@ export class ConnectionManager implements vscode.Disposable {
       this.statusItem.command = ConnectionCommands.connect;
       return;
     }
-    this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? 'DELAYED_DURABILITY unknown'}`;
-    this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? 'unknown');
+    this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? l10n.t('DELAYED_DURABILITY unknown')}`;
+    this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? l10n.t('unknown'));
     this.statusItem.command = STATUS_BAR_COMMAND;
   }
 
@@ -117,8 +117,8 @@ export class ConnectionManager implements vscode.Disposable {
     const { profiles, problems } = this.store.read();
     for (const p of problems) this.output.warn(`durabilityLens.connections: ${p}`);
     type Item = vscode.QuickPickItem & { profile?: StoredProfile };
-    const items: Item[] = profiles.map((p) => ({ label: p.name, description: `${describeStoredServer(p)} · ${p.database}`, detail: p.development ? 'development database (no confirmation before comparisons)' : undefined, profile: p }));
-    items.push({ label: '$(add) Add Connection…' });
+    const items: Item[] = profiles.map((p) => ({ label: p.name, description: `${describeStoredServer(p)} · ${p.database}`, detail: p.development ? l10n.t('development database (no confirmation before comparisons)') : undefined, profile: p }));
+    items.push({ label: l10n.t('$(add) Add Connection…') });
     const picked = await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true });
     if (!picked) return undefined;
     return picked.profile ?? 'add';
@@ -127,7 +127,7 @@ export class ConnectionManager implements vscode.Disposable {
   /** Connects with `profile` (or asks which); returns true when connected. */
   async connect(profile?: StoredProfile, database?: string): Promise<boolean> {
     let chosen: StoredProfile | 'add' | undefined = profile;
-    if (!chosen) chosen = await this.pickProfile('Connect Durability Lens to…');
+    if (!chosen) chosen = await this.pickProfile(l10n.t('Connect Durability Lens to…'));
     if (chosen === 'add') {
       await vscode.commands.executeCommand(ConnectionCommands.addConnection);
       return this.active !== null;
@@ -199,9 +199,11 @@ export class ConnectionManager implements vscode.Disposable {
     const info = err.info;
     if (info.kind === 'cancelled') return;
     this.output.error(`${connectionFailureText(info, profile.name)} [driver: ${info.driverMessage}]`);
-    const trust = TRUST_CERTIFICATE_ACTION;
-    const reenter = 'Re-enter Password';
-    const actions = [...(mayOfferCertificateTrust(info, profile) ? [trust] : []), ...(info.kind === 'login-failed' ? [reenter] : []), 'Open Settings', 'Show Output'];
+    const trust = TRUST_CERTIFICATE_ACTION();
+    const reenter = l10n.t('Re-enter Password');
+    const settings = l10n.t('Open Settings');
+    const show = l10n.t('Show Output');
+    const actions = [...(mayOfferCertificateTrust(info, profile) ? [trust] : []), ...(info.kind === 'login-failed' ? [reenter] : []), settings, show];
     const choice = await vscode.window.showErrorMessage(connectionFailureText(info, profile.name), ...actions);
     if (choice === trust) {
       const trusted = await askToTrustCertificate(profile, this.profileFor(profile, database), (line) => this.output.info(line));
@@ -212,9 +214,9 @@ export class ConnectionManager implements vscode.Disposable {
     } else if (choice === reenter) {
       await this.store.forgetSecret(profile);
       await this.connectWith(profile, database);
-    } else if (choice === 'Open Settings') {
+    } else if (choice === settings) {
       await vscode.commands.executeCommand('workbench.action.openSettingsJson');
-    } else if (choice === 'Show Output') {
+    } else if (choice === show) {
       this.output.show(true);
     }
   }
@@ -223,11 +225,13 @@ export class ConnectionManager implements vscode.Disposable {
     const summary = preflightSummary(preflight);
     this.output.info(summary.log);
     if (!summary.message) return;
-    const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, summary.message), 'Copy GRANTs', 'Show Output');
-    if (choice === 'Copy GRANTs') {
+    const copy = l10n.t('Copy GRANTs');
+    const show = l10n.t('Show Output');
+    const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, summary.message), copy, show);
+    if (choice === copy) {
       await vscode.env.clipboard.writeText(summary.grantScript);
       void vscode.window.showInformationMessage(l10n.t('Durability Lens: the GRANT statements are on the clipboard.'));
-    } else if (choice === 'Show Output') this.output.show(true);
+    } else if (choice === show) this.output.show(true);
   }
 
   async disconnect(): Promise<void> {
@@ -268,18 +272,18 @@ export class ConnectionManager implements vscode.Disposable {
       await session?.close().catch(() => undefined);
     }
     const picked = names.length > 0
-      ? await vscode.window.showQuickPick(names.map((n) => ({ label: n, description: n === a.database ? 'current' : undefined })), { placeHolder: l10n.t(`Database on {0}`, describeStoredServer(a.profile)) })
+      ? await vscode.window.showQuickPick(names.map((n) => ({ label: n, description: n === a.database ? l10n.t('current') : undefined })), { placeHolder: l10n.t(`Database on {0}`, describeStoredServer(a.profile)) })
       : await vscode.window.showInputBox({ prompt: l10n.t('Database name (the list of databases could not be read)'), value: a.database }).then((v) => (v ? { label: v } : undefined));
     if (!picked || picked.label === a.database) return;
     await this.connectWith(a.profile, picked.label);
   }
 
   async connectionMenu(): Promise<void> {
-    const items = this.active ? ['Switch Database', 'Switch Connection', 'Disconnect'] : ['Connect'];
-    const choice = await vscode.window.showQuickPick(items, { placeHolder: l10n.t('Durability Lens connection') });
-    if (choice === 'Switch Database') await this.switchDatabase();
-    else if (choice === 'Switch Connection' || choice === 'Connect') await this.connect();
-    else if (choice === 'Disconnect') await this.disconnect();
+    const [database, connection, disconnect, connect] = [l10n.t('Switch Database'), l10n.t('Switch Connection'), l10n.t('Disconnect'), l10n.t('Connect')];
+    const choice = await vscode.window.showQuickPick(this.active ? [database, connection, disconnect] : [connect], { placeHolder: l10n.t('Durability Lens connection') });
+    if (choice === database) await this.switchDatabase();
+    else if (choice === connection || choice === connect) await this.connect();
+    else if (choice === disconnect) await this.disconnect();
   }
 
   /** The profile that reaches the server an entry names, if any. */
@@ -300,8 +304,8 @@ export class ConnectionManager implements vscode.Disposable {
     if (entries.length === 0) return;
     const text = restorePrompt(entries);
     this.output.warn(`${text.message}\n${text.detail}`);
-    const choice = await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, 'Restore Now', 'Later');
-    if (choice !== 'Restore Now') return;
+    const choice = await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, l10n.t('Restore Now'), l10n.t('Later'));
+    if (choice !== l10n.t('Restore Now')) return;
     await this.restoreEntries(entries);
   }
 
@@ -324,7 +328,7 @@ export class ConnectionManager implements vscode.Disposable {
     for (const o of outcomes) {
       if (o.status === 'failed') {
         this.output.error(o.message);
-        const copy = 'Copy Statement';
+        const copy = l10n.t('Copy Statement');
         void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, o.message), copy).then((c) => (c === copy ? vscode.env.clipboard.writeText(o.restoreStatement) : undefined));
       } else {
         this.output.info(o.message);

@@ -8,8 +8,10 @@ import { consentKeys, consentMessage, consentText, modalText, needsConsent, type
 import { l10n } from '../l10n';
 
 export const CONSENT_SCHEME = 'durability-lens-consent';
-export const REVIEW_IN_EDITOR = 'Review in Editor';
-export const MANAGE_TRUST = 'Manage Workspace Trust';
+// A button label, translated when shown (activation installs vscode.l10n.t after this module loads): the choice is
+// compared with the same call.
+export const REVIEW_IN_EDITOR = () => l10n.t('Review in Editor');
+export const MANAGE_TRUST = () => l10n.t('Manage Workspace Trust');
 
 /** What the Restricted Mode message says (the e2e test finds it by its start). */
 export function restrictedModeText(what: string): string {
@@ -39,8 +41,8 @@ export class ConsentGate implements vscode.Disposable {
   async trusted(what: string): Promise<boolean> {
     if (vscode.workspace.isTrusted) return true;
     this.output?.warn(restrictedModeText(what));
-    const choice = await vscode.window.showWarningMessage(restrictedModeText(what), MANAGE_TRUST);
-    if (choice === MANAGE_TRUST) await vscode.commands.executeCommand('workbench.trust.manage');
+    const choice = await vscode.window.showWarningMessage(restrictedModeText(what), MANAGE_TRUST());
+    if (choice === MANAGE_TRUST()) await vscode.commands.executeCommand('workbench.trust.manage');
     return false;
   }
 
@@ -61,16 +63,16 @@ export class ConsentGate implements vscode.Disposable {
     }
     const whole = consentText(request);
     this.output?.info(`Asking to confirm what runs:\n${whole}`);
-    const tabName = `What runs — ${request.file.name}`;
+    const tabName = l10n.t('What runs — {0}', request.file.name);
     const shown = modalText(whole, tabName);
     if (shown.truncated) await this.showPreview(tabName, whole);
-    const choice = await vscode.window.showWarningMessage(consentMessage(request), { modal: true, detail: shown.text }, request.confirmLabel, REVIEW_IN_EDITOR);
+    const choice = await vscode.window.showWarningMessage(consentMessage(request), { modal: true, detail: shown.text }, request.confirmLabel, REVIEW_IN_EDITOR());
     if (choice === request.confirmLabel) {
       await this.store.grant(request.file.uri, request.file.text, keys);
       this.output?.info(`${request.action}: confirmed.`);
       return true;
     }
-    if (choice === REVIEW_IN_EDITOR) {
+    if (choice === REVIEW_IN_EDITOR()) {
       await this.showPreview(tabName, whole);
       void vscode.window.showInformationMessage(l10n.t(`Durability Lens: nothing was run. Read what {0} sends in the tab "{1}", then run it again to confirm.`, request.action, tabName));
       this.output?.info(`${request.action}: opened for review; nothing was run.`);

@@ -8,6 +8,7 @@ import type { WorkloadBatch } from '../../db/types';
 import { changesText, classifyBatch, type ChangingStatement } from './classify';
 import { consentKey } from './consentStore';
 import type { ConsentPart } from './consentPart';
+import { l10n } from '../l10n';
 
 export type { ConsentKeyKind, ConsentPart } from './consentPart';
 
@@ -45,10 +46,10 @@ export function partsOfWorkload(batches: readonly (WorkloadBatch & { empty?: boo
     split = { setup: [], measured: [...usable] };
     markerProblem = err.message;
   }
-  const setupHeading = mode === 'compare' ? 'Setup — runs unmeasured before every run of the comparison' : 'Setup — runs first, unmeasured';
+  const setupHeading = mode === 'compare' ? l10n.t('Setup — runs unmeasured before every run of the comparison') : l10n.t('Setup — runs first, unmeasured');
   const measuredHeading = markerProblem
-    ? `Batches (the setup markers do not pair up — ${markerProblem} — so the run stops before sending anything)`
-    : mode === 'compare' ? 'Measured — runs in every run of the comparison (each mode, warm-up included)' : 'Measured';
+    ? l10n.t('Batches (the setup markers do not pair up — {0} — so the run stops before sending anything)', markerProblem)
+    : mode === 'compare' ? l10n.t('Measured — runs in every run of the comparison (each mode, warm-up included)') : l10n.t('Measured');
   const part = (b: WorkloadBatch, heading: string): ConsentPart => {
     const kind = classifyBatch(b.text, b.firstLine);
     return { heading, text: b.text, firstLine: b.firstLine, repeat: b.repeat, changes: kind.changes, key: 'run' };
@@ -67,7 +68,7 @@ export function needsConsent(request: Pick<ConsentRequest, 'parts'>): boolean {
 }
 
 export function connectionText(c: ConsentRequest['connection']): string {
-  return `database ${c.database} on ${c.server} ("${c.profileName}")`;
+  return l10n.t('database {0} on {1} ("{2}")', c.database, c.server, c.profileName);
 }
 
 /** The keys a confirmation of this request remembers (and a later run must find, all of them). */
@@ -83,11 +84,12 @@ export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStat
 
 /** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
 export function consentMessage(request: ConsentRequest): string {
-  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${request.connection.database}. Nothing has run yet.`;
+  // The English text starts with CONSENT_MESSAGE_PREFIX (tests find the modal by it).
+  return l10n.t('Durability Lens: confirm what runs — this changes data or schema on database {0}. Nothing has run yet.', request.connection.database);
 }
 
 function linesText(first: number, last: number): string {
-  return first === last ? `line ${first + 1}` : `lines ${first + 1}–${last + 1}`;
+  return first === last ? l10n.t('line {0}', first + 1) : l10n.t('lines {0}–{1}', first + 1, last + 1);
 }
 
 /** "   7 │ text" for each line; runs of blank lines shown once (their numbers still say where the text is). */
@@ -109,11 +111,11 @@ function numbered(text: string, firstLine: number | null): string[] {
 
 function partHeading(p: ConsentPart): string {
   const lineCount = p.text.split(/\r\n|\n|\r/).length;
-  const where = p.firstLine === null ? 'not in the document' : linesText(p.firstLine, p.firstLine + lineCount - 1);
-  const repeat = p.repeat > 1 ? `, GO ${p.repeat}: sent ${p.repeat} times` : '';
+  const where = p.firstLine === null ? l10n.t('not in the document') : linesText(p.firstLine, p.firstLine + lineCount - 1);
+  const repeat = p.repeat > 1 ? `, ${l10n.t('GO {0}: sent {0} times', p.repeat)}` : '';
   const changes = p.summary !== undefined ? ` — ${p.summary}`
-    : p.changes === null ? ` — may change data or schema: ${p.unknown ?? 'not known'}`
-    : p.changes.length > 0 ? ` — changes: ${changesText(p.changes)}` : ' — reads only';
+    : p.changes === null ? ` — ${l10n.t('may change data or schema: {0}', p.unknown ?? l10n.t('not known'))}`
+    : p.changes.length > 0 ? ` — ${l10n.t('changes: {0}', changesText(p.changes))}` : ` — ${l10n.t('reads only')}`;
   return `${p.heading} (${where}${repeat})${changes}`;
 }
 
@@ -124,10 +126,14 @@ function partHeading(p: ConsentPart): string {
 export function consentText(request: ConsentRequest): string {
   const changes = allChanges(request);
   const head = [
-    `${request.action}: Durability Lens will send the T-SQL below from ${request.file.name} to ${connectionText(request.connection)}.`,
-    changes.length > 0 ? `It changes data or schema: ${changesText(changes, 8)}${request.parts.some((p) => p.ownLines || p.changes === null) ? ', and see below' : ''}.` : 'It may change data or schema: see below.',
+    l10n.t('{0}: Durability Lens will send the T-SQL below from {1} to {2}.', request.action, request.file.name, connectionText(request.connection)),
+    changes.length === 0
+      ? l10n.t('It may change data or schema: see below.')
+      : request.parts.some((p) => p.ownLines || p.changes === null)
+        ? l10n.t('It changes data or schema: {0}, and see below.', changesText(changes, 8))
+        : l10n.t('It changes data or schema: {0}.', changesText(changes, 8)),
     ...request.notes,
-    'Confirming is remembered for this file in this workspace until the file changes.',
+    l10n.t('Confirming is remembered for this file in this workspace until the file changes.'),
   ];
   const body = request.parts.flatMap((p) => ['', `── ${partHeading(p)} ──`, ...numbered(p.text, p.firstLine)]);
   return [...head, ...body].join('\n');
@@ -145,5 +151,8 @@ export function modalText(whole: string, tabName: string): { text: string; trunc
     chars += line.length + 1;
   }
   const rest = lines.length - kept.length;
-  return { text: `${kept.join('\n')}\n… ${rest} more line${rest === 1 ? '' : 's'}: the whole text is in the read-only tab "${tabName}". Choose "Review in Editor" to read it there first.`, truncated: true };
+  const more = rest === 1
+    ? l10n.t('… 1 more line: the whole text is in the read-only tab "{0}". Choose "{1}" to read it there first.', tabName, l10n.t('Review in Editor'))
+    : l10n.t('… {0} more lines: the whole text is in the read-only tab "{1}". Choose "{2}" to read it there first.', rest, tabName, l10n.t('Review in Editor'));
+  return { text: `${kept.join('\n')}\n${more}`, truncated: true };
 }

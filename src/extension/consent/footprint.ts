@@ -2,6 +2,7 @@
 // about 5 s per run on a real server …", as every shipped sample does, issue 28), for the consent view: the user sees
 // what the file says it will do before confirming. It is the file's own claim, shown as such — bounded, one line,
 // control characters removed — and never sent to a server.
+import { l10n } from '../l10n';
 
 const MAX_LINES = 3;
 const MAX_CHARS = 400;
@@ -34,5 +35,5 @@ export function statedFootprint(fileText: string): string | null {
 /** The consent note for it ("The file's header says: Footprint: …"), or none. */
 export function footprintNotes(fileText: string): string[] {
   const stated = statedFootprint(fileText);
-  return stated === null ? [] : [`The file's header says what it does — ${stated} (the file's own statement, not checked).`];
+  return stated === null ? [] : [l10n.t("The file's header says what it does — {0} (the file's own statement, not checked).", stated)];
 }

@@ -3,6 +3,7 @@
 // returned it, or a note that it can't be read (then it counts as a change: unsure means ask). vscode-free.
 import { classifyBatch } from './classify';
 import type { ConsentPart } from './consentPart';
+import { l10n } from '../l10n';
 
 /** Which definition a call runs. */
 export type CalledDefinition =
@@ -26,7 +27,7 @@ export function procedureConsentParts(input: ProcedurePartsInput): ConsentPart[]
   const parts: ConsentPart[] = [];
   if (input.deploy) {
     parts.push({
-      heading: `Deploy — sent first, replaces ${input.name} in the database (CREATE OR ALTER keeps its permissions)`,
+      heading: l10n.t('Deploy — sent first, replaces {0} in the database (CREATE OR ALTER keeps its permissions)', input.name),
       text: input.deploy.statement,
       firstLine: input.deploy.firstLine,
       repeat: 1,
@@ -35,18 +36,18 @@ export function procedureConsentParts(input: ProcedurePartsInput): ConsentPart[]
     });
   }
   parts.push({
-    heading: 'Procedure call — sent as an RPC request with the values you entered',
+    heading: l10n.t('Procedure call — sent as an RPC request with the values you entered'),
     text: input.callText,
     firstLine: null,
     repeat: 1,
     changes: [],
     key: null,
-    summary: 'runs the definition below',
+    summary: l10n.t('runs the definition below'),
   });
   const d = input.definition;
   if (d.source === 'unknown') {
     parts.push({
-      heading: `What the call runs: the deployed ${input.name}, whose definition can't be read`,
+      heading: l10n.t("What the call runs: the deployed {0}, whose definition can't be read", input.name),
       text: `-- ${d.reason}`,
       firstLine: null,
       repeat: 1,
@@ -62,8 +63,8 @@ export function procedureConsentParts(input: ProcedurePartsInput): ConsentPart[]
   const changes = classifyBatch(d.text, firstLine, { bodyOnly: true }).changes;
   parts.push({
     heading: d.source === 'editor'
-      ? `What the call runs: ${input.name} as the editor defines it`
-      : `What the call runs: the deployed ${input.name} as the server returned it (it differs from the editor; line numbers here are the definition's own, not the document's)`,
+      ? l10n.t('What the call runs: {0} as the editor defines it', input.name)
+      : l10n.t("What the call runs: the deployed {0} as the server returned it (it differs from the editor; line numbers here are the definition's own, not the document's)", input.name),
     text: d.text,
     firstLine,
     repeat: 1,

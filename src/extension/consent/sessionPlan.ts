@@ -7,6 +7,7 @@ import { sessionParamOf } from '../../profile/sessionParam';
 import { SetupMarkerError } from '../../profile/setupMarkers';
 import type { WorkloadBatch } from '../../db/types';
 import type { ConsentPart } from './consentPart';
+import { l10n } from '../l10n';
 
 /** The marker's variable ('@session'), or null: none, or a malformed marker (the run then stops before sending anything). */
 export function sessionVariableOf(batches: readonly WorkloadBatch[]): string | null {
@@ -25,9 +26,8 @@ function valuesText(count: number): string {
 
 /** How a measured batch that uses the variable is sent, said after its heading. */
 export function sessionParamText(variable: string, levels: readonly number[] | undefined): string {
-  const via = `through sp_executesql with the parameter ${variable} int`;
-  if (!levels || levels.length === 0) return `sent ${via} = 1 (one session)`;
-  return `sent by each session of the sweep ${via} = its session number (session k sends k: ${valuesText(Math.max(...levels))})`;
+  if (!levels || levels.length === 0) return l10n.t('sent through sp_executesql with the parameter {0} int = 1 (one session)', variable);
+  return l10n.t('sent by each session of the sweep through sp_executesql with the parameter {0} int = its session number (session k sends k: {1})', variable, valuesText(Math.max(...levels)));
 }
 
 /**
@@ -39,22 +39,29 @@ export function sweepPart(measured: readonly ConsentPart[], variable: string | n
   const sent = measured.filter((p) => p.key === 'run' || p.key === 'call');
   // The same changes as the parts it repeats (null: not known, like theirs): a read-only script still asks nothing.
   const changes = sent.some((p) => p.changes === null) ? null : sent.flatMap((p) => p.changes ?? []);
+  // Whole sentences per case (a translation may order them differently). The text is part of the consent key: a
+  // confirmation given in one display language is asked again in another, never assumed.
   const lines = levels.map((n) => {
-    const who = n === 1 ? 'session 1 alone' : `sessions 1–${n} at the same time, each on its own connection`;
-    const value = variable ? `; session k sends ${variable} = k (${valuesText(n)})` : `; every session sends the same text (the script names no session variable)`;
-    return `Level ${n}: the measured part runs on ${who}${value}.`;
+    if (n === 1) {
+      return variable
+        ? l10n.t('Level {0}: the measured part runs on session 1 alone; session k sends {1} = k ({2}).', n, variable, valuesText(n))
+        : l10n.t('Level {0}: the measured part runs on session 1 alone; every session sends the same text (the script names no session variable).', n);
+    }
+    return variable
+      ? l10n.t('Level {0}: the measured part runs on sessions 1–{0} at the same time, each on its own connection; session k sends {1} = k ({2}).', n, variable, valuesText(n))
+      : l10n.t('Level {0}: the measured part runs on sessions 1–{0} at the same time, each on its own connection; every session sends the same text (the script names no session variable).', n);
   });
   return {
-    heading: `Concurrency sweep (durabilityLens.compare.sessions: ${levels.join(', ')})`,
+    heading: l10n.t('Concurrency sweep (durabilityLens.compare.sessions: {0})', levels.join(', ')),
     text: [
-      'The comparison runs its plan once per level; in each run the setup part (if any) runs first on one connection, then:',
+      l10n.t('The comparison runs its plan once per level; in each run the setup part (if any) runs first on one connection, then:'),
       ...lines,
     ].join('\n'),
     firstLine: null,
     repeat: 1,
     changes,
     key: 'run',
-    summary: `runs the measured part on up to ${Math.max(...levels)} sessions at once`,
+    summary: l10n.t('runs the measured part on up to {0} sessions at once', Math.max(...levels)),
     ownLines: true,
   };
 }

@@ -3,6 +3,7 @@
 // key, so a confirmation of a single run never covers it.
 import { traceOverheadPlanText } from '../../profile/traceOverheadRun';
 import type { ConsentPart } from './consentPart';
+import { l10n } from '../l10n';
 
 /**
  * The parts with the alternation's plan added, and the note said before the text; unchanged when not asked for.
@@ -15,22 +16,24 @@ export function withTraceOverheadPlan(parts: readonly ConsentPart[], runsEach: n
   // The same changes as the parts it repeats (null: not known, like theirs), so a read-only script still asks nothing.
   const changes = sent.some((p) => p.changes === null) ? null : sent.flatMap((p) => p.changes ?? []);
   const plan: ConsentPart = {
-    heading: `Trace-overhead measurement (${askedBy === 'agent' ? 'asked by the agent: traceOverheadRuns' : 'durabilityLens.xe.traceOverheadRuns'}: ${runsEach})`,
-    text: `The parts above run ${total} times in all: ${runsEach} with the per-statement trace and ${runsEach} without, alternating (the setup part, if any, before each run).`,
+    heading: askedBy === 'agent'
+      ? l10n.t('Trace-overhead measurement (asked by the agent: traceOverheadRuns: {0})', runsEach)
+      : l10n.t('Trace-overhead measurement (durabilityLens.xe.traceOverheadRuns: {0})', runsEach),
+    text: l10n.t('The parts above run {0} times in all: {1} with the per-statement trace and {1} without, alternating (the setup part, if any, before each run).', total, runsEach),
     firstLine: null,
     // Its text names the count, so the key differs per plan; `repeat` would read as GO n.
     repeat: 1,
     changes,
     key: 'run',
-    summary: `repeats everything above ${total} times`,
+    summary: l10n.t('repeats everything above {0} times', total),
     ownLines: true,
   };
   return {
     parts: [...parts, plan],
     notes: [
       askedBy === 'agent'
-        ? `This profile ${traceOverheadPlanText(runsEach)}: the agent's tool call asked for it (traceOverheadRuns: ${runsEach}). Decline to run nothing; the agent can ask again without traceOverheadRuns to run the workload once.`
-        : `This profile ${traceOverheadPlanText(runsEach)}: the setting durabilityLens.xe.traceOverheadRuns is ${runsEach}. Set it to 0 to run the workload once.`,
+        ? l10n.t("This profile {0}: the agent's tool call asked for it (traceOverheadRuns: {1}). Decline to run nothing; the agent can ask again without traceOverheadRuns to run the workload once.", traceOverheadPlanText(runsEach), runsEach)
+        : l10n.t('This profile {0}: the setting durabilityLens.xe.traceOverheadRuns is {1}. Set it to 0 to run the workload once.', traceOverheadPlanText(runsEach), runsEach),
     ],
   };
 }

@@ -9,9 +9,10 @@ import { describeEntry, type HistoryEntry, type RunHistory } from './runHistory'
 import { neutraliseDocument, tooLargeText } from '../../agent/untrustedComparison';
 import { l10n } from '../l10n';
 
-export const HISTORY_PLACEHOLDER = 'Durability Lens run history: pick a run or comparison to reopen';
-export const EXPORT_PICK_PLACEHOLDER = 'Export which run or comparison?';
-export const EXPORT_FORMAT_PLACEHOLDER = 'Export format';
+// Translated when shown (activation installs vscode.l10n.t after this module loads).
+export const HISTORY_PLACEHOLDER = () => l10n.t('Durability Lens run history: pick a run or comparison to reopen');
+export const EXPORT_PICK_PLACEHOLDER = () => l10n.t('Export which run or comparison?');
+export const EXPORT_FORMAT_PLACEHOLDER = () => l10n.t('Export format');
 
 async function pickEntry(history: RunHistory, placeHolder: string): Promise<HistoryEntry | undefined> {
   const entries = history.list();
@@ -26,20 +27,20 @@ async function pickEntry(history: RunHistory, placeHolder: string): Promise<Hist
 }
 
 export async function showRunHistory(history: RunHistory, panels: ComparisonPanels): Promise<void> {
-  const entry = await pickEntry(history, HISTORY_PLACEHOLDER);
+  const entry = await pickEntry(history, HISTORY_PLACEHOLDER());
   if (entry) await panels.show(entry.panel, entry.runs, entry.comparison ?? null);
 }
 
 export async function exportRun(history: RunHistory): Promise<void> {
-  const entry = await pickEntry(history, EXPORT_PICK_PLACEHOLDER);
+  const entry = await pickEntry(history, EXPORT_PICK_PLACEHOLDER());
   if (!entry) return;
   type Item = vscode.QuickPickItem & { format: ExportFormat };
   const formats: Item[] = (Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => ({
     label: EXPORT_FORMATS[format].label,
-    description: format === 'json' ? 'as the CLI writes it: the RunResult, or the comparison document with its runs' : format === 'markdown' ? 'tables like the blog posts' : 'one row per metric and mode',
+    description: format === 'json' ? l10n.t('as the CLI writes it: the RunResult, or the comparison document with its runs') : format === 'markdown' ? l10n.t('tables like the blog posts') : l10n.t('one row per metric and mode'),
     format,
   }));
-  const format = await vscode.window.showQuickPick(formats, { placeHolder: EXPORT_FORMAT_PLACEHOLDER });
+  const format = await vscode.window.showQuickPick(formats, { placeHolder: EXPORT_FORMAT_PLACEHOLDER() });
   if (format) await saveExport(entry.panel, format.format, entry.runs, entry.comparison ?? null);
 }
 
@@ -50,7 +51,7 @@ export async function exportRun(history: RunHistory): Promise<void> {
  * chooses who "Copy GRANTs" grants to (agent/untrustedComparison.ts). Returns whether it opened.
  */
 export async function openComparisonFile(panels: ComparisonPanels, history?: RunHistory): Promise<boolean> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open Comparison', filters: { 'Durability Lens comparison': ['json'] } });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: l10n.t('Open Comparison'), filters: { [l10n.t('Durability Lens comparison')]: ['json'] } });
   const uri = picked?.[0];
   if (!uri) return false;
   const name = vscode.workspace.asRelativePath(uri);

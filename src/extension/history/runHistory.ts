@@ -4,6 +4,7 @@ import type { RunResult } from '../../profile/types';
 import { buildVerdict } from '../../report/verdict';
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { ComparisonContext } from '../panel';
+import { l10n } from '../l10n';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 
@@ -44,7 +45,7 @@ export interface HistoryEntry {
  */
 export function describeEntry(e: HistoryEntry): { label: string; description: string; detail: string } {
   const when = e.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-  const kind = e.kind === 'comparison' ? 'Comparison' : e.kind === 'trace' ? 'Log-flush trace' : 'Profile';
+  const kind = e.kind === 'comparison' ? l10n.t('Comparison') : e.kind === 'trace' ? l10n.t('Log-flush trace') : l10n.t('Profile');
   // header.workload is "file.sql: batch 3 (…)"; entries saved by older versions have none.
   const file = e.panel.header.workload?.split(': ')[0] ?? null;
   const modes = e.panel.model.columns.length > 0 ? e.panel.model.columns.join(' vs ') : null;
@@ -57,9 +58,11 @@ export function describeEntry(e: HistoryEntry): { label: string; description: st
     }
   }
   return {
-    label: `${kind}: ${[file ?? e.database ?? 'unknown database', modes].filter((x) => x).join(' · ')}`,
+    label: `${kind}: ${[file ?? e.database ?? l10n.t('unknown database'), modes].filter((x) => x).join(' · ')}`,
     description: `${headline ? `${headline} · ` : ''}${when}`,
-    detail: `${e.server ?? 'unknown server'} — database ${e.database ?? 'unknown'} — ${e.status}${e.panel.standInLabel ? ' (stand-in figures)' : ''}`,
+    detail: e.panel.standInLabel
+      ? l10n.t('{0} — database {1} — {2} (stand-in figures)', e.server ?? l10n.t('unknown server'), e.database ?? l10n.t('unknown'), e.status)
+      : l10n.t('{0} — database {1} — {2}', e.server ?? l10n.t('unknown server'), e.database ?? l10n.t('unknown'), e.status),
   };
 }
 

@@ -50,7 +50,7 @@ export class DurabilityLanguageStatus implements vscode.Disposable {
   private render(): void {
     const where = this.database
       ? `${this.database.database}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
-      : 'no database connected';
+      : l10n.t('no database connected');
     const shown = stateText(this.state);
     this.item.busy = this.state === 'starting';
     this.item.severity = this.state === 'failed' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;

@@ -18,6 +18,8 @@ import type { ProfilingController, RunOutcome } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
 import { currentRunSettings, traceOverheadRunsOf } from '../runOptions';
 import { resultInputOfEntry } from './historyResult';
+import { runConfirmation, runInvocationMessage } from './runConfirmation';
+import { l10n } from '../l10n';
 
 export interface LmToolDeps {
   output: vscode.LogOutputChannel;
@@ -26,6 +28,8 @@ export interface LmToolDeps {
   history: Pick<RunHistory, 'list'>;
 }
 
+// What a tool returns is for the model and stays English in every display language (it is not UI); what the user sees
+// — invocation lines and confirmations — goes through l10n.t (runConfirmation.ts).
 const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
 
 /** A workspace-relative or absolute path, or a URI string, as a Uri (the first workspace folder anchors relative paths). */
@@ -92,7 +96,8 @@ function nameOf(document: vscode.TextDocument): string {
 
 class AnalyzeFileTool implements vscode.LanguageModelTool<AnalyzeFileInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<AnalyzeFileInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Analyzing ${agentField(options.input.path ?? 'the active SQL file')} for commit and log-flush problems` };
+    const path = options.input.path;
+    return { invocationMessage: path ? l10n.t('Analyzing {0} for commit and log-flush problems', agentField(path)) : l10n.t('Analyzing the active SQL file for commit and log-flush problems') };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<AnalyzeFileInput>): Promise<vscode.LanguageModelToolResult> {
@@ -112,7 +117,7 @@ class GetResultsTool implements vscode.LanguageModelTool<GetResultsInput> {
   constructor(private readonly deps: LmToolDeps) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
-    return { invocationMessage: 'Reading the latest Durability Lens results' };
+    return { invocationMessage: l10n.t('Reading the latest Durability Lens results') };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<GetResultsInput>): Promise<vscode.LanguageModelToolResult> {
@@ -154,21 +159,14 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     // Nothing to confirm for what invoke refuses anyway (bad input, a file outside the workspace): it says why.
     const checked = checkRunInput(i, this.mode);
     const where = typeof checked === 'string' ? checked : (traceOffProblem(checked) ?? locate(checked.path));
-    if (typeof where === 'string') return { invocationMessage: `Durability Lens refuses this request: ${agentField(where)}` };
+    if (typeof where === 'string') return { invocationMessage: l10n.t('Durability Lens refuses this request: {0}', agentField(where)) };
     // The agent's count, or the user's setting: a Profile measuring the trace's cost runs the workload 2×N times.
     const overhead = this.mode === 'profile' ? ((checked as RunToolInput).traceOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
-    const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
     const active = this.deps.connections.current;
-    // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: appendText escapes them.
-    const message = new vscode.MarkdownString('Durability Lens will ');
-    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : overhead !== undefined ? ` ${overhead * 2} times (${overhead} with the per-statement trace, ${overhead} without, to measure what the trace costs) on ` : ' once on ');
-    if (active) message.appendMarkdown('database **').appendText(active.database).appendMarkdown('** on **').appendText(active.serverLabel).appendMarkdown('**');
-    else message.appendMarkdown('a SQL Server connection (you will be asked to connect)');
-    message.appendMarkdown(this.mode === 'compare' ? ', switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards' : ' with commit measurements');
-    message.appendMarkdown(`. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
+    // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: runConfirmation escapes them.
     return {
-      invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${agentField(String(i.path))}`,
-      confirmationMessages: { title: this.mode === 'compare' ? 'Compare DELAYED_DURABILITY modes?' : 'Profile T-SQL?', message },
+      invocationMessage: runInvocationMessage(this.mode, agentField(String(i.path))),
+      confirmationMessages: runConfirmation({ mode: this.mode, path: String(i.path), startLine: i.startLine, endLine: i.endLine, overheadRuns: overhead, connection: active ? { database: active.database, serverLabel: active.serverLabel } : null }),
     };
   }
 

@@ -19,11 +19,13 @@ export interface MssqlCommandDeps {
   extensionId: string;
 }
 
-const ADD = 'Add Connection';
-const IMPORT = 'Import mssql Connections';
-const PICK = 'Pick an mssql Connection…';
-const PERMISSION = 'Change mssql Permission';
-const NTLM = 'Use NTLM with a Password…';
+// Button labels, translated when shown (activation installs vscode.l10n.t after this module loads); the choice is
+// compared with the same call, so it matches in every display language.
+const ADD = () => l10n.t('Add Connection');
+const IMPORT = () => l10n.t('Import mssql Connections');
+const PICK = () => l10n.t('Pick an mssql Connection…');
+const PERMISSION = () => l10n.t('Change mssql Permission');
+const NTLM = () => l10n.t('Use NTLM with a Password…');
 
 /** mssql.connections entries (user settings only, as Import does) that carry the id the API names them by. */
 function mssqlProfiles(): { id: string; entry: Record<string, unknown>; index: number; label: string; detail: string }[] {
@@ -32,7 +34,7 @@ function mssqlProfiles(): { id: string; entry: Record<string, unknown>; index: n
   return raw.flatMap((entry, index) => {
     const e = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
     if (typeof e.id !== 'string' || e.id === '') return [];
-    const server = typeof e.server === 'string' ? e.server : '(connection string)';
+    const server = typeof e.server === 'string' ? e.server : l10n.t('(connection string)');
     const label = typeof e.profileName === 'string' && e.profileName ? e.profileName : `${server}${typeof e.database === 'string' && e.database ? ` / ${e.database}` : ''}`;
     return [{ id: e.id, entry: e, index, label, detail: `${server} · ${typeof e.authenticationType === 'string' ? e.authenticationType : 'SqlLogin'}` }];
   });
@@ -53,15 +55,15 @@ export class MssqlConnectionFlow {
       ? l10n.t(`Durability Lens: the mssql extension ({0}) is not installed, so there is no mssql connection to use. Nothing was changed. Add the connection to Durability Lens instead.`, MSSQL_EXTENSION_ID)
       : l10n.t(`Durability Lens: this mssql extension ({0}) offers no connection sharing (it needs {1} or later, and a later mssql may have retired it). Nothing was changed. Import its saved connections or add the connection instead.`, presence.version, MIN_SHARING_VERSION);
     this.log(text);
-    await this.fallback(await vscode.window.showWarningMessage(text, ...(presence.status === 'missing' ? [ADD] : [IMPORT, ADD])));
+    await this.fallback(await vscode.window.showWarningMessage(text, ...(presence.status === 'missing' ? [ADD()] : [IMPORT(), ADD()])));
     return null;
   }
 
   private async fallback(choice: string | undefined): Promise<void> {
-    if (choice === ADD) await vscode.commands.executeCommand(ConnectionCommands.addConnection);
-    else if (choice === IMPORT) await vscode.commands.executeCommand(ConnectionCommands.importMssqlConnections);
-    else if (choice === PICK) await this.pick();
-    else if (choice === PERMISSION) await vscode.commands.executeCommand(MssqlCommands.editPermissions, this.deps.extensionId);
+    if (choice === ADD()) await vscode.commands.executeCommand(ConnectionCommands.addConnection);
+    else if (choice === IMPORT()) await vscode.commands.executeCommand(ConnectionCommands.importMssqlConnections);
+    else if (choice === PICK()) await this.pick();
+    else if (choice === PERMISSION()) await vscode.commands.executeCommand(MssqlCommands.editPermissions, this.deps.extensionId);
   }
 
   /** mssql refused or failed: its own words, what it means, and the ways on. */
@@ -71,7 +73,7 @@ export class MssqlConnectionFlow {
       ? l10n.t(`Durability Lens: the mssql extension did not share its connections ({0}). Nothing was changed. You can allow it in mssql, or add the connection to Durability Lens yourself.`, err.message)
       : l10n.t(`Durability Lens: the mssql extension could not hand over the connection: {0} Nothing was changed.`, err.message);
     this.log(text);
-    await this.fallback(await vscode.window.showWarningMessage(text, ...(err.permission ? [PERMISSION, ADD] : [PICK, ADD])));
+    await this.fallback(await vscode.window.showWarningMessage(text, ...(err.permission ? [PERMISSION(), ADD()] : [PICK(), ADD()])));
   }
 
   /** The mssql connection of the active editor. Returns true when Durability Lens is connected afterwards. */
@@ -89,7 +91,7 @@ export class MssqlConnectionFlow {
     if (!id) {
       const text = l10n.t('Durability Lens: the active editor has no mssql connection (connect it with mssql first), so there is nothing to use. Nothing was changed.');
       this.log(text);
-      await this.fallback(await vscode.window.showInformationMessage(text, PICK, ADD));
+      await this.fallback(await vscode.window.showInformationMessage(text, PICK(), ADD()));
       return false;
     }
     return this.useConnection(id, presence);
@@ -103,7 +105,7 @@ export class MssqlConnectionFlow {
     if (profiles.length === 0) {
       const text = l10n.t('Durability Lens: mssql has no saved connections in your user settings. Nothing was changed.');
       this.log(text);
-      await this.fallback(await vscode.window.showInformationMessage(text, ADD));
+      await this.fallback(await vscode.window.showInformationMessage(text, ADD()));
       return false;
     }
     const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: p.label, detail: p.detail, id: p.id })), { placeHolder: l10n.t('Use which mssql connection in Durability Lens?'), ignoreFocusOut: true });
@@ -113,7 +115,7 @@ export class MssqlConnectionFlow {
 
   private async useConnection(id: string, presence: Extract<MssqlPresence, { status: 'ready' }>): Promise<boolean> {
     const saved = mssqlProfiles().find((p) => p.id === id);
-    const name = `${saved?.label ?? `mssql connection ${id.slice(0, 8)}`} (mssql)`;
+    const name = `${saved?.label ?? l10n.t('mssql connection {0}', id.slice(0, 8))} (mssql)`;
     let shared: SharedConnection;
     if (presence.connectionString) {
       let text: string | undefined;
@@ -126,7 +128,7 @@ export class MssqlConnectionFlow {
       if (!text) {
         const message = l10n.t(`Durability Lens: mssql returned no connection string for "{0}". Nothing was changed.`, name);
         this.log(message);
-        await this.fallback(await vscode.window.showWarningMessage(message, IMPORT, ADD));
+        await this.fallback(await vscode.window.showWarningMessage(message, IMPORT(), ADD()));
         return false;
       }
       shared = fromMssqlConnectionString(name, text);
@@ -136,18 +138,18 @@ export class MssqlConnectionFlow {
     } else {
       const message = l10n.t(`Durability Lens: this mssql ({0}) cannot hand over a connection string (1.37.0 or later can), and the connection is not among its saved ones in your user settings. Nothing was changed.`, presence.version);
       this.log(message);
-      await this.fallback(await vscode.window.showWarningMessage(message, ADD));
+      await this.fallback(await vscode.window.showWarningMessage(message, ADD()));
       return false;
     }
     return this.apply(name, shared);
   }
 
   private async apply(name: string, shared: SharedConnection): Promise<boolean> {
-    if (!shared.ok && shared.reason === 'integrated') return this.offerNtlm(name, shared.server, shared.message);
+    if (!shared.ok && shared.reason === 'integrated') return this.offerNtlm(name, shared.server);
     if (!shared.ok) {
       const text = l10n.t(`Durability Lens: the mssql connection "{0}" cannot be used as it is: {1} Nothing was changed.`, name, shared.message);
       this.log(text);
-      await this.fallback(await vscode.window.showWarningMessage(text, ADD));
+      await this.fallback(await vscode.window.showWarningMessage(text, ADD()));
       return false;
     }
     for (const note of shared.notes) this.log(`"${name}": ${note}`);
@@ -156,7 +158,9 @@ export class MssqlConnectionFlow {
       // mssql keeps a saved password in its own credential store; the connection string it shares may not carry it.
       secret = await vscode.window.showInputBox({
         title: l10n.t(`Durability Lens: password for "{0}"`, name),
-        prompt: l10n.t(`mssql did not hand over the password of {0} on {1}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`, shared.profile.user ?? 'this login', shared.profile.server),
+        prompt: shared.profile.user
+          ? l10n.t(`mssql did not hand over the password of {0} on {1}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.`, shared.profile.user, shared.profile.server)
+          : l10n.t("mssql did not hand over the password of this login on {0}. Enter it once: Durability Lens keeps it in VS Code's secret storage, never in settings.", shared.profile.server),
         password: true,
         ignoreFocusOut: true,
       });
@@ -169,11 +173,12 @@ export class MssqlConnectionFlow {
   }
 
   /** Integrated security: the same server as NTLM with an explicit account and password, if the user wants that. */
-  private async offerNtlm(name: string, server: ServerPart, why: string): Promise<boolean> {
-    const text = l10n.t(`Durability Lens: the mssql connection "{0}" {1} Nothing was changed.`, name, why);
+  private async offerNtlm(name: string, server: ServerPart): Promise<boolean> {
+    // One sentence with the name in it (sharedConnection.ts's INTEGRATED_MESSAGE, the same words in English).
+    const text = l10n.t("Durability Lens: the mssql connection \"{0}\" uses Windows integrated authentication (the signed-in Windows user, no password). Durability Lens measures over its own two connections, and its driver (tedious 20) cannot log in as the signed-in user: it has no Kerberos or SSPI. It can log in with NTLM when you give your domain, user name and password (kept in VS Code's secret storage), or with a SQL login. Nothing was changed.", name);
     this.log(text);
-    const choice = await vscode.window.showWarningMessage(text, NTLM, ADD);
-    if (choice !== NTLM) {
+    const choice = await vscode.window.showWarningMessage(text, NTLM(), ADD());
+    if (choice !== NTLM()) {
       await this.fallback(choice);
       return false;
     }

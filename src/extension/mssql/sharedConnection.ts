@@ -8,6 +8,7 @@
 // (tedious lib/connection.js accepts default, ntlm, token-credential and the azure-active-directory-* types only):
 // such a connection is offered as NTLM with a password instead (docs/authentication.md).
 import { parse } from '@tediousjs/connection-string';
+import { l10n } from '../l10n';
 import { importMssqlConnection, profileFromAdoNet, type StoredProfile } from '../../db/storedProfiles';
 import { parseDataSource } from '../../db/connectionString';
 
@@ -29,13 +30,13 @@ function keyTrue(v: unknown): boolean {
   return v === true || (typeof v === 'string' && /^(true|yes|sspi)$/i.test(v.trim()));
 }
 
-/** `Authentication=` keywords of Microsoft.Data.SqlClient that have no equivalent in Durability Lens's driver. */
-const UNSUPPORTED_AUTH: Record<string, string> = {
-  activedirectoryintegrated: 'Microsoft Entra integrated authentication (the signed-in Windows account) is not available to Durability Lens\'s driver; add the connection with Add Connection and a Microsoft Entra type (default credential chain, service principal, managed identity) instead.',
-  activedirectorypassword: 'Microsoft Entra password sign-in needs an application (client) id in Durability Lens; add the connection with Add Connection → "Microsoft Entra password".',
-  activedirectoryserviceprincipal: 'a Microsoft Entra service principal needs its tenant id in Durability Lens; add the connection with Add Connection → "Microsoft Entra service principal".',
-  activedirectorydevicecodeflow: 'Microsoft Entra device-code sign-in is not available to Durability Lens\'s driver; add the connection with Add Connection → "Microsoft Entra default credential chain" (it uses your Azure CLI or VS Code sign-in).',
-  activedirectoryworkloadidentity: 'Microsoft Entra workload identity is not available to Durability Lens\'s driver; use a managed identity or the default credential chain.',
+/** `Authentication=` keywords of Microsoft.Data.SqlClient that have no equivalent in Durability Lens's driver (translated when used). */
+const UNSUPPORTED_AUTH: Record<string, () => string> = {
+  activedirectoryintegrated: () => l10n.t("Microsoft Entra integrated authentication (the signed-in Windows account) is not available to Durability Lens's driver; add the connection with Add Connection and a Microsoft Entra type (default credential chain, service principal, managed identity) instead."),
+  activedirectorypassword: () => l10n.t('Microsoft Entra password sign-in needs an application (client) id in Durability Lens; add the connection with Add Connection → "Microsoft Entra password".'),
+  activedirectoryserviceprincipal: () => l10n.t('a Microsoft Entra service principal needs its tenant id in Durability Lens; add the connection with Add Connection → "Microsoft Entra service principal".'),
+  activedirectorydevicecodeflow: () => l10n.t('Microsoft Entra device-code sign-in is not available to Durability Lens\'s driver; add the connection with Add Connection → "Microsoft Entra default credential chain" (it uses your Azure CLI or VS Code sign-in).'),
+  activedirectoryworkloadidentity: () => l10n.t("Microsoft Entra workload identity is not available to Durability Lens's driver; use a managed identity or the default credential chain."),
 };
 
 function serverPartOf(dataSource: string, database: string, encrypt: unknown, trust: boolean, port?: unknown): ServerPart | string {
@@ -45,7 +46,7 @@ function serverPartOf(dataSource: string, database: string, encrypt: unknown, tr
   } catch (err) {
     return (err as Error).message;
   }
-  if (!source.server) return 'it names no server.';
+  if (!source.server) return l10n.t('it names no server.');
   const p = typeof port === 'number' && port > 0 ? port : source.port;
   const part: ServerPart = {
     server: source.server,
@@ -70,7 +71,7 @@ export function fromMssqlConnectionString(name: string, connectionString: string
   try {
     raw = parse(connectionString);
   } catch (err) {
-    return { ok: false, reason: 'unsupported', message: `its connection string could not be read (${(err as Error).message}).` };
+    return { ok: false, reason: 'unsupported', message: l10n.t('its connection string could not be read ({0}).', (err as Error).message) };
   }
   const get = (key: string): unknown => raw.get(key);
   const auth = String(get('authentication') ?? '').toLowerCase().replace(/[\s_-]+/g, '');
@@ -80,14 +81,14 @@ export function fromMssqlConnectionString(name: string, connectionString: string
     if (typeof server === 'string') return { ok: false, reason: 'unsupported', message: server };
     return { ok: false, reason: 'integrated', message: INTEGRATED_MESSAGE, server };
   }
-  if (UNSUPPORTED_AUTH[auth]) return { ok: false, reason: 'unsupported', message: UNSUPPORTED_AUTH[auth]! };
+  if (UNSUPPORTED_AUTH[auth]) return { ok: false, reason: 'unsupported', message: UNSUPPORTED_AUTH[auth]!() };
   const notes: string[] = [];
   // ActiveDirectoryInteractive (mssql's "Microsoft Entra ID - Universal with MFA") has no interactive sign-in in
   // tedious: the default credential chain (Azure CLI, VS Code's account, environment) signs in as the same user.
   let text = connectionString;
   if (auth === 'activedirectoryinteractive') {
     text = `${connectionString};Authentication=ActiveDirectoryDefault`;
-    notes.push('Microsoft Entra interactive (MFA) sign-in became the default credential chain: Durability Lens signs in with your Azure CLI, Azure PowerShell or VS Code Azure account (sign in there first).');
+    notes.push(l10n.t('Microsoft Entra interactive (MFA) sign-in became the default credential chain: Durability Lens signs in with your Azure CLI, Azure PowerShell or VS Code Azure account (sign in there first).'));
   }
   let parsed: ReturnType<typeof profileFromAdoNet>;
   try {
@@ -99,7 +100,7 @@ export function fromMssqlConnectionString(name: string, connectionString: string
   // SqlClient 5 spells it with spaces, which the connection-string schema does not map: keep the user's choice.
   if (!profile.trustServerCertificate && trust) {
     profile = { ...profile, trustServerCertificate: true };
-    notes.push('Trust Server Certificate=True was kept: the server\'s certificate is not verified for this connection, as in mssql.');
+    notes.push(l10n.t("Trust Server Certificate=True was kept: the server's certificate is not verified for this connection, as in mssql."));
   }
   const secret = parsed.secret === '' ? undefined : parsed.secret;
   return { ok: true, profile, secret, askSecret: profile.authenticationType === 'sql' && secret === undefined, notes: [...parsed.notes, ...notes] };
@@ -124,6 +125,6 @@ export function ntlmProfileOf(name: string, server: ServerPart, account: string)
   const backslash = /^([^\\@\s]+)\\([^\\@\s]+)$/.exec(trimmed);
   const at = /^([^\\@\s]+)@([^\\@\s]+)$/.exec(trimmed);
   const [domain, user] = backslash ? [backslash[1]!, backslash[2]!] : at ? [at[2]!, at[1]!] : [null, null];
-  if (!domain || !user) return 'Enter the Windows account as DOMAIN\\user (or user@domain).';
+  if (!domain || !user) return l10n.t('Enter the Windows account as DOMAIN\\user (or user@domain).');
   return { name, ...server, authenticationType: 'ntlm', user, domain, development: false };
 }

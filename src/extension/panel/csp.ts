@@ -31,11 +31,14 @@ export function makeNonce(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** The page shell: one stylesheet, one nonce'd script, no inline style or script anywhere. */
-export function panelHtml(options: { csp: string; nonce: string; styleUri: string; codiconUri?: string; scriptUri: string; title: string }): string {
+/**
+ * The page shell: one stylesheet, one nonce'd script, no inline style or script anywhere. `translations` (the webview's
+ * messages in the display language, webviewText.ts) travel as escaped JSON in #root's data-l10n, read by the script.
+ */
+export function panelHtml(options: { csp: string; nonce: string; styleUri: string; codiconUri?: string; scriptUri: string; title: string; lang?: string | undefined; loading?: string | undefined; translations?: Readonly<Record<string, string>> | undefined }): string {
   const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(options.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(options.csp)}">
@@ -44,7 +47,7 @@ export function panelHtml(options: { csp: string; nonce: string; styleUri: strin
 <title>${attr(options.title)}</title>
 </head>
 <body>
-<main id="root" aria-live="polite"><p class="dl-muted">Loading…</p></main>
+<main id="root" aria-live="polite" data-l10n="${attr(JSON.stringify(options.translations ?? {}))}"><p class="dl-muted">${attr(options.loading ?? 'Loading…')}</p></main>
 <script nonce="${attr(options.nonce)}" src="${attr(options.scriptUri)}"></script>
 </body>
 </html>`;

@@ -8,6 +8,7 @@ import { exportText, type ComparisonContext } from './panelData';
 import type { RunResult } from '../../profile/types';
 import { fillGrantees, LOGIN_PLACEHOLDER } from '../../agent/untrustedComparison';
 import { l10n } from '../l10n';
+import { pageLanguage, webviewTranslations } from './webviewText';
 
 /** The last shown data, so a panel VS Code restores after a reload can render without re-running anything. */
 export const PANEL_STATE_KEY = 'durabilityLens.panelData';
@@ -100,7 +101,10 @@ export class ComparisonPanels implements vscode.Disposable {
       nonce,
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', 'webview.css')).toString(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview.js')).toString(),
-      title: this.data?.title ?? 'Durability comparison',
+      title: this.data?.title ?? l10n.t('Durability comparison'),
+      lang: pageLanguage(vscode.env.language),
+      loading: l10n.t('Loading…'),
+      translations: webviewTranslations(vscode.l10n.bundle),
     });
     const subscriptions: vscode.Disposable[] = [];
     subscriptions.push(

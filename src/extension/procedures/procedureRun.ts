@@ -15,13 +15,18 @@ import type { ParameterAnswers, ProcedureParameterStore } from './procedureParam
 import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
 import { l10n } from '../l10n';
 
-export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
+// Button labels, translated when shown (activation installs vscode.l10n.t after this module loads).
+export const DEFINITION_CHOICES = {
+  runDeployed: () => l10n.t('Run the Deployed Version'),
+  deploy: () => l10n.t('Deploy This Version First'),
+  confirmDeploy: () => l10n.t('Deploy and Run'),
+};
 
 /** Why a deployed definition that can't be read can't be shown (the consent view says it). */
 function unreadableReason(deployed: DeployedDefinition): string {
-  if (deployed.status === 'hidden') return deployed.reason === 'encrypted' ? 'it is deployed WITH ENCRYPTION' : 'the login has no VIEW DEFINITION on it';
-  if (deployed.status === 'not-comparable') return deployed.reason === 'numbered' ? 'a numbered procedure (sys.numbered_procedures is not read)' : 'a temporary procedure (it lives in tempdb)';
-  return 'it could not be read';
+  if (deployed.status === 'hidden') return deployed.reason === 'encrypted' ? l10n.t('it is deployed WITH ENCRYPTION') : l10n.t('the login has no VIEW DEFINITION on it');
+  if (deployed.status === 'not-comparable') return deployed.reason === 'numbered' ? l10n.t('a numbered procedure (sys.numbered_procedures is not read)') : l10n.t('a temporary procedure (it lives in tempdb)');
+  return l10n.t('it could not be read');
 }
 
 /**
@@ -29,9 +34,9 @@ function unreadableReason(deployed: DeployedDefinition): string {
  * definition can't be compared (numbered/temporary — a deploy could not be read back and verified either).
  */
 export function definitionChoices(status: DeployedDefinition['status']): string[] {
-  if (status === 'missing') return [DEFINITION_CHOICES.deploy];
-  if (status === 'not-comparable') return [DEFINITION_CHOICES.runDeployed];
-  return [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy];
+  if (status === 'missing') return [DEFINITION_CHOICES.deploy()];
+  if (status === 'not-comparable') return [DEFINITION_CHOICES.runDeployed()];
+  return [DEFINITION_CHOICES.runDeployed(), DEFINITION_CHOICES.deploy()];
 }
 
 function lines(target: ProcedureTarget): string {
@@ -70,7 +75,7 @@ export class ProcedureRunner {
       return;
     }
     // Restricted Mode: no prompt, no connection, no deploy, no call.
-    if (!(await this.profiling.consent.trusted(`Profile EXEC ${arg.name}`))) return;
+    if (!(await this.profiling.consent.trusted(l10n.t('Profile EXEC {0}', arg.name)))) return;
     const uri = vscode.Uri.parse(arg.uri);
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
     const found = this.current(document, arg);
@@ -127,12 +132,12 @@ export class ProcedureRunner {
       const last = this.store.last(target.name, target.number);
       const sets = this.store.sets(target.name, target.number);
       const items: Item[] = [];
-      if (last) items.push({ label: '$(history) Last values', description: summary(last), start: last, save: false, use: true });
-      for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: 'saved parameter set', start: answers, save: false, use: true });
-      const enter: Item = { label: '$(edit) Enter values…', description: last ? 'starting from the last values' : '', start: last, save: false, use: false };
+      if (last) items.push({ label: l10n.t('$(history) Last values'), description: summary(last), start: last, save: false, use: true });
+      for (const [name, answers] of Object.entries(sets)) items.push({ label: `$(bookmark) ${name}`, description: summary(answers), detail: l10n.t('saved parameter set'), start: answers, save: false, use: true });
+      const enter: Item = { label: l10n.t('$(edit) Enter values…'), description: last ? l10n.t('starting from the last values') : '', start: last, save: false, use: false };
       items.push(enter);
-      items.push({ label: '$(save) Enter values and save them as a set…', start: last, save: true, use: false });
-      if (Object.keys(sets).length > 0) items.push({ label: '$(trash) Delete a saved set…', start: null, save: false, use: false, remove: true });
+      items.push({ label: l10n.t('$(save) Enter values and save them as a set…'), start: last, save: true, use: false });
+      if (Object.keys(sets).length > 0) items.push({ label: l10n.t('$(trash) Delete a saved set…'), start: null, save: false, use: false, remove: true });
       if (!last && Object.keys(sets).length === 0) {
         choice = enter;
         break;
@@ -166,7 +171,7 @@ export class ProcedureRunner {
         title: l10n.t(`Save the parameter values of {0}`, target.name),
         prompt: l10n.t('Name of the set (kept in this workspace; values are sent as typed parameters, never as SQL text)'),
         ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() === '' ? 'Give the set a name' : v.length > 100 ? 'At most 100 characters' : null),
+        validateInput: (v) => (v.trim() === '' ? l10n.t('Give the set a name') : v.length > 100 ? l10n.t('At most 100 characters') : null),
       });
       if (name !== undefined) await this.store.saveSet(target.name, target.number, name.trim(), typed);
     }
@@ -177,10 +182,11 @@ export class ProcedureRunner {
     const answers = new Map<string, ParameterInput>();
     const n = target.parameters.length;
     for (const [i, p] of target.parameters.entries()) {
-      const keywords = p.default ? 'NULL or DEFAULT' : 'or NULL';
       const value = await vscode.window.showInputBox({
         title: l10n.t(`EXEC {0} — parameter {1} of {2}`, target.name, i + 1, n),
-        prompt: l10n.t(`{0}. Type a value, {1} (quote a value in '…' to send the word itself).`, describeParameter(p), keywords),
+        prompt: p.default
+          ? l10n.t("{0}. Type a value, NULL or DEFAULT (quote a value in '…' to send the word itself).", describeParameter(p))
+          : l10n.t("{0}. Type a value, or NULL (quote a value in '…' to send the word itself).", describeParameter(p)),
         value: start?.[p.name] ?? (p.default ? 'DEFAULT' : ''),
         placeHolder: p.type.text,
         ignoreFocusOut: true,
@@ -222,25 +228,25 @@ export class ProcedureRunner {
       const choices: string[] = definitionChoices(deployed.status);
       const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, problem), {
         modal: true,
-        detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,
+        detail: l10n.t('Database {0} on {1}. Nothing has been run or changed yet.', active.database, active.serverLabel),
       }, ...choices);
-      if (choice === DEFINITION_CHOICES.runDeployed) {
+      if (choice === DEFINITION_CHOICES.runDeployed()) {
         this.output.info(`${target.name}: running the deployed version, as chosen.`);
         const definition: CalledDefinition = deployed.status === 'found' ? { source: 'deployed', text: deployed.definition } : { source: 'unknown', reason: unreadableReason(deployed) };
         return procedureConsentParts({ name: target.name, callText, definition, deploy: null });
       }
-      if (choice !== DEFINITION_CHOICES.deploy) {
+      if (choice !== DEFINITION_CHOICES.deploy()) {
         this.output.info(`${target.name}: nothing was run or deployed.`);
         return null;
       }
       const statement = deployStatement(editorText);
       const parts = procedureConsentParts({ name: target.name, callText, definition: editor, deploy: { statement, firstLine: target.range.start.line } });
       const confirmed = await this.profiling.consent.confirm({
-        action: `Deploy ${target.name} and ${mode === 'compare' ? 'compare durability modes for' : 'profile'} ${callText}`,
+        action: mode === 'compare' ? l10n.t('Deploy {0} and compare durability modes for {1}', target.name, callText) : l10n.t('Deploy {0} and profile {1}', target.name, callText),
         file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
         connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
         parts,
-        confirmLabel: DEFINITION_CHOICES.confirmDeploy,
+        confirmLabel: DEFINITION_CHOICES.confirmDeploy(),
         notes: [],
       });
       if (!confirmed) {
@@ -251,7 +257,7 @@ export class ProcedureRunner {
       await session.execute(statement);
       const after = await readDeployedDefinition(session, quoted);
       if (after.status !== 'found' || !compareDefinitions(after.definition, editorText).same) {
-        const why = definitionStatusText(target.name, quoted, after, after.status === 'found' ? compareDefinitions(after.definition, editorText) : null) ?? 'it could not be read back';
+        const why = definitionStatusText(target.name, quoted, after, after.status === 'found' ? compareDefinitions(after.definition, editorText) : null) ?? l10n.t('it could not be read back');
         await vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} was deployed, but reading it back does not match the editor: {1} Nothing was run.`, target.name, why));
         return null;
       }

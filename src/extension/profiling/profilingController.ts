@@ -109,7 +109,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       return;
     }
     const routine = (analyze(document.getText()).routines ?? []).find((x) => x.kind === 'PROCEDURE' && x.range.start.line === r.line && x.name === r.name);
-    const button = `${mode === 'compare' ? 'Compare' : 'Profile'} EXEC ${r.name}…`;
+    const button = mode === 'compare' ? l10n.t('Compare EXEC {0}…', r.name) : l10n.t('Profile EXEC {0}…', r.name);
     const choice = await vscode.window.showWarningMessage(`${head} ${viaExec}`, button);
     if (choice !== button || !routine) return;
     await vscode.commands.executeCommand(mode === 'compare' ? Commands.compareProcedure : Commands.profileProcedure, procedureTargetOf(routine, document.uri.toString(), document.version));
@@ -133,9 +133,11 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   /** Asks to connect when there is no connection; true when there is one afterwards. */
   async ensureConnected(what: string): Promise<boolean> {
     if (this.connections.current) return true;
-    const choice = await vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} needs a SQL Server connection. Nothing was run and no database setting was changed.`, what), 'Connect', 'Add Connection');
-    if (choice === 'Connect') return this.connections.connect();
-    if (choice === 'Add Connection') {
+    const connect = l10n.t('Connect');
+    const add = l10n.t('Add Connection');
+    const choice = await vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} needs a SQL Server connection. Nothing was run and no database setting was changed.`, what), connect, add);
+    if (choice === connect) return this.connections.connect();
+    if (choice === add) {
       await vscode.commands.executeCommand(ConnectionCommands.addConnection);
       return this.connections.current !== null;
     }
@@ -143,7 +145,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
   }
 
   private async run(document: vscode.TextDocument, target: WorkloadTarget, mode: ProfileMode, askedOverheadRuns?: number): Promise<RunOutcome> {
-    const what = `${mode === 'compare' ? 'Compare durability modes for' : 'Profile'} ${targetText(target)}`;
+    const what = mode === 'compare' ? l10n.t('Compare durability modes for {0}', targetText(target)) : l10n.t('Profile {0}', targetText(target));
     // Restricted Mode: nothing from the workspace's files is sent, so nothing is asked either (not even to connect).
     if (!(await this.consent.trusted(what))) return nothing('this workspace is in Restricted Mode, where no file\'s T-SQL is sent to a server.');
     if (this.running) {
@@ -180,10 +182,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       file: { uri: document.uri.toString(), name: documentName(document), text: document.getText() },
       connection: { profileName: active.profile.name, server: active.serverLabel, database: active.database },
       parts: overheadPlan.parts,
-      confirmLabel: 'Run',
+      confirmLabel: l10n.t('Run'),
       notes: [
         ...(target.adHocIn
-          ? [`The selection lies inside ${target.adHocIn}: it runs on its own, as an ad-hoc batch — not as the ${target.adHocIn.split(' ')[0]} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.`]
+          ? [l10n.t('The selection lies inside {0}: it runs on its own, as an ad-hoc batch — not as the {1} (its parameters and anything declared outside the selection are not defined), and its CREATE/ALTER is not run.', target.adHocIn, target.adHocIn.split(' ')[0]!)]
           : footprintNotes(document.getText())),
         ...overheadPlan.notes,
       ],
@@ -192,10 +194,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     if (abort.signal.aborted) return nothing(CANCELLED);
     this.diagnostics.delete(document.uri);
     const startedAt = Date.now();
-    const runningTitle = `Running: ${what}`;
+    const runningTitle = l10n.t('Running: {0}', what);
     // The panel shows the run in progress, not the previous result (which comes back if this run yields none).
     // Optional calls: hosts that pass their own panels object (tests' fakes) may have no running view.
-    void this.panels.showRunning?.({ title: runningTitle, step: 'Connecting', elapsedMs: 0, logFlushes: null, logBytes: null });
+    void this.panels.showRunning?.({ title: runningTitle, step: l10n.t('Connecting'), elapsedMs: 0, logFlushes: null, logBytes: null });
     const onProgress = (event: ProgressEvent, progress: vscode.Progress<{ message?: string }>) => {
       const text = progressLine(event);
       progress.report({ message: text });
@@ -272,15 +274,15 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       this.output.info(`"${profileName}" is marked as a development database: no confirmation asked.`);
       return true;
     }
-    const go = 'Switch and Compare';
+    const go = l10n.t('Switch and Compare');
     return (await vscode.window.showWarningMessage(text.message, { modal: true, detail: text.detail }, go)) === go;
   }
 
   private async afterComparison(document: vscode.TextDocument, result: Awaited<ReturnType<typeof runComparison>>, workload: string): Promise<RunOutcome> {
     if (result.status === 'refused') {
-      const text = refusalText(result.plan) ?? result.error?.message ?? 'The comparison was refused; nothing was changed.';
+      const text = refusalText(result.plan) ?? result.error?.message ?? l10n.t('The comparison was refused; nothing was changed.');
       this.output.warn(text);
-      const copy = 'Copy GRANT';
+      const copy = l10n.t('Copy GRANT');
       // Not awaited: the caller (an agent tool) learns the refusal now, the notification stays for the user.
       void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, text), ...(result.plan.grant ? [copy] : [])).then(async (choice) => {
         if (choice === copy && result.plan.grant) await vscode.env.clipboard.writeText(result.plan.grant);
@@ -318,12 +320,12 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const restore = result.restore;
     if (restore?.status === 'failed') {
       this.output.error(restore.message);
-      const copy = 'Copy Statement';
+      const copy = l10n.t('Copy Statement');
       const choice = await vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0}`, restore.message), copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore?.status === 'external-change') {
       this.output.warn(restore.message);
-      const copy = 'Copy Statement';
+      const copy = l10n.t('Copy Statement');
       const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, restore.message), copy);
       if (choice === copy) await vscode.env.clipboard.writeText(restore.restoreStatement);
     } else if (restore) {
@@ -353,7 +355,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     const text = first.documentLine !== null
       ? l10n.t('Durability Lens: the workload failed at line {0} with SQL error {1}: {2}', first.documentLine + 1, first.number, first.message)
       : l10n.t('Durability Lens: the workload failed with SQL error {0}: {1}', first.number, first.message);
-    const go = 'Go to Line';
+    const go = l10n.t('Go to Line');
     void vscode.window.showErrorMessage(text, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
       if (choice !== go || first.documentLine === null) return;
       const editor = await vscode.window.showTextDocument(document);
@@ -378,7 +380,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     }
     const message = (err as Error)?.message ?? String(err);
     this.output.error(`The run failed: ${message}`);
-    await vscode.window.showErrorMessage(l10n.t(`Durability Lens: the run failed: {0}`, message), 'Show Output').then((c) => (c ? this.output.show(true) : undefined));
+    await vscode.window.showErrorMessage(l10n.t(`Durability Lens: the run failed: {0}`, message), l10n.t('Show Output')).then((c) => (c ? this.output.show(true) : undefined));
     return `the run failed: ${message}`;
   }
 }

@@ -14,7 +14,7 @@ export function registerReadinessCommand(connections: ConnectionManager, output:
   return vscode.commands.registerCommand(ReadinessCommands.checkServerReadiness, async () => {
     const source = connections.connectionSource();
     if (!source) {
-      const connect = 'Connect…';
+      const connect = l10n.t('Connect…');
       if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to a server first.`, TITLE), connect)) === connect) {
         await vscode.commands.executeCommand(ConnectionCommands.connect);
       }
@@ -34,10 +34,12 @@ export function registerReadinessCommand(connections: ConnectionManager, output:
       output.info(`${TITLE} for ${source.serverLabel}:\n${describeReadiness(report)}`);
       output.show(true);
       const denied = report.probes.filter((p) => p.status !== 'ok' && p.status !== 'not applicable');
-      const copyJson = 'Copy JSON Report';
-      const copyGrants = 'Copy GRANT Script';
+      const copyJson = l10n.t('Copy JSON Report');
+      const copyGrants = l10n.t('Copy GRANT Script');
       const actions = report.grantScript ? [copyJson, copyGrants] : [copyJson];
-      const message = denied.length === 0 ? `${TITLE}: every probe works. Nothing was changed on the server.` : `${TITLE}: ${denied.length} probe(s) not fully available (${denied.map((p) => `${p.id} ${p.status}`).join(', ')}). Details and GRANTs are in the output. Nothing was changed on the server.`;
+      const message = denied.length === 0
+        ? l10n.t('{0}: every probe works. Nothing was changed on the server.', TITLE)
+        : l10n.t('{0}: {1} probe(s) not fully available ({2}). Details and GRANTs are in the output. Nothing was changed on the server.', TITLE, denied.length, denied.map((p) => `${p.id} ${p.status}`).join(', '));
       const choice = await (denied.length === 0 ? vscode.window.showInformationMessage(message, ...actions) : vscode.window.showWarningMessage(message, ...actions));
       if (choice === copyJson) await vscode.env.clipboard.writeText(JSON.stringify(report, null, 2));
       if (choice === copyGrants) await vscode.env.clipboard.writeText(report.grantScript);

@@ -28,7 +28,7 @@ export class AdhocTrace extends StatusBarCapture {
   private busy = false;
 
   constructor(deps: CaptureDeps) {
-    super({ id: 'durabilityLens.trace', name: 'Durability Lens log-flush trace', priority: 49, command: HistoryCommands.stopLogFlushTrace }, deps);
+    super({ id: 'durabilityLens.trace', name: l10n.t('Durability Lens log-flush trace'), priority: 49, command: HistoryCommands.stopLogFlushTrace }, deps);
   }
 
   /** The live session's name (so the orphan check does not offer to drop it). */
@@ -118,7 +118,7 @@ export class AdhocTrace extends StatusBarCapture {
   private render(): void {
     const r = this.running;
     this.showStatus(r && {
-      text: `$(record) Log-flush trace: ${r.database}`,
+      text: l10n.t('$(record) Log-flush trace: {0}', r.database),
       tooltip: l10n.t(`Durability Lens is tracing log flushes of {0} on {1} (event session {2}). Click to stop and show.`, r.database, r.server, r.session.name),
     });
   }

@@ -32,7 +32,7 @@ export class RecordingWindow extends StatusBarCapture {
   private ticker: ReturnType<typeof setInterval> | null = null;
 
   constructor(deps: CaptureDeps, private readonly now: () => number = Date.now) {
-    super({ id: 'durabilityLens.recording', name: 'Durability Lens recording', priority: 48, command: RecordingCommands.stopRecording }, deps);
+    super({ id: 'durabilityLens.recording', name: l10n.t('Durability Lens recording'), priority: 48, command: RecordingCommands.stopRecording }, deps);
   }
 
   get isRecording(): boolean {
@@ -120,9 +120,11 @@ export class RecordingWindow extends StatusBarCapture {
 
   private render(): void {
     const r = this.running;
-    const flushes = r && r.flushes !== null ? ` · ${r.flushes} flush${r.flushes === 1 ? '' : 'es'}` : '';
+    const time = r ? elapsedText(this.now() - r.startedAt) : '';
     this.showStatus(r && {
-      text: `$(record) Recording ${r.database} ${elapsedText(this.now() - r.startedAt)}${flushes}`,
+      text: r.flushes === null
+        ? l10n.t('$(record) Recording {0} {1}', r.database, time)
+        : r.flushes === 1 ? l10n.t('$(record) Recording {0} {1} · 1 flush', r.database, time) : l10n.t('$(record) Recording {0} {1} · {2} flushes', r.database, time, r.flushes),
       tooltip: l10n.t(`Durability Lens is recording {0} on {1}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`, r.database, r.server),
     });
   }

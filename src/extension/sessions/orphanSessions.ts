@@ -21,15 +21,19 @@ export interface OrphanCheck {
   ledger?: SessionLedger;
 }
 
-export const DROP_ORPHANS = 'Drop Them';
+// A button label, translated when shown (activation installs vscode.l10n.t after this module loads): the choice is
+// compared with the same call.
+export const DROP_ORPHANS = () => l10n.t('Drop Them');
 
 /** Modal, so the names go in `detail` (plain text, never markdown or links) one per line. */
 export function orphanPrompt(names: readonly string[], unknown: readonly string[] = []): { message: string; detail: string } {
   const n = names.length + unknown.length;
-  const unknownPart = unknown.length > 0 ? `${names.length > 0 ? '\n\n' : ''}Not started by this VS Code (the CLI, another machine or an older version) — drop only if nobody is using them:\n${unknown.join('\n')}` : '';
+  const unknownPart = unknown.length > 0 ? `${names.length > 0 ? '\n\n' : ''}${l10n.t('Not started by this VS Code (the CLI, another machine or an older version) — drop only if nobody is using them:')}\n${unknown.join('\n')}` : '';
   return {
-    message: `Durability Lens: ${n} Extended Events session${n === 1 ? '' : 's'} named durability_lens_* ${n === 1 ? 'is' : 'are'} left on the server and no running trace owns ${n === 1 ? 'it' : 'them'}.`,
-    detail: `${names.join('\n')}${unknownPart}\n\nThey were probably left by a crash or a dropped connection. A running session keeps costing the server a little for every log flush. Dropping stops and removes only the sessions listed; nothing else changes.`,
+    message: n === 1
+      ? l10n.t('Durability Lens: 1 Extended Events session named durability_lens_* is left on the server and no running trace owns it.')
+      : l10n.t('Durability Lens: {0} Extended Events sessions named durability_lens_* are left on the server and no running trace owns them.', n),
+    detail: `${names.join('\n')}${unknownPart}\n\n${l10n.t('They were probably left by a crash or a dropped connection. A running session keeps costing the server a little for every log flush. Dropping stops and removes only the sessions listed; nothing else changes.')}`,
   };
 }
 
@@ -50,8 +54,8 @@ export async function offerOrphanCleanup(check: OrphanCheck): Promise<{ found: s
     }
     check.output.warn(`Leftover event sessions: ${found.map((n) => JSON.stringify(n)).join(', ')}`);
     const prompt = orphanPrompt(owned.orphans, unknown);
-    const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, DROP_ORPHANS, 'Keep');
-    if (choice !== DROP_ORPHANS) return { found, dropped: [] };
+    const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, DROP_ORPHANS(), l10n.t('Keep'));
+    if (choice !== DROP_ORPHANS()) return { found, dropped: [] };
     const outcomes = await dropOrphanSessions(session, found, check.scope);
     for (const o of outcomes) if (o.error === null) await check.ledger?.release(o.name);
     const failed = outcomes.filter((o) => o.error !== null);
@@ -59,7 +63,7 @@ export async function offerOrphanCleanup(check: OrphanCheck): Promise<{ found: s
       if (o.error) check.output.error(`Could not drop event session ${JSON.stringify(o.name)}: ${o.error}`);
       else check.output.info(`Dropped event session ${JSON.stringify(o.name)}.`);
     }
-    if (failed.length > 0) void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} leftover event session(s) could not be dropped (see the output for the reason and the GRANT needed).`, failed.length), 'Show Output').then((c) => (c ? check.output.show(true) : undefined));
+    if (failed.length > 0) void vscode.window.showErrorMessage(l10n.t(`Durability Lens: {0} leftover event session(s) could not be dropped (see the output for the reason and the GRANT needed).`, failed.length), l10n.t('Show Output')).then((c) => (c ? check.output.show(true) : undefined));
     else void vscode.window.showInformationMessage(l10n.t(`Durability Lens: dropped {0} leftover event session(s).`, outcomes.length));
     return { found, dropped: outcomes.filter((o) => o.error === null).map((o) => o.name) };
   } catch (err) {

@@ -29,10 +29,11 @@ export interface LoadedTopLog {
   serverLabel: string;
 }
 
-const RANKINGS: ReadonlyArray<{ id: TopLogRanking; label: string; detail: string }> = [
-  { id: 'log', label: 'Total log bytes', detail: 'Σ average log bytes × executions over the window' },
-  { id: 'wait', label: 'Log-IO wait time', detail: 'Query Store wait category "Tran Log IO" (WRITELOG and its kin), SQL Server 2017+' },
-  { id: 'alone', label: 'Executions that each commit on their own', detail: 'many executions, small log each, waiting on their own flush' },
+// Translated when shown (activation installs vscode.l10n.t after this module loads).
+const RANKINGS = (): ReadonlyArray<{ id: TopLogRanking; label: string; detail: string }> => [
+  { id: 'log', label: l10n.t('Total log bytes'), detail: l10n.t('Σ average log bytes × executions over the window') },
+  { id: 'wait', label: l10n.t('Log-IO wait time'), detail: l10n.t('Query Store wait category "Tran Log IO" (WRITELOG and its kin), SQL Server 2017+') },
+  { id: 'alone', label: l10n.t('Executions that each commit on their own'), detail: l10n.t('many executions, small log each, waiting on their own flush') },
 ];
 
 export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement>, vscode.Disposable {
@@ -66,7 +67,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
 
   getTreeItem(e: TopLogElement): vscode.TreeItem {
     if (e.kind === 'fix') {
-      const item = new vscode.TreeItem(`Review the fix: ${e.statement.split('\n').filter((l) => !l.startsWith('--')).join(' ')}`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(l10n.t('Review the fix: {0}', e.statement.split('\n').filter((l) => !l.startsWith('--')).join(' ')), vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon('tools');
       item.tooltip = new vscode.MarkdownString().appendText(`${e.statement}\n${e.cost}`);
       item.command = { command: TopLogCommands.reviewFix, title: TOP_LOG_COMMAND_TITLES[TopLogCommands.reviewFix], arguments: [e] };
@@ -117,7 +118,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     this.ranking = ranking;
     let source = this.connections.connectionSource();
     if (!source) {
-      const connect = 'Connect…';
+      const connect = l10n.t('Connect…');
       if ((await vscode.window.showWarningMessage(l10n.t(`{0}: connect to the production (or a copy of its) database first. Nothing was read.`, TITLE), connect)) !== connect) return;
       await vscode.commands.executeCommand(ConnectionCommands.connect);
       source = this.connections.connectionSource();
@@ -126,7 +127,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
     const active = this.connections.current!;
     await vscode.commands.executeCommand('setContext', TOP_LOG_LOADED_CONTEXT, true);
     await vscode.commands.executeCommand(`${TOP_LOG_VIEW}.focus`);
-    this.setMessage(`Reading Query Store of ${active.database} (read-only)…`);
+    this.setMessage(l10n.t('Reading Query Store of {0} (read-only)…', active.database));
     let monitor: SqlSession | null = null;
     try {
       const doc = await vscode.window.withProgress({ location: { viewId: TOP_LOG_VIEW } }, async () => {
@@ -138,12 +139,12 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
-        void vscode.window.showWarningMessage(`${TITLE}: ${doc.queryStore.message}`);
+        void vscode.window.showWarningMessage(l10n.t('{0}: {1}', TITLE, doc.queryStore.message));
       }
     } catch (err) {
       const text = (err as Error).message ?? String(err);
       this.output.error(`${TITLE} failed: ${text}`);
-      this.setMessage(`Query Store could not be read: ${text} Nothing was changed.`);
+      this.setMessage(l10n.t('Query Store could not be read: {0} Nothing was changed.', text));
       void vscode.window.showErrorMessage(l10n.t(`{0} failed: {1} Nothing was changed on the server.`, TITLE, text));
     } finally {
       await (monitor as SqlSession | null)?.close().catch(() => undefined);
@@ -154,7 +155,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
 
   async pickRanking(): Promise<void> {
     const picked = await vscode.window.showQuickPick(
-      RANKINGS.map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
+      RANKINGS().map((r) => ({ label: r.label, detail: r.detail, id: r.id, picked: r.id === this.ranking })),
       { title: l10n.t('Rank the heaviest log writers by'), placeHolder: l10n.t('How to rank Query Store\'s statements') },
     );
     if (picked) await this.load(picked.id);
@@ -271,7 +272,7 @@ export function messageOf(doc: TopLogDocument): string {
   const head = `${doc.database}, ${spanText(doc.window.spanHours, doc.window.requestedHours)}${doc.source === 'stand-in' ? ' (STAND-IN figures)' : ''}`;
   if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') return `${head}: ${doc.queryStore.message}`;
   const used = doc.ranking.used ?? doc.ranking.requested;
-  const by = RANKINGS.find((r) => r.id === used)?.label.toLowerCase() ?? used;
+  const by = RANKINGS().find((r) => r.id === used)?.label.toLowerCase() ?? used;
   const rows = doc.rows.length === 0 ? ` ${emptyText(doc)}` : '';
   const readOnly = doc.queryStore.outcome === 'read-only' ? ` ${doc.queryStore.message}` : '';
   return `${head} — ranked by ${by}.${doc.ranking.note ? ` ${doc.ranking.note}` : ''}${readOnly}${rows}`;

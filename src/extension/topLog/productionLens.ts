@@ -53,8 +53,9 @@ export class ProductionLenses implements vscode.CodeLensProvider, vscode.Disposa
       this.output.info(`Durability Lens: ${oneLineField(p.label)} — ${comparison.summary}${comparison.notes.length > 0 ? ` (${comparison.notes.join(' ')})` : ''}`);
       if (!shown) {
         shown = true;
-        void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} — {1}`, oneLineField(p.label), comparison.summary), 'Details').then((choice) => {
-          if (choice === 'Details') void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
+        const details = l10n.t('Details');
+        void vscode.window.showInformationMessage(l10n.t(`Durability Lens: {0} — {1}`, oneLineField(p.label), comparison.summary), details).then((choice) => {
+          if (choice === details) void vscode.commands.executeCommand(TopLogCommands.labVersusProduction, p.objectId);
         });
       }
     }

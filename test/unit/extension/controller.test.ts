@@ -331,13 +331,13 @@ describe('extension connect: untrusted certificate (stand-in with its self-signe
     const lines: string[] = [];
     const manager = new ConnectionManager(store, fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async () => undefined);
     fake.shown = [];
-    fake.messageAnswers = [TRUST_CERTIFICATE_ACTION, CONFIRM_TRUST_ACTION];
+    fake.messageAnswers = [TRUST_CERTIFICATE_ACTION(), CONFIRM_TRUST_ACTION()];
     const connected = await manager.connect(store.find('tls')!);
     assert.equal(connected, true, JSON.stringify(fake.shown) + lines.join('\n'));
     const error = fake.shown.find((s) => s.kind === 'error')!;
     assert.match(error.message, /TLS certificate is not trusted/);
     assert.match(error.message, /Nothing was changed on the server\./);
-    assert.equal(error.items[0], TRUST_CERTIFICATE_ACTION);
+    assert.equal(error.items[0], TRUST_CERTIFICATE_ACTION());
     // The modal shows the certificate, with the fingerprint of the stand-in's certificate.
     const fingerprint = new X509Certificate(h.server.certPem).fingerprint256;
     const modal = fake.shown.find((s) => s.modal)!;

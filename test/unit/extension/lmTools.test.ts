@@ -22,6 +22,8 @@ import { comparisonDocument } from '../../../src/report/document';
 import { makeRun } from '../report/runFixture';
 
 const CONSENT = /^Durability Lens: confirm what runs — /;
+/** A confirmation as it reads once rendered: appendText's escapes removed (what is Markdown stays, e.g. **bold**). */
+const rendered = (markdown: string) => markdown.replace(/\\([\\`*_{}[\]()#+\-.!<>|])/g, '$1');
 
 interface Tool {
   prepareInvocation?(options: { input: unknown }, token: unknown): { invocationMessage?: unknown; confirmationMessages?: { title: string; message: { value: string } } };
@@ -165,7 +167,7 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
   it('compare asks in its prepared confirmation what it will do, and runs nothing when the user declines the consent view', async () => {
     const prepared = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'file:///w/lm.sql', startLine: 8 } }, undefined);
     assert.equal(prepared.confirmationMessages!.title, 'Compare DELAYED_DURABILITY modes?');
-    assert.match(prepared.confirmationMessages!.message.value, /switching its DELAYED_DURABILITY between DISABLED and FORCED/);
+    assert.match(rendered(prepared.confirmationMessages!.message.value), /switching its DELAYED_DURABILITY between DISABLED and FORCED/);
     assert.match(prepared.confirmationMessages!.message.value, /database \*\*lab\*\*/);
     const before = history.list().length;
     fake.messageAnswers = [undefined]; // the consent view is closed
@@ -214,7 +216,7 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
   it('profile with traceOverheadRuns: VS Code\'s confirmation and the consent view say 2×N runs; declined, nothing runs; confirmed, it alternates and the trace cost reads back', async () => {
     const input = { path: 'file:///w/lm.sql', startLine: 7, endLine: 12, traceOverheadRuns: 2 };
     const prepared = tool(AgentTools.profile).prepareInvocation!({ input }, undefined);
-    assert.match(prepared.confirmationMessages!.message.value, /lines 7–12 4 times \(2 with the per-statement trace, 2 without, to measure what the trace costs\) on database \*\*lab\*\*/);
+    assert.match(rendered(prepared.confirmationMessages!.message.value), /lm\.sql \(lines 7–12\) 4 times \(2 with the per-statement trace, 2 without, to measure what the trace costs\) on database \*\*lab\*\*/);
     const before = history.list().length;
     fake.messageAnswers = [undefined]; // the consent view is closed
     assert.match(await invoke(AgentTools.profile, input), /^Nothing was measured for the selection \(lines 7–12\)/);
@@ -243,7 +245,7 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
     fake.settings['durabilityLens.xe.traceOverheadRuns'] = 3;
     try {
       const prepared = tool(AgentTools.profile).prepareInvocation!({ input: { path: 'file:///w/lm.sql' } }, undefined);
-      assert.match(prepared.confirmationMessages!.message.value, /6 times \(3 with the per-statement trace, 3 without/);
+      assert.match(rendered(prepared.confirmationMessages!.message.value), /6 times \(3 with the per-statement trace, 3 without/);
     } finally {
       delete fake.settings['durabilityLens.xe.traceOverheadRuns'];
     }

@@ -15,9 +15,9 @@ describe('procedure lens: choices after reading the deployed definition', () => 
 
   it('offers only running the deployed version when the definition cannot be compared', () => {
     const { definitionChoices, DEFINITION_CHOICES } = mod;
-    assert.deepEqual(definitionChoices('not-comparable'), [DEFINITION_CHOICES.runDeployed]);
-    assert.deepEqual(definitionChoices('missing'), [DEFINITION_CHOICES.deploy]);
-    assert.deepEqual(definitionChoices('found'), [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy]);
-    assert.deepEqual(definitionChoices('hidden'), [DEFINITION_CHOICES.runDeployed, DEFINITION_CHOICES.deploy]);
+    assert.deepEqual(definitionChoices('not-comparable'), [DEFINITION_CHOICES.runDeployed()]);
+    assert.deepEqual(definitionChoices('missing'), [DEFINITION_CHOICES.deploy()]);
+    assert.deepEqual(definitionChoices('found'), [DEFINITION_CHOICES.runDeployed(), DEFINITION_CHOICES.deploy()]);
+    assert.deepEqual(definitionChoices('hidden'), [DEFINITION_CHOICES.runDeployed(), DEFINITION_CHOICES.deploy()]);
   });
 });

@@ -199,13 +199,13 @@ describe('ad-hoc trace, leftover sessions and run history with a fake vscode (st
     shownPanels.length = 0;
     fake.quickPickAnswers.push((items) => items[0]);
     await historyCommands.showRunHistory(history, panels);
-    assert.equal(fake.quickPickPlaceholders.at(-1), historyCommands.HISTORY_PLACEHOLDER);
+    assert.equal(fake.quickPickPlaceholders.at(-1), historyCommands.HISTORY_PLACEHOLDER());
     assert.equal(shownPanels[0]?.data.title, 'Log-flush trace: lab');
 
     fake.quickPickAnswers.push((items) => items[0], (items) => items.find((i) => i.label === 'CSV'));
     fake.saveAnswers.push('/tmp/out/trace.csv');
     await historyCommands.exportRun(history);
-    assert.deepEqual(fake.quickPickPlaceholders.slice(-2), [historyCommands.EXPORT_PICK_PLACEHOLDER, historyCommands.EXPORT_FORMAT_PLACEHOLDER]);
+    assert.deepEqual(fake.quickPickPlaceholders.slice(-2), [historyCommands.EXPORT_PICK_PLACEHOLDER(), historyCommands.EXPORT_FORMAT_PLACEHOLDER()]);
     const csv = fake.written.get('/tmp/out/trace.csv')!;
     assert.ok(csv.startsWith('figure,value\r\n'), csv);
     assert.match(csv, /^Event session,durability_lens_[0-9a-f]+ \(ring_buffer\)\r$/m);
