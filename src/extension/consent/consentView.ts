@@ -8,6 +8,7 @@ import type { WorkloadBatch } from '../../db/types';
 import { changesText, classifyBatch, type ChangingStatement } from './classify';
 import { consentKey } from './consentStore';
 import type { ConsentPart } from './consentPart';
+import { oneLineField } from '../../shared/visibleText';
 
 export type { ConsentKeyKind, ConsentPart } from './consentPart';
 
@@ -67,7 +68,7 @@ export function needsConsent(request: Pick<ConsentRequest, 'parts'>): boolean {
 }
 
 export function connectionText(c: ConsentRequest['connection']): string {
-  return `database ${c.database} on ${c.server} ("${c.profileName}")`;
+  return `database ${oneLineField(c.database)} on ${oneLineField(c.server)} ("${oneLineField(c.profileName)}")`;
 }
 
 /** The keys a confirmation of this request remembers (and a later run must find, all of them). */
@@ -83,7 +84,7 @@ export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStat
 
 /** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
 export function consentMessage(request: ConsentRequest): string {
-  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${request.connection.database}. Nothing has run yet.`;
+  return `${CONSENT_MESSAGE_PREFIX} this changes data or schema on database ${oneLineField(request.connection.database)}. Nothing has run yet.`;
 }
 
 function linesText(first: number, last: number): string {
@@ -130,7 +131,9 @@ export function consentText(request: ConsentRequest): string {
     'Confirming is remembered for this file in this workspace until the file changes.',
   ];
   const body = request.parts.flatMap((p) => ['', `── ${partHeading(p)} ──`, ...numbered(p.text, p.firstLine)]);
-  return [...head, ...body].join('\n');
+  // Every line as it runs: a bidi override or a control in the T-SQL, a file or routine name would make the text read
+  // otherwise than the server reads it (Trojan Source), so each shows as a visible escape (\u202e) on its own line.
+  return [...head, ...body].map(oneLineField).join('\n');
 }
 
 /** The text for the modal: all of it when it fits, else its start and a pointer to the tab that holds the rest. */
