@@ -28,7 +28,7 @@ const SAFE_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
 /** First words of 'other' statements that only read, declare or control the session. */
 const SAFE_FIRST_WORDS: ReadonlySet<string> = new Set([
   'SELECT', 'DECLARE', 'SET', 'PRINT', 'RAISERROR', 'THROW', 'RETURN', 'BREAK', 'CONTINUE', 'GOTO',
-  'OPEN', 'FETCH', 'CLOSE', 'DEALLOCATE', 'USE', 'WAITFOR',
+  'OPEN', 'FETCH', 'CLOSE', 'DEALLOCATE', 'WAITFOR',
 ]);
 
 /**
@@ -99,6 +99,8 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
   if (kind === 'routine') return a === 'CREATE' && b === 'OR' ? `CREATE OR ALTER ${d}` : `${a} ${b}`;
   if (a === 'EXEC' || a === 'EXECUTE') return `${a} (runs a procedure or dynamic SQL: may change data)`;
   if (a === 'WAITFOR') return 'WAITFOR (RECEIVE)';
+  // Not a change itself, but what follows changes another database than the one the consent view names.
+  if (a === 'USE') return 'USE (switches database: what follows runs there, not in the connection\'s database)';
   if (['CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'UPDATE', 'ENABLE', 'DISABLE', 'BULK'].includes(a)) {
     return a === 'CREATE' && (b === 'UNIQUE' || b === 'CLUSTERED' || b === 'NONCLUSTERED') ? `${a} ${b} ${c}`.trim() : `${a} ${b}`.trim();
   }

@@ -53,6 +53,11 @@ describe('consent: does a batch change data or schema?', () => {
     }
   });
 
+  it('USE counts: the statements after it change another database than the one the consent view names (outside attack)', () => {
+    assert.deepEqual(whats('USE [prod];\nDELETE FROM dbo.t;'), ["USE (switches database: what follows runs there, not in the connection's database)@1", 'DELETE@2']);
+    assert.equal(classifyBatch('USE tempdb; SELECT 1;', 0).readOnly, false);
+  });
+
   it('a procedure: deploying it is a schema change; what a call runs is its body only', () => {
     const proc = 'CREATE OR ALTER PROCEDURE dbo.p @n int = 1\nAS\nBEGIN\n  SELECT @n;\nEND';
     assert.deepEqual(whats(proc, 10), ['CREATE OR ALTER PROCEDURE@11']);
