@@ -14,6 +14,7 @@ import { analyze } from '../../tsql';
 import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
 import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
 import { l10n } from '../l10n';
+import { oneLineField } from '../../shared/visibleText';
 
 export const DEFINITION_CHOICES = { runDeployed: 'Run the Deployed Version', deploy: 'Deploy This Version First', confirmDeploy: 'Deploy and Run' } as const;
 
@@ -220,9 +221,10 @@ export class ProcedureRunner {
       }
       this.output.warn(problem);
       const choices: string[] = definitionChoices(deployed.status);
-      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, problem), {
+      // The routine's name is the file's, the database's the server's: each stays on its line in the modal.
+      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, oneLineField(problem)), {
         modal: true,
-        detail: `Database ${active.database} on ${active.serverLabel}. Nothing has been run or changed yet.`,
+        detail: `Database ${oneLineField(active.database)} on ${oneLineField(active.serverLabel)}. Nothing has been run or changed yet.`,
       }, ...choices);
       if (choice === DEFINITION_CHOICES.runDeployed) {
         this.output.info(`${target.name}: running the deployed version, as chosen.`);
