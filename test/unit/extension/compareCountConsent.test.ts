@@ -43,6 +43,11 @@ describe('consent: how many runs a comparison makes (fake vscode, stand-in)', fu
     assert.match(modal.detail!, /The parts above run 5 times in all/);
     assert.equal(flow.panels.at(-1)?.header.status, 'completed', flow.lines.slice(-8).join('\n'));
     assert.equal(await rows(), 5);
+    // The same text, file, connection and count: remembered, not asked again.
+    fake.shown = [];
+    await flow.controller.profileText(doc as never, whole as never, 'compare');
+    assert.equal(fake.shown.filter((s) => s.modal && CONSENT.test(s.message)).length, 0, JSON.stringify(fake.shown.map((s) => s.message)));
+    assert.equal(await rows(), 10);
   });
 
   it('a confirmation of 5 runs does not cover more: a workspace that raises repetitions is asked again, and declining runs nothing', async () => {
