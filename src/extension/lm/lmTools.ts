@@ -16,7 +16,8 @@ import { selectWorkload, workloadText } from '../../agent/workloadSelection';
 import type { ConnectionManager } from '../connections';
 import type { ProfilingController, RunOutcome } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
-import { currentRunSettings, traceOverheadRunsOf } from '../runOptions';
+import { comparisonDefaults, currentRunSettings, traceOverheadRunsOf } from '../runOptions';
+import { comparisonRunTotal } from '../consent';
 import { resultInputOfEntry } from './historyResult';
 
 export interface LmToolDeps {
@@ -157,14 +158,18 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     if (typeof where === 'string') return { invocationMessage: `Durability Lens refuses this request: ${agentField(where)}` };
     // The agent's count, or the user's setting: a Profile measuring the trace's cost runs the workload 2×N times.
     const overhead = this.mode === 'profile' ? ((checked as RunToolInput).traceOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
+    // A comparison's modes and runs are the user's settings (durabilityLens.compare.*): said as they are, not as a fixed text.
+    const compare = this.mode === 'compare' ? comparisonDefaults(currentRunSettings()) : undefined;
+    const modes = compare ? `${compare.modes.slice(0, -1).join(', ')} and ${compare.modes.at(-1)}` : '';
+    const runs = compare ? ` ${comparisonRunTotal(compare)} times (${compare.modes.join(', ')} × ${compare.repetitions}${compare.warmup ? ' + 1 warm-up' : ''}) on ` : '';
     const lines = i.startLine !== undefined ? (i.endLine !== undefined ? ` lines ${i.startLine}–${i.endLine}` : ` the batch at line ${i.startLine}`) : ' (the whole file)';
     const active = this.deps.connections.current;
     // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: appendText escapes them.
     const message = new vscode.MarkdownString('Durability Lens will ');
-    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? ' repeatedly on ' : overhead !== undefined ? ` ${overhead * 2} times (${overhead} with the per-statement trace, ${overhead} without, to measure what the trace costs) on ` : ' once on ');
+    message.appendMarkdown('run ').appendText(String(i.path)).appendText(lines).appendMarkdown(this.mode === 'compare' ? runs : overhead !== undefined ? ` ${overhead * 2} times (${overhead} with the per-statement trace, ${overhead} without, to measure what the trace costs) on ` : ' once on ');
     if (active) message.appendMarkdown('database **').appendText(active.database).appendMarkdown('** on **').appendText(active.serverLabel).appendMarkdown('**');
     else message.appendMarkdown('a SQL Server connection (you will be asked to connect)');
-    message.appendMarkdown(this.mode === 'compare' ? ', switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards' : ' with commit measurements');
+    message.appendMarkdown(this.mode === 'compare' ? `, switching its DELAYED_DURABILITY between ${modes} and restoring it afterwards` : ' with commit measurements');
     message.appendMarkdown(`. The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose **Run**${this.mode === 'compare' ? '; the switch of the setting is confirmed as well (unless the connection is a development database)' : ''}.`);
     return {
       invocationMessage: `${this.mode === 'compare' ? 'Comparing durability modes for' : 'Profiling'} ${agentField(String(i.path))}`,
