@@ -3,6 +3,8 @@
 // bundle.l10n.<locale>.json). Kept free of `vscode` so the text modules stay unit-testable: activation installs
 // vscode.l10n.t; until then, and in tests, the English message is formatted as it is.
 
+import { inertLinks } from '../shared/notificationText';
+
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
 /** The English message with {n} replaced by the n-th argument (a placeholder without an argument stays). */
@@ -14,7 +16,9 @@ let translate: Translate = formatMessage;
 
 export const l10n = {
   t(message: string, ...args: Array<string | number | boolean>): string {
-    return translate(message, ...args);
+    // The arguments are the server's, a file's or a setting's text (error messages, names, paths): none may become a
+    // `[label](command:…)` link when the message is a notification (shared/notificationText.ts).
+    return translate(message, ...args.map((a) => (typeof a === 'string' ? inertLinks(a) : a)));
   },
 };
 

@@ -2,6 +2,7 @@
 // prompt, the permission preflight summary and connection failures. Every text says what changes and what to do.
 // Each sentence goes through l10n.t (translatable; server and file strings enter only as {n} arguments).
 import { l10n } from './l10n';
+import { oneLineField } from '../shared/visibleText';
 import type { ConnectionFailureInfo } from '../db/types';
 import type { PreflightResult } from '../probes/permissions';
 import type { ComparisonPlan } from '../profile/plan';
@@ -19,24 +20,24 @@ export function comparisonConfirmation(plan: ComparisonPlan, profileName: string
   // read right in every language.
   const [first, second] = plan.modes;
   const message = plan.modes.length === 2
-    ? l10n.t('Switch DELAYED_DURABILITY of {0} on {1} between {2} and {3} to compare?', plan.database, plan.server, first!, second!)
-    : l10n.t('Switch DELAYED_DURABILITY of {0} on {1} through {2} to compare?', plan.database, plan.server, plan.modes.join(', '));
+    ? l10n.t('Switch DELAYED_DURABILITY of {0} on {1} between {2} and {3} to compare?', oneLineField(plan.database), oneLineField(plan.server), first!, second!)
+    : l10n.t('Switch DELAYED_DURABILITY of {0} on {1} through {2} to compare?', oneLineField(plan.database), oneLineField(plan.server), plan.modes.join(', '));
   const detail = [
     plan.source === 'stand-in'
-      ? l10n.t('Server: {0} (Durability Lens stand-in, not a real SQL Server) (connection "{1}")', plan.server, profileName)
-      : l10n.t('Server: {0} (connection "{1}")', plan.server, profileName),
-    l10n.t('Database: {0}, DELAYED_DURABILITY is {1} now.', plan.database, plan.currentSetting),
+      ? l10n.t('Server: {0} (Durability Lens stand-in, not a real SQL Server) (connection "{1}")', oneLineField(plan.server), oneLineField(profileName))
+      : l10n.t('Server: {0} (connection "{1}")', oneLineField(plan.server), oneLineField(profileName)),
+    l10n.t('Database: {0}, DELAYED_DURABILITY is {1} now.', oneLineField(plan.database), plan.currentSetting),
     plan.warmup
       ? l10n.t('Runs: {0} × {1} + 1 warm-up, alternating order.', plan.modes.join(', '), plan.repetitions)
       : l10n.t('Runs: {0} × {1}, alternating order.', plan.modes.join(', '), plan.repetitions),
     '',
     l10n.t('Statements (from a separate monitor connection):'),
-    ...plan.statements.map((s) => `  ${s}`),
+    ...plan.statements.map((s) => `  ${oneLineField(s)}`),
     '',
     l10n.t('Afterwards the database is set back to {0} and the setting is read back to verify it. The original setting is recorded first, so it is restored even after a crash or reload.', plan.currentSetting),
     '',
     l10n.t('Data-loss caveat: {0} This applies to every session using the database while it is switched, not only this workload.', plan.dataLossCaveat),
-    ...plan.warnings.map((w) => l10n.t('Warning: {0}', w.message)),
+    ...plan.warnings.map((w) => l10n.t('Warning: {0}', oneLineField(w.message))),
   ].join('\n');
   return { message, detail };
 }
@@ -54,12 +55,12 @@ export function refusalText(plan: ComparisonPlan): string | null {
 export function restorePrompt(entries: readonly RestoreEntry[]): ModalText {
   const lines = entries.map((e) =>
     (e.lastApplied
-      ? l10n.t('• {0} on {1}: back to {2} (last set to {3}), recorded {4}', e.database, e.server, e.originalSetting, e.lastApplied, e.createdAt)
-      : l10n.t('• {0} on {1}: back to {2}, recorded {3}', e.database, e.server, e.originalSetting, e.createdAt)) + `\n  ${e.restoreStatement}`);
+      ? l10n.t('• {0} on {1}: back to {2} (last set to {3}), recorded {4}', oneLineField(e.database), oneLineField(e.server), e.originalSetting, e.lastApplied, oneLineField(e.createdAt))
+      : l10n.t('• {0} on {1}: back to {2}, recorded {3}', oneLineField(e.database), oneLineField(e.server), e.originalSetting, oneLineField(e.createdAt))) + `\n  ${oneLineField(e.restoreStatement)}`);
   return {
     message:
       entries.length === 1
-        ? l10n.t('A durability comparison did not finish restoring {0} on {1}. Restore DELAYED_DURABILITY to {2} now?', entries[0]!.database, entries[0]!.server, entries[0]!.originalSetting)
+        ? l10n.t('A durability comparison did not finish restoring {0} on {1}. Restore DELAYED_DURABILITY to {2} now?', oneLineField(entries[0]!.database), oneLineField(entries[0]!.server), entries[0]!.originalSetting)
         : l10n.t('{0} databases may still have a switched DELAYED_DURABILITY from an unfinished comparison. Restore them now?', entries.length),
     detail: `${lines.join('\n')}\n\n${l10n.t('Restoring reads the current setting, runs the statement when it differs, and verifies it. "Later" keeps the record; you are asked again on the next connect.')}`,
   };

@@ -7,7 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { DurabilityMode } from './types';
+import { alterDurabilitySql } from './durabilitySetting';
+import { DURABILITY_MODES, type DurabilityMode } from './types';
 
 /** Who wrote an entry: recovery leaves entries whose owner is still running (its database lock is held). */
 export interface JournalOwner {
@@ -84,8 +85,8 @@ export class KeyValueRestoreJournal implements RestoreJournal {
   ) {}
 
   async list(): Promise<RestoreEntry[]> {
-    const value = this.store.get<RestoreEntry[]>(this.key);
-    return Array.isArray(value) ? value.map((e) => ({ ...e })) : [];
+    const value = this.store.get<unknown[]>(this.key);
+    return Array.isArray(value) ? value.map(readEntry).filter((e): e is RestoreEntry => e !== null) : [];
   }
 
   /** One change at a time in this extension host, each re-reading the store (no lost update between two runs). */
@@ -137,7 +138,19 @@ function fileNameOf(id: string): string {
 
 function isEntry(v: unknown): v is RestoreEntry {
   const e = v as Partial<RestoreEntry> | null;
-  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.server === 'string' && typeof e.database === 'string' && typeof e.originalSetting === 'string' && typeof e.restoreStatement === 'string';
+  const mode = (m: unknown) => DURABILITY_MODES.includes(m as DurabilityMode);
+  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.server === 'string' && typeof e.database === 'string' && mode(e.originalSetting) &&
+    (e.lastApplied === null || e.lastApplied === undefined || mode(e.lastApplied)) && typeof e.restoreStatement === 'string';
+}
+
+/**
+ * An entry as read back: only a real setting is restored, and the statement the user is shown, copies and may run is
+ * rebuilt from the database and that setting — never a stored text, which a hand-edited or planted journal file (a
+ * `--journal` folder inside a repository) could make any T-SQL.
+ */
+function readEntry(v: unknown): RestoreEntry | null {
+  if (!isEntry(v)) return null;
+  return { ...v, lastApplied: v.lastApplied ?? null, restoreStatement: alterDurabilitySql(v.database, v.originalSetting) };
 }
 
 const RETRYABLE_RENAME = new Set(['EPERM', 'EACCES', 'EBUSY']);
@@ -203,8 +216,9 @@ export class FileRestoreJournal implements RestoreJournal {
     const entries = new Map<string, RestoreEntry>();
     for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
       try {
-        const { schemaVersion: _version, ...entry } = JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>;
-        if (isEntry(entry)) entries.set(entry.id, entry);
+        const { schemaVersion: _version, ...stored } = JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>;
+        const entry = readEntry(stored);
+        if (entry) entries.set(entry.id, entry);
       } catch {
         // Removed meanwhile (another process recovered it), or not an entry: not ours to read.
       }

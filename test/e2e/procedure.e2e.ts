@@ -179,7 +179,10 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         const compare = page.locator('.codelens-decoration a', { hasText: /^Compare durability…$/ });
         await compare.first().click({ timeout: 30_000 });
         await pickQuickItem(page, 'Last values');
-        // No dialog: the definition deployed in the previous test matches the editor. development: true → no confirm.
+        // The definition deployed in the previous test matches the editor, and development: true → no Switch and Compare
+        // dialog; the consent view asks once for the comparison's runs (the profile's confirmation covered one run).
+        const runs = await readConsent(page);
+        await confirmIf(page, runs, [[/The parts above run 7 times in all/.test(runs), 'no run count (7) in the consent view']], 'Run');
         const title = await panelOrError(page, /Durability comparison/, 200_000);
         const verdict = await readVerdict(page);
         await screenshot('procedures-load-comparison');

@@ -141,8 +141,11 @@ export function scenarioTests(standin: RunningStandin): E2eTest[] {
         await page.locator('.tab', { hasText: SAMPLE_NAME }).first().click();
         await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
         await page.keyboard.press('Control+Home');
-        // The profile is `development: true`, so no confirmation dialog is expected before the switch.
+        // The profile is `development: true`, so no Switch and Compare dialog: the consent view says how many runs the
+        // comparison makes (the profile's confirmation covered one run, not 2 modes × 3 + 1 warm-up).
         await runCommand(page, 'Durability Lens: Compare Durability');
+        const runs = await readConsent(page);
+        await confirmIf(page, runs, [[/The parts above run 7 times in all: 2 modes × 3 measured run\(s\) \+ 1 warm-up run/.test(runs), 'no run count (7) in the consent view']], 'Run');
         const title = await panelOrError(page, /Durability comparison/, 200_000);
         assert(/lab/.test(title), `comparison panel title does not name lab: ${title}`);
         const verdict = await readVerdict(page);

@@ -3,8 +3,8 @@
 // transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
 // EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
 // a change: when unsure, the user is asked. vscode-free, unit-tested.
-import { analyze, lex, LineIndex, TokenKind } from '../../tsql';
-import type { StatementKind } from '../../tsql';
+import { analyze, identifierText, lex, LineIndex, TokenKind } from '../../tsql';
+import type { StatementKind, TokenStream } from '../../tsql';
 
 /** A statement that changes (or may change) data or schema, at its 0-based document line. */
 export interface ChangingStatement {
@@ -21,14 +21,14 @@ export interface BatchClass {
 /** Statement kinds that change nothing by themselves (their nested statements are classified on their own). */
 const SAFE_KINDS: ReadonlySet<StatementKind> = new Set<StatementKind>([
   'block', 'if', 'while', 'try-catch', 'atomic-block', 'begin-transaction', 'commit', 'rollback', 'save-transaction',
-  // sys.sp_flush_log hardens the log, CHECKPOINT writes dirty pages: neither changes data or schema.
-  'flush-log', 'checkpoint', 'set-implicit-transactions',
+  // CHECKPOINT writes dirty pages: no change of data or schema ('flush-log' too, when it is sys.sp_flush_log: below).
+  'checkpoint', 'set-implicit-transactions',
 ]);
 
 /** First words of 'other' statements that only read, declare or control the session. */
 const SAFE_FIRST_WORDS: ReadonlySet<string> = new Set([
   'SELECT', 'DECLARE', 'SET', 'PRINT', 'RAISERROR', 'THROW', 'RETURN', 'BREAK', 'CONTINUE', 'GOTO',
-  'OPEN', 'FETCH', 'CLOSE', 'DEALLOCATE', 'USE', 'WAITFOR',
+  'OPEN', 'FETCH', 'CLOSE', 'DEALLOCATE', 'WAITFOR',
 ]);
 
 /**
@@ -49,6 +49,31 @@ export interface ClassifyOptions {
    * the header only matters when the batch itself is sent, as a deploy).
    */
   bodyOnly?: boolean;
+}
+
+/**
+ * The analyzer takes any `EXEC …sp_flush_log` for the log flush; only the system procedure reads only. Learn ("Execute a
+ * stored procedure"): a user-defined procedure may carry a system procedure's name, and the calling database's
+ * collation matches the name. So only `sp_flush_log`, `sys.sp_flush_log` and `db.sys.sp_flush_log`, spelt exactly so,
+ * count as the flush (https://learn.microsoft.com/sql/relational-databases/system-stored-procedures/sys-sp-flush-log-transact-sql);
+ * `dbo.sp_flush_log`, `[evil].[sp_flush_log]` or `SP_FLUSH_LOG` in a case-sensitive database may be any procedure.
+ */
+function callsSystemFlushLog(tokens: TokenStream, at: number): boolean {
+  let i = 0;
+  while (i < tokens.count && tokens.starts[i]! < at) i++;
+  i++; // EXEC / EXECUTE
+  const isEquals = (k: number) => tokens.kinds[k] === TokenKind.Operator && tokens.text.slice(tokens.starts[k]!, tokens.ends[k]!) === '=';
+  if (tokens.kinds[i] === TokenKind.Variable && isEquals(i + 1)) i += 2;
+  const parts: string[] = [''];
+  for (; i < tokens.count; i++) {
+    const kind = tokens.kinds[i];
+    if (kind === TokenKind.Dot) parts.push('');
+    else if ((kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) && parts[parts.length - 1] === '') parts[parts.length - 1] = identifierText(tokens, i);
+    else break;
+  }
+  const [name, schema, database] = [...parts].reverse();
+  if (name !== 'sp_flush_log' || parts.length > 3) return false;
+  return parts.length === 1 || (schema === 'sys' && database !== '');
 }
 
 function firstWords(text: string, from: number, count: number): string[] {
@@ -74,6 +99,8 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
   if (kind === 'routine') return a === 'CREATE' && b === 'OR' ? `CREATE OR ALTER ${d}` : `${a} ${b}`;
   if (a === 'EXEC' || a === 'EXECUTE') return `${a} (runs a procedure or dynamic SQL: may change data)`;
   if (a === 'WAITFOR') return 'WAITFOR (RECEIVE)';
+  // Not a change itself, but what follows changes another database than the one the consent view names.
+  if (a === 'USE') return 'USE (switches database: what follows runs there, not in the connection\'s database)';
   if (['CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'UPDATE', 'ENABLE', 'DISABLE', 'BULK'].includes(a)) {
     return a === 'CREATE' && (b === 'UNIQUE' || b === 'CLUSTERED' || b === 'NONCLUSTERED') ? `${a} ${b} ${c}`.trim() : `${a} ${b}`.trim();
   }
@@ -97,9 +124,11 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
   // of `EXEC sys.sp_flush_log` is that statement's own).
   const flagged: { start: number; end: number }[] = [];
   const safeStarts = new Set<number>();
+  const tokens = lex(text);
   for (const s of statements) {
     const at = offsetOf(s.range.start);
-    if (SAFE_KINDS.has(s.kind) || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
+    const safe = s.kind === 'flush-log' ? callsSystemFlushLog(tokens, at) : SAFE_KINDS.has(s.kind);
+    if (safe || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
       safeStarts.add(at);
       continue;
     }
@@ -113,7 +142,6 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
   }
   const insideFlagged = coverage(flagged);
   const seen = new Set<number>();
-  const tokens = lex(text);
   const header = options.bodyOnly ? routines.map((r) => ({ start: offsetOf(r.range.start), end: offsetOf(r.bodyRange.start) })) : [];
   let sawToken = false;
   for (let i = 0; i < tokens.count; i++) {

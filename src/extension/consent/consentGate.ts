@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ConsentStore, MemoryMemento } from './consentStore';
 import { consentKeys, consentMessage, consentText, modalText, needsConsent, type ConsentRequest } from './consentView';
 import { l10n } from '../l10n';
+import { oneLineField } from '../../shared/visibleText';
 
 export const CONSENT_SCHEME = 'durability-lens-consent';
 // A button label, translated when shown (activation installs vscode.l10n.t after this module loads): the choice is
@@ -58,12 +59,12 @@ export class ConsentGate implements vscode.Disposable {
     }
     const keys = consentKeys(request);
     if (await this.store.has(request.file.uri, request.file.text, keys)) {
-      this.output?.info(`${request.action}: you confirmed this exact T-SQL from ${request.file.name} for ${request.connection.database} before (the file has not changed since).`);
+      this.output?.info(`${request.action}: you confirmed this exact T-SQL from ${oneLineField(request.file.name)} for ${oneLineField(request.connection.database)} before (the file has not changed since).`);
       return true;
     }
     const whole = consentText(request);
     this.output?.info(`Asking to confirm what runs:\n${whole}`);
-    const tabName = l10n.t('What runs — {0}', request.file.name);
+    const tabName = l10n.t('What runs — {0}', oneLineField(request.file.name));
     const shown = modalText(whole, tabName);
     if (shown.truncated) await this.showPreview(tabName, whole);
     const choice = await vscode.window.showWarningMessage(consentMessage(request), { modal: true, detail: shown.text }, request.confirmLabel, REVIEW_IN_EDITOR());

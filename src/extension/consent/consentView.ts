@@ -9,6 +9,7 @@ import { changesText, classifyBatch, type ChangingStatement } from './classify';
 import { consentKey } from './consentStore';
 import type { ConsentPart } from './consentPart';
 import { l10n } from '../l10n';
+import { oneLineField } from '../../shared/visibleText';
 
 export type { ConsentKeyKind, ConsentPart } from './consentPart';
 
@@ -68,7 +69,7 @@ export function needsConsent(request: Pick<ConsentRequest, 'parts'>): boolean {
 }
 
 export function connectionText(c: ConsentRequest['connection']): string {
-  return l10n.t('database {0} on {1} ("{2}")', c.database, c.server, c.profileName);
+  return l10n.t('database {0} on {1} ("{2}")', oneLineField(c.database), oneLineField(c.server), oneLineField(c.profileName));
 }
 
 /** The keys a confirmation of this request remembers (and a later run must find, all of them). */
@@ -85,7 +86,7 @@ export function allChanges(request: Pick<ConsentRequest, 'parts'>): ChangingStat
 /** The modal's message: short (the dialog shows it in bold above the text); the detail says what and where in full. */
 export function consentMessage(request: ConsentRequest): string {
   // The English text starts with CONSENT_MESSAGE_PREFIX (tests find the modal by it).
-  return l10n.t('Durability Lens: confirm what runs — this changes data or schema on database {0}. Nothing has run yet.', request.connection.database);
+  return l10n.t('Durability Lens: confirm what runs — this changes data or schema on database {0}. Nothing has run yet.', oneLineField(request.connection.database));
 }
 
 function linesText(first: number, last: number): string {
@@ -136,7 +137,9 @@ export function consentText(request: ConsentRequest): string {
     l10n.t('Confirming is remembered for this file in this workspace until the file changes.'),
   ];
   const body = request.parts.flatMap((p) => ['', `── ${partHeading(p)} ──`, ...numbered(p.text, p.firstLine)]);
-  return [...head, ...body].join('\n');
+  // Every line as it runs: a bidi override or a control in the T-SQL, a file or routine name would make the text read
+  // otherwise than the server reads it (Trojan Source), so each shows as a visible escape (\u202e) on its own line.
+  return [...head, ...body].map(oneLineField).join('\n');
 }
 
 /** The text for the modal: all of it when it fits, else its start and a pointer to the tab that holds the rest. */

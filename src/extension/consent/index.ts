@@ -7,3 +7,4 @@ export { footprintNotes } from './footprint';
 export { procedureConsentParts, type CalledDefinition } from './procedureParts';
 export { withTraceOverheadPlan } from './traceOverheadPlan';
 export { withSweepPart } from './sessionPlan';
+export { comparisonRunTotal, withComparisonRuns } from './comparisonRuns';

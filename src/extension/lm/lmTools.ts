@@ -16,7 +16,8 @@ import { selectWorkload, workloadText } from '../../agent/workloadSelection';
 import type { ConnectionManager } from '../connections';
 import type { ProfilingController, RunOutcome } from '../profiling';
 import type { HistoryEntry, RunHistory } from '../history';
-import { currentRunSettings, traceOverheadRunsOf } from '../runOptions';
+import { comparisonDefaults, currentRunSettings, traceOverheadRunsOf } from '../runOptions';
+import { comparisonRunTotal } from '../consent';
 import { resultInputOfEntry } from './historyResult';
 import { runConfirmation, runInvocationMessage } from './runConfirmation';
 import { l10n } from '../l10n';
@@ -162,11 +163,14 @@ class RunTool implements vscode.LanguageModelTool<RunToolInput> {
     if (typeof where === 'string') return { invocationMessage: l10n.t('Durability Lens refuses this request: {0}', agentField(where)) };
     // The agent's count, or the user's setting: a Profile measuring the trace's cost runs the workload 2×N times.
     const overhead = this.mode === 'profile' ? ((checked as RunToolInput).traceOverheadRuns ?? traceOverheadRunsOf(currentRunSettings())) : undefined;
+    // A comparison's modes and runs are the user's settings (durabilityLens.compare.*): said as they are, not as a fixed text.
+    const settings = this.mode === 'compare' ? comparisonDefaults(currentRunSettings()) : undefined;
+    const compare = settings ? { modes: settings.modes, repetitions: settings.repetitions, warmup: settings.warmup, total: comparisonRunTotal(settings) } : undefined;
     const active = this.deps.connections.current;
     // The path (the agent's) and the names (the server's, a setting's) are text, never Markdown: runConfirmation escapes them.
     return {
       invocationMessage: runInvocationMessage(this.mode, agentField(String(i.path))),
-      confirmationMessages: runConfirmation({ mode: this.mode, path: String(i.path), startLine: i.startLine, endLine: i.endLine, overheadRuns: overhead, connection: active ? { database: active.database, serverLabel: active.serverLabel } : null }),
+      confirmationMessages: runConfirmation({ mode: this.mode, path: String(i.path), startLine: i.startLine, endLine: i.endLine, overheadRuns: overhead, compare, connection: active ? { database: active.database, serverLabel: active.serverLabel } : null }),
     };
   }
 

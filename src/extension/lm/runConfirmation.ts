@@ -15,6 +15,8 @@ export interface RunConfirmationInput {
   /** A Profile measuring the trace's cost: runs with the trace (and as many without). */
   overheadRuns?: number | undefined;
   connection: { database: string; serverLabel: string } | null;
+  /** A comparison's modes and runs, from the user's durabilityLens.compare.* settings (said as they are). */
+  compare?: { modes: readonly string[]; repetitions: number; warmup: boolean; total: number } | undefined;
 }
 
 interface Value {
@@ -48,9 +50,20 @@ function whatRuns(i: RunConfirmationInput, path: Value, range: Value): { templat
   const c = i.connection;
   const where = c ? [{ text: c.database, bold: true }, { text: c.serverLabel, bold: true }] : [];
   if (i.mode === 'compare') {
+    // The runs and modes of the user's settings (durabilityLens.compare.*), never a fixed text: a workspace may set them.
+    const k = i.compare ?? { modes: ['DISABLED', 'FORCED'], repetitions: 3, warmup: true, total: 7 };
+    const plan = k.warmup ? l10n.t('{0} × {1} + 1 warm-up', k.modes.join(', '), k.repetitions) : l10n.t('{0} × {1}', k.modes.join(', '), k.repetitions);
+    const runs = [{ text: String(k.total) }, { text: plan }];
+    const [first, second] = k.modes;
+    const modes = k.modes.length === 2 ? [{ text: first! }, { text: second! }] : [{ text: k.modes.join(', ') }];
+    if (k.modes.length === 2) {
+      return c
+        ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY between {6} and {7} and restoring it afterwards.'), values: [path, range, ...runs, ...where, ...modes] }
+        : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between {4} and {5} and restoring it afterwards.'), values: [path, range, ...runs, ...modes] };
+    }
     return c
-      ? { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on database {2} on {3}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.'), values: [path, range, ...where] }
-      : { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.'), values: [path, range] };
+      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY through {6} and restoring it afterwards.'), values: [path, range, ...runs, ...where, ...modes] }
+      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY through {4} and restoring it afterwards.'), values: [path, range, ...runs, ...modes] };
   }
   if (i.overheadRuns !== undefined) {
     const counts = [{ text: String(i.overheadRuns * 2) }, { text: String(i.overheadRuns) }];

@@ -14,6 +14,7 @@ import { analyze } from '../../tsql';
 import type { ParameterAnswers, ProcedureParameterStore } from './procedureParameterStore';
 import { procedureConsentParts, type CalledDefinition, type ConsentPart } from '../consent';
 import { l10n } from '../l10n';
+import { oneLineField } from '../../shared/visibleText';
 
 // Button labels, translated when shown (activation installs vscode.l10n.t after this module loads).
 export const DEFINITION_CHOICES = {
@@ -226,9 +227,10 @@ export class ProcedureRunner {
       }
       this.output.warn(problem);
       const choices: string[] = definitionChoices(deployed.status);
-      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, problem), {
+      // The routine's name is the file's, the database's the server's: each stays on its line in the modal.
+      const choice = await vscode.window.showWarningMessage(l10n.t(`Durability Lens: {0}`, oneLineField(problem)), {
         modal: true,
-        detail: l10n.t('Database {0} on {1}. Nothing has been run or changed yet.', active.database, active.serverLabel),
+        detail: l10n.t('Database {0} on {1}. Nothing has been run or changed yet.', oneLineField(active.database), oneLineField(active.serverLabel)),
       }, ...choices);
       if (choice === DEFINITION_CHOICES.runDeployed()) {
         this.output.info(`${target.name}: running the deployed version, as chosen.`);

@@ -10,7 +10,7 @@ import { profileRun, runComparison, ProfileCancelledError, traceOverheadPlanText
 import { Commands, describeTarget, type ProfileTarget } from '../../shared/commands';
 import { procedureTargetOf } from '../../shared/procedureTarget';
 import { analyze } from '../../tsql';
-import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withSweepPart, withTraceOverheadPlan } from '../consent';
+import { ConsentGate, partsOfWorkload, type ConsentRequest, footprintNotes, withComparisonRuns, withSweepPart, withTraceOverheadPlan } from '../consent';
 import { ConnectionCommands } from '../commandIds';
 import type { ConnectionManager } from '../connections';
 import { type ComparisonPanels, comparisonContextOf, panelDataFromComparison, panelDataFromRun, type ComparisonContext } from '../panel';
@@ -173,9 +173,10 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     // times; a comparison's concurrency sweep runs it on up to N sessions at once, each with its own @session value.
     const shownSettings = currentRunSettings();
     const overheadRuns = mode === 'profile' ? (askedOverheadRuns ?? traceOverheadRunsOf(shownSettings)) : undefined;
-    const sweep = mode === 'compare' ? comparisonDefaults(shownSettings).sessions : undefined;
+    const shownComparison = mode === 'compare' ? comparisonDefaults(shownSettings) : undefined;
+    const sweep = shownComparison?.sessions;
     const parts = target.consent ? withSweepPart(target.consent, sweep) : partsOfWorkload(target.batches, mode, sweep);
-    const overheadPlan = withTraceOverheadPlan(parts, overheadRuns, askedOverheadRuns !== undefined ? 'agent' : 'setting');
+    const overheadPlan = withTraceOverheadPlan(withComparisonRuns(parts, shownComparison), overheadRuns, askedOverheadRuns !== undefined ? 'agent' : 'setting');
     // The exact text, batch by batch, before anything that changes data or schema is sent (setup included).
     const request: ConsentRequest = {
       action: what.charAt(0).toUpperCase() + what.slice(1),
@@ -245,9 +246,8 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
               journal: this.journal,
               workloadHasDelayedCommits: target.hasDelayedCommits,
               confirm: (plan) => this.confirm(plan, active.profile.name, active.profile.development, `${traceTargetText(settings)}${sweepText(sweep ?? [])}`),
-              ...comparisonDefaults(settings),
-              // The levels the consent view showed, even if the setting changed since.
-              sessions: sweep,
+              // The modes, runs, warm-up and sweep levels the consent view showed, even if the settings changed since.
+              ...shownComparison,
               ...core,
               ...callbacks,
             });

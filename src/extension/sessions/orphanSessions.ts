@@ -8,6 +8,7 @@ import type { ConnectionSource } from '../../profile';
 import { dropOrphanSessions, findOrphanSessions, type SessionScope } from '../../xe';
 import type { SessionLedger } from './sessionLedger';
 import { l10n } from '../l10n';
+import { oneLineField } from '../../shared/visibleText';
 
 export interface OrphanCheck {
   source: ConnectionSource;
@@ -26,7 +27,10 @@ export interface OrphanCheck {
 export const DROP_ORPHANS = () => l10n.t('Drop Them');
 
 /** Modal, so the names go in `detail` (plain text, never markdown or links) one per line. */
-export function orphanPrompt(names: readonly string[], unknown: readonly string[] = []): { message: string; detail: string } {
+export function orphanPrompt(serverNames: readonly string[], serverUnknown: readonly string[] = []): { message: string; detail: string } {
+  // One per line: a name holding a line feed or bidi override (a bracketed name can) shows it as visible text.
+  const names = serverNames.map(oneLineField);
+  const unknown = serverUnknown.map(oneLineField);
   const n = names.length + unknown.length;
   const unknownPart = unknown.length > 0 ? `${names.length > 0 ? '\n\n' : ''}${l10n.t('Not started by this VS Code (the CLI, another machine or an older version) — drop only if nobody is using them:')}\n${unknown.join('\n')}` : '';
   return {

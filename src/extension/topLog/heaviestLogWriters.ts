@@ -17,6 +17,7 @@ import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';
 import { findWorkspaceDefinitions } from './workspaceRoutines';
 import { oneLineField } from '../../shared/visibleText';
+import { inertLinks } from '../../shared/notificationText';
 import { l10n } from '../l10n';
 
 const TITLE = `Durability Lens: ${TOP_LOG_COMMAND_TITLES[TopLogCommands.show]}`;
@@ -139,7 +140,7 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       this.output.info(`${TITLE}: ${oneLineField(doc.database)} on ${oneLineField(source.serverLabel)}: ${doc.queryStore.outcome}, ${doc.rows.length} row(s), ranked by ${doc.ranking.used ?? doc.ranking.requested}.`);
       this.setMessage(messageOf(doc));
       if (doc.queryStore.outcome !== 'ready' && doc.queryStore.outcome !== 'read-only') {
-        void vscode.window.showWarningMessage(l10n.t('{0}: {1}', TITLE, doc.queryStore.message));
+        void vscode.window.showWarningMessage(l10n.t('{0}: {1}', TITLE, inertLinks(doc.queryStore.message)));
       }
     } catch (err) {
       const text = (err as Error).message ?? String(err);

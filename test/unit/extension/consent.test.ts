@@ -42,6 +42,22 @@ describe('consent: does a batch change data or schema?', () => {
     assert.equal(classifyBatch('$$$ what is this', 0).readOnly, false);
   });
 
+  it('sp_flush_log reads only as the system procedure: a schema other than sys, or another spelling, is a procedure call that may change data (outside attack)', () => {
+    // Learn "Execute a stored procedure": the calling database's collation matches system procedure names, and a
+    // user-defined procedure may share a system procedure's name; sys.sp_flush_log is the one documented spelling.
+    for (const text of ['EXEC sp_flush_log;', 'EXEC sys.sp_flush_log;', 'EXECUTE [sys].[sp_flush_log]', 'EXEC lab.sys.sp_flush_log;', 'DECLARE @rc int; EXEC @rc = sys.sp_flush_log;', 'EXEC /* harden */ sys . sp_flush_log;']) {
+      assert.equal(classifyBatch(text, 0).readOnly, true, text);
+    }
+    for (const text of ['EXEC dbo.sp_flush_log;', 'EXEC [evil].[sp_flush_log] @rows = 1;', 'EXEC master.dbo.sp_flush_log;', 'EXEC lab..sp_flush_log;', 'EXEC SP_FLUSH_LOG;', 'EXEC "app"."sp_flush_log";', 'EXEC srv.lab.sys.sp_flush_log;']) {
+      assert.deepEqual(whats(text), ['EXEC (runs a procedure or dynamic SQL: may change data)@1'], text);
+    }
+  });
+
+  it('USE counts: the statements after it change another database than the one the consent view names (outside attack)', () => {
+    assert.deepEqual(whats('USE [prod];\nDELETE FROM dbo.t;'), ["USE (switches database: what follows runs there, not in the connection's database)@1", 'DELETE@2']);
+    assert.equal(classifyBatch('USE tempdb; SELECT 1;', 0).readOnly, false);
+  });
+
   it('a procedure: deploying it is a schema change; what a call runs is its body only', () => {
     const proc = 'CREATE OR ALTER PROCEDURE dbo.p @n int = 1\nAS\nBEGIN\n  SELECT @n;\nEND';
     assert.deepEqual(whats(proc, 10), ['CREATE OR ALTER PROCEDURE@11']);

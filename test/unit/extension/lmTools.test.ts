@@ -167,8 +167,19 @@ describe('language-model tools (fake vscode.lm, stand-in)', function () {
   it('compare asks in its prepared confirmation what it will do, and runs nothing when the user declines the consent view', async () => {
     const prepared = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'file:///w/lm.sql', startLine: 8 } }, undefined);
     assert.equal(prepared.confirmationMessages!.title, 'Compare DELAYED_DURABILITY modes?');
+    assert.match(rendered(prepared.confirmationMessages!.message.value), /run .* 7 times \(DISABLED, FORCED × 3 \+ 1 warm-up\) on database/);
     assert.match(rendered(prepared.confirmationMessages!.message.value), /switching its DELAYED_DURABILITY between DISABLED and FORCED/);
     assert.match(prepared.confirmationMessages!.message.value, /database \*\*lab\*\*/);
+    // The modes and runs the user's settings ask for, not a fixed text (outside attack).
+    fake.settings['durabilityLens.compare.modes'] = ['DISABLED', 'ALLOWED', 'FORCED'];
+    fake.settings['durabilityLens.compare.repetitions'] = 5;
+    try {
+      const asked = tool(AgentTools.compareDurability).prepareInvocation!({ input: { path: 'file:///w/lm.sql', startLine: 8 } }, undefined);
+      assert.match(rendered(asked.confirmationMessages!.message.value), /16 times \(DISABLED, ALLOWED, FORCED × 5 \+ 1 warm-up\).*switching its DELAYED_DURABILITY through DISABLED, ALLOWED, FORCED/);
+    } finally {
+      delete fake.settings['durabilityLens.compare.modes'];
+      delete fake.settings['durabilityLens.compare.repetitions'];
+    }
     const before = history.list().length;
     fake.messageAnswers = [undefined]; // the consent view is closed
     const text = await invoke(AgentTools.compareDurability, { path: 'file:///w/lm.sql', startLine: 8 });

@@ -54,6 +54,21 @@ describe('restore journal', () => {
     }
   });
 
+  it('an entry read back carries the restore statement rebuilt from its database and setting, never its own text; an entry without a real setting is not read (outside attack)', async () => {
+    const path = join(dir, 'restore-journal');
+    const planted = { schemaVersion: 2, id: 'planted', server: 'sql1,1433', database: 'lab]x', originalSetting: 'DISABLED', lastApplied: 'FORCED', createdAt: '2026-11-28T00:00:00.000Z', restoreStatement: 'DROP DATABASE [prod];' };
+    const bogus = { ...planted, id: 'bogus', originalSetting: 'FORCED; DROP DATABASE [prod]' };
+    const wrongLast = { ...planted, id: 'wrong-last', lastApplied: 'EVERYTHING' };
+    await new FileRestoreJournal(path).list(); // creates the folder
+    for (const e of [planted, bogus, wrongLast]) await writeFile(join(path, `${e.id}.json`), JSON.stringify(e));
+    const store = new MemoryStore();
+    await store.update('durabilityLens.restoreJournal', [planted, bogus, wrongLast]);
+    for (const journal of [new FileRestoreJournal(path), new KeyValueRestoreJournal(store)]) {
+      const listed = await journal.list();
+      assert.deepEqual(listed.map((e) => [e.id, e.restoreStatement]), [['planted', 'ALTER DATABASE [lab]]x] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;']]);
+    }
+  });
+
   it("an earlier version's single-file journal passed as --journal moves into PATH.d, and nothing is lost", async () => {
     const path = join(dir, 'restore-journal.json');
     const old = [entry(), { ...entry(), id: 'not-a-uuid/../x', lastApplied: 'FORCED' as const }];
