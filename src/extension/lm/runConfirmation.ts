@@ -24,6 +24,13 @@ interface Value {
   bold?: boolean;
 }
 
+/**
+ * The arguments that keep a template's placeholders as they are: appendTemplate fills them with escaped values. Passed
+ * explicitly rather than left out, so the template comes back whole from any translator (VS Code's keeps a placeholder
+ * without an argument; a simpler one would write "undefined").
+ */
+const KEEP = ['{0}', '{1}', '{2}', '{3}', '{4}', '{5}', '{6}', '{7}'];
+
 /** A translated template's words as text, its {n} replaced by the n-th value (escaped, bold when asked). */
 export function appendTemplate(target: vscode.MarkdownString, template: string, values: readonly Value[]): vscode.MarkdownString {
   let at = 0;
@@ -51,29 +58,35 @@ function whatRuns(i: RunConfirmationInput, path: Value, range: Value): { templat
   const where = c ? [{ text: c.database, bold: true }, { text: c.serverLabel, bold: true }] : [];
   if (i.mode === 'compare') {
     // The runs and modes of the user's settings (durabilityLens.compare.*), never a fixed text: a workspace may set them.
-    const k = i.compare ?? { modes: ['DISABLED', 'FORCED'], repetitions: 3, warmup: true, total: 7 };
+    const k = i.compare;
+    if (!k) {
+      // Not told the count (a caller without the settings): said as "repeatedly", never a number made up here.
+      return c
+        ? { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on database {2} on {3}, switching its DELAYED_DURABILITY and restoring it afterwards.', ...KEEP), values: [path, range, ...where] }
+        : { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY and restoring it afterwards.', ...KEEP), values: [path, range] };
+    }
     const plan = k.warmup ? l10n.t('{0} × {1} + 1 warm-up', k.modes.join(', '), k.repetitions) : l10n.t('{0} × {1}', k.modes.join(', '), k.repetitions);
     const runs = [{ text: String(k.total) }, { text: plan }];
     const [first, second] = k.modes;
     const modes = k.modes.length === 2 ? [{ text: first! }, { text: second! }] : [{ text: k.modes.join(', ') }];
     if (k.modes.length === 2) {
       return c
-        ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY between {6} and {7} and restoring it afterwards.'), values: [path, range, ...runs, ...where, ...modes] }
-        : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between {4} and {5} and restoring it afterwards.'), values: [path, range, ...runs, ...modes] };
+        ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY between {6} and {7} and restoring it afterwards.', ...KEEP), values: [path, range, ...runs, ...where, ...modes] }
+        : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between {4} and {5} and restoring it afterwards.', ...KEEP), values: [path, range, ...runs, ...modes] };
     }
     return c
-      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY through {6} and restoring it afterwards.'), values: [path, range, ...runs, ...where, ...modes] }
-      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY through {4} and restoring it afterwards.'), values: [path, range, ...runs, ...modes] };
+      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY through {6} and restoring it afterwards.', ...KEEP), values: [path, range, ...runs, ...where, ...modes] }
+      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3}) on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY through {4} and restoring it afterwards.', ...KEEP), values: [path, range, ...runs, ...modes] };
   }
   if (i.overheadRuns !== undefined) {
     const counts = [{ text: String(i.overheadRuns * 2) }, { text: String(i.overheadRuns) }];
     return c
-      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on database {4} on {5} with commit measurements.'), values: [path, range, ...counts, ...where] }
-      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on a SQL Server connection (you will be asked to connect) with commit measurements.'), values: [path, range, ...counts] };
+      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on database {4} on {5} with commit measurements.', ...KEEP), values: [path, range, ...counts, ...where] }
+      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on a SQL Server connection (you will be asked to connect) with commit measurements.', ...KEEP), values: [path, range, ...counts] };
   }
   return c
-    ? { template: l10n.t('Durability Lens will run {0} ({1}) once on database {2} on {3} with commit measurements.'), values: [path, range, ...where] }
-    : { template: l10n.t('Durability Lens will run {0} ({1}) once on a SQL Server connection (you will be asked to connect) with commit measurements.'), values: [path, range] };
+    ? { template: l10n.t('Durability Lens will run {0} ({1}) once on database {2} on {3} with commit measurements.', ...KEEP), values: [path, range, ...where] }
+    : { template: l10n.t('Durability Lens will run {0} ({1}) once on a SQL Server connection (you will be asked to connect) with commit measurements.', ...KEEP), values: [path, range] };
 }
 
 /** The confirmation VS Code shows before the tool runs. */
@@ -86,8 +99,8 @@ export function runConfirmation(i: RunConfirmationInput): { title: string; messa
   appendTemplate(
     message,
     i.mode === 'compare'
-      ? l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}; the switch of the setting is confirmed as well (unless the connection is a development database).')
-      : l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}.'),
+      ? l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}; the switch of the setting is confirmed as well (unless the connection is a development database).', ...KEEP)
+      : l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}.', ...KEEP),
     run,
   );
   return { title: i.mode === 'compare' ? l10n.t('Compare DELAYED_DURABILITY modes?') : l10n.t('Profile T-SQL?'), message };

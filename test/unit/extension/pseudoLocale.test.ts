@@ -173,14 +173,15 @@ describe('extension in a pseudo-locale: messages, buttons and quick picks come f
 
   it('the agent tools\' confirmation and invocation line are translated; a translation\'s Markdown stays text', async () => {
     const { runConfirmation, runInvocationMessage } = await import('../../../src/extension/lm/runConfirmation');
-    const input = { mode: 'compare' as const, path: 'w/x.sql', startLine: 3, connection: { database: 'lab', serverLabel: 'sql1' } };
+    const compare = { modes: ['DISABLED', 'FORCED'], repetitions: 3, warmup: true, total: 7 };
+    const input = { mode: 'compare' as const, path: 'w/x.sql', startLine: 3, compare, connection: { database: 'lab', serverLabel: 'sql1' } };
     const c = runConfirmation(input);
     assert.equal(c.title, '[Compare DELAYED_DURABILITY modes?]');
-    assert.match(c.message.value, /^\\\[Durability Lens will run w\/x\\\.sql \\\(\\\[the batch at line 3\\\]\\\) repeatedly on database \*\*lab\*\* on \*\*sql1\*\*/);
+    assert.match(c.message.value, /^\\\[Durability Lens will run w\/x\\\.sql \\\(\\\[the batch at line 3\\\]\\\) 7 times \\\(\\\[DISABLED, FORCED × 3 \\\+ 1 warm\\-up\\\]\\\) on database \*\*lab\*\* on \*\*sql1\*\*, switching its DELAYED\\_DURABILITY between DISABLED and FORCED/);
     assert.match(c.message.value, /choose \*\*\\\[Run\\\]\*\*/);
     assert.equal(runInvocationMessage('profile', 'x.sql'), '[Profiling x.sql]');
-    const hostile = 'Durability Lens will run {0} ({1}) repeatedly on database {2} on {3}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.';
-    useTranslator(translatorFor({ ...pseudo, [hostile]: '[click](command:workbench.action.terminal.new) ![i](https://x/y.png) <b>{2}</b> {9}' }));
+    const hostile = 'Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY between {6} and {7} and restoring it afterwards.';
+    useTranslator(translatorFor({ ...pseudo, [hostile]: '[click](command:workbench.action.terminal.new) ![i](https://x/y.png) <b>{4}</b> {9}' }));
     try {
       const value = runConfirmation(input).message.value;
       assert.doesNotMatch(value, /\]\(command:|!\[i\]\(|<b>/);

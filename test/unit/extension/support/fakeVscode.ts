@@ -199,7 +199,8 @@ export class FakeVscode {
           return { toString: () => [base.toString(), ...parts].join('/'), scheme: base.scheme ?? '', authority: base.authority ?? '', path, fsPath: path };
         } },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
-      l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
+      // As VS Code's: a placeholder without an argument stays as it is.
+      l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)) },
       commands: {
         executeCommand: async (id: string, ...args: unknown[]) => {
           self.commandsRun.push(id);
