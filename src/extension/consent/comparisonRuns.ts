@@ -2,7 +2,7 @@
 // the parts above (the setup first). The count comes from durabilityLens.compare.* — settings a workspace may set —
 // and a development connection skips the Switch and Compare dialog that states it, so the consent view says it and
 // remembers it under its own key: a confirmation of 5 runs never covers 81. vscode-free.
-import type { ConsentPart } from './consentPart';
+import { repeatingPart, type ConsentPart } from './consentPart';
 import { l10n } from '../l10n';
 
 /** What the comparison will run, as read when the consent view is built (and then passed to the run unchanged). */
@@ -25,9 +25,6 @@ export function withComparisonRuns(parts: readonly ConsentPart[], count: Compari
   const perPlan = comparisonRunTotal(count);
   const levels = count.sessions && count.sessions.length > 0 ? count.sessions : null;
   const total = levels ? perPlan * levels.length : perPlan;
-  const sent = parts.filter((p) => p.key === 'run' || p.key === 'call');
-  // The same changes as the parts it repeats (null: not known, like theirs), so a read-only script still asks nothing.
-  const changes = sent.some((p) => p.changes === null) ? null : sent.flatMap((p) => p.changes ?? []);
   const modes = count.modes.join(', ');
   const plan = count.warmup ? l10n.t('{0} × {1} + 1 warm-up', modes, count.repetitions) : l10n.t('{0} × {1}', modes, count.repetitions);
   // Whole sentences, one per case: no translated fragment spliced into another.
@@ -38,15 +35,6 @@ export function withComparisonRuns(parts: readonly ConsentPart[], count: Compari
     : (count.warmup
       ? l10n.t('The parts above run {0} times in all: {1} modes × {2} measured run(s) + 1 warm-up run, alternating the modes (the setup part, if any, before each run).', total, count.modes.length, count.repetitions)
       : l10n.t('The parts above run {0} times in all: {1} modes × {2} measured run(s), alternating the modes (the setup part, if any, before each run).', total, count.modes.length, count.repetitions));
-  return [...parts, {
-    heading: l10n.t('Comparison runs (durabilityLens.compare.*: {0})', plan),
-    text,
-    firstLine: null,
-    // Its text names the count, so the key differs per count; `repeat` would read as GO n.
-    repeat: 1,
-    changes,
-    key: 'run',
-    summary: l10n.t('repeats everything above {0} times', total),
-    ownLines: true,
-  }];
+  const sent = parts.filter((p) => p.key === 'run' || p.key === 'call');
+  return [...parts, repeatingPart(sent, l10n.t('Comparison runs (durabilityLens.compare.*: {0})', plan), text, total)];
 }

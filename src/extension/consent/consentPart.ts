@@ -2,6 +2,7 @@
 // repeats them): its exact text, where it is in the document, what in it changes data or schema, and the key a
 // confirmation remembers it under. The type every part builder (consentView, procedureParts, sessionPlan…) returns.
 import type { ChangingStatement } from './classify';
+import { l10n } from '../l10n';
 
 export type ConsentKeyKind = 'run' | 'deploy' | 'call';
 
@@ -22,4 +23,14 @@ export interface ConsentPart {
   summary?: string;
   /** Its line numbers count within its own text (a deployed definition), not the document's. */
   ownLines?: boolean;
+}
+
+/**
+ * A part that says how often the parts `sent` run again (a comparison's runs, a trace-overhead plan): the same changes as
+ * they have (null when any is not known, like theirs), so a read-only script still asks nothing. Its text names the
+ * count, so its key differs per count; `repeat` would read as GO n.
+ */
+export function repeatingPart(sent: readonly ConsentPart[], heading: string, text: string, total: number): ConsentPart {
+  const changes = sent.some((p) => p.changes === null) ? null : sent.flatMap((p) => p.changes ?? []);
+  return { heading, text, firstLine: null, repeat: 1, changes, key: 'run', summary: l10n.t('repeats everything above {0} times', total), ownLines: true };
 }

@@ -2,7 +2,7 @@
 // then runs 2×N times, so its DML runs 2×N times — shown in the plan the user confirms, and remembered under its own
 // key, so a confirmation of a single run never covers it.
 import { traceOverheadPlanText } from '../../profile/traceOverheadRun';
-import type { ConsentPart } from './consentPart';
+import { repeatingPart, type ConsentPart } from './consentPart';
 import { l10n } from '../l10n';
 
 /**
@@ -13,21 +13,14 @@ export function withTraceOverheadPlan(parts: readonly ConsentPart[], runsEach: n
   if (runsEach === undefined) return { parts: [...parts], notes: [] };
   const total = runsEach * 2;
   const sent = parts.filter((p) => p.key === 'run' && !p.ownLines);
-  // The same changes as the parts it repeats (null: not known, like theirs), so a read-only script still asks nothing.
-  const changes = sent.some((p) => p.changes === null) ? null : sent.flatMap((p) => p.changes ?? []);
-  const plan: ConsentPart = {
-    heading: askedBy === 'agent'
+  const plan = repeatingPart(
+    sent,
+    askedBy === 'agent'
       ? l10n.t('Trace-overhead measurement (asked by the agent: traceOverheadRuns: {0})', runsEach)
       : l10n.t('Trace-overhead measurement (durabilityLens.xe.traceOverheadRuns: {0})', runsEach),
-    text: l10n.t('The parts above run {0} times in all: {1} with the per-statement trace and {1} without, alternating (the setup part, if any, before each run).', total, runsEach),
-    firstLine: null,
-    // Its text names the count, so the key differs per plan; `repeat` would read as GO n.
-    repeat: 1,
-    changes,
-    key: 'run',
-    summary: l10n.t('repeats everything above {0} times', total),
-    ownLines: true,
-  };
+    l10n.t('The parts above run {0} times in all: {1} with the per-statement trace and {1} without, alternating (the setup part, if any, before each run).', total, runsEach),
+    total,
+  );
   return {
     parts: [...parts, plan],
     notes: [
