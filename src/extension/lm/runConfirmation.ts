@@ -22,6 +22,12 @@ interface Value {
   bold?: boolean;
 }
 
+/**
+ * The placeholders themselves as arguments: l10n.t then gives the translated template with its {n} still in place
+ * (vscode.l10n.t fills a placeholder it has no argument for with "undefined"), for appendTemplate to fill escaped.
+ */
+const SLOTS = ['{0}', '{1}', '{2}', '{3}', '{4}', '{5}'];
+
 /** A translated template's words as text, its {n} replaced by the n-th value (escaped, bold when asked). */
 export function appendTemplate(target: vscode.MarkdownString, template: string, values: readonly Value[]): vscode.MarkdownString {
   let at = 0;
@@ -49,18 +55,18 @@ function whatRuns(i: RunConfirmationInput, path: Value, range: Value): { templat
   const where = c ? [{ text: c.database, bold: true }, { text: c.serverLabel, bold: true }] : [];
   if (i.mode === 'compare') {
     return c
-      ? { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on database {2} on {3}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.'), values: [path, range, ...where] }
-      : { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.'), values: [path, range] };
+      ? { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on database {2} on {3}, switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.', ...SLOTS.slice(0, 4)), values: [path, range, ...where] }
+      : { template: l10n.t('Durability Lens will run {0} ({1}) repeatedly on a SQL Server connection (you will be asked to connect), switching its DELAYED_DURABILITY between DISABLED and FORCED and restoring it afterwards.', ...SLOTS.slice(0, 2)), values: [path, range] };
   }
   if (i.overheadRuns !== undefined) {
     const counts = [{ text: String(i.overheadRuns * 2) }, { text: String(i.overheadRuns) }];
     return c
-      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on database {4} on {5} with commit measurements.'), values: [path, range, ...counts, ...where] }
-      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on a SQL Server connection (you will be asked to connect) with commit measurements.'), values: [path, range, ...counts] };
+      ? { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on database {4} on {5} with commit measurements.', ...SLOTS.slice(0, 6)), values: [path, range, ...counts, ...where] }
+      : { template: l10n.t('Durability Lens will run {0} ({1}) {2} times ({3} with the per-statement trace, {3} without, to measure what the trace costs) on a SQL Server connection (you will be asked to connect) with commit measurements.', ...SLOTS.slice(0, 4)), values: [path, range, ...counts] };
   }
   return c
-    ? { template: l10n.t('Durability Lens will run {0} ({1}) once on database {2} on {3} with commit measurements.'), values: [path, range, ...where] }
-    : { template: l10n.t('Durability Lens will run {0} ({1}) once on a SQL Server connection (you will be asked to connect) with commit measurements.'), values: [path, range] };
+    ? { template: l10n.t('Durability Lens will run {0} ({1}) once on database {2} on {3} with commit measurements.', ...SLOTS.slice(0, 4)), values: [path, range, ...where] }
+    : { template: l10n.t('Durability Lens will run {0} ({1}) once on a SQL Server connection (you will be asked to connect) with commit measurements.', ...SLOTS.slice(0, 2)), values: [path, range] };
 }
 
 /** The confirmation VS Code shows before the tool runs. */
@@ -73,8 +79,8 @@ export function runConfirmation(i: RunConfirmationInput): { title: string; messa
   appendTemplate(
     message,
     i.mode === 'compare'
-      ? l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}; the switch of the setting is confirmed as well (unless the connection is a development database).')
-      : l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}.'),
+      ? l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}; the switch of the setting is confirmed as well (unless the connection is a development database).', ...SLOTS.slice(0, 1))
+      : l10n.t('The statements execute for real. Before anything that changes data or schema is sent, Durability Lens shows you the exact T-SQL and runs it only when you choose {0}.', ...SLOTS.slice(0, 1)),
     run,
   );
   return { title: i.mode === 'compare' ? l10n.t('Compare DELAYED_DURABILITY modes?') : l10n.t('Profile T-SQL?'), message };
