@@ -26,8 +26,8 @@ interface Value {
 
 /**
  * The arguments that keep a template's placeholders as they are: appendTemplate fills them with escaped values. Passed
- * explicitly rather than left out, so the template comes back whole from any translator (VS Code's keeps a placeholder
- * without an argument; a simpler one would write "undefined").
+ * explicitly rather than left out, so the template comes back whole whatever a translator does with a placeholder it
+ * has no argument for (the test fake's wrote "undefined").
  */
 const KEEP = ['{0}', '{1}', '{2}', '{3}', '{4}', '{5}', '{6}', '{7}'];
 

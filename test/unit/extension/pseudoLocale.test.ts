@@ -180,6 +180,15 @@ describe('extension in a pseudo-locale: messages, buttons and quick picks come f
     assert.match(c.message.value, /^\\\[Durability Lens will run w\/x\\\.sql \\\(\\\[the batch at line 3\\\]\\\) 7 times \\\(\\\[DISABLED, FORCED × 3 \\\+ 1 warm\\-up\\\]\\\) on database \*\*lab\*\* on \*\*sql1\*\*, switching its DELAYED\\_DURABILITY between DISABLED and FORCED/);
     assert.match(c.message.value, /choose \*\*\\\[Run\\\]\*\*/);
     assert.equal(runInvocationMessage('profile', 'x.sql'), '[Profiling x.sql]');
+    // A translator that writes "undefined" for a placeholder it has no argument for (the test fake's once did): the
+    // template's placeholders still reach appendTemplate.
+    useTranslator((m, ...a) => m.replace(/\{(\d+)\}/g, (_w, i: string) => String(a[Number(i)])));
+    try {
+      assert.match(runConfirmation(input).message.value, /on database \*\*lab\*\* on \*\*sql1\*\*/);
+      assert.doesNotMatch(runConfirmation(input).message.value, /undefined/);
+    } finally {
+      useTranslator(tr);
+    }
     const hostile = 'Durability Lens will run {0} ({1}) {2} times ({3}) on database {4} on {5}, switching its DELAYED_DURABILITY between {6} and {7} and restoring it afterwards.';
     useTranslator(translatorFor({ ...pseudo, [hostile]: '[click](command:workbench.action.terminal.new) ![i](https://x/y.png) <b>{4}</b> {9}' }));
     try {

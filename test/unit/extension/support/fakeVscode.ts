@@ -199,7 +199,7 @@ export class FakeVscode {
           return { toString: () => [base.toString(), ...parts].join('/'), scheme: base.scheme ?? '', authority: base.authority ?? '', path, fsPath: path };
         } },
       env: { clipboard: { writeText: async (t: string) => void (self.clipboard = t) } },
-      // As VS Code's: a placeholder without an argument stays as it is.
+      // A placeholder without an argument stays as it is (the English text formatMessage gives, src/extension/l10n.ts).
       l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)) },
       commands: {
         executeCommand: async (id: string, ...args: unknown[]) => {
