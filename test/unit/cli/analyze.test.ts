@@ -98,7 +98,7 @@ describe('cli analyze', () => {
       cwd: root, encoding: 'utf8', timeout: 60_000,
     });
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^samples\/s1-single-row-inserts\.sql:22:5: hint autocommit-dml-in-loop$/m);
+    assert.match(result.stdout, /^samples\/s1-single-row-inserts\.sql:22:5: information autocommit-dml-in-loop$/m);
     const missing = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'analyze', 'samples/missing.sql'], {
       cwd: root, encoding: 'utf8', timeout: 60_000,
     });
