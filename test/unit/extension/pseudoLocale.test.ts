@@ -12,22 +12,12 @@ import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restor
 import { serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
 import { isPseudo, pseudoBundle, translatorFor } from '../../support/pseudoLocale';
 import { fakeOutput, installFakeVscode, sharedFake, type Shown } from './support/fakeVscode';
+import { fakeDocument } from './support/controllerFlow';
 
 const fake = sharedFake;
 const pseudo = pseudoBundle();
 const tr = translatorFor(pseudo);
-
-function fakeDocument(text: string, uri = 'file:///w/pseudo.sql') {
-  const lines = text.split('\n');
-  return {
-    uri: { toString: () => uri },
-    version: 1,
-    lineCount: lines.length,
-    getText: () => text,
-    offsetAt: (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character,
-    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
-  };
-}
+const PSEUDO_URI = 'file:///w/pseudo.sql';
 
 /** "kind: text" of every message or button shown that is not pseudo-translated. */
 function unlocalised(shown: readonly Shown[]): string[] {
@@ -102,7 +92,7 @@ describe('extension in a pseudo-locale: messages, buttons and quick picks come f
   it('a comparison on a shared database: the consent view and the switch dialog, message, detail and buttons, all translated; declined, nothing changes', async () => {
     fake.messageAnswers = [tr('Run'), undefined];
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
-    await controller.profileText(fakeDocument('INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;\n') as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'compare');
+    await controller.profileText(fakeDocument('INSERT INTO dbo.SingleRowInsert DEFAULT VALUES;\n', PSEUDO_URI) as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'compare');
     assert.deepEqual(unlocalised(fake.shown), []);
     const [consent, switchDialog] = fake.shown;
     assert.match(consent!.message, /^\[Durability Lens: confirm what runs — this changes data or schema on database lab\. Nothing has run yet\.\]$/);
@@ -152,7 +142,7 @@ describe('extension in a pseudo-locale: messages, buttons and quick picks come f
     fake.messageAnswers = [tr('Add Connection')];
     fake.commandsRun = [];
     const { Range, Position } = fake.module() as { Range: new (a: unknown, b: unknown) => unknown; Position: new (l: number, c: number) => unknown };
-    await controller.profileText(fakeDocument('SELECT 1;\n') as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'profile');
+    await controller.profileText(fakeDocument('SELECT 1;\n', PSEUDO_URI) as never, new Range(new Position(0, 0), new Position(0, 0)) as never, 'profile');
     assert.deepEqual(fake.shown.map((s) => s.items), [['[Connect]', '[Add Connection]']]);
     assert.deepEqual(unlocalised(fake.shown), []);
     assert.ok(fake.commandsRun.includes('durabilityLens.addConnection'), 'the translated button was acted on');
