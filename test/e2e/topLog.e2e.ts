@@ -25,12 +25,21 @@ function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 
-/** Deploys the fixture's batches and runs the procedure on the stand-in, as the application in production would. */
+/**
+ * Deploys the fixture's batches and runs the procedure on the stand-in, as the application in production would.
+ * Query Store starts empty with 1-minute intervals first: with the default 60-minute intervals, aligned to the clock,
+ * a run that crosses the hour reads a span of over an hour (the interval that began before the hour counts whole) and
+ * the lens turns to per-day figures, which made this test depend on the wall clock. Cleared, with 1-minute intervals,
+ * the span read is the few minutes since the history was made, so the lens shows totals.
+ * INTERVAL_LENGTH_MINUTES allows 1 (ALTER DATABASE SET options, Query Store options).
+ */
 async function makeProductionHistory(standin: RunningStandin): Promise<void> {
   const text = fs.readFileSync(FIXTURE, 'utf8');
   const batches = text.split(/^GO\s*$/m).map((b) => b.trim()).filter((b) => b !== '' && !/^(--[^\n]*\n?)*$/.test(b));
   const session = await connect({ server: '127.0.0.1', port: standin.server.port, database: STANDIN_DATABASE, authentication: { type: 'sql', user: STANDIN_USER }, encrypt: false, trustServerCertificate: false }, STANDIN_PASSWORD, { role: 'workload' });
   try {
+    await session.execute(`ALTER DATABASE [${STANDIN_DATABASE}] SET QUERY_STORE CLEAR;`);
+    await session.execute(`ALTER DATABASE [${STANDIN_DATABASE}] SET QUERY_STORE (INTERVAL_LENGTH_MINUTES = 1);`);
     for (const b of batches) await session.execute(b);
     await session.execute(`EXEC ${PROCEDURE} @rows = ${ROWS};`);
   } finally {

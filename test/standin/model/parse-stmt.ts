@@ -476,7 +476,10 @@ function parseAlterDatabase(c: Cursor, line: number): Stmt {
   const option = c.name().toUpperCase();
   if (option === 'QUERY_STORE') return parseQueryStoreOption(c, line, db);
   let value = '';
-  if (c.acceptOp('=')) value = c.next().value.toUpperCase();
+  if (c.acceptOp('=')) {
+    if (c.isKw('CLEAR')) throw c.unexpected(); // `= CLEAR` is not in the grammar
+    value = c.next().value.toUpperCase();
+  }
   else value = c.next().value.toUpperCase();
   let noWait = false;
   let termination: string | undefined;
@@ -492,15 +495,20 @@ function parseAlterDatabase(c: Cursor, line: number): Stmt {
 }
 
 /**
- * `SET QUERY_STORE [= ON | OFF | CLEAR [ALL]] [( option = value [, …] )]` (ALTER DATABASE SET options,
- * https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-set-options): the state goes to `value`,
- * the options to `settings` (a nested list such as CLEANUP_POLICY = (…) is kept as its first value token).
+ * `SET QUERY_STORE { = OFF | [= ON] [( option = value [, …] )] | CLEAR [ALL] }` (ALTER DATABASE SET options,
+ * https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-set-options, <query_store_options>):
+ * CLEAR takes no `=`. The state goes to `value`, the options to `settings` (a nested list such as
+ * CLEANUP_POLICY = (…) is kept as its first value token).
  */
 function parseQueryStoreOption(c: Cursor, line: number, db: string | null): Stmt {
   let value = '';
+  if (c.acceptKw('CLEAR')) {
+    c.acceptKw('ALL');
+    return { line, k: 'alterDatabase', db, option: 'QUERY_STORE', value: 'CLEAR', noWait: false, settings: [] };
+  }
   if (c.acceptOp('=')) {
+    if (c.isKw('CLEAR')) throw c.unexpected(); // `= CLEAR` is not in the grammar
     value = c.next().value.toUpperCase();
-    if (value === 'CLEAR') c.acceptKw('ALL');
   }
   const settings: Array<[string, string]> = [];
   if (c.acceptOp('(')) {

@@ -3,6 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { alterQueryStore, queryStoreOf, waitCategoryOf } from '../../standin/model/queryStore';
 import { Server } from '../../standin/model/server';
+import { createStandin } from '../../standin/model/index';
+import { connect, exec, rows } from './harness';
 
 describe('stand-in Query Store model', () => {
   it('maps wait types to the categories of sys.query_store_wait_stats (14 = Tran Log IO)', () => {
@@ -21,6 +23,23 @@ describe('stand-in Query Store model', () => {
     assert.equal(of(new Server({}), 'master'), 'OFF');
     assert.equal(of(new Server({ version: 2019 }), 'lab'), 'OFF');
     assert.equal(of(new Server({ version: 2019, product: 'azure-sqldb' }), 'lab'), 'READ_WRITE');
+  });
+
+  it('parses SET QUERY_STORE CLEAR [ALL] without "=" (the grammar of ALTER DATABASE SET options) and refuses "= CLEAR"', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await connect(s);
+    const intervals = async () => Number((await rows(s, h, 'SELECT COUNT(*) AS n FROM sys.query_store_runtime_stats_interval'))[0]!.n);
+    await exec(s, h, 'CREATE TABLE dbo.qs_t (id int); INSERT INTO dbo.qs_t VALUES (1);');
+    assert.ok((await intervals()) > 0, 'the INSERT opened an interval');
+    for (const sql of ['ALTER DATABASE [lab] SET QUERY_STORE CLEAR;', 'ALTER DATABASE CURRENT SET QUERY_STORE CLEAR ALL;']) {
+      await exec(s, h, 'INSERT INTO dbo.qs_t VALUES (2);');
+      assert.deepEqual((await exec(s, h, sql)).errors, [], sql);
+      assert.equal(await intervals(), 0, `${sql} empties the history`);
+    }
+    const refused = await exec(s, h, 'ALTER DATABASE [lab] SET QUERY_STORE = CLEAR;');
+    assert.deepEqual(refused.errors.map((e) => e.number), [102]);
+    assert.deepEqual((await exec(s, h, 'ALTER DATABASE [lab] SET QUERY_STORE (INTERVAL_LENGTH_MINUTES = 1);')).errors, []);
+    assert.equal(queryStoreOf(s.state, s.state.dbByName('lab')!).options.intervalLengthMinutes, 1);
   });
 
   it('follows SET QUERY_STORE = ON / OFF and ( OPERATION_MODE, WAIT_STATS_CAPTURE_MODE, INTERVAL_LENGTH_MINUTES ), refusing what it does not know', () => {
