@@ -10,20 +10,10 @@ import type { PanelData, RunningView } from '../../../src/shared/webviewProtocol
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import { s1Script, serverState, startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeDocument as sharedFakeDocument } from './support/controllerFlow';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 
-function fakeDocument(text: string, uri = 'file:///w/s1.sql') {
-  const lines = text.split('\n');
-  const offsetAt = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return {
-    uri: { toString: () => uri },
-    version: 1,
-    lineCount: lines.length,
-    getText: () => text,
-    offsetAt,
-    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
-  };
-}
+const fakeDocument = (text: string, uri = 'file:///w/s1.sql') => sharedFakeDocument(text, uri);
 
 // One fake for the file: the modules under test are loaded once and keep the first `vscode` object they got.
 const fake = sharedFake;

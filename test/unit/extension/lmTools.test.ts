@@ -17,6 +17,7 @@ import { readDurability } from '../../../src/profile';
 import { GET_APPLOCK_SQL, lockResourceOf } from '../../../src/profile/databaseLock';
 import { addMarker, dropMarkerOf, newMarker } from '../../../src/profile/ownershipMarker';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeDocument } from './support/controllerFlow';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 import { comparisonDocument } from '../../../src/report/document';
 import { makeRun } from '../report/runFixture';
@@ -47,20 +48,6 @@ const SCRIPT = [
   '',
 ].join('\n');
 
-function fakeDocument(text: string, uri: string) {
-  const lines = text.split('\n');
-  const offsetAt = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return {
-    uri: { toString: () => uri, path: uri.replace(/^file:\/\//, '') },
-    fileName: uri.replace(/^file:\/\//, ''),
-    languageId: 'sql',
-    version: 1,
-    lineCount: lines.length,
-    getText: () => text,
-    offsetAt,
-    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
-  };
-}
 
 describe('language-model tools (fake vscode.lm, stand-in)', function () {
   this.timeout(120_000);

@@ -9,6 +9,7 @@ import type { StatementHints as StatementHintsType } from '../../../src/extensio
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { PanelData } from '../../../src/shared/webviewProtocol';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeDocument as sharedFakeDocument } from './support/controllerFlow';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 
 const TEXT = [
@@ -27,17 +28,7 @@ const TEXT = [
 const INSERT_LINE0 = 7;
 const UPDATE_LINE0 = 10;
 
-function fakeDocument(text: string, uri = 'file:///w/hints.sql') {
-  const lines = text.split('\n');
-  return {
-    uri: { toString: () => uri },
-    version: 1,
-    lineCount: lines.length,
-    getText: () => text,
-    offsetAt: (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character,
-    lineAt: (line: number) => ({ range: { start: { line, character: 0 }, end: { line, character: lines[line]!.length } } }),
-  };
-}
+const fakeDocument = (text: string, uri = 'file:///w/hints.sql') => sharedFakeDocument(text, uri);
 
 const fake = sharedFake;
 

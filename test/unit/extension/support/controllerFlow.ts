@@ -18,6 +18,7 @@ export function fakeDocument(text: string, uri: string) {
   return {
     uri: { toString: () => uri, path: uri.replace(/^file:\/\//, '') },
     fileName: uri.replace(/^file:\/\//, ''),
+    languageId: 'sql',
     version: 1,
     lineCount: lines.length,
     getText: (range?: { start: { line: number; character: number }; end: { line: number; character: number } }) => (range ? text.slice(offset(range.start), offset(range.end)) : text),
