@@ -8,7 +8,7 @@ import { evaluate, type EvalCtx, typeOf } from './eval';
 import { procedureDefinition, procedureNameParts, procedureObjectId, procedureProperty } from './procedures';
 import { DATABASE_PERMISSIONS, SERVER_PERMISSIONS_2019, SERVER_PERMISSIONS_2022 } from './server';
 import { currentCaught } from './trycatch';
-import { compare, promote, toNumber, toText } from './values';
+import { compare, dateFromText, promote, toNumber, toText } from './values';
 
 type Call = Expr & { k: 'call' };
 const AGGREGATES = new Set(['COUNT', 'COUNT_BIG', 'SUM', 'MIN', 'MAX', 'AVG']);
@@ -248,7 +248,7 @@ function dateFunc(e: Call, ctx: EvalCtx): SqlValue {
   const part = partExpr?.k === 'col' ? partExpr.parts[0]!.toLowerCase() : '';
   const unit = DATEPART_MS[part];
   if (unit === undefined) throw new SqlError(155, 15, `'${part}' is not a recognized ${e.name.toLowerCase()} option.`, e.line);
-  const toDate = (v: SqlValue): Date | null => (v === null ? null : v instanceof Date ? v : typeof v === 'object' && v !== null && 'date' in v ? v.date : new Date(toText(v)));
+  const toDate = (v: SqlValue): Date | null => (v === null ? null : v instanceof Date ? v : typeof v === 'object' && v !== null && 'date' in v ? v.date : dateFromText(toText(v)));
   if (e.name === 'DATEADD') {
     const n = evaluate(e.args[1]!, ctx);
     const d = toDate(evaluate(e.args[2]!, ctx));

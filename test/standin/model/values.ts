@@ -48,6 +48,15 @@ export function toBigInt(v: SqlValue): bigint {
   return BigInt(Math.trunc(toNumber(v)));
 }
 
+/**
+ * A date/time text read as the model's server reads it: without an offset it is UTC (the model's clock is UTC and
+ * SYSDATETIMEOFFSET's offset is 0, functions.ts), never the zone of the machine running the tests — JavaScript's
+ * `new Date('2026-11-25 10:00:00')` would read it as local time.
+ */
+export function dateFromText(text: string): Date {
+  return new Date(text.replace(' ', 'T') + (/[zZ]|[+-]\d\d:\d\d$/.test(text) ? '' : 'Z'));
+}
+
 export function toText(v: SqlValue): string {
   if (v === null) return '';
   if (typeof v === 'boolean') return v ? '1' : '0';
@@ -191,7 +200,7 @@ export function coerce(v: SqlValue, t: ColumnType, line = 0): SqlValue {
       // nchar(n) / char(n) values are padded with blanks to n (fixed-length character types).
       return t.fixed && t.length !== 'max' ? cut.padEnd(t.length, ' ') : cut;
     }
-    case 'datetime2': return v instanceof Date ? v : new Date(toText(v).replace(' ', 'T') + (/[zZ]|[+-]\d\d:\d\d$/.test(toText(v)) ? '' : 'Z'));
+    case 'datetime2': return v instanceof Date ? v : dateFromText(toText(v));
     case 'datetimeoffset': return v instanceof Date ? { date: v, offsetMinutes: 0 } : v;
     case 'uniqueidentifier': return toText(v);
   }
