@@ -236,24 +236,33 @@ describe('integration: top-log adds up every row of an interval and every interv
   it('Σ avg × executions over flushed and in-memory rows and two intervals equals the executions and log that ran', async () => {
     const { flushQueryStore, closeInterval } = await import('../../standin/model/queryStore');
     const table = t.table('qs_sum');
-    const lab = t.standin!.state.dbByName('lab')!;
-    const qs = queryStoreOf(t.standin!.state, lab);
-    await workload(t, table, 0); // the table exists before the log is measured
-    const start = lab.log.endLsn;
-    await workload(t, table, 10);
-    flushQueryStore(qs); // the next executions of this interval go to a new, in-memory row
-    await workload(t, table, 15);
-    closeInterval(qs); // and then into a new interval
-    await workload(t, table, 25);
-    const generated = lab.log.endLsn - start;
-    const doc = documentOf(await topLogCli(t.cliConnection(), t.cliEnv(), '--json'));
-    const insert = doc.rows.find((r) => /^INSERT INTO/i.test(r.text))!;
-    assert.equal(insert.executions, 50);
-    assert.equal(doc.window.intervals, 2);
-    const planRows = qs.runtime.filter((r) => r.planId === [...qs.queries.values()].find((q) => q.text.startsWith('INSERT INTO'))!.planId);
-    assert.equal(planRows.length, 3, 'flushed row + in-memory row in interval 1, one row in interval 2');
-    // Everything these workloads logged is their INSERTs (each an autocommit transaction: begin, row, commit).
-    assert.ok(Math.abs(insert.logBytes! - generated) <= 0.01 * generated, `Σ ${insert.logBytes} vs ${generated}`);
+    const server = t.standin!.state;
+    const lab = server.dbByName('lab')!;
+    const qs = queryStoreOf(server, lab);
+    // The server's clock runs from 10:05 UTC, so no 60-minute interval ends during the test on its own: the only new
+    // interval is the one closeInterval opens, whenever the suite runs (a run crossing the hour made three).
+    const offset = Date.UTC(2026, 10, 25, 10, 5) - Date.now();
+    server.clock = () => Date.now() + offset;
+    try {
+      await workload(t, table, 0); // the table exists before the log is measured
+      const start = lab.log.endLsn;
+      await workload(t, table, 10);
+      flushQueryStore(qs); // the next executions of this interval go to a new, in-memory row
+      await workload(t, table, 15);
+      closeInterval(qs, server.now()); // and then into a new interval
+      await workload(t, table, 25);
+      const generated = lab.log.endLsn - start;
+      const doc = documentOf(await topLogCli(t.cliConnection(), t.cliEnv(), '--json'));
+      const insert = doc.rows.find((r) => /^INSERT INTO/i.test(r.text))!;
+      assert.equal(insert.executions, 50);
+      assert.equal(doc.window.intervals, 2);
+      const planRows = qs.runtime.filter((r) => r.planId === [...qs.queries.values()].find((q) => q.text.startsWith('INSERT INTO'))!.planId);
+      assert.equal(planRows.length, 3, 'flushed row + in-memory row in interval 1, one row in interval 2');
+      // Everything these workloads logged is their INSERTs (each an autocommit transaction: begin, row, commit).
+      assert.ok(Math.abs(insert.logBytes! - generated) <= 0.01 * generated, `Σ ${insert.logBytes} vs ${generated}`);
+    } finally {
+      server.clock = Date.now;
+    }
   });
 });
 

@@ -142,9 +142,9 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       if (!known.includes(role)) return null;
       return role === 'public' || who.sysadmin || who.serverRoles.has(role) ? 1 : 0;
     }
-    case 'SYSUTCDATETIME': case 'GETUTCDATE': return new Date();
-    case 'SYSDATETIME': case 'GETDATE': case 'CURRENT_TIMESTAMP': return new Date();
-    case 'SYSDATETIMEOFFSET': return { date: new Date(), offsetMinutes: 0 };
+    case 'SYSUTCDATETIME': case 'GETUTCDATE': return server.now();
+    case 'SYSDATETIME': case 'GETDATE': case 'CURRENT_TIMESTAMP': return server.now();
+    case 'SYSDATETIMEOFFSET': return { date: server.now(), offsetMinutes: 0 };
     case 'HAS_PERMS_BY_NAME': {
       const securable = s(0);
       const cls = (s(1) ?? 'SERVER').toUpperCase();

@@ -173,6 +173,8 @@ export function leaveModule(session: Session): void {
 /** What a captured statement's end needs from its start. */
 export interface CaptureStart {
   qs: QueryStoreState;
+  /** The server's clock (Server.now): when the statement ends, which interval it lands in. */
+  now: () => Date;
   db: Database;
   text: string;
   objectId: number;
@@ -194,7 +196,7 @@ export function beginCapture(server: Server, session: Session, s: Stmt, batchTex
   const waitsBefore = new Map<string, number>();
   for (const [type, w] of session.waits) waitsBefore.set(type, w.timeUs);
   const objectId = module?.objectId ?? MODULES.get(session)?.at(-1) ?? 0;
-  return { qs, db, text, objectId, logBefore: SESSION_LOG.get(session) ?? 0, waitsBefore };
+  return { qs, now: () => server.now(), db, text, objectId, logBefore: SESSION_LOG.get(session) ?? 0, waitsBefore };
 }
 
 /**
@@ -204,9 +206,9 @@ export function beginCapture(server: Server, session: Session, s: Stmt, batchTex
 export function endCapture(start: CaptureStart, session: Session, executionType: 0 | 3 | 4, rowCount: number): void {
   const { qs } = start;
   if (qs.options.actual !== 'READ_WRITE') return;
-  const query = queryOf(qs, start);
+  const now = start.now();
+  const query = queryOf(qs, start, now);
   if (!query) return;
-  const now = new Date();
   query.lastExecution = now;
   const interval = currentInterval(qs, now);
   const logBytes = (SESSION_LOG.get(session) ?? 0) - start.logBefore;
@@ -236,7 +238,7 @@ export function endCapture(start: CaptureStart, session: Session, executionType:
   }
 }
 
-function queryOf(qs: QueryStoreState, start: CaptureStart): QsQuery | null {
+function queryOf(qs: QueryStoreState, start: CaptureStart, now: Date): QsQuery | null {
   const key = `${start.objectId}\u0000${start.text.replace(/\s+/g, ' ')}`;
   let q = qs.queries.get(key);
   if (q) return q;
@@ -247,7 +249,7 @@ function queryOf(qs: QueryStoreState, start: CaptureStart): QsQuery | null {
   }
   const id = qs.nextId++;
   const hash = queryHashOf(start.text);
-  q = { queryId: id, queryTextId: id, text: start.text, objectId: start.objectId, hash: `0x${hash.toString(16).toUpperCase().padStart(16, '0')}`, planId: id, lastExecution: new Date() };
+  q = { queryId: id, queryTextId: id, text: start.text, objectId: start.objectId, hash: `0x${hash.toString(16).toUpperCase().padStart(16, '0')}`, planId: id, lastExecution: now };
   qs.queries.set(key, q);
   return q;
 }
@@ -328,7 +330,7 @@ export function flushQueryStore(qs: QueryStoreState): void {
   for (const w of qs.waits) w.flushed = true;
 }
 
-/** Ends the active interval now (as the clock would at its end): later executions land in a new interval. */
+/** Ends the active interval at `at` (pass server.now() when a test set the clock): later executions land in a new interval. */
 export function closeInterval(qs: QueryStoreState, at = new Date()): void {
   const last = qs.intervals[qs.intervals.length - 1];
   if (last && last.end > at) last.end = at;

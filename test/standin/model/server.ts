@@ -86,6 +86,11 @@ export class Server {
   options: ResolvedOptions;
   startTime = new Date();
   startPerf = performance.now();
+  /**
+   * The model's wall clock in ms since 1970 (UTC): what SYSDATETIME and its kin answer and what Query Store's intervals
+   * are aligned to. A test that must not depend on when it runs (an interval ending mid-test) sets a fixed or offset one.
+   */
+  clock: () => number = Date.now;
   databases = new Map<number, Database>();
   logins = new Map<string, Login>();
   sessions = new Map<number, Session>();
@@ -259,6 +264,11 @@ export class Server {
   /** Real milliseconds a simulated wait of `ms` takes. */
   realMs(ms: number): number {
     return ms * this.options.speedFactor;
+  }
+
+  /** The model's wall clock now (see `clock`). */
+  now(): Date {
+    return new Date(this.clock());
   }
 
   /** Milliseconds since the simulated machine started (sample_ms, ms_ticks). */

@@ -1,10 +1,12 @@
 // The stand-in's clock is UTC (SYSDATETIMEOFFSET's offset is 0), whatever the zone of the machine running the tests: a
 // date/time text without an offset is read as UTC by CAST, DATEADD and DATEDIFF alike. JavaScript's own parser reads
 // '2026-11-25 10:00:00' in the machine's zone, which made DATEADD/DATEDIFF answer differently in Chatham than in CI.
+// Its wall clock can be set (Server.clock), so a test of Query Store's clock-aligned intervals need not depend on when
+// it runs.
 import assert from 'node:assert/strict';
 import { createStandin } from '../../standin/model/index';
 import { AWKWARD_ZONES, inTimeZone } from '../../support/timeZone';
-import { connect, rows } from './harness';
+import { connect, exec, rows } from './harness';
 
 describe('stand-in model: date/time texts are UTC in every machine time zone', () => {
   const s = createStandin({ speedFactor: 0 });
@@ -24,4 +26,26 @@ describe('stand-in model: date/time texts are UTC in every machine time zone', (
       });
     });
   }
+});
+
+describe('stand-in model: a settable wall clock', () => {
+  it('SYSUTCDATETIME and SYSDATETIMEOFFSET answer the clock a test set, and Query Store intervals follow it across the hour', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await connect(s);
+    let now = Date.UTC(2026, 11, 31, 23, 59, 59, 500);
+    s.state.clock = () => now;
+    const [clock] = await rows(s, h, 'SELECT SYSUTCDATETIME() AS utc, SYSDATETIMEOFFSET() AS offset_now, GETDATE() AS local_now');
+    assert.deepEqual(clock, { utc: new Date(now), offset_now: { date: new Date(now), offsetMinutes: 0 }, local_now: new Date(now) });
+    await exec(s, h, 'CREATE TABLE dbo.clock_t (id int); INSERT INTO dbo.clock_t VALUES (1);');
+    now += 1000; // into the new year
+    await exec(s, h, 'INSERT INTO dbo.clock_t VALUES (2);');
+    const intervals = await rows(s, h, 'SELECT start_time, end_time FROM sys.query_store_runtime_stats_interval ORDER BY start_time');
+    const at = (v: unknown) => (v as { date: Date }).date.toISOString();
+    assert.deepEqual(intervals.map((i) => [at(i.start_time), at(i.end_time)]), [
+      ['2026-12-31T23:00:00.000Z', '2027-01-01T00:00:00.000Z'],
+      ['2027-01-01T00:00:00.000Z', '2027-01-01T01:00:00.000Z'],
+    ]);
+    const [last] = await rows(s, h, `SELECT MAX(q.last_execution_time) AS last FROM sys.query_store_query AS q`);
+    assert.equal(at(last!.last), '2027-01-01T00:00:00.500Z');
+  });
 });
