@@ -147,7 +147,7 @@ async function* alterEventSession(s: Stmt & { k: 'alterEventSession' }, ctx: Run
   if (s.state === 'START') {
     if (es.running) throw new SqlError(25705, 16, 'The event session has already been started.', s.line);
     const dir = server.options.platform === 'Linux' ? '/var/opt/mssql/log/' : 'C:\\Program Files\\Microsoft SQL Server\\MSSQL16.MSSQLSERVER\\MSSQL\\Log\\';
-    startTargets(es, server.xeFiles, dir);
+    startTargets(es, server.xeFiles, dir, server.now());
   } else {
     if (!es.running) throw new SqlError(25704, 16, 'The event session has not been started.', s.line);
     es.running = false;

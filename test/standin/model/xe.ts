@@ -323,9 +323,9 @@ export function newSession(id: number, def: { name: string; scope: 'SERVER' | 'D
 }
 
 /** Resets target state when a session starts (ring buffers are memory-only; event_file starts a new file). */
-export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir: string): void {
+export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir: string, now: Date): void {
   s.running = true;
-  s.startTime = new Date();
+  s.startTime = now;
   s.ring = null;
   s.file = null;
   s.counter = null;
@@ -357,9 +357,12 @@ export function startTargets(s: EventSession, files: XeFileStore, defaultLogDir:
     } else if (name === 'event_file') {
       let prefix = toText(t.settings['filename'] ?? s.name).replace(/\.xel$/i, '');
       if (!/^([a-z]:\\|\\\\|\/|https:)/i.test(prefix)) prefix = defaultLogDir + prefix;
-      // Name pattern: <prefix>_0_<number>.xel (a start-time number is appended; MODEL.md).
-      const fileName = `${prefix}_0_${BigInt(Date.now()) * 10000n + 116444736000000000n}.xel`;
-      files.set(fileName, files.get(fileName) ?? []);
+      // Name pattern: <prefix>_0_<number>.xel (a start-time number is appended; MODEL.md). Two starts within the same
+      // millisecond still get two files: the number moves on past any file of that name.
+      let ticks = BigInt(now.getTime()) * 10000n + 116444736000000000n;
+      while (files.has(`${prefix}_0_${ticks}.xel`)) ticks++;
+      const fileName = `${prefix}_0_${ticks}.xel`;
+      files.set(fileName, []);
       s.file = { name: fileName, logged: 0 };
     }
   }

@@ -48,4 +48,22 @@ describe('stand-in model: a settable wall clock', () => {
     const [last] = await rows(s, h, `SELECT MAX(q.last_execution_time) AS last FROM sys.query_store_query AS q`);
     assert.equal(at(last!.last), '2027-01-01T00:00:00.500Z');
   });
+
+  it('two starts of an event_file session in the same millisecond write two files, never one file for both runs', async () => {
+    const s = createStandin({ speedFactor: 0 });
+    const h = await connect(s);
+    s.state.clock = () => Date.UTC(2026, 10, 25, 10, 0, 0, 0); // a frozen clock: both starts in one millisecond
+    await exec(s, h, `CREATE EVENT SESSION [same_ms] ON SERVER ADD EVENT sqlserver.log_flush_complete
+ADD TARGET package0.event_file (SET filename = N'same_ms.xel');`);
+    const files: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      await exec(s, h, 'ALTER EVENT SESSION [same_ms] ON SERVER STATE = START;');
+      const [info] = await rows(s, h, "SELECT t.target_data FROM sys.dm_xe_session_targets t JOIN sys.dm_xe_sessions s ON t.event_session_address = s.address WHERE s.name = N'same_ms'");
+      files.push(/<File name="([^"]+)"/.exec(String(info!.target_data))![1]!);
+      await exec(s, h, 'ALTER EVENT SESSION [same_ms] ON SERVER STATE = STOP;');
+    }
+    assert.equal(files.length, 2);
+    assert.notEqual(files[0], files[1]);
+    for (const f of files) assert.match(f, /^\/var\/opt\/mssql\/log\/same_ms_0_\d+\.xel$/);
+  });
 });
