@@ -16,12 +16,17 @@ function newestMtime(entry: string): number {
   return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((n) => newestMtime(path.join(entry, n))));
 }
 
+/** The newest modification time (ms) of what dist/cli.js is built from. */
+function newestInput(): number {
+  const inputs = ['src', 'package.json', 'package-lock.json', 'webpack.config.js', 'tsconfig.json'].map((f) => path.join(root, f));
+  return Math.max(...inputs.map(newestMtime));
+}
+
 /** dist/cli.js is newer than everything it is built from (then `npm pack` need not run prepack's webpack again). */
 export function cliBundleIsFresh(): boolean {
   const bundle = path.join(root, 'dist', 'cli.js');
   if (!fs.existsSync(bundle)) return false;
-  const inputs = ['src', 'package.json', 'package-lock.json', 'webpack.config.js', 'tsconfig.json'].map((f) => path.join(root, f));
-  return Math.max(...inputs.map(newestMtime)) < fs.statSync(bundle).mtimeMs;
+  return newestInput() < fs.statSync(bundle).mtimeMs;
 }
 
 export interface Packed {
@@ -53,8 +58,14 @@ export function packTarball(): Promise<Packed> {
     const r = runNpm(['pack', '--json', '--pack-destination', dir, ...(builtByPrepack ? [] : ['--ignore-scripts'])], { cwd: root, timeoutMs: 600_000 });
     if (r.status !== 0) throw new Error(`npm pack failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
     // webpack leaves a bundle whose content did not change untouched (compareBeforeEmit): date the build it just made,
-    // so the next run does not rebuild an up-to-date bundle.
-    if (builtByPrepack) fs.utimesSync(path.join(root, 'dist', 'cli.js'), new Date(), new Date());
+    // so the next run does not rebuild an up-to-date bundle — just after its newest input, not "now": a clock that is
+    // off (a test run under a fake clock, a machine set a year ahead) would otherwise date it past every later edit,
+    // and a stale bundle would pass for fresh.
+    if (builtByPrepack) {
+      const bundle = path.join(root, 'dist', 'cli.js');
+      const built = new Date(Math.floor(newestInput()) + 1);
+      fs.utimesSync(bundle, built, built);
+    }
     // With prepack, webpack's lines precede npm's JSON on stdout.
     const json = r.stdout.slice(r.stdout.search(/^\[/m));
     const [info] = JSON.parse(json) as { filename: string; files: { path: string }[] }[];
