@@ -86,6 +86,23 @@ describe('stand-in TDS layer at byte level', () => {
     assert.equal(engine.running, 0);
   });
 
+  it('an ATTENTION read together with its request cancels that request: the response first, then DONE(ATTN)', async () => {
+    // A client that cancels at once (SIGTERM just as a batch starts) can put both on the wire before the server has
+    // picked the request up. Acknowledging at once and then running the request uncancelled left tedious reading the
+    // batch's results as if they answered nothing, and the run hung (integration/mcp/mcpSignals, 1 run in ~10).
+    const client = await open();
+    await client.login();
+    client.sendTogether([{ type: PacketType.SQL_BATCH, payload: sqlBatch(BATCH.waitfor) }, { type: PacketType.ATTENTION, payload: Buffer.alloc(0) }]);
+    const cancelled = await client.readMessage();
+    assert.equal(cancelled!.payload.length, 0, 'the cancelled response ends without tokens');
+    const ack = await client.readMessage();
+    assert.equal(ack!.payload.toString('hex'), 'fd' + '2000' + '0000' + '0000000000000000', 'DONE with ATTN');
+    assert.equal(engine.running, 0);
+    client.send(PacketType.SQL_BATCH, sqlBatch(BATCH.selectOne));
+    const next = await client.readMessage();
+    assert.equal(next!.payload[0], 0x81, 'COLMETADATA: the next request is answered as its own');
+  });
+
   it('answers a malformed request with an error and keeps the connection', async () => {
     const client = await open();
     await client.login();

@@ -46,6 +46,11 @@ export class RawClient {
     for (const packet of framePackets(type, payload, packetSize, 1, true)) this.socket.write(packet);
   }
 
+  /** Several messages in one socket write, so the server reads them in one chunk (a request and its ATTENTION). */
+  sendTogether(messages: ReadonlyArray<{ type: number; payload: Buffer }>, packetSize = 4096): void {
+    this.socket.write(Buffer.concat(messages.flatMap((m) => [...framePackets(m.type, m.payload, packetSize, 1, true)])));
+  }
+
   /** Next whole message (until a packet with EOM), or null when the server closed first. */
   async readMessage(): Promise<RawMessage | null> {
     const packets: PacketHeader[] = [];

@@ -62,6 +62,10 @@ export class TdsConnection {
   private serverName: string;
   private encrypted = false;
   private current: AbortController | undefined;
+  /** A request message has arrived (queued or handed to the serving loop) but is not being served yet. */
+  private requestWaiting = false;
+  /** An attention arrived for that waiting request: it is cancelled as soon as it starts (MS-TDS 2.2.1.7). */
+  private attentionWaiting = false;
   private bridge: PreloginTlsBridge | undefined;
   private isClosed = false;
   private readonly onData = (chunk: Buffer): void => this.receive(chunk);
@@ -132,8 +136,12 @@ export class TdsConnection {
       return;
     }
     for (const message of messages) {
-      if (message.type === PacketType.ATTENTION) this.onAttention();
-      else if (this.waiter) {
+      if (message.type === PacketType.ATTENTION) {
+        this.onAttention();
+        continue;
+      }
+      if (this.phase === 'ready') this.requestWaiting = true;
+      if (this.waiter) {
         const wake = this.waiter;
         this.waiter = undefined;
         wake(message);
@@ -223,7 +231,15 @@ export class TdsConnection {
     for (;;) {
       const message = await this.nextMessage();
       if (!message) return;
-      if (message.ignore) continue; // MS-TDS 2.2.3.1.2 IGNORE: the client abandoned this message
+      if (message.ignore) {
+        // MS-TDS 2.2.3.1.2 IGNORE: the client abandoned this message; an attention waiting for it is acknowledged.
+        this.requestWaiting = this.queue.length > 0;
+        if (this.attentionWaiting && !this.requestWaiting) {
+          this.attentionWaiting = false;
+          this.writeMessage([doneToken(TokenType.DONE, DoneStatus.ATTN)]);
+        }
+        continue;
+      }
       if ((await this.serve(message)) === 'dropped') return;
     }
   }
@@ -284,6 +300,10 @@ export class TdsConnection {
   }
 
   private async serve(message: TdsMessage): Promise<'dropped' | 'completed'> {
+    // An attention that came in the same read as its request, or before the request was picked up, is for it.
+    const cancelledBeforeStart = this.attentionWaiting;
+    this.attentionWaiting = false;
+    this.requestWaiting = this.queue.length > 0;
     let request: ExecRequest;
     try {
       request = this.parseRequest(message);
@@ -292,9 +312,11 @@ export class TdsConnection {
       // A malformed request: answer with an error and keep the connection, as the framing is still intact.
       const text = `stand-in could not parse the request: ${error.message}`;
       await this.writeMessage([messageToken('error', { number: 50000, state: 1, class: 16, message: text, lineNumber: 0 }, this.serverName), doneToken(TokenType.DONE, DoneStatus.ERROR)]).ready();
+      if (cancelledBeforeStart) await this.writeMessage([doneToken(TokenType.DONE, DoneStatus.ATTN)]).ready();
       return 'completed';
     }
     const controller = new AbortController();
+    if (cancelledBeforeStart) controller.abort(new Error('attention'));
     this.current = controller;
     if (this.options.stats) this.options.stats.requests++;
     try {
@@ -320,6 +342,12 @@ export class TdsConnection {
     if (this.current) {
       this.current.abort(new Error('attention'));
       return; // runRequest ends the response with DONE(ATTN)
+    }
+    // The request has arrived but not started (the attention came in the same read, or while the serving loop had
+    // not picked it up yet): it is cancelled when it starts, and acknowledged then — never before its response.
+    if (this.requestWaiting) {
+      this.attentionWaiting = true;
+      return;
     }
     // The request finished before the attention arrived: the client still waits for the acknowledgement.
     this.writeMessage([doneToken(TokenType.DONE, DoneStatus.ATTN)]);
