@@ -34,4 +34,9 @@ describe('session-param marker: only a line comment in code', () => {
     assert.equal(sessionParamOf(batches), '@session');
     assert.deepEqual(withSessionParam(batches, '@session', 2)[0]!.parameters, [{ name: 'session', type: 'int', value: 2 }]);
   });
+
+  it('a batch that names the variable only in a comment or a string stays a plain batch (its #temp table carries on)', () => {
+    const batches = [batch('CREATE TABLE #t (k int); -- each session fills @k below'), batch("PRINT N'uses @k';"), batch('/* @k */ INSERT #t VALUES (@k);')];
+    assert.deepEqual(withSessionParam(batches, '@k', 3).map((b) => b.parameters?.length ?? 0), [0, 0, 1]);
+  });
 });
