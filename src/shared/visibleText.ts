@@ -67,3 +67,30 @@ function capped(line: string): string {
   const cut = /[\ud800-\udbff]/.test(line[MAX_LOG_LINE - 1]!) ? MAX_LOG_LINE - 1 : MAX_LOG_LINE;
   return `${line.slice(0, cut)}… (${line.length - cut} more characters not shown)`;
 }
+
+/**
+ * VS Code's theme-icon syntax: `$(name)` or `$(name~modifier)` (src/vs/base/common/themables.ts: iconNameExpression
+ * `[A-Za-z0-9-]+`, iconModifierExpression `~[A-Za-z]+`). Labels that render it — per the API reference (vscode.d.ts):
+ * QuickPickItem label, description and detail, StatusBarItem and LanguageStatusItem text, ProgressLocation.Window's
+ * label, MarkdownString with supportThemeIcons; and a code lens's title (the editor's CodeLensContentWidget renders it
+ * with renderLabelWithIcons). Tree item string labels and descriptions, notification messages and notification
+ * progress titles show it as text.
+ */
+const THEME_ICON_START = /\$\((?=[A-Za-z0-9-]+(?:~[A-Za-z]+)?\))/g;
+
+/**
+ * `text` with every theme-icon reference escaped as VS Code's escapeIcons does — a backslash before `$(` — which
+ * renderLabelWithIcons (src/vs/base/browser/ui/iconLabel/iconLabels.ts) shows as the text `$(name)`. Unlike
+ * escapeIcons, an already escaped `\$(name)` gets a backslash too, so the field shows exactly as written.
+ */
+export function escapeThemeIcons(text: string): string {
+  return text.replace(THEME_ICON_START, '\\$(');
+}
+
+/**
+ * One server-, file- or setting-provided field (a database, routine or profile name, a file path) inside a label that
+ * renders theme icons: on its line (oneLineField) and with no `$(name)` turning into an icon.
+ */
+export function iconLabelField(text: string): string {
+  return escapeThemeIcons(oneLineField(text));
+}
