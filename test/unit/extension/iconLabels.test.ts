@@ -5,6 +5,11 @@ import * as assert from 'node:assert/strict';
 import { escapeThemeIcons, iconLabelField } from '../../../src/shared/visibleText';
 import { buildCodeLenses } from '../../../src/server/codeLenses';
 import { analyze } from '../../../src/tsql';
+import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
+import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
+import type { DatabaseContextParams } from '../../../src/shared/protocol';
+import { startStandin, type StandinHarness } from '../../integration/profile/standin';
+import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
 
 /**
  * How VS Code shows a label with icons (renderLabelWithIcons, src/vs/base/browser/ui/iconLabel/iconLabels.ts): each
@@ -44,5 +49,72 @@ describe('names in labels that render theme icons', () => {
   it('code lens titles keep a bracketed name on one line', () => {
     const titles = buildCodeLenses(analyze('CREATE PROCEDURE [a\nEXEC b] AS SELECT 1;'), 'file:///w/p.sql', 1).map((l) => l.command!.title);
     assert.ok(titles.includes('Profile EXEC a\\x0aEXEC b'), titles.join(' | '));
+  });
+
+  describe('connection names (stand-in database and settings.json profile with $(…) in their names)', function () {
+    this.timeout(60_000);
+    const fake = sharedFake;
+    /** A database name as a server may hold it: icon syntax, and a link that a linked-text label would render. */
+    const DATABASE = 'sales$(warning)[Grant](command:workbench.action.terminal.sendSequence)';
+    const PROFILE = 'prod$(pass-filled)';
+    let uninstall: () => void;
+    let h: StandinHarness;
+    let manager: ConnectionManagerType;
+    const contexts: (DatabaseContextParams | null)[] = [];
+    const lines: string[] = [];
+
+    before(async () => {
+      fake.reset();
+      uninstall = installFakeVscode(fake);
+      h = await startStandin({ databases: [{ name: DATABASE, delayedDurability: 'ALLOWED' }] });
+      const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+      const { ConnectionManager } = await import('../../../src/extension/connections/connectionManager');
+      fake.settings['durabilityLens.connections'] = [{ name: PROFILE, server: '127.0.0.1', port: h.server.port, database: DATABASE, user: 'sa', encrypt: false, development: true }];
+      manager = new ConnectionManager(new ConnectionStore(fake.secretStorage() as never), fakeOutput(lines) as never, new KeyValueRestoreJournal(new MemoryStore()), async (c) => void contexts.push(c));
+    });
+
+    after(async () => {
+      await manager?.disconnect();
+      manager?.dispose();
+      uninstall?.();
+      await h?.close();
+    });
+
+    it('the profile quick pick and the status bar show the profile and database names as written', async () => {
+      let items: { label: string; description?: string }[] = [];
+      fake.quickPickAnswers.push((shown) => ((items = shown), shown.find((i) => i.label.startsWith('prod'))));
+      fake.inputAnswers.push(h.secret);
+      assert.equal(await manager.connect(), true);
+      const profile = items.find((i) => i.label.startsWith('prod'))!;
+      assert.equal(shownLabel(profile.label), PROFILE);
+      assert.equal(shownLabel(profile.description!), `127.0.0.1,${h.server.port} · ${DATABASE}`);
+      assert.equal(shownLabel(items.at(-1)!.label), '«icon:add» Add Connection…', 'our own icon stays');
+      assert.equal(shownLabel(fake.statusText), `«icon:database» 127.0.0.1,${h.server.port} · ${DATABASE} · ALLOWED`);
+      assert.deepEqual(contexts.at(-1), { database: DATABASE, delayedDurability: 'ALLOWED' }, 'the language server gets the name unchanged');
+    });
+
+    /** The stand-in has no HAS_DBACCESS: the next Switch Database reads its list (lab and DATABASE) from this session. */
+    function listDatabasesOnce(): void {
+      const real = manager.connectionSource.bind(manager);
+      manager.connectionSource = () => {
+        manager.connectionSource = real;
+        const source = real()!;
+        return { ...source, open: async () => ({ query: async () => [{ name: DATABASE }, { name: 'lab' }], close: async () => undefined }) } as never;
+      };
+    }
+
+    it('Switch Database lists the server\'s names as written and connects to the one picked, unchanged', async () => {
+      let items: { label: string; description?: string }[] = [];
+      listDatabasesOnce();
+      fake.quickPickAnswers.push((shown) => ((items = shown), shown.find((i) => shownLabel(i.label) === 'lab')));
+      await manager.switchDatabase();
+      assert.ok(items.some((i) => shownLabel(i.label) === DATABASE && i.description === 'current'), JSON.stringify({ items, lines }));
+      assert.equal(manager.current?.database, 'lab');
+      listDatabasesOnce();
+      fake.quickPickAnswers.push((shown) => shown.find((i) => shownLabel(i.label) === DATABASE));
+      await manager.switchDatabase();
+      assert.equal(manager.current?.database, DATABASE, 'the picked label maps back to the database\'s own name');
+      assert.equal(shownLabel(fake.statusText), `«icon:database» 127.0.0.1,${h.server.port} · ${DATABASE} · ALLOWED`);
+    });
   });
 });
