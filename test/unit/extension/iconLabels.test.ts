@@ -3,6 +3,7 @@
 // details and Window-progress titles escape it (shared/visibleText.ts iconLabelField); our own icons stay icons.
 import * as assert from 'node:assert/strict';
 import { escapeThemeIcons, iconLabelField } from '../../../src/shared/visibleText';
+import { NOTIFICATION_LINK } from '../../../src/shared/notificationText';
 import { buildCodeLenses } from '../../../src/server/codeLenses';
 import { analyze } from '../../../src/tsql';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
@@ -115,6 +116,22 @@ describe('names in labels that render theme icons', () => {
       await manager.switchDatabase();
       assert.equal(manager.current?.database, DATABASE, 'the picked label maps back to the database\'s own name');
       assert.equal(shownLabel(fake.statusText), `«icon:database» 127.0.0.1,${h.server.port} · ${DATABASE} · ALLOWED`);
+    });
+
+    it('the language status item shows the database name as written, with no icon and no link in it', async () => {
+      const { DurabilityLanguageStatus } = await import('../../../src/extension/language/languageStatus');
+      const status = new DurabilityLanguageStatus();
+      try {
+        status.setState('running');
+        status.setDatabase({ database: DATABASE, delayedDurability: 'ALLOWED' });
+        const item = fake.languageStatusItems.at(-1)!;
+        // Its detail renders `$(name)` as icons and `[label](command:…)` as links (VS Code's language status hover).
+        const detail = String(item.detail);
+        assert.equal(shownLabel(detail), 'sales$(warning)[Grant] (command:workbench.action.terminal.sendSequence): DELAYED_DURABILITY = ALLOWED');
+        assert.equal(detail.match(NOTIFICATION_LINK), null, detail);
+      } finally {
+        status.dispose();
+      }
     });
   });
 });
