@@ -58,6 +58,8 @@ describe('names in labels that render theme icons', () => {
     /** A database name as a server may hold it: icon syntax, and a link that a linked-text label would render. */
     const DATABASE = 'sales$(warning)[Grant](command:workbench.action.terminal.sendSequence)';
     const PROFILE = 'prod$(pass-filled)';
+    /** The name as a translated message (l10n.t) shows it: its links opened up (shared/notificationText.ts). */
+    const DATABASE_IN_MESSAGE = DATABASE.replace('](', '] (');
     let uninstall: () => void;
     let h: StandinHarness;
     let manager: ConnectionManagerType;
@@ -133,5 +135,32 @@ describe('names in labels that render theme icons', () => {
         status.dispose();
       }
     });
+
+    it('the recording and log-flush trace status items show the database name as written', async () => {
+      const { RecordingWindow } = await import('../../../src/extension/recording/recordingWindow');
+      const { AdhocTrace } = await import('../../../src/extension/recording/adhocTrace');
+      const deps = { output: fakeOutput(lines) as never, connections: manager, panels: { show: async () => undefined } as never };
+      const recording = new RecordingWindow(deps);
+      try {
+        assert.equal(await recording.start(), true, lines.slice(-3).join('\n'));
+        assert.match(shownLabel(fake.statusItems.get('durabilityLens.recording') ?? ''), new RegExp(`^«icon:record» Recording ${escapeRegExp(DATABASE_IN_MESSAGE)} \\d+:\\d\\d`));
+      } finally {
+        await recording.stop(false);
+        recording.dispose();
+      }
+      const trace = new AdhocTrace(deps);
+      try {
+        assert.equal(await trace.start(), true, lines.slice(-3).join('\n'));
+        const [id, text] = [...fake.statusItems].find(([k, v]) => k !== 'durabilityLens.recording' && v !== '')!;
+        assert.equal(shownLabel(text), `«icon:record» Log-flush trace: ${DATABASE_IN_MESSAGE}`, id);
+      } finally {
+        await trace.stop(false);
+        trace.dispose();
+      }
+    });
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
