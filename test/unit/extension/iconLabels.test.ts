@@ -6,6 +6,9 @@ import { escapeThemeIcons, iconLabelField } from '../../../src/shared/visibleTex
 import { NOTIFICATION_LINK } from '../../../src/shared/notificationText';
 import { buildCodeLenses } from '../../../src/server/codeLenses';
 import { analyze } from '../../../src/tsql';
+import { describeEntry } from '../../../src/extension/history/runHistory';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
+import { makeRun } from '../report/runFixture';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
@@ -50,6 +53,17 @@ describe('names in labels that render theme icons', () => {
   it('code lens titles keep a bracketed name on one line', () => {
     const titles = buildCodeLenses(analyze('CREATE PROCEDURE [a\nEXEC b] AS SELECT 1;'), 'file:///w/p.sql', 1).map((l) => l.command!.title);
     assert.ok(titles.includes('Profile EXEC a\\x0aEXEC b'), titles.join(' | '));
+  });
+
+  it('the run history quick pick shows the file, database and server names of an entry as written', () => {
+    const run = makeRun({ mode: null });
+    const data = panelDataFromRun(run, 'sql1,1433', new Date('2026-03-04T05:06:07.890Z'));
+    const panel = { ...data, header: { ...data.header, workload: 'load$(zap).sql: batch 1 (lines 1–3)' } };
+    const item = describeEntry({ id: 'x', kind: data.kind, title: data.title, createdAt: data.createdAt, database: 'db$(flame)', server: 'sql$(cloud)', status: 'completed', panel, runs: [run] });
+    assert.equal(shownLabel(item.label), `Profile: load$(zap).sql · ${data.model.columns[0]}`);
+    assert.equal(shownLabel(item.detail), 'sql$(cloud) — database db$(flame) — completed');
+    const unnamed = describeEntry({ id: 'y', kind: data.kind, title: data.title, createdAt: data.createdAt, database: 'db$(flame)\nx', server: null, status: 'failed', panel: data, runs: [run] });
+    assert.equal(shownLabel(unnamed.label), `Profile: db$(flame)\\x0ax · ${data.model.columns[0]}`);
   });
 
   describe('connection names (stand-in database and settings.json profile with $(…) in their names)', function () {
