@@ -14,6 +14,7 @@ import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restor
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
 import { startStandin, type StandinHarness } from '../../integration/profile/standin';
 import { fakeOutput, installFakeVscode, sharedFake } from './support/fakeVscode';
+import { FakeMssql } from './support/fakeMssql';
 
 /**
  * How VS Code shows a label with icons (renderLabelWithIcons, src/vs/base/browser/ui/iconLabel/iconLabels.ts): each
@@ -132,6 +133,26 @@ describe('names in labels that render theme icons', () => {
       await manager.switchDatabase();
       assert.equal(manager.current?.database, DATABASE, 'the picked label maps back to the database\'s own name');
       assert.equal(shownLabel(fake.statusText), `«icon:database» 127.0.0.1,${h.server.port} · ${DATABASE} · ALLOWED`);
+    });
+
+    it('the mssql connection quick pick shows mssql\'s saved connection names as written', async () => {
+      const { MssqlConnectionFlow } = await import('../../../src/extension/mssql/mssqlCommands');
+      const { ConnectionStore } = await import('../../../src/extension/connections/connectionStore');
+      fake.settings['mssql.connections'] = [
+        { id: 'c1', profileName: 'rep$(zap)', server: 'sql$(cloud)', database: 'rep', user: 'r', authenticationType: 'SqlLogin' },
+        { id: 'c2', server: 'srv$(flame)', database: 'db$(bell)\n', user: 'r' },
+      ];
+      new FakeMssql(fake, { version: '1.35.0' }).install();
+      let items: { label: string; detail?: string }[] = [];
+      fake.quickPickAnswers.push((shown) => void (items = shown));
+      try {
+        const flow = new MssqlConnectionFlow({ store: new ConnectionStore(fake.secretStorage() as never), connections: manager, output: fakeOutput(lines) as never, extensionId: 'durability-lens.test' });
+        assert.equal(await flow.pick(), false);
+      } finally {
+        delete fake.settings['mssql.connections'];
+        fake.extensions.clear();
+      }
+      assert.deepEqual(items.map((i) => [shownLabel(i.label), shownLabel(i.detail!)]), [['rep$(zap)', 'sql$(cloud) · SqlLogin'], ['srv$(flame) / db$(bell)\\x0a', 'srv$(flame) · SqlLogin']]);
     });
 
     it('the language status item shows the database name as written, with no icon and no link in it', async () => {
