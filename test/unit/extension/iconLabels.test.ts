@@ -9,6 +9,9 @@ import { analyze } from '../../../src/tsql';
 import { describeEntry } from '../../../src/extension/history/runHistory';
 import { panelDataFromRun } from '../../../src/extension/panel/panelData';
 import { makeRun } from '../report/runFixture';
+import { ok } from '../../../src/probes/measurement';
+import { buildTopLogDocument } from '../../../src/report/topLog';
+import { history as qsHistory, queryRow } from '../probes/topLogFixtures';
 import type { ConnectionManager as ConnectionManagerType } from '../../../src/extension/connections/connectionManager';
 import { KeyValueRestoreJournal, MemoryStore } from '../../../src/profile/restoreJournal';
 import type { DatabaseContextParams } from '../../../src/shared/protocol';
@@ -153,6 +156,29 @@ describe('names in labels that render theme icons', () => {
         fake.extensions.clear();
       }
       assert.deepEqual(items.map((i) => [shownLabel(i.label), shownLabel(i.detail!)]), [['rep$(zap)', 'sql$(cloud) · SqlLogin'], ['srv$(flame) / db$(bell)\\x0a', 'srv$(flame) · SqlLogin']]);
+    });
+
+    it('Heaviest Log Writers\' Window progress ("Looking for … in the workspace") shows the routine name as written', async () => {
+      const { HeaviestLogWriters } = await import('../../../src/extension/topLog/heaviestLogWriters');
+      const doc = buildTopLogDocument(qsHistory({ rows: ok([queryRow({ objectName: 'load$(sync~spin)', queryHash: '0xBA841451D9E93735' })]) }), { standIn: true });
+      const view = new HeaviestLogWriters(manager, fakeOutput(lines) as never, {} as never);
+      (view as unknown as { loaded: unknown }).loaded = { doc, serverLabel: 'lab' };
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const window = (require('vscode') as { window: { withProgress: unknown } }).window;
+      const real = window.withProgress;
+      const titles: string[] = [];
+      window.withProgress = async (options: { title?: string }) => {
+        titles.push(options.title ?? '');
+        throw new Error('stop here: the search is not under test');
+      };
+      try {
+        await view.open(doc.rows[0]!).catch(() => undefined);
+      } finally {
+        window.withProgress = real;
+        view.dispose();
+      }
+      assert.deepEqual(titles.map(shownLabel), [`Looking for ${doc.rows[0]!.objectLabel} in the workspace…`]);
+      assert.match(doc.rows[0]!.objectLabel, /load\$\(sync~spin\)/);
     });
 
     it('the language status item shows the database name as written, with no icon and no link in it', async () => {
