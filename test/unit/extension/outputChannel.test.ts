@@ -1,12 +1,12 @@
 // What reaches the Durability Lens Output channel from a server or a file (PRINT and RAISERROR text, error messages,
-// names, paths) is neutralised once where the channel is made (src/extension/outputChannel.ts): a lone CR, ESC
+// names, paths) is neutralised once where the channel is made (src/extension/language/outputChannel.ts): a lone CR, ESC
 // sequences, C1 controls and bidi overrides show as visible escapes, no line of such text can pass for an entry of its
 // own, and a very long line is cut with a count.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { sharedFake, useSharedFake } from './support/fakeVscode';
 import { hasActiveCharacters, LOG_CONTINUATION, logEntryText, MAX_LOG_LINE } from '../../../src/shared/visibleText';
-import { neutralOutputChannel } from '../../../src/extension/outputChannel';
+import { neutralOutputChannel } from '../../../src/extension/language/outputChannel';
 import { setJournalOwnerSession } from '../../../src/profile/restoreJournal';
 
 const root = path.resolve(__dirname, '../../..');
