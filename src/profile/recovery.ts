@@ -12,6 +12,7 @@ import { alterDurabilitySql } from './durabilitySetting';
 import { assessOwner, OWNER_GRACE_MS, ownedRefusal, runLockHeld, type AssessOptions, type OwnerAssessment } from './ownerLiveness';
 import { describeClaim, dropMarkerOf, dropMarkerStatement, isUnreadable, readMarker, type OwnershipMarker } from './ownershipMarker';
 import { failedOutcome, restoreEntry, type RestoreOutcome } from './restoreEntry';
+import { dropRunEventSessions } from './runEventSessions';
 import { describeOwner, type RestoreEntry, type RestoreJournal } from './restoreJournal';
 
 /** Entries a previous run left (crash, killed process, lost connection), optionally only for one server. */
@@ -139,13 +140,18 @@ export async function recoverDatabase(client: SqlClient, target: RecoveryTarget,
       const outcome = await restoreEntry(client, claimed, target.journal);
       if (outcome.status !== 'failed') {
         const dropped = await dropMarkerOf(client, marker.run).catch((err: Error) => err);
-        outcomes.push(dropped instanceof Error ? { ...outcome, message: `${outcome.message} The ownership marker could not be removed (${dropped.message}); run: ${dropMarkerStatement(database)}` } : { ...outcome, message: `${outcome.message} (Recovered for ${marker.window === 'cli' ? 'a CLI' : 'a VS Code'} comparison that is gone: process ${marker.pid}, run ${marker.run}; its marker was removed.)` });
+        const message = dropped instanceof Error ? `${outcome.message} The ownership marker could not be removed (${dropped.message}); run: ${dropMarkerStatement(database)}` : `${outcome.message} (Recovered for ${marker.window === 'cli' ? 'a CLI' : 'a VS Code'} comparison that is gone: process ${marker.pid}, run ${marker.run}; its marker was removed.)`;
+        // Its owner is gone, so nothing will drop the event sessions it left running but this recovery.
+        outcomes.push({ ...outcome, message: `${message}${await dropRunEventSessions(client, marker.run)}` });
       } else outcomes.push(outcome);
       marker = null;
       if (!target.entry || target.entry.id === claimed.id || outcome.status === 'failed') return outcomes;
     }
     // This machine's entry (no marker: its run never wrote one, or its marker was already recovered or removed).
-    if (target.entry && (await target.journal.list()).some((e) => e.id === target.entry!.id)) outcomes.push(await restoreEntry(client, target.entry, target.journal));
+    if (target.entry && (await target.journal.list()).some((e) => e.id === target.entry!.id)) {
+      const outcome = await restoreEntry(client, target.entry, target.journal);
+      outcomes.push(outcome.status === 'failed' ? outcome : { ...outcome, message: `${outcome.message}${await dropRunEventSessions(client, target.entry.id)}` });
+    }
     return outcomes;
   } finally {
     if (locked) await releaseDatabaseLock(client, database).catch(() => false);

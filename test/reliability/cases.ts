@@ -156,6 +156,10 @@ export const CLAIM_CASES = {
     'the owner process is killed (SIGKILL) while FORCED; another machine compares with --yes',
     "recovery on the other machine finds the marker's process gone, restores the marker's original DISABLED (not the FORCED it reads) and removes the marker; its own comparison then runs and ends DISABLED; the first machine's leftover journal entry is later cleared as already DISABLED",
   ),
+  deadOwnerSessions: c(
+    'the owner process is killed (SIGKILL) during its FORCED run: recovery drops the event sessions that run left',
+    "the next compare with --yes restores the marker's original, then drops exactly the killed run's log-flush session and its latency companion (named on stderr) and leaves another run's durability_lens_ session alone; no durability_lens_ session of the killed run is left",
+  ),
   otherMachineGone: c(
     'a marker left by a comparison on another machine that holds nothing',
     "recovery with --yes waits --owner-grace for that owner to take its lock back, then restores the marker's original and removes the marker; the comparison runs and ends as it started",

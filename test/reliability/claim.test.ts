@@ -182,12 +182,40 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     const outcomes = await recoverFromJournal(new FileRestoreJournal(machineA), (e) => connect(h.profile(e.database), h.secret, { role: 'monitor' }));
     assert.deepEqual(outcomes.map((o) => [o.status, o.verifiedSetting]), [['already-original', 'DISABLED']]);
     await waitUntil(() => h.server.connections === 0, 'every connection closed', 15000);
-    // A killed process cannot drop its event sessions: they are orphans, found and offered for cleanup elsewhere.
-    const left = await leftBehind(h, DB);
-    assert.equal(left.setting, 'DISABLED');
+    // A killed process cannot drop its event sessions: the recovery that judged it gone dropped them.
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
+    await assertClaimGone(machineA, machineB);
+  });
+
+  it(CLAIM_CASES.deadOwnerSessions.title, async () => {
+    h.holdWhen = forcedWorkload;
+    const first = compareOn(machineA);
+    await h.held(); // FORCED, its log-flush session running
+    const firstPid = first.child.pid!;
+    const running = h.leftoverSessions().sort();
+    assert.equal(running.length, 2, `the run's log-flush session and its latency companion: ${running.join(', ')}`);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await waitUntil(() => ![...h.engine.state.sessions.values()].some((s) => s.clientPid === firstPid), "the killed process's sessions are gone");
+    h.release();
+    // Another run's session (another terminal, window or machine) is no leftover of the killed run.
+    const other = 'durability_lens_0123456789abcdef';
     const dba = await admin();
-    for (const name of left.eventSessions) await dba.execute(`DROP EVENT SESSION [${name}] ON SERVER;`);
+    await dba.execute(`CREATE EVENT SESSION [${other}] ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
     await dba.close();
+
+    const second = compareOn(machineB);
+    assert.equal(await second.exited, 0, second.stderr());
+    const err = second.stderr();
+    assert.match(err, /is back to DISABLED \(verified\)\. \(Recovered for a CLI comparison that is gone/);
+    for (const name of running) assert.ok(err.includes(`[${name}]`), `the dropped session ${name} is named:\n${err}`);
+    assert.match(err, /event sessions? .*left running .*dropped/);
+    await waitUntil(() => h.server.connections === 0, 'every connection closed', 15000);
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [other] });
+    const cleanup = await admin();
+    await cleanup.execute(`DROP EVENT SESSION [${other}] ON SERVER;`);
+    await cleanup.close();
+    await new FileRestoreJournal(machineA).remove((await new FileRestoreJournal(machineA).list())[0]!.id);
     await assertClaimGone(machineA, machineB);
   });
 
