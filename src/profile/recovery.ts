@@ -57,12 +57,53 @@ export async function recoverFromJournal(
       client = await connectFor(entry);
       outcomes.push(...(await recoverDatabase(client, { server: entry.server, database: entry.database, journal, entry }, options)));
     } catch (err) {
-      outcomes.push(failedOutcome(entry, err));
+      outcomes.push((await droppedDatabaseOutcome(journal, connectFor, entry, err)) ?? failedOutcome(entry, err));
     } finally {
       await client?.close?.().catch(() => undefined);
     }
   }
   return outcomes;
+}
+
+/**
+ * Whether the entry's database is listed, and whether this login would see it listed if it existed: VIEW ANY DATABASE
+ * (granted to public by default) shows every database in sys.databases; without it only master, tempdb and the
+ * login's own are shown (Learn: sys.databases, Permissions; "VIEW ANY DATABASE Permission"). Azure SQL Database
+ * (EngineEdition 5, 12) lists only master and the current database, so it is never asked (serverproperty-transact-sql).
+ */
+export const DATABASE_LISTED_SQL = `SELECT CASE WHEN EXISTS (SELECT 1 FROM sys.databases WHERE name = @database_name) THEN 1 ELSE 0 END AS listed,
+       HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW ANY DATABASE') AS sees_all,
+       CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition;`;
+
+/**
+ * The entry's database could not be opened (4060: "does not exist … or this login may not open it"). Read from master:
+ * a database that is not there has no setting left to restore, and its entry would otherwise fail every start. One this
+ * login may not open, or whose absence this login could not see, stays a failure (null).
+ */
+async function droppedDatabaseOutcome(journal: RestoreJournal, connectFor: (entry: RestoreEntry) => Promise<Client>, entry: RestoreEntry, err: unknown): Promise<RestoreOutcome | null> {
+  const number = (err as { info?: { serverErrorNumber?: number }; number?: number })?.info?.serverErrorNumber ?? (err as { number?: number })?.number;
+  if (number !== 4060 || entry.database.toLowerCase() === 'master') return null;
+  let master: Client | null = null;
+  try {
+    master = await connectFor({ ...entry, database: 'master' });
+    const [row] = await master.query(DATABASE_LISTED_SQL, [{ name: 'database_name', type: 'nvarchar', value: entry.database }]);
+    if (Number(row?.listed) !== 0 || Number(row?.sees_all) !== 1 || [5, 12].includes(Number(row?.engine_edition))) return null;
+    await journal.remove(entry.id);
+  } catch {
+    return null;
+  } finally {
+    await master?.close?.().catch(() => undefined);
+  }
+  return {
+    status: 'external-change',
+    server: entry.server,
+    database: entry.database,
+    originalSetting: entry.originalSetting,
+    verifiedSetting: null,
+    journalCleared: true,
+    restoreStatement: entry.restoreStatement,
+    message: `${quoteName(entry.database)} no longer exists on ${entry.server} (sys.databases has no row for it): it has no DELAYED_DURABILITY left to restore, so the journal entry was removed (left by ${describeOwner(entry.owner)}).`,
+  };
 }
 
 export interface RecoveryTarget {

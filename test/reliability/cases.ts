@@ -168,6 +168,10 @@ export const CLAIM_CASES = {
     'a marker this version cannot read (hand-made or another tool\'s)',
     'the comparison is refused (exit 5) quoting it and giving the statement that removes it; nothing is changed and the marker is left',
   ),
+  droppedDatabase: c(
+    'a journal entry for a database that has since been dropped',
+    'compare --yes on another database of that server says the database no longer exists (sys.databases has no row for it, read from master by a login that sees every database), clears the entry and runs (exit 0), instead of failing every run with exit 6 and an ALTER for a database that is not there; an entry whose database exists but cannot be opened still fails (exit 6) and stays',
+  ),
   liveOwnerRecovery: c(
     'journal recovery from another process while the owner lives but its monitor was killed',
     'the entry is left (in-use): the owner\'s workload connection holds the run; the setting is untouched; the owner restores it itself',

@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/db/connect';
-import { FileRestoreJournal, MARKER_NAME, READ_MARKER_SQL, recoverFromJournal } from '../../src/profile';
+import { hostname } from 'node:os';
+import { FileRestoreJournal, MARKER_NAME, newRestoreEntry, READ_MARKER_SQL, recoverFromJournal } from '../../src/profile';
 import type { SqlSession } from '../../src/db/types';
 import { CLAIM_CASES } from './cases';
 import { startCompare, type CliChild } from './cliProcess';
@@ -217,6 +218,27 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     await cleanup.close();
     await new FileRestoreJournal(machineA).remove((await new FileRestoreJournal(machineA).list())[0]!.id);
     await assertClaimGone(machineA, machineB);
+  });
+
+  it(CLAIM_CASES.droppedDatabase.title, async () => {
+    // What a comparison on a test database left when it was killed, before a reset script dropped that database.
+    const journal = new FileRestoreJournal(machineA);
+    const entry = { ...newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'dropped_since', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: '' }), owner: { pid: 2 ** 30, host: hostname(), session: 'cli', startedAt: '2026-01-02T03:04:05.000Z' } };
+    await journal.put(entry);
+    const mark = h.log.length;
+    const run = compareOn(machineA);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.match(run.stderr(), /\[dropped_since\] no longer exists on 127\.0\.0\.1,\d+ \(sys\.databases has no row for it\): it has no DELAYED_DURABILITY left to restore, so the journal entry was removed/);
+    assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE \[dropped_since\]/i.test(r.text)), []);
+    assert.deepEqual(await journal.list(), []);
+    await assertEndedAsItStarted(machineA);
+
+    // A database that exists but this login may not open (4060 too) is not taken for a dropped one: it stays.
+    await journal.put({ ...entry, database: DB });
+    const blocked = await recoverFromJournal(journal, (e) => (e.database === DB ? Promise.reject(Object.assign(new Error('Cannot open database'), { number: 4060 })) : connect(h.profile(e.database), h.secret, { role: 'monitor' })));
+    assert.deepEqual(blocked.map((o) => o.status), ['failed']);
+    assert.equal((await journal.list()).length, 1);
+    await journal.remove(entry.id);
   });
 
   it(CLAIM_CASES.otherMachineGone.title, async () => {
