@@ -87,8 +87,8 @@ export class FakeVscode {
   outputLines: string[] = [];
   /** Webview panel serializers registered through window.registerWebviewPanelSerializer, by view type. */
   panelSerializers = new Map<string, unknown>();
-  /** What window.createTreeView throws (the fake draws no tree views). */
-  treeViewError: Error = new Error('the fake vscode has no tree views');
+  /** What window.createTreeView throws (the fake draws no tree views); null: a view that shows nothing. */
+  treeViewError: Error | null = new Error('the fake vscode has no tree views');
 
   module(): Record<string, unknown> {
     const self = this;
@@ -301,7 +301,8 @@ export class FakeVscode {
           return { dispose: () => void self.panelSerializers.delete(viewType) };
         },
         createTreeView: () => {
-          throw self.treeViewError;
+          if (self.treeViewError) throw self.treeViewError;
+          return { dispose: () => undefined };
         },
         createStatusBarItem: (id?: string) => {
           if (id === undefined || id === 'durabilityLens.connection') {
