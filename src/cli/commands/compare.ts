@@ -5,7 +5,7 @@ import { describePlan, DURABILITY_MODES, MAX_SESSIONS_DEFAULT, parseSessionLevel
 import { comparisonDocument, formatRatio } from '../../report';
 import { converted, declareCommand, flag, invalid, negatedFlag, numberOption, section, text, TIMER_LIMIT_SECONDS, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { CommandWorkload } from '../../profile/recording';
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
@@ -205,6 +205,10 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
     }
   } catch (err) {
     if (err instanceof SetupMarkerError) return usageError(err.message);
+    if (err instanceof QuestionInterruptedError) {
+      io.stderr(`\n${err.message}\n`); // after the question's line, which Ctrl+C does not end
+      return signalExitCode('SIGINT');
+    }
     return failureExit(io, 'compare', err);
   } finally {
     lifecycle.dispose();

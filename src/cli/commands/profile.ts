@@ -7,7 +7,7 @@ import { buildComparisonModel } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import { converted, declareCommand, flag, invalid, section, text, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { limitMessages } from '../../shared/messageFlood';
 import type { WorkloadMessage } from '../../db/types';
@@ -97,6 +97,10 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     if (run.status === 'workload-error') return EXIT.workloadError;
     return lifecycle.stoppedBy ? cancelledCode() : EXIT.ok;
   } catch (err) {
+    if (err instanceof QuestionInterruptedError) {
+      io.stderr(`\n${err.message}\n`); // after the question's line, which Ctrl+C does not end
+      return signalExitCode('SIGINT');
+    }
     if ((err as Error).name === 'AbortError') {
       io.stderr('Cancelled before anything was measured; the event session was dropped.\n');
       return cancelledCode();
