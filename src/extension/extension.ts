@@ -7,7 +7,7 @@ import type { DatabaseContextParams } from '../shared/protocol';
 import { within, type ActivatedApi, type DurabilityLensApi } from './api';
 import { PANEL_VIEW_TYPE } from '../shared/webviewProtocol';
 import { l10n, useTranslator } from './l10n';
-import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient } from './language';
+import { type LanguageService, DurabilityLanguageStatus, loadLanguageClient, neutralOutputChannel } from './language';
 import { activationTargets, featuresLoader, registerCommandStandIns, registerPanelSerializer, registerToolStandIns, type FeaturesLoader } from './deferred';
 
 let languageService: Promise<LanguageService | undefined> | undefined;
@@ -26,7 +26,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Activa
   // Runtime text (uiText.ts and the modules that use l10n.t) in the display language: package.json "l10n" bundles.
   // (vscode.l10n.t closes over this extension's id; it does not use `this`.)
   useTranslator(vscode.l10n.t);
-  const output = vscode.window.createOutputChannel('Durability Lens', { log: true });
+  // Every feature writes server- and file-provided text here: neutralised once, for all of them (language/outputChannel.ts).
+  const output = neutralOutputChannel(vscode.window.createOutputChannel('Durability Lens', { log: true }));
   const status = new DurabilityLanguageStatus();
   context.subscriptions.push(output, status);
 

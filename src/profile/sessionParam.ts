@@ -2,7 +2,8 @@
 // range) names a variable it uses undeclared; a concurrency sweep fills it with the session number 1..N as a typed
 // int parameter (sp_executesql), never by editing the text and never from @@SPID (which differs per run).
 import type { WorkloadBatch } from '../db/types';
-import { SetupMarkerError } from './setupMarkers';
+import { lex, TokenKind } from '../tsql';
+import { lineComments, SetupMarkerError } from './setupMarkers';
 
 export const SESSION_PARAM_MARKER = 'durability-lens: session-param';
 
@@ -11,14 +12,20 @@ const MARKER_LINE = /^\s*--\s*durability-lens:\s*session-param\b(.*)$/i;
 const VARIABLE = /^@[A-Za-z_][A-Za-z0-9_@#$]*$/;
 
 /**
- * The variable named by the marker (e.g. '@session'), or null when no batch has one. A malformed marker, or two
+ * The variable named by the marker (e.g. '@session'), or null when no batch has one. The marker is a line comment
+ * alone on its line that stands in code: the same text inside a block comment, a string literal or a quoted identifier
+ * is text (commented-out code or a dynamic SQL string must not change how the script runs). A malformed marker, or two
  * markers naming different variables, is a SetupMarkerError naming the document line.
  */
 export function sessionParamOf(batches: readonly WorkloadBatch[]): string | null {
   let found: { name: string; line: number } | null = null;
   for (const batch of batches) {
+    const comments = lineComments(batch.text);
+    let offset = 0;
     batch.text.split('\n').forEach((raw, i) => {
-      const m = MARKER_LINE.exec(raw.replace(/\r$/, ''));
+      const start = offset + raw.length - raw.trimStart().length;
+      offset += raw.length + 1;
+      const m = comments.has(start) ? MARKER_LINE.exec(raw.replace(/\r$/, '')) : null;
       if (!m) return;
       const line = batch.firstLine + i + 1;
       const name = m[1]!.trim();
@@ -43,12 +50,18 @@ export function sessionParamOf(batches: readonly WorkloadBatch[]): string | null
 export function withSessionParam<B extends WorkloadBatch>(batches: readonly B[], variable: string | null, sessionNumber: number): B[] {
   if (variable === null) return [...batches];
   const parameter = { name: variable.slice(1), type: 'int' as const, value: sessionNumber };
-  const uses = variableUse(variable);
-  return batches.map((b) => (uses.test(b.text) ? { ...b, parameters: [...(b.parameters ?? []), parameter] } : { ...b }));
+  return batches.map((b) => (usesVariable(b.text, variable) ? { ...b, parameters: [...(b.parameters ?? []), parameter] } : { ...b }));
 }
 
-/** The variable as a whole word (not @session2, not @@session), case-insensitive like T-SQL variable names. */
-function variableUse(variable: string): RegExp {
-  const escaped = variable.replace(/[$#@]/g, (c) => `\\${c}`);
-  return new RegExp(`(?<![@A-Za-z0-9_#$])${escaped}(?![A-Za-z0-9_@#$])`, 'i');
+/**
+ * Whether the batch's code names the variable (a Variable token, not @session2 nor @@session), case-insensitive like
+ * T-SQL variable names; the name in a comment or a string literal is no use, and such a batch stays a plain batch.
+ */
+function usesVariable(text: string, variable: string): boolean {
+  const tokens = lex(text);
+  const wanted = variable.toLowerCase();
+  for (let i = 0; i < tokens.count; i++) {
+    if (tokens.kinds[i] === TokenKind.Variable && text.slice(tokens.starts[i], tokens.ends[i]).toLowerCase() === wanted) return true;
+  }
+  return false;
 }

@@ -21,9 +21,9 @@ const LINE_BREAK = /(\r\n|\r|\n)/;
  * The line comments of `text` that stand in code, by start offset, from the T-SQL lexer: a `--` inside a block
  * comment (T-SQL nests them), a string or a quoted identifier is no comment there. A marker in a commented-out block
  * or inside a string is text, not a marker (an attack found a commented-out setup section with a DROP TABLE running
- * as setup).
+ * as setup). The session-param marker (sessionParam.ts) is read the same way.
  */
-function lineComments(text: string): Map<number, string> {
+export function lineComments(text: string): Map<number, string> {
   const { comments } = lex(text);
   const byStart = new Map<number, string>();
   for (let i = 0; i < comments.count; i++) {

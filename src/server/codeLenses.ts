@@ -3,11 +3,13 @@
 // "Profile EXEC…" and "Compare durability…" on every CREATE/ALTER PROCEDURE (procedureLenses) with its parameter list.
 // Inside a routine's batch no lens runs the batch (that would run its CREATE/ALTER, redeploying it, and measure the DDL):
 // a loop in a procedure body gets "Profile this loop via EXEC p…" (the procedure lens's flow), COMMITs there get none.
+// A routine's name is the file's: in a title, which renders `$(icon)` syntax, it shows as written (iconLabelField).
 // At most MAX_LENSES per document: an 8 MB script of COMMITs would otherwise send hundreds of MB of lens JSON.
 import type { CodeLens } from 'vscode-languageserver/node';
 import { Commands, type ProfileTarget } from '../shared/commands';
 import { procedureTargetOf, type ProcedureTarget } from '../shared/procedureTarget';
 import type { Analysis, Range } from '../tsql/types';
+import { iconLabelField } from '../shared/visibleText';
 
 /** Lenses per document; the rest are counted in the summary diagnostic (see diagnostics.ts). */
 export const MAX_LENSES = 500;
@@ -81,7 +83,7 @@ function procedureLenses(analysis: Analysis, uri: string, version: number, room:
     const target: ProcedureTarget = procedureTargetOf(routine, uri, version);
     const at = { start: routine.range.start, end: routine.range.start };
     const suffix = signature.parameters.length > 0 ? '…' : '';
-    lenses.push({ range: at, command: { title: `Profile EXEC ${routine.name}${suffix}`, command: Commands.profileProcedure, arguments: [target] } });
+    lenses.push({ range: at, command: { title: `Profile EXEC ${iconLabelField(routine.name)}${suffix}`, command: Commands.profileProcedure, arguments: [target] } });
     lenses.push({ range: at, command: { title: `Compare durability${suffix}`, command: Commands.compareProcedure, arguments: [target] } });
   }
   return lenses;
@@ -108,7 +110,7 @@ function batchLenses(analysis: Analysis, uri: string, version: number): CodeLens
       if (!callable(routine)) continue;
       const suffix = routine.signature!.parameters.length > 0 ? '…' : '';
       const procedure: ProcedureTarget = procedureTargetOf(routine, uri, version);
-      lenses.push({ range: at, command: { title: `Profile this loop via EXEC ${routine.name}${suffix}`, command: Commands.profileProcedure, arguments: [procedure] } });
+      lenses.push({ range: at, command: { title: `Profile this loop via EXEC ${iconLabelField(routine.name)}${suffix}`, command: Commands.profileProcedure, arguments: [procedure] } });
       continue;
     }
     const target: ProfileTarget = { uri, version, batchIndex: index, batchRange: batch.range, repeat: batch.repeat, commit: null };

@@ -37,3 +37,60 @@ const LINE_BREAKS = /[\n\u2028\u2029]/g;
 export function oneLineField(text: string): string {
   return withVisibleControls(text).replace(LINE_BREAKS, visibleEscape);
 }
+
+/**
+ * Longest line of a log entry: PRINT's own limit is 8,000 characters (Learn, "PRINT (Transact-SQL)"), so a whole
+ * message and our prefix fit; longer lines are cut with a count, where an editor would stop rendering them anyway.
+ */
+export const MAX_LOG_LINE = 8_192;
+/** Indent of an entry's continuation lines: only the first line of an entry starts where the log's timestamp does. */
+export const LOG_CONTINUATION = '    ';
+
+/**
+ * One entry of a log (the Output channel) holding server-, file- or setting-provided text (PRINT, an error message, a
+ * name): active characters written as visible escape text (a lone CR would rewrite the line, a bidi override reorder
+ * it, ESC start a sequence that shows as garbage); CRLF read as one line break; every line after the first indented,
+ * so no text of the server can start a line that reads as an entry of its own ("2026-11-28 … [info] Restored …");
+ * each line at most MAX_LOG_LINE characters.
+ */
+export function logEntryText(text: string): string {
+  return withVisibleControls(text.replace(/\r\n/g, '\n'))
+    .replace(/[\u2028\u2029]/g, visibleEscape)
+    .split('\n')
+    .map((line, i) => (i === 0 ? '' : line === '' ? '' : LOG_CONTINUATION) + capped(line))
+    .join('\n');
+}
+
+function capped(line: string): string {
+  if (line.length <= MAX_LOG_LINE) return line;
+  // Never split a surrogate pair.
+  const cut = /[\ud800-\udbff]/.test(line[MAX_LOG_LINE - 1]!) ? MAX_LOG_LINE - 1 : MAX_LOG_LINE;
+  return `${line.slice(0, cut)}… (${line.length - cut} more characters not shown)`;
+}
+
+/**
+ * VS Code's theme-icon syntax: `$(name)` or `$(name~modifier)` (src/vs/base/common/themables.ts: iconNameExpression
+ * `[A-Za-z0-9-]+`, iconModifierExpression `~[A-Za-z]+`). Labels that render it — per the API reference (vscode.d.ts):
+ * QuickPickItem label, description and detail, StatusBarItem and LanguageStatusItem text, ProgressLocation.Window's
+ * label, MarkdownString with supportThemeIcons; and a code lens's title (the editor's CodeLensContentWidget renders it
+ * with renderLabelWithIcons). Tree item string labels and descriptions, notification messages and notification
+ * progress titles show it as text.
+ */
+const THEME_ICON_START = /\$\((?=[A-Za-z0-9-]+(?:~[A-Za-z]+)?\))/g;
+
+/**
+ * `text` with every theme-icon reference escaped as VS Code's escapeIcons does — a backslash before `$(` — which
+ * renderLabelWithIcons (src/vs/base/browser/ui/iconLabel/iconLabels.ts) shows as the text `$(name)`. Unlike
+ * escapeIcons, an already escaped `\$(name)` gets a backslash too, so the field shows exactly as written.
+ */
+export function escapeThemeIcons(text: string): string {
+  return text.replace(THEME_ICON_START, '\\$(');
+}
+
+/**
+ * One server-, file- or setting-provided field (a database, routine or profile name, a file path) inside a label that
+ * renders theme icons: on its line (oneLineField) and with no `$(name)` turning into an icon.
+ */
+export function iconLabelField(text: string): string {
+  return escapeThemeIcons(oneLineField(text));
+}

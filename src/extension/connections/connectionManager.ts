@@ -15,6 +15,7 @@ import { currentRunSettings } from '../runOptions';
 import { connectionFailureText, preflightSummary, restorePrompt } from '../uiText';
 import { askToTrustCertificate, confirmClearTextLogin, encryptionStatus, mayOfferCertificateTrust, TRUST_CERTIFICATE_ACTION } from './certificateTrust';
 import { l10n } from '../l10n';
+import { iconLabelField } from '../../shared/visibleText';
 
 /**
  * Databases this login can open (Learn: sys-databases-transact-sql; HAS_DBACCESS: has-dbaccess-transact-sql).
@@ -101,7 +102,7 @@ export class ConnectionManager implements vscode.Disposable {
       this.statusItem.command = ConnectionCommands.connect;
       return;
     }
-    this.statusItem.text = `$(database) ${describeStoredServer(a.profile)} · ${a.database} · ${a.delayedDurability ?? l10n.t('DELAYED_DURABILITY unknown')}`;
+    this.statusItem.text = `$(database) ${iconLabelField(describeStoredServer(a.profile))} · ${iconLabelField(a.database)} · ${a.delayedDurability ?? l10n.t('DELAYED_DURABILITY unknown')}`;
     this.statusItem.tooltip = l10n.t(`Durability Lens: connection "{0}". DELAYED_DURABILITY of {1} is {2}. Click to switch database or connection.`, a.profile.name, a.database, a.delayedDurability ?? l10n.t('unknown'));
     this.statusItem.command = STATUS_BAR_COMMAND;
   }
@@ -117,7 +118,7 @@ export class ConnectionManager implements vscode.Disposable {
     const { profiles, problems } = this.store.read();
     for (const p of problems) this.output.warn(`durabilityLens.connections: ${p}`);
     type Item = vscode.QuickPickItem & { profile?: StoredProfile };
-    const items: Item[] = profiles.map((p) => ({ label: p.name, description: `${describeStoredServer(p)} · ${p.database}`, detail: p.development ? l10n.t('development database (no confirmation before comparisons)') : undefined, profile: p }));
+    const items: Item[] = profiles.map((p) => ({ label: iconLabelField(p.name), description: `${iconLabelField(describeStoredServer(p))} · ${iconLabelField(p.database)}`, detail: p.development ? l10n.t('development database (no confirmation before comparisons)') : undefined, profile: p }));
     items.push({ label: l10n.t('$(add) Add Connection…') });
     const picked = await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true });
     if (!picked) return undefined;
@@ -271,11 +272,12 @@ export class ConnectionManager implements vscode.Disposable {
     } finally {
       await session?.close().catch(() => undefined);
     }
+    // The server's names as written in the list (iconLabelField), each item keeping the name itself.
     const picked = names.length > 0
-      ? await vscode.window.showQuickPick(names.map((n) => ({ label: n, description: n === a.database ? l10n.t('current') : undefined })), { placeHolder: l10n.t(`Database on {0}`, describeStoredServer(a.profile)) })
-      : await vscode.window.showInputBox({ prompt: l10n.t('Database name (the list of databases could not be read)'), value: a.database }).then((v) => (v ? { label: v } : undefined));
-    if (!picked || picked.label === a.database) return;
-    await this.connectWith(a.profile, picked.label);
+      ? await vscode.window.showQuickPick(names.map((n) => ({ label: iconLabelField(n), description: n === a.database ? l10n.t('current') : undefined, name: n })), { placeHolder: l10n.t(`Database on {0}`, describeStoredServer(a.profile)) })
+      : await vscode.window.showInputBox({ prompt: l10n.t('Database name (the list of databases could not be read)'), value: a.database }).then((v) => (v ? { name: v } : undefined));
+    if (!picked || picked.name === a.database) return;
+    await this.connectWith(a.profile, picked.name);
   }
 
   async connectionMenu(): Promise<void> {

@@ -5,6 +5,7 @@ import { buildVerdict } from '../../report/verdict';
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { ComparisonContext } from '../panel';
 import { l10n } from '../l10n';
+import { iconLabelField } from '../../shared/visibleText';
 
 export const HISTORY_KEY = 'durabilityLens.runHistory';
 
@@ -57,12 +58,14 @@ export function describeEntry(e: HistoryEntry): { label: string; description: st
       headline = null; // an older entry's model may lack what the verdict reads: the entry still opens
     }
   }
+  // A quick pick renders $(icon) syntax: the file's, server's and database's names show as written (iconLabelField).
+  const [named, server, database] = [file ?? e.database, e.server, e.database].map((n) => (n === null ? null : iconLabelField(n)));
   return {
-    label: `${kind}: ${[file ?? e.database ?? l10n.t('unknown database'), modes].filter((x) => x).join(' · ')}`,
+    label: `${kind}: ${[named ?? l10n.t('unknown database'), modes].filter((x) => x).join(' · ')}`,
     description: `${headline ? `${headline} · ` : ''}${when}`,
     detail: e.panel.standInLabel
-      ? l10n.t('{0} — database {1} — {2} (stand-in figures)', e.server ?? l10n.t('unknown server'), e.database ?? l10n.t('unknown'), e.status)
-      : l10n.t('{0} — database {1} — {2}', e.server ?? l10n.t('unknown server'), e.database ?? l10n.t('unknown'), e.status),
+      ? l10n.t('{0} — database {1} — {2} (stand-in figures)', server ?? l10n.t('unknown server'), database ?? l10n.t('unknown'), e.status)
+      : l10n.t('{0} — database {1} — {2}', server ?? l10n.t('unknown server'), database ?? l10n.t('unknown'), e.status),
   };
 }
 

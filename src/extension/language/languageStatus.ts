@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { Commands } from '../../shared/commands';
 import type { DatabaseContextParams } from '../../shared/protocol';
 import { l10n } from '../l10n';
+import { inertLinks } from '../../shared/notificationText';
+import { iconLabelField } from '../../shared/visibleText';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -48,8 +50,9 @@ export class DurabilityLanguageStatus implements vscode.Disposable {
   }
 
   private render(): void {
+    // The detail renders `$(icon)` syntax and `[label](command:…)` links: the server's name is neither.
     const where = this.database
-      ? `${this.database.database}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
+      ? `${inertLinks(iconLabelField(this.database.database))}: DELAYED_DURABILITY = ${this.database.delayedDurability}`
       : l10n.t('no database connected');
     const shown = stateText(this.state);
     this.item.busy = this.state === 'starting';

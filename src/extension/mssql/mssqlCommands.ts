@@ -10,6 +10,7 @@ import type { ConnectionManager, ConnectionStore } from '../connections';
 import { callMssql, detectMssql, MIN_SHARING_VERSION, MSSQL_EXTENSION_ID, MssqlCommands, MssqlSharingError, type MssqlPresence } from './mssqlApi';
 import { fromMssqlConnectionString, fromMssqlProfile, ntlmProfileOf, type ServerPart, type SharedConnection } from './sharedConnection';
 import { l10n } from '../l10n';
+import { iconLabelField } from '../../shared/visibleText';
 
 export interface MssqlCommandDeps {
   store: ConnectionStore;
@@ -108,7 +109,8 @@ export class MssqlConnectionFlow {
       await this.fallback(await vscode.window.showInformationMessage(text, ADD()));
       return false;
     }
-    const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: p.label, detail: p.detail, id: p.id })), { placeHolder: l10n.t('Use which mssql connection in Durability Lens?'), ignoreFocusOut: true });
+    // mssql's names (its settings) as written: a quick pick renders $(icon) syntax.
+    const picked = await vscode.window.showQuickPick(profiles.map((p) => ({ label: iconLabelField(p.label), detail: iconLabelField(p.detail), id: p.id })), { placeHolder: l10n.t('Use which mssql connection in Durability Lens?'), ignoreFocusOut: true });
     if (!picked) return false;
     return this.useConnection(picked.id, presence);
   }

@@ -11,6 +11,7 @@ import { showAndKeep } from '../history';
 import { runSettingsForRun } from '../runOptions';
 import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
 import { l10n } from '../l10n';
+import { iconLabelField } from '../../shared/visibleText';
 
 interface RunningTrace {
   session: LogFlushSession;
@@ -118,7 +119,7 @@ export class AdhocTrace extends StatusBarCapture {
   private render(): void {
     const r = this.running;
     this.showStatus(r && {
-      text: l10n.t('$(record) Log-flush trace: {0}', r.database),
+      text: l10n.t('$(record) Log-flush trace: {0}', iconLabelField(r.database)), // the status bar renders $(icon) syntax
       tooltip: l10n.t(`Durability Lens is tracing log flushes of {0} on {1} (event session {2}). Click to stop and show.`, r.database, r.server, r.session.name),
     });
   }

@@ -10,6 +10,7 @@ import { showAndKeep } from '../history';
 import { coreRunOptions, runSettingsForRun } from '../runOptions';
 import { type CaptureDeps, StatusBarCapture } from './statusBarCapture';
 import { l10n } from '../l10n';
+import { iconLabelField } from '../../shared/visibleText';
 
 interface Running {
   stop: AbortController;
@@ -129,10 +130,11 @@ export class RecordingWindow extends StatusBarCapture {
   private render(): void {
     const r = this.running;
     const time = r ? elapsedText(this.now() - r.startedAt) : '';
+    const database = iconLabelField(r?.database ?? ''); // the status bar renders $(icon) syntax: the name shows as written
     this.showStatus(r && {
       text: r.flushes === null
-        ? l10n.t('$(record) Recording {0} {1}', r.database, time)
-        : r.flushes === 1 ? l10n.t('$(record) Recording {0} {1} · 1 flush', r.database, time) : l10n.t('$(record) Recording {0} {1} · {2} flushes', r.database, time, r.flushes),
+        ? l10n.t('$(record) Recording {0} {1}', database, time)
+        : r.flushes === 1 ? l10n.t('$(record) Recording {0} {1} · 1 flush', database, time) : l10n.t('$(record) Recording {0} {1} · {2} flushes', database, time, r.flushes),
       tooltip: l10n.t(`Durability Lens is recording {0} on {1}: server waits are server-wide, file IO and log flushes cover the whole database. Click to stop and show.`, r.database, r.server),
     });
   }

@@ -16,7 +16,7 @@ import { TOP_LOG_COMMAND_TITLES, TOP_LOG_LOADED_CONTEXT, TOP_LOG_VIEW, TopLogCom
 import { findStatement } from './locate';
 import { adHocText, serverTextHeader, type ServerDefinitions } from './serverDefinition';
 import { findWorkspaceDefinitions } from './workspaceRoutines';
-import { oneLineField } from '../../shared/visibleText';
+import { iconLabelField, oneLineField } from '../../shared/visibleText';
 import { inertLinks } from '../../shared/notificationText';
 import { l10n } from '../l10n';
 
@@ -171,7 +171,8 @@ export class HeaviestLogWriters implements vscode.TreeDataProvider<TopLogElement
       return;
     }
     const label = oneLineField(row.objectLabel);
-    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t(`Looking for {0} in the workspace…`, label) }, (_p, token) =>
+    // The Window progress label renders $(icon) syntax (notifications do not): there the name is escaped.
+    const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: l10n.t(`Looking for {0} in the workspace…`, iconLabelField(row.objectLabel)) }, (_p, token) =>
       findWorkspaceDefinitions(row.object!.schema, row.object!.name!, row.text, token));
     const def = found[0];
     if (!def) {

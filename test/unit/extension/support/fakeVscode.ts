@@ -40,6 +40,8 @@ export class FakeVscode {
   clipboard = '';
   diagnostics = new Map<string, { message: string; line: number }[]>();
   progress: string[] = [];
+  /** Titles of the progress shown through window.withProgress, in order. */
+  progressTitles: string[] = [];
   /** The user presses the notification's Cancel when a progress message matches (then the pattern is cleared). */
   cancelWhenProgress: RegExp | null = null;
   private contentProvider: { provideTextDocumentContent(uri: unknown): string } | null = null;
@@ -344,7 +346,8 @@ export class FakeVscode {
           return answer ? answer(await items) : undefined;
         },
         showInputBox: async () => self.inputAnswers.shift(),
-        withProgress: async (_options: unknown, task: (p: { report(v: { message?: string }): void }, t: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) => {
+        withProgress: async (options: { title?: string }, task: (p: { report(v: { message?: string }): void }, t: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) => {
+          if (options.title !== undefined) self.progressTitles.push(options.title);
           const listeners: (() => void)[] = [];
           const report = (v: { message?: string }) => {
             if (!v.message) return;
@@ -367,6 +370,7 @@ export class FakeVscode {
     this.quickPickAnswers = [];
     this.inputAnswers = [];
     this.progress = [];
+    this.progressTitles = [];
     this.cancelWhenProgress = null;
     this.quickPickPlaceholders = [];
     this.saveAnswers = [];
