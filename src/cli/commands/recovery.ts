@@ -24,6 +24,7 @@ import {
   type RestoreOutcome,
 } from '../../profile';
 import type { CliIO } from '../io';
+import { terminalField } from '../terminalText';
 
 /** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
 export type AskYesNo = (question: string) => Promise<boolean> | null;
@@ -98,6 +99,9 @@ export async function recoverPending(
   options: RecoveryPromptOptions = { yes: false },
 ): Promise<RecoveryVerdict> {
   const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs };
+  for (const file of (await journal.unreadableFiles?.()) ?? []) {
+    io.stderr(`The restore journal holds a file that is not a readable entry (left untouched): ${terminalField(file)}. If it was a comparison's, its database may still be changed: check delayed_durability_desc in sys.databases, then delete the file.\n`);
+  }
   const pending = await pendingRestores(journal, source.serverLabel);
   let verdict: RecoveryVerdict = 'clear';
   if (pending.length > 0) {

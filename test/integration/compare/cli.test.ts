@@ -111,6 +111,23 @@ describe('integration: profile/compare CLI', function () {
     await journal.remove((await journal.list())[0]!.id);
   });
 
+  it('a journal entry file that cannot be read (truncated) is reported at start and left untouched, not skipped in silence', async () => {
+    const folder = join(dir, 'journal.json');
+    await new FileRestoreJournal(folder).list(); // the folder exists
+    const truncated = join(folder, '22222222-2222-4333-8444-555555555555.json');
+    await writeFile(truncated, '{\n  "schemaVersion": 2,\n  "id": "22222222-2222-4333-8444-555555555555",\n  "database": "lab",\n  "originalSett');
+    try {
+      const code = await runCli(['profile', ...args()], io());
+      assert.equal(code, EXIT.ok, err.join(''));
+      const text = err.join('');
+      assert.ok(text.includes(`The restore journal holds a file that is not a readable entry (left untouched): ${truncated}`), text);
+      assert.match(text, /If it was a comparison's, its database may still be changed: check delayed_durability_desc in sys\.databases/);
+      assert.equal(await readFile(truncated, 'utf8').then((t) => t.endsWith('"originalSett')), true, 'left as it was');
+    } finally {
+      await rm(truncated, { force: true });
+    }
+  });
+
   it('Ctrl+C at the journal-recovery question exits 130 saying nothing was restored or changed, and keeps the entry', async function () {
     t.standinOnly(this, 'sets the database FORCED inside the stand-in, as a killed comparison would');
     const journal = new FileRestoreJournal(join(dir, 'journal.json'));
