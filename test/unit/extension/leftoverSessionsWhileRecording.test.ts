@@ -54,11 +54,6 @@ describe('leftover event sessions while this window records (features wired, fak
       secrets: fake.secretStorage(),
       asAbsolutePath: (p: string) => path.resolve(__dirname, '../../..', p),
     });
-    // Providers and views the fake does not draw: registered, never asked.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const vscode = require('vscode') as Record<string, Record<string, unknown>>;
-    const none = () => ({ dispose: () => undefined });
-    for (const [ns, fn] of [['languages', 'registerCodeLensProvider'], ['workspace', 'registerTextDocumentContentProvider']] as const) vscode[ns]![fn] ??= none;
     const lines: string[] = [];
     features = module().activateFeatures(context as never, { output: fakeOutput(lines) as never, setDatabaseContext: async () => undefined });
     fake.quickPickAnswers.push((items) => items.find((i) => i.label === 'standin'));

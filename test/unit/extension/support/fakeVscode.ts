@@ -227,6 +227,7 @@ export class FakeVscode {
           return item;
         },
         registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
+        registerCodeLensProvider: () => ({ dispose() {} }), // registered by the wired features; no test asks it yet
         registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
         createDiagnosticCollection: () => ({
           set: (uri: { toString(): string }, list: Diagnostic[]) => self.diagnostics.set(uri.toString(), list.map((d) => ({ message: d.message, line: d.range.start.line }))),
