@@ -33,6 +33,8 @@ export interface RecoveryOptions {
   onWait?: ((message: string) => void) | undefined;
   /** Liveness checks (tests play a second machine). */
   assess?: AssessOptions | undefined;
+  /** The command was told to stop (a signal): a wait for an owner ends at once and its claim is left alone. */
+  signal?: AbortSignal | undefined;
 }
 
 type Client = SqlClient & { close?: () => Promise<void> };
@@ -228,7 +230,9 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
   const deadline = Date.now() + grace;
   if (grace > 0) options.onWait?.(`${describeClaim(database, marker)}. ${owner.reason} Waiting up to ${Math.round(grace / 1000)} s for it to take its lock back before treating it as gone…`);
   const poll = Math.max(10, Math.min(1000, Math.floor(grace / 10)));
+  const stopped: OwnerAssessment = { state: 'unknown', reason: 'The wait for its owner was stopped (this command was told to stop) before the grace period ended.' };
   for (;;) {
+    if (options.signal?.aborted) return { marker: marker.run, owner: stopped, locked: false };
     if (Date.now() >= deadline) {
       const lock = await tryLockDatabase(client, database);
       if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
@@ -238,7 +242,8 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
       if ((await runLockHeld(client, marker.run)) === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: true };
       return { marker: run, owner: { state: 'gone', reason: `It held nothing on the server for ${Math.round(grace / 1000)} s.` }, locked: true };
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(poll, Math.max(1, deadline - Date.now())))); // poll the server until the deadline
+    await pause(Math.min(poll, Math.max(1, deadline - Date.now())), options.signal); // poll the server until the deadline
+    if (options.signal?.aborted) return { marker: marker.run, owner: stopped, locked: false };
     const lock = await tryLockDatabase(client, database);
     if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
     const now = await readMarker(client);
@@ -248,4 +253,17 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
     if (run !== marker.run) return { marker: run, owner, locked: false };
     if (held === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: false };
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -164,6 +164,10 @@ export const CLAIM_CASES = {
     'a marker left by a comparison on another machine that holds nothing',
     "recovery with --yes waits --owner-grace for that owner to take its lock back, then restores the marker's original and removes the marker; the comparison runs and ends as it started",
   ),
+  stopDuringOwnerGrace: c(
+    "SIGINT while recovery waits for another machine's owner to come back",
+    "the wait ends at once: that claim is left alone (marker and FORCED kept, with the statements to run), no comparison starts, and the process exits 130 saying so — not after the rest of --owner-grace with the claim restored and a false \"Nothing was changed\" (exit 3)",
+  ),
   unreadableMarker: c(
     'a marker this version cannot read (hand-made or another tool\'s)',
     'the comparison is refused (exit 5) quoting it and giving the statement that removes it; nothing is changed and the marker is left',

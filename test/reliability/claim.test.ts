@@ -258,6 +258,31 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     await assertEndedAsItStarted(machineB);
   });
 
+  it(CLAIM_CASES.stopDuringOwnerGrace.title, async () => {
+    const dba = await admin();
+    const left = { v: 1, run: '1c9a3d2f-4e5b-4c6d-9e8f-8091a2b3c4d5', host: 'BUILD-8', pid: 4343, window: 'cli', since: '2026-01-02T03:04:05.000Z', original: 'DISABLED', applied: 'FORCED' };
+    await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = @v;`, [{ name: 'v', type: 'nvarchar', value: JSON.stringify(left) }]);
+    await dba.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`);
+    await dba.close();
+    const mark = h.log.length;
+    const run = compareOn(machineB, ['--owner-grace', '120']);
+    await run.waitFor(/Waiting up to 120 s for it to take its lock back/);
+    run.child.kill('SIGINT');
+    assert.equal(await run.exited, 130, run.stderr());
+    const err = run.stderr();
+    assert.match(err, /\[rel_claim\] was left alone: .*The wait for its owner was stopped/);
+    assert.match(err, /Stopped by SIGINT before the comparison started: it changed nothing/);
+    assert.doesNotMatch(err, /Nothing was changed on the server|is back to DISABLED/);
+    assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE|sp_dropextendedproperty|sp_addextendedproperty/i.test(r.text)), [], 'nothing was changed after the stop');
+    assert.equal(h.setting(DB), 'FORCED');
+    assert.deepEqual(JSON.parse((await markerNow())!), left);
+    const cleanup = await admin();
+    await cleanup.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;`);
+    await cleanup.execute(`EXEC sys.sp_dropextendedproperty @name = N'${MARKER_NAME}';`);
+    await cleanup.close();
+    await assertEndedAsItStarted(machineB);
+  });
+
   it(CLAIM_CASES.unreadableMarker.title, async () => {
     const dba = await admin();
     await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = N'not json \u001b[2J';`);

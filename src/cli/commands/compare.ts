@@ -100,8 +100,13 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
   const lifecycle = runLifecycle(io, { journal });
   const { signal } = lifecycle;
   try {
-    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: o.ownerGraceMs ?? undefined });
+    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: o.ownerGraceMs ?? undefined, signal });
     if (recovery === 'failed') return EXIT.restoreFailed;
+    if (lifecycle.stoppedBy) {
+      // A signal during the recovery (its wait for an owner ends at once): the comparison never starts.
+      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the comparison started: it changed nothing on ${profile.database} (what the recovery did is above).\n`);
+      return signalExitCode(lifecycle.stoppedBy);
+    }
     if (recovery === 'declined' && (await pendingRestores(journal, source.serverLabel)).some((e) => e.database.toLowerCase() === profile.database.toLowerCase())) {
       // Its setting may be that run's leftover: a comparison now would take it for the original.
       io.stderr(`Refused: ${profile.database} still has an unfinished restore in the journal; restore it first (re-run with --yes). Nothing was changed.\n`);

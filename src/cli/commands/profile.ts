@@ -67,7 +67,11 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   const { signal } = lifecycle;
   const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
-    if ((await recoverPending(io, journal, profile, secret, source, { yes: o.yes, ask: io.ask })) === 'failed') return EXIT.restoreFailed;
+    if ((await recoverPending(io, journal, profile, secret, source, { yes: o.yes, ask: io.ask, signal })) === 'failed') return EXIT.restoreFailed;
+    if (lifecycle.stoppedBy) {
+      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the run started: nothing was run (what the recovery did is above).\n`);
+      return cancelledCode();
+    }
     // Said before anything runs: the flag makes the script's statements run several times.
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const run = await profileRun({

@@ -51,6 +51,8 @@ export interface RecoveryPromptOptions {
   ownerGraceMs?: number | undefined;
   /** Also look for an ownership marker on the command's own database (compare: it is about to change it). */
   checkMarker?: boolean;
+  /** The command's stop signal: a wait for another machine's owner ends when it aborts (that claim is left alone). */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function recoverPending(
   source: ConnectionSource,
   options: RecoveryPromptOptions = { yes: false },
 ): Promise<RecoveryVerdict> {
-  const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs };
+  const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs, signal: options.signal };
   for (const file of (await journal.unreadableFiles?.()) ?? []) {
     io.stderr(`The restore journal holds a file that is not a readable entry (left untouched): ${terminalField(file)}. If it was a comparison's, its database may still be changed: check delayed_durability_desc in sys.databases, then delete the file.\n`);
   }
