@@ -71,7 +71,9 @@ export function activateFeatures(context: vscode.ExtensionContext, { output, set
       return Promise.resolve();
     }
     const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
-    return offerOrphanCleanup({ source, scope, liveNames: trace.sessionName ? [trace.sessionName] : [], output, reportNone, ledger }).then(() => undefined);
+    // This window's running captures: the ad-hoc trace and the recording window (their companions go with them).
+    const liveNames = [trace.sessionName, recording.sessionName].filter((n): n is string => n !== null);
+    return offerOrphanCleanup({ source, scope, liveNames, output, reportNone, ledger }).then(() => undefined);
   };
   context.subscriptions.push(
     connections,

@@ -10,6 +10,7 @@ import { DurabilityChangeError, OwnershipLostError, type DurabilityGuard } from 
 import type { ComparisonPlan } from './plan';
 import { measureRun, ProfileCancelledError, throwIfAborted, type TargetDatabase } from './measureRun';
 import { progress } from './runContext';
+import { eventSessionOfRun } from './runEventSessions';
 import { runSetup } from './setupRun';
 import { STATEMENTS_OFF_IN_COMPARISON } from './statementRun';
 
@@ -178,7 +179,8 @@ export class ComparisonSchedule {
         executor: input.executor,
         // No per-statement trace in a comparison: it adds work to every statement and would blur the elapsed
         // times being compared (profile the script for per-statement figures).
-        xe: { ...input.xe, statements: false, statementsOffReason: STATEMENTS_OFF_IN_COMPARISON },
+        // Named after the run (unless the caller named it): recovery drops what a killed process left (runEventSessions.ts).
+        xe: { ...input.xe, sessionName: input.xe?.sessionName ?? this.runSessionName(), statements: false, statementsOffReason: STATEMENTS_OFF_IN_COMPARISON },
         signal: input.signal,
         // Every event of the run says which run it is (the progress notification and panel show it).
         onProgress: onProgress && ((e: ProgressEvent) => onProgress({ ...e, run: label })),
@@ -193,6 +195,11 @@ export class ComparisonSchedule {
       planned.level !== null ? input.measured : input.measuredSerial,
       { mode: planned.mode, repetition, warmup: planned.warmup, setupBatchCount: input.setup.length },
     ));
+  }
+
+  private runSessionName(): string | undefined {
+    const run = this.input.guard.journalEntry?.id;
+    return run === undefined ? undefined : eventSessionOfRun(run);
   }
 
   /** A cancelled run stops the comparison; a workload error stops it only when it ended the run. */

@@ -12,6 +12,7 @@ import { alterDurabilitySql } from './durabilitySetting';
 import { assessOwner, OWNER_GRACE_MS, ownedRefusal, runLockHeld, type AssessOptions, type OwnerAssessment } from './ownerLiveness';
 import { describeClaim, dropMarkerOf, dropMarkerStatement, isUnreadable, readMarker, type OwnershipMarker } from './ownershipMarker';
 import { failedOutcome, restoreEntry, type RestoreOutcome } from './restoreEntry';
+import { dropRunEventSessions } from './runEventSessions';
 import { describeOwner, type RestoreEntry, type RestoreJournal } from './restoreJournal';
 
 /** Entries a previous run left (crash, killed process, lost connection), optionally only for one server. */
@@ -32,6 +33,8 @@ export interface RecoveryOptions {
   onWait?: ((message: string) => void) | undefined;
   /** Liveness checks (tests play a second machine). */
   assess?: AssessOptions | undefined;
+  /** The command was told to stop (a signal): a wait for an owner ends at once and its claim is left alone. */
+  signal?: AbortSignal | undefined;
 }
 
 type Client = SqlClient & { close?: () => Promise<void> };
@@ -56,12 +59,53 @@ export async function recoverFromJournal(
       client = await connectFor(entry);
       outcomes.push(...(await recoverDatabase(client, { server: entry.server, database: entry.database, journal, entry }, options)));
     } catch (err) {
-      outcomes.push(failedOutcome(entry, err));
+      outcomes.push((await droppedDatabaseOutcome(journal, connectFor, entry, err)) ?? failedOutcome(entry, err));
     } finally {
       await client?.close?.().catch(() => undefined);
     }
   }
   return outcomes;
+}
+
+/**
+ * Whether the entry's database is listed, and whether this login would see it listed if it existed: VIEW ANY DATABASE
+ * (granted to public by default) shows every database in sys.databases; without it only master, tempdb and the
+ * login's own are shown (Learn: sys.databases, Permissions; "VIEW ANY DATABASE Permission"). Azure SQL Database
+ * (EngineEdition 5, 12) lists only master and the current database, so it is never asked (serverproperty-transact-sql).
+ */
+export const DATABASE_LISTED_SQL = `SELECT CASE WHEN EXISTS (SELECT 1 FROM sys.databases WHERE name = @database_name) THEN 1 ELSE 0 END AS listed,
+       HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW ANY DATABASE') AS sees_all,
+       CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition;`;
+
+/**
+ * The entry's database could not be opened (4060: "does not exist … or this login may not open it"). Read from master:
+ * a database that is not there has no setting left to restore, and its entry would otherwise fail every start. One this
+ * login may not open, or whose absence this login could not see, stays a failure (null).
+ */
+async function droppedDatabaseOutcome(journal: RestoreJournal, connectFor: (entry: RestoreEntry) => Promise<Client>, entry: RestoreEntry, err: unknown): Promise<RestoreOutcome | null> {
+  const number = (err as { info?: { serverErrorNumber?: number }; number?: number })?.info?.serverErrorNumber ?? (err as { number?: number })?.number;
+  if (number !== 4060 || entry.database.toLowerCase() === 'master') return null;
+  let master: Client | null = null;
+  try {
+    master = await connectFor({ ...entry, database: 'master' });
+    const [row] = await master.query(DATABASE_LISTED_SQL, [{ name: 'database_name', type: 'nvarchar', value: entry.database }]);
+    if (Number(row?.listed) !== 0 || Number(row?.sees_all) !== 1 || [5, 12].includes(Number(row?.engine_edition))) return null;
+    await journal.remove(entry.id);
+  } catch {
+    return null;
+  } finally {
+    await master?.close?.().catch(() => undefined);
+  }
+  return {
+    status: 'external-change',
+    server: entry.server,
+    database: entry.database,
+    originalSetting: entry.originalSetting,
+    verifiedSetting: null,
+    journalCleared: true,
+    restoreStatement: entry.restoreStatement,
+    message: `${quoteName(entry.database)} no longer exists on ${entry.server} (sys.databases has no row for it): it has no DELAYED_DURABILITY left to restore, so the journal entry was removed (left by ${describeOwner(entry.owner)}).`,
+  };
 }
 
 export interface RecoveryTarget {
@@ -139,13 +183,18 @@ export async function recoverDatabase(client: SqlClient, target: RecoveryTarget,
       const outcome = await restoreEntry(client, claimed, target.journal);
       if (outcome.status !== 'failed') {
         const dropped = await dropMarkerOf(client, marker.run).catch((err: Error) => err);
-        outcomes.push(dropped instanceof Error ? { ...outcome, message: `${outcome.message} The ownership marker could not be removed (${dropped.message}); run: ${dropMarkerStatement(database)}` } : { ...outcome, message: `${outcome.message} (Recovered for ${marker.window === 'cli' ? 'a CLI' : 'a VS Code'} comparison that is gone: process ${marker.pid}, run ${marker.run}; its marker was removed.)` });
+        const message = dropped instanceof Error ? `${outcome.message} The ownership marker could not be removed (${dropped.message}); run: ${dropMarkerStatement(database)}` : `${outcome.message} (Recovered for ${marker.window === 'cli' ? 'a CLI' : 'a VS Code'} comparison that is gone: process ${marker.pid}, run ${marker.run}; its marker was removed.)`;
+        // Its owner is gone, so nothing will drop the event sessions it left running but this recovery.
+        outcomes.push({ ...outcome, message: `${message}${await dropRunEventSessions(client, marker.run)}` });
       } else outcomes.push(outcome);
       marker = null;
       if (!target.entry || target.entry.id === claimed.id || outcome.status === 'failed') return outcomes;
     }
     // This machine's entry (no marker: its run never wrote one, or its marker was already recovered or removed).
-    if (target.entry && (await target.journal.list()).some((e) => e.id === target.entry!.id)) outcomes.push(await restoreEntry(client, target.entry, target.journal));
+    if (target.entry && (await target.journal.list()).some((e) => e.id === target.entry!.id)) {
+      const outcome = await restoreEntry(client, target.entry, target.journal);
+      outcomes.push(outcome.status === 'failed' ? outcome : { ...outcome, message: `${outcome.message}${await dropRunEventSessions(client, target.entry.id)}` });
+    }
     return outcomes;
   } finally {
     if (locked) await releaseDatabaseLock(client, database).catch(() => false);
@@ -181,7 +230,9 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
   const deadline = Date.now() + grace;
   if (grace > 0) options.onWait?.(`${describeClaim(database, marker)}. ${owner.reason} Waiting up to ${Math.round(grace / 1000)} s for it to take its lock back before treating it as gone…`);
   const poll = Math.max(10, Math.min(1000, Math.floor(grace / 10)));
+  const stopped: OwnerAssessment = { state: 'unknown', reason: 'The wait for its owner was stopped (this command was told to stop) before the grace period ended.' };
   for (;;) {
+    if (options.signal?.aborted) return { marker: marker.run, owner: stopped, locked: false };
     if (Date.now() >= deadline) {
       const lock = await tryLockDatabase(client, database);
       if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
@@ -191,7 +242,8 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
       if ((await runLockHeld(client, marker.run)) === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: true };
       return { marker: run, owner: { state: 'gone', reason: `It held nothing on the server for ${Math.round(grace / 1000)} s.` }, locked: true };
     }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(poll, Math.max(1, deadline - Date.now())))); // poll the server until the deadline
+    await pause(Math.min(poll, Math.max(1, deadline - Date.now())), options.signal); // poll the server until the deadline
+    if (options.signal?.aborted) return { marker: marker.run, owner: stopped, locked: false };
     const lock = await tryLockDatabase(client, database);
     if (!lock.acquired) return { marker: marker.run, owner: { state: 'alive', reason: `It took the database lock back (${describeHolder(lock.holder)}).` }, locked: false };
     const now = await readMarker(client);
@@ -201,4 +253,17 @@ async function waitForOwner(client: SqlClient, database: string, marker: Ownersh
     if (run !== marker.run) return { marker: run, owner, locked: false };
     if (held === true) return { marker: run, owner: { state: 'alive', reason: 'Its workload connection holds the run again.' }, locked: false };
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

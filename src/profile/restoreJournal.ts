@@ -61,6 +61,8 @@ export interface RestoreEntry {
 
 export interface RestoreJournal {
   list(): Promise<RestoreEntry[]>;
+  /** Stored entries that could not be read (the folder journal's files), for the user to be told; none when absent. */
+  unreadableFiles?(): Promise<string[]>;
   /** Adds or replaces the entry with the same id. */
   put(entry: RestoreEntry): Promise<void>;
   remove(id: string): Promise<void>;
@@ -205,25 +207,47 @@ export class FileRestoreJournal implements RestoreJournal {
   }
 
   async list(): Promise<RestoreEntry[]> {
+    return (await this.read()).entries;
+  }
+
+  /**
+   * Entry files that are not a readable entry (truncated, hand-edited, another tool's): left untouched, but never
+   * skipped in silence — one may stand for a database that is still changed (the CLI says so at start).
+   */
+  async unreadableFiles(): Promise<string[]> {
+    return (await this.read()).unreadable;
+  }
+
+  private async read(): Promise<{ entries: RestoreEntry[]; unreadable: string[] }> {
     const { dir } = await this.folder();
     let names: string[];
     try {
       names = await readdir(dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], unreadable: [] };
       throw err;
     }
     const entries = new Map<string, RestoreEntry>();
+    const unreadable: string[] = [];
     for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      let text: string;
       try {
-        const { schemaVersion: _version, ...stored } = JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>;
-        const entry = readEntry(stored);
-        if (entry) entries.set(entry.id, entry);
+        text = await readFile(join(dir, name), 'utf8');
       } catch {
-        // Removed meanwhile (another process recovered it), or not an entry: not ours to read.
+        continue; // removed meanwhile (another process recovered it)
       }
+      let entry: RestoreEntry | null = null;
+      try {
+        const { schemaVersion: _version, ...stored } = JSON.parse(text) as Record<string, unknown>;
+        entry = readEntry(stored);
+      } catch {
+        entry = null;
+      }
+      if (entry) entries.set(entry.id, entry);
+      else unreadable.push(join(dir, name));
     }
-    return [...entries.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    const sorted = [...entries.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    return { entries: sorted, unreadable: unreadable.sort() };
   }
 
   private change(work: (dir: string) => Promise<void>): Promise<void> {

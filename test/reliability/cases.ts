@@ -156,13 +156,25 @@ export const CLAIM_CASES = {
     'the owner process is killed (SIGKILL) while FORCED; another machine compares with --yes',
     "recovery on the other machine finds the marker's process gone, restores the marker's original DISABLED (not the FORCED it reads) and removes the marker; its own comparison then runs and ends DISABLED; the first machine's leftover journal entry is later cleared as already DISABLED",
   ),
+  deadOwnerSessions: c(
+    'the owner process is killed (SIGKILL) during its FORCED run: recovery drops the event sessions that run left',
+    "the next compare with --yes restores the marker's original, then drops exactly the killed run's log-flush session and its latency companion (named on stderr) and leaves another run's durability_lens_ session alone; no durability_lens_ session of the killed run is left",
+  ),
   otherMachineGone: c(
     'a marker left by a comparison on another machine that holds nothing',
     "recovery with --yes waits --owner-grace for that owner to take its lock back, then restores the marker's original and removes the marker; the comparison runs and ends as it started",
   ),
+  stopDuringOwnerGrace: c(
+    "SIGINT while recovery waits for another machine's owner to come back",
+    "the wait ends at once: that claim is left alone (marker and FORCED kept, with the statements to run), no comparison starts, and the process exits 130 saying so — not after the rest of --owner-grace with the claim restored and a false \"Nothing was changed\" (exit 3)",
+  ),
   unreadableMarker: c(
     'a marker this version cannot read (hand-made or another tool\'s)',
     'the comparison is refused (exit 5) quoting it and giving the statement that removes it; nothing is changed and the marker is left',
+  ),
+  droppedDatabase: c(
+    'a journal entry for a database that has since been dropped',
+    'compare --yes on another database of that server says the database no longer exists (sys.databases has no row for it, read from master by a login that sees every database), clears the entry and runs (exit 0), instead of failing every run with exit 6 and an ALTER for a database that is not there; an entry whose database exists but cannot be opened still fails (exit 6) and stays',
   ),
   liveOwnerRecovery: c(
     'journal recovery from another process while the owner lives but its monitor was killed',

@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../../src/db/connect';
-import { FileRestoreJournal, MARKER_NAME, READ_MARKER_SQL, recoverFromJournal } from '../../src/profile';
+import { hostname } from 'node:os';
+import { FileRestoreJournal, MARKER_NAME, newRestoreEntry, READ_MARKER_SQL, recoverFromJournal } from '../../src/profile';
 import type { SqlSession } from '../../src/db/types';
 import { CLAIM_CASES } from './cases';
 import { startCompare, type CliChild } from './cliProcess';
@@ -182,13 +183,62 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     const outcomes = await recoverFromJournal(new FileRestoreJournal(machineA), (e) => connect(h.profile(e.database), h.secret, { role: 'monitor' }));
     assert.deepEqual(outcomes.map((o) => [o.status, o.verifiedSetting]), [['already-original', 'DISABLED']]);
     await waitUntil(() => h.server.connections === 0, 'every connection closed', 15000);
-    // A killed process cannot drop its event sessions: they are orphans, found and offered for cleanup elsewhere.
-    const left = await leftBehind(h, DB);
-    assert.equal(left.setting, 'DISABLED');
-    const dba = await admin();
-    for (const name of left.eventSessions) await dba.execute(`DROP EVENT SESSION [${name}] ON SERVER;`);
-    await dba.close();
+    // A killed process cannot drop its event sessions: the recovery that judged it gone dropped them.
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [] });
     await assertClaimGone(machineA, machineB);
+  });
+
+  it(CLAIM_CASES.deadOwnerSessions.title, async () => {
+    h.holdWhen = forcedWorkload;
+    const first = compareOn(machineA);
+    await h.held(); // FORCED, its log-flush session running
+    const firstPid = first.child.pid!;
+    const running = h.leftoverSessions().sort();
+    assert.equal(running.length, 2, `the run's log-flush session and its latency companion: ${running.join(', ')}`);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await waitUntil(() => ![...h.engine.state.sessions.values()].some((s) => s.clientPid === firstPid), "the killed process's sessions are gone");
+    h.release();
+    // Another run's session (another terminal, window or machine) is no leftover of the killed run.
+    const other = 'durability_lens_0123456789abcdef';
+    const dba = await admin();
+    await dba.execute(`CREATE EVENT SESSION [${other}] ON SERVER ADD EVENT sqlserver.log_flush_start ADD TARGET package0.ring_buffer;`);
+    await dba.close();
+
+    const second = compareOn(machineB);
+    assert.equal(await second.exited, 0, second.stderr());
+    const err = second.stderr();
+    assert.match(err, /is back to DISABLED \(verified\)\. \(Recovered for a CLI comparison that is gone/);
+    for (const name of running) assert.ok(err.includes(`[${name}]`), `the dropped session ${name} is named:\n${err}`);
+    assert.match(err, /event sessions? .*left running .*dropped/);
+    await waitUntil(() => h.server.connections === 0, 'every connection closed', 15000);
+    assert.deepEqual(await leftBehind(h, DB), { setting: 'DISABLED', eventSessions: [other] });
+    const cleanup = await admin();
+    await cleanup.execute(`DROP EVENT SESSION [${other}] ON SERVER;`);
+    await cleanup.close();
+    await new FileRestoreJournal(machineA).remove((await new FileRestoreJournal(machineA).list())[0]!.id);
+    await assertClaimGone(machineA, machineB);
+  });
+
+  it(CLAIM_CASES.droppedDatabase.title, async () => {
+    // What a comparison on a test database left when it was killed, before a reset script dropped that database.
+    const journal = new FileRestoreJournal(machineA);
+    const entry = { ...newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'dropped_since', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: '' }), owner: { pid: 2 ** 30, host: hostname(), session: 'cli', startedAt: '2026-01-02T03:04:05.000Z' } };
+    await journal.put(entry);
+    const mark = h.log.length;
+    const run = compareOn(machineA);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.match(run.stderr(), /\[dropped_since\] no longer exists on 127\.0\.0\.1,\d+ \(sys\.databases has no row for it\): it has no DELAYED_DURABILITY left to restore, so the journal entry was removed/);
+    assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE \[dropped_since\]/i.test(r.text)), []);
+    assert.deepEqual(await journal.list(), []);
+    await assertEndedAsItStarted(machineA);
+
+    // A database that exists but this login may not open (4060 too) is not taken for a dropped one: it stays.
+    await journal.put({ ...entry, database: DB });
+    const blocked = await recoverFromJournal(journal, (e) => (e.database === DB ? Promise.reject(Object.assign(new Error('Cannot open database'), { number: 4060 })) : connect(h.profile(e.database), h.secret, { role: 'monitor' })));
+    assert.deepEqual(blocked.map((o) => o.status), ['failed']);
+    assert.equal((await journal.list()).length, 1);
+    await journal.remove(entry.id);
   });
 
   it(CLAIM_CASES.otherMachineGone.title, async () => {
@@ -205,6 +255,31 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     assert.match(err, /cannot be seen from here: it may be reconnecting/);
     assert.match(err, /Waiting up to 0 s for it to take its lock back/);
     assert.match(err, /is back to DISABLED \(verified\)/);
+    await assertEndedAsItStarted(machineB);
+  });
+
+  it(CLAIM_CASES.stopDuringOwnerGrace.title, async () => {
+    const dba = await admin();
+    const left = { v: 1, run: '1c9a3d2f-4e5b-4c6d-9e8f-8091a2b3c4d5', host: 'BUILD-8', pid: 4343, window: 'cli', since: '2026-01-02T03:04:05.000Z', original: 'DISABLED', applied: 'FORCED' };
+    await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = @v;`, [{ name: 'v', type: 'nvarchar', value: JSON.stringify(left) }]);
+    await dba.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`);
+    await dba.close();
+    const mark = h.log.length;
+    const run = compareOn(machineB, ['--owner-grace', '120']);
+    await run.waitFor(/Waiting up to 120 s for it to take its lock back/);
+    run.child.kill('SIGINT');
+    assert.equal(await run.exited, 130, run.stderr());
+    const err = run.stderr();
+    assert.match(err, /\[rel_claim\] was left alone: .*The wait for its owner was stopped/);
+    assert.match(err, /Stopped by SIGINT before the comparison started: it changed nothing/);
+    assert.doesNotMatch(err, /Nothing was changed on the server|is back to DISABLED/);
+    assert.deepEqual(h.log.slice(mark).filter((r) => /ALTER DATABASE|sp_dropextendedproperty|sp_addextendedproperty/i.test(r.text)), [], 'nothing was changed after the stop');
+    assert.equal(h.setting(DB), 'FORCED');
+    assert.deepEqual(JSON.parse((await markerNow())!), left);
+    const cleanup = await admin();
+    await cleanup.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;`);
+    await cleanup.execute(`EXEC sys.sp_dropextendedproperty @name = N'${MARKER_NAME}';`);
+    await cleanup.close();
     await assertEndedAsItStarted(machineB);
   });
 

@@ -5,7 +5,7 @@ import { describePlan, DURABILITY_MODES, MAX_SESSIONS_DEFAULT, parseSessionLevel
 import { comparisonDocument, formatRatio } from '../../report';
 import { converted, declareCommand, flag, invalid, negatedFlag, numberOption, section, text, TIMER_LIMIT_SECONDS, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { CommandWorkload } from '../../profile/recording';
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
@@ -100,8 +100,13 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
   const lifecycle = runLifecycle(io, { journal });
   const { signal } = lifecycle;
   try {
-    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: o.ownerGraceMs ?? undefined });
+    const recovery = await recoverPending(io, journal, profile, secret, source, { yes, checkMarker: true, ask: io.ask, ownerGraceMs: o.ownerGraceMs ?? undefined, signal });
     if (recovery === 'failed') return EXIT.restoreFailed;
+    if (lifecycle.stoppedBy) {
+      // A signal during the recovery (its wait for an owner ends at once): the comparison never starts.
+      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the comparison started: it changed nothing on ${profile.database} (what the recovery did is above).\n`);
+      return signalExitCode(lifecycle.stoppedBy);
+    }
     if (recovery === 'declined' && (await pendingRestores(journal, source.serverLabel)).some((e) => e.database.toLowerCase() === profile.database.toLowerCase())) {
       // Its setting may be that run's leftover: a comparison now would take it for the original.
       io.stderr(`Refused: ${profile.database} still has an unfinished restore in the journal; restore it first (re-run with --yes). Nothing was changed.\n`);
@@ -205,6 +210,10 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
     }
   } catch (err) {
     if (err instanceof SetupMarkerError) return usageError(err.message);
+    if (err instanceof QuestionInterruptedError) {
+      io.stderr(`\n${err.message}\n`); // after the question's line, which Ctrl+C does not end
+      return signalExitCode('SIGINT');
+    }
     return failureExit(io, 'compare', err);
   } finally {
     lifecycle.dispose();

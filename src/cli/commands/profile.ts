@@ -7,7 +7,7 @@ import { buildComparisonModel } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import { converted, declareCommand, flag, invalid, section, text, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { limitMessages } from '../../shared/messageFlood';
 import type { WorkloadMessage } from '../../db/types';
@@ -67,7 +67,11 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   const { signal } = lifecycle;
   const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
-    if ((await recoverPending(io, journal, profile, secret, source, { yes: o.yes, ask: io.ask })) === 'failed') return EXIT.restoreFailed;
+    if ((await recoverPending(io, journal, profile, secret, source, { yes: o.yes, ask: io.ask, signal })) === 'failed') return EXIT.restoreFailed;
+    if (lifecycle.stoppedBy) {
+      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the run started: nothing was run (what the recovery did is above).\n`);
+      return cancelledCode();
+    }
     // Said before anything runs: the flag makes the script's statements run several times.
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const run = await profileRun({
@@ -97,6 +101,10 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     if (run.status === 'workload-error') return EXIT.workloadError;
     return lifecycle.stoppedBy ? cancelledCode() : EXIT.ok;
   } catch (err) {
+    if (err instanceof QuestionInterruptedError) {
+      io.stderr(`\n${err.message}\n`); // after the question's line, which Ctrl+C does not end
+      return signalExitCode('SIGINT');
+    }
     if ((err as Error).name === 'AbortError') {
       io.stderr('Cancelled before anything was measured; the event session was dropped.\n');
       return cancelledCode();

@@ -3,6 +3,7 @@
 // silently: `--yes` (or a "yes" on the terminal) restores only what no live comparison owns, each back to the setting
 // its run recorded (the marker's original, not what the database reads now); without it the statement is printed.
 import { connect } from '../../db/connect';
+import { quoteName } from '../../db/quote';
 import type { ConnectionProfile } from '../../db/types';
 import {
   assessOwner,
@@ -23,6 +24,7 @@ import {
   type RestoreOutcome,
 } from '../../profile';
 import type { CliIO } from '../io';
+import { terminalField } from '../terminalText';
 
 /** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
 export type AskYesNo = (question: string) => Promise<boolean> | null;
@@ -49,12 +51,31 @@ export interface RecoveryPromptOptions {
   ownerGraceMs?: number | undefined;
   /** Also look for an ownership marker on the command's own database (compare: it is about to change it). */
   checkMarker?: boolean;
+  /** The command's stop signal: a wait for another machine's owner ends when it aborts (that claim is left alone). */
+  signal?: AbortSignal | undefined;
 }
 
-async function confirmed(options: RecoveryPromptOptions, question: string): Promise<boolean> {
+/**
+ * Ctrl+C at a recovery question: node:readline/promises rejects the question with an AbortError (the terminal is raw,
+ * so no SIGINT reaches the run's signal handlers). Nothing was restored and nothing changed; the command ends with
+ * SIGINT's exit code (130) and says what stays.
+ */
+export class QuestionInterruptedError extends Error {
+  constructor(left: string) {
+    super(`Interrupted at the question (Ctrl+C): nothing was restored and nothing was changed. ${left}`);
+    this.name = 'QuestionInterruptedError';
+  }
+}
+
+async function confirmed(options: RecoveryPromptOptions, question: string, left: string): Promise<boolean> {
   if (options.yes) return true;
   const answer = (options.ask ?? terminalAsk)(question);
-  return answer === null ? false : answer;
+  try {
+    return answer === null ? false : await answer;
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError(left);
+    throw err;
+  }
 }
 
 function verdictOf(outcomes: readonly RestoreOutcome[], io: CliIO): RecoveryVerdict {
@@ -79,12 +100,16 @@ export async function recoverPending(
   source: ConnectionSource,
   options: RecoveryPromptOptions = { yes: false },
 ): Promise<RecoveryVerdict> {
-  const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs };
+  const recovery = { onWait: (m: string) => io.stderr(`${m}\n`), ownerGraceMs: options.ownerGraceMs, signal: options.signal };
+  for (const file of (await journal.unreadableFiles?.()) ?? []) {
+    io.stderr(`The restore journal holds a file that is not a readable entry (left untouched): ${terminalField(file)}. If it was a comparison's, its database may still be changed: check delayed_durability_desc in sys.databases, then delete the file.\n`);
+  }
   const pending = await pendingRestores(journal, source.serverLabel);
   let verdict: RecoveryVerdict = 'clear';
   if (pending.length > 0) {
     io.stderr(`The restore journal holds ${pending.length} unfinished restore(s) for ${source.serverLabel}:\n${pending.map((e) => `  ${describePending(e)}`).join('\n')}\n`);
-    if (!(await confirmed(options, 'Restore them now (each only if its run is gone and the setting is still what that run applied)?'))) {
+    const left = pending.map((e) => `DELAYED_DURABILITY of ${quoteName(e.database)} may still be ${e.lastApplied ?? 'unchanged'} (it was ${e.originalSetting}); the restore journal keeps the entry: re-run with --yes, or run: ${e.restoreStatement}`).join('\n');
+    if (!(await confirmed(options, 'Restore them now (each only if its run is gone and the setting is still what that run applied)?', left))) {
       io.stderr(`Not restored: re-run with --yes to restore them, or run the statement yourself:\n${pending.map((e) => `  ${e.restoreStatement}`).join('\n')}\n`);
       verdict = 'declined';
     } else {
@@ -126,7 +151,8 @@ async function recoverTargetMarker(
     const owner = await assessOwner(client, marker).finally(() => releaseDatabaseLock(client, database).catch(() => false));
     if (owner.state === 'alive') return 'in-use';
     io.stderr(`${describeClaim(database, marker)}. ${owner.reason}\n`);
-    if (!(await confirmed(options, `Restore ${database} to ${marker.original} (the setting before that comparison) now?`))) {
+    const left = `${quoteName(database)} keeps that comparison's marker and may still be ${marker.applied ?? 'unchanged'} (it was ${marker.original}): re-run with --yes, or run: ${alterDurabilitySql(database, marker.original)} ${dropMarkerStatement(database)}`;
+    if (!(await confirmed(options, `Restore ${database} to ${marker.original} (the setting before that comparison) now?`, left))) {
       io.stderr(`Not restored: re-run with --yes, or, when you know that comparison is gone, run:\n  ${alterDurabilitySql(database, marker.original)}\n  ${dropMarkerStatement(database)}\n`);
       return 'declined';
     }

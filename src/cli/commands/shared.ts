@@ -138,7 +138,7 @@ export function readBatches(io: CliIO, file: string): { batches: ChosenBatch[]; 
   return { batches: chosen.batches, hasDelayedCommits: chosen.hasDelayedCommits };
 }
 
-export { recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';
+export { QuestionInterruptedError, recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';
 import type { AskYesNo } from './recovery';
 
 export function journalOf(c: ConnectionArgs): FileRestoreJournal {

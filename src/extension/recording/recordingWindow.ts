@@ -3,6 +3,7 @@
 // a status bar item shows the elapsed time and the live log flushes; deactivation ends it without showing anything.
 import * as vscode from 'vscode';
 import { recordWindow, type ProgressEvent, type RunResult } from '../../profile';
+import { newSessionName } from '../../xe';
 import { RecordingCommands } from '../commandIds';
 import { panelDataFromRun } from '../panel';
 import { showAndKeep } from '../history';
@@ -18,6 +19,8 @@ interface Running {
   server: string;
   database: string;
   flushes: number | null;
+  /** The window's log-flush session (its companions carry its name): live until stop. */
+  sessionName: string;
 }
 
 /** "m:ss" (or "h:mm:ss") for the status bar. */
@@ -40,6 +43,11 @@ export class RecordingWindow extends StatusBarCapture {
     return this.running !== null;
   }
 
+  /** The running window's event session, so the leftover-session check leaves it alone; null when not recording. */
+  get sessionName(): string | null {
+    return this.running?.sessionName ?? null;
+  }
+
   /** What the status bar shows (tests read it; the ticker re-renders it every second). */
   get statusText(): string {
     return this.statusItem.text;
@@ -56,11 +64,11 @@ export class RecordingWindow extends StatusBarCapture {
     const settings = await runSettingsForRun((line) => this.output.info(line));
     const { xe, waits } = coreRunOptions(settings);
     const sampling = { enabled: true, intervalMs: settings.samplingIntervalMs };
-    const sessionName = this.ledger ? await this.ledger.claim() : undefined;
+    const sessionName = this.ledger ? await this.ledger.claim() : newSessionName();
     const stop = new AbortController();
     let opened: () => void = () => undefined;
     const windowOpen = new Promise<void>((resolve) => (opened = resolve));
-    const running: Running = { stop, done: Promise.resolve(null), startedAt: this.now(), server: active.serverLabel, database: active.database, flushes: null };
+    const running: Running = { stop, done: Promise.resolve(null), startedAt: this.now(), server: active.serverLabel, database: active.database, flushes: null, sessionName };
     const onProgress = (e: ProgressEvent) => {
       if (e.step === 'workload') {
         running.startedAt = this.now();

@@ -111,4 +111,41 @@ describe('integration: profile/compare CLI', function () {
     await journal.remove((await journal.list())[0]!.id);
   });
 
+  it('a journal entry file that cannot be read (truncated) is reported at start and left untouched, not skipped in silence', async () => {
+    const folder = join(dir, 'journal.json');
+    await new FileRestoreJournal(folder).list(); // the folder exists
+    const truncated = join(folder, '22222222-2222-4333-8444-555555555555.json');
+    await writeFile(truncated, '{\n  "schemaVersion": 2,\n  "id": "22222222-2222-4333-8444-555555555555",\n  "database": "lab",\n  "originalSett');
+    try {
+      const code = await runCli(['profile', ...args()], io());
+      assert.equal(code, EXIT.ok, err.join(''));
+      const text = err.join('');
+      assert.ok(text.includes(`The restore journal holds a file that is not a readable entry (left untouched): ${truncated}`), text);
+      assert.match(text, /If it was a comparison's, its database may still be changed: check delayed_durability_desc in sys\.databases/);
+      assert.equal(await readFile(truncated, 'utf8').then((t) => t.endsWith('"originalSett')), true, 'left as it was');
+    } finally {
+      await rm(truncated, { force: true });
+    }
+  });
+
+  it('Ctrl+C at the journal-recovery question exits 130 saying nothing was restored or changed, and keeps the entry', async function () {
+    t.standinOnly(this, 'sets the database FORCED inside the stand-in, as a killed comparison would');
+    const journal = new FileRestoreJournal(join(dir, 'journal.json'));
+    h.engine.state.dbByName('lab')!.delayedDurability = 2;
+    await journal.put(newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
+    // What node:readline/promises rejects a pending question with when the user types Ctrl+C (the terminal is raw).
+    const ctrlC = () => Promise.reject(Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError', code: 'ABORT_ERR' }));
+    for (const command of ['compare', 'profile']) {
+      err = [];
+      const code = await runCli([command, ...args('--repeat', '1')].filter((a, i, all) => command === 'compare' || (a !== '--repeat' && all[i - 1] !== '--repeat')), { ...io(), ask: ctrlC } as ConnectedCliIO);
+      assert.equal(code, 130, `${command}: ${err.join('')}`);
+      assert.match(err.join(''), /Interrupted at the question \(Ctrl\+C\): nothing was restored and nothing was changed\. DELAYED_DURABILITY of \[lab\] may still be FORCED \(it was DISABLED\); the restore journal keeps the entry: re-run with --yes, or run: ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/, command);
+      assert.doesNotMatch(err.join(''), /Aborted with Ctrl\+C|event session was dropped/, command);
+      assert.equal((await serverState()).setting, 'FORCED');
+      assert.equal((await journal.list()).length, 1);
+    }
+    h.engine.state.dbByName('lab')!.delayedDurability = 0;
+    await journal.remove((await journal.list())[0]!.id);
+  });
+
 });

@@ -89,8 +89,8 @@ export class FakeVscode {
   outputLines: string[] = [];
   /** Webview panel serializers registered through window.registerWebviewPanelSerializer, by view type. */
   panelSerializers = new Map<string, unknown>();
-  /** What window.createTreeView throws (the fake draws no tree views). */
-  treeViewError: Error = new Error('the fake vscode has no tree views');
+  /** What window.createTreeView throws (the fake draws no tree views); null: a view that shows nothing. */
+  treeViewError: Error | null = new Error('the fake vscode has no tree views');
 
   module(): Record<string, unknown> {
     const self = this;
@@ -227,6 +227,7 @@ export class FakeVscode {
           return item;
         },
         registerInlayHintsProvider: (_selector: unknown, provider: unknown) => (self.inlayProviders.push(provider), { dispose: () => void (self.inlayProviders = self.inlayProviders.filter((p) => p !== provider)) }),
+        registerCodeLensProvider: () => ({ dispose() {} }), // registered by the wired features; no test asks it yet
         registerHoverProvider: (_selector: unknown, provider: unknown) => (self.hoverProviders.push(provider), { dispose: () => void (self.hoverProviders = self.hoverProviders.filter((p) => p !== provider)) }),
         createDiagnosticCollection: () => ({
           set: (uri: { toString(): string }, list: Diagnostic[]) => self.diagnostics.set(uri.toString(), list.map((d) => ({ message: d.message, line: d.range.start.line }))),
@@ -303,7 +304,8 @@ export class FakeVscode {
           return { dispose: () => void self.panelSerializers.delete(viewType) };
         },
         createTreeView: () => {
-          throw self.treeViewError;
+          if (self.treeViewError) throw self.treeViewError;
+          return { dispose: () => undefined };
         },
         createStatusBarItem: (id?: string) => {
           if (id === undefined || id === 'durabilityLens.connection') {
