@@ -60,6 +60,19 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
     return connect(h.profile(DB), h.secret, { role: 'monitor' });
   }
 
+  /** What a comparison on another machine left when that machine went away: its marker and FORCED, set by a DBA connection. */
+  async function leaveForeignClaim(run: string, host: string, pid: number): Promise<Record<string, unknown>> {
+    const left = { v: 1, run, host, pid, window: 'cli', since: '2026-01-02T03:04:05.000Z', original: 'DISABLED', applied: 'FORCED' };
+    const dba = await admin();
+    try {
+      await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = @v;`, [{ name: 'v', type: 'nvarchar', value: JSON.stringify(left) }]);
+      await dba.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`);
+    } finally {
+      await dba.close();
+    }
+    return left;
+  }
+
   /** The marker's raw value as a fresh connection reads it (null: none). */
   async function markerNow(): Promise<string | null> {
     const s = await admin();
@@ -243,11 +256,7 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
 
   it(CLAIM_CASES.otherMachineGone.title, async () => {
     // What a comparison on BUILD-7 left when its machine went away: the marker and FORCED, no connection, no journal here.
-    const dba = await admin();
-    const left = { v: 1, run: '0b8f2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', host: 'BUILD-7', pid: 4242, window: 'cli', since: '2026-01-02T03:04:05.000Z', original: 'DISABLED', applied: 'FORCED' };
-    await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = @v;`, [{ name: 'v', type: 'nvarchar', value: JSON.stringify(left) }]);
-    await dba.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`);
-    await dba.close();
+    await leaveForeignClaim('0b8f2c1e-3d4a-4b5c-8d6e-7f8091a2b3c4', 'BUILD-7', 4242);
     const run = compareOn(machineB, ['--owner-grace', '0.3']);
     assert.equal(await run.exited, 0, run.stderr());
     const err = run.stderr();
@@ -259,11 +268,7 @@ describe('reliability: the claim outlives a connection (CLI processes, two machi
   });
 
   it(CLAIM_CASES.stopDuringOwnerGrace.title, async () => {
-    const dba = await admin();
-    const left = { v: 1, run: '1c9a3d2f-4e5b-4c6d-9e8f-8091a2b3c4d5', host: 'BUILD-8', pid: 4343, window: 'cli', since: '2026-01-02T03:04:05.000Z', original: 'DISABLED', applied: 'FORCED' };
-    await dba.execute(`EXEC sys.sp_addextendedproperty @name = N'${MARKER_NAME}', @value = @v;`, [{ name: 'v', type: 'nvarchar', value: JSON.stringify(left) }]);
-    await dba.execute(`ALTER DATABASE [${DB}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`);
-    await dba.close();
+    const left = await leaveForeignClaim('1c9a3d2f-4e5b-4c6d-9e8f-8091a2b3c4d5', 'BUILD-8', 4343);
     const mark = h.log.length;
     const run = compareOn(machineB, ['--owner-grace', '120']);
     await run.waitFor(/Waiting up to 120 s for it to take its lock back/);
