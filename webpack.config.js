@@ -12,7 +12,8 @@ function nodeBundle(name, entry, extra = {}) {
     entry: { [name]: entry },
     // Chunks loaded on first use (the tedious driver: src/db/loadDriver.ts) get the bundle's name as a prefix.
     output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', chunkFilename: `${name}.[name].js`, libraryTarget: 'commonjs2' },
-    resolve: { extensions: ['.ts', '.js'], conditionNames: ['node', 'require', 'default'] },
+    // `open` (only @azure/identity's interactive browser sign-in uses it) is replaced by src/db/noBrowser.ts.
+    resolve: { extensions: ['.ts', '.js'], conditionNames: ['node', 'require', 'default'], alias: { open$: path.resolve(__dirname, 'src/db/noBrowser.ts') } },
     module: { rules: [tsRule] },
     externals: { vscode: 'commonjs vscode' },
     devtool: 'source-map',
