@@ -35,6 +35,11 @@ export function comparisonConfirmation(plan: ComparisonPlan, profileName: string
     ...plan.statements.map((s) => `  ${oneLineField(s)}`),
     '',
     l10n.t('Afterwards the database is set back to {0} and the setting is read back to verify it. The original setting is recorded first, so it is restored even after a crash or reload.', plan.currentSetting),
+    ...(plan.eventSession === 'database'
+      ? [l10n.t('Each run also creates an Extended Events session ON DATABASE (durability_lens_…, log flushes only), and drops it after the run; durabilityLens.xe.enabled turns the trace off.')]
+      : plan.eventSession === 'server'
+        ? [l10n.t('Each run also creates an Extended Events session ON SERVER (durability_lens_…, log flushes only), and drops it after the run; durabilityLens.xe.enabled turns the trace off.')]
+        : []),
     '',
     l10n.t('Data-loss caveat: {0} This applies to every session using the database while it is switched, not only this workload.', plan.dataLossCaveat),
     ...plan.warnings.map((w) => l10n.t('Warning: {0}', oneLineField(w.message))),

@@ -169,6 +169,7 @@ async function planComparison(monitor: SqlClient, options: CompareOptions, scrip
     workloadHasDelayedCommits: options.workloadHasDelayedCommits,
     allowAvailabilityGroup: options.allowAvailabilityGroup,
     measuredBatchCount: script.measured.length,
+    traced: options.xe?.enabled !== false,
   });
   // It also names the ownership marker written before the first ALTER and removed after the verified restore.
   const plan: ComparisonPlan = withOwnershipStatements(levels ? { ...prepared.plan, sessions: levels } : prepared.plan);

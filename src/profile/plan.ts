@@ -7,6 +7,7 @@ import { DATA_LOSS_CAVEAT, alterDurabilitySql } from './durabilityGuard';
 import { figureSourceOf, readTargetDatabase } from './profileRun';
 import type { DurabilityMode, FigureSource } from './types';
 import { oneLineField } from '../shared/visibleText';
+import { sessionScopeOf, type SessionScope } from '../xe';
 
 export interface PlannedRun {
   mode: DurabilityMode;
@@ -61,6 +62,11 @@ export interface ComparisonPlan {
   grant: string | null;
   /** A concurrency sweep's session levels (the order runs once per level); absent for one session. */
   sessions?: number[];
+  /**
+   * Where each run's log-flush event session is created (and dropped after the run): ON SERVER, or ON DATABASE on
+   * Azure SQL Database. Absent when the runs are not traced (and in comparison files written before it was shown).
+   */
+  eventSession?: SessionScope;
 }
 
 export interface PlanOptions {
@@ -73,6 +79,8 @@ export interface PlanOptions {
   measuredBatchCount?: number;
   /** Availability-group members are refused unless the user accepts the caveat explicitly. */
   allowAvailabilityGroup?: boolean;
+  /** Whether each run traces log flushes with an event session (default true; the plan then says where it is created). */
+  traced?: boolean;
   /** SERVERPROPERTY('ProductVersion'), e.g. "15.0.4312.2": decides whether enabling delayed durability raises 22892. */
   serverVersion?: string;
   /** SERVERPROPERTY('ProductUpdateLevel'), e.g. "CU20". */
@@ -209,8 +217,15 @@ export async function preparePlan(monitor: SqlClient, options: PlanOptions): Pro
     warnings,
     canProceed: refusals.length === 0,
     grant,
+    // The runs skip the trace, as this plan does, when it is off or the login may not create event sessions (runTraces.ts).
+    eventSession: options.traced === false || preflight?.missing.some((m) => m.measurement === 'extendedEvents') ? undefined : sessionScopeOf(identity.engineEdition),
   };
   return { plan, grantContext: ctx };
+}
+
+/** The sentence that tells the user each run creates an event session of ours, and where. */
+export function eventSessionLine(scope: SessionScope): string {
+  return `Trace:    each run creates an Extended Events session ON ${scope === 'database' ? 'DATABASE' : 'SERVER'} (durability_lens_…, log flushes only), starts, reads, stops and drops it; recovery drops one a killed run left.`;
 }
 
 /** The plan as plain text for the CLI (and the UI's confirmation dialog body). */
@@ -227,6 +242,7 @@ export function describePlan(plan: ComparisonPlan): string {
     ...(plan.canProceed
       ? ['Statements that will run (from the monitor connection):', ...plan.statements.map((s) => `  ${oneLineField(s)}`), `Afterwards the database is set back to ${plan.currentSetting} and verified.`]
       : ['Statements: none is sent — the comparison is refused (see "Refused" below).']),
+    ...(plan.canProceed && plan.eventSession ? [eventSessionLine(plan.eventSession)] : []),
     `Caveat:   ${plan.dataLossCaveat}`,
   ];
   for (const w of plan.warnings) lines.push(`Warning:  ${oneLineField(w.message)}`);

@@ -7,6 +7,7 @@ export { readEventFile, readEventFileRows, streamEventFile, type EventFileCursor
 export { parseCounterTarget, parseHistogramTarget, type CounterData, type HistogramData } from './targetData';
 export type { TimelineCoverage } from './timeline';
 export { LogFlushSession, withLogFlushTrace, type SessionState, type WithTraceOptions } from './logFlushTrace';
+export { sessionScopeOf } from './sessionRunner';
 export { planLogFlushTrace, ringBufferEventsLimit, type LogFlushTraceOptions, type TracePlan } from './plan';
 export { readRingBufferXml, XeXmlReader, type LostEvents, type RingBufferHeader, type XeEvent, type XeField, type XeReadResult } from './reader';
 export { latencySessionName, newSessionName, owningSessionName, SESSION_NAME_PREFIX, statementSessionName, type SessionScope } from './sessionSql';

@@ -14,10 +14,15 @@ export type SessionState = 'prepared' | 'started' | 'stopped' | 'dropped' | 'fai
 /** EngineEdition values that require ON DATABASE: 5 Azure SQL Database, 12 Fabric SQL DB (reference §0, §4.2). */
 const DATABASE_SCOPED_EDITIONS = new Set([5, 12]);
 
+/** The scope an event session needs on a server of this EngineEdition (null: not known, so the server's). */
+export function sessionScopeOf(engineEdition: number | null): SessionScope {
+  return engineEdition !== null && DATABASE_SCOPED_EDITIONS.has(engineEdition) ? 'database' : 'server';
+}
+
 /** The platform from PLATFORM_SQL's row: the scope a session needs there, and who a GRANT names (login or user). */
 export function platformOf(row: Row | undefined, scopeOverride?: SessionScope): XePlatform & { engineEdition: number | null } {
   const engineEdition = intOrNull(row?.engine_edition);
-  const scope = scopeOverride ?? (engineEdition !== null && DATABASE_SCOPED_EDITIONS.has(engineEdition) ? 'database' : 'server');
+  const scope = scopeOverride ?? sessionScopeOf(engineEdition);
   const principal = scope === 'server' ? row?.login_name : row?.user_name;
   return { scope, engineEdition, majorVersion: intOrNull(row?.product_major_version), principal: typeof principal === 'string' ? principal : null };
 }

@@ -245,7 +245,7 @@ changed with ALTER DATABASE … WITH NO_WAIT from a separate connection, journal
 and restored and verified at the end — also after an error or Ctrl+C. While FORCED, commits can be lost on a
 crash: do not use it on a database whose recent commits matter.
 
-Confirmation: the plan (server, database, current setting, the ALTERs, the data-loss caveat) is printed;
+Confirmation: the plan (server, database, current setting, the ALTERs, the event session each run creates, the data-loss caveat) is printed;
 nothing changes without --yes, unless the named connection is marked "development": true in the settings.
 
 Setup: lines between '-- durability-lens: setup' and '-- durability-lens: measure' (or the batches up to one

@@ -2,7 +2,7 @@
 // refused before anything changes; ALLOWED honours the workload's own COMMIT ... WITH (DELAYED_DURABILITY = ON).
 // On a given server (useTestServer) the system-database refusal and ALLOWED run; CDC and AG databases are the stand-in's.
 import { strict as assert } from 'node:assert';
-import { KeyValueRestoreJournal, MemoryStore, profileConnectionSource, readDurability, runComparison } from '../../../src/profile';
+import { describePlan, KeyValueRestoreJournal, MemoryStore, profileConnectionSource, readDurability, runComparison } from '../../../src/profile';
 import { connect } from '../../../src/db/connect';
 import { buildComparisonModel, rowById } from '../../../src/report';
 import { analyze } from '../../../src/tsql';
@@ -79,4 +79,37 @@ END`;
     assert.ok(writes.cells.ALLOWED!.median * (h.standin ? 10 : 4) < writes.cells.DISABLED!.median, `ALLOWED ${writes.cells.ALLOWED!.median}`);
     assert.equal(result.restore!.verifiedSetting, original);
   });
+
+  // The event session each run creates is DDL on the server: the plan the user confirms says so, and only when the runs
+  // really create one (not with the trace off).
+  for (const traced of [true, false]) {
+    it(`the confirmed plan ${traced ? 'names' : 'does not name'} the event session each run ${traced ? 'creates' : 'no longer creates (trace off)'}`, async () => {
+      let shown = '';
+      const result = await runComparison({
+        connections: profileConnectionSource(h.profile, h.secret),
+        batches: analyze('SELECT 1;').batches,
+        repetitions: 1,
+        warmup: false,
+        xe: { enabled: traced },
+        journal: new KeyValueRestoreJournal(new MemoryStore()),
+        confirm: (plan) => {
+          shown = describePlan(plan);
+          return true;
+        },
+      });
+      assert.equal(result.status, 'completed', result.error?.message);
+      assert.equal(result.runs.length, 2);
+      if (traced) {
+        // The stand-in plays SQL Server (sessions ON SERVER); a given Azure SQL Database would say ON DATABASE.
+        if (h.standin) assert.equal(result.plan.eventSession, 'server');
+        assert.match(shown, /^Trace: {4}each run creates an Extended Events session ON (SERVER|DATABASE) \(durability_lens_…, log flushes only\), starts, reads, stops and drops it/m);
+        for (const run of result.runs) assert.ok(run.logFlushTrace, `run ${run.mode} was traced as the plan said`);
+      } else {
+        assert.equal(result.plan.eventSession, undefined);
+        assert.doesNotMatch(shown, /Extended Events|^Trace:/m);
+        for (const run of result.runs) assert.equal(run.logFlushTrace, null, `run ${run.mode} created no session`);
+      }
+      assert.deepEqual((await h.state()).eventSessions, []);
+    });
+  }
 });

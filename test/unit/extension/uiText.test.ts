@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { evaluatePreflight } from '../../../src/probes/permissions';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
-import { runOrder, type ComparisonPlan } from '../../../src/profile/plan';
+import { describePlan, runOrder, type ComparisonPlan } from '../../../src/profile/plan';
 import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt } from '../../../src/extension/uiText';
 import { progressText, STEP_TEXT } from '../../../src/extension/profiling/profiling';
 
@@ -39,6 +39,15 @@ describe('extension/uiText', () => {
     assert.ok(t.detail.includes('  ALTER DATABASE [lab]]x] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;'));
     assert.ok(t.detail.includes('set back to ALLOWED'));
     assert.ok(t.detail.includes(`Data-loss caveat: ${DATA_LOSS_CAVEAT}`));
+  });
+
+  it('says where each run creates its event session (ON SERVER, ON DATABASE on Azure SQL Database), and nothing when untraced', () => {
+    const event = (detail: string) => detail.split('\n').filter((l) => l.includes('Extended Events'));
+    assert.deepEqual(event(comparisonConfirmation(plan({ eventSession: 'server' }), 'p').detail), ['Each run also creates an Extended Events session ON SERVER (durability_lens_…, log flushes only), and drops it after the run; durabilityLens.xe.enabled turns the trace off.']);
+    assert.deepEqual(event(comparisonConfirmation(plan({ eventSession: 'database' }), 'p').detail), ['Each run also creates an Extended Events session ON DATABASE (durability_lens_…, log flushes only), and drops it after the run; durabilityLens.xe.enabled turns the trace off.']);
+    assert.deepEqual(event(comparisonConfirmation(plan(), 'p').detail), []);
+    assert.match(describePlan(plan({ eventSession: 'database' })), /^Trace: {4}each run creates an Extended Events session ON DATABASE /m);
+    assert.doesNotMatch(describePlan(plan({ eventSession: 'database', canProceed: false, refusals: [{ code: 'in-use', message: 'taken' }] })), /Extended Events/, 'a refused plan creates nothing');
   });
 
   it('labels the stand-in and lists warnings; refusals stop with the GRANT', () => {
