@@ -10,6 +10,7 @@ import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { CommandWorkload } from '../../profile/recording';
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
 import { PROGRAM, programOf, programRunLines } from './programOption';
+import { logEntryText } from '../../shared/visibleText';
 
 function parseModes(value: string): DurabilityMode[] | ReturnType<typeof invalid> {
   const modes = value.split(',').map((m) => m.trim().toUpperCase());
@@ -176,9 +177,9 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
       speedup = doc.speedup;
     }
     // What the database is now comes before anything that may still fail (the gates, their files).
-    if (result.error) io.stderr(`${result.error.message}\n`);
+    if (result.error) io.stderr(`${logEntryText(result.error.message)}\n`);
     const restore = result.restore;
-    if (restore) io.stderr(`${restore.message}\n`);
+    if (restore) io.stderr(`${logEntryText(restore.message)}\n`);
     if (result.runs.length > 0) {
       try {
         gateRegressed = applyGates(io, o, baseline, result.runs, speedup, `durability-lens compare ${subject}`).regressed;

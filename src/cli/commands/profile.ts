@@ -10,6 +10,7 @@ import { runLifecycle, signalExitCode } from './lifecycle';
 import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { limitMessages } from '../../shared/messageFlood';
+import { logEntryText } from '../../shared/visibleText';
 import type { WorkloadMessage } from '../../db/types';
 
 // Kept for importers of the phase-1 module layout.
@@ -84,7 +85,8 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
       traceOverheadRuns: o.traceOverhead ?? undefined,
       ...runOptionsOf(o),
       onProgress: progressPrinter(io),
-      onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${m.message}
+      // The server's text as a log entry: lines after its first are indented, so none can read as a line of ours.
+      onMessage: limitMessages<WorkloadMessage>((m) => io.stderr(`${m.kind === 'error' ? `Msg ${m.number}` : 'Info'}${m.documentLine !== null ? ` (line ${m.documentLine + 1})` : ''}: ${logEntryText(m.message)}
 `), (t) => io.stderr(`${t}
 `)),
     });
@@ -111,7 +113,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     }
     if (err instanceof SetupMarkerError) return usageError(err.message);
     if (err instanceof SetupFailedError) {
-      io.stderr(`durability-lens profile: ${err.message} Nothing was measured.\n`);
+      io.stderr(`durability-lens profile: ${logEntryText(`${err.message} Nothing was measured.`)}\n`);
       return EXIT.workloadError;
     }
     return failureExit(io, 'profile', err);

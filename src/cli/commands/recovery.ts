@@ -25,6 +25,7 @@ import {
 } from '../../profile';
 import type { CliIO } from '../io';
 import { terminalField } from '../terminalText';
+import { logEntryText } from '../../shared/visibleText';
 
 /** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
 export type AskYesNo = (question: string) => Promise<boolean> | null;
@@ -81,7 +82,7 @@ async function confirmed(options: RecoveryPromptOptions, question: string, left:
 function verdictOf(outcomes: readonly RestoreOutcome[], io: CliIO): RecoveryVerdict {
   let verdict: RecoveryVerdict = 'clear';
   for (const o of outcomes) {
-    io.stderr(`  ${o.message}\n`);
+    io.stderr(`  ${logEntryText(o.message)}\n`);
     if (o.status === 'failed') verdict = 'failed';
     else if (o.status === 'in-use' && verdict === 'clear') verdict = 'in-use';
   }

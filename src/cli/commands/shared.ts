@@ -140,6 +140,7 @@ export function readBatches(io: CliIO, file: string): { batches: ChosenBatch[]; 
 
 export { QuestionInterruptedError, recoverPending, terminalAsk, type AskYesNo, type RecoveryVerdict } from './recovery';
 import type { AskYesNo } from './recovery';
+import { logEntryText } from '../../shared/visibleText';
 
 export function journalOf(c: ConnectionArgs): FileRestoreJournal {
   return c.journal ? new FileRestoreJournal(c.journal) : new FileRestoreJournal();
@@ -170,7 +171,7 @@ export function connectionFailureText(err: unknown): string | null {
 /** The last resort of a command that connects: a connection failure (with its advice) or an unexpected error, one line. */
 export function failureExit(io: CliIO, command: string, err: unknown): number {
   const failure = connectionFailureText(err);
-  io.stderr(`durability-lens ${command}: ${failure ?? (err as Error).message ?? String(err)}\n`);
+  io.stderr(`durability-lens ${command}: ${logEntryText(failure ?? (err as Error).message ?? String(err))}\n`);
   if (err instanceof NotAJournalError) return EXIT.usage; // a --journal that names the user's own file
   return failure ? EXIT.connection : EXIT.unexpected;
 }
