@@ -2,11 +2,12 @@
 // prompt, the permission preflight summary and connection failures. Every text says what changes and what to do.
 // Each sentence goes through l10n.t (translatable; server and file strings enter only as {n} arguments).
 import { l10n } from './l10n';
-import { oneLineField } from '../shared/visibleText';
+import { oneLineField, withVisibleControls } from '../shared/visibleText';
 import type { ConnectionFailureInfo } from '../db/types';
 import type { PreflightResult } from '../probes/permissions';
 import type { ComparisonPlan } from '../profile/plan';
 import type { RestoreEntry } from '../profile/restoreJournal';
+import type { RunError } from '../profile/types';
 import type { RoutineBody } from '../profile/workloadChoice';
 
 export interface ModalText {
@@ -131,4 +132,25 @@ export function routineBodyText(body: RoutineBody): { head: string; select: stri
     select: l10n.t('Select statements inside the body to profile them on their own, as an ad-hoc batch.'),
     viaExec: l10n.t('Profile it through EXEC {0} instead (it is called with the parameters you enter), or select statements inside the body to profile them on their own, as an ad-hoc batch.', r.name),
   };
+}
+
+/**
+ * A server's error message where VS Code shows it as plain text (the Problems view, a squiggle's hover, a notification):
+ * controls, a lone CR and bidi overrides written as visible escapes, so the message reads as the server sent it and
+ * cannot reorder or overwrite itself; line breaks stay (a notification's links are made inert by l10n.t).
+ */
+function serverMessage(text: string): string {
+  return withVisibleControls(text.replace(/\r\n/g, '\n'));
+}
+
+/** The diagnostic on the line a workload error points at. */
+export function runErrorDiagnostic(e: RunError): string {
+  return l10n.t('SQL error {0}: {1}', e.number, serverMessage(e.message));
+}
+
+/** The notification after a workload failed: where, and the first error. */
+export function workloadFailedText(first: RunError): string {
+  return first.documentLine !== null
+    ? l10n.t('Durability Lens: the workload failed at line {0} with SQL error {1}: {2}', first.documentLine + 1, first.number, serverMessage(first.message))
+    : l10n.t('Durability Lens: the workload failed with SQL error {0}: {1}', first.number, serverMessage(first.message));
 }

@@ -20,7 +20,7 @@ import { comparisonDefaults, coreRunOptions, currentRunSettings, runSettingsForR
 import type { PanelData } from '../../shared/webviewProtocol';
 import type { RunResult } from '../../profile/types';
 import { isRoutineBody, resolveEditorTarget, resolveLensTarget, targetText, type RoutineBody, type WorkloadTarget } from './targets';
-import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText, routineBodyText } from '../uiText';
+import { comparisonConfirmation, connectionFailureText, formatTimestamp, refusalText, routineBodyText, runErrorDiagnostic, workloadFailedText } from '../uiText';
 import { limitMessages } from '../../shared/messageFlood';
 import type { SessionLedger } from '../sessions';
 import type { StatementHintsSink } from './statementHints';
@@ -344,7 +344,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
       document.uri,
       located.map((e) => {
         const line = document.lineAt(e.documentLine!);
-        const d = new vscode.Diagnostic(line.range, `SQL error ${e.number}: ${e.message}`, vscode.DiagnosticSeverity.Error);
+        const d = new vscode.Diagnostic(line.range, runErrorDiagnostic(e), vscode.DiagnosticSeverity.Error);
         d.source = 'Durability Lens run';
         d.code = e.number;
         return d;
@@ -352,9 +352,7 @@ export class ProfilingController implements ProfilingActions, vscode.Disposable 
     );
     const first = errors[0];
     if (!first) return;
-    const text = first.documentLine !== null
-      ? l10n.t('Durability Lens: the workload failed at line {0} with SQL error {1}: {2}', first.documentLine + 1, first.number, first.message)
-      : l10n.t('Durability Lens: the workload failed with SQL error {0}: {1}', first.number, first.message);
+    const text = workloadFailedText(first);
     const go = l10n.t('Go to Line');
     void vscode.window.showErrorMessage(text, ...(first.documentLine !== null ? [go] : [])).then(async (choice) => {
       if (choice !== go || first.documentLine === null) return;

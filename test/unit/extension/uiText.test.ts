@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { evaluatePreflight } from '../../../src/probes/permissions';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { describePlan, runOrder, type ComparisonPlan } from '../../../src/profile/plan';
-import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt } from '../../../src/extension/uiText';
+import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt, runErrorDiagnostic, workloadFailedText } from '../../../src/extension/uiText';
+import { NOTIFICATION_LINK } from '../../../src/shared/notificationText';
 import { progressText, STEP_TEXT } from '../../../src/extension/profiling/profiling';
 
 function plan(over: Partial<ComparisonPlan> = {}): ComparisonPlan {
@@ -57,6 +58,17 @@ describe('extension/uiText', () => {
     assert.equal(refusalText(plan()), null);
     const refused = refusalText(plan({ canProceed: false, refusals: [{ code: 'no-alter-permission', message: 'No ALTER.' }], grant: 'GRANT ALTER ON DATABASE::[lab]]x] TO [u];' }))!;
     assert.equal(refused, 'The comparison was not started and nothing was changed: No ALTER. GRANT needed: GRANT ALTER ON DATABASE::[lab]]x] TO [u];');
+  });
+
+  it('a server\'s error message shows as sent in the Problems view and the notification: no control, bidi override or link acts', () => {
+    const message = "Invalid object name 'dbo.t\u202Egnp.exe'.\r\nSee [the fix](command:workbench.action.terminal.sendSequence?%7B%7D)\rDone\u001b[2J";
+    const error = { number: 208, message, documentLine: 4, batchIndex: 0 };
+    assert.equal(runErrorDiagnostic(error), "SQL error 208: Invalid object name 'dbo.t\\u202egnp.exe'.\nSee [the fix] (command:workbench.action.terminal.sendSequence?%7B%7D)\\x0dDone\\x1b[2J");
+    const shown = workloadFailedText(error);
+    assert.match(shown, /^Durability Lens: the workload failed at line 5 with SQL error 208: Invalid object name 'dbo\.t\\u202egnp\.exe'\./);
+    assert.equal(shown.match(NOTIFICATION_LINK), null, shown);
+    assert.doesNotMatch(shown, /[\u0000-\u0009\u000b-\u001f\u202e]/);
+    assert.match(workloadFailedText({ ...error, documentLine: null }), /^Durability Lens: the workload failed with SQL error 208: Invalid object name 'dbo\.t\\u202egnp\.exe'\./);
   });
 
   it('the restore prompt lists each pending entry with its statement', () => {
