@@ -7,6 +7,7 @@ import { EmptySourceError, measure, type Measurement } from './measurement';
 import { requiredPermission, type GrantContext, type RequiredPermission } from './permissions';
 import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
 import { bool, counterOrZero, delta, num, ratio, text } from './values';
+import { byCodeUnits } from '../shared/textOrder';
 
 /** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
 export const SERVER_WAITS_SQL = `SELECT wait_type, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms
@@ -242,7 +243,7 @@ export function diffWaits(before: readonly WaitRow[], after: readonly WaitRow[],
   const totalSignalWaitTimeMs = deltas.reduce((s, d) => s + d.signalWaitTimeMs, 0);
   for (const d of deltas) d.percent = totalWaitTimeMs === 0 ? null : (100 * d.waitTimeMs) / totalWaitTimeMs;
   // Largest wait time first; ties by count then name so the order is stable.
-  deltas.sort((x, y) => y.waitTimeMs - x.waitTimeMs || y.waitingTasks - x.waitingTasks || x.waitType.localeCompare(y.waitType));
+  deltas.sort((x, y) => y.waitTimeMs - x.waitTimeMs || y.waitingTasks - x.waitingTasks || byCodeUnits(x.waitType, y.waitType));
   const top = deltas.slice(0, topN);
   const rest = deltas.slice(topN);
   return {

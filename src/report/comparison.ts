@@ -12,6 +12,7 @@ import { disagreementsOf, summarizeConsistency } from './consistency';
 import { assessCauses } from './causes';
 import { isUntracedComparison, traceOverheadOf } from './traceOverheadText';
 import { definedFields } from '../shared/definedFields';
+import { byCodeUnits } from '../shared/textOrder';
 
 export const STAND_IN_LABEL = 'Stand-in figures (simulated by the Durability Lens test stand-in, not measured on SQL Server)';
 
@@ -47,7 +48,7 @@ export function buildComparisonModel(inputRuns: readonly RunResult[], options: M
   const columns = [...new Set(measured.map(columnOf))].sort((a, b) => {
     const ia = COLUMN_ORDER.indexOf(a);
     const ib = COLUMN_ORDER.indexOf(b);
-    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || byCodeUnits(a, b);
   });
   // A cancelled run covers only part of the workload: beside complete runs (or another mode's) it would pull the
   // medians and ranges down and make a speed-up out of the cut. It counts only where it is all there is (a cancelled

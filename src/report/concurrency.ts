@@ -7,6 +7,7 @@ import { counter } from './metrics';
 import { conclusiveness, MIN_RUNS_FOR_CONCLUSIVE, MORE_RUNS_HINT, summarize, type Summary } from './stats';
 import { CONCURRENCY_METRICS, concurrencyCellText, type ConcurrencyMetricId } from './concurrencyFormat';
 import { formatFactor } from './units';
+import { byCodeUnits } from '../shared/textOrder';
 
 export { CONCURRENCY_METRICS, concurrencyCellText, type ConcurrencyMetric, type ConcurrencyMetricId } from './concurrencyFormat';
 
@@ -85,7 +86,7 @@ export function buildConcurrencyModel(allRuns: readonly RunResult[]): Concurrenc
   const runs = allRuns.filter((r) => !r.warmup && r.concurrency && r.diff.valid && r.status !== 'cancelled');
   if (!allRuns.some((r) => r.concurrency)) return null;
   const levels = [...new Set(runs.map((r) => r.concurrency!.sessions))].sort((a, b) => a - b);
-  const modes = [...new Set(runs.map((r) => r.mode ?? r.delayedDurability ?? 'RUN'))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const modes = [...new Set(runs.map((r) => r.mode ?? r.delayedDurability ?? 'RUN'))].sort((a, b) => rank(a) - rank(b) || byCodeUnits(a, b));
   const points: ConcurrencyPoint[] = [];
   for (const sessions of levels) {
     for (const mode of modes) {

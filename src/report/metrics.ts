@@ -4,6 +4,7 @@ import { valueOf } from '../probes/measurement';
 import type { WaitDelta, WaitStatsDiff } from '../probes/waitStats';
 import type { RunResult } from '../profile/types';
 import type { Better } from './stats';
+import { byCodeUnits } from '../shared/textOrder';
 
 export type MetricUnit = 'ms' | 'count' | 'bytes' | 'bytes/write' | 'bytes/s' | 'ms/write' | 'ms/wait' | 'ms/read';
 
@@ -99,7 +100,7 @@ export function topOtherWaits(runs: readonly RunResult[], count = 3): MetricDefi
   }
   return [...totals.entries()]
     .filter(([, ms]) => ms > 0)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0]))
     .slice(0, count)
     .map(([type]) => ({
       id: `wait.${type}`,

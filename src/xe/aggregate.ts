@@ -8,6 +8,7 @@ import { bucketedCount } from './targetData';
 import { flushDuration, numeric, possibleFlushValue } from './flushValues';
 import type { LostEvents, XeEvent } from './reader';
 import { buildTimeline, TimelineBins, type TimelineCoverage } from './timeline';
+import { byCodeUnits } from '../shared/textOrder';
 
 export type { TimelineCoverage } from './timeline';
 
@@ -205,7 +206,7 @@ export class LogFlushAggregator {
     if (counter) for (const [n, c] of counter.counts) countsByName.set(n, c);
     else for (const [n, s] of this.byName) countsByName.set(n, s.count);
     const eventsByName: Record<string, number> = {};
-    for (const [name, n] of [...countsByName].sort((a, b) => a[0].localeCompare(b[0]))) eventsByName[name] = n;
+    for (const [name, n] of [...countsByName].sort((a, b) => byCodeUnits(a[0], b[0]))) eventsByName[name] = n;
     const eventCount = [...countsByName.values()].reduce((s, n) => s + n, 0);
     const flushEvent = FLUSH_EVENT_PREFERENCE.find((n) => (countsByName.get(n) ?? 0) > 0) ?? FLUSH_EVENT_PREFERENCE.find((n) => countsByName.has(n)) ?? null;
     let flushes: number | null = flushEvent ? countsByName.get(flushEvent)! : 0;

@@ -8,6 +8,7 @@ import { LogFlushAggregator, type LogFlushTrace } from './aggregate';
 import { EventIdentitySet } from './eventIdentitySet';
 import { lostEventsOf, type XeEvent, type XeField } from './reader';
 import { readTraceFile, type TraceFileRead } from './traceFile';
+import { byCodeUnits } from '../shared/textOrder';
 
 export interface OfflineStatement {
   /** sqlserver.query_hash as decimal text ("0": no plan); null when the events carried no query_hash action. */
@@ -150,7 +151,7 @@ class OfflineStatements {
         if (lineSet.size > 0) out.lines = [...lineSet].sort((a, b) => a - b);
         return out;
       })
-      .sort((a, b) => (b.writelogWaits ?? 0) - (a.writelogWaits ?? 0) || b.executions - a.executions || a.statement.localeCompare(b.statement));
+      .sort((a, b) => (b.writelogWaits ?? 0) - (a.writelogWaits ?? 0) || b.executions - a.executions || byCodeUnits(a.statement, b.statement));
   }
 }
 
@@ -185,7 +186,7 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
       for (const [name, n] of read.counter) counter.set(name, (counter.get(name) ?? 0) + n);
     }
     if (read.histogram) {
-      histograms.push({ file: f.name, buckets: read.histogram.slots, slots: [...read.histogram.buckets].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)) });
+      histograms.push({ file: f.name, buckets: read.histogram.slots, slots: [...read.histogram.buckets].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)) });
       notes.push(`${f.name}: a histogram's slots are listed as they are; the file does not say which field or action it grouped by.`);
     }
   }
@@ -205,9 +206,9 @@ export function analyzeTraceFiles(files: ReadonlyArray<{ name: string; text: str
   if (statements.unknownUnitWaits > 0) notes.push(`${statements.unknownUnitWaits} WRITELOG waits come from wait_completed, whose duration unit no documentation states: their WRITELOG ms are not measured (counts are).`);
   return {
     files: reads,
-    events: Object.fromEntries([...events].sort((a, b) => a[0].localeCompare(b[0]))),
+    events: Object.fromEntries([...events].sort((a, b) => byCodeUnits(a[0], b[0]))),
     eventCount: [...events.values()].reduce((a, b) => a + b, 0),
-    counterTarget: counter ? Object.fromEntries([...counter].sort((a, b) => a[0].localeCompare(b[0]))) : null,
+    counterTarget: counter ? Object.fromEntries([...counter].sort((a, b) => byCodeUnits(a[0], b[0]))) : null,
     histograms,
     logFlush,
     statements: rows,

@@ -16,6 +16,7 @@ import { buildComparisonModel, comparisonDocument } from '../../report';
 import { progressLine } from '../../report/progress';
 import type { ConnectionProfile } from '../../db/types';
 import type { CliIO } from '../io';
+import { byCodeUnits } from '../../shared/textOrder';
 
 export interface ToolResult {
   text: string;
@@ -162,7 +163,7 @@ export class McpToolHost {
     }
     const kind = i.kind ?? 'any';
     const candidates = [kind !== 'comparison' ? this.latest.profile : null, kind !== 'profile' ? this.latest.comparison : null].filter((r): r is ResultInput => r !== null);
-    const newest = candidates.sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    const newest = candidates.sort((a, b) => byCodeUnits(b.createdAt, a.createdAt))[0];
     if (!newest) {
       return fail(`No ${kind === 'any' ? 'profile or comparison' : kind} has run in this MCP server yet. ${this.allowsRun ? 'Run durability_lens_profile or durability_lens_compare_durability first,' : 'This server was started without --allow-run, so it runs none;'} or pass "file" with a comparison JSON written by \`durability-lens compare --out FILE.json\`.`);
     }

@@ -3,6 +3,7 @@
 // and the connection it runs on). Any change of the file's text revokes every confirmation for that file — checked
 // when asked, and at once when the editor reports an edit. vscode-free (a Memento-like interface), unit-tested.
 import { createHash } from 'node:crypto';
+import { byCodeUnits } from '../../shared/textOrder';
 
 export const CONSENT_STATE_KEY = 'durabilityLens.consent';
 /** Files remembered per workspace; the least recently confirmed are forgotten first. */
@@ -94,7 +95,7 @@ export class ConsentStore {
     state[file] = { fileHash: hash, keys: merged, at: this.now().toISOString() };
     const files = Object.keys(state);
     if (files.length > MAX_CONSENT_FILES) {
-      const oldest = files.sort((a, b) => state[a]!.at.localeCompare(state[b]!.at)).slice(0, files.length - MAX_CONSENT_FILES);
+      const oldest = files.sort((a, b) => byCodeUnits(state[a]!.at, state[b]!.at)).slice(0, files.length - MAX_CONSENT_FILES);
       for (const f of oldest) delete state[f];
     }
     await this.memento.update(CONSENT_STATE_KEY, state);

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { decodeScript } from '../../cli/textDecoding';
 import { findRoutine, mentions, type RoutineMatch } from './locate';
+import { byCodeUnits } from '../../shared/textOrder';
 
 export const MAX_FILES = 5000;
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -38,7 +39,7 @@ export async function findWorkspaceDefinitions(schema: string | null, name: stri
   };
   for (const d of vscode.workspace.textDocuments) if (d.languageId === 'sql' && d.uri.scheme !== 'durability-lens-server') await consider(d.uri);
   const files = await vscode.workspace.findFiles('**/*.sql', EXCLUDE, MAX_FILES, token);
-  files.sort((a, b) => a.path.localeCompare(b.path));
+  files.sort((a, b) => byCodeUnits(a.path, b.path));
   for (const f of files) {
     if (token?.isCancellationRequested) break;
     await consider(f);

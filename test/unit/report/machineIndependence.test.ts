@@ -1,7 +1,7 @@
 // A report is the same whichever machine writes it: the comparison's Markdown, CSV, JSON and document, and the Heaviest
 // Log Writers text, rendered from fixed figures in UTC, in zones with odd offsets and daylight saving time, and in
 // processes whose locale writes numbers otherwise (da-DK "1.234,5", ar-EG Arabic-Indic digits, hi-IN "12,34,567") and
-// sorts text otherwise (da-DK puts "aa" after "z"). CI runs in UTC with the C locale, where such a dependence never
+// sorts text otherwise (da-DK puts "aa" after "z", cs-CZ "CH" after "H"). CI runs in UTC with the C locale, where such a dependence never
 // shows; this test makes it show there.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -38,7 +38,7 @@ describe('reports do not depend on the machine\'s time zone or locale', function
     });
   }
 
-  for (const [zone, locale] of [['Pacific/Chatham', 'da_DK'], ['Asia/Kathmandu', 'ar_EG'], ['America/St_Johns', 'hi_IN']] as const) {
+  for (const [zone, locale] of [['Pacific/Chatham', 'da_DK'], ['Asia/Kathmandu', 'ar_EG'], ['America/St_Johns', 'hi_IN'], ['Europe/Prague', 'cs_CZ']] as const) {
     it(`renders every report identically in a process set to ${locale} in ${zone}`, async () => {
       assert.deepEqual(renderedElsewhere(zone, locale), await inUtc());
     });

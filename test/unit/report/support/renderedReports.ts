@@ -10,11 +10,14 @@ import { buildTopLogDocument, routineProductions } from '../../../../src/report/
 import { describeTopLog, productionLensText, spanText } from '../../../../src/report/topLogText';
 import { history, queryRow } from '../../probes/topLogFixtures';
 import { makeRun } from '../runFixture';
+import { diffWaits, type WaitRow } from '../../../../src/probes/waitStats';
 
 export function renderedReports(): Record<string, string> {
   // Figures past a thousand and with fractions, where a locale's separators would show.
   const runs = [
-    makeRun({ mode: 'DISABLED', elapsedMs: 12_345.678, commits: 100_000, flushesCounter: 98_765, log: { writes: 98_765, bytes: 1_234_567_890, stallMs: 4_321.5 }, waits: { WRITELOG: { count: 98_000, ms: 9_876.54 } } }),
+    // Waits tied on time, whose names a locale orders otherwise (Czech sorts "CH" after "H"): the tie's order, and which
+    // of them make the top rows, must be the same everywhere.
+    makeRun({ mode: 'DISABLED', elapsedMs: 12_345.678, commits: 100_000, flushesCounter: 98_765, log: { writes: 98_765, bytes: 1_234_567_890, stallMs: 4_321.5 }, waits: { WRITELOG: { count: 98_000, ms: 9_876.54 }, HADR_SYNC_COMMIT: { count: 5, ms: 50 }, CXPACKET: { count: 5, ms: 50 }, CHECKPOINT_QUEUE: { count: 5, ms: 50 }, LCK_M_X: { count: 5, ms: 50 } } }),
     makeRun({ mode: 'FORCED', elapsedMs: 2_345.5, commits: 100_000, flushesCounter: 1_234, log: { writes: 1_234, bytes: 987_654_321, stallMs: 123.25 }, waits: { WRITELOG: { count: 12, ms: 3.5 } } }),
   ];
   const model = buildComparisonModel(runs);
@@ -24,7 +27,10 @@ export function renderedReports(): Record<string, string> {
     // A span across midnight UTC and a daylight-saving change in several zones (2026-03-29, Europe; 2026-04-05, Chatham).
     coverage: ok({ intervals: 168, firstStart: '2026-03-29T00:00:00.000Z', lastEnd: '2026-04-05T00:00:00.000Z', serverNow: '2026-04-05T00:00:00.000Z' }),
   }), { standIn: false, readAt: '2026-04-05T00:00:00.000Z' });
+  const waitRow = (waitType: string, ms: number): WaitRow => ({ waitType, waitingTasks: String(ms / 10), waitTimeMs: String(ms), maxWaitTimeMs: '10', signalWaitTimeMs: '0' });
+  const tied = ['HADR_SYNC_COMMIT', 'CXPACKET', 'CHECKPOINT_QUEUE', 'LCKX', 'LCK_M_X'];
   return {
+    serverWaits: JSON.stringify(diffWaits(tied.map((t) => waitRow(t, 0)), tied.map((t) => waitRow(t, 50)), { topN: 2, filterBenign: false })),
     markdown: toMarkdown(model),
     csv: toCsv(model),
     json: toJson(model),
