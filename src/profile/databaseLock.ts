@@ -25,8 +25,12 @@ export { RELEASE_APPLOCK_SQL };
  * program and login time. resource_description is "<DbPrincipalId>:<up to 32 characters>:(<hash_value>)", so the
  * resource is matched on its first 32 characters in code. Needs VIEW SERVER STATE (SQL Server 2022: VIEW SERVER
  * PERFORMANCE STATE) to see other sessions. Learn: sys-dm-tran-locks-transact-sql, sys-dm-exec-sessions-transact-sql.
+ * login_time is a datetime in the server machine's local time, as GETDATE is (getdate-transact-sql), and the driver reads
+ * a datetime as UTC: it is moved to UTC on the server by the server's own offset now (SYSDATETIME vs SYSUTCDATETIME),
+ * which is an hour off only for a login from before a daylight-saving change.
  */
-export const LOCK_HOLDER_SQL = `SELECT l.request_session_id AS session_id, l.resource_description, s.host_name, s.program_name, s.host_process_id, s.login_name, s.login_time
+export const LOCK_HOLDER_SQL = `SELECT l.request_session_id AS session_id, l.resource_description, s.host_name, s.program_name, s.host_process_id, s.login_name,
+  DATEADD(MINUTE, DATEDIFF(MINUTE, SYSDATETIME(), SYSUTCDATETIME()), s.login_time) AS login_time_utc
 FROM sys.dm_tran_locks AS l
 JOIN sys.dm_exec_sessions AS s ON s.session_id = l.request_session_id
 WHERE l.resource_type = N'APPLICATION'
@@ -69,7 +73,7 @@ export async function readLockHolder(client: SqlClient, resource: string): Promi
     if (sessions.size > 1) return none(`${sessions.size} sessions hold application locks whose names share the first 32 characters of ${JSON.stringify(resource.slice(0, 32))} (only those are kept in plain text), so which one is the comparison's is not known`);
     const row = holders[0];
     if (!row) return none('the holding session was not visible (it may have just ended)');
-    const since = row.login_time instanceof Date ? row.login_time.toISOString() : text(row.login_time);
+    const since = row.login_time_utc instanceof Date ? row.login_time_utc.toISOString() : text(row.login_time_utc);
     return {
       sessionId: num(row.session_id),
       host: text(row.host_name),

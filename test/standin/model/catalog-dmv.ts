@@ -114,7 +114,7 @@ export function registerDmvTables(): void {
       'last_request_end_time datetime, reads bigint, writes bigint, logical_reads bigint, is_user_process bit, transaction_isolation_level smallint, ' +
       'lock_timeout int, deadlock_priority int, row_count bigint, database_id smallint, open_transaction_count int',
     rows: (b) => visibleSessions(b).map((s) => ({
-      session_id: s.spid, login_time: s.loginTime, host_name: s.hostName, program_name: s.appName, host_process_id: s.clientPid,
+      session_id: s.spid, login_time: b.server.localTime(s.loginTime), host_name: s.hostName, program_name: s.appName, host_process_id: s.clientPid,
       client_interface_name: 'ODBC', login_name: s.login.name, status: s.request ? 'running' : 'sleeping', cpu_time: Math.floor(s.cpuUs / 1000), memory_usage: 2,
       total_elapsed_time: 0, last_request_start_time: s.lastRequestStart, last_request_end_time: s.lastRequestEnd, reads: 0n, writes: 0n,
       logical_reads: 0n, is_user_process: true, transaction_isolation_level: 2, lock_timeout: s.lockTimeout,
@@ -127,7 +127,7 @@ export function registerDmvTables(): void {
       'encrypt_option nvarchar(40), auth_scheme nvarchar(40), num_reads int, num_writes int, last_read datetime, last_write datetime, net_packet_size int, ' +
       'client_net_address varchar(48), client_tcp_port int, local_net_address varchar(48), local_tcp_port int, connection_id uniqueidentifier',
     rows: (b) => [...b.server.sessions.values()].filter((s) => s.alive).map((s) => ({
-      session_id: s.spid, most_recent_session_id: s.spid, connect_time: s.loginTime, net_transport: 'TCP', protocol_type: 'TSQL', protocol_version: 1946157060,
+      session_id: s.spid, most_recent_session_id: s.spid, connect_time: b.server.localTime(s.loginTime), net_transport: 'TCP', protocol_type: 'TSQL', protocol_version: 1946157060,
       encrypt_option: s.encrypted ? 'TRUE' : 'FALSE', auth_scheme: 'SQL', num_reads: s.requestCount, num_writes: s.requestCount, last_read: s.lastRequestStart,
       last_write: s.lastRequestEnd, net_packet_size: 4096, client_net_address: '127.0.0.1', client_tcp_port: 50000 + s.spid, local_net_address: '127.0.0.1',
       local_tcp_port: 1433, connection_id: `00000000-0000-4000-8000-${s.spid.toString(16).padStart(12, '0')}`,
@@ -197,7 +197,7 @@ export function registerDmvTables(): void {
       'sqlserver_start_time datetime, scheduler_count int, max_workers_count int',
     rows: (b) => [{
       cpu_ticks: BigInt(b.server.uptimeMs()) * 2_000_000n, ms_ticks: BigInt(b.server.uptimeMs()), cpu_count: 4, hyperthread_ratio: 1, physical_memory_kb: 8n * 1024n * 1024n,
-      sqlserver_start_time_ms_ticks: 3_600_000n, sqlserver_start_time: b.server.startTime, scheduler_count: 4, max_workers_count: 512,
+      sqlserver_start_time_ms_ticks: 3_600_000n, sqlserver_start_time: b.server.localTime(b.server.startTime), scheduler_count: 4, max_workers_count: 512,
     }],
   });
   register({

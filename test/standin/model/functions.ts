@@ -142,9 +142,11 @@ export function callBuiltin(e: Call, ctx: EvalCtx): SqlValue {
       if (!known.includes(role)) return null;
       return role === 'public' || who.sysadmin || who.serverRoles.has(role) ? 1 : 0;
     }
+    // https://learn.microsoft.com/sql/t-sql/functions/getdate-transact-sql: the local time of the machine the server runs
+    // on; the UTC kin and SYSDATETIMEOFFSET (with the machine's offset) name the same instant.
     case 'SYSUTCDATETIME': case 'GETUTCDATE': return server.now();
-    case 'SYSDATETIME': case 'GETDATE': case 'CURRENT_TIMESTAMP': return server.now();
-    case 'SYSDATETIMEOFFSET': return { date: server.now(), offsetMinutes: 0 };
+    case 'SYSDATETIME': case 'GETDATE': case 'CURRENT_TIMESTAMP': return server.localTime(server.now());
+    case 'SYSDATETIMEOFFSET': return { date: server.now(), offsetMinutes: server.utcOffsetMinutes };
     case 'HAS_PERMS_BY_NAME': {
       const securable = s(0);
       const cls = (s(1) ?? 'SERVER').toUpperCase();

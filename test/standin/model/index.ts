@@ -123,7 +123,8 @@ class StandinEngine implements Standin {
     const dbName = req.database || login.defaultDatabase;
     const db = s.dbByName(dbName);
     if (!db || !s.canOpen(login, db)) return { ok: false, error: errors.cannotOpenDb(dbName).toMessage() };
-    const now = new Date();
+    // The model's clock (Server.clock), as SYSDATETIME reads it: login_time and SYSDATETIME agree when a test sets it.
+    const now = s.now();
     const session: Session = {
       spid: s.nextSpid++, login, db, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid, encrypted: req.encrypted,
       loginTime: now, waits: new Map(), nocount: false, xactAbort: false, lockTimeout: -1, deadlockPriority: 'NORMAL', trancount: 0, tran: null,

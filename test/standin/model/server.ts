@@ -91,6 +91,13 @@ export class Server {
    * are aligned to. A test that must not depend on when it runs (an interval ending mid-test) sets a fixed or offset one.
    */
   clock: () => number = Date.now;
+  /**
+   * The offset of the server machine's time zone from UTC, in minutes (default 0: a server in UTC, as Azure SQL Database
+   * always is). SYSDATETIME, GETDATE and CURRENT_TIMESTAMP answer the machine's local time and SYSDATETIMEOFFSET carries
+   * this offset (Learn: getdate-transact-sql, sysdatetimeoffset-transact-sql); so do the DMV datetime columns the product
+   * reads (login_time, connect_time, sqlserver_start_time: MODEL.md, NOT CONFIRMED by their pages). A test sets it.
+   */
+  utcOffsetMinutes = 0;
   databases = new Map<number, Database>();
   logins = new Map<string, Login>();
   sessions = new Map<number, Session>();
@@ -269,6 +276,14 @@ export class Server {
   /** The model's wall clock now (see `clock`). */
   now(): Date {
     return new Date(this.clock());
+  }
+
+  /**
+   * An instant as the server machine's local wall-clock time, the form a datetime without an offset carries: a Date
+   * whose UTC fields are the local time (what tedious, useUTC, and the TDS datetime encoder read from it).
+   */
+  localTime(instant: Date): Date {
+    return new Date(instant.getTime() + this.utcOffsetMinutes * 60_000);
   }
 
   /** Milliseconds since the simulated machine started (sample_ms, ms_ticks). */

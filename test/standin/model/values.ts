@@ -49,8 +49,8 @@ export function toBigInt(v: SqlValue): bigint {
 }
 
 /**
- * A date/time text read as the model's server reads it: without an offset it is UTC (the model's clock is UTC and
- * SYSDATETIMEOFFSET's offset is 0, functions.ts), never the zone of the machine running the tests — JavaScript's
+ * A date/time text read as the model's server reads it: without an offset it is a wall-clock time, held as a Date whose
+ * UTC fields are that time (as local times are, Server.localTime), never in the zone of the machine running the tests — JavaScript's
  * `new Date('2026-11-25 10:00:00')` would read it as local time.
  */
 export function dateFromText(text: string): Date {

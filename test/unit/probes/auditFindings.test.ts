@@ -138,7 +138,7 @@ describe('issue 33 audit: D10', () => {
     assert.equal(describesLock('0:durability_lens:lab:(8a1b)', 'durability_lens:lab'), true, 'brackets optional');
     const long = `durability_lens:${'x'.repeat(40)}`;
     assert.equal(describesLock(`0:[${long.slice(0, 32)}]:(1)`, long), true);
-    const rows = [57, 58].map((session_id) => ({ session_id, resource_description: `0:[${long.slice(0, 32)}]:(${session_id})`, host_name: 'h', program_name: 'p', host_process_id: 1, login_name: 'l', login_time: null }));
+    const rows = [57, 58].map((session_id) => ({ session_id, resource_description: `0:[${long.slice(0, 32)}]:(${session_id})`, host_name: 'h', program_name: 'p', host_process_id: 1, login_name: 'l', login_time_utc: null }));
     const holder = await readLockHolder({ query: async () => rows, execute: async () => undefined }, long);
     assert.equal(holder.sessionId, null);
     assert.match(holder.unknownReason ?? '', /2 sessions hold application locks whose names share the first 32 characters/);

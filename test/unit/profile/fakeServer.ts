@@ -85,7 +85,7 @@ export class FakeServer {
       return [{ result: 0 }];
     }
     if (sql === LOCK_HOLDER_SQL) {
-      return this.lockHeld ? [{ session_id: 77, resource_description: '0:[durability_lens:lab]:(1)', host_name: 'BUILD-7', program_name: 'Durability Lens CLI', host_process_id: 4242, login_name: 'ci', login_time: new Date('2026-01-02T03:04:05Z') }] : [];
+      return this.lockHeld ? [{ session_id: 77, resource_description: '0:[durability_lens:lab]:(1)', host_name: 'BUILD-7', program_name: 'Durability Lens CLI', host_process_id: 4242, login_name: 'ci', login_time_utc: new Date('2026-01-02T03:04:05Z') }] : [];
     }
     const alter = /^ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = (DISABLED|ALLOWED|FORCED) WITH NO_WAIT;$/.exec(sql);
     if (alter) {

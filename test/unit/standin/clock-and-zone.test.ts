@@ -1,4 +1,5 @@
-// The stand-in's clock is UTC (SYSDATETIMEOFFSET's offset is 0), whatever the zone of the machine running the tests: a
+// The stand-in's clock is UTC by default (SYSDATETIMEOFFSET's offset is 0; a test may put the server in another zone),
+// whatever the zone of the machine running the tests: a
 // date/time text without an offset is read as UTC by CAST, DATEADD and DATEDIFF alike. JavaScript's own parser reads
 // '2026-11-25 10:00:00' in the machine's zone, which made DATEADD/DATEDIFF answer differently in Chatham than in CI.
 // Its wall clock can be set (Server.clock), so a test of Query Store's clock-aligned intervals need not depend on when
@@ -65,5 +66,20 @@ ADD TARGET package0.event_file (SET filename = N'same_ms.xel');`);
     assert.equal(files.length, 2);
     assert.notEqual(files[0], files[1]);
     for (const f of files) assert.match(f, /^\/var\/opt\/mssql\/log\/same_ms_0_\d+\.xel$/);
+  });
+
+  it("a server in another zone answers local time from SYSDATETIME, GETDATE and the DMVs' datetime columns, UTC from SYSUTCDATETIME", async () => {
+    // Learn's own example (getdate-transact-sql): SYSDATETIME 13:10:02 with SYSUTCDATETIME 20:10:02 on a -07:00 server.
+    const s = createStandin({ speedFactor: 0 });
+    s.state.utcOffsetMinutes = -420;
+    const now = Date.UTC(2007, 3, 30, 20, 10, 2, 47);
+    s.state.clock = () => now;
+    const h = await connect(s);
+    const [r] = await rows(s, h, `SELECT SYSDATETIME() AS sys_local, GETDATE() AS local_now, SYSUTCDATETIME() AS utc,
+  GETUTCDATE() AS utc_date, SYSDATETIMEOFFSET() AS with_offset, DATEDIFF(MINUTE, SYSDATETIME(), SYSUTCDATETIME()) AS to_utc_minutes`);
+    const local = new Date(Date.UTC(2007, 3, 30, 13, 10, 2, 47));
+    assert.deepEqual(r, { sys_local: local, local_now: local, utc: new Date(now), utc_date: new Date(now), with_offset: { date: new Date(now), offsetMinutes: -420 }, to_utc_minutes: 420 });
+    const [session] = await rows(s, h, 'SELECT login_time FROM sys.dm_exec_sessions WHERE session_id = @@SPID');
+    assert.equal((session!.login_time as Date).getTime(), new Date(now).getTime() - 420 * 60_000, 'login_time in the local time, 7 h before UTC');
   });
 });
