@@ -57,6 +57,7 @@ describe('real-server DMV and DBCC output (test/fixtures/real-server/dmv)', () =
         if (sql === VLF_FALLBACK_SQL) return real;
         throw new Error(`unexpected SQL: ${sql}`);
       },
+      async execute() {},
     };
     assert.deepEqual(await captureVlfCount(c, 5, true, CTX), { status: 'ok', value: { count: 6, active: 1, source: 'DBCC LOGINFO' } });
   });
