@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RequestError } from 'tedious';
 import { captureVlfCount, VLF_FALLBACK_SQL, VLF_SQL, vlfsFromLogInfo } from '../../../src/probes/logInfo';
+import { mapServerIdentity } from '../../../src/probes/serverInfo';
+import { figureSourceOf } from '../../../src/profile/runContext';
 import type { Row, SqlClient } from '../../../src/db/types';
 import type { GrantContext } from '../../../src/probes/permissions';
 import { createStandin } from '../../standin/model/index';
@@ -107,4 +109,26 @@ describe('real-server DMV and DBCC output (test/fixtures/real-server/dmv)', () =
       for (const o of set!.objects) assert.equal(o.Status, 0);
     });
   }
+
+  it('reads a real SQL Server 2005 ProductVersion (zero-padded, no ProductMajorVersion) as major version 9', () => {
+    const s = sample('learn-sqlcmd-productversion.txt');
+    const value = /\(([\d.]+)\)\s*$/.exec(readFileSync(join(DIR, s.file), 'utf8').trim())![1]!;
+    assert.equal(value, s.expect.productVersion);
+    const id = mapServerIdentity({ product_version: value, product_major_version: null, engine_edition: 3 });
+    assert.equal(id.majorVersion, s.expect.majorVersion);
+    assert.equal(id.productVersion, '9.00.2047.00', 'kept as the server sent it');
+  });
+
+  it('takes a real version banner for a real server, and the stand-in\'s for the stand-in; both carry a four-part build', async () => {
+    const s = sample('elastic-errorlog-version-banner.txt');
+    const banner = readFileSync(join(DIR, s.file), 'utf8');
+    assert.equal(figureSourceOf(banner), 'sql-server');
+    assert.equal(/ - (\d+\.\d+\.\d+\.\d+) /.exec(banner)![1], s.expect.build);
+    const st = createStandin({ speedFactor: 0 });
+    const h = await connect(st);
+    const [r] = await rows(st, h, "SELECT @@VERSION AS v, CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) AS pv");
+    assert.equal(figureSourceOf(String(r!.v)), 'stand-in');
+    assert.match(String(r!.pv), /^\d+\.\d+\.\d+\.\d+$/);
+    assert.equal(mapServerIdentity({ product_version: r!.pv, product_major_version: null }).majorVersion, Number(String(r!.pv).split('.')[0]));
+  });
 });
