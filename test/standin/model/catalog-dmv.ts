@@ -233,6 +233,17 @@ export function lsn(bytes: number): string {
   return `${String(vlf).padStart(8, '0')}:${String(block).padStart(8, '0')}:0001`.slice(0, 24);
 }
 
+/**
+ * An LSN in the numeric form DBCC LOGINFO's CreateLSN uses: the VLF number in decimal, then the block offset padded to
+ * 10 digits and the slot to 5 (a real sample, test/fixtures/real-server/dmv: 2094000000027200481 = VLF 2094, block 272,
+ * slot 481). Same VLF/block arithmetic as lsn().
+ */
+export function lsnNumeric(bytes: number): string {
+  const vlf = Math.floor(bytes / (512 * 1024)) + 1;
+  const block = Math.floor((bytes % (512 * 1024)) / 512);
+  return `${vlf}${String(block).padStart(10, '0')}00001`;
+}
+
 /** VLF statuses: the active part of the log covers used bytes from the first VLF on (simplified; MODEL.md). */
 export function vlfView(d: Database): Array<{ offset: number; sizeBytes: number; sequence: number; status: 0 | 2; createLsn: number }> {
   let remaining = Math.max(1, d.log.usedBytes);

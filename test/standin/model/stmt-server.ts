@@ -9,7 +9,7 @@ import { doneOf, type Flow, info, type RunCtx } from './interpreter';
 import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
 import type { Database } from './state';
-import { vlfView } from './catalog-dmv';
+import { lsnNumeric, vlfView } from './catalog-dmv';
 import { availableEvents } from './catalog-xe';
 import { newSession, startTargets, validateSessionDefinition } from './xe';
 import { coerce, toNumber, toText } from './values';
@@ -179,7 +179,7 @@ async function* dbcc(s: Stmt & { k: 'dbcc' }, ctx: RunCtx): Gen {
     case 'LOGINFO': {
       const db = args[0] ? server.dbByName(toText(args[0])) : session.db;
       if (!db) throw errors.dbNotExist(toText(args[0]), s.line);
-      const rows = vlfView(db).map((v) => [0, 2, BigInt(v.sizeBytes), BigInt(v.offset), v.sequence, v.status, v.sequence ? 64 : 0, String(v.createLsn ? v.createLsn * 1000 : 0)] as SqlValue[]);
+      const rows = vlfView(db).map((v) => [0, 2, BigInt(v.sizeBytes), BigInt(v.offset), v.sequence, v.status, v.sequence ? 64 : 0, v.createLsn ? lsnNumeric(v.createLsn) : '0'] as SqlValue[]);
       const c = (name: string, kind: 'int' | 'bigint' | 'tinyint') => ({ name, type: { kind }, nullable: true });
       yield { kind: 'resultSet', columns: [c('RecoveryUnitId', 'int'), c('FileId', 'int'), c('FileSize', 'bigint'), c('StartOffset', 'bigint'), c('FSeqNo', 'int'), c('Status', 'int'), c('Parity', 'tinyint'), { name: 'CreateLSN', type: { kind: 'decimal', precision: 25, scale: 0 }, nullable: true }], rows };
       yield doneOf(ctx, rows.length);
@@ -189,7 +189,9 @@ async function* dbcc(s: Stmt & { k: 'dbcc' }, ctx: RunCtx): Gen {
       const what = toText(args[0] ?? '').toUpperCase();
       if (what === 'LOGSPACE') {
         const rows = [...server.databases.values()].map((d) => {
-          const total = d.files.find((f) => f.type === 1)!.sizePages * 8192;
+          // "Always smaller than the amount originally allocated": real samples show the file size less 8 KB, the
+          // first page (the first VLF starts at offset 8192) — test/fixtures/real-server/dmv.
+          const total = d.files.find((f) => f.type === 1)!.sizePages * 8192 - 8192;
           return [d.name, total / (1024 * 1024), (100 * d.log.usedBytes) / total, 0] as SqlValue[];
         });
         yield { kind: 'resultSet', columns: [{ name: 'Database Name', type: { kind: 'nvarchar', length: 128 }, nullable: true }, { name: 'Log Size (MB)', type: { kind: 'float' }, nullable: true }, { name: 'Log Space Used (%)', type: { kind: 'float' }, nullable: true }, { name: 'Status', type: { kind: 'int' }, nullable: true }], rows };
