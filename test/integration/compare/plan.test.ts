@@ -10,7 +10,9 @@ import { useTestServer } from '../support';
 
 describe('integration: comparison plan and ALLOWED', function () {
   this.timeout(120000);
-  const h = useTestServer({ databases: [{ name: 'cdc_db', cdc: true }, { name: 'ag_db', availabilityGroup: true }] });
+  // A login that may switch the setting and read the counters but not create event sessions: its runs trace nothing.
+  const NO_XE = { name: 'lens_no_xe', password: 'NoXe-1', databases: ['lab'], serverPermissions: ['VIEW SERVER PERFORMANCE STATE'], databasePermissions: { lab: ['VIEW DATABASE PERFORMANCE STATE', 'ALTER'] } };
+  const h = useTestServer({ databases: [{ name: 'cdc_db', cdc: true }, { name: 'ag_db', availabilityGroup: true }], logins: [NO_XE] });
 
   async function settingOf(database: string) {
     const s = await connect({ ...h.profile, database }, h.secret, { role: 'monitor' });
@@ -112,4 +114,26 @@ END`;
       assert.deepEqual((await h.state()).eventSessions, []);
     });
   }
+
+  it('a login that may not create event sessions is shown no event session, and its runs create none', async function () {
+    h.standinOnly(this, 'needs a login without the event-session permissions (stand-in option)');
+    let shown = '';
+    const result = await runComparison({
+      connections: profileConnectionSource({ ...h.profile, authentication: { type: 'sql', user: NO_XE.name } }, NO_XE.password),
+      batches: analyze('SELECT 1;').batches,
+      repetitions: 1,
+      warmup: false,
+      journal: new KeyValueRestoreJournal(new MemoryStore()),
+      confirm: (plan) => {
+        shown = describePlan(plan);
+        return true;
+      },
+    });
+    assert.equal(result.status, 'completed', result.error?.message);
+    assert.equal(result.plan.eventSession, undefined);
+    assert.doesNotMatch(shown, /Extended Events/);
+    for (const run of result.runs) assert.equal(run.logFlushTrace, null);
+    assert.ok(result.runs.every((r) => r.missing.some((m) => m.measurement === 'extendedEvents' && m.grant)), 'each run says why, with the GRANT');
+    assert.deepEqual((await h.state()).eventSessions, []);
+  });
 });
