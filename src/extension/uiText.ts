@@ -140,8 +140,15 @@ export function routineBodyText(body: RoutineBody): { head: string; select: stri
  * cannot reorder or overwrite itself; line breaks stay (a notification's links are made inert by l10n.t).
  */
 function serverMessage(text: string): string {
-  return withVisibleControls(text.replace(/\r\n/g, '\n'));
+  const shown = withVisibleControls(text.replace(/\r\n/g, '\n'));
+  if (shown.length <= MAX_SERVER_MESSAGE) return shown;
+  // Never cut a surrogate pair in half.
+  const cut = /[\ud800-\udbff]/.test(shown[MAX_SERVER_MESSAGE - 1]!) ? MAX_SERVER_MESSAGE - 1 : MAX_SERVER_MESSAGE;
+  return l10n.t('{0}… ({1} more characters not shown)', shown.slice(0, cut), shown.length - cut);
 }
+
+/** A server's message in a diagnostic or notification is cut after this many characters (RAISERROR allows 2,047). */
+export const MAX_SERVER_MESSAGE = 4_000;
 
 /** The diagnostic on the line a workload error points at. */
 export function runErrorDiagnostic(e: RunError): string {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { evaluatePreflight } from '../../../src/probes/permissions';
 import { alterDurabilitySql, DATA_LOSS_CAVEAT } from '../../../src/profile/durabilityGuard';
 import { describePlan, runOrder, type ComparisonPlan } from '../../../src/profile/plan';
-import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt, runErrorDiagnostic, workloadFailedText } from '../../../src/extension/uiText';
+import { comparisonConfirmation, connectionFailureText, preflightSummary, refusalText, restorePrompt, runErrorDiagnostic, workloadFailedText, MAX_SERVER_MESSAGE } from '../../../src/extension/uiText';
 import { NOTIFICATION_LINK } from '../../../src/shared/notificationText';
 import { progressText, STEP_TEXT } from '../../../src/extension/profiling/profiling';
 
@@ -58,6 +58,14 @@ describe('extension/uiText', () => {
     assert.equal(refusalText(plan()), null);
     const refused = refusalText(plan({ canProceed: false, refusals: [{ code: 'no-alter-permission', message: 'No ALTER.' }], grant: 'GRANT ALTER ON DATABASE::[lab]]x] TO [u];' }))!;
     assert.equal(refused, 'The comparison was not started and nothing was changed: No ALTER. GRANT needed: GRANT ALTER ON DATABASE::[lab]]x] TO [u];');
+  });
+
+  it('a 1 MB server message is cut in the Problems view and the notification, with how much was left out', () => {
+    const message = `${'x'.repeat(MAX_SERVER_MESSAGE - 1)}\u{1F600}${'y'.repeat(1_000_000)}`;
+    const error = { number: 50000, message, documentLine: null, batchIndex: 0 };
+    const shown = runErrorDiagnostic(error);
+    assert.equal(shown, `SQL error 50000: ${'x'.repeat(MAX_SERVER_MESSAGE - 1)}… (${message.length - MAX_SERVER_MESSAGE + 1} more characters not shown)`);
+    assert.ok(workloadFailedText(error).length < MAX_SERVER_MESSAGE + 200);
   });
 
   it('a server\'s error message shows as sent in the Problems view and the notification: no control, bidi override or link acts', () => {
