@@ -3,7 +3,7 @@
 // overrides, and a model reads a line break inside a name as the start of one of our lines ("DELAYED_DURABILITY
 // restored …"). A field is written on one line with every such character as visible escape text; a JSON document
 // keeps its meaning (the \uXXXX form of each escape is JSON's own). vscode-free, shared by both hosts.
-import { oneLineField, visibleEscape, withVisibleControls } from '../shared/visibleText';
+import { cutPoint, oneLineField, visibleEscape, withVisibleControls } from '../shared/visibleText';
 
 /** The longest field an agent is shown in full (a path, a name); a longer one is cut, saying how long it was. */
 export const AGENT_FIELD_MAX = 1024;
@@ -13,11 +13,8 @@ export const AGENT_FIELD_MAX = 1024;
  * AGENT_FIELD_MAX characters of it (outside attack: a 3 MB path argument came back as a 3 MB error message).
  */
 export function agentField(text: string): string {
-  if (text.length <= AGENT_FIELD_MAX) return oneLineField(text);
-  // Not between the two halves of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text[AGENT_FIELD_MAX - 1]!) ? AGENT_FIELD_MAX - 1 : AGENT_FIELD_MAX;
-  const shown = `${text.slice(0, end)}… (${text.length.toLocaleString('en-US')} characters, cut)`;
-  return oneLineField(shown);
+  const end = cutPoint(text, AGENT_FIELD_MAX);
+  return oneLineField(end === null ? text : `${text.slice(0, end)}… (${text.length.toLocaleString('en-US')} characters, cut)`);
 }
 
 /**

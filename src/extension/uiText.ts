@@ -2,7 +2,7 @@
 // prompt, the permission preflight summary and connection failures. Every text says what changes and what to do.
 // Each sentence goes through l10n.t (translatable; server and file strings enter only as {n} arguments).
 import { l10n } from './l10n';
-import { oneLineField, withVisibleControls } from '../shared/visibleText';
+import { cutPoint, oneLineField, withVisibleControls } from '../shared/visibleText';
 import type { ConnectionFailureInfo } from '../db/types';
 import type { PreflightResult } from '../probes/permissions';
 import type { ComparisonPlan } from '../profile/plan';
@@ -141,10 +141,8 @@ export function routineBodyText(body: RoutineBody): { head: string; select: stri
  */
 function serverMessage(text: string): string {
   const shown = withVisibleControls(text.replace(/\r\n/g, '\n'));
-  if (shown.length <= MAX_SERVER_MESSAGE) return shown;
-  // Never cut a surrogate pair in half.
-  const cut = /[\ud800-\udbff]/.test(shown[MAX_SERVER_MESSAGE - 1]!) ? MAX_SERVER_MESSAGE - 1 : MAX_SERVER_MESSAGE;
-  return l10n.t('{0}… ({1} more characters not shown)', shown.slice(0, cut), shown.length - cut);
+  const cut = cutPoint(shown, MAX_SERVER_MESSAGE);
+  return cut === null ? shown : l10n.t('{0}… ({1} more characters not shown)', shown.slice(0, cut), shown.length - cut);
 }
 
 /** A server's message in a diagnostic or notification is cut after this many characters (RAISERROR allows 2,047). */

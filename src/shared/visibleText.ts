@@ -61,11 +61,19 @@ export function logEntryText(text: string): string {
     .join('\n');
 }
 
+/**
+ * Where to cut `text` so at most `max` UTF-16 code units stay, never between the two halves of a surrogate pair; null
+ * when it fits. Every sink that shortens a server's or a file's text (a log line, an agent's field, an editor message)
+ * cuts here and says how much it left out.
+ */
+export function cutPoint(text: string, max: number): number | null {
+  if (text.length <= max) return null;
+  return /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
+}
+
 function capped(line: string): string {
-  if (line.length <= MAX_LOG_LINE) return line;
-  // Never split a surrogate pair.
-  const cut = /[\ud800-\udbff]/.test(line[MAX_LOG_LINE - 1]!) ? MAX_LOG_LINE - 1 : MAX_LOG_LINE;
-  return `${line.slice(0, cut)}… (${line.length - cut} more characters not shown)`;
+  const cut = cutPoint(line, MAX_LOG_LINE);
+  return cut === null ? line : `${line.slice(0, cut)}… (${line.length - cut} more characters not shown)`;
 }
 
 /**
