@@ -2,8 +2,8 @@
 // by an older `node` (`node dist/cli.js profile …` on a machine whose Node is 20), they would fail deep inside the
 // driver with "Promise.withResolvers is not a function"; this says what to run instead, before anything connects.
 
-/** Commands that work on any Node: they never load the driver. */
-const OFFLINE_COMMANDS = new Set(['analyze', 'help', '--help', '-h', '--version', '-v', 'version']);
+/** Commands that work on any Node: they never connect (`trace read` reads saved Extended Events files). */
+const OFFLINE_COMMANDS = new Set(['analyze', 'trace', 'help', '--help', '-h', '--version', '-v', 'version']);
 
 export const MIN_NODE_MAJOR = 22;
 

@@ -22,6 +22,11 @@ describe('nodeVersionProblem: what the Node 20 refusal repeats (install41)', () 
     assert.match(text, /needs Node 22/);
   });
 
+  it('trace read (saved files, no server) runs on Node 20 like analyze', () => {
+    assert.equal(nodeVersionProblem(['trace', 'read', 'saved.xml'], '20.19.0'), null);
+    assert.match(nodeVersionProblem(['top-log', '--connection', 'x'], '20.19.0')!, /needs Node 22/);
+  });
+
   it('a --help before the program still runs on any Node', () => {
     assert.equal(nodeVersionProblem(['record', '--help'], '20.19.0'), null);
     assert.equal(nodeVersionProblem(['profile', '-h', '--', 'x'], '20.19.0'), null);
