@@ -9,7 +9,7 @@
 import { toConnectionProfile, validateStoredProfile } from '../db/storedProfiles';
 import { parse as parseJsoncText, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { profileFromConnectionString } from '../db/connectionString';
 import type { ConnectionProfile } from '../db/types';
 
@@ -17,12 +17,16 @@ export const CONNECTIONS_KEY = 'durabilityLens.connections';
 
 /**
  * VS Code's user settings.json per platform (VS Code docs "User and Workspace Settings": %APPDATA%\Code\User,
- * $HOME/Library/Application Support/Code/User, $HOME/.config/Code/User).
+ * $HOME/Library/Application Support/Code/User, $HOME/.config/Code/User), joined the platform's way. An empty or
+ * relative APPDATA / XDG_CONFIG_HOME is ignored (the XDG spec asks it): it would name a folder under the current
+ * directory, which a cloned repository controls — the same reason `<cwd>/.vscode/settings.json` is never read.
  */
 export function userSettingsPath(platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Code', 'User', 'settings.json');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Code', 'User', 'settings.json');
-  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'Code', 'User', 'settings.json');
+  const p = platform === 'win32' ? win32 : posix;
+  const absolute = (value: string | undefined): string | null => (value !== undefined && value !== '' && p.isAbsolute(value) ? value : null);
+  if (platform === 'win32') return p.join(absolute(env.APPDATA) ?? p.join(home, 'AppData', 'Roaming'), 'Code', 'User', 'settings.json');
+  if (platform === 'darwin') return p.join(home, 'Library', 'Application Support', 'Code', 'User', 'settings.json');
+  return p.join(absolute(env.XDG_CONFIG_HOME) ?? p.join(home, '.config'), 'Code', 'User', 'settings.json');
 }
 
 /** settings.json is JSON with comments and trailing commas, read the way VS Code reads it (jsonc-parser). */

@@ -2,8 +2,8 @@
 // by an older `node` (`node dist/cli.js profile …` on a machine whose Node is 20), they would fail deep inside the
 // driver with "Promise.withResolvers is not a function"; this says what to run instead, before anything connects.
 
-/** Commands that work on any Node: they never load the driver. */
-const OFFLINE_COMMANDS = new Set(['analyze', 'help', '--help', '-h', '--version', '-v', 'version']);
+/** Commands that work on any Node: they never connect (`trace read` reads saved Extended Events files). */
+const OFFLINE_COMMANDS = new Set(['analyze', 'trace', 'help', '--help', '-h', '--version', '-v', 'version']);
 
 export const MIN_NODE_MAJOR = 22;
 
@@ -12,12 +12,16 @@ export function nodeVersionProblem(argv: readonly string[], nodeVersion: string)
   const major = Number(nodeVersion.replace(/^v/, '').split('.')[0]);
   if (!Number.isFinite(major) || major >= MIN_NODE_MAJOR) return null;
   const command = argv[0];
-  if (command === undefined || OFFLINE_COMMANDS.has(command) || argv.includes('--help') || argv.includes('-h')) return null;
+  // Help is the command's own only before '--' (as src/cli/dispatch.ts reads it): `record -- npm test --help` runs.
+  const end = argv.indexOf('--');
+  const own = end < 0 ? argv : argv.slice(0, end);
+  if (command === undefined || OFFLINE_COMMANDS.has(command) || own.includes('--help') || own.includes('-h')) return null;
+  // The arguments are not repeated: a --connection string can hold a password, and joined unquoted a ';' or a space
+  // in them would split the suggested line in the user's shell.
   return (
     `durability-lens ${command}: needs Node ${MIN_NODE_MAJOR} or later (the SQL Server driver uses Node ${MIN_NODE_MAJOR} APIs); this is Node ${nodeVersion.replace(/^v/, '')}.\n` +
     `Install Node ${MIN_NODE_MAJOR} (https://nodejs.org) and run it again. In a clone of the project, the launcher starts the\n` +
-    `Node ${MIN_NODE_MAJOR} that \`npm ci\` installed there:\n` +
-    `  bin/durability-lens ${argv.join(' ')}\n` +
+    `Node ${MIN_NODE_MAJOR} that \`npm ci\` installed there: bin/durability-lens ${command} with the same arguments.\n` +
     `Nothing was run.\n`
   );
 }

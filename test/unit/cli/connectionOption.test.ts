@@ -109,6 +109,7 @@ describe('cli: --connection', () => {
   it('knows VS Code\'s user settings path per platform', () => {
     assert.equal(userSettingsPath('linux', {}, '/home/u'), join('/home/u', '.config', 'Code', 'User', 'settings.json'));
     assert.equal(userSettingsPath('darwin', {}, '/Users/u'), join('/Users/u', 'Library', 'Application Support', 'Code', 'User', 'settings.json'));
-    assert.equal(userSettingsPath('win32', { APPDATA: 'C:/Users/u/AppData/Roaming' }, 'C:/Users/u'), join('C:/Users/u/AppData/Roaming', 'Code', 'User', 'settings.json'));
+    // Joined the Windows way whatever the host (install41): on Windows itself path.join is path.win32.join.
+    assert.equal(userSettingsPath('win32', { APPDATA: 'C:/Users/u/AppData/Roaming' }, 'C:/Users/u'), 'C:\\Users\\u\\AppData\\Roaming\\Code\\User\\settings.json');
   });
 });
