@@ -21,6 +21,7 @@ import { lmToolImplementations } from './lm';
 import { registerMssqlCommands } from './mssql';
 import { within, type DurabilityLensApi } from './api';
 import { l10n } from './l10n';
+import { sessionScopeOf } from '../xe';
 
 /** What the start-up code (extension.ts) needs of the loaded features. */
 export interface Features {
@@ -70,7 +71,7 @@ export function activateFeatures(context: vscode.ExtensionContext, { output, set
       if (reportNone) void vscode.window.showInformationMessage(l10n.t('Durability Lens: a run is in progress; look for leftover event sessions after it ends.'));
       return Promise.resolve();
     }
-    const scope = active.engineEdition === 5 || active.engineEdition === 12 ? 'database' : 'server';
+    const scope = sessionScopeOf(active.engineEdition);
     // This window's running captures: the ad-hoc trace and the recording window (their companions go with them).
     const liveNames = [trace.sessionName, recording.sessionName].filter((n): n is string => n !== null);
     return offerOrphanCleanup({ source, scope, liveNames, output, reportNone, ledger }).then(() => undefined);

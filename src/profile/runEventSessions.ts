@@ -6,20 +6,18 @@ import type { SqlClient } from '../db/types';
 import { quoteName } from '../db/quote';
 import { dropSession, findOrphanSessions } from '../xe/cleanup';
 import { owningSessionName, SESSION_NAME_PREFIX, type SessionScope } from '../xe/sessionSql';
+import { sessionScopeOf } from '../xe/sessionRunner';
 
 /** `durability_lens_<16 hex>` (the shape of newSessionName) from the run id: the same name for the run and its recovery. */
 export function eventSessionOfRun(run: string): string {
   return SESSION_NAME_PREFIX + createHash('sha256').update(run).digest('hex').slice(0, 16);
 }
 
-/**
- * EngineEdition 5 (Azure SQL Database) and 12 (Hyperscale) define sessions ON DATABASE (as xe/plan.ts chooses);
- * Learn: serverproperty-transact-sql.
- */
+/** The scope this server's sessions are defined in, by the one EngineEdition rule (xe sessionScopeOf). */
 async function scopeOf(client: SqlClient): Promise<SessionScope> {
   const rows = await client.query("SELECT CAST(SERVERPROPERTY('EngineEdition') AS int) AS engine_edition;");
   const edition = Number(rows[0]?.engine_edition);
-  return edition === 5 || edition === 12 ? 'database' : 'server';
+  return sessionScopeOf(Number.isInteger(edition) ? edition : null);
 }
 
 /**
