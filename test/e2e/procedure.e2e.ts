@@ -67,6 +67,22 @@ async function pollRows(done: () => boolean, what: string, timeoutMs = 60_000): 
   }
 }
 
+/**
+ * Polls (with a deadline) until the panel's "Profiled" fact matches `workload`: the panel may still show the previous
+ * result while this run goes on (its title is the same), and a test must not end with its run still in flight, or the
+ * next test's window state (editors closed, a panel opened beside them) is changed under it when the run ends.
+ */
+async function profiledAs(page: Page, workload: RegExp, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const facts = (await readVerdict(page).catch(() => null))?.facts;
+    const shown = facts?.get('Profiled') ?? '';
+    if (workload.test(shown)) return;
+    if (Date.now() > deadline) throw new Error(`the panel did not show the run of ${workload} within ${timeoutMs} ms (Profiled: ${JSON.stringify(shown)})`);
+    await new Promise((r) => setTimeout(r, 200)); // poll interval; bounded by the deadline above
+  }
+}
+
 /** The workload line of the panel's verdict ("Profiled" fact) and the first measured column's Log writes. */
 async function profiled(page: Page): Promise<{ workload: string; writes: number; headline: string }> {
   const verdict = await readVerdict(page);
@@ -121,6 +137,7 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
           [/EXEC \[dbo\]\.\[e2e_reset\]/.test(confirmation), 'no call'],
         ], 'Deploy and Run', deploy);
         const title = await panelOrError(page, /Durability profile/, 120_000);
+        await profiledAs(page, /EXEC \[dbo\]\.\[e2e_reset\]/);
         const run = await profiled(page);
         await screenshot('procedures-reset-profile-panel');
         assert(/lab/.test(title), `panel title: ${title}`);
@@ -161,6 +178,7 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
           [numberedLine(insertLine, 'INSERT INTO dbo.e2e_rows (id, note) VALUES (@i, @note);').test(confirmation), `no INSERT the call runs at line ${insertLine}`],
         ], 'Deploy and Run', deploy);
         await panelOrError(page, /Durability profile/, 120_000);
+        await profiledAs(page, /EXEC \[dbo\]\.\[e2e_load\] @rows = 40\b/);
         const run = await profiled(page);
         await screenshot('procedures-load-profile-panel');
         assert(/EXEC \[dbo\]\.\[e2e_load\] @rows = 40, @note = N'it''s e2e'/.test(run.workload), `the panel does not name the call: ${run.workload}`);
@@ -296,6 +314,7 @@ export function procedureTests(standin: RunningStandin): E2eTest[] {
         }
         await answerConsent(page, 'Deploy and Run', deploy);
         await panelOrError(page, /Durability profile/, 120_000);
+        await profiledAs(page, /EXEC \[dbo\]\.\[e2e_count\]/);
         const deployed = standinProcedure(standin, 'e2e_count');
         assert(deployed && !/DELETE/i.test(deployed.definition), `the deployed definition: ${deployed?.definition}`);
         assert(standinRows(standin).length === rowsBefore, `dbo.e2e_rows lost rows: ${rowsBefore} → ${standinRows(standin).length}`);

@@ -11,7 +11,7 @@ import { confirmIf, consentDialog, numberedLine, readConsent } from './support/c
 import { leadingNumber, panelFrame, readVerdict, selectTab } from './support/panel';
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
-import { answerInputBox, clickNotificationButton, lensLine, lineOf, openFile, pickQuickItem, runCommand } from './support/workbench';
+import { answerInputBox, clickNotificationButton, closeAllEditors, editorLayout, lensLine, lineOf, openFile, pickQuickItem, runCommand } from './support/workbench';
 import { panelAt } from './scenario.e2e';
 
 export const STATEMENTS_FILE = 'statements.sql';
@@ -159,7 +159,7 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
       timeoutMs: 240_000,
       run: async ({ page, screenshot }) => {
         // A clean editor area: only this fixture and the panel the run opens beside it (no earlier panel to mistake).
-        await runCommand(page, 'View: Close All Editors');
+        await closeAllEditors(page);
         await runCommand(page, 'Notifications: Clear All Notifications');
         // Room for the panel (as the S1 tests leave it when run before): no bottom panel, no side bar.
         if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
@@ -173,6 +173,9 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         assert(!/failed|SQL error/.test(verdict.headline), `the profile failed: ${verdict.headline}`);
         const { rows, reconciliation } = await readStatements(page);
         await screenshot('statements-tab');
+        // The panel opens beside the editor it ran from, never over it (the layout the next tests measure).
+        const layout = await editorLayout(page);
+        assert(/\[statements\.sql\*\] \| \d+ px \[Durability profile: lab\*\]$/.test(layout), `the panel is not beside statements.sql: ${layout}`);
         const first = rows[0];
         assert(first, 'the Statements tab has no rows');
         assert(Number(first.line) === insertLine, `the first statement is on line ${first.line} (${first.text}), not the INSERT's line ${insertLine}; rows: ${JSON.stringify(rows)}`);
@@ -197,7 +200,7 @@ export function statementTests(_standin: RunningStandin): E2eTest[] {
         await selectTab(page, 'Statements');
         try {
           const narrow = await panelAt(page, 1240, 'statements-600px', screenshot);
-          assert(narrow >= 560 && narrow <= 660, `the narrow panel is ${narrow} px wide, not about 600`);
+          assert(narrow >= 560 && narrow <= 660, `the narrow panel is ${narrow} px wide, not about 600; editor groups: ${await editorLayout(page)}`);
           const atNarrow = await statementsLayout(page);
           const wide = await panelAt(page, 2840, 'statements-1400px', screenshot);
           assert(wide >= 1340 && wide <= 1460, `the wide panel is ${wide} px wide, not about 1400`);

@@ -11,7 +11,7 @@ import { confirmIf, consentDialog, numberedLine, readConsent } from './support/c
 import { cell, leadingNumber, readMetricTable, waitForPanelTitle } from './support/panel';
 import { repoRoot } from './support/paths';
 import { STANDIN_PASSWORD, STANDIN_PROFILE_NAME, type RunningStandin } from './support/standin';
-import { answerInputBox, clickNotificationButton, codeLens, lensLine, lineOf, pickQuickItem, runCommand } from './support/workbench';
+import { answerInputBox, clickNotificationButton, closeAllEditors, codeLens, lensLine, lineOf, pickQuickItem } from './support/workbench';
 
 const WALKTHROUGH_TITLE = 'Get Started with Durability Lens';
 const SAMPLE = 's1-single-row-inserts.sql';
@@ -73,7 +73,7 @@ export function walkthroughTests(standin: RunningStandin): E2eTest[] {
       name: 'walkthrough: "Open s1-single-row-inserts.sql" opens the sample shipped in the VSIX, with its Profile batch lens',
       timeoutMs: 120_000,
       run: async ({ page, screenshot }) => {
-        await runCommand(page, 'View: Close All Editors');
+        await closeAllEditors(page);
         await openWalkthrough(page);
         await step(page, 'openSample').waitFor({ timeout: 30_000 });
         // A connection profile is seeded for the run: the stand-in demo step goes (when: !durabilityLens.hasConnections)

@@ -227,3 +227,31 @@ export async function markerLines(page: Page): Promise<{ hint: number[]; squiggl
     return result;
   });
 }
+
+/**
+ * The editor groups as laid out, left to right: each group's width and its tabs (the active one marked `*`), e.g.
+ * `596 px [statements.sql*] | 596 px [Durability profile: lab*]`. For a test's precondition message: when a layout
+ * assertion fails, it says where each editor ended up.
+ */
+export async function editorLayout(page: Page): Promise<string> {
+  return page.locator('.editor-group-container').evaluateAll((groups) =>
+    groups
+      .map((g) => ({ g, box: g.getBoundingClientRect() }))
+      .sort((a, b) => a.box.left - b.box.left || a.box.top - b.box.top)
+      .map(({ g, box }) => {
+        const tabs = Array.from(g.querySelectorAll('.tab')).map((t) => `${(t.querySelector('.label-name')?.textContent ?? t.textContent ?? '').trim()}${t.classList.contains('active') ? '*' : ''}`);
+        return `${Math.round(box.width)} px${box.width === 0 ? ' (hidden)' : ''} [${tabs.join(', ')}]`;
+      })
+      .join(' | '),
+  );
+}
+
+/** "View: Close All Editors", then polls (with a deadline) until no editor tab is left in any group. */
+export async function closeAllEditors(page: Page, timeoutMs = 15_000): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  const deadline = Date.now() + timeoutMs;
+  while ((await page.locator('.editor-group-container .tab').count()) > 0) {
+    if (Date.now() > deadline) throw new Error(`"Close All Editors" left editors open: ${await editorLayout(page)}`);
+    await new Promise((r) => setTimeout(r, 100)); // poll interval; bounded by the deadline above
+  }
+}
