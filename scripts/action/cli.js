@@ -10,17 +10,29 @@ const path = require('node:path');
 
 class CliError extends Error {}
 
-/** The one file in `cwd` matching a path whose last segment may hold * and ? wildcards. */
-function matchTarball(pattern, cwd) {
-  const full = path.resolve(cwd, pattern);
-  const base = path.basename(full);
-  if (!/[*?]/.test(base)) return fs.existsSync(full) ? full : null;
-  const dir = path.dirname(full);
-  const re = new RegExp(`^${base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
-  const hits = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => re.test(n)).sort() : [];
+/**
+ * The one file in `cwd` matching a path whose last segment may hold * and ? wildcards. On Windows and macOS runners
+ * the file system ignores case (`Durability-Lens-*.TGZ` names durability-lens-0.1.0.tgz there), so the wildcard does
+ * too — preferring the exact-case names when a case-sensitive volume holds both. `sys` (platform, path, readdir,
+ * exists) is injected by tests to play another runner.
+ */
+function matchTarball(pattern, cwd, sys = {}) {
+  const platform = sys.platform || process.platform;
+  const p = sys.path || (platform === 'win32' ? path.win32 : path.posix);
+  const readdir = sys.readdir || ((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []));
+  const exists = sys.exists || fs.existsSync;
+  const full = p.resolve(cwd, pattern);
+  const base = p.basename(full);
+  if (!/[*?]/.test(base)) return exists(full) ? full : null;
+  const dir = p.dirname(full);
+  const source = `^${base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`;
+  const names = readdir(dir);
+  let hits = names.filter((n) => new RegExp(source).test(n));
+  if (hits.length === 0 && (platform === 'win32' || platform === 'darwin')) hits = names.filter((n) => new RegExp(source, 'i').test(n));
+  hits.sort();
   if (hits.length > 1) throw new CliError(`cli: '${pattern}' matches ${hits.length} files (${hits.join(', ')}); name one`);
   if (hits.length === 0) throw new CliError(`cli: no file matches '${pattern}' in ${dir}`);
-  return path.join(dir, hits[0]);
+  return p.join(dir, hits[0]);
 }
 
 /** npm's own JavaScript entry beside this Node (setup-node's layout on every OS), else null. */
@@ -93,7 +105,7 @@ async function resolveCli({ cli, cwd, env, log }) {
       if (!got.file) throw new CliError(`cli: ${cli} answered HTTP ${got.status}`);
       return install(got.file, scratch, log);
     }
-    if (/\.tgz$|[*?]/.test(cli) || fs.existsSync(path.resolve(cwd, cli))) {
+    if (/\.tgz$|[*?]/i.test(cli) || fs.existsSync(path.resolve(cwd, cli))) {
       const file = matchTarball(cli, cwd);
       if (!file) throw new CliError(`cli: ${path.resolve(cwd, cli)} does not exist`);
       return install(file, scratch, log);

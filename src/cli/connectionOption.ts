@@ -20,13 +20,36 @@ export const CONNECTIONS_KEY = 'durabilityLens.connections';
  * $HOME/Library/Application Support/Code/User, $HOME/.config/Code/User), joined the platform's way. An empty or
  * relative APPDATA / XDG_CONFIG_HOME is ignored (the XDG spec asks it): it would name a folder under the current
  * directory, which a cloned repository controls — the same reason `<cwd>/.vscode/settings.json` is never read.
+ * `product` is the folder name: `Code`, `Code - Insiders`, `VSCodium`.
  */
-export function userSettingsPath(platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): string {
+export function userSettingsPath(platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir(), product = 'Code'): string {
   const p = platform === 'win32' ? win32 : posix;
   const absolute = (value: string | undefined): string | null => (value !== undefined && value !== '' && p.isAbsolute(value) ? value : null);
-  if (platform === 'win32') return p.join(absolute(env.APPDATA) ?? p.join(home, 'AppData', 'Roaming'), 'Code', 'User', 'settings.json');
-  if (platform === 'darwin') return p.join(home, 'Library', 'Application Support', 'Code', 'User', 'settings.json');
-  return p.join(absolute(env.XDG_CONFIG_HOME) ?? p.join(home, '.config'), 'Code', 'User', 'settings.json');
+  if (platform === 'win32') return p.join(absolute(env.APPDATA) ?? p.join(home, 'AppData', 'Roaming'), product, 'User', 'settings.json');
+  if (platform === 'darwin') return p.join(home, 'Library', 'Application Support', product, 'User', 'settings.json');
+  return p.join(absolute(env.XDG_CONFIG_HOME) ?? p.join(home, '.config'), product, 'User', 'settings.json');
+}
+
+export interface SettingsCandidate {
+  path: string;
+  /** Which editor's user settings: "VS Code", "VS Code Insiders", "VSCodium", "portable VS Code". */
+  editor: string;
+}
+
+/**
+ * Where the user settings of each editor the CLI knows are, in the order they are searched: a portable VS Code's
+ * (VSCODE_PORTABLE, which VS Code sets for the processes it starts, e.g. its terminal: `<dir>/user-data/User`; only
+ * an absolute folder, for the reason above), then VS Code's, VS Code Insiders' and VSCodium's.
+ */
+export function userSettingsCandidates(platform: NodeJS.Platform = process.platform, env: Readonly<Record<string, string | undefined>> = process.env, home = homedir()): SettingsCandidate[] {
+  const p = platform === 'win32' ? win32 : posix;
+  const portable = env.VSCODE_PORTABLE;
+  const list: SettingsCandidate[] = [];
+  if (portable !== undefined && portable !== '' && p.isAbsolute(portable)) list.push({ path: p.join(portable, 'user-data', 'User', 'settings.json'), editor: 'portable VS Code' });
+  for (const [product, editor] of [['Code', 'VS Code'], ['Code - Insiders', 'VS Code Insiders'], ['VSCodium', 'VSCodium']] as const) {
+    list.push({ path: userSettingsPath(platform, env, home, product), editor });
+  }
+  return list;
 }
 
 /** settings.json is JSON with comments and trailing commas, read the way VS Code reads it (jsonc-parser). */
@@ -87,8 +110,15 @@ export interface ResolveContext {
   /** --settings PATH: only this file is read. */
   settingsPath: string | null;
   passwordEnv: string;
+  /** One user settings file to read instead of the editors' (tests). */
   userSettings?: string;
+  /** The platform and home folder whose editors' settings are searched (default: this machine's). */
+  platform?: NodeJS.Platform;
+  home?: string;
 }
+
+/** How a "not in this file" answer starts, so the search goes on to the next editor's settings. */
+const NOT_IN_FILE = 'no connection named ';
 
 export function resolveConnection(value: string, ctx: ResolveContext): ResolvedConnection | string {
   const envSecret = ctx.env[ctx.passwordEnv];
@@ -106,11 +136,25 @@ export function resolveConnection(value: string, ctx: ResolveContext): ResolvedC
     }
     return { profile: { ...parsed.profile, appName: parsed.profile.appName ?? 'Durability Lens CLI' }, secret: parsed.secret ?? fromEnv, warnings, development: false };
   }
-  const userPath = ctx.userSettings ?? userSettingsPath();
-  const path = ctx.settingsPath ?? userPath;
-  if (!ctx.settingsPath && !ctx.exists(path)) {
-    return `no connection named "${value}": VS Code's user settings file ${path} does not exist; pass --settings PATH or an ADO.NET connection string`;
+  if (ctx.settingsPath) return fromSettingsFile(value, ctx, { path: ctx.settingsPath, editor: '--settings' }, fromEnv);
+  const candidates = ctx.userSettings ? [{ path: ctx.userSettings, editor: 'VS Code' }] : userSettingsCandidates(ctx.platform, ctx.env, ctx.home);
+  const present = candidates.filter((c) => ctx.exists(c.path));
+  if (present.length === 0) {
+    const tried = candidates.length === 1 ? `VS Code's user settings file ${candidates[0]!.path} does not exist` : `no user settings file of VS Code, VS Code Insiders or VSCodium exists (looked for ${candidates.map((c) => c.path).join(', ')})`;
+    return `no connection named "${value}": ${tried}; pass --settings PATH or an ADO.NET connection string`;
   }
+  const missing: string[] = [];
+  for (const candidate of present) {
+    const found = fromSettingsFile(value, ctx, candidate, fromEnv);
+    if (typeof found !== 'string' || !found.startsWith(NOT_IN_FILE)) return found;
+    missing.push(candidate.path);
+  }
+  return `${NOT_IN_FILE}"${value}" in ${CONNECTIONS_KEY} of ${missing.join(', ')}`;
+}
+
+/** The profile `value` from one settings file; a string starting with NOT_IN_FILE when the file does not define it. */
+function fromSettingsFile(value: string, ctx: ResolveContext, file: SettingsCandidate, fromEnv: string | null): ResolvedConnection | string {
+  const path = file.path;
   let settings: unknown;
   try {
     settings = parseJsonc(ctx.readFile(path));
@@ -120,12 +164,12 @@ export function resolveConnection(value: string, ctx: ResolveContext): ResolvedC
   const warnings: string[] = [];
   const workspaceSettings = join(ctx.cwd, '.vscode', 'settings.json');
   if (!ctx.settingsPath && ctx.exists(workspaceSettings)) {
-    warnings.push(`Note: ${workspaceSettings} is not read for connections (a repository's settings must not choose the server that receives your password); using VS Code's user settings.`);
+    warnings.push(`Note: ${workspaceSettings} is not read for connections (a repository's settings must not choose the server that receives your password); using the user settings.`);
   }
   const entry = connectionsOf(settings).find((c) => typeof c === 'object' && c !== null && str((c as { name?: unknown }).name)?.toLowerCase() === value.trim().toLowerCase());
-  if (!entry) return `no connection named "${value}" in ${CONNECTIONS_KEY} of ${path}`;
+  if (!entry) return `${NOT_IN_FILE}"${value}" in ${CONNECTIONS_KEY} of ${path}`;
   const profile = profileFromSettingsEntry(entry);
   if (typeof profile === 'string') return `the connection "${value}" in ${path} is not usable: ${profile}`;
-  warnings.push(`Using the connection "${value}" from ${path}.`);
+  warnings.push(`Using the connection "${value}" from ${path}${file.editor === '--settings' ? '' : ` (the user settings of ${file.editor})`}.`);
   return { profile, secret: fromEnv, warnings, development: (entry as { development?: unknown }).development === true };
 }

@@ -2,7 +2,7 @@
 // controller, the ad-hoc trace and the connection manager all honour the same `durabilityLens.*` values.
 import * as vscode from 'vscode';
 import type { BenignWaitOptions } from '../probes';
-import { readRunSettings, type ReadRunSettingsOptions, type RunSettingKey, type RunSettings } from '../shared/runSettings';
+import { networkPathServer, readRunSettings, type ReadRunSettingsOptions, type RunSettingKey, type RunSettings } from '../shared/runSettings';
 import { SETTINGS_SECTION } from '../shared/settings';
 import { l10n } from './l10n';
 
@@ -37,7 +37,7 @@ export async function runSettingsForRun(log: (line: string) => void): Promise<Ru
   const use = l10n.t('Use This Network Path');
   const choice = await vscode.window.showWarningMessage(
     l10n.t(`Durability Lens: write the log-flush trace to the network path {0}?`, path),
-    { modal: true, detail: l10n.t("SQL Server's service account will connect to that server and authenticate to it to write the event file. Only confirm for a share you control. Path: {0}", path) },
+    { modal: true, detail: networkDetail(path) },
     use,
   );
   if (choice === use) {
@@ -47,6 +47,14 @@ export async function runSettingsForRun(log: (line: string) => void): Promise<Ru
   }
   log(first.xeTargetRefused);
   return first;
+}
+
+/** The modal's detail: the server the service account would authenticate to, by name when the path names one. */
+function networkDetail(path: string): string {
+  const server = networkPathServer(path)?.server;
+  return server
+    ? l10n.t("SQL Server's service account will connect to the server {0} and authenticate to it to write the event file. Only confirm for a share you control. Path: {1}", server, path)
+    : l10n.t("SQL Server's service account will follow this device path to whatever server it leads to and authenticate there to write the event file. Only confirm for a path you control. Path: {0}", path);
 }
 
 /** One line for confirmations and the output: where the trace goes, with the full path of an event file. */

@@ -1,6 +1,8 @@
 // Runs another program (a test suite, a loader) as a separate OS process while a recording window is open: started in
 // its own process group so a cancel stops the whole tree, its output streamed to the caller, its exit code kept.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { windowsInvocation, windowsTreeKill } from './windowsCommand';
 
 /** What to run: an argv (run as is, no shell) or one command line (run by the platform's shell, as typed). */
 export type CommandSpec = { kind: 'argv'; argv: readonly string[] } | { kind: 'shell'; line: string };
@@ -63,15 +65,36 @@ export function displayCommand(spec: CommandSpec): string {
   return spec.kind === 'shell' ? spec.line : spec.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
-/** Stops the child and everything it started: its process group on POSIX (spawned detached), the process elsewhere. */
+/**
+ * Stops the child and everything it started: its process group on POSIX (spawned detached); on Windows, where a
+ * signal to cmd.exe or a batch file's process would leave what it started running, `taskkill /T /F` on its tree.
+ */
 function stopTree(child: ChildProcess, sig: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    if (process.platform !== 'win32') process.kill(-child.pid, sig);
-    else child.kill(sig);
+    if (process.platform !== 'win32') {
+      process.kill(-child.pid, sig);
+      return;
+    }
+    const kill = windowsTreeKill(child.pid);
+    spawn(kill.file, kill.args, { stdio: 'ignore', windowsHide: true }).once('error', () => child.kill(sig));
   } catch {
     // Already gone between the check and the kill.
   }
+}
+
+/** What spawn gets: a shell line, or a file and its arguments; or why the program cannot be started as given. */
+export type SpawnPlan = { shell: true; line: string } | { shell: false; file: string; args: readonly string[] } | { refused: string };
+
+/** The spawn of `spec` on `platform` (Windows: a .cmd/.bat found on PATH runs through cmd.exe, windowsCommand.ts). */
+export function spawnPlan(spec: CommandSpec, platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, cwd: string, exists: (file: string) => boolean): SpawnPlan {
+  if (spec.kind === 'shell') return { shell: true, line: spec.line };
+  if (platform === 'win32') {
+    const how = windowsInvocation(spec.argv, env, cwd, exists);
+    if (how.kind === 'refused') return { refused: how.reason };
+    if (how.kind === 'cmd') return { shell: true, line: how.line };
+  }
+  return { shell: false, file: spec.argv[0]!, args: spec.argv.slice(1) };
 }
 
 /** Runs the program to its end (or until `signal`); never throws: a program that cannot start is an outcome too. */
@@ -92,9 +115,14 @@ export function runExternalCommand(spec: CommandSpec, options: RunCommandOptions
       stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[],
       windowsHide: true,
     };
+    const plan = spawnPlan(spec, process.platform, spawnOptions.env, options.cwd ?? process.cwd(), existsSync);
+    if ('refused' in plan) {
+      resolve({ display, exitCode: null, signal: null, durationMs: elapsed(), ended: 'spawn-failed', spawnError: plan.refused });
+      return;
+    }
     let child: ChildProcess;
     try {
-      child = spec.kind === 'shell' ? spawn(spec.line, { ...spawnOptions, shell: true }) : spawn(spec.argv[0]!, spec.argv.slice(1), spawnOptions);
+      child = plan.shell ? spawn(plan.line, { ...spawnOptions, shell: true }) : spawn(plan.file, plan.args, spawnOptions);
     } catch (err) {
       resolve({ display, exitCode: null, signal: null, durationMs: elapsed(), ended: 'spawn-failed', spawnError: (err as Error).message });
       return;

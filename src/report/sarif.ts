@@ -48,10 +48,14 @@ export interface SarifFileInput {
   diagnostics: readonly AnalysisDiagnostic[];
 }
 
-/** A path as a URI reference (§3.4.3: RFC 3986): relative paths with '/' separators, each segment percent-encoded. */
-export function pathToSarifUri(path: string): string {
+/**
+ * A relative path as a URI reference (§3.4.3: RFC 3986): '/' separators, each segment percent-encoded. Separators are
+ * the path's own platform's: on Windows '\' and '/' both separate; on POSIX '\' is a character of the name (a Linux
+ * file may be called `a\b.sql`) and is encoded as %5C.
+ */
+export function pathToSarifUri(path: string, style: 'win32' | 'posix' = process.platform === 'win32' ? 'win32' : 'posix'): string {
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(path)) return path;
-  return path.replace(/\\/g, '/').split('/').map((s) => encodeURIComponent(s)).join('/');
+  return path.split(style === 'win32' ? /[\\/]/ : '/').map((s) => encodeURIComponent(s)).join('/');
 }
 
 /**

@@ -71,13 +71,33 @@ function names(value: unknown): string[] {
  * out of range keeps its default, so a half-written settings.json never stops a run.
  */
 /**
- * A UNC / network path: `\\server\share\…`, `//server/share/…`, and the `\\?\UNC\…` long form. Writing an event
- * file there makes the SQL Server service account open a connection to that server and authenticate (NTLM), which
- * hands its credentials to whoever runs the share. Local paths (C:\…, /var/opt/mssql/…) are not network paths here.
+ * A UNC / network path: `\\server\share\…`, `//server/share/…`, and the device forms `\\?\UNC\server\…` and
+ * `\\.\UNC\server\…`. Writing an event file there makes the SQL Server service account open a connection to that
+ * server and authenticate (NTLM), which hands its credentials to whoever runs the share. Local paths (C:\…,
+ * /var/opt/mssql/…) and the local device forms of a drive or volume (`\\?\C:\…`, `\\.\C:\…`, `\\?\Volume{…}\…`,
+ * the Win32 long-path prefix) are not network paths. Any other device path (`\\?\GLOBALROOT\…`, `\\.\pipe\…`) can
+ * reach a redirector, so it counts as network (server unknown) and needs the same confirmation.
  */
-export function isNetworkPath(path: string): boolean {
+export function networkPathServer(path: string): { server: string | null } | null {
   const p = path.trim();
-  return /^[\\/]{2}[^\\/]/.test(p) || /^[\\/]{2}[?.][\\/]unc[\\/]/i.test(p);
+  const device = /^[\\/]{2}[?.][\\/]([^\\/]*)(?:[\\/]([^\\/]*))?/.exec(p);
+  if (device) {
+    const [, root = '', next = ''] = device;
+    if (/^[a-z]:$/i.test(root) || /^volume\{[0-9a-f-]+\}$/i.test(root)) return null;
+    return root.toUpperCase() === 'UNC' ? { server: next === '' ? null : next } : { server: null };
+  }
+  const unc = /^[\\/]{2}([^\\/]+)/.exec(p);
+  return unc ? { server: unc[1]! } : null;
+}
+
+export function isNetworkPath(path: string): boolean {
+  return networkPathServer(path) !== null;
+}
+
+/** Who the service account would authenticate to: "the server X" or, for a device path, "whatever server it leads to". */
+export function networkPathTarget(path: string): string {
+  const server = networkPathServer(path)?.server;
+  return server ? `the server ${server}` : 'whatever server that device path leads to';
 }
 
 export interface ReadRunSettingsOptions {
@@ -97,7 +117,7 @@ export function readRunSettings(get: (key: RunSettingKey) => unknown, options: R
     targetKind === 'event_file' && typeof path === 'string' && path.trim() !== '' ? { kind: 'event_file', path: path.trim() } : { kind: 'ring_buffer' };
   let xeTargetRefused: string | null = null;
   if (xeTarget.kind === 'event_file' && isNetworkPath(xeTarget.path) && !options.allowNetworkEventFile) {
-    xeTargetRefused = `The event-file path ${xeTarget.path} is a network path: SQL Server's service account would connect to that server and authenticate to it. Not used without your confirmation; the ring buffer is used instead.`;
+    xeTargetRefused = `The event-file path ${xeTarget.path} is a network path: SQL Server's service account would connect to ${networkPathTarget(xeTarget.path)} and authenticate to it. Not used without your confirmation; the ring buffer is used instead.`;
     xeTarget = { kind: 'ring_buffer' };
   }
   const xeEnabled = get('xe.enabled');

@@ -85,7 +85,7 @@ describe('reliability: the CLI in a hostile repository and against a hostile ser
     assert.equal(ran.code, 5, stderr); // refused: the plan was printed, not confirmed
     assert.equal(rogueConnections, 0, 'the workspace profile\'s server received a connection');
     assert.ok(h.log.length > 0, 'the user profile\'s server was reached');
-    assert.match(stderr, /Using the connection "prod" from .*home\/\.config\/Code\/User\/settings\.json\./);
+    assert.match(stderr, /Using the connection "prod" from .*home\/\.config\/Code\/User\/settings\.json \(the user settings of VS Code\)\./);
     assert.match(stderr, /repo\/\.vscode\/settings\.json is not read for connections/);
     assert.match(stderr, /Not confirmed: nothing was changed/);
     assert.doesNotMatch(stderr, /marked as a development server/);

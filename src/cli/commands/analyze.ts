@@ -68,10 +68,17 @@ async function runAnalyze({ options: parsed, operands: inputs }: ParsedCommandLi
   return unreadable.length > 0 ? EXIT_USAGE : EXIT_OK;
 }
 
-/** Paths under the working folder become relative URIs (code scanning resolves them against the checkout). */
-function sarifUri(file: string): string {
-  const relative = path.relative(process.cwd(), path.resolve(file));
-  return relative.startsWith('..') || path.isAbsolute(relative) ? pathToFileURL(path.resolve(file)).href : pathToSarifUri(relative);
+/**
+ * Paths under the working folder become relative URIs (code scanning resolves them against the checkout), split by
+ * the platform's own separators (`p`: path.win32 or path.posix; a test passes the other one); others a file: URI.
+ */
+export function sarifUri(file: string, cwd: string = process.cwd(), p: path.PlatformPath = path): string {
+  const absolute = p.resolve(cwd, file);
+  const relative = p.relative(cwd, absolute);
+  const outside = relative === '..' || relative.startsWith(`..${p.sep}`) || p.isAbsolute(relative);
+  const windows = p === path.win32;
+  // pathToFileURL's `windows` option (Node 20.13/22.1) is ignored by an older Node, whose default is this platform's.
+  return outside ? pathToFileURL(absolute, { windows }).href : pathToSarifUri(relative, windows ? 'win32' : 'posix');
 }
 
 function writeSarif(io: CliIO, target: string, files: readonly SarifFileInput[]): boolean {
