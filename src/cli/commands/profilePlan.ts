@@ -16,10 +16,9 @@ export interface ProfilePlanInput {
   traceOverhead: number | null;
 }
 
-/** The event sessions a run creates, or that --no-xe leaves them out. */
-export function eventSessionsText(xe: boolean, statements: boolean, traceOverhead: number | null): string {
+/** The event sessions a run creates (`kinds`: what they trace), or that --no-xe leaves them out. */
+export function eventSessionsText(xe: boolean, kinds: string, traceOverhead: number | null): string {
   if (!xe) return 'Trace:    none — --no-xe: no Extended Events session is created.';
-  const kinds = statements ? 'log flushes, and the statements of the workload sessions' : 'log flushes only (--no-statements)';
   const repeated = traceOverhead !== null ? `; with --trace-overhead ${traceOverhead} again for each traced run` : '';
   return `Trace:    creates Extended Events sessions ON SERVER (ON DATABASE on Azure SQL Database) named durability_lens_… (${kinds}), when the login may, starts, reads, stops and drops them after the run${repeated}; --no-xe leaves them out.`;
 }
@@ -28,7 +27,17 @@ export function eventSessionsText(xe: boolean, statements: boolean, traceOverhea
 export function profilePlanText(input: ProfilePlanInput): string {
   return [
     `Plan:     runs ${oneLineField(input.what)} as written, on database ${oneLineField(input.database)} on ${oneLineField(input.server)} — every statement in it, the ones that change data or schema included.`,
-    eventSessionsText(input.xe, input.statements, input.traceOverhead),
+    eventSessionsText(input.xe, input.statements ? 'log flushes, and the statements of the workload sessions' : 'log flushes only (--no-statements)', input.traceOverhead),
     'Besides these, nothing on the server is changed (DELAYED_DURABILITY is not switched).',
+  ].join('\n');
+}
+
+/** `record`'s plan: it runs no T-SQL of the user's, but its log-flush trace is an event session of ours. */
+export function recordPlanText(input: { what: string | null; server: string; database: string; xe: boolean }): string {
+  const what = input.what === null ? 'a window until Ctrl+C or --duration' : `while ${oneLineField(input.what)} runs (its changes are its own)`;
+  return [
+    `Plan:     records database ${oneLineField(input.database)} on ${oneLineField(input.server)}, ${what}.`,
+    eventSessionsText(input.xe, 'log flushes of the whole database', null),
+    'Besides these, nothing on the server is changed by Durability Lens.',
   ].join('\n');
 }

@@ -55,4 +55,18 @@ describe('integration: the CLI profile says what it changes besides the script b
     assert.doesNotMatch(help, /Nothing is changed on the server except what the script itself does/);
     assert.match(help, /Extended Events sessions it creates for the run and drops after it/);
   });
+
+  it('record says the same before the program starts, and its --help no longer says nothing of ours changes the server', async () => {
+    const chunks: string[] = [];
+    const io = { ...processIO(), env: server.cliEnv(), stdout: () => undefined, stderr: (t: string) => void chunks.push(t) };
+    const code = await runCli(['record', ...server.cliConnection(), '--json', '--', process.execPath, '-e', ''], io);
+    assert.equal(code, 0, chunks.join(''));
+    const at = chunks.findIndex((c) => c.startsWith('Plan:'));
+    assert.ok(at >= 0, `no plan on stderr: ${chunks.join('')}`);
+    for (const c of chunks.slice(0, at)) assert.match(c, /^Warning: encryption is off/);
+    assert.match(chunks[at]!, /^Plan: {5}records database .* on .*, while .* runs \(its changes are its own\)\.\nTrace: {4}creates Extended Events sessions ON SERVER .*\(log flushes of the whole database\)/);
+    const help: string[] = [];
+    await runCli(['record', '--help'], { ...processIO(), stdout: (t: string) => void help.push(t), stderr: () => undefined });
+    assert.doesNotMatch(help.join(''), /Nothing on the server is changed except by the program itself/);
+  });
 });
