@@ -19,7 +19,7 @@ export interface ProfilePlanInput {
 /** The event sessions a run creates (`kinds`: what they trace), or that --no-xe leaves them out. */
 export function eventSessionsText(xe: boolean, kinds: string, traceOverhead: number | null): string {
   if (!xe) return 'Trace:    none — --no-xe: no Extended Events session is created.';
-  const repeated = traceOverhead !== null ? `; with --trace-overhead ${traceOverhead} again for each traced run` : '';
+  const repeated = traceOverhead !== null ? `; measuring the trace's cost, again for each of the ${traceOverhead} runs with the trace` : '';
   return `Trace:    creates Extended Events sessions ON SERVER (ON DATABASE on Azure SQL Database) named durability_lens_… (${kinds}), when the login may, starts, reads, stops and drops them after the run${repeated}; --no-xe leaves them out.`;
 }
 
