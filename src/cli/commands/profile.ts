@@ -9,6 +9,7 @@ import { converted, declareCommand, flag, invalid, section, text, type ParsedCom
 import { runLifecycle, signalExitCode } from './lifecycle';
 import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
+import { profilePlanText } from './profilePlan';
 import { limitMessages } from '../../shared/messageFlood';
 import { logEntryText } from '../../shared/visibleText';
 import type { WorkloadMessage } from '../../db/types';
@@ -73,7 +74,8 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
       io.stderr(`Stopped by ${lifecycle.stoppedBy} before the run started: nothing was run (what the recovery did is above).\n`);
       return cancelledCode();
     }
-    // Said before anything runs: the flag makes the script's statements run several times.
+    // Said before anything runs: what the run changes besides the script (our event sessions), and how often it runs.
+    io.stderr(`${profilePlanText({ what: file, server: profile.server, database: profile.database, xe: o.xe, statements: o.statements, traceOverhead: o.traceOverhead })}\n`);
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const run = await profileRun({
       connections: source,
@@ -129,7 +131,9 @@ export const profileCommand = declareCommand({
   about: `Runs the T-SQL file once on a WORKLOAD connection, wrapped in before/after snapshots taken on a MONITOR
 connection (per-file IO, waits of the session and the server, log counters, log space/VLFs, an Extended
 Events log-flush trace when permitted, and samples every second while it runs), and prints the
-measurements and a diagnosis. Nothing is changed on the server except what the script itself does.
+measurements and a diagnosis. Besides what the script itself does, the only change on the server is the
+Extended Events sessions it creates for the run and drops after it (--no-xe: none); the plan printed on
+stderr before the first statement says so.
 
 Setup: lines between '-- durability-lens: setup' and '-- durability-lens: measure' run first and are not
 measured (also: batches up to one holding '-- durability-lens: setup-end'). FILE may also be given

@@ -2,7 +2,8 @@
 // the server — snapshots, log-flush trace and samples around its run — and prints the same report as a profile, with
 // its exit code and duration; without a program it records until Ctrl+C or --duration. Gates CI with a baseline.
 import { listenForStopSignals } from '../processSignals';
-import { profileConnectionSource, recordWindow, type RunResult } from '../../profile';
+import { displayCommand, profileConnectionSource, recordWindow, type RunResult } from '../../profile';
+import { recordPlanText } from './profilePlan';
 import { buildComparisonModel, formatDuration, runFigures } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import { declareCommand, numberOption, section, TIMER_LIMIT_SECONDS, usageLines, type ParsedCommandLine, type UsageFailure } from '../options';
@@ -63,6 +64,7 @@ async function runRecord({ options: o, program: after }: ParsedCommandLine<typeo
   const onStop = () => stop.abort();
   const windowTimer = !command && durationMs !== null ? setTimeout(onStop, durationMs) : null;
   if (!command) signal.addEventListener('abort', onStop, { once: true });
+  io.stderr(`${recordPlanText({ what: command ? displayCommand(command) : null, server: resolved.profile.server, database: resolved.profile.database, xe: o.xe })}\n`);
   if (!command && durationMs === null) io.stderr('Recording until Ctrl+C…\n');
   try {
     const run = await recordWindow({
@@ -130,7 +132,8 @@ with the program's exit code and duration. The program connects with its own con
 
 Server waits are server-wide and file IO, log counters and the trace cover the whole database: every session
 working there adds to them, not just the program's. Per-session waits do not apply (its sessions are not ours).
-Nothing on the server is changed except by the program itself.`,
+Besides what the program does, the only change on the server is the log-flush trace's Extended Events session,
+created for the recording and dropped after it (--no-xe: none); the plan printed on stderr first says so.`,
   sections: SECTIONS,
   program: true,
   operandHint: "put the program after '--'",

@@ -2,6 +2,7 @@
 // and compare (only when the server was started with --allow-run and a connection — the user's consent given on the
 // command line). Files are read under one root folder only; one run at a time; a run's result says in its first lines
 // what it did to the database. No MCP types here: server.ts speaks the protocol.
+import { eventSessionsText } from '../commands/profilePlan';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentField } from '../../agent/agentText';
@@ -206,7 +207,7 @@ export class McpToolHost {
     const what = `${workloadText(workload)} of ${agentField(file)}`;
     // Asked for (traceOverheadRuns, as profile --trace-overhead): the plan says the workload runs 2×N times.
     const times = overheadRuns === undefined ? '' : `; it ${traceOverheadPlanText(overheadRuns)}`;
-    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)}${times} (--allow-run).\n`);
+    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)}${times} (--allow-run).\n${eventSessionsText(true, 'log flushes, and the statements of the workload sessions', overheadRuns ?? null)}\n`);
     const result = await profileRun({
       connections: profileConnectionSource(run.profile, run.secret),
       batches: workload.batches,

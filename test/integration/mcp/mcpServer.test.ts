@@ -158,6 +158,8 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     assert.match(text, /^This call RAN batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql against database \S+ on \S+ 4 time\(s\) \(traceOverheadRuns 2: 2 with the per-statement trace and 2 without, alternating\) \(allowed by --allow-run\)/);
     assert.match(text, /changed the database each time\. DELAYED_DURABILITY was not changed\./);
     assert.match(stderr, /profiling batch 3 .* it runs the workload 4 times: 2 with the per-statement trace, 2 without \(alternating, to measure what the trace costs\) \(--allow-run\)/);
+    // The event sessions are ours, not the script's: said too (outside attack unseen42).
+    assert.match(stderr, /\(--allow-run\)\.\nTrace: {4}creates Extended Events sessions ON SERVER \(ON DATABASE on Azure SQL Database\) named durability_lens_… .*drops them after the run; measuring the trace's cost, again for each of the 2 runs with the trace/);
     const summary = JSON.parse(text.slice(text.indexOf('\n\n{') + 2)) as { traceOverhead: { status: string; runsEach: number; runsMade: number; withTraceMs: { runs: number } | null; withoutTraceMs: { runs: number } | null; lines: string[] } };
     assert.equal(summary.traceOverhead.runsEach, 2);
     assert.equal(summary.traceOverhead.runsMade, 4);
