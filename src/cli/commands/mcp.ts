@@ -17,7 +17,8 @@ export const MCP_SERVER_VERSION = '0.1.0';
 
 
 const OPTIONS = section('Options', {
-  allowRun: flag('--allow-run', { help: 'list and allow the profile and compare tools (needs a connection)' }),
+  allowRun: flag('--allow-run', { help: 'list and allow the profile and compare tools (needs a connection); each run is shown to the user and confirmed in the MCP client first' }),
+  noConfirm: flag('--no-confirm', { help: 'with --allow-run: run without asking each time (for a client that cannot ask; your standing consent to every run)' }),
   root: text('--root', { placeholder: 'DIR', help: 'the only folder whose files the tools read (default: the working folder)', needs: 'a folder' }),
   modes: converted('--modes', { placeholder: 'LIST', help: "compare's modes (default DISABLED,FORCED)", initial: ['DISABLED', 'FORCED'] as DurabilityMode[] }, (raw) => {
     const list = raw.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
@@ -40,9 +41,10 @@ function isFolder(dir: string): boolean {
 }
 
 async function runMcp({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: ConnectedCliIO, usageError: UsageFailure): Promise<number> {
-  const { allowRun, root, modes, repetitions } = o;
+  const { allowRun, noConfirm, root, modes, repetitions } = o;
   const named = o.connection !== null || o.server !== null;
   if (allowRun && !named) return usageError('--allow-run needs a connection named on the command line (--connection NAME|STRING)');
+  if (noConfirm && !allowRun) return usageError('--no-confirm goes with --allow-run (without it nothing runs, so nothing is confirmed)');
   // A root that is not a folder (a client configuration copied with its example path) would only answer "no such
   // file" to every call: said once, at start, where the client shows the server's log.
   const rootDir = path.resolve(io.cwd ?? process.cwd(), root ?? '.');
@@ -51,8 +53,8 @@ async function runMcp({ options: o }: ParsedCommandLine<typeof SECTIONS>, io: Co
   if (allowRun) {
     const resolved = resolveCliConnection(io, o);
     if (typeof resolved === 'string') return usageError(resolved);
-    run = { profile: resolved.profile, secret: resolved.secret, journal: journalOf(o), modes, repetitions };
-    io.stderr(`durability-lens mcp: --allow-run: the profile and compare tools run T-SQL on database ${resolved.profile.database} of ${resolved.profile.server}.\n`);
+    run = { profile: resolved.profile, secret: resolved.secret, journal: journalOf(o), modes, repetitions, confirmEachRun: !noConfirm };
+    io.stderr(`durability-lens mcp: --allow-run: the profile and compare tools run T-SQL on database ${resolved.profile.database} of ${resolved.profile.server}, ${noConfirm ? 'WITHOUT asking the user each time (--no-confirm)' : 'each run after the user confirms it in the MCP client'}.\n`);
   } else {
     if (named) io.stderr('durability-lens mcp: a connection was given without --allow-run: it is not used, and the profile and compare tools are off.\n');
     io.stderr('durability-lens mcp: read-only (analyze and results); start with --allow-run --connection NAME to allow runs.\n');
@@ -76,7 +78,7 @@ export const mcpCommand = declareCommand({
   name: 'mcp',
   summary: 'serve the agent tools (analyze, results; profile and compare with --allow-run) over MCP on stdio',
   synopsis: `Usage: durability-lens mcp [--root DIR]
-       durability-lens mcp --allow-run --connection NAME|CONNECTION_STRING [--root DIR] [--modes LIST] [--repeat N]`,
+       durability-lens mcp --allow-run --connection NAME|CONNECTION_STRING [--no-confirm] [--root DIR] [--modes LIST] [--repeat N]`,
   about: `Serves the Durability Lens agent tools to an MCP client (VS Code, Claude Desktop, any Model Context Protocol
 client) over stdin/stdout. Configure the client to start this command; see docs/agents.md.
 
@@ -90,10 +92,13 @@ Tools, only with --allow-run:
   durability_lens_compare_durability  RUNS it repeatedly under DELAYED_DURABILITY DISABLED and FORCED, switching the
                                       database's setting with ALTER DATABASE and restoring it
 
---allow-run is your consent: an MCP client shows no Durability Lens confirmation, so with it the agent may run any
-.sql file under --root on the named connection, and compare may switch DELAYED_DURABILITY (while FORCED, recent
-commits of every session in that database can be lost on a crash). Give it only for a database you would let the
-agent change — a development database. Without it, the two run tools are not listed and refuse when called.`,
+With --allow-run, each run an agent asks for is shown to you first, through the MCP client (MCP elicitation): the
+T-SQL that will be sent, numbered as in the file, the database and server, the Extended Events sessions it creates
+and drops, and for compare the ALTER DATABASE statements and the restore. Nothing is sent unless you answer yes. A
+client that cannot ask (no elicitation) gets a refusal; --no-confirm lets the agent run any .sql file under --root on
+the named connection without asking, and compare switch DELAYED_DURABILITY (while FORCED, recent commits of every
+session in that database can be lost on a crash): give it only for a database you would let the agent change — a
+development database. Without --allow-run, the two run tools are not listed and refuse when called.`,
   sections: SECTIONS,
   epilog: `Progress and every message go to stderr; stdout carries the protocol only. The server ends when the client
 closes stdin. With --allow-run, SIGTERM (how MCP clients stop a server), SIGINT or SIGHUP first cancels the run in

@@ -6,15 +6,19 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS, type AgentToolDefinition } from '../../agent/toolDefinitions';
 import type { McpToolHost } from './toolHost';
+import { RUN_CONFIRMATION_SCHEMA, type RunAnswer } from './runConfirmation';
 
 export const MCP_SERVER_NAME = 'durability-lens';
 
 /** What tools/list says for one tool: the shared description, and for a run tool that it changes the database. */
-export function mcpToolOf(t: AgentToolDefinition) {
+export function mcpToolOf(t: AgentToolDefinition, confirmEachRun = true) {
+  const consent = confirmEachRun
+    ? 'Allowed because the user started this server with --allow-run and a connection; each call is shown to the user, who confirms it in this client before anything is sent (a declined call runs nothing).'
+    : 'Allowed because the user started this server with --allow-run --no-confirm and a connection: that is their consent to run it without asking each time.';
   return {
     name: t.name,
     title: t.displayName,
-    description: t.changesDatabase ? `${t.modelDescription} Allowed because the user started this server with --allow-run and a connection: that is their consent to run it.` : t.modelDescription,
+    description: t.changesDatabase ? `${t.modelDescription} ${consent}` : t.modelDescription,
     inputSchema: t.inputSchema,
     // MCP tool annotations (hints a client may show or act on): the run tools change the database and are not
     // idempotent (every call runs the workload again).
@@ -27,7 +31,7 @@ export function mcpToolOf(t: AgentToolDefinition) {
 export function createMcpServer(host: McpToolHost, version: string): Server {
   const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: AGENT_TOOLS.filter((t) => host.allowsRun || !t.changesDatabase).map(mcpToolOf),
+    tools: AGENT_TOOLS.filter((t) => host.allowsRun || !t.changesDatabase).map((t) => mcpToolOf(t, host.confirmsEachRun)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
@@ -35,10 +39,23 @@ export function createMcpServer(host: McpToolHost, version: string): Server {
     const onProgress = token === undefined
       ? undefined
       : (message: string) => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step, message } }).catch(() => undefined);
-    const result = await host.call(request.params.name, request.params.arguments ?? {}, extra.signal, onProgress);
+    // The user is asked through the client (MCP elicitation, form mode) when it declared it can ask.
+    const askUser = server.getClientCapabilities()?.elicitation ? (message: string) => askThroughClient(server, message, extra.signal) : undefined;
+    const result = await host.call(request.params.name, request.params.arguments ?? {}, extra.signal, onProgress, askUser);
     return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
   });
   return server;
+}
+
+/** The user's answer to one confirmation; a failed or timed-out request (or any answer but yes) is not a yes. */
+async function askThroughClient(server: Server, message: string, signal: AbortSignal): Promise<RunAnswer> {
+  try {
+    // A person reads the T-SQL: up to 30 minutes, not the SDK's 60-second default for a request.
+    const answer = await server.elicitInput({ mode: 'form', message, requestedSchema: RUN_CONFIRMATION_SCHEMA }, { signal, timeout: 30 * 60_000 });
+    return answer.action === 'accept' && answer.content?.run === true ? 'confirmed' : 'declined';
+  } catch {
+    return 'declined';
+  }
 }
 
 /** Serves on this process's stdin/stdout until the client closes them or `stop` aborts; returns after any run's restore. */

@@ -18,6 +18,7 @@ import { progressLine } from '../../report/progress';
 import type { ConnectionProfile } from '../../db/types';
 import type { CliIO } from '../io';
 import { byCodeUnits } from '../../shared/textOrder';
+import { CANNOT_ASK, DECLINED, MAX_CONFIRMED_LINES, runConfirmationText, tooLongToConfirm, workloadLineCount, type AskUser } from './runConfirmation';
 
 export interface ToolResult {
   text: string;
@@ -31,6 +32,8 @@ export interface RunConsent {
   /** Modes and measured runs per mode of compare (the CLI's defaults unless the server was started with others). */
   modes: ('DISABLED' | 'ALLOWED' | 'FORCED')[];
   repetitions: number;
+  /** True unless started with --no-confirm: each run is shown to the user and confirmed through the client first. */
+  confirmEachRun: boolean;
 }
 
 export interface ToolHostOptions {
@@ -86,7 +89,12 @@ export class McpToolHost {
     return this.options.run !== null;
   }
 
-  async call(name: string, input: unknown, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+  /** True when each run is confirmed by the user in the client first (not started with --no-confirm). */
+  get confirmsEachRun(): boolean {
+    return this.options.run?.confirmEachRun ?? true;
+  }
+
+  async call(name: string, input: unknown, signal?: AbortSignal, onProgress?: (text: string) => void, askUser?: AskUser): Promise<ToolResult> {
     switch (name as AgentToolName) {
       case AgentTools.analyzeFile:
         return this.analyze(input);
@@ -100,7 +108,7 @@ export class McpToolHost {
         if (this.options.stop?.aborted) return fail('Refused: this MCP server is stopping. Nothing was run.');
         const stop = this.options.stop;
         const combined = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
-        const call = this.runTool(name === AgentTools.profile ? 'profile' : 'compare', checked, this.options.run, combined, onProgress);
+        const call = this.runTool(name === AgentTools.profile ? 'profile' : 'compare', checked, this.options.run, combined, onProgress, askUser);
         if (!this.inflight) {
           const tracked: Promise<ToolResult> = call.catch((err: unknown) => fail(String(err))).finally(() => {
             if (this.inflight === tracked) this.inflight = null;
@@ -171,16 +179,21 @@ export class McpToolHost {
     return ok(resultText(summarizeResult(newest)));
   }
 
-  private async runTool(mode: 'profile' | 'compare', input: RunToolInput, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+  private async runTool(mode: 'profile' | 'compare', input: RunToolInput, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void, askUser?: AskUser): Promise<ToolResult> {
     const read = this.read(input.path, '.sql');
     if ('problem' in read) return fail(read.problem);
     const text = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
     const workload = selectWorkload(text, input);
     if (typeof workload === 'string') return fail(`${workload} Nothing was run.`);
+    if (run.confirmEachRun) {
+      if (!askUser) return fail(CANNOT_ASK);
+      const lines = workloadLineCount(workload);
+      if (lines > MAX_CONFIRMED_LINES) return fail(tooLongToConfirm(lines));
+    }
     if (this.running) return fail('A profile or comparison started by this server is still running; wait for it (one run at a time). Nothing was run.');
     this.running = true;
     try {
-      return mode === 'profile' ? await this.profile(input.path, workload, input.traceOverheadRuns, run, signal, onProgress) : await this.compare(input.path, workload, run, signal, onProgress);
+      return mode === 'profile' ? await this.profile(input.path, workload, input.traceOverheadRuns, run, signal, onProgress, askUser) : await this.compare(input.path, workload, run, signal, onProgress, askUser);
     } catch (err) {
       if (err instanceof SetupMarkerError) return fail(`${err.message} Nothing was run.`);
       if ((err as Error).name === 'AbortError') return fail('Cancelled before anything was measured; the event session was dropped and DELAYED_DURABILITY was not changed.');
@@ -203,11 +216,14 @@ export class McpToolHost {
     };
   }
 
-  private async profile(file: string, workload: SelectedWorkload, overheadRuns: number | undefined, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+  private async profile(file: string, workload: SelectedWorkload, overheadRuns: number | undefined, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void, askUser?: AskUser): Promise<ToolResult> {
     const what = `${workloadText(workload)} of ${agentField(file)}`;
     // Asked for (traceOverheadRuns, as profile --trace-overhead): the plan says the workload runs 2×N times.
     const times = overheadRuns === undefined ? '' : `; it ${traceOverheadPlanText(overheadRuns)}`;
-    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)}${times} (--allow-run).\n${eventSessionsText(true, 'log flushes, and the statements of the workload sessions', overheadRuns ?? null)}\n`);
+    const sessions = eventSessionsText(true, 'log flushes, and the statements of the workload sessions', overheadRuns ?? null);
+    this.options.io.stderr(`durability-lens mcp: profiling ${what} on ${this.where(run)}${times} (${run.confirmEachRun ? 'asking the user first' : '--allow-run --no-confirm'}).\n${sessions}\n`);
+    const refused = await this.asked(run, askUser, `Durability Lens (MCP server, asked by an agent): profile ${what} on ${this.where(run)}${times}. Its statements execute for real: any INSERT, UPDATE, DELETE or DDL in them changes the database.`, workload, sessions);
+    if (refused) return refused;
     const result = await profileRun({
       connections: profileConnectionSource(run.profile, run.secret),
       batches: workload.batches,
@@ -223,15 +239,23 @@ export class McpToolHost {
     this.latest.profile = entry;
     const made = Math.max(1, result.traceOverhead?.runs.length ?? 1);
     const count = overheadRuns === undefined ? '' : ` ${made} time(s) (traceOverheadRuns ${overheadRuns}: ${overheadRuns} with the per-statement trace and ${overheadRuns} without, alternating${made < overheadRuns * 2 ? `; it stopped after run ${made}` : ''})`;
-    const ran = `This call RAN ${what} against ${this.database(run)}${count} (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database${overheadRuns === undefined ? '' : ' each time'}.${result.workloadDurabilityChange ? ` ${result.workloadDurabilityChange.message}` : ' DELAYED_DURABILITY was not changed.'}${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
+    const ran = `This call RAN ${what} against ${this.database(run)}${count} (${consentText(run)}): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database${overheadRuns === undefined ? '' : ' each time'}.${result.workloadDurabilityChange ? ` ${result.workloadDurabilityChange.message}` : ' DELAYED_DURABILITY was not changed.'}${workload.adHocIn ? ` The lines lie inside ${workload.adHocIn}: they ran on their own, as an ad-hoc batch, not as the ${workload.adHocIn.split(' ')[0]}.` : ''}`;
     return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status === 'workload-error' };
+  }
+
+  /** Asks the user when this server confirms each run: null when the run may start, else the refusal to return. */
+  private async asked(run: RunConsent, askUser: AskUser | undefined, headline: string, workload: SelectedWorkload, plan: string): Promise<ToolResult | null> {
+    if (!run.confirmEachRun) return null;
+    const answer = askUser ? await askUser(runConfirmationText(headline, workload, plan)) : 'unsupported';
+    this.options.io.stderr(`durability-lens mcp: the user ${answer === 'confirmed' ? 'confirmed the run' : answer === 'declined' ? 'declined the run: nothing was sent' : 'could not be asked: nothing was sent'}.\n`);
+    return answer === 'confirmed' ? null : fail(answer === 'declined' ? DECLINED : CANNOT_ASK);
   }
 
   private database(run: RunConsent): string {
     return this.where(run);
   }
 
-  private async compare(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void): Promise<ToolResult> {
+  private async compare(file: string, workload: SelectedWorkload, run: RunConsent, signal?: AbortSignal, onProgress?: (text: string) => void, askUser?: AskUser): Promise<ToolResult> {
     const what = `${workloadText(workload)} of ${agentField(file)}`;
     const source = profileConnectionSource(run.profile, run.secret);
     // A crashed run's leftover setting would be taken for the original: refuse until it is restored (CLI compare --yes).
@@ -239,7 +263,8 @@ export class McpToolHost {
     if (pending.length > 0) {
       return fail(`Refused: ${agentField(run.profile.database)} still has an unfinished restore in the restore journal (a comparison that did not finish). Nothing was run and nothing was changed. Restore it first: \`durability-lens compare --connection … --yes\` restores it, or run: ${agentField(pending.map((e) => e.restoreStatement).join(' '))}`);
     }
-    this.options.io.stderr(`durability-lens mcp: comparing DELAYED_DURABILITY ${run.modes.join(', ')} for ${what} on ${this.where(run)} (--allow-run).\n`);
+    this.options.io.stderr(`durability-lens mcp: comparing DELAYED_DURABILITY ${run.modes.join(', ')} for ${what} on ${this.where(run)} (${run.confirmEachRun ? 'asking the user first' : '--allow-run --no-confirm'}).\n`);
+    let declined: ToolResult | null = null;
     const result = await runComparison({
       connections: source,
       batches: workload.batches,
@@ -250,14 +275,16 @@ export class McpToolHost {
       journal: run.journal,
       xe: { enabled: true, statements: false },
       sampling: { enabled: true },
-      // --allow-run is the consent to this plan: it is printed on stderr and said in the result.
-      confirm: (plan) => {
-        this.options.io.stderr(`${describePlan(plan)}\n\nConfirmed by --allow-run.\n`);
-        return true;
+      // The user confirms this plan in the client (or gave --allow-run --no-confirm): printed on stderr, said in the result.
+      confirm: async (plan) => {
+        this.options.io.stderr(`${describePlan(plan)}\n\n${run.confirmEachRun ? 'Asking the user to confirm it in the MCP client.' : 'Confirmed by --allow-run --no-confirm.'}\n`);
+        declined = await this.asked(run, askUser, `Durability Lens (MCP server, asked by an agent): compare DELAYED_DURABILITY ${run.modes.join(', ')} for ${what} on ${this.where(run)}: the workload runs ${plan.order.length} time(s), and the database's DELAYED_DURABILITY is switched and then restored. Its statements execute for real each time.`, workload, describePlan(plan));
+        return declined === null;
       },
       onProgress: this.progress(onProgress),
       signal,
     });
+    if (result.status === 'declined' && declined) return declined;
     if (result.status === 'refused') return fail(`Refused: ${agentField(result.error?.message ?? describePlan(result.plan))} Nothing was changed.`);
     const doc = comparisonDocument({ runs: result.runs, status: result.status, plan: result.plan, restore: result.restore, error: result.error });
     const restore = result.restore ? { ok: result.restore.status === 'restored' || result.restore.status === 'already-original', message: result.restore.message, originalSetting: result.restore.originalSetting, verifiedSetting: result.restore.verifiedSetting } : null;
@@ -266,7 +293,12 @@ export class McpToolHost {
     const switched = result.restore
       ? `switched DELAYED_DURABILITY of ${agentField(run.profile.database)} between ${run.modes.join(' and ')} while it ran (while FORCED, recent commits of every session in that database could have been lost on a crash), then ${restore?.ok ? `restored it to ${result.restore.verifiedSetting ?? result.restore.originalSetting ?? 'its original setting'} (verified)` : `could NOT restore it: ${agentField(result.restore.message)} Run: ${agentField(result.restore.restoreStatement ?? '')}`}`
       : 'did not switch DELAYED_DURABILITY (it stopped before the first change)';
-    const ran = `This call RAN ${what} against ${this.database(run)} ${result.runs.length} time(s) (allowed by --allow-run): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database each time. It ${switched}.`;
+    const ran = `This call RAN ${what} against ${this.database(run)} ${result.runs.length} time(s) (${consentText(run)}): its statements executed for real, so any INSERT, UPDATE, DELETE or DDL in it changed the database each time. It ${switched}.`;
     return { text: `${ran}\n\n${resultText(summarizeResult(entry))}`, isError: result.status !== 'completed' || restore?.ok === false };
   }
+}
+
+/** How the run was consented to, for its plan line and its result. */
+function consentText(run: RunConsent): string {
+  return run.confirmEachRun ? 'confirmed by the user in the MCP client' : 'allowed by --allow-run --no-confirm, without asking';
 }

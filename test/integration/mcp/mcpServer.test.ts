@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AgentTools } from '../../../src/agent/toolDefinitions';
 import { GET_APPLOCK_SQL, lockResourceOf } from '../../../src/profile/databaseLock';
@@ -25,8 +26,11 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
   let table: string;
   const clients: Client[] = [];
   let stderr = '';
+  /** The confirmations the server asked the user for (MCP elicitation), in order. */
+  let asked: string[] = [];
 
-  async function start(extra: string[]): Promise<Client> {
+  /** `ask`: how the client's user answers a run's confirmation; 'cannot': the client declares no elicitation. */
+  async function start(extra: string[], ask: 'accept' | 'decline' | 'cannot' = 'accept'): Promise<Client> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', dir, ...extra],
@@ -36,7 +40,13 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d: Buffer) => void (stderr += d.toString('utf8')));
-    const client = new Client({ name: 'durability-lens-test', version: '1.0.0' });
+    const client = new Client({ name: 'durability-lens-test', version: '1.0.0' }, ask === 'cannot' ? {} : { capabilities: { elicitation: {} } });
+    if (ask !== 'cannot') {
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message);
+        return ask === 'accept' ? { action: 'accept', content: { run: true } } : { action: 'decline' };
+      });
+    }
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -51,6 +61,7 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
   afterEach(async () => {
     for (const c of clients.splice(0)) await c.close();
     stderr = '';
+    asked = [];
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -128,6 +139,62 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     assert.match(summary.databaseState, /restored/);
   });
 
+  it('with --allow-run: the user is shown the T-SQL, the ALTERs and the event session before a comparison, and nothing runs when they decline', async () => {
+    const before = await t.state();
+    // The table's rows (-1 while it does not exist: the declined setup would have created it).
+    const rows = async (): Promise<number> => {
+      const session = await t.connect('monitor');
+      try {
+        const [exists] = await session.query(`SELECT OBJECT_ID(N'${table}') AS id`);
+        if (exists!.id === null) return -1;
+        const [row] = await session.query(`SELECT COUNT(*) AS n FROM ${table}`);
+        return Number(row!.n);
+      } finally {
+        await session.close();
+      }
+    };
+    const rowsBefore = await rows();
+    const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json'), '--repeat', '1'], 'decline');
+    const declined = await client.callTool({ name: AgentTools.compareDurability, arguments: { path: 's1.sql' } }, undefined, { timeout: 60_000 });
+    assert.equal((declined as ToolText).isError, true);
+    assert.equal(textOf(declined), 'Declined: the user did not confirm this run in the MCP client\'s confirmation. Nothing was run and nothing was changed.');
+    assert.equal(asked.length, 1);
+    const shown = asked[0]!;
+    const lines = s1Script(40, table).split('\n');
+    const loopLine = lines.findIndex((l) => /^WHILE/.test(l)) + 1;
+    assert.match(shown, /^Durability Lens \(MCP server, asked by an agent\): compare DELAYED_DURABILITY DISABLED, FORCED for the whole file/);
+    assert.match(shown, new RegExp(`\\n\\s*${loopLine} │ WHILE`), shown);
+    assert.match(shown, /ALTER DATABASE .* SET DELAYED_DURABILITY = FORCED/);
+    assert.match(shown, /Trace: {4}each run creates an Extended Events session ON SERVER/);
+    const after = await t.state();
+    assert.equal(after.setting, before.setting);
+    assert.deepEqual(after.eventSessions, []);
+    assert.equal(await rows(), rowsBefore, 'the declined workload ran');
+    assert.match(stderr, /the user declined the run: nothing was sent/);
+  });
+
+  it('with --allow-run, a client that cannot ask is refused and nothing runs; with --no-confirm it runs without asking and says so', async () => {
+    const before = await t.state();
+    const cannot = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json')], 'cannot');
+    const refused = await cannot.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql' } }, undefined, { timeout: 60_000 });
+    assert.equal((refused as ToolText).isError, true);
+    assert.match(textOf(refused), /^Refused: this MCP client cannot ask the user to confirm a run .* Nothing was run and nothing was changed\. .*--allow-run --no-confirm/);
+    assert.deepEqual((await t.state()).eventSessions, before.eventSessions);
+    assert.doesNotMatch(stderr, /profiling/);
+    const standing = await start(['--allow-run', '--no-confirm', ...t.cliConnection(), '--journal', join(dir, 'journal.json')], 'cannot');
+    const tool = (await standing.listTools()).tools.find((x) => x.name === AgentTools.profile)!;
+    assert.match(tool.description ?? '', /--allow-run --no-confirm .* without asking each time/);
+    const ran = await standing.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql' } }, undefined, { timeout: 120_000 });
+    assert.notEqual((ran as ToolText).isError, true, textOf(ran));
+    assert.match(textOf(ran), /\(allowed by --allow-run --no-confirm, without asking\)/);
+    assert.equal(asked.length, 0);
+  });
+
+  it('--no-confirm without --allow-run is a usage error', async () => {
+    await assert.rejects(start(['--no-confirm']));
+    assert.match(stderr, /--no-confirm goes with --allow-run/);
+  });
+
   it('with --allow-run: profiles the batch at a line and refuses a routine\'s CREATE batch', async () => {
     const client = await start(['--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal.json')]);
     const lines = s1Script(40, table).split('\n');
@@ -155,11 +222,11 @@ describe('integration: durability-lens mcp over stdio (SDK client)', function ()
     const profiled = await client.callTool({ name: AgentTools.profile, arguments: { path: 's1.sql', startLine: loopLine, traceOverheadRuns: 2 } }, undefined, { timeout: 150_000 });
     const text = textOf(profiled);
     assert.notEqual((profiled as ToolText).isError, true, text);
-    assert.match(text, /^This call RAN batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql against database \S+ on \S+ 4 time\(s\) \(traceOverheadRuns 2: 2 with the per-statement trace and 2 without, alternating\) \(allowed by --allow-run\)/);
+    assert.match(text, /^This call RAN batch 3 \(lines \d+–\d+\), after setup batches 1–2 \(lines 1–\d+\) of s1\.sql against database \S+ on \S+ 4 time\(s\) \(traceOverheadRuns 2: 2 with the per-statement trace and 2 without, alternating\) \(confirmed by the user in the MCP client\)/);
     assert.match(text, /changed the database each time\. DELAYED_DURABILITY was not changed\./);
-    assert.match(stderr, /profiling batch 3 .* it runs the workload 4 times: 2 with the per-statement trace, 2 without \(alternating, to measure what the trace costs\) \(--allow-run\)/);
+    assert.match(stderr, /profiling batch 3 .* it runs the workload 4 times: 2 with the per-statement trace, 2 without \(alternating, to measure what the trace costs\) \(asking the user first\)/);
     // The event sessions are ours, not the script's: said too (outside attack unseen42).
-    assert.match(stderr, /\(--allow-run\)\.\nTrace: {4}creates Extended Events sessions ON SERVER \(ON DATABASE on Azure SQL Database\) named durability_lens_… .*drops them after the run; measuring the trace's cost, again for each of the 2 runs with the trace/);
+    assert.match(stderr, /\(asking the user first\)\.\nTrace: {4}creates Extended Events sessions ON SERVER \(ON DATABASE on Azure SQL Database\) named durability_lens_… .*drops them after the run; measuring the trace's cost, again for each of the 2 runs with the trace/);
     const summary = JSON.parse(text.slice(text.indexOf('\n\n{') + 2)) as { traceOverhead: { status: string; runsEach: number; runsMade: number; withTraceMs: { runs: number } | null; withoutTraceMs: { runs: number } | null; lines: string[] } };
     assert.equal(summary.traceOverhead.runsEach, 2);
     assert.equal(summary.traceOverhead.runsMade, 4);

@@ -39,7 +39,7 @@ describe('integration: durability-lens mcp stopped by a signal during a comparis
   it('SIGTERM while FORCED: restores the setting, drops the event sessions, exits 143 and says so', async () => {
     const original = (await t.state()).setting;
     assert.notEqual(original, 'FORCED');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', dir, '--allow-run', ...t.cliConnection(), '--journal', join(dir, 'journal'), '--repeat', '3'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--root', dir, '--allow-run', '--no-confirm', ...t.cliConnection(), '--journal', join(dir, 'journal'), '--repeat', '3'], {
       cwd: REPO, env: { PATH: process.env.PATH ?? '', ...t.cliEnv() }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';
