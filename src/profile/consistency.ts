@@ -187,15 +187,16 @@ function logGrowth(input: ConsistencyInput): string | null {
 }
 
 /** Per-statement WRITELOG (the trace) and the session's own (sys.dm_exec_session_wait_stats), or why a check cannot run. */
-function writelogSources(input: ConsistencyInput): { why: string } | { a: StatementAttribution; sessionWaits: number; sessionMs: number; xeWaits: number; complete: boolean } {
+function writelogSources(input: ConsistencyInput): { why: string } | { a: StatementAttribution; sessionWaits: number; sessionMs: number; xeWaits: number; xeMs: number; unattributedWaits: number; complete: boolean } {
   if (input.concurrentSessions && input.concurrentSessions > 1) return { why: `statements are traced on one session and this run used ${input.concurrentSessions} at once.` };
   const a = input.statementAttribution;
   if (!a || a.status !== 'measured') return { why: a?.reason ?? 'the statement trace did not run.' };
   if (a.waitEvent === null) return { why: 'WRITELOG is not traced per statement on this server (see the attribution notes).' };
   if (a.sessionWritelogWaits === null || a.sessionWritelogMs === null) return { why: missingReason(input.missing, 'sessionWaits', "the session's waits were not read.") };
+  if (a.eventsSeen === null || a.attributedWritelogWaits === null || a.unattributedWritelogWaits === null || a.attributedWritelogMs === null || a.unattributedWritelogMs === null) return { why: 'the statement trace has no WRITELOG figures.' };
   const exact = input.statements.some((s) => s.counts === 'exact');
   const complete = exact || a.eventsCounted === null || a.eventsCounted <= a.eventsSeen;
-  return { a, sessionWaits: a.sessionWritelogWaits, sessionMs: a.sessionWritelogMs, xeWaits: a.attributedWritelogWaits + a.unattributedWritelogWaits, complete };
+  return { a, sessionWaits: a.sessionWritelogWaits, sessionMs: a.sessionWritelogMs, xeWaits: a.attributedWritelogWaits + a.unattributedWritelogWaits, xeMs: a.attributedWritelogMs + a.unattributedWritelogMs, unattributedWaits: a.unattributedWritelogWaits, complete };
 }
 
 function writelogWaitsCheck(input: ConsistencyInput): ConsistencyCheck {
@@ -221,9 +222,9 @@ function writelogTimeCheck(input: ConsistencyInput): { check: ConsistencyCheck; 
   const s = writelogSources(input);
   if ('why' in s) return { check: notPossible(id, s.why), scale: 1, unit: null };
   const used: DurationUnit = s.a.waitDurationUnit ?? 'assumed-microseconds';
-  const untimed = input.statements.reduce((k, f) => k + (f.writelogMs === null ? (f.writelogWaits ?? 0) : 0), 0) + (input.statements.some((f) => f.counts === 'exact') ? s.a.unattributedWritelogWaits : 0);
+  const untimed = input.statements.reduce((k, f) => k + (f.writelogMs === null ? (f.writelogWaits ?? 0) : 0), 0) + (input.statements.some((f) => f.counts === 'exact') ? s.unattributedWaits : 0);
   const timedWaits = Math.max(0, s.xeWaits - untimed);
-  const xeMsAsUsed = s.a.attributedWritelogMs + s.a.unattributedWritelogMs;
+  const xeMsAsUsed = s.xeMs;
   // Waits without a duration (a partial sample, hashes never sampled): compare at the session's wait count.
   const scaleToSession = timedWaits > 0 && s.sessionWaits > 0 && timedWaits !== s.sessionWaits ? s.sessionWaits / timedWaits : 1;
   const raw = (used === 'milliseconds' ? xeMsAsUsed : xeMsAsUsed * 1000) * scaleToSession;
@@ -265,7 +266,7 @@ function writelogTimeCheck(input: ConsistencyInput): { check: ConsistencyCheck; 
 
 /** The per-statement WRITELOG figures converted by `scale` (the inferred unit over the one the trace was read in). */
 function rescale(statements: readonly StatementFigure[], a: StatementAttribution, scale: number, unit: DurationUnit): { statements: StatementFigure[]; attribution: StatementAttribution } {
-  const r = (v: number) => Math.round(v * scale * 1000) / 1000;
+  const r = (v: number | null): number | null => (v === null ? null : Math.round(v * scale * 1000) / 1000);
   // The note on statements past the first 1,000 was written in the unit read: it is rewritten in the inferred one.
   const unlisted = a.unlisted && a.unlisted.writelogMs !== null ? { ...a.unlisted, writelogMs: r(a.unlisted.writelogMs) } : a.unlisted;
   const before = a.unlisted ? unlistedStatementsNote(a.unlisted) : null;

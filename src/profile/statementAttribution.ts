@@ -20,16 +20,17 @@ export interface StatementAttribution {
   grant: string | null;
   /** sqlos.wait_completed / wait_info, or null when WRITELOG could not be traced per statement. */
   waitEvent: string | null;
-  attributedWritelogWaits: number;
-  attributedWritelogMs: number;
-  /** Waits after the last completed statement, or of statements outside the batches we sent. */
-  unattributedWritelogWaits: number;
-  unattributedWritelogMs: number;
+  /** null when not measured (no trace ran): never 0. */
+  attributedWritelogWaits: number | null;
+  attributedWritelogMs: number | null;
+  /** Waits after the last completed statement, or of statements outside the batches we sent (null: not measured). */
+  unattributedWritelogWaits: number | null;
+  unattributedWritelogMs: number | null;
   /** The session's WRITELOG delta from sys.dm_exec_session_wait_stats (null: not read). */
   sessionWritelogWaits: number | null;
   sessionWritelogMs: number | null;
   /** Events the reader saw vs those the session counted exactly (event_counter; null: not read). */
-  eventsSeen: number;
+  eventsSeen: number | null;
   eventsCounted: number | null;
   /** Average log bytes per flush over the whole run (log file bytes / flushes); null when either is unknown. */
   logBytesPerFlush: number | null;
@@ -382,8 +383,8 @@ function round3(n: number): number {
 /** The attribution when no trace ran: figures are "not measured", never zero. */
 export function notMeasuredAttribution(reason: string, grant: string | null, session: { waits: number | null; ms: number | null } = { waits: null, ms: null }): StatementAttribution {
   return {
-    status: 'not-measured', reason, grant, waitEvent: null, attributedWritelogWaits: 0, attributedWritelogMs: 0, unattributedWritelogWaits: 0, unattributedWritelogMs: 0,
-    sessionWritelogWaits: session.waits, sessionWritelogMs: session.ms, eventsSeen: 0, eventsCounted: null, logBytesPerFlush: null, limits: ATTRIBUTION_LIMITS, notes: [],
+    status: 'not-measured', reason, grant, waitEvent: null, attributedWritelogWaits: null, attributedWritelogMs: null, unattributedWritelogWaits: null, unattributedWritelogMs: null,
+    sessionWritelogWaits: session.waits, sessionWritelogMs: session.ms, eventsSeen: null, eventsCounted: null, logBytesPerFlush: null, limits: ATTRIBUTION_LIMITS, notes: [],
   };
 }
 

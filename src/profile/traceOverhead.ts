@@ -111,7 +111,7 @@ export function tracedExecutions(attribution: StatementAttribution | null | unde
   const figures = statements ?? [];
   if (figures.some((f) => f.approximate)) return 'the trace\'s statement counts in the first run with it are approximate';
   const exact = figures.length > 0 && figures.every((f) => f.counts === 'exact');
-  const complete = attribution.eventsCounted !== null && attribution.eventsCounted <= attribution.eventsSeen;
+  const complete = attribution.eventsCounted !== null && attribution.eventsSeen !== null && attribution.eventsCounted <= attribution.eventsSeen;
   if (!exact && !complete) return 'the trace kept only part of the first run\'s statements (ring buffer), so their number is not known';
   const executions = figures.reduce((n, f) => n + f.executions, 0) + (attribution.unlisted?.executions ?? 0);
   return executions > 0 ? executions : 'no statement completed while traced';

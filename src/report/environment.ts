@@ -1,6 +1,6 @@
 // The environment block of a report (issue 6): what about the server and database shapes log-flush behaviour —
 // trace flags 3979/3982 (Linux forced flush vs FUA, reference §6), VLF count, log size, recovery model.
-import { valueOf } from '../probes/measurement';
+import { notMeasuredText, valueOf } from '../probes/measurement';
 import { FLUSH_TRACE_FLAGS, flushTraceFlagState } from '../probes/serverInfo';
 import type { RunResult } from '../profile/types';
 import { formatBytes } from './units';
@@ -18,6 +18,8 @@ export interface EnvironmentInfo {
   hostPlatform: string | null;
   recoveryModel: string | null;
   traceFlags: TraceFlagState[];
+  /** Why the trace flags were not read (and the GRANT, when one fixes it); null when they were. Absent in older models. */
+  traceFlagsNotMeasured?: string | null;
   /** After the first measured run (the log may grow during a run). */
   vlfCount: number | null;
   logSizeMb: number | null;
@@ -34,6 +36,7 @@ export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | nul
       const { state, text } = flushTraceFlagState(first.server, flag);
       return { flag, enabled: state === 'unknown' ? null : state === 'on', text: state === 'on' ? 'on' : text };
     }),
+    traceFlagsNotMeasured: first.server.traceFlags.status === 'ok' ? null : notMeasuredText(first.server.traceFlags).replace(/^Not measured:\s*/i, ''),
     vlfCount: first.diff.log.vlfCount?.after ?? null,
     logSizeMb: first.diff.log.logSizeMb?.after ?? null,
   };
@@ -45,7 +48,7 @@ export function environmentLines(env: EnvironmentInfo): string[] {
   return [
     `SQL Server ${env.version ?? 'version unknown'}${env.hostPlatform ? ` on ${env.hostPlatform}` : ''}`,
     `Recovery model: ${env.recoveryModel ?? 'unknown'}`,
-    `Trace flags: ${env.traceFlags.map(flag).join(', ')}`,
+    env.traceFlagsNotMeasured ? `Trace flags: ${env.traceFlags.map((t) => t.flag).join(', ')} not measured — ${env.traceFlagsNotMeasured}` : `Trace flags: ${env.traceFlags.map(flag).join(', ')}`,
     `Log: ${env.logSizeMb !== null ? formatBytes(env.logSizeMb * 1024 * 1024) : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
   ];
 }

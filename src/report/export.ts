@@ -85,7 +85,9 @@ export function toMarkdown(model: ComparisonModel, title = 'Durability compariso
   }
   if (model.missing.length > 0) {
     out.push('', '## Not measured', '');
-    for (const m of model.missing) out.push(`- ${md(m.reason)}${m.grant ? ` To enable: ${markdownCode(m.grant)}` : ''}`);
+    // Two measurements refused for the same reason and GRANT (the log-flush and statement traces) are one line.
+    const lines = model.missing.map((m) => `- ${md(m.reason)}${m.grant ? ` To enable: ${markdownCode(m.grant)}` : ''}`);
+    out.push(...lines.filter((l, i) => lines.indexOf(l) === i));
   }
   if (model.sourceLabel) out.push('', `_${model.sourceLabel}._`);
   return out.join('\n') + '\n';

@@ -86,7 +86,7 @@ export function statementHoverLines(f: StatementFigure, a: StatementAttribution)
   if (f.counts === 'exact') lines.push('Executions and WRITELOG waits: counted on the server (exact); ≈ figures are these counts × the sampled averages.');
   if (f.sharedLines && f.sharedLines.length > 1) lines.push(`Lines ${f.sharedLines.join(', ')} have the same query hash: these figures are theirs together.`);
   // A ring buffer that kept only the newest events: the counts are of that part of the run.
-  if (a.eventsCounted !== null && a.eventsCounted > a.eventsSeen) lines.push(`End of the run only: the sample holds ${formatShare(a.eventsSeen / a.eventsCounted)} of the events (${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)}).`);
+  if (a.eventsCounted !== null && a.eventsSeen !== null && a.eventsCounted > a.eventsSeen) lines.push(`End of the run only: the sample holds ${formatShare(a.eventsSeen / a.eventsCounted)} of the events (${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)}).`);
   if (a.sessionWritelogWaits !== null && a.sessionWritelogWaits > 0 && a.waitEvent !== null && f.writelogWaits !== null) {
     lines.push(`Share of the session's WRITELOG waits: ${formatShare(f.writelogWaits / a.sessionWritelogWaits)} of ${formatCount(a.sessionWritelogWaits)} (sys.dm_exec_session_wait_stats)`);
   }
@@ -95,13 +95,17 @@ export function statementHoverLines(f: StatementFigure, a: StatementAttribution)
   return lines;
 }
 
+function countOrNot(n: number | null): string {
+  return n === null ? 'not measured' : formatCount(n);
+}
+
 /** The reconciliation line: attributed WRITELOG next to the session's own total. */
 export function reconciliationText(a: StatementAttribution): string {
   if (a.status !== 'measured') return `Statements not measured: ${a.reason ?? 'unknown reason'}`;
   if (a.waitEvent === null) return 'WRITELOG waits were not traced per statement (see notes); statement counts and durations are.';
   const session = a.sessionWritelogWaits === null ? 'not measured' : `${formatCount(a.sessionWritelogWaits)} (${formatDuration(a.sessionWritelogMs ?? 0)})`;
-  const coverage = a.eventsCounted !== null && a.eventsCounted > a.eventsSeen ? ` Coverage: ${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)} events.` : '';
-  return `WRITELOG attributed to statements: ${formatCount(a.attributedWritelogWaits)} waits (${formatDuration(a.attributedWritelogMs)}); not attributed: ${formatCount(a.unattributedWritelogWaits)}; the session's total: ${session}.${coverage}`;
+  const coverage = a.eventsCounted !== null && a.eventsSeen !== null && a.eventsCounted > a.eventsSeen ? ` Coverage: ${formatCount(a.eventsSeen)} of ${formatCount(a.eventsCounted)} events.` : '';
+  return `WRITELOG attributed to statements: ${countOrNot(a.attributedWritelogWaits)} waits (${a.attributedWritelogMs === null ? 'not measured' : formatDuration(a.attributedWritelogMs)}); not attributed: ${countOrNot(a.unattributedWritelogWaits)}; the session's total: ${session}.${coverage}`;
 }
 
 /** The Markdown section: a top-10 table by WRITELOG time, the reconciliation and the limits. `md` escapes text. */

@@ -20,7 +20,7 @@ export function traceOverheadOf(runs: readonly RunResult[]): TraceOverhead | nul
  */
 export function isUntracedComparison(runs: readonly RunResult[]): boolean {
   const measured = runs.filter((r) => !r.warmup);
-  return measured.length > 0 && measured.every((r) => r.mode !== null && r.statementAttribution != null && r.statementAttribution.status !== 'measured' && r.statementAttribution.eventsSeen === 0);
+  return measured.length > 0 && measured.every((r) => r.mode !== null && r.statementAttribution != null && r.statementAttribution.status !== 'measured' && (r.statementAttribution.eventsSeen === null || r.statementAttribution.eventsSeen === 0));
 }
 
 function range(s: ElapsedSummary): string {

@@ -7,7 +7,7 @@ import { buildComparisonModel } from '../../report';
 import { runCausesJson } from '../../report/causes';
 import { converted, declareCommand, flag, invalid, section, text, type ParsedCommandLine, type UsageFailure } from '../options';
 import { runLifecycle, signalExitCode } from './lifecycle';
-import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, notMeasuredLines, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { profilePlanText } from './profilePlan';
 import { limitMessages } from '../../shared/messageFlood';
@@ -97,7 +97,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     if (problem) return usageError(problem);
     if (o.traceOverhead !== null && run.traceOverhead) io.stderr(`${terminalField(traceOverheadHeadline(run.traceOverhead))}\n`); // one line: a server's message inside stays on it
     if (run.workloadDurabilityChange) io.stderr(`Warning: ${terminalField(run.workloadDurabilityChange.message)}\n`);
-    for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
+    if (run.missing.length > 0) io.stderr(notMeasuredLines(run.missing));
     if (run.status === 'cancelled') {
       io.stderr(run.cancel?.reason === 'timeout' ? 'The workload hit --timeout and was cancelled; the figures cover what ran.\n' : 'Cancelled; the figures cover what ran until the cancel.\n');
       return cancelledCode();

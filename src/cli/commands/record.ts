@@ -10,7 +10,7 @@ import { declareCommand, numberOption, section, TIMER_LIMIT_SECONDS, usageLines,
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
 import { runLifecycle, signalExitCode, type RunLifecycle } from './lifecycle';
 import { programOf, programSection } from './programOption';
-import { failureExit, emitReport, EXIT, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
+import { failureExit, emitReport, EXIT, notMeasuredLines, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, runSection } from './sections';
 
 const RUN = runSection({
@@ -86,7 +86,7 @@ async function runRecord({ options: o, program: after }: ParsedCommandLine<typeo
     const problem = emitReport(io, model, { json: o.format === 'json', out: o.out, title, raw: { run }, jsonDocument: { ...run, ...runCausesJson(model), diagnosis: model.diagnosis } });
     if (problem) return usageError(problem);
     io.stderr(recordingSummary(run));
-    for (const m of run.missing) io.stderr(`Not measured: ${m.reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\n/g, ' ')}` : ''}\n`);
+    if (run.missing.length > 0) io.stderr(notMeasuredLines(run.missing));
     for (const note of run.notes.filter((n) => /^The program /.test(n))) io.stderr(`${note}\n`);
     const gate = applyGates(io, o, baseline, [run], null, title);
     if (run.status === 'cancelled') return lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled;

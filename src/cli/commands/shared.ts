@@ -8,7 +8,7 @@ import type { BenignWaitOptions } from '../../probes';
 import { FileRestoreJournal, NotAJournalError } from '../../profile';
 import { formatFromPath, jsonText as safeJson, toCsv, toJson, toMarkdown, type ComparisonModel, type VerdictContext } from '../../report';
 import { progressLine } from '../../report/progress';
-import type { ProgressEvent } from '../../profile/types';
+import type { MissingMeasurement, ProgressEvent } from '../../profile/types';
 import { chooseWorkload, isRoutineBody, type ChosenBatch } from '../../profile/workloadChoice';
 import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io';
 import type { ConnectionArgs, RunArgs } from './sections';
@@ -183,6 +183,23 @@ export const CLI_LIVE_PROGRESS_MS = 2000;
  * Progress on stderr in words ("… Run 3 of 7: FORCED — Running the workload: batch 1 of 1 — 4.20 s, 1,234 log
  * flushes, 4.82 MiB of log"), live figures at most every CLI_LIVE_PROGRESS_MS so a long run shows it is alive.
  */
+/**
+ * The stderr "Not measured" lines of profile/record: each reason with its GRANT, once (two traces refused for the same
+ * reason print one line), and one "Not measured:" prefix even when the reason already starts with it.
+ */
+export function notMeasuredLines(missing: readonly MissingMeasurement[]): string {
+  const seen = new Set<string>();
+  let out = '';
+  for (const m of missing) {
+    const reason = /^Not measured:/i.test(m.reason) ? m.reason : `Not measured: ${m.reason}`;
+    const line = `${reason}${m.grant ? `\n  To enable: ${m.grant.replace(/\r?\n/g, ' ')}` : ''}\n`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    out += line;
+  }
+  return out;
+}
+
 export function progressPrinter(io: CliIO, now: () => number = Date.now): (e: ProgressEvent) => void {
   let lastLive = 0;
   return (e) => {

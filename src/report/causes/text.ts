@@ -100,7 +100,9 @@ export function causesMarkdownLines(a: CauseAssessment, column: string, md: (s: 
   }
   for (const [col, other] of Object.entries(others)) {
     const top = other.causes.filter((c) => c.share !== null && c.share > 0).slice(0, 3);
-    out.push('', `In ${md(col)}: ${top.length > 0 ? top.map((c) => `${md(c.label)} ${formatShare(c.share!)}`).join(', ') : 'no time attributed'}.`);
+    const missing = top.length === 0 ? notMeasuredGroups(other)[0] : undefined;
+    if (missing) out.push('', `In ${md(col)}: not measured — ${md(withoutPrefix(missing.reason))}${missing.grant ? ` To enable: \`${md(missing.grant.replace(/\r?\n/g, ' '))}\`` : ''}`);
+    else out.push('', `In ${md(col)}: ${top.length > 0 ? top.map((c) => `${md(c.label)} ${formatShare(c.share!)}`).join(', ') : 'no time attributed'}.`);
   }
   return out;
 }

@@ -110,7 +110,7 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     const a = run.statementAttribution!;
     assert.equal(a.waitDurationUnit, 'milliseconds');
     assert.equal(a.waitDurationUnitInferred, true);
-    assert.ok(Math.abs(a.attributedWritelogMs - a.sessionWritelogMs!) <= a.sessionWritelogMs! * 0.2, `${a.attributedWritelogMs} vs ${a.sessionWritelogMs}`);
+    assert.ok(Math.abs(a.attributedWritelogMs! - a.sessionWritelogMs!) <= a.sessionWritelogMs! * 0.2, `${a.attributedWritelogMs} vs ${a.sessionWritelogMs}`);
     const insert = run.statements!.find((s) => /INSERT/.test(s.text))!;
     // Read as microseconds the 4 ms waits would be 0.004 ms each; in the inferred unit they are whole milliseconds.
     assert.ok(insert.writelogMs! / insert.writelogWaits! >= 1, `${insert.writelogMs} ms for ${insert.writelogWaits} waits`);

@@ -80,7 +80,7 @@ describe('integration: per-statement attribution', function () {
     assert.equal(update.writelogWaits, 1, 'one UPDATE, one commit');
     assert.equal(byLine.get(8)?.writelogWaits ?? 0, 0, 'SET @i += 1 commits nothing');
     if (t.standin) assert.equal(byLine.get(2)!.executions, 1, 'the first batch (before GO) maps to its own line');
-    assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, session.waitingTasks);
+    assert.equal(a.attributedWritelogWaits! + a.unattributedWritelogWaits!, session.waitingTasks);
     assert.ok(a.limits.some((l) => /nested dynamic SQL/.test(l)));
     assert.deepEqual((await t.state()).eventSessions, [], 'the statement session was dropped');
   });
@@ -104,7 +104,7 @@ describe('integration: per-statement attribution', function () {
     const rows = 3000;
     const sampled = await profileRun({ connections: source(), batches: analyze(loopThenUpdate(rows, table)).batches });
     const s = sampled.statementAttribution!;
-    assert.ok(s.eventsSeen < 2 * rows, `the ring buffer kept ${s.eventsSeen} events: a sample`);
+    assert.ok(s.eventsSeen! < 2 * rows, `the ring buffer kept ${s.eventsSeen} events: a sample`);
     assert.equal(s.eventsCounted, null, 'no sample coverage is claimed for exact counts');
     assert.ok(!s.notes.some((n) => /^Coverage:/.test(n)), s.notes.join(' | '));
     assert.ok(s.notes.some((n) => /exact server-side counts/.test(n)), s.notes.join(' | '));
@@ -214,7 +214,7 @@ describe('integration: per-statement attribution', function () {
     assert.equal(last.executions, 2);
     assert.ok(a.notes.some((n) => /lines 15, 16/.test(n)), a.notes.join(' | '));
     assert.equal(run.statements!.find((x) => x.line === 12)!.executions, 2000);
-    assert.equal(a.attributedWritelogWaits + a.unattributedWritelogWaits, run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks);
+    assert.equal(a.attributedWritelogWaits! + a.unattributedWritelogWaits!, run.sessionWaits.find((w) => w.waitType === 'WRITELOG')!.waitingTasks);
   });
 
   it('a script with the session-param marker (sent through sp_executesql) maps its statements to the file\'s lines', async () => {

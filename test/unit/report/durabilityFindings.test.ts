@@ -91,6 +91,7 @@ describe('report: environment block', () => {
       ],
       vlfCount: 8,
       logSizeMb: 72,
+      traceFlagsNotMeasured: null,
     });
     const md = toMarkdown(m);
     assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72\.00 MiB, 8 VLFs/);
@@ -105,11 +106,11 @@ describe('report: environment block', () => {
     assert.match(toMarkdown(buildComparisonModel([windows])), /- Trace flags: 3979 off, 3982 off/);
   });
 
-  it('says "unknown" when the trace flags could not be read', () => {
+  it('says "not measured" with why when the trace flags could not be read', () => {
     const base = makeRun();
     const run = { ...base, server: { ...base.server, traceFlags: notApplicable<never>('traceFlags', 'no permission') } };
     const m = buildComparisonModel([run]);
     assert.deepEqual(m.environment?.traceFlags.map((t) => t.enabled), [null, null]);
-    assert.match(toMarkdown(m), /Trace flags: 3979 unknown \(not readable\), 3982 unknown/);
+    assert.match(toMarkdown(m), /Trace flags: 3979, 3982 not measured — no permission/);
   });
 });
