@@ -90,6 +90,11 @@ export interface EnvironmentView {
   logSizeMb: number | null;
   recoveryModel: string | null;
   delayedDurability: string | null;
+  /**
+   * Why a null figure above was not measured, with the GRANT or setting that fixes it (report prose, English): the
+   * panel shows "not measured — why", never a bare "unknown". Absent in panels saved before it existed.
+   */
+  notMeasured?: { traceFlags: string | null; vlfCount: string | null; logSize: string | null };
 }
 
 /** A before/after pair of the database's log (single-run view). */

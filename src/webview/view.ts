@@ -122,12 +122,14 @@ function statusNotes(d: PanelData): VNode[] {
 function environmentSection(d: PanelData): VElement {
   const e = d.environment;
   const unknown = t('unknown');
+  // A figure that was not read says why and what fixes it (the reason is the report's English prose).
+  const missing = (why: string | null | undefined): string => (why ? t('not measured — {0}', why) : unknown);
   const facts: [string, string][] = [
     [t('Recovery model'), e.recoveryModel ?? unknown],
-    [t('VLF count'), e.vlfCount === null ? unknown : formatNumber(e.vlfCount, 0)],
-    [t('Log size'), e.logSizeMb === null ? unknown : formatBytes(e.logSizeMb * 1024 * 1024)],
-    [t('Trace flag {0}', 3979), e.traceFlag3979 ?? unknown],
-    [t('Trace flag {0}', 3982), e.traceFlag3982 ?? unknown],
+    [t('VLF count'), e.vlfCount === null ? missing(e.notMeasured?.vlfCount) : formatNumber(e.vlfCount, 0)],
+    [t('Log size'), e.logSizeMb === null ? missing(e.notMeasured?.logSize) : formatBytes(e.logSizeMb * 1024 * 1024)],
+    [t('Trace flag {0}', 3979), e.traceFlag3979 ?? missing(e.notMeasured?.traceFlags)],
+    [t('Trace flag {0}', 3982), e.traceFlag3982 ?? missing(e.notMeasured?.traceFlags)],
   ];
   if (e.delayedDurability) facts.push(['DELAYED_DURABILITY', e.delayedDurability]);
   return h(

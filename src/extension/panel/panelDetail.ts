@@ -1,7 +1,7 @@
 // The panel's per-run parts built from RunResults (vscode-free, unit-tested): environment block (trace flags
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
-import { valueOf } from '../../probes/measurement';
+import { notMeasuredText, valueOf } from '../../probes/measurement';
 import { flushTraceFlagState } from '../../probes/serverInfo';
 import type { CounterDelta } from '../../probes/perfCounters';
 import type { RunResult } from '../../profile/types';
@@ -10,6 +10,12 @@ import { formatNumber, formatValue } from '../../report/export';
 import { formatBytes } from '../../report/units';
 import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../../shared/webviewProtocol';
 import type { LogFlushTrace } from '../../xe/aggregate';
+
+/** Why `measurement` was not read in any of `runs` (its reason and GRANT), or null when no run lacks it. */
+function missingText(runs: readonly RunResult[], measurement: string): string | null {
+  const missing = runs.flatMap((r) => r.missing).find((m) => m.measurement === measurement);
+  return missing ? (missing.grant ? `${missing.reason} To enable: ${missing.grant.replace(/\r?\n/g, ' ')}` : missing.reason) : null;
+}
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
   if (!run || run.server.traceFlags.status !== 'ok') return null;
@@ -27,6 +33,12 @@ export function environmentFrom(runs: readonly RunResult[]): EnvironmentView {
     logSizeMb: withLog?.diff.log.logSizeMb?.after ?? null,
     recoveryModel: runs.find((r) => r.database)?.database?.recoveryModel ?? null,
     delayedDurability: runs.length === 1 ? (first?.delayedDurability ?? first?.database?.delayedDurability ?? null) : null,
+    notMeasured: {
+      traceFlags: first && first.server.traceFlags.status !== 'ok' ? notMeasuredText(first.server.traceFlags).replace(/^Not measured:\s*/i, '') : null,
+      // The VLF count comes from sys.dm_db_log_info (or DBCC LOGINFO), else sys.dm_db_log_stats; the log size from the latter.
+      vlfCount: withLog?.diff.log.vlfCount ? null : (missingText(runs, 'vlfs') ?? missingText(runs, 'logStats')),
+      logSize: withLog?.diff.log.logSizeMb ? null : missingText(runs, 'logStats'),
+    },
   };
 }
 

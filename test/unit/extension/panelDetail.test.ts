@@ -5,6 +5,8 @@ import { environmentFrom, fileIoChartFrom, fileThroughputChartFrom, MAX_PRINT_PO
 import { ok } from '../../../src/probes/measurement';
 import type { RunResult } from '../../../src/profile/types';
 import { makeRun } from '../report/runFixture';
+import { panelDataFromRun } from '../../../src/extension/panel/panelData';
+import { renderPanel, toHtml } from '../../../src/webview/view';
 
 function withFiles(run: RunResult, files: { fileId: number; kind: 'data' | 'log'; name: string; bytes: number }[]): RunResult {
   run.diff.files = ok({
@@ -83,5 +85,44 @@ describe('extension/panelDetail', () => {
       { label: 'RUN read', values: [100 * 1024 * 1024, 0] },
       { label: 'RUN written', values: [512, 1024] },
     ]);
+  });
+});
+
+describe('extension/panelDetail: environment figures that were not read say why (outside attack notzero42)', () => {
+  it('trace flags, VLF count and log size carry their reason and GRANT into the panel, which shows "not measured — why", never a bare "unknown"', () => {
+    const run = makeRun({ mode: null });
+    run.server.traceFlags = { status: 'unavailable', measurement: 'traceFlags', cause: 'permission', reason: 'DBCC TRACESTATUS was denied.', grant: 'GRANT VIEW SERVER STATE TO [low];', errorNumber: 2571 } as never;
+    run.diff.log.vlfCount = null;
+    run.diff.log.logSizeMb = null;
+    run.missing = [
+      { measurement: 'vlfs', reason: 'sys.dm_db_log_info was denied.', grant: 'GRANT VIEW DATABASE STATE TO [low];' },
+      { measurement: 'logStats', reason: 'sys.dm_db_log_stats was denied.', grant: 'GRANT VIEW DATABASE STATE TO [low];' },
+    ];
+    const env = environmentFrom([run]);
+    assert.equal(env.traceFlag3979, null);
+    assert.deepEqual(env.notMeasured, {
+      traceFlags: 'DBCC TRACESTATUS was denied. To enable: GRANT VIEW SERVER STATE TO [low];',
+      vlfCount: 'sys.dm_db_log_info was denied. To enable: GRANT VIEW DATABASE STATE TO [low];',
+      logSize: 'sys.dm_db_log_stats was denied. To enable: GRANT VIEW DATABASE STATE TO [low];',
+    });
+    const data = panelDataFromRun(run, 'SQL1');
+    data.environment = env;
+    const html = toHtml(renderPanel(data));
+    const section = html.slice(html.indexOf('dl-env-facts'));
+    assert.match(section, /VLF count<\/dt><dd>not measured — sys\.dm_db_log_info was denied\. To enable: GRANT VIEW DATABASE STATE TO \[low\];<\/dd>/);
+    assert.match(section, /Log size<\/dt><dd>not measured — sys\.dm_db_log_stats was denied\./);
+    assert.match(section, /Trace flag 3979<\/dt><dd>not measured — DBCC TRACESTATUS was denied\. To enable: GRANT VIEW SERVER STATE/);
+    const figures = section.slice(section.indexOf('VLF count'), section.indexOf('</dl>'));
+    assert.doesNotMatch(figures, />unknown</);
+  });
+
+  it('a figure that was read has no reason', () => {
+    const run = makeRun({ mode: null });
+    run.diff.log.vlfCount = { before: 4, after: 6 };
+    run.diff.log.logSizeMb = { before: 8, after: 16 };
+    run.missing = [{ measurement: 'vlfs', reason: 'sys.dm_db_log_info was denied.', grant: null }];
+    const env = environmentFrom([run]);
+    assert.equal(env.vlfCount, 6);
+    assert.deepEqual(env.notMeasured, { traceFlags: null, vlfCount: null, logSize: null });
   });
 });
