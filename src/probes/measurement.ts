@@ -77,7 +77,7 @@ export function requireMeasured<T>(m: Measurement<T>): T {
 }
 
 /** The reason and GRANT of a not-measured figure, as one line for notes and JSON `…NotMeasured` keys. */
-export function notMeasuredText(m: NotMeasured): string {
+export function notMeasuredText(m: Pick<NotMeasured, 'reason' | 'grant'>): string {
   return m.grant ? `${m.reason} To enable: ${m.grant.replace(/\r?\n/g, ' ')}` : m.reason;
 }
 

@@ -1,5 +1,6 @@
 // Exporters of a ComparisonModel: Markdown (people), CSV (spreadsheets, formula injection neutralised), JSON
 // (machines). Each carries the stand-in label when any figure came from the stand-in.
+import { notMeasuredText } from '../probes/measurement';
 import type { ComparisonModel, MetricRow } from './comparison';
 import { jsonText } from './jsonText';
 import type { MetricUnit } from './metrics';
@@ -112,7 +113,7 @@ export function toCsv(model: ComparisonModel): string {
     const s = row.cells[column] ?? null;
     const r = column === model.baseline ? null : (row.ratios[column] ?? null);
     lines.push(
-      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, r?.conclusive ?? null, r?.conclusiveWhy ?? null, row.notMeasured ? `${row.notMeasured.reason}${row.notMeasured.grant ? ` To enable: ${row.notMeasured.grant.replace(/\r?\n/g, ' ')}` : ''}` : null]
+      [source, row.id, row.label, row.unit, column, s?.n ?? 0, s?.median ?? null, s?.min ?? null, s?.max ?? null, model.baseline, r?.ratio ?? null, r?.spread.min ?? null, r?.spread.max ?? null, r?.change ?? null, r?.verdict ?? null, r ? r.inconclusive : null, r?.conclusive ?? null, r?.conclusiveWhy ?? null, row.notMeasured ? notMeasuredText(row.notMeasured) : null]
         .map(csvCell)
         .join(','),
     );

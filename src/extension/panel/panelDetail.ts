@@ -14,7 +14,7 @@ import type { LogFlushTrace } from '../../xe/aggregate';
 /** Why `measurement` was not read in any of `runs` (its reason and GRANT), or null when no run lacks it. */
 function missingText(runs: readonly RunResult[], measurement: string): string | null {
   const missing = runs.flatMap((r) => r.missing).find((m) => m.measurement === measurement);
-  return missing ? (missing.grant ? `${missing.reason} To enable: ${missing.grant.replace(/\r?\n/g, ' ')}` : missing.reason) : null;
+  return missing ? notMeasuredText(missing) : null;
 }
 
 function flagText(run: RunResult | undefined, flag: number): string | null {

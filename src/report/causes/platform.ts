@@ -2,6 +2,7 @@
 // the log (HADR_SYNC_COMMIT), Azure SQL's log-rate governance (LOG_RATE_GOVERNOR and its pool / instance / feedback
 // forms) and Hyperscale's log service throttling the primary (RBIO_RG_*). Each reads its waits; the settings
 // (replicas, the cap, the Hyperscale component) are evidence, or "not measured" with the GRANT.
+import { notMeasuredText } from '../../probes/measurement';
 import { formatByteRate, formatBytes, formatCount, formatDuration, formatNumber } from '../units';
 import { waitsSource, type CauseInputs, type WaitFigure } from './inputs';
 import type { Part } from './logWrites';
@@ -63,7 +64,7 @@ export function logRateGovernorPart(inp: CauseInputs): Part & { capBytesPerSec: 
     const fee = commitFeeShare(inp);
     if (fee !== null) evidence.push(`commit fee: ${formatBytes(gov.value.commitFeeBytes!)} per log IO, ${formatNumber(fee * 100, 0)} % of the log the governor counted here (primary_log_commit_fee)`);
   } else if (gov && gov.status !== 'ok' && gov.cause !== 'not-supported' && gov.cause !== 'not-applicable' && found.length > 0) {
-    evidence.push(`the cap itself not measured: ${gov.reason}${gov.grant ? ` To enable: ${gov.grant.replace(/\r?\n/g, ' ')}` : ''}`);
+    evidence.push(`the cap itself not measured: ${notMeasuredText(gov)}`);
   }
   if (found.length > 0 && inp.logFile.ok && inp.elapsedMs > 0) evidence.push(`log generated: ${formatByteRate(inp.logFile.value.bytes / (inp.elapsedMs / 1000))} over the run (${formatBytes(inp.logFile.value.bytes)} written to the log file)`);
   return { ms: total, evidence, notMeasured: null, capBytesPerSec };
@@ -87,7 +88,7 @@ export function hyperscalePart(inp: CauseInputs): Part & { component: string | n
       evidence.push(`${top.roleDesc ?? 'a component'} limits the primary to ${top.currentMaxLogRateBytesPerSec !== null ? formatByteRate(top.currentMaxLogRateBytesPerSec) : 'an unreported rate'}${top.catchupBytes ? `, ${formatBytes(top.catchupBytes)} behind` : ''} (read before the run) — sys.dm_hs_database_log_rate`);
     }
   } else if (hs && hs.cause !== 'not-supported' && hs.cause !== 'not-applicable' && found.length > 0) {
-    evidence.push(`the limiting component not measured: ${hs.reason}${hs.grant ? ` To enable: ${hs.grant.replace(/\r?\n/g, ' ')}` : ''}`);
+    evidence.push(`the limiting component not measured: ${notMeasuredText(hs)}`);
   }
   return { ms: total, evidence, notMeasured: null, component, rateBytesPerSec };
 }
