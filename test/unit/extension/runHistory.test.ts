@@ -74,7 +74,7 @@ describe('extension/panelData exports of a run', () => {
     run.server.traceFlags = { status: 'ok', value: [{ flag: 3979, status: true, global: true, session: false }] };
     run.diff.log = { vlfCount: { before: 12, after: 14 }, logSizeMb: { before: 64, after: 72 }, usedBytes: null, usedPercent: null };
     const data = panelDataFromRun(run, 'sql1,1433');
-    assert.deepEqual(data.environment, { traceFlag3979: 'on (global)', traceFlag3982: 'off', vlfCount: 14, logSizeMb: 72, recoveryModel: null, delayedDurability: null });
+    assert.deepEqual(data.environment, { traceFlag3979: 'on (global)', traceFlag3982: 'off', vlfCount: 14, logSizeMb: 72, recoveryModel: null, delayedDurability: null, notMeasured: { traceFlags: null, vlfCount: null, logSize: null } });
     const json = JSON.parse(exportText(data, 'json', [run]));
     assert.equal(json.schemaVersion, 1);
     assert.equal(json.workloadElapsedMs, 4321);
