@@ -25,6 +25,11 @@ export interface EnvironmentInfo {
   logSizeMb: number | null;
 }
 
+/** Why the trace flags of `run` were not read, with the GRANT that fixes it (no "Not measured:" prefix); null when they were. */
+export function traceFlagsNotMeasuredText(run: RunResult): string | null {
+  return run.server.traceFlags.status === 'ok' ? null : notMeasuredText(run.server.traceFlags).replace(/^Not measured:\s*/i, '');
+}
+
 export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | null {
   const first = runs[0];
   if (!first) return null;
@@ -36,7 +41,7 @@ export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | nul
       const { state, text } = flushTraceFlagState(first.server, flag);
       return { flag, enabled: state === 'unknown' ? null : state === 'on', text: state === 'on' ? 'on' : text };
     }),
-    traceFlagsNotMeasured: first.server.traceFlags.status === 'ok' ? null : notMeasuredText(first.server.traceFlags).replace(/^Not measured:\s*/i, ''),
+    traceFlagsNotMeasured: traceFlagsNotMeasuredText(first),
     vlfCount: first.diff.log.vlfCount?.after ?? null,
     logSizeMb: first.diff.log.logSizeMb?.after ?? null,
   };

@@ -6,6 +6,7 @@ import { flushTraceFlagState } from '../../probes/serverInfo';
 import type { CounterDelta } from '../../probes/perfCounters';
 import type { RunResult } from '../../profile/types';
 import { columnOf } from '../../report/comparison';
+import { traceFlagsNotMeasuredText } from '../../report/environment';
 import { formatNumber, formatValue } from '../../report/export';
 import { formatBytes } from '../../report/units';
 import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../../shared/webviewProtocol';
@@ -34,7 +35,7 @@ export function environmentFrom(runs: readonly RunResult[]): EnvironmentView {
     recoveryModel: runs.find((r) => r.database)?.database?.recoveryModel ?? null,
     delayedDurability: runs.length === 1 ? (first?.delayedDurability ?? first?.database?.delayedDurability ?? null) : null,
     notMeasured: {
-      traceFlags: first && first.server.traceFlags.status !== 'ok' ? notMeasuredText(first.server.traceFlags).replace(/^Not measured:\s*/i, '') : null,
+      traceFlags: first ? traceFlagsNotMeasuredText(first) : null,
       // The VLF count comes from sys.dm_db_log_info (or DBCC LOGINFO), else sys.dm_db_log_stats; the log size from the latter.
       vlfCount: withLog?.diff.log.vlfCount ? null : (missingText(runs, 'vlfs') ?? missingText(runs, 'logStats')),
       logSize: withLog?.diff.log.logSizeMb ? null : missingText(runs, 'logStats'),
