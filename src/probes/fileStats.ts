@@ -4,8 +4,8 @@ import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import type { GrantContext, RequiredPermission } from './permissions';
-import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
-import { counter, counterOrZero, delta, num, ratio, text } from './values';
+import { mapFileStatsRow, mapVolumeRow, type FileKind, type FileStatsRow, type VolumeRow } from './rows';
+import { delta, ratio } from './values';
 
 /**
  * The select list of both variants below; `meta` is the alias of the file-metadata view (sys.master_files or
@@ -84,77 +84,7 @@ WHERE mf.database_id = @database_id;`;
 /** What lets a login see other databases' rows of sys.master_files (the cheapest of the three the page names). */
 export const MASTER_FILES_PERMISSION: RequiredPermission = { permission: 'VIEW ANY DEFINITION', scope: 'server' };
 
-export type FileKind = 'data' | 'log' | 'filestream' | 'other';
-
-export interface FileStatsRow {
-  fileId: number;
-  kind: FileKind;
-  typeDesc: string;
-  logicalName: string;
-  physicalName: string;
-  /** Cumulative counters as exact decimal strings. */
-  sampleMs: string;
-  reads: string;
-  bytesRead: string;
-  readStallMs: string;
-  writes: string;
-  bytesWritten: string;
-  writeStallMs: string;
-  ioStallMs: string;
-  sizeOnDiskBytes: string | null;
-}
-
-export interface VolumeRow {
-  fileId: number;
-  mountPoint: string | null;
-  logicalVolumeName: string | null;
-  fileSystemType: string | null;
-  totalBytes: string | null;
-  availableBytes: string | null;
-}
-
-export function fileKind(type: number | null): FileKind {
-  switch (type) {
-    case 0:
-      return 'data';
-    case 1:
-      return 'log';
-    case 2:
-      return 'filestream';
-    default:
-      return 'other';
-  }
-}
-
-/** The columns of FILE_STATS_SQL / FILE_STATS_CURRENT_DB_SQL (columns.ts). */
-export const FILE_STATS_COLUMNS: ColumnTable<FileStatsRow> = {
-  fileId: ['file_id', intOrZero],
-  kind: ['type', (value) => fileKind(num(value))],
-  typeDesc: ['type_desc', textOrEmpty],
-  logicalName: ['logical_name', textOrEmpty],
-  physicalName: ['physical_name', textOrEmpty],
-  sampleMs: ['sample_ms', counterOrZero],
-  reads: ['num_of_reads', counterOrZero],
-  bytesRead: ['num_of_bytes_read', counterOrZero],
-  readStallMs: ['io_stall_read_ms', counterOrZero],
-  writes: ['num_of_writes', counterOrZero],
-  bytesWritten: ['num_of_bytes_written', counterOrZero],
-  writeStallMs: ['io_stall_write_ms', counterOrZero],
-  ioStallMs: ['io_stall', counterOrZero],
-  sizeOnDiskBytes: ['size_on_disk_bytes', counter],
-};
-export const mapFileStatsRow = rowMapper(FILE_STATS_COLUMNS);
-
-/** The columns of VOLUME_SQL / VOLUME_CURRENT_DB_SQL. */
-export const VOLUME_COLUMNS: ColumnTable<VolumeRow> = {
-  fileId: ['file_id', intOrZero],
-  mountPoint: ['volume_mount_point', text],
-  logicalVolumeName: ['logical_volume_name', text],
-  fileSystemType: ['file_system_type', text],
-  totalBytes: ['total_bytes', counter],
-  availableBytes: ['available_bytes', counter],
-};
-export const mapVolumeRow = rowMapper(VOLUME_COLUMNS);
+export { fileKind, FILE_STATS_COLUMNS, mapFileStatsRow, mapVolumeRow, VOLUME_COLUMNS, type FileKind, type FileStatsRow, type VolumeRow } from './rows';
 
 /**
  * Every database has at least a data and a log file, so no rows is never "no IO": it is a visibility filter

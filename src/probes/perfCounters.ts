@@ -5,8 +5,8 @@ import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import type { GrantContext } from './permissions';
 import { platformRules, type ServerPlatform } from './serverInfo';
-import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
-import { counterOrZero, delta, ratio, text } from './values';
+import { mapCounterRow, type CounterRow } from './rows';
+import { delta, ratio, text } from './values';
 
 export const LOG_COUNTER_NAMES = [
   'Log Flushes/sec',
@@ -79,23 +79,7 @@ export const CounterType = {
   base: 1073939712, // PERF_LARGE_RAW_BASE: denominator of the two above
 } as const;
 
-export interface CounterRow {
-  objectName: string;
-  counterName: string;
-  instanceName: string;
-  value: string;
-  type: number;
-}
-
-/** The columns of LOG_COUNTERS_SQL (columns.ts). */
-export const COUNTER_COLUMNS: ColumnTable<CounterRow> = {
-  objectName: ['object_name', textOrEmpty],
-  counterName: ['counter_name', textOrEmpty],
-  instanceName: ['instance_name', textOrEmpty],
-  value: ['cntr_value', counterOrZero],
-  type: ['cntr_type', intOrZero],
-};
-export const mapCounterRow = rowMapper(COUNTER_COLUMNS);
+export { COUNTER_COLUMNS, mapCounterRow, type CounterRow } from './rows';
 
 /**
  * Every database has its SQLServer:Databases instance, so no rows means the filter did not match (a name the server

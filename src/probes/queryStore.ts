@@ -11,25 +11,10 @@ import {
   queryStoreTotalsSql, topLogWritersSql, type QueryStoreCapabilities, type RankingPlan, type TopLogRanking,
 } from './queryStoreSql';
 import { captureServerIdentity, grantContextOf } from './serverInfo';
-import { rowMapper, type ColumnTable } from './columns';
+import { mapQueryStoreOptions, type QueryStoreOptionsRow } from './rows';
 import { bool, isoOrNull, num, text } from './values';
 
-export interface QueryStoreOptionsRow {
-  /** OFF, READ_ONLY, READ_WRITE (desired: what was set). */
-  desiredState: string;
-  /** What Query Store does now: OFF, READ_ONLY, READ_WRITE, ERROR (or READ_CAPTURE_SECONDARY). */
-  actualState: string;
-  /** Bit map of why it is read-only although READ_WRITE was asked (null when not reported). */
-  readonlyReason: number | null;
-  currentStorageSizeMb: number | null;
-  maxStorageSizeMb: number | null;
-  intervalLengthMinutes: number | null;
-  flushIntervalSeconds: number | null;
-  staleQueryThresholdDays: number | null;
-  queryCaptureMode: string | null;
-  /** ON / OFF; null on SQL Server 2016, which has no such option. */
-  waitStatsCaptureMode: string | null;
-}
+export { mapQueryStoreOptions, QUERY_STORE_OPTIONS_COLUMNS, type QueryStoreOptionsRow } from './rows';
 
 export interface QueryStoreCoverage {
   /** Aggregation intervals that end inside the window. */
@@ -111,24 +96,6 @@ export const DEFAULT_TOP = 25;
 export const MAX_TOP = 200;
 /** Up to Query Store's own retention default (STALE_QUERY_THRESHOLD_DAYS 30) and a bit beyond: 90 days. */
 export const MAX_WINDOW_HOURS = 24 * 90;
-
-/** A state as sys.database_query_store_options spells it; 'UNKNOWN' when NULL. */
-const stateDesc = (value: unknown): string => text(value) ?? 'UNKNOWN';
-
-/** The columns of queryStoreOptionsSql() (columns.ts). */
-export const QUERY_STORE_OPTIONS_COLUMNS: ColumnTable<QueryStoreOptionsRow> = {
-  desiredState: ['desired_state_desc', stateDesc],
-  actualState: ['actual_state_desc', stateDesc],
-  readonlyReason: ['readonly_reason', num],
-  currentStorageSizeMb: ['current_storage_size_mb', num],
-  maxStorageSizeMb: ['max_storage_size_mb', num],
-  intervalLengthMinutes: ['interval_length_minutes', num],
-  flushIntervalSeconds: ['flush_interval_seconds', num],
-  staleQueryThresholdDays: ['stale_query_threshold_days', num],
-  queryCaptureMode: ['query_capture_mode_desc', text],
-  waitStatsCaptureMode: ['wait_stats_capture_mode_desc', text],
-};
-export const mapQueryStoreOptions = rowMapper(QUERY_STORE_OPTIONS_COLUMNS);
 
 /** datetimeoffset arrives from tedious as a Date (UTC instant); the stand-in and recorded rows may give text. */
 function instant(v: unknown): string | null {

@@ -5,8 +5,8 @@ import type { SqlClient } from '../db/types';
 import type { PlannedQuery } from '../db/batch';
 import { EmptySourceError, measure, type Measurement } from './measurement';
 import { requiredPermission, type GrantContext, type RequiredPermission } from './permissions';
-import { intOrZero, rowMapper, textOrEmpty, type ColumnTable } from './columns';
-import { bool, counterOrZero, delta, num, ratio, text } from './values';
+import { mapInFlightWait, mapWaitRow, type InFlightWait, type WaitRow } from './rows';
+import { bool, delta, num, ratio } from './values';
 import { byCodeUnits } from '../shared/textOrder';
 
 /** Completed waits only; wait_time_ms includes signal_wait_time_ms (reference §2.1, sys-dm-os-wait-stats-transact-sql). */
@@ -54,52 +54,7 @@ FROM sys.dm_exec_requests AS r
 LEFT JOIN sys.dm_os_waiting_tasks AS wt ON wt.session_id = r.session_id
 WHERE r.session_id = @spid;`;
 
-export interface WaitRow {
-  waitType: string;
-  /** Cumulative, exact decimal strings. */
-  waitingTasks: string;
-  waitTimeMs: string;
-  maxWaitTimeMs: string;
-  signalWaitTimeMs: string;
-}
-
-export interface InFlightWait {
-  sessionId: number;
-  status: string | null;
-  command: string | null;
-  waitType: string | null;
-  waitTimeMs: number | null;
-  lastWaitType: string | null;
-  blockingSessionId: number | null;
-  taskWaitType: string | null;
-  taskWaitDurationMs: number | null;
-  resourceDescription: string | null;
-}
-
-/** The columns of SERVER_WAITS_SQL / SESSION_WAITS_SQL (columns.ts). */
-export const WAIT_COLUMNS: ColumnTable<WaitRow> = {
-  waitType: ['wait_type', textOrEmpty],
-  waitingTasks: ['waiting_tasks_count', counterOrZero],
-  waitTimeMs: ['wait_time_ms', counterOrZero],
-  maxWaitTimeMs: ['max_wait_time_ms', counterOrZero],
-  signalWaitTimeMs: ['signal_wait_time_ms', counterOrZero],
-};
-export const mapWaitRow = rowMapper(WAIT_COLUMNS);
-
-/** The columns of IN_FLIGHT_WAITS_SQL. */
-export const IN_FLIGHT_WAIT_COLUMNS: ColumnTable<InFlightWait> = {
-  sessionId: ['session_id', intOrZero],
-  status: ['status', text],
-  command: ['command', text],
-  waitType: ['wait_type', text],
-  waitTimeMs: ['wait_time_ms', num],
-  lastWaitType: ['last_wait_type', text],
-  blockingSessionId: ['blocking_session_id', num],
-  taskWaitType: ['task_wait_type', text],
-  taskWaitDurationMs: ['task_wait_duration_ms', num],
-  resourceDescription: ['resource_description', text],
-};
-export const mapInFlightWait = rowMapper(IN_FLIGHT_WAIT_COLUMNS);
+export { IN_FLIGHT_WAIT_COLUMNS, mapInFlightWait, mapWaitRow, WAIT_COLUMNS, type InFlightWait, type WaitRow } from './rows';
 
 /** Server waits as a measurement: denied or failed reads are "not measured" with the GRANT, never an empty list. */
 export async function captureServerWaits(monitor: SqlClient, ctx: GrantContext): Promise<Measurement<WaitRow[]>> {
