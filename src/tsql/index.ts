@@ -10,3 +10,4 @@ export { LineIndex } from './lines';
 export { Kw, keywordOf, keywordName } from './keywords';
 export type * from './types';
 export { procedureSignature, PROMPTABLE_TYPES } from './procedureParameters';
+export { changesText, classifyBatch, type BatchClass, type ChangingStatement, type ClassifyOptions } from './classify';

@@ -1,7 +1,7 @@
 // One part of what a run sends, as the consent view shows it (setup, measured, a deploy, a procedure call, a plan that
 // repeats them): its exact text, where it is in the document, what in it changes data or schema, and the key a
 // confirmation remembers it under. The type every part builder (consentView, procedureParts, sessionPlan…) returns.
-import type { ChangingStatement } from './classify';
+import type { ChangingStatement } from '../../tsql';
 import { l10n } from '../l10n';
 
 export type ConsentKeyKind = 'run' | 'deploy' | 'call';

@@ -5,7 +5,7 @@ import { splitSetup, SetupMarkerError } from '../../profile/setupMarkers';
 import { withSessionParam } from '../../profile/sessionParam';
 import { sessionParamText, sessionVariableOf, sweepPart } from './sessionPlan';
 import type { WorkloadBatch } from '../../db/types';
-import { changesText, classifyBatch, type ChangingStatement } from './classify';
+import { changesText, classifyBatch, type ChangingStatement } from '../../tsql';
 import { consentKey } from './consentStore';
 import type { ConsentPart } from './consentPart';
 import { l10n } from '../l10n';

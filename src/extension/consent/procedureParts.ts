@@ -1,7 +1,7 @@
 // The consent view's parts for the procedure lenses: the CREATE OR ALTER a deploy sends, the RPC call with the values
 // the user typed, and the definition that call runs — the editor's (document lines), the deployed one as the server
 // returned it, or a note that it can't be read (then it counts as a change: unsure means ask). vscode-free.
-import { classifyBatch } from './classify';
+import { classifyBatch } from '../../tsql';
 import type { ConsentPart } from './consentPart';
 import { l10n } from '../l10n';
 

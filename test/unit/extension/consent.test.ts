@@ -2,7 +2,7 @@
 // what a confirmation covers (file text, exact batch text, GO count, connection) and when it is revoked, and the text
 // the user reads (batch by batch, document line numbers, setup first).
 import * as assert from 'node:assert/strict';
-import { classifyBatch } from '../../../src/extension/consent/classify';
+import { classifyBatch } from '../../../src/tsql/classify';
 import { CONSENT_STATE_KEY, ConsentStore, MAX_CONSENT_FILES, MemoryMemento, sha256 } from '../../../src/extension/consent/consentStore';
 import { consentKeys, consentMessage, consentText, CONSENT_MESSAGE_PREFIX, MODAL_MAX_LINES, modalText, needsConsent, partsOfWorkload, type ConsentRequest } from '../../../src/extension/consent/consentView';
 import { procedureConsentParts } from '../../../src/extension/consent/procedureParts';

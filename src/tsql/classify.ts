@@ -2,9 +2,12 @@
 // of the batch must be one that only reads or controls the session (SELECT without INTO, DECLARE, SET, PRINT,
 // transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
 // EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
-// a change: when unsure, the user is asked. vscode-free, unit-tested.
-import { analyze, identifierText, lex, LineIndex, TokenKind } from '../../tsql';
-import type { StatementKind, TokenStream } from '../../tsql';
+// a change: when unsure, the user is asked. Used by the extension's consent gate and the CLI's `profile`.
+import { analyze } from './analyze';
+import { lex, TokenKind, type TokenStream } from './lexer';
+import { identifierText } from './tokenText';
+import { LineIndex } from './lines';
+import type { StatementKind } from './types';
 
 /** A statement that changes (or may change) data or schema, at its 0-based document line. */
 export interface ChangingStatement {
