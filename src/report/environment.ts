@@ -23,11 +23,42 @@ export interface EnvironmentInfo {
   /** After the first measured run (the log may grow during a run). */
   vlfCount: number | null;
   logSizeMb: number | null;
+  /** Why the VLF count / log size is null (reason and GRANT); null where it was read. Absent in older models. */
+  logNotMeasured?: LogNotMeasured;
+}
+
+export interface LogNotMeasured {
+  vlfCount: string | null;
+  logSize: string | null;
 }
 
 /** Why the trace flags of `run` were not read, with the GRANT that fixes it (no "Not measured:" prefix); null when they were. */
 export function traceFlagsNotMeasuredText(run: RunResult): string | null {
   return run.server.traceFlags.status === 'ok' ? null : notMeasuredText(run.server.traceFlags).replace(/^Not measured:\s*/i, '');
+}
+
+/** Why `measurement` was not read in any of `runs` (its reason and GRANT), or null when no run lacks it. */
+function missingText(runs: readonly RunResult[], measurement: string): string | null {
+  const missing = runs.flatMap((r) => r.missing).find((m) => m.measurement === measurement);
+  return missing ? notMeasuredText(missing) : null;
+}
+
+/** The first run that read the log's VLF count or size: the one both the reports and the panel show. */
+export function runWithLog(runs: readonly RunResult[]): RunResult | undefined {
+  return runs.find((r) => r.diff.log.vlfCount || r.diff.log.logSizeMb);
+}
+
+/**
+ * Why the VLF count and the log size are not shown. The VLF count comes from sys.dm_db_log_info (or DBCC LOGINFO),
+ * else sys.dm_db_log_stats; the log size from the latter. A reason only where the figure is missing.
+ */
+export function logNotMeasured(runs: readonly RunResult[]): LogNotMeasured {
+  const withLog = runWithLog(runs);
+  const unread = (why: string | null) => why ?? 'no run read it.';
+  return {
+    vlfCount: withLog?.diff.log.vlfCount ? null : unread(missingText(runs, 'vlfs') ?? missingText(runs, 'logStats')),
+    logSize: withLog?.diff.log.logSizeMb ? null : unread(missingText(runs, 'logStats')),
+  };
 }
 
 export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | null {
@@ -42,8 +73,9 @@ export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | nul
       return { flag, enabled: state === 'unknown' ? null : state === 'on', text: state === 'on' ? 'on' : text };
     }),
     traceFlagsNotMeasured: traceFlagsNotMeasuredText(first),
-    vlfCount: first.diff.log.vlfCount?.after ?? null,
-    logSizeMb: first.diff.log.logSizeMb?.after ?? null,
+    vlfCount: runWithLog(runs)?.diff.log.vlfCount?.after ?? null,
+    logSizeMb: runWithLog(runs)?.diff.log.logSizeMb?.after ?? null,
+    logNotMeasured: logNotMeasured(runs),
   };
 }
 
@@ -54,6 +86,16 @@ export function environmentLines(env: EnvironmentInfo): string[] {
     `SQL Server ${env.version ?? 'version unknown'}${env.hostPlatform ? ` on ${env.hostPlatform}` : ''}`,
     `Recovery model: ${env.recoveryModel ?? 'unknown'}`,
     env.traceFlagsNotMeasured ? `Trace flags: ${env.traceFlags.map((t) => t.flag).join(', ')} not measured — ${env.traceFlagsNotMeasured}` : `Trace flags: ${env.traceFlags.map(flag).join(', ')}`,
-    `Log: ${env.logSizeMb !== null ? formatBytes(env.logSizeMb * 1024 * 1024) : 'size unknown'}, ${env.vlfCount !== null ? `${env.vlfCount} VLFs` : 'VLF count unknown'}`,
+    logLine(env),
   ];
+}
+
+/** "Log: 64 MB, 12 VLFs"; a figure not read says so, with why, on the line itself. */
+function logLine(env: EnvironmentInfo): string {
+  const why = (text: string | null | undefined) => (text ? ` (${text.replace(/\.$/, '')})` : '');
+  const reasons = env.logNotMeasured;
+  if (env.logSizeMb === null && env.vlfCount === null && reasons?.logSize === reasons?.vlfCount) return `Log: size and VLF count not measured${why(reasons?.logSize)}`;
+  const size = env.logSizeMb !== null ? formatBytes(env.logSizeMb * 1024 * 1024) : `size not measured${why(env.logNotMeasured?.logSize)}`;
+  const vlfs = env.vlfCount !== null ? `${env.vlfCount} VLFs` : `VLF count not measured${why(env.logNotMeasured?.vlfCount)}`;
+  return `Log: ${size}, ${vlfs}`;
 }

@@ -1,22 +1,16 @@
 // The panel's per-run parts built from RunResults (vscode-free, unit-tested): environment block (trace flags
 // 3979/3982, VLFs, log size, recovery model), log counters, log before/after, XE trace figures, server waits, and
 // the per-file IO and sampled time series charts.
-import { notMeasuredText, valueOf } from '../../probes/measurement';
+import { valueOf } from '../../probes/measurement';
 import { flushTraceFlagState } from '../../probes/serverInfo';
 import type { CounterDelta } from '../../probes/perfCounters';
 import type { RunResult } from '../../profile/types';
 import { columnOf } from '../../report/comparison';
-import { traceFlagsNotMeasuredText } from '../../report/environment';
+import { logNotMeasured, runWithLog, traceFlagsNotMeasuredText } from '../../report/environment';
 import { formatNumber, formatValue } from '../../report/export';
 import { formatBytes } from '../../report/units';
 import type { ChartsData, CounterRowView, EnvironmentView, LogBeforeAfterRow, RunDetails, Series, TraceFigureRow, WaitRowView } from '../../shared/webviewProtocol';
 import type { LogFlushTrace } from '../../xe/aggregate';
-
-/** Why `measurement` was not read in any of `runs` (its reason and GRANT), or null when no run lacks it. */
-function missingText(runs: readonly RunResult[], measurement: string): string | null {
-  const missing = runs.flatMap((r) => r.missing).find((m) => m.measurement === measurement);
-  return missing ? notMeasuredText(missing) : null;
-}
 
 function flagText(run: RunResult | undefined, flag: number): string | null {
   if (!run || run.server.traceFlags.status !== 'ok') return null;
@@ -26,7 +20,7 @@ function flagText(run: RunResult | undefined, flag: number): string | null {
 /** From the first run that carries each figure; VLF count and log size as read after the run. */
 export function environmentFrom(runs: readonly RunResult[]): EnvironmentView {
   const first = runs[0];
-  const withLog = runs.find((r) => r.diff.log.vlfCount || r.diff.log.logSizeMb);
+  const withLog = runWithLog(runs);
   return {
     traceFlag3979: flagText(first, 3979),
     traceFlag3982: flagText(first, 3982),
@@ -34,12 +28,7 @@ export function environmentFrom(runs: readonly RunResult[]): EnvironmentView {
     logSizeMb: withLog?.diff.log.logSizeMb?.after ?? null,
     recoveryModel: runs.find((r) => r.database)?.database?.recoveryModel ?? null,
     delayedDurability: runs.length === 1 ? (first?.delayedDurability ?? first?.database?.delayedDurability ?? null) : null,
-    notMeasured: {
-      traceFlags: first ? traceFlagsNotMeasuredText(first) : null,
-      // The VLF count comes from sys.dm_db_log_info (or DBCC LOGINFO), else sys.dm_db_log_stats; the log size from the latter.
-      vlfCount: withLog?.diff.log.vlfCount ? null : (missingText(runs, 'vlfs') ?? missingText(runs, 'logStats')),
-      logSize: withLog?.diff.log.logSizeMb ? null : missingText(runs, 'logStats'),
-    },
+    notMeasured: { traceFlags: first ? traceFlagsNotMeasuredText(first) : null, ...logNotMeasured(runs) },
   };
 }
 

@@ -92,6 +92,7 @@ describe('report: environment block', () => {
       vlfCount: 8,
       logSizeMb: 72,
       traceFlagsNotMeasured: null,
+      logNotMeasured: { vlfCount: null, logSize: null },
     });
     const md = toMarkdown(m);
     assert.match(md, /## Environment\n\n- SQL Server 16\.0\.1000\.6\n- Recovery model: FULL\n- Trace flags: 3979 on, 3982 off\n- Log: 72\.00 MiB, 8 VLFs/);
@@ -112,5 +113,23 @@ describe('report: environment block', () => {
     const m = buildComparisonModel([run]);
     assert.deepEqual(m.environment?.traceFlags.map((t) => t.enabled), [null, null]);
     assert.match(toMarkdown(m), /Trace flags: 3979, 3982 not measured — no permission/);
+  });
+
+  it('says on the log line why the log size and VLF count were not measured, with the GRANT (never a bare "unknown")', () => {
+    const grant = 'GRANT VIEW DATABASE STATE TO [lens];';
+    const run = { ...makeRun(), missing: [{ measurement: 'logStats', reason: 'sys.dm_db_log_stats was denied.', grant }] } as RunResult;
+    const m = buildComparisonModel([run]);
+    assert.deepEqual(m.environment?.logNotMeasured, { vlfCount: `sys.dm_db_log_stats was denied. To enable: ${grant}`, logSize: `sys.dm_db_log_stats was denied. To enable: ${grant}` });
+    const md = toMarkdown(m);
+    assert.match(md, /- Log: size and VLF count not measured \(sys\.dm_db_log_stats was denied\. To enable: GRANT VIEW DATABASE STATE TO \[lens\];\)\n/);
+    assert.doesNotMatch(md, /size unknown|VLF count unknown/);
+    // A VLF count read by sys.dm_db_log_info while the log stats were denied: only the size says why.
+    const vlfsOnly = { ...run, diff: { ...run.diff, log: { vlfCount: { before: 4, after: 4 }, logSizeMb: null, usedBytes: null, usedPercent: null } } } as RunResult;
+    assert.match(toMarkdown(buildComparisonModel([vlfsOnly])), /- Log: size not measured \(sys\.dm_db_log_stats was denied\. To enable: GRANT VIEW DATABASE STATE TO \[lens\];\), 4 VLFs\n/);
+  });
+
+  it('a log figure no run read, with no recorded reason, says so rather than "unknown"', () => {
+    const md = toMarkdown(buildComparisonModel([makeRun()]));
+    assert.match(md, /- Log: size and VLF count not measured \(no run read it\)\n/);
   });
 });
