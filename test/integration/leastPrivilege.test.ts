@@ -71,7 +71,7 @@ END
   }
 
   it(`profile --json of ${INSERTS} inserts: per-file IO, session waits and log counters are real figures or listed in missing — never a measured 0`, async () => {
-    const code = await cli('profile', '--file', join(dir, 'loop.sql'), '--json', '--journal', join(dir, 'journal.json'));
+    const code = await cli('profile', '--file', join(dir, 'loop.sql'), '--json', '--yes', '--journal', join(dir, 'journal.json'));
     assert.equal(code, EXIT.ok, err.join(''));
     const run = JSON.parse(out.join('')) as RunResult;
     const missing = new Set(run.missing.map((m) => m.measurement));

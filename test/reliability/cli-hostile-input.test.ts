@@ -124,7 +124,7 @@ describe('reliability: the CLI in a hostile repository and against a hostile ser
     assert.equal(h.setting(hostile), 'DISABLED');
     // profile prints the run result: the same neutralisation.
     for (const format of [[], ['--json']]) {
-      const ran = await runCliProcess(['profile', '--connection', 'prod', '--file', 'workload.sql', '--journal', journal, '--no-sampling', ...format], workspace, {
+      const ran = await runCliProcess(['profile', '--connection', 'prod', '--file', 'workload.sql', '--journal', journal, '--no-sampling', '--yes', ...format], workspace, {
         HOME: home,
         DURABILITY_LENS_PASSWORD: h.secret,
       });

@@ -81,7 +81,7 @@ describe('reliability: what the CLI hands on (child processes)', function () {
   it('--json stays valid JSON when a server string holds every C0 control, DEL, C1 and bidi characters', async () => {
     // The server's error message for the workload's INSERT carries them (a fault of the stand-in).
     h.engine.faults.statements.push({ pattern: /INSERT INTO dbo\.rel_t/, number: 50001, class: 16, message: HOSTILE_TEXT, times: 1 });
-    const run = cli(['profile', ...connection(), '--no-xe', '--no-sampling', '--json', workloadPath], { DURABILITY_LENS_PASSWORD: h.secret });
+    const run = cli(['profile', ...connection(), '--no-xe', '--no-sampling', '--yes', '--json', workloadPath], { DURABILITY_LENS_PASSWORD: h.secret });
     await run.exited;
     const out = run.stdout();
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/.test(out), 'no raw control or bidi character in the output');

@@ -10,6 +10,7 @@ import { runLifecycle, signalExitCode } from './lifecycle';
 import { failureExit, emitReport, progressPrinter, EXIT, EXIT_CODES_TEXT, journalOf, notMeasuredLines, QuestionInterruptedError, readBatches, recoverPending, resolveCliConnection, runOptionsOf, type ConnectedCliIO } from './shared';
 import { CONNECTION, formatFlags, outOption, RUN } from './sections';
 import { profilePlanText } from './profilePlan';
+import { profileRunsText, workloadChanges, workloadConsent } from './profileConsent';
 import { limitMessages } from '../../shared/messageFlood';
 import { logEntryText } from '../../shared/visibleText';
 import type { WorkloadMessage } from '../../db/types';
@@ -19,7 +20,7 @@ export * from './shared';
 
 const PROFILE = section('Profile', {
   file: text('--file', { placeholder: 'FILE', help: 'the T-SQL workload (FILE may also be given without --file)', once: true }),
-  yes: flag('--yes', { help: 'restore what a killed comparison left in the journal (once that run is gone)\nwithout asking' }),
+  yes: flag('--yes', { help: 'run a workload that changes data or schema without asking (without it a\nterminal asks, and without a terminal nothing runs); also restores what a\nkilled comparison left in the journal (once that run is gone)' }),
   sessions: converted('--sessions', {
     placeholder: 'N',
     help: `run the workload on N connections released together (1–${MAX_SESSIONS_DEFAULT}; checked against the
@@ -59,7 +60,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   }
   const resolved = resolveCliConnection(io, o);
   if (typeof resolved === 'string') return usageError(resolved);
-  const { profile, secret } = resolved;
+  const { profile, secret, development } = resolved;
   const script = readBatches(io, file);
   if (typeof script === 'string') return usageError(script);
 
@@ -77,6 +78,12 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     // Said before anything runs: what the run changes besides the script (our event sessions), and how often it runs.
     io.stderr(`${profilePlanText({ what: file, server: profile.server, database: profile.database, xe: o.xe, statements: o.statements, traceOverhead: o.traceOverhead })}\n`);
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
+    const runs = profileRunsText(o.sessions, o.traceOverhead);
+    if (!(await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, runs, ask: io.ask, stderr: (t) => io.stderr(t) }))) return EXIT.refused;
+    if (lifecycle.stoppedBy) {
+      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the run started: nothing was run.\n`);
+      return cancelledCode();
+    }
     const run = await profileRun({
       connections: source,
       batches: script.batches,
@@ -134,6 +141,11 @@ Events log-flush trace when permitted, and samples every second while it runs), 
 measurements and a diagnosis. Besides what the script itself does, the only change on the server is the
 Extended Events sessions it creates for the run and drops after it (--no-xe: none); the plan printed on
 stderr before the first statement says so.
+
+A script that changes data or schema (INSERT, UPDATE, DELETE, DDL, EXEC of a procedure…) runs only when
+confirmed: --yes, a "y" at the terminal's question, or a named connection marked "development": true.
+Without them and without a terminal, the statements that change are listed, nothing runs, and the exit
+code is 5. A script that only reads runs without a question.
 
 Setup: lines between '-- durability-lens: setup' and '-- durability-lens: measure' run first and are not
 measured (also: batches up to one holding '-- durability-lens: setup-end'). FILE may also be given

@@ -14,7 +14,7 @@ const s1 = (rows: number) => sample('s1-single-row-inserts.sql', 'WHILE @i < 100
 const many = (rows: number) => sample('s1-many-sessions.sql', 'WHILE @i < 1000', `WHILE @i < ${rows}`);
 
 async function profile(c: CauseCase, script: string, ...extra: string[]): Promise<{ json: ProfileJson; first: string; markdown: string }> {
-  const run = await runCase(c, script, ['profile', 'FILE', '--json', '--out', 'MD', ...extra]);
+  const run = await runCase(c, script, ['profile', 'FILE', '--json', '--yes', '--out', 'MD', ...extra]);
   const json = JSON.parse(run.stdout) as ProfileJson;
   return { json, first: verdictFirstLine(run.markdown), markdown: run.markdown };
 }

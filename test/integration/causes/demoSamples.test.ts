@@ -9,7 +9,7 @@ import { standinOnlySuite } from '../support';
 import { runCase, sample, verdictFirstLine } from './harness';
 
 async function firstCause(script: string, database?: string): Promise<{ cause: string; line: string }> {
-  const run = await runCase({ standin: DEMO_STANDIN_OPTIONS, setup: applyDemoCauses, database }, script, ['profile', 'FILE', '--json', '--out', 'MD']);
+  const run = await runCase({ standin: DEMO_STANDIN_OPTIONS, setup: applyDemoCauses, database }, script, ['profile', 'FILE', '--json', '--yes', '--out', 'MD']);
   const json = JSON.parse(run.stdout) as RunResult & { causes: Cause[] };
   return { cause: json.causes[0]!.cause, line: verdictFirstLine(run.markdown) };
 }

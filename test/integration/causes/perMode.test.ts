@@ -42,7 +42,7 @@ describe('integration: causes per mode in compare --json, and "not measured" cau
     const run = await runCase(
       { standin: { logins: [{ name: 'lens_reader', password: 'Reader-Pass-1', databases: ['lab'], databasePermissions: { lab: ['CREATE TABLE', 'ALTER', 'INSERT'] } }] }, login: { name: 'lens_reader', password: 'Reader-Pass-1' } },
       s1(30),
-      ['profile', 'FILE', '--json', '--out', 'MD'],
+      ['profile', 'FILE', '--json', '--yes', '--out', 'MD'],
     );
     const json = JSON.parse(run.stdout) as RunResult & { causes: Cause[] };
     for (const id of ['log-disk', 'tiny-flushes', 'group-commit', 'log-writer-limit', 'ag-sync-commit', 'log-rate-governor', 'hyperscale-log-service'] as CauseId[]) {

@@ -53,7 +53,7 @@ describe('integration: CLI JSON against the documented schema', function () {
   it('profile --connection NAME --file F --json prints a RunResult with every documented key', async () => {
     const keys = documentedKeys('run');
     assert.ok(keys.length >= 12 && keys.includes('logCounters'), keys.join(','));
-    const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 's1.sql'), '--json', '--journal', join(dir, 'j.json')], io());
+    const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 's1.sql'), '--json', '--yes', '--journal', join(dir, 'j.json')], io());
     assert.equal(code, EXIT.ok, err.join(''));
     assert.match(err.join(''), /Using the connection "standin" from .*settings\.json/);
     const run = JSON.parse(out.join(''));
@@ -77,7 +77,7 @@ describe('integration: CLI JSON against the documented schema', function () {
   it('profile --connection CONNECTION_STRING warns about a password in it; the ADO.NET form works', async () => {
     const cs = realServerConnectionString() ?? `Server=127.0.0.1,${h.profile.port};Database=lab;User Id=sa;Password=${h.secret};Encrypt=false`;
     const noPasswordEnv = { ...io(), env: {} };
-    const code = await runCli(['profile', '--connection', cs, '--file', join(dir, 's1.sql'), '--markdown', '--journal', join(dir, 'j.json')], noPasswordEnv);
+    const code = await runCli(['profile', '--connection', cs, '--file', join(dir, 's1.sql'), '--markdown', '--yes', '--journal', join(dir, 'j.json')], noPasswordEnv);
     assert.equal(code, EXIT.ok, err.join(''));
     assert.match(err.join(''), /password, which other users of this machine may see in the process list/);
     assert.match(out.join(''), /\| Log writes \|/);

@@ -79,8 +79,10 @@ describe('integration: profile/compare CLI', function () {
     const journal = new FileRestoreJournal(join(dir, 'journal.json'));
     h.engine.state.dbByName('lab')!.delayedDurability = 2; // FORCED, as a killed comparison would leave it
     await journal.put(newRestoreEntry({ server: `127.0.0.1,${h.server.port}`, database: 'lab', originalSetting: 'DISABLED', lastApplied: 'FORCED', restoreStatement: alterDurabilitySql('lab', 'DISABLED') }));
-    // No terminal and no --yes: listed with its owner and statement, nothing changed.
-    assert.equal(await runCli(['profile', ...args('--json')], { ...io(), ask: () => null } as ConnectedCliIO), EXIT.ok, err.join(''));
+    // No terminal and no --yes: listed with its owner and statement, nothing changed; and the workload (INSERTs) is not
+    // run either: there is no one to confirm it.
+    assert.equal(await runCli(['profile', ...args('--json')], { ...io(), ask: () => null } as ConnectedCliIO), EXIT.refused, err.join(''));
+    assert.match(err.join(''), /Not confirmed: nothing was run\. There is no terminal to ask on; re-run with --yes/);
     assert.match(err.join(''), /1 unfinished restore.*\n.*\[lab\] .*back to DISABLED \(the run last set FORCED\), left by process \d+ on .* \(CLI\)[^]*Not restored: re-run with --yes[^]*ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
     assert.equal((await journal.list()).length, 1);
     assert.equal((await serverState()).setting, 'FORCED');
@@ -117,7 +119,7 @@ describe('integration: profile/compare CLI', function () {
     const truncated = join(folder, '22222222-2222-4333-8444-555555555555.json');
     await writeFile(truncated, '{\n  "schemaVersion": 2,\n  "id": "22222222-2222-4333-8444-555555555555",\n  "database": "lab",\n  "originalSett');
     try {
-      const code = await runCli(['profile', ...args()], io());
+      const code = await runCli(['profile', ...args('--yes')], io());
       assert.equal(code, EXIT.ok, err.join(''));
       const text = err.join('');
       assert.ok(text.includes(`The restore journal holds a file that is not a readable entry (left untouched): ${truncated}`), text);

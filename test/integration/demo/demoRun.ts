@@ -46,7 +46,7 @@ export async function runDemoSample(file: string): Promise<DemoSampleRuns> {
   const standin = { standin: { ...DEMO_STANDIN_OPTIONS, speedFactor: DEMO_SPEED_FACTOR }, setup: applyDemoCauses };
   const { database, compareArgs } = howToRun(file);
   const c = { ...standin, database };
-  const profile = await timed(() => runCase(c, script, ['profile', 'FILE', '--json']));
+  const profile = await timed(() => runCase(c, script, ['profile', 'FILE', '--json', '--yes']));
   const compare = await timed(() => runCase(c, script, ['compare', 'FILE', '--json', '--yes', ...compareArgs]));
   const sessions = /--sessions ([\d,]+)/.exec(script)?.[1];
   if (sessions === undefined) return { file, script, profile, compare, sweep: null };

@@ -46,7 +46,7 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     return out.join('');
   }
   const profileJson = async (options: StandinOptions, faults: (f: ReturnType<typeof consistencyFaults>) => void = () => undefined) =>
-    JSON.parse(await cli(options, faults, 'profile', join(dir, 's1.sql'), '--json')) as RunResult;
+    JSON.parse(await cli(options, faults, 'profile', join(dir, 's1.sql'), '--json', '--yes')) as RunResult;
   const statusOf = (checks: readonly ConsistencyCheck[] | undefined) => Object.fromEntries((checks ?? []).map((c) => [c.check, c.status]));
 
   it('whole sources: every check of a profile passes, each with its two figures and tolerance', async () => {
@@ -80,7 +80,7 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     assert.equal(c.differencePercent, 50);
     assert.match(c.detail, /disagree by 50\.0 %/);
     // The Markdown shows it next to the figures (the table rows and the verdict's flushes-per-commit) and in its block.
-    const md = await cli({}, (f) => (f.counterFactors = { 'Log Flushes/sec': 0.5 }), 'profile', join(dir, 's1.sql'));
+    const md = await cli({}, (f) => (f.counterFactors = { 'Log Flushes/sec': 0.5 }), 'profile', join(dir, 's1.sql'), '--yes');
     assert.match(md, /\| Log flushes \(counter\) ⚠ sources disagree \(2 checks; see Consistency\) \|/);
     assert.match(md, /Log flushes per commit: .* — the flush sources disagree/);
     assert.match(md, /## Consistency\n\nIndependent sources of the same figure, reconciled on this server on every run:\n\n- \*\*DISAGREES\*\* — Log flushes: Extended Events count vs the Log Flushes\/sec counter: /);
@@ -95,7 +95,7 @@ describe('integration: consistency checks on every run (CLI, stand-in fault swit
     const c = run.consistency!.find((x) => x.check === 'writelog-waits:statements-vs-session')!;
     assert.deepEqual(c.sources.map((s) => s.value), [INSERTS, 0]);
     // Beside the figures concerned: the session's WRITELOG rows and, above the statements table, the warning.
-    const md = await cli({}, (f) => (f.withholdSessionWaits = ['WRITELOG']), 'profile', join(dir, 's1.sql'));
+    const md = await cli({}, (f) => (f.withholdSessionWaits = ['WRITELOG']), 'profile', join(dir, 's1.sql'), '--yes');
     assert.match(md, /\| WRITELOG waits \(session\) ⚠ sources disagree \(one check; see Consistency\) \| 0 \|/);
     assert.match(md, /> ⚠ The per-statement WRITELOG figures disagree with the session's own waits \(WRITELOG waits: per-statement trace vs the session's sys\.dm_exec_session_wait_stats; WRITELOG time: .*?\): .* See Consistency\.\n\n## Statements/);
   });

@@ -99,7 +99,7 @@ describe('integration: a profile whose script changes DELAYED_DURABILITY', funct
       const out: string[] = [];
       const err: string[] = [];
       const io = { ...processIO(), env: server.cliEnv(), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
-      const code = await runCli(['profile', file, ...server.cliConnection(), '--journal', join(dir, 'journal.json'), '--json', '--no-xe'], io);
+      const code = await runCli(['profile', file, ...server.cliConnection(), '--journal', join(dir, 'journal.json'), '--json', '--no-xe', '--yes'], io);
       assert.equal(code, EXIT.ok, err.join(''));
       assert.match(err.join(''), new RegExp(`Warning: DELAYED_DURABILITY of .* changed during this profile from ${original} to ${other}[^\\n]*To put it back: ALTER DATABASE .* SET DELAYED_DURABILITY = ${original} WITH NO_WAIT;`));
       const json = JSON.parse(out.join(''));

@@ -24,7 +24,7 @@ describe('integration: the CLI echoes a workload\'s multi-line PRINT text withou
       await writeFile(file, `PRINT 'first\n${FAKE}';\nPRINT 'second\r\n${FAKE}';\nPRINT 'third\r${FAKE}';\n`);
       const err: string[] = [];
       const io = { ...processIO(), env: server.cliEnv(), stdout: () => undefined, stderr: (t: string) => void err.push(t) };
-      const code = await runCli(['profile', file, ...server.cliConnection(), '--journal', join(dir, 'journal.json'), '--json', '--no-xe'], io);
+      const code = await runCli(['profile', file, ...server.cliConnection(), '--journal', join(dir, 'journal.json'), '--json', '--no-xe', '--yes'], io);
       const text = err.join('');
       assert.equal(code, EXIT.ok, text);
       const lines = text.split('\n');

@@ -123,7 +123,7 @@ describe('integration: per-statement attribution', function () {
       await writeFile(join(dir, 'loop.sql'), loopThenUpdate(150, table));
       const { settings, env } = await cliSetup(dir);
       const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env, stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text) };
-      const code = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+      const code = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--yes', '--journal', join(dir, 'j.json')], io);
       assert.equal(code, EXIT.ok, err.join(''));
       const run = JSON.parse(out.join(''));
       const top = run.statements[0];
@@ -133,7 +133,7 @@ describe('integration: per-statement attribution', function () {
       assert.ok(top.writelogWaits / total >= 0.9, `${top.writelogWaits} of ${total}`);
 
       out.length = 0;
-      const off = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--no-statements', '--journal', join(dir, 'j.json')], io);
+      const off = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--no-statements', '--yes', '--journal', join(dir, 'j.json')], io);
       assert.equal(off, EXIT.ok, err.join(''));
       const plain = JSON.parse(out.join(''));
       assert.deepEqual(plain.statements, []);
@@ -153,7 +153,7 @@ describe('integration: per-statement attribution', function () {
       await writeFile(join(dir, 'loop.sql'), loopThenUpdate(10000, table));
       const { settings, env } = await cliSetup(dir);
       const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env, stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text) };
-      const code = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+      const code = await runCli(['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--json', '--yes', '--journal', join(dir, 'j.json')], io);
       assert.equal(code, EXIT.ok, err.join(''));
       const run = JSON.parse(out.join(''));
       const a = run.statementAttribution;

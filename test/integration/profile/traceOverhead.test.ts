@@ -160,7 +160,7 @@ describe('integration: per-statement trace cost (traceOverhead)', function () {
       await writeFile(settings, JSON.stringify({ 'durabilityLens.connections': [t.settingsConnection('Standin')] }));
       const env = { DURABILITY_LENS_PASSWORD: t.secret, [TEST_PASSWORD_ENV]: t.secret };
       const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env, stdout: (text: string) => void out.push(text), stderr: (text: string) => void err.push(text) };
-      const args = ['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--journal', join(dir, 'j')];
+      const args = ['profile', '--connection', 'standin', '--settings', settings, '--file', join(dir, 'loop.sql'), '--yes', '--journal', join(dir, 'j')];
       const code = await runCli([...args, '--json', '--trace-overhead', '2'], io);
       assert.equal(code, EXIT.ok, err.join(''));
       const json = JSON.parse(out.join(''));

@@ -39,7 +39,7 @@ describe('integration: lossless log-flush tracing', function () {
     const out: string[] = [];
     const err: string[] = [];
     const io = { ...processIO(), cwd: dir, userSettings: join(dir, 'none.json'), env: { DURABILITY_LENS_PASSWORD: h.secret, [TEST_PASSWORD_ENV]: h.secret }, stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
-    const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 's1.sql'), '--json', '--journal', join(dir, 'j.json')], io);
+    const code = await runCli(['profile', '--connection', 'standin', '--settings', join(dir, 'settings.json'), '--file', join(dir, 's1.sql'), '--json', '--yes', '--journal', join(dir, 'j.json')], io);
     assert.equal(code, EXIT.ok, err.join(''));
     const run = JSON.parse(out.join('')) as RunResult;
     const t = run.logFlushTrace!;

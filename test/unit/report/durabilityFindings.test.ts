@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { ok, notApplicable } from '../../../src/probes/measurement';
 import type { DatabaseInfo } from '../../../src/probes/databaseInfo';
+import type { RunResult } from '../../../src/profile/types';
 import { buildComparisonModel, LOSS_CAVEAT, toMarkdown, type Finding } from '../../../src/report';
 import { makeRun, type RunFigures } from './runFixture';
 

@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { profileRunsText, workloadChanges, workloadConsent } from '../../../src/cli/commands/profileConsent';
+import { chooseWorkload, type ChosenWorkload } from '../../../src/profile/workloadChoice';
+
+/** The batches profile runs for a whole file, as readBatches chooses them. */
+function batchesOf(text: string) {
+  return (chooseWorkload(text, { kind: 'selection', start: 0, end: text.length }) as ChosenWorkload).batches;
+}
+
+describe('CLI profile consent: what a workload changes and whether it may run', () => {
+  it('finds the changes in every batch, the setup part included, at their document lines', () => {
+    const text = '-- durability-lens: setup\nTRUNCATE TABLE dbo.t;\n-- durability-lens: measure\nGO\nSELECT 1;\nGO\n\nDECLARE @i int = 0;\nWHILE @i < 10 BEGIN INSERT dbo.t VALUES (@i); SET @i += 1; END\n';
+    assert.deepEqual(workloadChanges(batchesOf(text)).map((c) => `${c.what}@${c.line + 1}`), ['TRUNCATE TABLE@2', 'INSERT@9']);
+    assert.deepEqual(workloadChanges(batchesOf('SELECT name FROM sys.databases;\nSET NOCOUNT ON;\n')), []);
+  });
+
+  it('says how often the statements run', () => {
+    assert.equal(profileRunsText(null, null), 'once');
+    assert.equal(profileRunsText(1, null), 'once');
+    assert.equal(profileRunsText(4, null), 'on 4 connections at once');
+    assert.equal(profileRunsText(null, 3), 'once, then 6 more times (--trace-overhead 3)');
+  });
+
+  it('an answer that cannot be given (no terminal) or a no runs nothing; --yes wins over both', async () => {
+    const changes = [{ line: 0, what: 'DELETE' }];
+    const said: string[] = [];
+    const stderr = (t: string) => void said.push(t);
+    assert.equal(await workloadConsent({ changes, yes: false, development: false, runs: 'once', ask: () => null, stderr }), false);
+    assert.equal(await workloadConsent({ changes, yes: false, development: false, runs: 'once', ask: () => Promise.resolve(false), stderr }), false);
+    assert.equal(await workloadConsent({ changes, yes: true, development: false, runs: 'once', ask: () => Promise.resolve(false), stderr }), true);
+    assert.equal(await workloadConsent({ changes, yes: false, development: false, runs: 'once', ask: () => Promise.resolve(true), stderr }), true);
+    assert.match(said[0]!, /^Changes: {2}the workload changes data or schema, and runs once: DELETE \(line 1\)\.\n$/);
+  });
+
+  it('Ctrl+C at the question says nothing was run and rethrows as an interrupted question', async () => {
+    const ctrlC = () => Promise.reject(Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError' }));
+    await assert.rejects(
+      workloadConsent({ changes: [{ line: 4, what: 'UPDATE' }], yes: false, development: false, runs: 'once', ask: ctrlC, stderr: () => undefined }),
+      (err: Error) => err.name === 'QuestionInterruptedError' && /nothing was changed\. The workload was not run\./.test(err.message),
+    );
+  });
+});
