@@ -7,7 +7,7 @@
 //   shell (CVE-2024-27980), so `-- npm test` (npm.cmd) failed with ENOENT. When PROGRAM resolves on PATH to a .cmd or
 //   .bat, it now runs through cmd.exe with every argument quoted — inside quotes cmd reads & | < > ( ) ^ as text. An
 //   argument cmd cannot be given verbatim even quoted (" % ! or a line break: percent and delayed expansion) is refused
-//   with the shell form to use instead.
+//   with the shell form to use instead, and so is a batch file whose own path holds % or !.
 // - Stopping: a signal to cmd.exe or npm.cmd's process would not reach the processes they started; `taskkill /T /F`
 //   ends the whole tree.
 import { win32 } from 'node:path';
@@ -47,6 +47,12 @@ export type WindowsInvocation = { kind: 'direct' } | { kind: 'cmd'; line: string
 export function windowsInvocation(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string, exists: (file: string) => boolean): WindowsInvocation {
   const resolved = resolveWindowsProgram(argv[0]!, env, cwd, exists);
   if (resolved === null || !/\.(cmd|bat)$/i.test(resolved)) return { kind: 'direct' };
+  if (/[%!]/.test(resolved)) {
+    return {
+      kind: 'refused',
+      reason: `${resolved} is a batch file, which Windows runs through cmd.exe, and its path holds % or !, which cmd.exe would expand before running it; give the whole line with --command "…" as cmd.exe should read it, or move the file`,
+    };
+  }
   const bad = argv.slice(1).find((a) => /["%!\r\n]/.test(a));
   if (bad !== undefined) {
     return {

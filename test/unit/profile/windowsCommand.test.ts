@@ -40,6 +40,16 @@ describe('programs on Windows (install42)', () => {
     }
   });
 
+  it('a batch file whose own path holds % or ! is refused too: cmd.exe would expand its name before running it', () => {
+    const odd = new Set(['c:\\users\\a%temp%b\\npm.cmd', 'c:\\tools!x\\load.bat']);
+    const oddExists = (f: string) => odd.has(f.toLowerCase());
+    for (const [argv, path] of [[['C:\\Users\\a%TEMP%b\\npm', 'test'], 'a%TEMP%b'], [['C:\\tools!x\\load'], 'tools!x']] as const) {
+      const plan = windowsInvocation(argv, env, 'D:\\repo', oddExists);
+      assert.equal(plan.kind, 'refused', argv.join(' '));
+      assert.ok(plan.kind === 'refused' && plan.reason.includes(path) && /its path holds % or !/.test(plan.reason), plan.kind === 'refused' ? plan.reason : '');
+    }
+  });
+
   it('--command "LINE" is handed to the shell as typed (Node runs cmd.exe /d /s /c "LINE")', () => {
     const line = '"C:\\Program Files\\nodejs\\npm.cmd" test -- --grep "a|b"';
     assert.deepEqual(spawnPlan({ kind: 'shell', line }, 'win32', env, 'D:\\repo', exists), { shell: true, line });
