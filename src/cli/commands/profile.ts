@@ -79,11 +79,13 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     io.stderr(`${profilePlanText({ what: file, server: profile.server, database: profile.database, xe: o.xe, statements: o.statements, traceOverhead: o.traceOverhead })}\n`);
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const runs = profileRunsText(o.sessions, o.traceOverhead);
-    if (!(await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, runs, ask: io.ask, stderr: (t) => io.stderr(t) }))) return EXIT.refused;
-    if (lifecycle.stoppedBy) {
-      io.stderr(`Stopped by ${lifecycle.stoppedBy} before the run started: nothing was run.\n`);
+    const consented = await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, runs, ask: io.ask, signal, stderr: (t) => io.stderr(t) });
+    if (signal.aborted) {
+      // Also a signal that ended the question: the answer no longer matters.
+      io.stderr(`Stopped${lifecycle.stoppedBy ? ` by ${lifecycle.stoppedBy}` : ''} before the run started: nothing was run.\n`);
       return cancelledCode();
     }
+    if (!consented) return EXIT.refused;
     const run = await profileRun({
       connections: source,
       batches: script.batches,

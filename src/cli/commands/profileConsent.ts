@@ -24,6 +24,8 @@ export interface WorkloadConsentInput {
   /** How often the workload's statements run ("once", "on 4 connections at once", "6 times (--trace-overhead 3)"). */
   runs: string;
   ask?: AskYesNo | undefined;
+  /** The command's stop signal: a question still waiting ends when it aborts (false; the caller says it stopped). */
+  signal?: AbortSignal | undefined;
   stderr: (text: string) => void;
 }
 
@@ -52,11 +54,12 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
     stderr('Consent:  confirmed without --yes: the connection is marked as a development server.\n');
     return true;
   }
-  const answer = (input.ask ?? terminalAsk)('Run it?');
+  const answer = (input.ask ?? terminalAsk)('Run it?', input.signal);
   let yes = false;
   try {
     yes = answer === null ? false : await answer;
   } catch (err) {
+    if ((err as Error)?.name === 'AbortError' && input.signal?.aborted) return false;
     if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError('The workload was not run.');
     throw err;
   }

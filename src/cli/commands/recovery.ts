@@ -27,21 +27,47 @@ import type { CliIO } from '../io';
 import { terminalField } from '../terminalText';
 import { logEntryText } from '../../shared/visibleText';
 
-/** Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). */
-export type AskYesNo = (question: string) => Promise<boolean> | null;
+/**
+ * Answers a yes/no question on the terminal; null when there is no terminal to ask (CI, pipes). `signal` (the command's
+ * stop signal: SIGTERM, SIGHUP) ends a question still waiting, with an AbortError.
+ */
+export type AskYesNo = (question: string, signal?: AbortSignal) => Promise<boolean> | null;
 
 /** Asks on stdin/stderr when both are terminals. */
-export const terminalAsk: AskYesNo = (question) => {
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return null;
+export const terminalAsk: AskYesNo = (question, signal) => askOn(process.stdin, process.stderr, question, signal);
+
+type Terminal<T> = T & { isTTY?: boolean | undefined };
+
+/**
+ * The question on `input`/`output` when both are terminals. Ctrl+C rejects with an AbortError (the terminal is raw, so
+ * no SIGINT reaches the process: the caller says what stays); end of input (Ctrl+D) is a no; `signal` aborting rejects
+ * with an AbortError, so a SIGTERM does not leave the process waiting for a key.
+ */
+export function askOn(input: Terminal<NodeJS.ReadableStream>, output: Terminal<NodeJS.WritableStream>, question: string, signal?: AbortSignal): Promise<boolean> | null {
+  if (!input.isTTY || !output.isTTY) return null;
   return import('node:readline/promises').then(async ({ createInterface }) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const rl = createInterface({ input, output });
+    // With a listener, readline reports Ctrl+C here instead of ending the question as it does on Ctrl+D: the two
+    // differ. An input that ends otherwise (closed) ends the question too, as end of input.
+    let ctrlC = false;
+    const ended = new AbortController();
+    rl.on('SIGINT', () => {
+      ctrlC = true;
+      ended.abort();
+    });
+    rl.on('close', () => ended.abort());
     try {
-      return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+      const answer = await rl.question(`${question} [y/N] `, { signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal });
+      return /^y(es)?$/i.test(answer.trim());
+    } catch (err) {
+      if ((err as Error)?.name !== 'AbortError' || ctrlC || signal?.aborted) throw err;
+      output.write('\n'); // Ctrl+D: no answer, so no; what follows starts on its own line
+      return false;
     } finally {
       rl.close();
     }
   });
-};
+}
 
 export type RecoveryVerdict = 'clear' | 'declined' | 'in-use' | 'failed';
 
@@ -70,10 +96,12 @@ export class QuestionInterruptedError extends Error {
 
 async function confirmed(options: RecoveryPromptOptions, question: string, left: string): Promise<boolean> {
   if (options.yes) return true;
-  const answer = (options.ask ?? terminalAsk)(question);
+  const answer = (options.ask ?? terminalAsk)(question, options.signal);
   try {
     return answer === null ? false : await answer;
   } catch (err) {
+    // A stop signal ended the question: not confirmed; the command says it stopped before anything started.
+    if ((err as Error)?.name === 'AbortError' && options.signal?.aborted) return false;
     if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError(left);
     throw err;
   }

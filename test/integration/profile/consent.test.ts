@@ -106,4 +106,26 @@ describe('integration: the CLI profile asks before it runs a script that changes
     assert.deepEqual(asked, []);
     assert.match(err, /Consent: {2}not asked: no statement of the workload changes data or schema/);
   });
+  it('a stop signal (SIGTERM, SIGHUP) while "Run it?" waits ends the question: nothing runs, the exit code says cancelled', async () => {
+    const file = join(dir, 'stopped.sql');
+    await writeFile(file, `INSERT INTO ${table} VALUES (1);\n`);
+    const before = await rows();
+    const stop = new AbortController();
+    const err: string[] = [];
+    const abortError = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
+    // A terminal question, as terminalAsk: it ends only on an answer or on the signal it was given.
+    const ask = (_q: string, signal?: AbortSignal) => {
+      setImmediate(() => stop.abort()); // the signal arrives while the question waits
+      return new Promise<boolean>((_resolve, reject) => signal?.addEventListener('abort', () => reject(abortError()), { once: true }));
+    };
+    const io = { ...processIO(), env: { ...server.cliEnv(), DURABILITY_LENS_PASSWORD: server.secret }, stdout: () => undefined, stderr: (t: string) => void err.push(t), ask, signal: stop.signal } as ConnectedCliIO;
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 5000)));
+    const code = await Promise.race([runCli(['profile', file, ...server.cliConnection(), '--journal', join(dir, 'journal'), '--no-xe'], io), hung]).finally(() => clearTimeout(timer));
+    assert.notEqual(code, 'hung', `the question kept waiting after the stop signal:\n${err.join('')}`);
+    assert.equal(code, EXIT.cancelled, err.join(''));
+    assert.match(err.join(''), /Stopped before the run started: nothing was run\.\n/);
+    assert.doesNotMatch(err.join(''), /Interrupted at the question \(Ctrl\+C\)|Not confirmed/);
+    assert.equal(await rows(), before);
+  });
 });
