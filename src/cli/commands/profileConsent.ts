@@ -10,9 +10,12 @@ import type { ChosenBatch } from '../../profile/workloadChoice';
 import { terminalField } from '../terminalText';
 import { QuestionInterruptedError, terminalAsk, type AskYesNo } from './recovery';
 
-/** Every statement of the batches that changes or may change data or schema, at its document line. */
+/**
+ * Every statement of the batches that changes or may change data or schema, at its document line; one in a batch that
+ * `GO n` repeats says so ("INSERT ×5 by GO 5"): "runs once" is the script, not that statement.
+ */
 export function workloadChanges(batches: readonly ChosenBatch[]): ChangingStatement[] {
-  return batches.filter((b) => !b.empty).flatMap((b) => classifyBatch(b.text, b.firstLine).changes);
+  return batches.filter((b) => !b.empty).flatMap((b) => classifyBatch(b.text, b.firstLine).changes.map((c) => (b.repeat > 1 ? { ...c, what: `${c.what} ×${b.repeat} by GO ${b.repeat}` } : c)));
 }
 
 export interface WorkloadConsentInput {
@@ -29,10 +32,13 @@ export interface WorkloadConsentInput {
   stderr: (text: string) => void;
 }
 
-/** How often a profile sends the workload, for the consent line. */
+/**
+ * How often a profile sends the workload, for the consent line. --trace-overhead N runs it 2×N times in all, the
+ * profile's own run being the first of them (traceOverheadRun.ts); it is refused with --sessions.
+ */
 export function profileRunsText(sessions: number | null, traceOverhead: number | null): string {
-  const once = sessions !== null && sessions > 1 ? `on ${sessions} connections at once` : 'once';
-  return traceOverhead !== null ? `${once}, then ${2 * traceOverhead} more times (--trace-overhead ${traceOverhead})` : once;
+  if (traceOverhead !== null) return `${2 * traceOverhead} times (--trace-overhead ${traceOverhead})`;
+  return sessions !== null && sessions > 1 ? `on ${sessions} connections at once` : 'once';
 }
 
 /**

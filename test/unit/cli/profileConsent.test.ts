@@ -18,7 +18,14 @@ describe('CLI profile consent: what a workload changes and whether it may run', 
     assert.equal(profileRunsText(null, null), 'once');
     assert.equal(profileRunsText(1, null), 'once');
     assert.equal(profileRunsText(4, null), 'on 4 connections at once');
-    assert.equal(profileRunsText(null, 3), 'once, then 6 more times (--trace-overhead 3)');
+    // --trace-overhead N runs the workload 2×N times in all, the first of them the profile's own run (its plan line says so).
+    assert.equal(profileRunsText(null, 3), '6 times (--trace-overhead 3)');
+    assert.equal(profileRunsText(null, 2), '4 times (--trace-overhead 2)');
+  });
+
+  it('a change in a batch that GO n repeats says it runs n times', () => {
+    const text = 'SELECT 1;\nGO\nINSERT INTO dbo.t VALUES (1);\nUPDATE dbo.t SET id = 2;\nGO 5\nDELETE dbo.t;\n';
+    assert.deepEqual(workloadChanges(batchesOf(text)).map((c) => `${c.what}@${c.line + 1}`), ['INSERT ×5 by GO 5@3', 'UPDATE ×5 by GO 5@4', 'DELETE@6']);
   });
 
   it('an answer that cannot be given (no terminal) or a no runs nothing; --yes wins over both', async () => {
