@@ -71,7 +71,7 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
   }
   if (yes) return true;
   stderr(answer === null
-    ? 'Not confirmed: nothing was run. There is no terminal to ask on; re-run with --yes to run it (or mark the named connection "development": true in the settings).\n'
+    ? 'Not confirmed: nothing was run. There is no terminal to ask on (the question needs both stdin and stderr on a terminal); re-run with --yes to run it (or use a --connection NAME whose entry in the settings is marked "development": true).\n'
     : 'Not confirmed: nothing was run.\n');
   return false;
 }

@@ -30,7 +30,7 @@ export const EXIT = {
 } as const;
 
 export const EXIT_CODES_TEXT = `Exit codes: 0 done, 1 unexpected failure, 2 usage error or unreadable file, 3 could not connect,
-4 the workload raised an SQL error, 5 refused (plan not confirmed, or the database may not be changed),
+4 the workload raised an SQL error, 5 refused (the plan, or a profiled script that changes data, not confirmed; or the database may not be changed),
 6 DELAYED_DURABILITY could NOT be restored (the exact ALTER to run is printed), 7 the setting could not be
 changed (nothing changed), 8 --fail-if-speedup-below: FORCED was not at least X times faster than
 DISABLED (the report is still printed), 9 another session changed DELAYED_DURABILITY during the comparison (that

@@ -82,7 +82,7 @@ describe('integration: profile/compare CLI', function () {
     // No terminal and no --yes: listed with its owner and statement, nothing changed; and the workload (INSERTs) is not
     // run either: there is no one to confirm it.
     assert.equal(await runCli(['profile', ...args('--json')], { ...io(), ask: () => null } as ConnectedCliIO), EXIT.refused, err.join(''));
-    assert.match(err.join(''), /Not confirmed: nothing was run\. There is no terminal to ask on; re-run with --yes/);
+    assert.match(err.join(''), /Not confirmed: nothing was run\. There is no terminal to ask on \(the question needs both stdin and stderr on a terminal\); re-run with --yes/);
     assert.match(err.join(''), /1 unfinished restore.*\n.*\[lab\] .*back to DISABLED \(the run last set FORCED\), left by process \d+ on .* \(CLI\)[^]*Not restored: re-run with --yes[^]*ALTER DATABASE \[lab\] SET DELAYED_DURABILITY = DISABLED WITH NO_WAIT;/);
     assert.equal((await journal.list()).length, 1);
     assert.equal((await serverState()).setting, 'FORCED');

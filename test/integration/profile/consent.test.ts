@@ -59,7 +59,7 @@ describe('integration: the CLI profile asks before it runs a script that changes
     const { code, err } = await profile(`SELECT 1;\nINSERT INTO ${table} VALUES (1);\nGO\nUPDATE ${table} SET id = 2;\n`, [], null);
     assert.equal(code, EXIT.refused, err);
     assert.match(err, /\nChanges: {2}the workload changes data or schema, and runs once: INSERT \(line 2\), UPDATE \(line 4\)\.\n/);
-    assert.match(err, /Not confirmed: nothing was run\. There is no terminal to ask on; re-run with --yes to run it/);
+    assert.match(err, /Not confirmed: nothing was run\. There is no terminal to ask on \(the question needs both stdin and stderr on a terminal\); re-run with --yes to run it/);
     assert.equal(await rows(), before);
   });
 

@@ -46,4 +46,12 @@ describe('CLI profile consent: what a workload changes and whether it may run', 
       (err: Error) => err.name === 'QuestionInterruptedError' && /nothing was changed\. The workload was not run\./.test(err.message),
     );
   });
+  it('without a terminal it says what a question needs and every way to go ahead, for a connection string too', async () => {
+    const said: string[] = [];
+    assert.equal(await workloadConsent({ changes: [{ line: 0, what: 'DELETE' }], yes: false, development: false, runs: 'once', ask: () => null, stderr: (t) => void said.push(t) }), false);
+    // stdin piped or stderr redirected: at a terminal, "there is no terminal" alone reads as a bug.
+    assert.match(said[1]!, /There is no terminal to ask on \(the question needs both stdin and stderr on a terminal\); re-run with --yes to run it/);
+    // Not "mark the named connection": a connection string has no settings entry to mark.
+    assert.match(said[1]!, /or use a --connection NAME whose entry in the settings is marked "development": true\)\.\n$/);
+  });
 });
