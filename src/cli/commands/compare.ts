@@ -11,6 +11,7 @@ import { CommandWorkload } from '../../profile/recording';
 import { applyGates, EXIT_GATE_REGRESSION, gateArgsProblem, GATES, readBaselineArg } from './gateOptions';
 import { PROGRAM, programOf, programRunLines } from './programOption';
 import { logEntryText } from '../../shared/visibleText';
+import { changesLine, workloadChanges } from './profileConsent';
 
 function parseModes(value: string): DurabilityMode[] | ReturnType<typeof invalid> {
   const modes = value.split(',').map((m) => m.trim().toUpperCase());
@@ -93,8 +94,12 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
   if (typeof resolved === 'string') return usageError(resolved);
   const { profile, secret, development } = resolved;
   const confirmed = yes || development;
-  const script = workload ? { batches: [workload.batch], hasDelayedCommits: false } : readBatches(io, file!);
-  if (typeof script === 'string') return usageError(script);
+  const fileScript = workload ? null : readBatches(io, file!);
+  if (typeof fileScript === 'string') return usageError(fileScript);
+  const script = fileScript ?? { batches: [workload!.batch], hasDelayedCommits: false };
+  // What the workload itself changes, named in the plan as profile names it: --yes (or development) confirms it too.
+  const changes = fileScript ? workloadChanges(fileScript.batches) : [];
+  const runsAtLevels = o.sessions && o.sessions.length > 0 ? ', at every --sessions level' : '';
 
   const source = profileConnectionSource(profile, secret);
   const journal = journalOf(o);
@@ -132,6 +137,7 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
       signal,
       confirm: (plan) => {
         io.stderr(`${describePlan(plan)}\n\n`);
+        if (changes.length > 0) io.stderr(changesLine(changes, `${plan.order.length * Math.max(1, plan.sessions?.length ?? 0)} times (every run of the order above${runsAtLevels})`));
         if (!yes && development) io.stderr('Confirmed without --yes: the connection is marked as a development server.\n');
         if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
         return confirmed;

@@ -41,6 +41,11 @@ export function profileRunsText(sessions: number | null, traceOverhead: number |
   return sessions !== null && sessions > 1 ? `on ${sessions} connections at once` : 'once';
 }
 
+/** The `Changes:` line: what the workload changes, and how often it runs (profile's question, compare's plan). */
+export function changesLine(changes: readonly ChangingStatement[], runs: string): string {
+  return `Changes:  the workload changes data or schema, and runs ${runs}: ${terminalField(changesText(changes))}.\n`;
+}
+
 /**
  * Says on stderr what the workload changes and whether it may run; true when it may. A workload that changes nothing
  * runs without a question (and the line says why none was asked).
@@ -51,7 +56,7 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
     stderr('Consent:  not asked: no statement of the workload changes data or schema (it only reads or sets session options).\n');
     return true;
   }
-  stderr(`Changes:  the workload changes data or schema, and runs ${input.runs}: ${terminalField(changesText(changes))}.\n`);
+  stderr(changesLine(changes, input.runs));
   if (input.yes) {
     stderr('Consent:  confirmed by --yes.\n');
     return true;

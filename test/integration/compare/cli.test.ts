@@ -43,6 +43,10 @@ describe('integration: profile/compare CLI', function () {
     const text = err.join('');
     assert.ok(text.includes(`ALTER DATABASE [${t.database.replace(/]/g, ']]')}] SET DELAYED_DURABILITY = FORCED WITH NO_WAIT;`), text);
     assert.match(text, /Re-run with --yes/);
+    // The workload's own changes are named as profile names them, with how often the plan runs them (its Order line).
+    const order = /\nOrder: +(.*)\n/.exec(text)![1]!;
+    const runs = order.split(' ').filter((w) => /^[A-Z]+$/.test(w)).length + (/\(\w+ warm-up\)/.test(order) ? 1 : 0);
+    assert.match(text, new RegExp(`\\nChanges: {2}the workload changes data or schema, and runs ${runs} times \\(every run of the order above\\): [^\\n]*INSERT \\(line \\d+\\)[^\\n]*\\.\\n`));
     assert.equal((await serverState()).setting, original);
     assert.equal(out.join(''), '');
   });
