@@ -71,7 +71,7 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
     yes = answer === null ? false : await answer;
   } catch (err) {
     if ((err as Error)?.name === 'AbortError' && input.signal?.aborted) return false;
-    if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError('The workload was not run.');
+    if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError('', 'the workload was not run; nothing of it was sent.'); // a restore confirmed before may have run
     throw err;
   }
   if (yes) return true;

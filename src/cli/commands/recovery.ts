@@ -88,8 +88,9 @@ export interface RecoveryPromptOptions {
  * SIGINT's exit code (130) and says what stays.
  */
 export class QuestionInterruptedError extends Error {
-  constructor(left: string) {
-    super(`Interrupted at the question (Ctrl+C): nothing was restored and nothing was changed. ${left}`);
+  /** `left`: what stays, after the recovery's "nothing was restored…"; `whole`: the text after the colon instead. */
+  constructor(left: string, whole?: string) {
+    super(`Interrupted at the question (Ctrl+C): ${whole ?? `nothing was restored and nothing was changed. ${left}`}`);
     this.name = 'QuestionInterruptedError';
   }
 }
