@@ -31,7 +31,11 @@ export interface LifecycleOptions {
   journal?: RestoreJournal;
   /** How the second signal ends the process (tests replace it). */
   exit?: (code: number) => void;
+  /** What a stop does now, for its message (undefined: compare's "stopping the workload, restoring …"). */
+  stopping?: () => string | undefined;
 }
+
+const STOPPING = 'stopping the workload, restoring DELAYED_DURABILITY and dropping the event session before exiting';
 
 // One process-wide stdout 'error' listener, installed once: it hands the error to the latest run's handler. A listener
 // per run would stay for the life of the process (see below) and pile up when one process runs many commands (tests).
@@ -81,7 +85,7 @@ export function runLifecycle(io: ConnectedCliIO, options: LifecycleOptions = {})
     }
     stoppedBy = reason;
     io.stderr(
-      `${reason === 'EPIPE' ? 'Standard output was closed (EPIPE)' : `Received ${reason}`}: stopping the workload, restoring DELAYED_DURABILITY and dropping the event session before exiting (exit code ${signalExitCode(reason)}). Send the signal again to exit at once.\n`,
+      `${reason === 'EPIPE' ? 'Standard output was closed (EPIPE)' : `Received ${reason}`}: ${options.stopping?.() ?? STOPPING} (exit code ${signalExitCode(reason)}). Send the signal again to exit at once.\n`,
     );
     controller.abort();
   };

@@ -66,7 +66,11 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
 
   const source = profileConnectionSource(profile, secret);
   const journal = journalOf(o);
-  const lifecycle = runLifecycle(io, { journal });
+  // What a signal stops, said when it comes: profile never switches DELAYED_DURABILITY; a restore of the journal runs
+  // only in the recovery at the start (compare's wording fits there).
+  const stopping = { recovery: undefined, question: 'ending the question; the workload is not run', run: 'stopping the workload and dropping the event session before exiting' };
+  let phase: keyof typeof stopping = 'recovery';
+  const lifecycle = runLifecycle(io, { journal, stopping: () => stopping[phase] });
   const { signal } = lifecycle;
   const cancelledCode = () => (lifecycle.stoppedBy ? signalExitCode(lifecycle.stoppedBy) : EXIT.cancelled);
   try {
@@ -79,6 +83,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     io.stderr(`${profilePlanText({ what: file, server: profile.server, database: profile.database, xe: o.xe, statements: o.statements, traceOverhead: o.traceOverhead })}\n`);
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const runs = profileRunsText(o.sessions, o.traceOverhead);
+    phase = 'question';
     const consented = await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, runs, ask: io.ask, signal, stderr: (t) => io.stderr(t) });
     if (signal.aborted) {
       // Also a signal that ended the question: the answer no longer matters.
@@ -86,6 +91,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
       return cancelledCode();
     }
     if (!consented) return EXIT.refused;
+    phase = 'run';
     const run = await profileRun({
       connections: source,
       batches: script.batches,

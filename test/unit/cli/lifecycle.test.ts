@@ -20,4 +20,25 @@ describe('cli run lifecycle', () => {
     run.dispose();
     assert.equal(process.listenerCount('SIGTERM'), before);
   });
+  it('says what a stop does at the moment it comes: the command tells it (profile never restores DELAYED_DURABILITY)', () => {
+    const said: string[] = [];
+    const io = { stdout: () => undefined, stderr: (t: string) => void said.push(t) };
+    let phase = 'ending the question: the workload is not run';
+    const run = runLifecycle(io as never, { stopping: () => phase, exit: () => undefined });
+    try {
+      process.emit('SIGTERM');
+      assert.equal(said[0], 'Received SIGTERM: ending the question: the workload is not run (exit code 143). Send the signal again to exit at once.\n');
+      assert.ok(run.signal.aborted);
+    } finally {
+      run.dispose();
+    }
+    phase = 'unused';
+    const compare = runLifecycle(io as never, { exit: () => undefined });
+    try {
+      process.emit('SIGHUP');
+      assert.match(said[1]!, /^Received SIGHUP: stopping the workload, restoring DELAYED_DURABILITY and dropping the event session before exiting \(exit code 129\)/);
+    } finally {
+      compare.dispose();
+    }
+  });
 });
