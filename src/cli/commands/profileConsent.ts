@@ -7,15 +7,30 @@
 // a change, so an unreadable statement is asked about, never run unasked.
 import { changesText, classifyBatch, type ChangingStatement } from '../../tsql';
 import type { ChosenBatch } from '../../profile/workloadChoice';
+import { SetupMarkerError, splitByLineMarkers } from '../../profile/setupMarkers';
 import { terminalField } from '../terminalText';
 import { QuestionInterruptedError, terminalAsk, type AskYesNo } from './recovery';
 
 /**
  * Every statement of the batches that changes or may change data or schema, at its document line; one in a batch that
  * `GO n` repeats says so ("INSERT ×5 by GO 5"): "runs once" is the script, not that statement.
+ * What is classified is what is sent: the batches as written and, where the line markers split a batch, its setup and
+ * measured parts, which the run sends as batches of their own (a procedure name first in such a part runs it, though
+ * the whole batch read `SELECT 1 usp_wipe`, a column alias). Markers that do not pair leave the batches as written
+ * (the run refuses them before sending anything).
  */
 export function workloadChanges(batches: readonly ChosenBatch[]): ChangingStatement[] {
-  return batches.filter((b) => !b.empty).flatMap((b) => classifyBatch(b.text, b.firstLine).changes.map((c) => (b.repeat > 1 ? { ...c, what: `${c.what} ×${b.repeat} by GO ${b.repeat}` } : c)));
+  const written = batches.filter((b) => !b.empty);
+  let parts: readonly ChosenBatch[] = [];
+  try {
+    const split = splitByLineMarkers(written);
+    parts = [...split.setup, ...split.measured];
+  } catch (err) {
+    if (!(err instanceof SetupMarkerError)) throw err;
+  }
+  const seen = new Set<string>();
+  const changes = [...written, ...parts].flatMap((b) => classifyBatch(b.text, b.firstLine).changes.map((c) => (b.repeat > 1 ? { ...c, what: `${c.what} ×${b.repeat} by GO ${b.repeat}` } : c)));
+  return changes.filter((c) => !seen.has(`${c.line}:${c.what}`) && seen.add(`${c.line}:${c.what}`)).sort((a, b) => a.line - b.line);
 }
 
 export interface WorkloadConsentInput {
