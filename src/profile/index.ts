@@ -1,7 +1,7 @@
 // Public surface of run orchestration: profile runs, durability comparisons, the restore guard and journal.
 export * from './types';
 export { describeServer, profileConnectionSource, tediousExecutor } from './connections';
-export { counterDelta, figureSourceOf, measureRun, profileRun, ProfileCancelledError, readTargetDatabase, TARGET_DATABASE_SQL, type MeasureOptions, type ProfileRunOptions, type RunContext, type TargetDatabase } from './profileRun';
+export { counterDelta, figureSourceOf, measureRun, profileRun, profileScript, ProfileCancelledError, readTargetDatabase, TARGET_DATABASE_SQL, type MeasureOptions, type ProfileRunOptions, type RunContext, type TargetDatabase } from './profileRun';
 export * from './plan';
 export * from './durabilityGuard';
 export * from './databaseLock';

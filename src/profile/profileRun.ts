@@ -8,7 +8,7 @@ import { tediousExecutor } from './connections';
 import { ProfileCancelledError, readTargetDatabase, throwIfAborted } from './measureRun';
 import { progress } from './runContext';
 import { runSetup } from './setupRun';
-import { hasLineMarkers, splitSetup, usableBatches } from './setupMarkers';
+import { hasLineMarkers, SetupMarkerError, splitSetup, usableBatches } from './setupMarkers';
 import { measureWithTraceOverhead, traceOverheadRunsProblem } from './traceOverheadRun';
 import { checkDurabilityAfterRun } from './workloadDurability';
 import type { ConnectionSource, ProfileCallbacks, RunResult, RunTarget, SamplingOptions, WorkloadExecutor, XeOptions } from './types';
@@ -58,17 +58,30 @@ async function closeQuietly(session: SqlSession | null): Promise<void> {
   }
 }
 
-/** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
-export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
-  const usable = usableBatches(options.batches);
-  let split = splitSetup(usable, options.setupBatches);
+/**
+ * The setup and measured batches a profile sends, and the session variable, by the run's rule — for a caller that must
+ * know before it asks or connects. Throws SetupMarkerError for markers that do not pair or leave nothing to measure,
+ * an Error when there is no batch with a statement.
+ */
+export function profileScript(batches: readonly (WorkloadBatch & { empty?: boolean })[], setupBatches?: number): { setup: WorkloadBatch[]; measured: WorkloadBatch[]; sessionParam: ReturnType<typeof sessionParamOf> } {
+  const usable = usableBatches(batches);
+  let split = splitSetup(usable, setupBatches);
   // Profiling only the setup batch (cursor on the batch holding '-- durability-lens: setup-end') runs it measured:
   // the batch-level alias must not turn a run of just that batch into "nothing to measure".
-  if (split.measured.length === 0 && options.setupBatches === undefined && !hasLineMarkers(usable)) split = { setup: [], measured: usable };
-  const { setup, measured: batches } = split;
+  if (split.measured.length === 0 && setupBatches === undefined && !hasLineMarkers(usable)) split = { setup: [], measured: usable };
+  const { setup, measured } = split;
   // The marker may sit anywhere in the script (a header comment lands in the setup part); it fills the measured part.
-  const sessionParam = sessionParamOf([...setup, ...batches]);
-  if (batches.length === 0) throw new Error(setup.length > 0 ? 'Nothing to measure: every line is inside the setup section.' : 'Nothing to run: the target holds no batch with a statement.');
+  const sessionParam = sessionParamOf([...setup, ...measured]);
+  if (measured.length === 0) {
+    if (setup.length > 0) throw new SetupMarkerError('Nothing to measure: every line is inside the setup section.');
+    throw new Error('Nothing to run: the target holds no batch with a statement.');
+  }
+  return { setup, measured, sessionParam };
+}
+
+/** Opens WORKLOAD + MONITOR (when given a source), runs measureRun, closes what it opened in finally. */
+export async function profileRun(options: ProfileRunOptions): Promise<RunResult> {
+  const { setup, measured: batches, sessionParam } = profileScript(options.batches, options.setupBatches);
   if (options.traceOverheadRuns !== undefined) {
     const problem = traceOverheadRunsProblem(options.traceOverheadRuns);
     if (problem) throw new RangeError(problem);

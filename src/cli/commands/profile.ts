@@ -1,6 +1,6 @@
 // `durability-lens profile --connection NAME|STRING --file workload.sql [--json|--markdown]`: runs a T-SQL file once
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
-import { MAX_SESSIONS_DEFAULT, parseSessionLevels, profileConnectionSource, profileRun, SetupFailedError, SetupMarkerError, traceOverheadPlanText, traceOverheadRunsProblem } from '../../profile';
+import { MAX_SESSIONS_DEFAULT, parseSessionLevels, profileConnectionSource, profileRun, profileScript, SetupFailedError, SetupMarkerError, traceOverheadPlanText, traceOverheadRunsProblem } from '../../profile';
 import { traceOverheadHeadline } from '../../report/traceOverheadText';
 import { terminalField } from '../terminalText';
 import { buildComparisonModel } from '../../report';
@@ -63,6 +63,9 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   const { profile, secret, development } = resolved;
   const script = readBatches(io, file);
   if (typeof script === 'string') return usageError(script);
+  // Markers that leave nothing runnable are bad input, said before any question (a "y" could not make it run).
+  const problem = scriptProblem(script.batches);
+  if (problem) return usageError(problem);
 
   const source = profileConnectionSource(profile, secret);
   const journal = journalOf(o);
@@ -136,6 +139,16 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     return failureExit(io, 'profile', err);
   } finally {
     lifecycle.dispose();
+  }
+}
+
+/** Why the run would refuse this script before sending anything (its markers), or null. */
+function scriptProblem(batches: Parameters<typeof profileScript>[0]): string | null {
+  try {
+    profileScript(batches);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 

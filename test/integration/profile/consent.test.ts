@@ -128,4 +128,19 @@ describe('integration: the CLI profile asks before it runs a script that changes
     assert.doesNotMatch(err.join(''), /Interrupted at the question \(Ctrl\+C\)|Not confirmed/);
     assert.equal(await rows(), before);
   });
+  it('a script its markers make unrunnable is refused as bad input (exit 2) before any question, and sends nothing', async () => {
+    const before = await rows();
+    // Unpaired markers, and a script whose every line is setup: --yes or a "y" could not make either run.
+    for (const [sql, message] of [
+      [`-- durability-lens: setup\nDELETE FROM ${table};\n`, /Line 1: '-- durability-lens: setup' has no '-- durability-lens: measure' after it/],
+      [`-- durability-lens: setup\nDELETE FROM ${table};\n-- durability-lens: measure\n`, /Nothing to measure: every line is inside the setup section\./],
+    ] as const) {
+      const { code, err, asked } = await profile(sql, [], true);
+      assert.equal(code, EXIT.usage, err);
+      assert.deepEqual(asked, [], 'asked to confirm a script that cannot run');
+      assert.match(err, message);
+      assert.doesNotMatch(err, /Changes:|Consent:/);
+    }
+    assert.equal(await rows(), before);
+  });
 });
