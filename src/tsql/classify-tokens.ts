@@ -39,7 +39,8 @@ export function isNextValueFor(tokens: TokenStream, i: number): boolean {
  * The words a Word token may stand for, upper-cased. Besides the token itself: its pieces split at characters no
  * identifier holds (Learn, "Database identifiers": letters, decimal digits, `_ @ # $` only — a U+200B or U+00B7 may end
  * the word for SQL Server), a piece without a leading `$` (`$` also starts money literals), and, right after a number,
- * a piece without a leading `e` (`1eDELETE`: SQL Server may read `1e` as a float). How SQL Server's lexer splits these
+ * a piece without a leading `e` (`1eDELETE`: SQL Server may read `1e` as a float), and each piece's compatibility form
+ * (NFKC: full-width letters as ASCII, should a collation fold them). How SQL Server's lexer splits these
  * is NOT CONFIRMED; every reading is checked, so a wrong guess is a false alarm, never a miss.
  */
 export function wordReadings(tokens: TokenStream, i: number): string[] {
@@ -50,6 +51,7 @@ export function wordReadings(tokens: TokenStream, i: number): string[] {
   raw.split(/[^\p{L}\p{Nd}_@#$]+/u).forEach((piece, k) => {
     const upper = piece.toUpperCase();
     readings.add(upper);
+    readings.add(piece.normalize('NFKC').toUpperCase()); // ＤＥＬＥＴＥ (full width) reads DELETE
     if (upper.startsWith('$')) readings.add(upper.slice(1));
     if (k === 0 && afterNumber && upper.startsWith('E')) readings.add(upper.slice(1));
   });

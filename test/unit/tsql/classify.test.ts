@@ -35,6 +35,17 @@ describe('classifyBatch: a procedure called by name alone, as the batch\'s first
 });
 
 describe('classifyBatch: changes spelt to slip past the word scan', () => {
+  it('leads that were already asked stay asked: SELECT INTO spelt oddly, OUTPUT INTO, labels, cursors over EXEC, UPDATETEXT, dynamic SQL', () => {
+    for (const text of ['SELECT * /* c */ INTO dbo.copy FROM dbo.t', 'SELECT a INTO [dbo].[copy] FROM dbo.t', 'SELECT a\nINTO\n"dbo"."x" FROM dbo.t',
+      'SELECT 1 AS a UNION ALL SELECT 2 INTO dbo.copy', 'IF 1 = 0 SELECT 1 ELSE SELECT * INTO dbo.x FROM dbo.t', 'SELECT 1 AS [x]INTO dbo.y',
+      'DECLARE @t TABLE (a int); DELETE FROM @t OUTPUT deleted.a INTO dbo.log;', 'x: ALTER TABLE dbo.t ADD c int', 'x:\nDROP TABLE dbo.t',
+      'DECLARE c CURSOR FOR EXEC dbo.p', "UPDATETEXT dbo.t.c @p 0 NULL 'x'", "DECLARE @s nvarchar(99) = N'DROP TABLE t'; EXEC sp_executesql @s",
+      "DECLARE @p sysname = N'sp_executesql'; EXEC @p N'DROP TABLE t'", 'WAITFOR /* x */ (RECEIVE * FROM dbo.q)', 'WAITFOR\n(\nRECEIVE * FROM dbo.q)',
+      'BEGIN CONVERSATION TIMER (@h) TIMEOUT = 5', 'ＤＥＬＥＴＥ FROM dbo.t', 'DBCC CHECKDB', 'KILL 53']) {
+      assert.equal(readOnly(text), false, text);
+    }
+  });
+
   it('NEXT VALUE FOR with comments between its words advances the sequence', () => {
     // Learn, "NEXT VALUE FOR": generates a sequence number from the sequence object (its current value moves on).
     // (https://learn.microsoft.com/sql/t-sql/functions/next-value-for-transact-sql). Comments may stand between tokens.
@@ -48,7 +59,7 @@ describe('classifyBatch: changes spelt to slip past the word scan', () => {
     // `1eDELETE`: if SQL Server reads `1e` as a float, DELETE starts a statement. `$DELETE`: `$` starts money literals.
     // U+200B / U+00B7 are neither letters nor digits, so not part of an identifier (Database identifiers, above).
     for (const text of ['SELECT 1eDELETE FROM dbo.t', 'SELECT 1.eDELETE FROM dbo.t', 'SELECT $DELETE FROM dbo.t',
-      'SELECT 1 DELETE\u200b dbo.t', 'SELECT 1\nDELETE\u00b7dbo.t']) {
+      'SELECT 1 DELETE\u200b dbo.t', 'SELECT 1\nDELETE\u00b7dbo.t', 'SELECT 1 ＤＥＬＥＴＥ dbo.t']) {
       assert.equal(readOnly(text), false, text);
     }
   });
