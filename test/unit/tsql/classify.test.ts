@@ -65,8 +65,9 @@ describe('classifyBatch: changes spelt to slip past the word scan', () => {
   });
 
   it('a line comment with a line break other than CR or LF in it is unsure: the text after the break may run', () => {
-    // Learn, "-- (Comment)": comments inserted with -- are terminated by a newline; which characters SQL Server takes
-    // for one beyond CR/LF is not documented, so the text after U+2028, U+0085, VT or FF is not taken for comment.
+    // Learn, "-- (Comment)": "Comments inserted with -- are terminated by the newline character"; which characters
+    // SQL Server takes for one beyond CR/LF is not documented, so the text after U+2028, U+0085, VT or FF may run.
+    // (https://learn.microsoft.com/sql/t-sql/language-elements/comment-transact-sql)
     for (const text of ['-- x\u2028DELETE dbo.t', '-- x\u0085DELETE dbo.t', 'SELECT 1; -- x\u000bDROP TABLE dbo.t']) {
       assert.equal(readOnly(text), false, JSON.stringify(text));
     }
