@@ -35,6 +35,9 @@ export function isNextValueFor(tokens: TokenStream, i: number): boolean {
     upperIsAt(tokens, i + 1, 'VALUE') && tokens.kinds[i + 2] === TokenKind.Word && upperIsAt(tokens, i + 2, 'FOR');
 }
 
+/** An ASCII word: it reads only as itself. */
+const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_@#]*$/;
+
 /**
  * The words a Word token may stand for, upper-cased. Besides the token itself: its pieces split at characters no
  * identifier holds (Learn, "Database identifiers": letters, decimal digits, `_ @ # $` only — a U+200B or U+00B7 may end
@@ -47,6 +50,8 @@ export function wordReadings(tokens: TokenStream, i: number): string[] {
   const start = tokens.starts[i]!;
   const raw = tokens.text.slice(start, tokens.ends[i]!);
   const afterNumber = i > 0 && tokens.kinds[i - 1] === TokenKind.Number && tokens.ends[i - 1] === start;
+  // The common case, an ASCII word not glued to a number: it reads only as itself (and costs no split).
+  if (!afterNumber && PLAIN_WORD.test(raw)) return [raw.toUpperCase()];
   const readings = new Set<string>([raw.toUpperCase()]);
   raw.split(/[^\p{L}\p{Nd}_@#$]+/u).forEach((piece, k) => {
     const upper = piece.toUpperCase();
