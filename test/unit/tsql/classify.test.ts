@@ -123,6 +123,16 @@ describe('classifyBatch: what only reads or sets the session stays read-only', (
     assert.deepEqual(whats('SET IDENTITY_INSERT dbo.t ON;\nINSERT dbo.t (id) VALUES (1);'), ['INSERT']);
   });
 
+  it('CHECKPOINT and sys.sp_flush_log stay read-only (a decision: they write what is already changed); DBCC is asked', () => {
+    // Learn, CHECKPOINT: "Writes all dirty pages for the current database to disk" — pages other statements changed; no
+    // data or schema changes (https://learn.microsoft.com/sql/t-sql/language-elements/checkpoint-transact-sql). The
+    // samples use both. DBCC covers commands that do change the server (DBCC TRACEON(-1), FREEPROCCACHE): all asked.
+    for (const text of ['CHECKPOINT;', 'CHECKPOINT 10;', 'EXEC sys.sp_flush_log;']) assert.equal(readOnly(text), true, text);
+    for (const text of ['DBCC TRACEON(3604, -1);', 'DBCC FREEPROCCACHE;', 'DBCC SHOW_STATISTICS (N\'dbo.t\', ix);']) {
+      assert.equal(readOnly(text), false, text);
+    }
+  });
+
   it('opening a key binds it to the session', () => {
     // Learn, OPEN SYMMETRIC KEY: "Open symmetric keys are bound to the session not to the security context."
     // (https://learn.microsoft.com/sql/t-sql/statements/open-symmetric-key-transact-sql)
