@@ -2,7 +2,8 @@
 // of the batch must be one that only reads or controls the session (SELECT without INTO, DECLARE, SET, PRINT,
 // transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
 // EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
-// a change: when unsure, the user is asked. Used by the extension's consent gate and the CLI's `profile`.
+// a change: when unsure, the user is asked. Used by the extension's consent gate and the CLI's `profile`. Words are
+// read as SQL Server may read them (classify-tokens.ts): `SELECT$x` is a name, not SELECT; `1eDELETE` holds DELETE.
 import { analyze } from './analyze';
 import { lex, TokenKind, type TokenStream } from './lexer';
 import { beginTransactionReaches, isNextValueFor, leadingWords, oddlyBrokenLineComments, raiserrorWrites, tokenIndexAt, wordReadings } from './classify-tokens';
