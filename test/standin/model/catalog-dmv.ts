@@ -156,8 +156,9 @@ export function registerDmvTables(): void {
         database_id: d.id, recovery_model: d.recoveryModel, log_min_lsn: lsn(0), log_end_lsn: lsn(d.log.endLsn),
         current_vlf_sequence_number: BigInt(cur.sequence), current_vlf_size_mb: mb(cur.sizeBytes), total_vlf_count: BigInt(v.length),
         total_log_size_mb: mb(reportedLogBytes(d)), active_vlf_count: BigInt(v.filter((x) => x.status === 2).length),
-        active_log_size_mb: mb(d.log.usedBytes), log_truncation_holdup_reason: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING', log_backup_time: null,
-        log_backup_lsn: lsn(0), log_since_last_log_backup_mb: mb(d.log.sinceBackupBytes), log_checkpoint_lsn: lsn(d.log.checkpointLsn),
+        active_log_size_mb: mb(d.log.usedBytes), log_truncation_holdup_reason: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING',
+        // No log backup is modelled: a real log never backed up shows 1900-01-01 and NULL here (beats sample, MODEL.md).
+        log_backup_time: new Date(Date.UTC(1900, 0, 1)), log_backup_lsn: lsn(0), log_since_last_log_backup_mb: null, log_checkpoint_lsn: lsn(d.log.checkpointLsn),
         log_since_last_checkpoint_mb: mb(d.log.sinceCheckpointBytes), log_recovery_lsn: lsn(d.log.checkpointLsn), log_recovery_size_mb: mb(d.log.sinceCheckpointBytes),
         recovery_vlf_count: 1n,
       }];

@@ -217,15 +217,19 @@ describe('real-server DMV rows captured by monitoring collectors (test/fixtures/
     assert.equal(s.backup_time, '1900-01-01T00:00:00Z');
   });
 
-  it('the stand-in reports log size 8 KB short of the file in sys.dm_db_log_space_usage and sys.dm_db_log_stats, as the real rows do', async () => {
+  it('the stand-in reports log size 8 KB short of the file in sys.dm_db_log_space_usage and sys.dm_db_log_stats, and a never-backed-up log, as the real rows do', async () => {
     const st = createStandin({ speedFactor: 0 });
     const h = await connect(st);
     const [file] = await rows(st, h, 'SELECT size FROM sys.database_files WHERE type = 1');
     const reported = Number(file!.size) * 8192 - 8192;
     const space = mapLogSpace((await rows(st, h, 'SELECT total_log_size_in_bytes, used_log_space_in_bytes, used_log_space_in_percent FROM sys.dm_db_log_space_usage'))[0]);
     assert.equal(space.totalBytes, String(reported));
-    const stats = mapLogStats((await rows(st, h, 'SELECT total_log_size_mb FROM sys.dm_db_log_stats(DB_ID())'))[0]);
+    const [row] = await rows(st, h, 'SELECT total_log_size_mb, log_since_last_log_backup_mb, log_backup_time FROM sys.dm_db_log_stats(DB_ID())');
+    const stats = mapLogStats(row);
     assert.equal(stats.totalLogSizeMb, Math.floor((reported / 1048576) * 1e6) / 1e6, 'MB to six decimals, cut, as the real 1.992187');
+    // No log backup is modelled: the real row of a log never backed up.
+    assert.equal(stats.sinceLastLogBackupMb, null);
+    assert.equal((row!.log_backup_time as Date).toISOString(), '1900-01-01T00:00:00.000Z');
   });
 
   // ── SERVERPROPERTY of a current version ──
