@@ -64,6 +64,7 @@ export function logNotMeasured(runs: readonly RunResult[]): LogNotMeasured {
 export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | null {
   const first = runs[0];
   if (!first) return null;
+  const log = runWithLog(runs)?.diff.log;
   return {
     version: first.server.version ?? first.server.identity.productVersion ?? null,
     hostPlatform: first.server.hostPlatform ?? valueOf(first.server.host)?.platform ?? null,
@@ -73,8 +74,8 @@ export function environmentOf(runs: readonly RunResult[]): EnvironmentInfo | nul
       return { flag, enabled: state === 'unknown' ? null : state === 'on', text: state === 'on' ? 'on' : text };
     }),
     traceFlagsNotMeasured: traceFlagsNotMeasuredText(first),
-    vlfCount: runWithLog(runs)?.diff.log.vlfCount?.after ?? null,
-    logSizeMb: runWithLog(runs)?.diff.log.logSizeMb?.after ?? null,
+    vlfCount: log?.vlfCount?.after ?? null,
+    logSizeMb: log?.logSizeMb?.after ?? null,
     logNotMeasured: logNotMeasured(runs),
   };
 }

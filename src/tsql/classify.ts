@@ -2,9 +2,11 @@
 // of the batch must be one that only reads or controls the session (SELECT without INTO, DECLARE, SET, PRINT,
 // transaction control, IF/WHILE/TRY blocks…), and no word that can change something may appear anywhere in it (an
 // EXEC inside an IF, OPENQUERY, NEXT VALUE FOR). Anything else — or anything the analyzer could not place — counts as
-// a change: when unsure, the user is asked. Used by the extension's consent gate and the CLI's `profile`.
+// a change: when unsure, the user is asked. Used by the extension's consent gate and the CLI's `profile`. Words are
+// read as SQL Server may read them (classify-tokens.ts): `SELECT$x` is a name, not SELECT; `1eDELETE` holds DELETE.
 import { analyze } from './analyze';
 import { lex, TokenKind, type TokenStream } from './lexer';
+import { beginTransactionReaches, isNextValueFor, leadingWords, oddlyBrokenLineComments, raiserrorWrites, tokenIndexAt, wordReadings } from './classify-tokens';
 import { identifierText } from './tokenText';
 import { LineIndex } from './lines';
 import type { StatementKind } from './types';
@@ -46,6 +48,18 @@ const CHANGING_WORDS: ReadonlySet<string> = new Set([
   'DISABLE', 'OPENQUERY', 'OPENROWSET', 'OPENDATASOURCE', 'WRITETEXT', 'UPDATETEXT', 'MOVE',
 ]);
 
+/** What a BEGIN TRANSACTION that reaches beyond the session is called in the consent view. */
+const REACHES = {
+  mark: 'BEGIN TRANSACTION WITH MARK (writes msdb.dbo.logmarkhistory)',
+  distributed: 'BEGIN DISTRIBUTED TRANSACTION (MS DTC, other servers)',
+} as const;
+
+/** What a RAISERROR that writes the server's error log is called in the consent view. */
+const RAISERROR_LOGS = {
+  log: 'RAISERROR WITH LOG (writes the server\'s error log)',
+  number: 'RAISERROR with a message number (one added WITH LOG writes the server\'s error log)',
+} as const;
+
 export interface ClassifyOptions {
   /**
    * Classify a routine's body only: its CREATE/ALTER header is not counted (what a procedure call runs is the body;
@@ -62,9 +76,7 @@ export interface ClassifyOptions {
  * `dbo.sp_flush_log`, `[evil].[sp_flush_log]` or `SP_FLUSH_LOG` in a case-sensitive database may be any procedure.
  */
 function callsSystemFlushLog(tokens: TokenStream, at: number): boolean {
-  let i = 0;
-  while (i < tokens.count && tokens.starts[i]! < at) i++;
-  i++; // EXEC / EXECUTE
+  let i = tokenIndexAt(tokens, at) + 1; // past EXEC / EXECUTE
   const isEquals = (k: number) => tokens.kinds[k] === TokenKind.Operator && tokens.text.slice(tokens.starts[k]!, tokens.ends[k]!) === '=';
   if (tokens.kinds[i] === TokenKind.Variable && isEquals(i + 1)) i += 2;
   const parts: string[] = [''];
@@ -77,21 +89,6 @@ function callsSystemFlushLog(tokens: TokenStream, at: number): boolean {
   const [name, schema, database] = [...parts].reverse();
   if (name !== 'sp_flush_log' || parts.length > 3) return false;
   return parts.length === 1 || (schema === 'sys' && database !== '');
-}
-
-function firstWords(text: string, from: number, count: number): string[] {
-  const words: string[] = [];
-  const re = /[A-Za-z_][A-Za-z0-9_]*/y;
-  let i = from;
-  while (words.length < count && i < text.length) {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
-    re.lastIndex = i;
-    const m = re.exec(text);
-    if (!m) break;
-    words.push(m[0].toUpperCase());
-    i = re.lastIndex;
-  }
-  return words;
 }
 
 /** What a statement of this kind is called in the consent view, from its first words. */
@@ -130,18 +127,24 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
   const tokens = lex(text);
   for (const s of statements) {
     const at = offsetOf(s.range.start);
+    const end = offsetOf(s.range.end);
     const safe = s.kind === 'flush-log' ? callsSystemFlushLog(tokens, at) : SAFE_KINDS.has(s.kind);
-    if (safe || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
+    // BEGIN TRAN … WITH MARK writes msdb; BEGIN DISTRIBUTED TRAN reaches other servers (classify-tokens.ts).
+    const reaches = s.kind === 'begin-transaction' ? beginTransactionReaches(tokens, at, end) : null;
+    if ((safe && !reaches) || (s.kind === 'routine' && headerOf(s.range.start.line, s.range.start.character))) {
       safeStarts.add(at);
       continue;
     }
-    const words = firstWords(text, at, 4);
+    const words = leadingWords(tokens, at, 4);
+    let what: string | undefined = reaches ? REACHES[reaches] : undefined;
     if (s.kind === 'other' && SAFE_FIRST_WORDS.has(words[0] ?? '')) {
+      const logs = words[0] === 'RAISERROR' ? raiserrorWrites(tokens, at, end) : null;
       // WAITFOR DELAY/TIME only waits; WAITFOR (RECEIVE …) takes messages off a queue.
-      if (words[0] !== 'WAITFOR' || words[1] === 'DELAY' || words[1] === 'TIME') continue;
+      if (!logs && (words[0] !== 'WAITFOR' || words[1] === 'DELAY' || words[1] === 'TIME')) continue;
+      if (logs) what = RAISERROR_LOGS[logs];
     }
-    flagged.push({ start: at, end: offsetOf(s.range.end) });
-    changes.push({ line: firstLine + s.range.start.line, what: describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`)) });
+    flagged.push({ start: at, end });
+    changes.push({ line: firstLine + s.range.start.line, what: what ?? describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`)) });
   }
   const insideFlagged = coverage(flagged);
   const seen = new Set<number>();
@@ -153,13 +156,16 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
     const start = tokens.starts[i]!;
     if (header.some((h) => start >= h.start && start < h.end)) continue;
     if (safeStarts.has(start) || insideFlagged(start)) continue;
-    const word = text.slice(start, tokens.ends[i]!).toUpperCase();
-    const sequence = word === 'NEXT' && /^\s+VALUE\s+FOR\b/i.test(text.slice(tokens.ends[i]!, tokens.ends[i]! + 40));
-    if (!CHANGING_WORDS.has(word) && !sequence) continue;
+    const sequence = isNextValueFor(tokens, i);
+    const word = sequence ? 'NEXT' : wordReadings(tokens, i).find((w) => CHANGING_WORDS.has(w));
+    if (!word) continue;
     const line = firstLine + lines.lineOf(start);
     if (seen.has(line)) continue;
     seen.add(line);
     changes.push({ line, what: sequence ? 'NEXT VALUE FOR (advances a sequence)' : word });
+  }
+  for (const at of oddlyBrokenLineComments(tokens)) {
+    changes.push({ line: firstLine + lines.lineOf(at), what: 'a -- comment with a line break other than CR/LF (what follows the break may run)' });
   }
   // Text the statement scan found no statement in (something it cannot read): unsure, so it counts as a change.
   if (sawToken && statements.length === 0) changes.push({ line: firstLine, what: 'a statement the analyzer could not read' });

@@ -68,7 +68,7 @@ export function changesLine(changes: readonly ChangingStatement[], runs: string)
 export async function workloadConsent(input: WorkloadConsentInput): Promise<boolean> {
   const { changes, stderr } = input;
   if (changes.length === 0) {
-    stderr('Consent:  not asked: no statement of the workload changes data or schema (it only reads or sets session options).\n');
+    stderr('Consent:  not asked: no statement of the workload changes data or schema (the rule of the extension\'s consent view).\n');
     return true;
   }
   stderr(changesLine(changes, input.runs));

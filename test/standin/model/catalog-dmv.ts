@@ -149,13 +149,16 @@ export function registerDmvTables(): void {
       if (!d) return [];
       const v = vlfView(d);
       const cur = v.filter((x) => x.status === 2).at(-1) ?? v[0]!;
-      const mb = (n: number) => n / (1024 * 1024);
+      // MB cut to six decimals, as a real row shows them (1.992187 for 2,088,960 bytes, 0.128906 for 135,168 — not
+      // rounded; one sample, test/fixtures/real-server/dmv/beats-transaction-log-master.json).
+      const mb = (n: number) => Math.floor((n / (1024 * 1024)) * 1e6) / 1e6;
       return [{
         database_id: d.id, recovery_model: d.recoveryModel, log_min_lsn: lsn(0), log_end_lsn: lsn(d.log.endLsn),
         current_vlf_sequence_number: BigInt(cur.sequence), current_vlf_size_mb: mb(cur.sizeBytes), total_vlf_count: BigInt(v.length),
-        total_log_size_mb: mb(d.files.find((f) => f.type === 1)!.sizePages * 8192), active_vlf_count: BigInt(v.filter((x) => x.status === 2).length),
-        active_log_size_mb: mb(d.log.usedBytes), log_truncation_holdup_reason: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING', log_backup_time: null,
-        log_backup_lsn: lsn(0), log_since_last_log_backup_mb: mb(d.log.sinceBackupBytes), log_checkpoint_lsn: lsn(d.log.checkpointLsn),
+        total_log_size_mb: mb(reportedLogBytes(d)), active_vlf_count: BigInt(v.filter((x) => x.status === 2).length),
+        active_log_size_mb: mb(d.log.usedBytes), log_truncation_holdup_reason: d.recoveryModel === 'FULL' && !d.system ? 'LOG_BACKUP' : 'NOTHING',
+        // No log backup is modelled: a real log never backed up shows 1900-01-01 and NULL here (beats sample, MODEL.md).
+        log_backup_time: new Date(Date.UTC(1900, 0, 1)), log_backup_lsn: lsn(0), log_since_last_log_backup_mb: null, log_checkpoint_lsn: lsn(d.log.checkpointLsn),
         log_since_last_checkpoint_mb: mb(d.log.sinceCheckpointBytes), log_recovery_lsn: lsn(d.log.checkpointLsn), log_recovery_size_mb: mb(d.log.sinceCheckpointBytes),
         recovery_vlf_count: 1n,
       }];
@@ -166,7 +169,7 @@ export function registerDmvTables(): void {
     columns: 'database_id smallint, total_log_size_in_bytes bigint, used_log_space_in_bytes bigint, used_log_space_in_percent real, log_space_in_bytes_since_last_backup bigint',
     rows: (b) => {
       const d = b.session.db;
-      const total = d.files.find((f) => f.type === 1)!.sizePages * 8192;
+      const total = reportedLogBytes(d);
       return [{ database_id: d.id, total_log_size_in_bytes: BigInt(total), used_log_space_in_bytes: BigInt(d.log.usedBytes), used_log_space_in_percent: (100 * d.log.usedBytes) / total, log_space_in_bytes_since_last_backup: BigInt(d.log.sinceBackupBytes) }];
     },
   });
@@ -244,6 +247,16 @@ export function lsnNumeric(bytes: number): string {
   return `${vlf}${String(block).padStart(10, '0')}00001`;
 }
 
+/**
+ * The log size the DMVs and DBCC report: the file less 8 KB (its first page; the first VLF starts at offset 8192).
+ * Real rows show it in DBCC SQLPERF(LOGSPACE) (3.99219 MB), sys.dm_db_log_space_usage (2,088,960 bytes for a 2 MB log),
+ * sys.dm_db_log_stats (1.992187 MB) and the Log File(s) Size (KB) counter (2040 / 8184 KB) — test/fixtures/real-server/dmv.
+ * That the 8 KB is the first page is NOT CONFIRMED by a Microsoft page.
+ */
+export function reportedLogBytes(d: Database): number {
+  return d.files.find((f) => f.type === 1)!.sizePages * 8192 - 8192;
+}
+
 /** VLF statuses: the active part of the log covers used bytes from the first VLF on (simplified; MODEL.md). */
 export function vlfView(d: Database): Array<{ offset: number; sizeBytes: number; sequence: number; status: 0 | 2; createLsn: number }> {
   let remaining = Math.max(1, d.log.usedBytes);
@@ -265,7 +278,7 @@ function perfCounterRows(b: BatchContext): VRow[] {
   const add = (object: string, counter: string, instance: string, value: number, type: number) =>
     rows.push({ object_name: object, counter_name: padNchar(counter), instance_name: padNchar(instance), cntr_value: BigInt(Math.floor(value)), cntr_type: type });
   const perDb = (d: Database): Array<[string, number, number]> => {
-    const logBytes = d.files.find((f) => f.type === 1)!.sizePages * 8192;
+    const logBytes = reportedLogBytes(d);
     return [
       ['Log Flushes/sec', d.counters.logFlushes, BULK],
       ['Log Bytes Flushed/sec', d.counters.logBytesFlushed, BULK],
@@ -292,10 +305,13 @@ function perfCounterRows(b: BatchContext): VRow[] {
     for (const [name, v, t] of perDb(d)) {
       add(obj, name, suffixed, faults.counterValue(name, v), t); // a GUID (physical_database_name) on MI / Azure, state.ts
       const cur = totals.get(name);
-      totals.set(name, [(cur?.[0] ?? 0) + v, t]);
+      totals.set(name, [(cur?.[0] ?? 0) + Math.floor(v), t]); // the sum of the values as each row shows them
     }
   }
-  for (const [name, [v, t]] of totals) add(obj, name, '_Total', name === 'Percent Log Used' ? 0 : v, t);
+  // A real _Total row of Percent Log Used is the share of the summed sizes, truncated like each database's (6124 of
+  // 24264 KB → 25), not a sum (test/fixtures/real-server/dmv, otel-perf-counters-databases.json).
+  const sum = (name: string) => totals.get(name)?.[0] ?? 0;
+  for (const [name, [v, t]] of totals) add(obj, name, '_Total', name === 'Percent Log Used' ? (100 * sum('Log File(s) Used Size (KB)')) / sum('Log File(s) Size (KB)') : v, t);
   add(padNchar('SQLServer:General Statistics'), 'User Connections', '', [...b.server.sessions.values()].filter((s) => s.alive).length, RAW);
   return rows;
 }

@@ -9,7 +9,7 @@ import { doneOf, type Flow, info, type RunCtx } from './interpreter';
 import { tokenize } from './lexer';
 import { Cursor, parseType } from './parse-expr';
 import type { Database } from './state';
-import { lsnNumeric, vlfView } from './catalog-dmv';
+import { lsnNumeric, reportedLogBytes, vlfView } from './catalog-dmv';
 import { availableEvents } from './catalog-xe';
 import { newSession, startTargets, validateSessionDefinition } from './xe';
 import { coerce, toNumber, toText } from './values';
@@ -189,9 +189,8 @@ async function* dbcc(s: Stmt & { k: 'dbcc' }, ctx: RunCtx): Gen {
       const what = toText(args[0] ?? '').toUpperCase();
       if (what === 'LOGSPACE') {
         const rows = [...server.databases.values()].map((d) => {
-          // "Always smaller than the amount originally allocated": real samples show the file size less 8 KB, the
-          // first page (the first VLF starts at offset 8192) — test/fixtures/real-server/dmv.
-          const total = d.files.find((f) => f.type === 1)!.sizePages * 8192 - 8192;
+          // "Always smaller than the amount originally allocated": the file less 8 KB (reportedLogBytes).
+          const total = reportedLogBytes(d);
           return [d.name, total / (1024 * 1024), (100 * d.log.usedBytes) / total, 0] as SqlValue[];
         });
         yield { kind: 'resultSet', columns: [{ name: 'Database Name', type: { kind: 'nvarchar', length: 128 }, nullable: true }, { name: 'Log Size (MB)', type: { kind: 'float' }, nullable: true }, { name: 'Log Space Used (%)', type: { kind: 'float' }, nullable: true }, { name: 'Status', type: { kind: 'int' }, nullable: true }], rows };

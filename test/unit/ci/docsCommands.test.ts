@@ -80,7 +80,7 @@ describe('docs: every command docs/ci.md shows, and the CI gate of docs/cli.md, 
     // suite's own password variable (record never hands its DURABILITY_LENS_PASSWORD to the program it measures: N4).
     fs.writeFileSync(path.join(project, 'suite.sql'), scaledS1(100));
     const launcher = path.join(root, 'bin', 'durability-lens');
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, scripts: { test: `node "${launcher}" profile --connection ci-db --file suite.sql --no-xe --password-env APP_TEST_DB_PASSWORD` } }, null, 2));
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, scripts: { test: `node "${launcher}" profile --connection ci-db --file suite.sql --no-xe --yes --password-env APP_TEST_DB_PASSWORD` } }, null, 2));
     fs.writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify({ name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'app', version: '1.0.0' } } }, null, 2));
     fs.mkdirSync(path.join(project, 'db'));
     fs.writeFileSync(path.join(project, 'db', 'reset.sql'), scaledS1(200));
