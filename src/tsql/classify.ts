@@ -8,6 +8,7 @@ import { analyze } from './analyze';
 import { lex, TokenKind, type TokenStream } from './lexer';
 import { beginTransactionReaches, isNextValueFor, leadingWords, oddlyBrokenLineComments, raiserrorWrites, tokenIndexAt, wordReadings } from './classify-tokens';
 import { identifierText } from './tokenText';
+import { Kw, keywordOf } from './keywords';
 import { LineIndex } from './lines';
 import type { StatementKind } from './types';
 
@@ -92,7 +93,7 @@ function callsSystemFlushLog(tokens: TokenStream, at: number): boolean {
 }
 
 /** What a statement of this kind is called in the consent view, from its first words. */
-function describe(kind: StatementKind, words: string[], dmlKind: string | undefined): string {
+function describe(kind: StatementKind, words: string[], dmlKind: string | undefined, name: () => string): string {
   if (kind === 'dml') return dmlKind ?? words[0] ?? 'DML';
   if (kind === 'alter-database') return 'ALTER DATABASE';
   const [a = '', b = '', c = '', d = ''] = words;
@@ -104,7 +105,27 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
   if (['CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'UPDATE', 'ENABLE', 'DISABLE', 'BULK'].includes(a)) {
     return a === 'CREATE' && (b === 'UNIQUE' || b === 'CLUSTERED' || b === 'NONCLUSTERED') ? `${a} ${b} ${c}`.trim() : `${a} ${b}`.trim();
   }
-  return a || 'a statement the analyzer could not read';
+  if (a === '') return 'a statement the analyzer could not read';
+  // A word that starts no statement the analyzer knows: as a batch's first statement, a name alone runs that procedure
+  // (Learn, EXECUTE: "You don't have to specify the EXECUTE keyword when you execute stored procedures when the
+  // statement is the first one in a batch", https://learn.microsoft.com/sql/t-sql/language-elements/execute-transact-sql).
+  return keywordOf(a) === Kw.None && !CHANGING_WORDS.has(a) ? `${name()} (a name alone, first in its batch, runs that procedure)` : a;
+}
+
+/** The (multi-part) name at `offset` as SQL Server reads it, `dbo.usp_wipe` for `[dbo].usp_wipe`; at most 128 characters. */
+function dottedName(tokens: TokenStream, offset: number): string {
+  const parts: string[] = [];
+  for (let i = tokenIndexAt(tokens, offset); i < tokens.count; i++) {
+    const kind = tokens.kinds[i];
+    if (kind === TokenKind.Dot) parts.push('');
+    else if (kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) {
+      if (parts.length > 0 && parts[parts.length - 1] !== '') break;
+      if (parts.length === 0) parts.push('');
+      parts[parts.length - 1] = identifierText(tokens, i);
+    } else break;
+  }
+  const name = parts.join('.');
+  return name.length > 128 ? `${name.slice(0, 127)}…` : name;
 }
 
 /**
@@ -144,7 +165,7 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
       if (logs) what = RAISERROR_LOGS[logs];
     }
     flagged.push({ start: at, end });
-    changes.push({ line: firstLine + s.range.start.line, what: what ?? describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`)) });
+    changes.push({ line: firstLine + s.range.start.line, what: what ?? describe(s.kind, words, dmlAt.get(`${s.range.start.line}:${s.range.start.character}`), () => dottedName(tokens, at)) });
   }
   const insideFlagged = coverage(flagged);
   const seen = new Set<number>();

@@ -59,9 +59,9 @@ describe('CLI profile consent: what a workload changes and whether it may run', 
     // Whole, the batch reads `SELECT 1 usp_wipe` (a column alias): only reads. The run sends the setup and the measured
     // lines as batches of their own, and `usp_wipe` first in a batch runs that procedure (no EXEC needed there).
     const split = '-- durability-lens: setup\nSELECT 1\n-- durability-lens: measure\nusp_wipe\n';
-    assert.deepEqual(workloadChanges(batchesOf(split)).map((c) => `${c.what}@${c.line + 1}`), ['USP_WIPE@4']);
+    assert.deepEqual(workloadChanges(batchesOf(split)).map((c) => `${c.what}@${c.line + 1}`), ['usp_wipe (a name alone, first in its batch, runs that procedure)@4']);
     const inSetup = 'SELECT 1 AS a\n-- durability-lens: setup\ndbo.usp_wipe 1\n-- durability-lens: measure\n';
-    assert.deepEqual(workloadChanges(batchesOf(inSetup)).map((c) => `${c.what}@${c.line + 1}`), ['DBO@3']);
+    assert.deepEqual(workloadChanges(batchesOf(inSetup)).map((c) => `${c.what}@${c.line + 1}`), ['dbo.usp_wipe (a name alone, first in its batch, runs that procedure)@3']);
     // Markers that do not pair: the run refuses before sending anything; the batches as written are still classified.
     assert.deepEqual(workloadChanges(batchesOf('-- durability-lens: setup\nDELETE dbo.t;\n')).map((c) => `${c.what}@${c.line + 1}`), ['DELETE@2']);
   });
