@@ -38,12 +38,15 @@ export const terminalAsk: AskYesNo = (question, signal) => askOn(process.stdin, 
 
 type Terminal<T> = T & { isTTY?: boolean | undefined };
 
+/** An answer sooner than this after the question was shown was typed before it (no one reads and answers in 0.2 s). */
+export const TYPED_AHEAD_MS = 200;
+
 /**
  * The question on `input`/`output` when both are terminals. Ctrl+C rejects with an AbortError (the terminal is raw, so
  * no SIGINT reaches the process: the caller says what stays); end of input (Ctrl+D) is a no; `signal` aborting rejects
  * with an AbortError, so a SIGTERM does not leave the process waiting for a key.
  */
-export function askOn(input: Terminal<NodeJS.ReadableStream>, output: Terminal<NodeJS.WritableStream>, question: string, signal?: AbortSignal): Promise<boolean> | null {
+export function askOn(input: Terminal<NodeJS.ReadableStream>, output: Terminal<NodeJS.WritableStream>, question: string, signal?: AbortSignal, now: () => number = Date.now): Promise<boolean> | null {
   if (!input.isTTY || !output.isTTY) return null;
   return import('node:readline/promises').then(async ({ createInterface }) => {
     const rl = createInterface({ input, output });
@@ -57,8 +60,14 @@ export function askOn(input: Terminal<NodeJS.ReadableStream>, output: Terminal<N
     });
     rl.on('close', () => ended.abort());
     try {
-      const answer = await rl.question(`${question} [y/N] `, { signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal });
-      return /^y(es)?$/i.test(answer.trim());
+      for (;;) {
+        const shownAt = now();
+        const answer = await rl.question(`${question} [y/N] `, { signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal });
+        // A line that comes sooner than anyone could read the question was typed before it was shown (a "y" meant for
+        // an earlier prompt, or typed ahead): it is not an answer to what the user has not seen. Asked again.
+        if (now() - shownAt >= TYPED_AHEAD_MS) return /^y(es)?$/i.test(answer.trim());
+        output.write('(An answer typed before this question was shown is not taken: answer it now.)\n');
+      }
     } catch (err) {
       if ((err as Error)?.name !== 'AbortError' || ctrlC || signal?.aborted) throw err;
       output.write('\n'); // Ctrl+D: no answer, so no; what follows starts on its own line

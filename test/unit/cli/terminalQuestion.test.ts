@@ -3,7 +3,7 @@
 // not leave the process waiting for a key nobody will press; end of input (Ctrl+D) is a no, not a Ctrl+C.
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
-import { askOn } from '../../../src/cli/commands/recovery';
+import { askOn, TYPED_AHEAD_MS } from '../../../src/cli/commands/recovery';
 
 /** A fake terminal: stdin and stderr that say they are TTYs, and everything the question wrote. */
 function terminal() {
@@ -32,10 +32,16 @@ describe('CLI: the y/N question on a terminal', () => {
     assert.equal(askOn(t.input, Object.assign(new PassThrough(), { isTTY: undefined }), 'Run it?'), null);
   });
 
+  /** A clock on which each reading is a second after the last: every answer comes well after its question. */
+  const slowReader = () => {
+    let t = 0;
+    return () => (t += 1000);
+  };
+
   it('"y" and "yes" say yes; Enter alone and anything else say no', async () => {
     for (const [typed, yes] of [['y\r', true], ['YES\r', true], ['\r', false], ['n\r', false], ['yep\r', false]] as const) {
       const t = terminal();
-      const answer = askOn(t.input, t.output, 'Run it?')!;
+      const answer = askOn(t.input, t.output, 'Run it?', undefined, slowReader())!;
       setImmediate(() => t.input.write(typed));
       assert.deepEqual(await settled(answer), { value: yes }, JSON.stringify(typed));
       assert.match(t.written(), /Run it\? \[y\/N\] /);
@@ -64,5 +70,23 @@ describe('CLI: the y/N question on a terminal', () => {
     setImmediate(() => d.input.write('\x04'));
     assert.deepEqual(await settled(ctrlD), { value: false });
     assert.match(d.written(), /\n$/, 'what follows starts on its own line, not after the question');
+  });
+
+  it('a "y" typed before the question was shown is not taken: the question is asked again and waits for a real answer', async () => {
+    const t = terminal();
+    // Readings: shown at 0, the typed-ahead line at 5 ms (too soon), asked again at 10, answered at 10 + TYPED_AHEAD_MS.
+    const clock = [0, 5, 10, 10 + TYPED_AHEAD_MS];
+    const answer = askOn(t.input, t.output, 'Run it?', undefined, () => clock.shift() ?? Number.MAX_SAFE_INTEGER)!;
+    let answered = false;
+    void answer.then(() => (answered = true));
+    t.input.write('y\r');
+    // Wait for the question to be shown again (an event in its output), with a deadline, then check nothing answered it.
+    const deadline = Date.now() + 2000;
+    while (!/answer it now/.test(t.written()) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    assert.match(t.written(), /\(An answer typed before this question was shown is not taken: answer it now\.\)\n/);
+    assert.equal(answered, false, 'the typed-ahead "y" answered the question');
+    assert.equal(t.written().match(/Run it\? \[y\/N\] /g)?.length, 2, 'asked again');
+    t.input.write('n\r');
+    assert.deepEqual(await settled(answer), { value: false });
   });
 });
