@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { profileRunsText, workloadChanges, workloadConsent } from '../../../src/cli/commands/profileConsent';
+import { changesLine, profileRunsText, workloadChanges, workloadConsent } from '../../../src/cli/commands/profileConsent';
 import { chooseWorkload, type ChosenWorkload } from '../../../src/profile/workloadChoice';
 
 /** The batches profile runs for a whole file, as readBatches chooses them. */
@@ -55,6 +55,20 @@ describe('CLI profile consent: what a workload changes and whether it may run', 
     // Not "mark the named connection": a connection string has no settings entry to mark.
     assert.match(said[1]!, /or use a --connection NAME whose entry in the settings is marked "development": true\)\.\n$/);
   });
+  it('the Changes line stays bounded: a 200,000-character word after DROP/ALTER is cut, like a name (128 at most)', () => {
+    const word = 'x'.repeat(200_000);
+    const changes = workloadChanges(batchesOf(`DROP ${word}\nGO\nALTER ${word}\nGO\n${'INSERT dbo.t VALUES (1);\n'.repeat(10_000)}`));
+    assert.equal(changes.length, 10_002);
+    assert.equal(changes[0]!.what.length, 200_005); // the classifier keeps the word whole; the line cuts it
+    const line = changesLine(changes, 'once');
+    assert.ok(line.length < 1_000, `${line.length} characters`);
+    assert.match(line, /: DROP X{100,}… \(line 1\), ALTER X{100,}… \(line 3\), INSERT \(line 5\), .* and 9996 more\.\n$/);
+    // A cut never splits a surrogate pair (half an emoji would print as U+FFFD).
+    const emoji = changesLine([{ line: 0, what: `DROP x${'😀'.repeat(500)}` }], 'once');
+    assert.doesNotMatch(emoji, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    assert.match(emoji, /😀… \(line 1\)\.\n$/);
+  });
+
   it('classifies what is sent: a procedure call that the setup/measure split makes the first statement of its batch', () => {
     // Whole, the batch reads `SELECT 1 usp_wipe` (a column alias): only reads. The run sends the setup and the measured
     // lines as batches of their own, and `usp_wipe` first in a batch runs that procedure (no EXEC needed there).
