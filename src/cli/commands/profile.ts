@@ -1,4 +1,4 @@
-// `durability-lens profile --connection NAME|STRING --file workload.sql [--json|--markdown]`: runs a T-SQL file once
+// `durability-lens profile --connection NAME|STRING --file workload.sql [--yes] [--json|--markdown]`: runs a T-SQL file once
 // between snapshots and prints the report (Markdown) or the RunResult (JSON, docs/run-result-schema.md).
 import { MAX_SESSIONS_DEFAULT, parseSessionLevels, profileConnectionSource, profileRun, profileScript, SetupFailedError, SetupMarkerError, traceOverheadPlanText, traceOverheadRunsProblem } from '../../profile';
 import { traceOverheadHeadline } from '../../report/traceOverheadText';
@@ -155,7 +155,7 @@ function scriptProblem(batches: Parameters<typeof profileScript>[0]): string | n
 export const profileCommand = declareCommand({
   name: 'profile',
   summary: 'run a T-SQL file between snapshots and report log flushes, WRITELOG and per-file IO',
-  synopsis: 'Usage: durability-lens profile --connection NAME|CONNECTION_STRING --file workload.sql [--json|--markdown]',
+  synopsis: 'Usage: durability-lens profile --connection NAME|CONNECTION_STRING --file workload.sql [--yes] [--json|--markdown]',
   about: `Runs the T-SQL file once on a WORKLOAD connection, wrapped in before/after snapshots taken on a MONITOR
 connection (per-file IO, waits of the session and the server, log counters, log space/VLFs, an Extended
 Events log-flush trace when permitted, and samples every second while it runs), and prints the

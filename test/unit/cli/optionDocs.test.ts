@@ -46,6 +46,12 @@ describe('cli options: help and docs/cli.md match the declarations', () => {
     }
   });
 
+  it('a command that runs nothing changing without --yes names --yes in its synopsis (the first line a usage error shows)', async () => {
+    const withYes = (await declared()).filter((c) => optionFlags(c.declaration).includes('--yes'));
+    assert.deepEqual(withYes.map((c) => c.name).sort(), ['compare', 'profile']);
+    for (const c of withYes) assert.ok(flagsIn(c.declaration.synopsis).includes('--yes'), `${c.name}: ${c.declaration.synopsis}`);
+  });
+
   it("every `durability-lens <command>` line in docs/cli.md uses only that command's options", async () => {
     const list = await declared();
     const lines = doc.replace(/\\\n\s*/g, ' ').split('\n').filter((l) => /^(\S+=\S+ )*durability-lens [a-z-]+/.test(l.replace(/^`/, '')));
