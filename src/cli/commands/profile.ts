@@ -142,13 +142,14 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   }
 }
 
-/** Why the run would refuse this script before sending anything (its markers), or null. */
+/** Why the run would refuse this script before sending anything (its markers), or null. Said with "nothing ran", the
+ * setup included, as for a file of comments only. */
 function scriptProblem(batches: Parameters<typeof profileScript>[0]): string | null {
   try {
     profileScript(batches);
     return null;
   } catch (err) {
-    return (err as Error).message;
+    return `${(err as Error).message} Nothing was run.`;
   }
 }
 

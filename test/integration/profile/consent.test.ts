@@ -139,6 +139,8 @@ describe('integration: the CLI profile asks before it runs a script that changes
       assert.equal(code, EXIT.usage, err);
       assert.deepEqual(asked, [], 'asked to confirm a script that cannot run');
       assert.match(err, message);
+      // Said, as for a file of comments only: a newcomer cannot tell whether the setup ran before the refusal.
+      assert.match(err, /\. Nothing was run\.\n/);
       assert.doesNotMatch(err, /Changes:|Consent:/);
     }
     assert.equal(await rows(), before);
