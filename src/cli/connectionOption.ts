@@ -99,6 +99,8 @@ export interface ResolvedConnection {
   warnings: string[];
   /** The settings entry has "development": true (compare then needs no --yes, like the extension's dialog). */
   development: boolean;
+  /** The settings entry's name as --connection gave it; null for a connection string (no entry to be marked). */
+  named: string | null;
 }
 
 export interface ResolveContext {
@@ -134,7 +136,7 @@ export function resolveConnection(value: string, ctx: ResolveContext): ResolvedC
     if (parsed.secret !== undefined) {
       warnings.push(`Warning: the connection string holds a password, which other users of this machine may see in the process list. Prefer ${ctx.passwordEnv} (or --password-env VAR) and leave Password out.`);
     }
-    return { profile: { ...parsed.profile, appName: parsed.profile.appName ?? 'Durability Lens CLI' }, secret: parsed.secret ?? fromEnv, warnings, development: false };
+    return { profile: { ...parsed.profile, appName: parsed.profile.appName ?? 'Durability Lens CLI' }, secret: parsed.secret ?? fromEnv, warnings, development: false, named: null };
   }
   if (ctx.settingsPath) return fromSettingsFile(value, ctx, { path: ctx.settingsPath, editor: '--settings' }, fromEnv);
   const candidates = ctx.userSettings ? [{ path: ctx.userSettings, editor: 'VS Code' }] : userSettingsCandidates(ctx.platform, ctx.env, ctx.home);
@@ -171,5 +173,5 @@ function fromSettingsFile(value: string, ctx: ResolveContext, file: SettingsCand
   const profile = profileFromSettingsEntry(entry);
   if (typeof profile === 'string') return `the connection "${value}" in ${path} is not usable: ${profile}`;
   warnings.push(`Using the connection "${value}" from ${path}${file.editor === '--settings' ? '' : ` (the user settings of ${file.editor})`}.`);
-  return { profile, secret: fromEnv, warnings, development: (entry as { development?: unknown }).development === true };
+  return { profile, secret: fromEnv, warnings, development: (entry as { development?: unknown }).development === true, named: value };
 }

@@ -60,7 +60,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
   }
   const resolved = resolveCliConnection(io, o);
   if (typeof resolved === 'string') return usageError(resolved);
-  const { profile, secret, development } = resolved;
+  const { profile, secret, development, named } = resolved;
   const script = readBatches(io, file);
   if (typeof script === 'string') return usageError(script);
   // Markers that leave nothing runnable are bad input, said before any question (a "y" could not make it run).
@@ -87,7 +87,7 @@ async function runProfile({ options: o }: ParsedCommandLine<typeof SECTIONS>, io
     if (o.traceOverhead !== null) io.stderr(`--trace-overhead ${o.traceOverhead}: ${traceOverheadPlanText(o.traceOverhead)}.\n`);
     const runs = profileRunsText(o.sessions, o.traceOverhead);
     phase = 'question';
-    const consented = await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, runs, ask: io.ask, signal, stderr: (t) => io.stderr(t) });
+    const consented = await workloadConsent({ changes: workloadChanges(script.batches), yes: o.yes, development, named, runs, ask: io.ask, signal, stderr: (t) => io.stderr(t) });
     if (signal.aborted) {
       // Also a signal that ended the question: the answer no longer matters.
       io.stderr(`Stopped${lifecycle.stoppedBy ? ` by ${lifecycle.stoppedBy}` : ''} before the run started: nothing was run.\n`);

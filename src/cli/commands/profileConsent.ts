@@ -39,6 +39,8 @@ export interface WorkloadConsentInput {
   yes: boolean;
   /** The named connection is marked "development": true. */
   development: boolean;
+  /** The settings entry --connection named, or null (a connection string): the refusal says it is not marked. */
+  named?: string | null | undefined;
   /** How often the workload's statements run ("once", "on 4 connections at once", "6 times (--trace-overhead 3)"). */
   runs: string;
   ask?: AskYesNo | undefined;
@@ -104,8 +106,12 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
     throw err;
   }
   if (yes) return true;
+  // A named connection was looked at: say that it is not marked, rather than "use one that is" (it is one).
+  const development = input.named
+    ? `the connection "${terminalField(input.named)}" is not marked "development": true in the settings, which would run it without asking`
+    : 'or use a --connection NAME whose entry in the settings is marked "development": true';
   stderr(answer === null
-    ? 'Not confirmed: nothing was run. There is no terminal to ask on (the question needs both stdin and stderr on a terminal); re-run with --yes to run it (or use a --connection NAME whose entry in the settings is marked "development": true).\n'
+    ? `Not confirmed: nothing was run. There is no terminal to ask on (the question needs both stdin and stderr on a terminal); re-run with --yes to run it (${development}).\n`
     : 'Not confirmed: nothing was run.\n');
   return false;
 }

@@ -73,6 +73,8 @@ export interface CliConnection {
   profile: ConnectionProfile;
   secret: string | undefined;
   development: boolean;
+  /** The settings entry --connection named (null: a connection string or the --server flags). */
+  named: string | null;
 }
 
 /**
@@ -83,6 +85,7 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
   let profile: ConnectionProfile;
   let secret: string | null;
   let development = false;
+  let named: string | null = null;
   if (c.connection !== null) {
     if (c.server || c.user) return '--connection cannot be combined with --server/--user';
     const env = io.env ?? process.env;
@@ -100,6 +103,7 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
     profile = resolved.profile;
     secret = resolved.secret;
     development = resolved.development;
+    named = resolved.named;
     if (c.database) profile = { ...profile, database: c.database };
   } else {
     const p = connectionProfileOf(c);
@@ -112,7 +116,7 @@ export function resolveCliConnection(io: ConnectedCliIO, c: ConnectionArgs): Cli
   if (needsSecret && secret === null) return `no password: set the environment variable ${c.passwordEnv}`;
   // tedious has no login-only encryption: with encrypt false the password itself crosses the network readable.
   if (needsSecret && profile.encrypt === false) io.stderr(`Warning: encryption is off for ${profile.server}: the ${profile.authentication.type === 'entra-access-token' ? 'token' : 'password'} is sent in clear text. Use --encrypt true (or "encrypt": true in the profile) unless this is a lab server on a trusted network.\n`);
-  return { profile, secret: secret ?? undefined, development };
+  return { profile, secret: secret ?? undefined, development, named };
 }
 
 export function passwordFrom(io: ConnectedCliIO, c: ConnectionArgs): string | null {

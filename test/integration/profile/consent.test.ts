@@ -97,6 +97,7 @@ describe('integration: the CLI profile asks before it runs a script that changes
     assert.equal(await rows(), before + 1);
     const shared = await profile(`INSERT INTO ${table} VALUES (1);\n`, [], null, ['--connection', 'Shared', '--settings', settings]);
     assert.equal(shared.code, EXIT.refused, shared.err);
+    assert.match(shared.err, /re-run with --yes to run it \(the connection "Shared" is not marked "development": true in the settings/);
     assert.equal(await rows(), before + 1);
   });
 

@@ -69,6 +69,14 @@ describe('CLI profile consent: what a workload changes and whether it may run', 
     assert.match(emoji, /😀… \(line 1\)\.\n$/);
   });
 
+  it('a named connection not marked development: the refusal says so (it does not ask to "use" one), its name neutralised', async () => {
+    const said: string[] = [];
+    const stderr = (t: string) => void said.push(t);
+    assert.equal(await workloadConsent({ changes: [{ line: 0, what: 'DELETE' }], yes: false, development: false, named: 'Shared\u202e', runs: 'once', ask: () => null, stderr }), false);
+    assert.match(said[1]!, /re-run with --yes to run it \(the connection "Shared\\u202e" is not marked "development": true in the settings, which would run it without asking\)\.\n$/);
+    assert.doesNotMatch(said[1]!, /use a --connection NAME/);
+  });
+
   it('classifies what is sent: a procedure call that the setup/measure split makes the first statement of its batch', () => {
     // Whole, the batch reads `SELECT 1 usp_wipe` (a column alias): only reads. The run sends the setup and the measured
     // lines as batches of their own, and `usp_wipe` first in a batch runs that procedure (no EXEC needed there).
