@@ -28,7 +28,7 @@ export function profilePlanText(input: ProfilePlanInput): string {
   return [
     // Not "the ones that change data included" alone: a script that changes data runs only once confirmed, and a
     // refusal ("nothing was run") right after a plan that said it runs them read as a contradiction.
-    `Plan:     runs ${oneLineField(input.what)} as written, on database ${oneLineField(input.database)} on ${oneLineField(input.server)} — every statement in it; if it changes data or schema, only once confirmed (Changes and Consent below).`,
+    `Plan:     runs ${oneLineField(input.what)} as written, on database ${oneLineField(input.database)} on ${oneLineField(input.server)} — every statement in it; if it changes data or schema, only once confirmed (below).`,
     eventSessionsText(input.xe, input.statements ? 'log flushes, and the statements of the workload sessions' : 'log flushes only (--no-statements)', input.traceOverhead),
     'Besides these, nothing on the server is changed (DELAYED_DURABILITY is not switched).',
   ].join('\n');
