@@ -41,7 +41,7 @@ export interface WorkloadConsentInput {
   development: boolean;
   /** The settings entry --connection named, or null (a connection string): the refusal says it is not marked. */
   named?: string | null | undefined;
-  /** How often the workload's statements run ("once", "on 4 connections at once", "6 times (--trace-overhead 3)"). */
+  /** How often the workload's statements run ("once", "on 4 connections at once (a setup part once, before them)", "6 times (--trace-overhead 3)"). */
   runs: string;
   ask?: AskYesNo | undefined;
   /** The command's stop signal: a question still waiting ends when it aborts (false; the caller says it stopped). */
@@ -55,7 +55,8 @@ export interface WorkloadConsentInput {
  */
 export function profileRunsText(sessions: number | null, traceOverhead: number | null): string {
   if (traceOverhead !== null) return `${2 * traceOverhead} times (--trace-overhead ${traceOverhead})`;
-  return sessions !== null && sessions > 1 ? `on ${sessions} connections at once` : 'once';
+  // The setup part runs once, on one connection, before the N (profileRun.ts): its DROP TABLE is not run N times.
+  return sessions !== null && sessions > 1 ? `on ${sessions} connections at once (a setup part once, before them)` : 'once';
 }
 
 /**
