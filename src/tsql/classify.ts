@@ -178,7 +178,11 @@ export function classifyBatch(text: string, firstLine: number, options: Classify
     if (header.some((h) => start >= h.start && start < h.end)) continue;
     if (safeStarts.has(start) || insideFlagged(start)) continue;
     const sequence = isNextValueFor(tokens, i);
-    const word = sequence ? 'NEXT' : wordReadings(tokens, i).find((w) => CHANGING_WORDS.has(w));
+    const readings = sequence ? [] : wordReadings(tokens, i);
+    // INTO as written is the analyzer's (SELECT … INTO is a change; FETCH … INTO @x reads); spelt so that it may only
+    // read as INTO (glued to a number, a full-width form), it may make a SELECT create a table: asked.
+    const oddInto = readings[0] !== 'INTO' && readings.includes('INTO') ? 'INTO (spelt so that it may read as SELECT … INTO, which creates a table)' : undefined;
+    const word = sequence ? 'NEXT' : (readings.find((w) => CHANGING_WORDS.has(w)) ?? oddInto);
     if (!word) continue;
     const line = firstLine + lines.lineOf(start);
     if (seen.has(line)) continue;
@@ -212,9 +216,22 @@ function coverage(spans: readonly { start: number; end: number }[]): (offset: nu
   };
 }
 
-/** "DELETE (line 3), CREATE TABLE (line 5)" with 1-based lines, at most `max` named. */
+/**
+ * At most this many characters of one change's description. A name in it is at most 128 (Learn, "Database
+ * identifiers"), but the words after DROP or ALTER are the script's as written: `DROP xxxx…` 200,000 long would make
+ * one line of 200,000 characters.
+ */
+const WHAT_MAX = 160;
+
+function boundedWhat(what: string): string {
+  if (what.length <= WHAT_MAX) return what;
+  const cut = /[\uD800-\uDBFF]/.test(what[WHAT_MAX - 2]!) ? WHAT_MAX - 2 : WHAT_MAX - 1; // never half a surrogate pair
+  return `${what.slice(0, cut)}…`;
+}
+
+/** "DELETE (line 3), CREATE TABLE (line 5)" with 1-based lines, at most `max` named, each description bounded. */
 export function changesText(changes: readonly ChangingStatement[], max = 6): string {
-  const named = changes.slice(0, max).map((c) => `${c.what} (line ${c.line + 1})`);
+  const named = changes.slice(0, max).map((c) => `${boundedWhat(c.what)} (line ${c.line + 1})`);
   const more = changes.length > max ? `, and ${changes.length - max} more` : '';
   return `${named.join(', ')}${more}`;
 }

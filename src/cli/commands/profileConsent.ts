@@ -59,23 +59,9 @@ export function profileRunsText(sessions: number | null, traceOverhead: number |
   return sessions !== null && sessions > 1 ? `on ${sessions} connections at once (a setup part once, before them)` : 'once';
 }
 
-/**
- * At most this many characters of one change's description. A name in it is at most 128 (Learn, "Database
- * identifiers"), but the words after DROP or ALTER are the script's as written: `DROP xxxx…` 200,000 long would make
- * one line of 200,000 characters.
- */
-const WHAT_MAX = 160;
-
-function boundedWhat(what: string): string {
-  if (what.length <= WHAT_MAX) return what;
-  const cut = /[\uD800-\uDBFF]/.test(what[WHAT_MAX - 2]!) ? WHAT_MAX - 2 : WHAT_MAX - 1; // never half a surrogate pair
-  return `${what.slice(0, cut)}…`;
-}
-
 /** The `Changes:` line: what the workload changes, and how often it runs (profile's question, compare's plan). */
 export function changesLine(changes: readonly ChangingStatement[], runs: string): string {
-  const bounded = changes.map((c) => ({ ...c, what: boundedWhat(c.what) }));
-  return `Changes:  the workload changes data or schema, and runs ${runs}: ${terminalField(changesText(bounded))}.\n`;
+  return `Changes:  the workload changes data or schema, and runs ${runs}: ${terminalField(changesText(changes))}.\n`;
 }
 
 /**

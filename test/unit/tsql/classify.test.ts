@@ -3,7 +3,7 @@
 // each with the Learn page that says so. No SQL Server runs here: where a case depends on how SQL Server's own lexer
 // splits a text (not documented), it is marked NOT CONFIRMED and decided on the safe side (asked).
 import * as assert from 'node:assert/strict';
-import { classifyBatch } from '../../../src/tsql/classify';
+import { changesText, classifyBatch } from '../../../src/tsql/classify';
 
 const whats = (text: string) => classifyBatch(text, 0).changes.map((c) => c.what);
 const readOnly = (text: string) => classifyBatch(text, 0).readOnly;
@@ -62,6 +62,14 @@ describe('classifyBatch: changes spelt to slip past the word scan', () => {
       'SELECT 1 DELETE\u200b dbo.t', 'SELECT 1\nDELETE\u00b7dbo.t', 'SELECT 1 ＤＥＬＥＴＥ dbo.t']) {
       assert.equal(readOnly(text), false, text);
     }
+  });
+
+  it('an INTO spelt so that it may only read as INTO (glued to a number, after a U+200B, full width) makes SELECT … INTO: asked', () => {
+    for (const text of ['SELECT a = 1eINTO dbo.t2 FROM (SELECT 1 AS z) AS s;', 'SELECT a = 1 INTO\u200bdbo.t2 FROM dbo.t;', 'SELECT a = 1\u200bINTO dbo.t2 FROM dbo.t;', 'SELECT a = 1 ＩＮＴＯ dbo.t2 FROM dbo.t;']) {
+      assert.deepEqual(whats(text).filter((w) => w.startsWith('INTO')), ['INTO (spelt so that it may read as SELECT … INTO, which creates a table)'], text);
+    }
+    // INTO as written stays the analyzer's: FETCH … INTO variables only reads.
+    assert.equal(readOnly('DECLARE @x int;\nDECLARE c CURSOR FOR SELECT 1;\nOPEN c;\nFETCH NEXT FROM c INTO @x;\nCLOSE c;\nDEALLOCATE c;'), true);
   });
 
   it('a line comment with a line break other than CR or LF in it is unsure: the text after the break may run', () => {
@@ -150,5 +158,14 @@ describe('classifyBatch: what only reads or sets the session stays read-only', (
       "DECLARE @h int; SELECT * FROM OPENXML(@h, '/r', 1);", 'SELECT * FROM srv.db.dbo.t;', 'THROW 50001, N\'x\', 1;']) {
       assert.equal(readOnly(text), true, text);
     }
+  });
+});
+
+describe('changesText: what the consent view and the CLI list', () => {
+  it('bounds each description (the words after DROP are the script\'s), so a 200,000-character name makes no 200,000-character line', () => {
+    const changes = classifyBatch(`DROP ${'x'.repeat(200_000)};`, 0).changes;
+    const text = changesText(changes);
+    assert.ok(text.length < 200, `${text.length} characters`);
+    assert.match(text, /^DROP x+… \(line 1\)$/);
   });
 });
