@@ -166,6 +166,6 @@ describe('changesText: what the consent view and the CLI list', () => {
     const changes = classifyBatch(`DROP ${'x'.repeat(200_000)};`, 0).changes;
     const text = changesText(changes);
     assert.ok(text.length < 200, `${text.length} characters`);
-    assert.match(text, /^DROP x+… \(line 1\)$/);
+    assert.match(text, /^DROP X+… \(line 1\)$/);
   });
 });
