@@ -127,7 +127,7 @@ export async function profileRun(options: ProfileRunOptions): Promise<RunResult>
       : undefined;
     const setupSession = workload;
     const repeatSetup = async (): Promise<void> => {
-      progress(options, 'setup', `${setup.length} setup batch(es), not measured`);
+      progress(options, 'setup', `${setup.length} batch(es)`);
       const outcome = await runSetup(setupSession, setup, options.executor ?? tediousExecutor, { onMessage: options.onMessage, signal: options.signal });
       if (outcome.status === 'cancelled') throw new ProfileCancelledError('The run was cancelled during its setup; nothing was measured.');
       if (outcome.status === 'failed') throw outcome.error;

@@ -106,6 +106,9 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
     return a === 'CREATE' && (b === 'UNIQUE' || b === 'CLUSTERED' || b === 'NONCLUSTERED') ? `${a} ${b} ${c}`.trim() : `${a} ${b}`.trim();
   }
   if (a === '') return 'a statement the analyzer could not read';
+  // Service Broker and impersonation statements the keyword table does not hold: named by their own words.
+  if (a === 'BEGIN' || a === 'END' || a === 'GET') return `${a} ${b}`.trim();
+  if (a === 'SETUSER') return a;
   // A word that starts no statement the analyzer knows: as a batch's first statement, a name alone runs that procedure
   // (Learn, EXECUTE: "You don't have to specify the EXECUTE keyword when you execute stored procedures when the
   // statement is the first one in a batch", https://learn.microsoft.com/sql/t-sql/language-elements/execute-transact-sql).

@@ -139,7 +139,7 @@ async function runCompare({ options: o, program: after }: ParsedCommandLine<type
         io.stderr(`${describePlan(plan)}\n\n`);
         if (changes.length > 0) io.stderr(changesLine(changes, `${plan.order.length * Math.max(1, plan.sessions?.length ?? 0)} times (every run of the order above${runsAtLevels})`));
         if (!yes && development) io.stderr('Confirmed without --yes: the connection is marked as a development server.\n');
-        if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan.\n');
+        if (!confirmed) io.stderr('Not confirmed: nothing was changed. Re-run with --yes to go ahead with this plan (or use a --connection NAME marked "development": true in the settings).\n');
         return confirmed;
       },
       onProgress: progressPrinter(io),

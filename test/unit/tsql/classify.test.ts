@@ -169,3 +169,12 @@ describe('changesText: what the consent view and the CLI list', () => {
     assert.match(text, /^DROP X+… \(line 1\)$/);
   });
 });
+
+describe('classifyBatch: how a change is named', () => {
+  it('Service Broker and SETUSER statements by their own words, not as a procedure call', () => {
+    assert.deepEqual(whats('BEGIN DIALOG @h FROM SERVICE a TO SERVICE \'b\';').slice(0, 1), ['BEGIN DIALOG']);
+    assert.deepEqual(whats('END CONVERSATION @h;').slice(0, 1), ['END CONVERSATION']);
+    assert.deepEqual(whats('SETUSER \'someone\';').slice(0, 1), ['SETUSER']);
+    assert.deepEqual(whats('dbo.usp_wipe 1;'), ['dbo.usp_wipe (a name alone, first in its batch, runs that procedure)']);
+  });
+});
