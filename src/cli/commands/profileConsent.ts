@@ -9,7 +9,7 @@ import { changesText, classifyBatch, type ChangingStatement } from '../../tsql';
 import type { ChosenBatch } from '../../profile/workloadChoice';
 import { SetupMarkerError, splitByLineMarkers } from '../../profile/setupMarkers';
 import { terminalField } from '../terminalText';
-import { QuestionInterruptedError, terminalAsk, type AskYesNo } from './recovery';
+import { askYes, QuestionInterruptedError, type AskYesNo } from './recovery';
 
 /**
  * Every statement of the batches that changes or may change data or schema, at its document line; one in a batch that
@@ -83,21 +83,15 @@ export async function workloadConsent(input: WorkloadConsentInput): Promise<bool
     stderr('Consent:  confirmed without --yes: the connection is marked as a development server.\n');
     return true;
   }
-  const answer = (input.ask ?? terminalAsk)('Run it?', input.signal);
-  let yes = false;
-  try {
-    yes = answer === null ? false : await answer;
-  } catch (err) {
-    if ((err as Error)?.name === 'AbortError' && input.signal?.aborted) return false;
-    if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError('', 'the workload was not run; nothing of it was sent.'); // a restore confirmed before may have run
-    throw err;
-  }
-  if (yes) return true;
+  // Ctrl+C: "nothing was restored" would be untrue after a restore confirmed at the question before.
+  const answer = await askYes(input.ask, 'Run it?', input.signal, () => new QuestionInterruptedError('', 'the workload was not run; nothing of it was sent.'));
+  if (answer === true) return true;
+  if (input.signal?.aborted) return false; // a stop signal ended the question: the command says it stopped
   // A named connection was looked at: say that it is not marked, rather than "use one that is" (it is one).
   const development = input.named
     ? `the connection "${terminalField(input.named)}" is not marked "development": true in the settings, which would run it without asking`
     : 'or use a --connection NAME whose entry in the settings is marked "development": true';
-  stderr(answer === null
+  stderr(answer === 'no-terminal'
     ? `Not confirmed: nothing was run. There is no terminal to ask on (the question needs both stdin and stderr on a terminal); re-run with --yes to run it (${development}).\n`
     : 'Not confirmed: nothing was run.\n');
   return false;

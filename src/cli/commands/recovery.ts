@@ -104,17 +104,25 @@ export class QuestionInterruptedError extends Error {
   }
 }
 
-async function confirmed(options: RecoveryPromptOptions, question: string, left: string): Promise<boolean> {
-  if (options.yes) return true;
-  const answer = (options.ask ?? terminalAsk)(question, options.signal);
+/**
+ * One y/N question: true on a yes; false on a no or when a stop signal ended it (the command says it stopped);
+ * 'no-terminal' when nobody can be asked. Ctrl+C throws `interrupted()` (the caller's words for what stays).
+ */
+export async function askYes(ask: AskYesNo | undefined, question: string, signal: AbortSignal | undefined, interrupted: () => Error): Promise<boolean | 'no-terminal'> {
+  const answer = (ask ?? terminalAsk)(question, signal);
+  if (answer === null) return 'no-terminal';
   try {
-    return answer === null ? false : await answer;
+    return await answer;
   } catch (err) {
-    // A stop signal ended the question: not confirmed; the command says it stopped before anything started.
-    if ((err as Error)?.name === 'AbortError' && options.signal?.aborted) return false;
-    if ((err as Error)?.name === 'AbortError') throw new QuestionInterruptedError(left);
+    if ((err as Error)?.name === 'AbortError' && signal?.aborted) return false;
+    if ((err as Error)?.name === 'AbortError') throw interrupted();
     throw err;
   }
+}
+
+async function confirmed(options: RecoveryPromptOptions, question: string, left: string): Promise<boolean> {
+  if (options.yes) return true;
+  return (await askYes(options.ask, question, options.signal, () => new QuestionInterruptedError(left))) === true;
 }
 
 function verdictOf(outcomes: readonly RestoreOutcome[], io: CliIO): RecoveryVerdict {
