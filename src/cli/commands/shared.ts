@@ -32,14 +32,14 @@ export const EXIT = {
 export const EXIT_CODES_TEXT = `Exit codes: 0 done, 1 unexpected failure, 2 usage error or unreadable file, 3 could not connect, 4 the
 workload raised an SQL error, 5 refused (the plan, or a profiled script that changes data, not
 confirmed; or the database may not be changed), 6 DELAYED_DURABILITY could NOT be restored (the exact
-ALTER to run is printed), 7 the setting could not be changed (nothing changed), 8
---fail-if-speedup-below: FORCED was not at least X times faster than DISABLED (the report is still
+ALTER to run is printed), 7 the setting could not be changed (nothing changed),
+8 --fail-if-speedup-below: FORCED was not at least X times faster than DISABLED (the report is still
 printed), 9 another session changed DELAYED_DURABILITY during the comparison (that run was discarded;
 the change was left, not overwritten), 11 the monitor connection (which holds the database) was lost:
 the comparison took its claim back, stopped changing the database and restored it, 130 cancelled (Ctrl+C
-or --timeout; the database is restored first). Ended by a signal after the restore: 129 SIGHUP, 130
-SIGINT, 143 SIGTERM, 141 closed stdout (EPIPE); a second signal exits at once with the same code after
-printing the exact ALTER still to run.`;
+or --timeout; the database is restored first). Ended by a signal after the restore: 129 SIGHUP,
+130 SIGINT, 143 SIGTERM, 141 closed stdout (EPIPE); a second signal exits at once with the same code
+after printing the exact ALTER still to run.`;
 
 /** The CLI IO plus what connected commands need; absent members fall back to the process. */
 export interface ConnectedCliIO extends CliIO {
