@@ -80,13 +80,7 @@ function callsSystemFlushLog(tokens: TokenStream, at: number): boolean {
   let i = tokenIndexAt(tokens, at) + 1; // past EXEC / EXECUTE
   const isEquals = (k: number) => tokens.kinds[k] === TokenKind.Operator && tokens.text.slice(tokens.starts[k]!, tokens.ends[k]!) === '=';
   if (tokens.kinds[i] === TokenKind.Variable && isEquals(i + 1)) i += 2;
-  const parts: string[] = [''];
-  for (; i < tokens.count; i++) {
-    const kind = tokens.kinds[i];
-    if (kind === TokenKind.Dot) parts.push('');
-    else if ((kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) && parts[parts.length - 1] === '') parts[parts.length - 1] = identifierText(tokens, i);
-    else break;
-  }
+  const parts = nameParts(tokens, i);
   const [name, schema, database] = [...parts].reverse();
   if (name !== 'sp_flush_log' || parts.length > 3) return false;
   return parts.length === 1 || (schema === 'sys' && database !== '');
@@ -115,19 +109,21 @@ function describe(kind: StatementKind, words: string[], dmlKind: string | undefi
   return keywordOf(a) === Kw.None && !CHANGING_WORDS.has(a) ? `${name()} (a name alone, first in its batch, runs that procedure)` : a;
 }
 
-/** The (multi-part) name at `offset` as SQL Server reads it, `dbo.usp_wipe` for `[dbo].usp_wipe`; at most 128 characters. */
-function dottedName(tokens: TokenStream, offset: number): string {
-  const parts: string[] = [];
-  for (let i = tokenIndexAt(tokens, offset); i < tokens.count; i++) {
+/** The parts of the multi-part name starting at token `i`, as SQL Server reads them (`[dbo].x` is dbo, x; an omitted part ''). */
+function nameParts(tokens: TokenStream, i: number): string[] {
+  const parts: string[] = [''];
+  for (; i < tokens.count; i++) {
     const kind = tokens.kinds[i];
     if (kind === TokenKind.Dot) parts.push('');
-    else if (kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) {
-      if (parts.length > 0 && parts[parts.length - 1] !== '') break;
-      if (parts.length === 0) parts.push('');
-      parts[parts.length - 1] = identifierText(tokens, i);
-    } else break;
+    else if ((kind === TokenKind.Word || kind === TokenKind.BracketId || kind === TokenKind.QuotedId) && parts[parts.length - 1] === '') parts[parts.length - 1] = identifierText(tokens, i);
+    else break;
   }
-  const name = parts.join('.');
+  return parts;
+}
+
+/** The (multi-part) name at `offset` as SQL Server reads it, `dbo.usp_wipe` for `[dbo].usp_wipe`; at most 128 characters. */
+function dottedName(tokens: TokenStream, offset: number): string {
+  const name = nameParts(tokens, tokenIndexAt(tokens, offset)).join('.');
   return name.length > 128 ? `${name.slice(0, 127)}…` : name;
 }
 
