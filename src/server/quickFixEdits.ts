@@ -2,7 +2,7 @@
 // here: codeActions.ts turns them into code actions). Every edit only inserts or replaces whole tokens and never
 // touches a line that starts inside a string or comment, so the rest of the script reads exactly as before.
 
-import { Kw, LineIndex, TokenKind, type Analysis, type AnalysisDiagnostic, type TokenStream } from '../tsql/index';
+import { firstStartAtOrAfter, Kw, LineIndex, TokenKind, type Analysis, type AnalysisDiagnostic, type TokenStream } from '../tsql/index';
 import type { Range } from '../tsql/types';
 
 /** Replace [start, end) with `text` (start === end: an insertion). */
@@ -35,11 +35,7 @@ export class FixContext {
 
   /** Index of the first (non-comment) token starting at or after `offset`. */
   tokenAtOrAfter(offset: number): number {
-    const starts = this.tokens.starts;
-    let lo = 0;
-    let hi = this.tokens.count;
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (starts[mid]! < offset) lo = mid + 1; else hi = mid; }
-    return lo;
+    return firstStartAtOrAfter(this.tokens.starts, this.tokens.count, offset);
   }
 
   /** Whether `offset` falls strictly inside a token or comment (a string or comment running over lines). */
@@ -48,10 +44,8 @@ export class FixContext {
     if (t > 0 && this.tokens.ends[t - 1]! > offset) return true;
     // Comments never overlap: only the last one starting before `offset` can hold it.
     const c = this.tokens.comments;
-    let lo = 0;
-    let hi = c.count;
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (c.starts[mid]! < offset) lo = mid + 1; else hi = mid; }
-    return lo > 0 && c.ends[lo - 1]! > offset;
+    const next = firstStartAtOrAfter(c.starts, c.count, offset);
+    return next > 0 && c.ends[next - 1]! > offset;
   }
 
   /** The blanks that start the line holding `offset`. */

@@ -2,17 +2,11 @@
 // SQL Server's own reading is not documented. Tokens, not regexes over the text: comments never hide a word, and a
 // word is the whole identifier SQL Server would read.
 import { TokenKind, type TokenStream } from './lexer';
-import { upperIsAt } from './tokenText';
+import { firstStartAtOrAfter, upperIsAt } from './tokenText';
 
 /** Index of the first token that starts at or after `offset` (tokens.count when none). */
 export function tokenIndexAt(tokens: TokenStream, offset: number): number {
-  let lo = 0;
-  let hi = tokens.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tokens.starts[mid]! < offset) lo = mid + 1; else hi = mid;
-  }
-  return lo;
+  return firstStartAtOrAfter(tokens.starts, tokens.count, offset);
 }
 
 /**

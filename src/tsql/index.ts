@@ -2,7 +2,7 @@
 
 export { analyze } from './analyze';
 export { lex, TokenKind, UNTERMINATED } from './lexer';
-export { identifierText, tokenize } from './tokenText';
+export { firstStartAtOrAfter, identifierText, tokenize } from './tokenText';
 export type { Token, TokenStream } from './lexer';
 export { splitBatches, documentLineOfBatchLine } from './batches';
 export { scanStructure } from './structure';

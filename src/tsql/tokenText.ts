@@ -69,3 +69,17 @@ export function upperIsAt(stream: TokenStream, index: number, upper: string): bo
   }
   return true;
 }
+
+/**
+ * Index of the first of `count` ascending `starts` at or after `offset` (`count` when none): the token or comment a
+ * position reaches, by binary search over a TokenStream's starts or its comments' starts.
+ */
+export function firstStartAtOrAfter(starts: ArrayLike<number>, count: number, offset: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < offset) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
